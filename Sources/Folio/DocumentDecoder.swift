@@ -1,0 +1,115 @@
+import Foundation
+import Yams
+
+/// Reads documents from JSON or YAML and turns every decoding failure into a
+/// `FolioError` that names the field, such as `elements[3].rows[2]: expected an array of strings`.
+public enum DocumentDecoder {
+    /// The input syntax.
+    public enum Format: String, Sendable, CaseIterable {
+        case json, yaml
+
+        /// The format for a file name's extension; YAML for anything else but `.json`.
+        public init(fileName: String) {
+            self = fileName.lowercased().hasSuffix(".json") ? .json : .yaml
+        }
+    }
+
+    /// Decodes and validates a document.
+    public static func decode(_ data: Data, format: Format) throws -> Document {
+        let document: Document
+        do {
+            switch format {
+            case .json:
+                document = try JSONDecoder().decode(Document.self, from: data)
+            case .yaml:
+                guard let text = String(data: data, encoding: .utf8) else {
+                    throw FolioError(path: "", "the input is not UTF-8 text")
+                }
+                document = try YAMLDecoder().decode(Document.self, from: text)
+            }
+        } catch let error as DecodingError {
+            throw describe(error)
+        } catch let error as FolioError {
+            throw error
+        } catch {
+            throw FolioError(path: "", "the input is not valid \(format == .json ? "JSON" : "YAML"): \(conciseDescription(error))")
+        }
+        try document.validate()
+        return document
+    }
+
+    /// The dotted path of a coding path: `elements[3].series[1].values`.
+    public static func path(_ codingPath: [CodingKey]) -> String {
+        var result = ""
+        for key in codingPath {
+            if let index = key.intValue, key.stringValue.hasPrefix("Index") || Int(key.stringValue) == index {
+                result += "[\(index)]"
+            } else {
+                result += result.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return result
+    }
+
+    /// A one-line message for a decoding error, naming the field.
+    public static func describe(_ error: DecodingError) -> FolioError {
+        switch error {
+        case .typeMismatch(let type, let context):
+            if context.debugDescription.hasPrefix("expected") {
+                return FolioError(path: path(context.codingPath), context.debugDescription)
+            }
+            var message = "expected \(typeName(type))"
+            if let found = foundKind(context.debugDescription) { message += ", found \(found)" }
+            return FolioError(path: path(context.codingPath), message)
+        case .valueNotFound(let type, let context):
+            return FolioError(path: path(context.codingPath), "expected \(typeName(type)), found null")
+        case .keyNotFound(let key, let context):
+            if context.debugDescription.hasPrefix("an ") {
+                return FolioError(path: path(context.codingPath), context.debugDescription)
+            }
+            return FolioError(path: path(context.codingPath + [key]), "is required")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                let underlying = (context.underlyingError).map(conciseDescription) ?? context.debugDescription
+                return FolioError(path: "", "the input is not valid: \(underlying)")
+            }
+            return FolioError(path: path(context.codingPath), context.debugDescription)
+        @unknown default:
+            return FolioError(path: "", "\(error)")
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch "\(type)" {
+        case "String": return "a string"
+        case "Double", "Float", "Int": return "a number"
+        case "Bool": return "true or false"
+        case "Array<String>": return "an array of strings"
+        case "Array<Double>": return "an array of numbers"
+        case let name where name.hasPrefix("Array"): return "an array"
+        case let name where name.hasPrefix("Dictionary"): return "an object"
+        default: return "an object"
+        }
+    }
+
+    /// "a string" from Foundation's "…but found a string instead." and similar texts.
+    private static func foundKind(_ description: String) -> String? {
+        guard let range = description.range(of: "but found ") else { return nil }
+        var rest = description[range.upperBound...]
+        if let end = rest.range(of: " instead") { rest = rest[..<end.lowerBound] }
+        let kind = rest.trimmingCharacters(in: .whitespaces)
+        switch kind {
+        case "": return nil
+        case "number", "string", "array", "object", "bool": return (kind == "array" || kind == "object" ? "an " : "a ") + kind
+        case "dictionary": return "an object"
+        case "null", "nil": return "null"
+        default: return kind
+        }
+    }
+
+    private static func conciseDescription(_ error: Error) -> String {
+        let text = "\(error)"
+        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,3 @@
+@_exported import FolioCharts
+@_exported import FolioGraphics
+@_exported import FolioModel

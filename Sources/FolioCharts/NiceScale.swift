@@ -1,0 +1,46 @@
+import Foundation
+
+/// A linear value axis whose ticks fall on 1, 2 or 5 × 10ⁿ.
+public struct NiceScale: Sendable, Hashable {
+    public let lower: Double
+    public let upper: Double
+    public let step: Double
+
+    /// The smallest nice range covering `low…high` with about `targetTicks` intervals.
+    public init(low: Double, high: Double, targetTicks: Int = 5) {
+        var lo = low, hi = high
+        if lo == hi {
+            lo -= lo == 0 ? 0 : abs(lo) * 0.5
+            hi += hi == 0 ? 1 : abs(hi) * 0.5
+        }
+        let step = NiceScale.niceStep(for: (hi - lo) / Double(max(targetTicks, 1)))
+        self.step = step
+        self.lower = (lo / step).rounded(.down) * step
+        self.upper = (hi / step).rounded(.up) * step
+    }
+
+    /// 1, 2, 5 or 10 × 10ⁿ, the smallest not below `raw`.
+    public static func niceStep(for raw: Double) -> Double {
+        guard raw > 0, raw.isFinite else { return 1 }
+        let magnitude = pow(10, floor(log10(raw)))
+        let fraction = raw / magnitude
+        let nice: Double = fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10
+        return nice * magnitude
+    }
+
+    /// Tick values from `lower` to `upper` inclusive.
+    public var ticks: [Double] {
+        let count = Int(((upper - lower) / step).rounded())
+        return (0...max(count, 0)).map { lower + Double($0) * step }
+    }
+
+    /// Where `value` falls between 0 (lower) and 1 (upper).
+    public func fraction(_ value: Double) -> Double {
+        upper == lower ? 0 : (value - lower) / (upper - lower)
+    }
+
+    /// Decimal places that print every tick exactly.
+    public var tickDecimals: Int {
+        step >= 1 ? 0 : Int(ceil(-log10(step) - 1e-9))
+    }
+}

@@ -1,0 +1,59 @@
+import FolioModel
+
+/// A line of text placed by layout: the canvas draws it where the measurer said it fits.
+public struct TextItem: Sendable, Hashable {
+    public var text: String
+    /// Top-left corner of the line box.
+    public var origin: Point
+    public var font: FontSpec
+    public var color: Color
+    /// The measured size, so a canvas never measures again.
+    public var metrics: TextMetrics
+    /// Rotation in degrees about `origin`, counter-clockwise negative (screen convention).
+    public var rotation: Double
+
+    public init(text: String, origin: Point, font: FontSpec, color: Color, metrics: TextMetrics, rotation: Double = 0) {
+        self.text = text; self.origin = origin; self.font = font; self.color = color
+        self.metrics = metrics; self.rotation = rotation
+    }
+
+    /// The box the text occupies, before rotation.
+    public var frame: Rect { Rect(x: origin.x, y: origin.y, width: metrics.width, height: metrics.height) }
+}
+
+/// The vector-drawing protocol every backend implements: SVG for HTML, Cairo for PDF.
+///
+/// Only `fill`, `stroke` and `draw(text:)` are required; `line`, `rect` and `arc`
+/// have defaults built from paths that a backend may replace with native calls.
+public protocol Canvas: AnyObject {
+    func fill(_ path: Path, color: Color)
+    func stroke(_ path: Path, style: StrokeStyle)
+    func draw(text: TextItem)
+    /// Draws a picture scaled into `rect`.
+    func draw(image: ImageData, in rect: Rect)
+    /// Starts a group described for assistive technology (SVG `<g aria-label>`, PDF structure).
+    func beginGroup(label: String)
+    func endGroup()
+}
+
+extension Canvas {
+    /// A straight line.
+    public func line(from a: Point, to b: Point, style: StrokeStyle) {
+        stroke(.line(from: a, to: b), style: style)
+    }
+
+    /// A filled rectangle, the primitive of bar charts.
+    public func rect(_ r: Rect, color: Color) {
+        fill(.rect(r), color: color)
+    }
+
+    /// A stroked circular arc, angles in radians from 3 o'clock, clockwise.
+    public func arc(center: Point, radius: Double, start: Double, end: Double, style: StrokeStyle) {
+        var path = Path()
+        path.arc(center: center, radius: radius, start: start, end: end)
+        stroke(path, style: style)
+    }
+
+    public func beginGroup(label: String) {}
+    public func endGroup() {}
+}

@@ -1,0 +1,59 @@
+import FolioModel
+
+/// A replayable list of drawing commands with the size they occupy.
+///
+/// Charts lay out once into a `Drawing`; the same commands then reach the SVG
+/// canvas and the Cairo canvas.
+public struct Drawing: Sendable, Hashable {
+    /// One recorded canvas call.
+    public enum Command: Sendable, Hashable {
+        case fill(Path, Color)
+        case stroke(Path, StrokeStyle)
+        case text(TextItem)
+        case image(ImageData, Rect)
+        case beginGroup(String)
+        case endGroup
+    }
+
+    public var size: Size
+    public var commands: [Command]
+    /// A text alternative describing what the drawing shows.
+    public var description: String
+
+    public init(size: Size, commands: [Command] = [], description: String = "") {
+        self.size = size; self.commands = commands; self.description = description
+    }
+
+    /// Sends every command, in order, to `canvas`.
+    public func replay(on canvas: Canvas) {
+        for command in commands {
+            switch command {
+            case .fill(let path, let color): canvas.fill(path, color: color)
+            case .stroke(let path, let style): canvas.stroke(path, style: style)
+            case .text(let item): canvas.draw(text: item)
+            case .image(let image, let rect): canvas.draw(image: image, in: rect)
+            case .beginGroup(let label): canvas.beginGroup(label: label)
+            case .endGroup: canvas.endGroup()
+            }
+        }
+    }
+}
+
+/// A canvas that records calls into a `Drawing`.
+public final class RecordingCanvas: Canvas {
+    public private(set) var commands: [Drawing.Command] = []
+
+    public init() {}
+
+    public func fill(_ path: Path, color: Color) { commands.append(.fill(path, color)) }
+    public func stroke(_ path: Path, style: StrokeStyle) { commands.append(.stroke(path, style)) }
+    public func draw(text: TextItem) { commands.append(.text(text)) }
+    public func draw(image: ImageData, in rect: Rect) { commands.append(.image(image, rect)) }
+    public func beginGroup(label: String) { commands.append(.beginGroup(label)) }
+    public func endGroup() { commands.append(.endGroup) }
+
+    /// The recorded commands as a drawing of `size`.
+    public func drawing(size: Size, description: String = "") -> Drawing {
+        Drawing(size: size, commands: commands, description: description)
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import FolioModel
+
+/// Reads an image block's bytes and checks that they are a PNG or JPEG.
+public enum ImageLoader {
+    /// The image of `block`, with files resolved against `baseDirectory`;
+    /// errors name `path` (such as `elements[1]`) and the bad field.
+    public static func load(_ block: ImageBlock, path: String, baseDirectory: URL?) throws -> ImageData {
+        let bytes: Data
+        let field: String
+        switch block.source {
+        case .data(let data):
+            bytes = data
+            field = "\(path).data"
+        case .file(let file):
+            field = "\(path).path"
+            let url = file.hasPrefix("/") || baseDirectory == nil
+                ? URL(fileURLWithPath: file)
+                : URL(fileURLWithPath: file, relativeTo: baseDirectory)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw FolioError(path: field, "cannot read image file \"\(file)\"")
+            }
+            bytes = data
+        }
+        guard let image = ImageData(bytes: bytes) else {
+            throw FolioError(path: field, "not a PNG or JPEG image")
+        }
+        return image
+    }
+}

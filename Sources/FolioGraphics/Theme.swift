@@ -1,0 +1,49 @@
+import FolioModel
+
+/// Colours and fonts shared by the PDF and the HTML output.
+public struct Theme: Sendable, Hashable {
+    public var fontFamily: String
+    public var text: Color
+    public var muted: Color
+    public var accent: Color
+    public var rule: Color
+    public var grid: Color
+    public var axis: Color
+    public var tileBackground: Color
+    public var tableHeaderBackground: Color
+    public var zebraBackground: Color
+    /// Series colours in order; distinguishable for colour-blind readers.
+    public var palette: [Color]
+
+    public var titleSize: Double = 22
+    public var subtitleSize: Double = 14
+    public var bodySize: Double = 10
+    public var smallSize: Double = 8
+    public var widgetValueSize: Double = 18
+
+    /// The theme used when a document names none.
+    public static let standard = Theme(
+        fontFamily: FontSpec.defaultFamily,
+        text: hex("#1C2024"), muted: hex("#60646C"), accent: hex("#3E63DD"), rule: hex("#CDCED6"),
+        grid: hex("#DDDDE3"), axis: hex("#60646C"), tileBackground: hex("#F1F3F5"),
+        tableHeaderBackground: hex("#E8E8EC"), zebraBackground: hex("#F7F7F9"),
+        palette: ["#E5484D", "#3E63DD", "#30A46C", "#F5A524", "#8E4EC6", "#12A594", "#D6409F", "#60646C"].map(hex))
+
+    public init(fontFamily: String, text: Color, muted: Color, accent: Color, rule: Color, grid: Color, axis: Color,
+                tileBackground: Color, tableHeaderBackground: Color, zebraBackground: Color, palette: [Color]) {
+        self.fontFamily = fontFamily; self.text = text; self.muted = muted; self.accent = accent
+        self.rule = rule; self.grid = grid; self.axis = axis; self.tileBackground = tileBackground
+        self.tableHeaderBackground = tableHeaderBackground; self.zebraBackground = zebraBackground
+        self.palette = palette
+    }
+
+    /// Colour of series `index`, cycling through the palette.
+    public func seriesColor(_ index: Int) -> Color { palette[index % palette.count] }
+
+    /// A font of the theme's family.
+    public func font(_ size: Double, bold: Bool = false, italic: Bool = false) -> FontSpec {
+        FontSpec(family: fontFamily, size: size, bold: bold, italic: italic)
+    }
+
+    private static func hex(_ text: String) -> Color { Color(hex: text) ?? .black }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// A report: a title, a running page header and footer, page setup, metadata and blocks.
+///
+/// Build it in Swift, or decode it from JSON or YAML with the same field names.
+public struct Document: Sendable, Hashable, Codable {
+    /// The default footer: page number and page count.
+    public static let defaultFooter = "Page {page} of {pages}"
+
+    public var title: String
+    /// Text at the top of every page.
+    public var header: String?
+    /// Text at the bottom right of every page; `{page}` and `{pages}` are replaced.
+    public var footer: String
+    public var page: PageSetup
+    public var metadata: Metadata
+    public var elements: [Block]
+
+    public init(title: String, header: String? = nil, footer: String = Document.defaultFooter,
+                page: PageSetup = PageSetup(), metadata: Metadata = Metadata(), elements: [Block]) {
+        self.title = title; self.header = header; self.footer = footer
+        self.page = page; self.metadata = metadata; self.elements = elements
+    }
+
+    private enum CodingKeys: String, CodingKey { case title, header, footer, page, metadata, elements }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        header = try container.decodeIfPresent(String.self, forKey: .header)
+        footer = try container.decodeIfPresent(String.self, forKey: .footer) ?? Document.defaultFooter
+        page = try container.decodeIfPresent(PageSetup.self, forKey: .page) ?? PageSetup()
+        metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata) ?? Metadata()
+        elements = try container.decodeIfPresent([Block].self, forKey: .elements) ?? []
+    }
+
+    /// The footer text for page `page` of `pages`.
+    public func footerText(page: Int, of pages: Int) -> String {
+        footer.replacingOccurrences(of: "{page}", with: String(page))
+            .replacingOccurrences(of: "{pages}", with: String(pages))
+    }
+}

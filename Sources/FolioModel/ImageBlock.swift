@@ -1,0 +1,60 @@
+import Foundation
+
+/// A PNG or JPEG picture, from a file or embedded bytes.
+public struct ImageBlock: Sendable, Hashable, Codable {
+    /// Where the picture's bytes come from.
+    public enum Source: Sendable, Hashable {
+        /// A path, relative to the input document's folder unless absolute.
+        case file(String)
+        /// The encoded PNG or JPEG bytes.
+        case data(Data)
+    }
+
+    public var source: Source
+    /// Displayed width; the height follows the picture's aspect ratio. Defaults to its natural size.
+    public var width: Length?
+    /// Text alternative for screen readers and the PDF.
+    public var alt: String
+    /// Caption under the picture.
+    public var caption: String?
+
+    public init(source: Source, width: Length? = nil, alt: String = "", caption: String? = nil) {
+        self.source = source; self.width = width; self.alt = alt; self.caption = caption
+    }
+
+    private enum CodingKeys: String, CodingKey { case path, data, width, alt, caption }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let path = try container.decodeIfPresent(String.self, forKey: .path) {
+            source = .file(path)
+        } else if let base64 = try container.decodeIfPresent(String.self, forKey: .data) {
+            var text = base64
+            if text.hasPrefix("data:"), let comma = text.firstIndex(of: ",") {
+                text = String(text[text.index(after: comma)...])
+            }
+            guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+                throw DecodingError.dataCorruptedError(forKey: .data, in: container,
+                    debugDescription: "not valid base64")
+            }
+            source = .data(bytes)
+        } else {
+            throw DecodingError.keyNotFound(CodingKeys.path, DecodingError.Context(
+                codingPath: container.codingPath, debugDescription: "an image needs \"path\" or base64 \"data\""))
+        }
+        width = try container.decodeIfPresent(Length.self, forKey: .width)
+        alt = try container.decodeIfPresent(String.self, forKey: .alt) ?? ""
+        caption = try container.decodeIfPresent(String.self, forKey: .caption)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch source {
+        case .file(let path): try container.encode(path, forKey: .path)
+        case .data(let data): try container.encode(data.base64EncodedString(), forKey: .data)
+        }
+        try container.encodeIfPresent(width, forKey: .width)
+        try container.encode(alt, forKey: .alt)
+        try container.encodeIfPresent(caption, forKey: .caption)
+    }
+}

@@ -1,0 +1,47 @@
+/// A highlighted note, like CareKit's tip: a title, text and a kind that sets icon and tint.
+public struct Message: Sendable, Hashable, Codable {
+    /// What the message is, conveyed by a label as well as by colour.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case tip, alert, plain
+
+        /// Word shown before the title so the kind does not rely on colour.
+        public var label: String? {
+            switch self {
+            case .tip: return "Tip"
+            case .alert: return "Alert"
+            case .plain: return nil
+            }
+        }
+
+        /// Default accent colour of the kind.
+        public var defaultTint: Color {
+            switch self {
+            case .tip: return Color(hex: "#3E63DD") ?? .black
+            case .alert: return Color(hex: "#CE2C31") ?? .black
+            case .plain: return Color(hex: "#60646C") ?? .black
+            }
+        }
+    }
+
+    public var title: String
+    public var text: RichText
+    public var kind: Kind
+    public var tint: Color?
+
+    public init(title: String, text: RichText, kind: Kind = .tip, tint: Color? = nil) {
+        self.title = title; self.text = text; self.kind = kind; self.tint = tint
+    }
+
+    /// The tint given, or the kind's default.
+    public var effectiveTint: Color { tint ?? kind.defaultTint }
+
+    private enum CodingKeys: String, CodingKey { case title, text, kind, tint }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decodeIfPresent(String.self, forKey: .title) ?? ""
+        text = try container.decodeIfPresent(RichText.self, forKey: .text) ?? RichText("")
+        kind = try container.decodeIfPresent(Kind.self, forKey: .kind) ?? .tip
+        tint = try container.decodeIfPresent(Color.self, forKey: .tint)
+    }
+}

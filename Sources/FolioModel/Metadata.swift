@@ -1,0 +1,60 @@
+import Foundation
+
+/// Descriptive information written into the PDF's info dictionary and the HTML head.
+public struct Metadata: Sendable, Hashable, Codable {
+    public var author: String?
+    public var subject: String?
+    public var keywords: [String]
+    /// BCP 47 language tag, such as `en` or `fr-CA`.
+    public var language: String
+    /// When the document was made; fixed dates give byte-identical output.
+    public var creationDate: Date?
+
+    public init(author: String? = nil, subject: String? = nil, keywords: [String] = [],
+                language: String = "en", creationDate: Date? = nil) {
+        self.author = author
+        self.subject = subject
+        self.keywords = keywords
+        self.language = language
+        self.creationDate = creationDate
+    }
+
+    private enum CodingKeys: String, CodingKey { case author, subject, keywords, language, creationDate }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        author = try container.decodeIfPresent(String.self, forKey: .author)
+        subject = try container.decodeIfPresent(String.self, forKey: .subject)
+        keywords = try container.decodeIfPresent([String].self, forKey: .keywords) ?? []
+        language = try container.decodeIfPresent(String.self, forKey: .language) ?? "en"
+        if let text = try container.decodeIfPresent(String.self, forKey: .creationDate) {
+            guard let date = Metadata.parseDate(text) else {
+                throw DecodingError.dataCorruptedError(forKey: .creationDate, in: container,
+                    debugDescription: "\"\(text)\" is not an ISO 8601 date such as 2026-11-15 or 2026-11-15T09:30:00Z")
+            }
+            creationDate = date
+        } else {
+            creationDate = nil
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(author, forKey: .author)
+        try container.encodeIfPresent(subject, forKey: .subject)
+        try container.encode(keywords, forKey: .keywords)
+        try container.encode(language, forKey: .language)
+        if let creationDate {
+            try container.encode(ISO8601DateFormatter().string(from: creationDate), forKey: .creationDate)
+        }
+    }
+
+    /// Parses an ISO 8601 date-time, or a plain `YYYY-MM-DD` date at midnight UTC.
+    public static func parseDate(_ text: String) -> Date? {
+        let full = ISO8601DateFormatter()
+        if let date = full.date(from: text) { return date }
+        let dateOnly = ISO8601DateFormatter()
+        dateOnly.formatOptions = [.withFullDate]
+        return dateOnly.date(from: text)
+    }
+}

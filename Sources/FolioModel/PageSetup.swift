@@ -1,0 +1,109 @@
+/// Paper size, orientation and margins of every page.
+public struct PageSetup: Sendable, Hashable, Codable {
+    /// The paper size before orientation is applied.
+    public enum Size: Sendable, Hashable, Codable {
+        case a4
+        case letter
+        case custom(width: Length, height: Length)
+
+        /// Width and height in points, portrait.
+        public var points: (width: Double, height: Double) {
+            switch self {
+            case .a4: return (595.2756, 841.8898)
+            case .letter: return (612, 792)
+            case .custom(let width, let height): return (width.points, height.points)
+            }
+        }
+
+        private struct Custom: Codable { var width: Length; var height: Length }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let name = try? container.decode(String.self) {
+                switch name.lowercased() {
+                case "a4": self = .a4
+                case "letter", "us-letter", "usletter": self = .letter
+                default:
+                    throw DecodingError.dataCorruptedError(in: container,
+                        debugDescription: "unknown page size \"\(name)\"; use \"A4\", \"Letter\" or {width, height}")
+                }
+                return
+            }
+            let custom = try container.decode(Custom.self)
+            self = .custom(width: custom.width, height: custom.height)
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .a4: try container.encode("A4")
+            case .letter: try container.encode("Letter")
+            case .custom(let width, let height): try container.encode(Custom(width: width, height: height))
+            }
+        }
+    }
+
+    /// Portrait or landscape.
+    public enum Orientation: String, Sendable, Hashable, Codable {
+        case portrait, landscape
+    }
+
+    /// Space between the paper edge and the content, per side.
+    public struct Margins: Sendable, Hashable, Codable {
+        public var top: Length
+        public var right: Length
+        public var bottom: Length
+        public var left: Length
+
+        /// The same margin on every side.
+        public init(all: Length) { top = all; right = all; bottom = all; left = all }
+        public init(top: Length, right: Length, bottom: Length, left: Length) {
+            self.top = top; self.right = right; self.bottom = bottom; self.left = left
+        }
+
+        private enum CodingKeys: String, CodingKey { case top, right, bottom, left }
+
+        public init(from decoder: Decoder) throws {
+            if let single = try? decoder.singleValueContainer(),
+               (try? single.decode(String.self)) != nil || (try? single.decode(Double.self)) != nil {
+                self.init(all: try single.decode(Length.self))
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let fallback = Length.cm(2)
+            self.init(top: try container.decodeIfPresent(Length.self, forKey: .top) ?? fallback,
+                      right: try container.decodeIfPresent(Length.self, forKey: .right) ?? fallback,
+                      bottom: try container.decodeIfPresent(Length.self, forKey: .bottom) ?? fallback,
+                      left: try container.decodeIfPresent(Length.self, forKey: .left) ?? fallback)
+        }
+    }
+
+    public var size: Size
+    public var orientation: Orientation
+    public var margins: Margins
+
+    /// A4 portrait with 2 cm margins unless told otherwise.
+    public init(size: Size = .a4, orientation: Orientation = .portrait, margins: Margins = Margins(all: .cm(2))) {
+        self.size = size
+        self.orientation = orientation
+        self.margins = margins
+    }
+
+    /// The page's width and height in points, orientation applied.
+    public var pageSize: (width: Double, height: Double) {
+        let (w, h) = size.points
+        switch orientation {
+        case .portrait: return (min(w, h), max(w, h))
+        case .landscape: return (max(w, h), min(w, h))
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case size, orientation, margins }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        size = try container.decodeIfPresent(Size.self, forKey: .size) ?? .a4
+        orientation = try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? .portrait
+        margins = try container.decodeIfPresent(Margins.self, forKey: .margins) ?? Margins(all: .cm(2))
+    }
+}

@@ -1,0 +1,49 @@
+/// A table of text cells with an optional header row, repeated on every page it spans.
+public struct Table: Sendable, Hashable, Codable {
+    /// Horizontal alignment of a column's cells.
+    public enum Alignment: String, Sendable, Hashable, Codable {
+        case left, center, right
+    }
+
+    /// Column titles, or nil for a table without a header row.
+    public var header: [String]?
+    /// Data rows; short rows are padded with empty cells.
+    public var rows: [[String]]
+    /// Alignment per column; missing entries are `left`.
+    public var align: [Alignment]
+    /// Shade every other row.
+    public var zebra: Bool
+    public var caption: String?
+
+    public init(header: [String]? = nil, rows: [[String]], align: [Alignment] = [], zebra: Bool = true,
+                caption: String? = nil) {
+        self.header = header; self.rows = rows; self.align = align; self.zebra = zebra; self.caption = caption
+    }
+
+    /// Number of columns: the widest of the header and the rows.
+    public var columnCount: Int {
+        rows.reduce(header?.count ?? 0) { max($0, $1.count) }
+    }
+
+    /// The alignment of column `index`.
+    public func alignment(ofColumn index: Int) -> Alignment {
+        index < align.count ? align[index] : .left
+    }
+
+    /// Row `index` padded to `columnCount` cells.
+    public func paddedRow(_ row: [String]) -> [String] {
+        let count = columnCount
+        return row.count >= count ? row : row + Array(repeating: "", count: count - row.count)
+    }
+
+    private enum CodingKeys: String, CodingKey { case header, rows, align, zebra, caption }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        header = try container.decodeIfPresent(LenientRow.self, forKey: .header)?.cells
+        rows = try container.decode([LenientRow].self, forKey: .rows).map(\.cells)
+        align = try container.decodeIfPresent([Alignment].self, forKey: .align) ?? []
+        zebra = try container.decodeIfPresent(Bool.self, forKey: .zebra) ?? true
+        caption = try container.decodeIfPresent(String.self, forKey: .caption)
+    }
+}

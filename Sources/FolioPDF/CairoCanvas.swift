@@ -1,0 +1,135 @@
+import CCairoPango
+import Foundation
+import FolioGraphics
+import FolioModel
+
+/// The `Canvas` protocol drawn with Cairo into the current PDF page.
+final class CairoCanvas: Canvas {
+    let cr: OpaquePointer
+    let text: PangoTextEngine
+    let images: ImageSurfaceCache
+
+    init(cr: OpaquePointer, text: PangoTextEngine, images: ImageSurfaceCache) {
+        self.cr = cr
+        self.text = text
+        self.images = images
+    }
+
+    func setColor(_ color: Color) {
+        if color.alpha >= 1 {
+            cairo_set_source_rgb(cr, color.red, color.green, color.blue)
+        } else {
+            cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+        }
+    }
+
+    private func addPath(_ path: Path) {
+        cairo_new_path(cr)
+        for element in path.elements {
+            switch element {
+            case .move(let p): cairo_move_to(cr, p.x, p.y)
+            case .line(let p): cairo_line_to(cr, p.x, p.y)
+            case .curve(let c1, let c2, let p): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+            case .arc(let center, let radius, let start, let end):
+                if end >= start {
+                    cairo_arc(cr, center.x, center.y, radius, start, end)
+                } else {
+                    cairo_arc_negative(cr, center.x, center.y, radius, start, end)
+                }
+            case .close: cairo_close_path(cr)
+            }
+        }
+    }
+
+    func fill(_ path: Path, color: Color) {
+        addPath(path)
+        setColor(color)
+        cairo_fill(cr)
+    }
+
+    func rect(_ r: Rect, color: Color) {
+        cairo_new_path(cr)
+        cairo_rectangle(cr, r.x, r.y, r.width, r.height)
+        setColor(color)
+        cairo_fill(cr)
+    }
+
+    func stroke(_ path: Path, style: StrokeStyle) {
+        addPath(path)
+        setColor(style.color)
+        cairo_set_line_width(cr, style.width)
+        switch style.cap {
+        case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        case .square: cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
+        }
+        style.dash.withUnsafeBufferPointer { dashes in
+            cairo_set_dash(cr, dashes.baseAddress, Int32(dashes.count), 0)
+        }
+        cairo_stroke(cr)
+    }
+
+    func draw(text item: TextItem) {
+        let layout = text.singleLine(item.text, font: item.font)
+        setColor(item.color)
+        if item.rotation == 0 {
+            cairo_move_to(cr, item.origin.x, item.origin.y)
+            pango_cairo_show_layout(cr, layout.pointer)
+        } else {
+            cairo_save(cr)
+            cairo_translate(cr, item.origin.x, item.origin.y)
+            cairo_rotate(cr, item.rotation * .pi / 180)
+            cairo_move_to(cr, 0, 0)
+            pango_cairo_show_layout(cr, layout.pointer)
+            cairo_restore(cr)
+        }
+    }
+
+    /// Draws a wrapped layout with its top-left corner at `origin`.
+    /// Links are made clickable for lines whose middle lies within `visible` (layout coordinates).
+    func draw(layout: TextLayout, at origin: Point, color: Color, visible: ClosedRange<Double>? = nil) {
+        setColor(color)
+        cairo_move_to(cr, origin.x, origin.y)
+        pango_cairo_show_layout(cr, layout.pointer)
+        for link in layout.links {
+            for r in layout.rects(startByte: link.startByte, endByte: link.endByte)
+            where visible.map({ $0.contains(r.midY) }) ?? true {
+                let escaped = link.url.replacingOccurrences(of: "\\", with: "\\\\")
+                    .replacingOccurrences(of: "'", with: "\\'")
+                let attributes = String(format: "uri='%@' rect=[%.2f %.2f %.2f %.2f]", escaped,
+                                        origin.x + r.x, origin.y + r.y, r.width, r.height)
+                cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
+                cairo_tag_end(cr, CAIRO_TAG_LINK)
+            }
+        }
+    }
+
+    func draw(image: ImageData, in rect: Rect) {
+        guard let surface = images.surface(for: image) else { return }
+        cairo_save(cr)
+        cairo_translate(cr, rect.x, rect.y)
+        cairo_scale(cr, rect.width / Double(image.pixelWidth), rect.height / Double(image.pixelHeight))
+        cairo_set_source_surface(cr, surface, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
+    /// Runs `body` clipped to `rect`.
+    func clipped(to rect: Rect, _ body: () -> Void) {
+        cairo_save(cr)
+        cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+        cairo_clip(cr)
+        body()
+        cairo_restore(cr)
+    }
+
+    /// Runs `body` with the origin moved and the scale changed.
+    func transformed(translate: Point, scale: Double = 1, _ body: () -> Void) {
+        cairo_save(cr)
+        cairo_translate(cr, translate.x, translate.y)
+        if scale != 1 { cairo_scale(cr, scale, scale) }
+        body()
+        cairo_restore(cr)
+    }
+}

@@ -1,0 +1,75 @@
+import FolioGraphics
+import FolioModel
+
+/// A picture or a chart drawing with an optional title above and caption below;
+/// it never splits, moves to the next page when it does not fit, and shrinks
+/// when it is taller than a page.
+final class FigureFlowable: Flowable {
+    enum Content {
+        case image(ImageData, Size)
+        case drawing(Drawing)
+
+        var size: Size {
+            switch self {
+            case .image(_, let size): return size
+            case .drawing(let drawing): return drawing.size
+            }
+        }
+    }
+
+    let content: Content
+    let title: TextLayout?
+    let caption: TextLayout?
+    let frameWidth: Double
+    let scale: Double
+    let textColor: Color
+    let captionColor: Color
+
+    private static let gap = 4.0
+
+    init(content: Content, title: TextLayout?, caption: TextLayout?, frameWidth: Double, scale: Double = 1,
+         textColor: Color, captionColor: Color) {
+        self.content = content; self.title = title; self.caption = caption; self.frameWidth = frameWidth
+        self.scale = scale; self.textColor = textColor; self.captionColor = captionColor
+    }
+
+    private var titleHeight: Double { title.map { $0.metrics.height + FigureFlowable.gap } ?? 0 }
+    private var captionHeight: Double { caption.map { $0.metrics.height + FigureFlowable.gap } ?? 0 }
+
+    var height: Double { titleHeight + content.size.height * scale + captionHeight }
+
+    func scaled(toFit available: Double) -> Flowable? {
+        let room = available - titleHeight - captionHeight
+        guard room > 20 else { return nil }
+        return FigureFlowable(content: content, title: title, caption: caption, frameWidth: frameWidth,
+                              scale: min(scale, room / content.size.height), textColor: textColor,
+                              captionColor: captionColor)
+    }
+
+    func draw(on canvas: CairoCanvas, at origin: Point) {
+        var y = origin.y
+        if let title {
+            canvas.draw(layout: title, at: Point(origin.x, y), color: textColor)
+            y += titleHeight
+        }
+        let size = Size(content.size.width * scale, content.size.height * scale)
+        let x = origin.x + (content.isImage ? 0 : (frameWidth - size.width) / 2)
+        switch content {
+        case .image(let image, _):
+            canvas.draw(image: image, in: Rect(x: x, y: y, width: size.width, height: size.height))
+        case .drawing(let drawing):
+            canvas.transformed(translate: Point(x, y), scale: scale) { drawing.replay(on: canvas) }
+        }
+        y += size.height
+        if let caption {
+            canvas.draw(layout: caption, at: Point(origin.x, y + FigureFlowable.gap), color: captionColor)
+        }
+    }
+}
+
+extension FigureFlowable.Content {
+    var isImage: Bool {
+        if case .image = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,38 @@
+import FolioGraphics
+
+/// A piece of page content with a fixed width: it knows its height, may split
+/// between lines or rows, and draws in local coordinates (after ReportLab's platypus).
+protocol Flowable: AnyObject {
+    /// Height at the frame width.
+    var height: Double { get }
+    /// Gap above the block when it does not start a page.
+    var spaceBefore: Double { get }
+    /// Move to the next page together with the start of the following block.
+    var keepWithNext: Bool { get }
+    /// Smallest first part that may stand at a page bottom (first lines, header and one row).
+    var minimumHeadHeight: Double { get }
+    /// Forces a new page before the following block.
+    var isPageBreak: Bool { get }
+    /// A head that fits `available` and the rest, or nil when it cannot split there.
+    func split(available: Double) -> (head: Flowable, tail: Flowable)?
+    /// A copy shrunk to `height`, for pictures and charts larger than a page.
+    func scaled(toFit height: Double) -> Flowable?
+    func draw(on canvas: CairoCanvas, at origin: Point)
+}
+
+extension Flowable {
+    var spaceBefore: Double { 10 }
+    var keepWithNext: Bool { false }
+    var minimumHeadHeight: Double { height }
+    var isPageBreak: Bool { false }
+    func split(available: Double) -> (head: Flowable, tail: Flowable)? { nil }
+    func scaled(toFit height: Double) -> Flowable? { nil }
+}
+
+/// An explicit page break.
+final class PageBreakFlowable: Flowable {
+    var height: Double { 0 }
+    var spaceBefore: Double { 0 }
+    var isPageBreak: Bool { true }
+    func draw(on canvas: CairoCanvas, at origin: Point) {}
+}

@@ -1,0 +1,109 @@
+import CCairoPango
+import FolioGraphics
+import FolioModel
+
+/// Shapes and measures text with Pango at 72 dpi with hinting off, so sizes are
+/// the same in every backend. One engine per thread: Pango's font map is per-thread.
+public final class PangoTextEngine: TextMeasurer {
+    private let context: OpaquePointer
+    private var fonts: [FontSpec: OpaquePointer] = [:]
+    private var metricsCache: [MetricsKey: TextMetrics] = [:]
+
+    private struct MetricsKey: Hashable {
+        let text: String
+        let font: FontSpec
+    }
+
+    /// Creates an engine on this thread's default Pango font map.
+    public init() {
+        let fontMap = pango_cairo_font_map_get_default()
+        context = pango_font_map_create_context(fontMap)
+        pango_cairo_context_set_resolution(context, 72)
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+    }
+
+    deinit {
+        for description in fonts.values { pango_font_description_free(description) }
+        g_object_unref(UnsafeMutableRawPointer(context))
+    }
+
+    /// The Pango font description for `font`, created once.
+    func fontDescription(_ font: FontSpec) -> OpaquePointer {
+        if let cached = fonts[font] { return cached }
+        let description = pango_font_description_new()!
+        pango_font_description_set_family(description, font.family)
+        pango_font_description_set_absolute_size(description, font.size * Double(PANGO_SCALE))
+        pango_font_description_set_weight(description, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
+        pango_font_description_set_style(description, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        fonts[font] = description
+        return description
+    }
+
+    /// One line of plain text, as a layout ready to draw.
+    func singleLine(_ text: String, font: FontSpec) -> TextLayout {
+        let layout = TextLayout(context: context)
+        pango_layout_set_font_description(layout.pointer, fontDescription(font))
+        pango_layout_set_text(layout.pointer, text, -1)
+        return layout
+    }
+
+    /// Wrapped rich text at `width` points, aligned as asked.
+    func paragraph(_ runs: [TextRun], font: FontSpec, width: Double, alignment: Table.Alignment = .left,
+                   linkColor: Color? = nil, lineSpacing: Double = 1.25) -> TextLayout {
+        let layout = TextLayout(context: context)
+        let pointer = layout.pointer
+        pango_layout_set_font_description(pointer, fontDescription(font))
+        pango_layout_set_width(pointer, Int32(max(width, 1) * Double(PANGO_SCALE)))
+        pango_layout_set_wrap(pointer, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_line_spacing(pointer, Float(lineSpacing))
+        switch alignment {
+        case .left: pango_layout_set_alignment(pointer, PANGO_ALIGN_LEFT)
+        case .center: pango_layout_set_alignment(pointer, PANGO_ALIGN_CENTER)
+        case .right: pango_layout_set_alignment(pointer, PANGO_ALIGN_RIGHT)
+        }
+        var text = ""
+        var links: [TextLayout.Link] = []
+        let attributes = pango_attr_list_new()
+        var offset = 0
+        for run in runs {
+            let length = run.text.utf8.count
+            let start = UInt32(offset), end = UInt32(offset + length)
+            func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?) {
+                guard let attribute else { return }
+                attribute.pointee.start_index = start
+                attribute.pointee.end_index = end
+                pango_attr_list_insert(attributes, attribute)
+            }
+            if run.bold { add(pango_attr_weight_new(PANGO_WEIGHT_BOLD)) }
+            if run.italic { add(pango_attr_style_new(PANGO_STYLE_ITALIC)) }
+            if let url = run.link {
+                add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE))
+                if let color = linkColor {
+                    add(pango_attr_foreground_new(UInt16(color.red * 65535), UInt16(color.green * 65535),
+                                                  UInt16(color.blue * 65535)))
+                }
+                links.append(TextLayout.Link(url: url, startByte: offset, endByte: offset + length))
+            }
+            text += run.text
+            offset += length
+        }
+        pango_layout_set_text(pointer, text, -1)
+        pango_layout_set_attributes(pointer, attributes)
+        pango_attr_list_unref(attributes)
+        layout.links = links
+        return layout
+    }
+
+    public func measure(_ text: String, font: FontSpec) -> TextMetrics {
+        let key = MetricsKey(text: text, font: font)
+        if let cached = metricsCache[key] { return cached }
+        let metrics = singleLine(text, font: font).metrics
+        metricsCache[key] = metrics
+        return metrics
+    }
+}

@@ -1,0 +1,53 @@
+import FolioGraphics
+import FolioModel
+
+/// A row of key-metric tiles of equal width.
+final class WidgetsFlowable: Flowable {
+    struct Tile {
+        let title: TextLayout
+        let value: TextLayout
+        let detail: TextLayout?
+        let tint: Color
+    }
+
+    let tiles: [Tile]
+    let width: Double
+    let theme: Theme
+
+    static let gap = 8.0
+    static let padding = 10.0
+
+    init(tiles: [Tile], width: Double, theme: Theme) {
+        self.tiles = tiles; self.width = width; self.theme = theme
+    }
+
+    /// Width of each tile's text for `count` tiles in `frame`.
+    static func textWidth(frame: Double, count: Int) -> Double {
+        (frame - gap * Double(count - 1)) / Double(count) - 2 * padding
+    }
+
+    private func contentHeight(_ tile: Tile) -> Double {
+        tile.title.metrics.height + 4 + tile.value.metrics.height + (tile.detail.map { $0.metrics.height + 2 } ?? 0)
+    }
+
+    var height: Double { (tiles.map(contentHeight).max() ?? 0) + 2 * WidgetsFlowable.padding }
+
+    func draw(on canvas: CairoCanvas, at origin: Point) {
+        let tileWidth = (width - WidgetsFlowable.gap * Double(tiles.count - 1)) / Double(tiles.count)
+        for (index, tile) in tiles.enumerated() {
+            let x = origin.x + Double(index) * (tileWidth + WidgetsFlowable.gap)
+            let box = Rect(x: x, y: origin.y, width: tileWidth, height: height)
+            canvas.fill(.roundedRect(box, radius: 6), color: theme.tileBackground)
+            canvas.rect(Rect(x: box.x, y: box.y + 6, width: 3, height: box.height - 12), color: tile.tint)
+            var y = box.y + WidgetsFlowable.padding
+            let textX = box.x + WidgetsFlowable.padding
+            canvas.draw(layout: tile.title, at: Point(textX, y), color: theme.muted)
+            y += tile.title.metrics.height + 4
+            canvas.draw(layout: tile.value, at: Point(textX, y), color: theme.text)
+            y += tile.value.metrics.height + 2
+            if let detail = tile.detail {
+                canvas.draw(layout: detail, at: Point(textX, y), color: theme.muted)
+            }
+        }
+    }
+}

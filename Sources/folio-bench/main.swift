@@ -1,0 +1,83 @@
+import Folio
+import Foundation
+
+// Prints Folio's W1 figures: in-process PDF and HTML time per document (after
+// warm-up, a different patient each render), cold `folio render` process time,
+// PDF size and peak memory. Usage: folio-bench [BENCH_DIR] [RENDERS]
+
+let arguments = CommandLine.arguments
+let benchDirectory = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : "../shared/bench")
+let renders = arguments.count > 2 ? Int(arguments[2]) ?? 60 : 60
+let warmUp = 5
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("folio-bench: \(message)\n".utf8))
+    exit(1)
+}
+
+guard let lines = try? String(contentsOf: benchDirectory.appendingPathComponent("patients-1000.jsonl"), encoding: .utf8),
+      let logo = try? Data(contentsOf: benchDirectory.appendingPathComponent("logo.png")) else {
+    fail("cannot read patients-1000.jsonl and logo.png in \(benchDirectory.path)")
+}
+let decoder = JSONDecoder()
+let documents: [Document] = lines.split(separator: "\n").prefix(50).compactMap { line in
+    (try? decoder.decode(W1Report.Record.self, from: Data(line.utf8))).map { W1Report.document($0, logo: logo) }
+}
+guard !documents.isEmpty else { fail("no patient records decoded") }
+
+func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+func summary(_ samples: [Double]) -> String {
+    let sorted = samples.sorted()
+    let median = sorted[sorted.count / 2] * 1000
+    let p90 = sorted[min(sorted.count - 1, sorted.count * 9 / 10)] * 1000
+    return String(format: "median %.2f ms, p90 %.2f ms, min %.2f ms (n=%d)", median, p90, (sorted.first ?? 0) * 1000, sorted.count)
+}
+
+func time(_ body: (Document) throws -> Void) rethrows -> [Double] {
+    for index in 0..<warmUp { try body(documents[index % documents.count]) }
+    var samples: [Double] = []
+    for index in 0..<renders {
+        let start = now()
+        try body(documents[index % documents.count])
+        samples.append(now() - start)
+    }
+    return samples
+}
+
+do {
+    var pdfSize = 0
+    let pdfTimes = try time { pdfSize = try $0.pdf().count }
+    let htmlTimes = try time { _ = try $0.html() }
+    print("W1 PDF  in-process: \(summary(pdfTimes))")
+    print("W1 HTML in-process: \(summary(htmlTimes))")
+    print("W1 PDF size: \(pdfSize / 1024) KB (\(pdfSize) bytes)")
+
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("folio")
+    if FileManager.default.isExecutableFile(atPath: binary.path) {
+        var cold: [Double] = []
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-cold.pdf")
+        for _ in 0..<10 {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["render", "Samples/weekly-summary.yaml", "-o", output.path]
+            let start = now()
+            try process.run()
+            process.waitUntilExit()
+            cold.append(now() - start)
+            if process.terminationStatus != 0 { fail("folio render exited with \(process.terminationStatus)") }
+        }
+        print("W1 cold `folio render` process (Samples/weekly-summary.yaml to PDF): \(summary(cold))")
+    } else {
+        print("W1 cold process: skipped, no folio binary beside folio-bench")
+    }
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    print("Peak memory (this process): \(usage.ru_maxrss / 1024) MB")
+} catch {
+    fail("\(error)")
+}

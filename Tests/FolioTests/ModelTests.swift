@@ -1,0 +1,77 @@
+import Foundation
+import XCTest
+@testable import Folio
+
+final class ModelTests: XCTestCase {
+    func testSampleRoundTripsThroughJSON() throws {
+        let document = try TestSupport.sampleDocument()
+        XCTAssertEqual(document.title, "Weekly Care Summary")
+        XCTAssertEqual(document.elements.count, 12)
+        let json = try JSONEncoder().encode(document)
+        let again = try DocumentDecoder.decode(json, format: .json)
+        XCTAssertEqual(again, document)
+    }
+
+    func testSwiftAPIBuildsTheSameDocumentAsYAML() throws {
+        let yaml = """
+        title: Summary
+        header: Week 46
+        page: {size: Letter, orientation: landscape, margins: 1in}
+        elements:
+          - {type: subtitle, text: Key metrics}
+          - type: widgets
+            items: [{title: Steps, value: 1200}]
+          - {type: paragraph, text: "Hello **world**"}
+        """
+        let decoded = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+        let built = Document(
+            title: "Summary", header: "Week 46",
+            page: PageSetup(size: .letter, orientation: .landscape, margins: .init(all: .inches(1))),
+            elements: [
+                .subtitle(Subtitle("Key metrics")),
+                .widgets(Widgets([.init(title: "Steps", value: "1200")])),
+                .paragraph(Paragraph("Hello **world**")),
+            ])
+        XCTAssertEqual(decoded, built)
+        XCTAssertEqual(built.page.pageSize.width, 792)
+        XCTAssertEqual(built.page.pageSize.height, 612)
+    }
+
+    func testLengthUnits() {
+        XCTAssertEqual(Length(parsing: "2cm")?.points ?? 0, 56.6929, accuracy: 0.001)
+        XCTAssertEqual(Length(parsing: "20 mm")?.points ?? 0, 56.6929, accuracy: 0.001)
+        XCTAssertEqual(Length(parsing: "1in")?.points, 72)
+        XCTAssertEqual(Length(parsing: "12")?.points, 12)
+        XCTAssertNil(Length(parsing: "two cm"))
+    }
+
+    func testRichTextParsesBoldItalicLinksAndBreaks() {
+        let text = RichText("Plain **bold** and *italic* with [a link](https://example.org)\nnext line, 2 * 3 and \\*stars\\*")
+        XCTAssertEqual(text.runs.map(\.text), ["Plain ", "bold", " and ", "italic", " with ", "a link",
+                                               "\nnext line, 2 * 3 and *stars*"])
+        XCTAssertTrue(text.runs[1].bold)
+        XCTAssertTrue(text.runs[3].italic)
+        XCTAssertEqual(text.runs[5].link, "https://example.org")
+        XCTAssertEqual(RichText("a ** b").plainText, "a ** b")
+    }
+
+    func testColorParsing() {
+        XCTAssertEqual(Color(hex: "#3E63DD")?.hex, "#3E63DD")
+        XCTAssertEqual(Color(hex: "#fff")?.hex, "#FFFFFF")
+        XCTAssertNil(Color(hex: "blue"))
+    }
+
+    func testTableRowsArePaddedAndCellsMayBeNumbers() throws {
+        let yaml = """
+        title: T
+        elements:
+          - type: table
+            header: [A, B, C]
+            rows: [[1, 2.5], [x, true, z]]
+        """
+        let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+        guard case .table(let table) = document.elements[0] else { return XCTFail("not a table") }
+        XCTAssertEqual(table.paddedRow(table.rows[0]), ["1", "2.5", ""])
+        XCTAssertEqual(table.rows[1], ["x", "true", "z"])
+    }
+}

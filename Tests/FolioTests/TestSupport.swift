@@ -1,0 +1,106 @@
+import Foundation
+import XCTest
+@testable import Folio
+
+/// Paths, processes and PDF tools shared by the tests.
+enum TestSupport {
+    /// The package's root folder.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static let samples = root.appendingPathComponent("Samples")
+
+    /// The built `folio` executable, next to the test bundle.
+    static var folioBinary: URL {
+        var directory = Bundle.main.bundleURL
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            directory = bundle.bundleURL.deletingLastPathComponent()
+        }
+        let candidate = directory.appendingPathComponent("folio")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        return root.appendingPathComponent(".build/debug/folio")
+    }
+
+    struct Output {
+        let status: Int32
+        let stdout: Data
+        let stderr: String
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// Runs `executable` with `arguments`, feeding `input` on standard input.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], input: Data? = nil,
+                    environment: [String: String]? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = executable.hasPrefix("/") ? URL(fileURLWithPath: executable)
+            : URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+        if let environment { process.environment = environment }
+        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try stdin.fileHandleForWriting.close()
+        // Read both pipes while the process runs so neither fills up.
+        let errorData = DataBox()
+        let errorReader = Thread { errorData.data = stderr.fileHandleForReading.readDataToEndOfFile() }
+        errorReader.start()
+        let outData = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorReader.isFinished { usleep(1000) }
+        return Output(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errorData.data, as: UTF8.self))
+    }
+
+    /// Holds what a reader thread collected; read only after the thread finished.
+    final class DataBox: @unchecked Sendable { var data = Data() }
+
+    /// A fresh temporary folder.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Writes `data` to a temporary file named `name` and returns its URL.
+    static func temporaryFile(_ data: Data, name: String) throws -> URL {
+        let url = try temporaryDirectory().appendingPathComponent(name)
+        try data.write(to: url)
+        return url
+    }
+
+    /// The text of each page, as `pdftotext -layout` sees it.
+    static func pageTexts(_ pdf: Data) throws -> [String] {
+        let file = try temporaryFile(pdf, name: "doc.pdf")
+        let text = try run("pdftotext", ["-layout", file.path, "-"]).text
+        var pages = text.components(separatedBy: "\u{0C}")
+        if pages.last?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty == true { pages.removeLast() }
+        return pages
+    }
+
+    /// `pdfinfo` fields by name.
+    static func pdfInfo(_ pdf: Data) throws -> [String: String] {
+        let file = try temporaryFile(pdf, name: "doc.pdf")
+        var info: [String: String] = [:]
+        for line in try run("pdfinfo", [file.path]).text.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            info[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return info
+    }
+
+    /// Loads the W1 sample document.
+    static func sampleDocument() throws -> Document {
+        let url = samples.appendingPathComponent("weekly-summary.yaml")
+        return try DocumentDecoder.decode(try Data(contentsOf: url), format: .yaml)
+    }
+
+    static var sampleOptions: RenderOptions { RenderOptions(baseDirectory: samples) }
+
+    /// Collapses runs of white space, so text wrapped across lines compares as one string.
+    static func normalized(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}
