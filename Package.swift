@@ -35,6 +35,6 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "folio-bench", dependencies: ["Folio"]),
-        .testTarget(name: "FolioTests", dependencies: ["Folio", "folio"]),
+        .testTarget(name: "FolioTests", dependencies: ["Folio", "FolioPDF", "FolioHTML", "folio"]),
     ]
 )

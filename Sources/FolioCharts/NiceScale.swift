@@ -31,7 +31,10 @@ public struct NiceScale: Sendable, Hashable {
     /// Tick values from `lower` to `upper` inclusive.
     public var ticks: [Double] {
         let count = Int(((upper - lower) / step).rounded())
-        return (0...max(count, 0)).map { lower + Double($0) * step }
+        let first = (lower / step).rounded()
+        let precision = pow(10, Double(tickDecimals))
+        // Integer multiples of the step, rounded to its decimals so 3 × 0.2 prints as 0.6.
+        return (0...max(count, 0)).map { (((first + Double($0)) * step) * precision).rounded() / precision }
     }
 
     /// Where `value` falls between 0 (lower) and 1 (upper).

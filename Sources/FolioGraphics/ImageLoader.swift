@@ -14,9 +14,8 @@ public enum ImageLoader {
             field = "\(path).data"
         case .file(let file):
             field = "\(path).path"
-            let url = file.hasPrefix("/") || baseDirectory == nil
-                ? URL(fileURLWithPath: file)
-                : URL(fileURLWithPath: file, relativeTo: baseDirectory)
+            let url = file.hasPrefix("/") ? URL(fileURLWithPath: file)
+                : (baseDirectory?.appendingPathComponent(file) ?? URL(fileURLWithPath: file))
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw FolioError(path: field, "cannot read image file \"\(file)\"")
             }

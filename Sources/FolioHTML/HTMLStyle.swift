@@ -19,7 +19,7 @@ enum HTMLStyle {
         .folio figure{margin:1rem 0;break-inside:avoid}
         .folio figcaption{font-size:.85rem;font-style:italic;color:var(--folio-muted);margin-top:.3rem}
         .folio img{max-width:100%;height:auto;display:block}
-        .folio svg{display:block;max-width:100%;height:auto;overflow:visible}
+        .folio svg{display:block;width:100%;max-width:100%;height:auto;overflow:visible}
         .folio .folio-figure-title{font-weight:700;margin:0 0 .3rem}
         .folio .folio-table-wrap{overflow-x:auto;margin:1rem 0}
         .folio table{border-collapse:collapse;width:100%;font-size:.95em}

@@ -1,0 +1,150 @@
+import Foundation
+import XCTest
+@testable import Folio
+@testable import FolioHTML
+import FolioPDF
+
+/// A measurer with fixed advances, so geometry is predictable.
+final class FixedMeasurer: TextMeasurer {
+    func measure(_ text: String, font: FontSpec) -> TextMetrics {
+        TextMetrics(width: Double(text.count) * font.size * 0.6, height: font.size * 1.2, baseline: font.size * 0.95)
+    }
+}
+
+final class ChartGeometryTests: XCTestCase {
+    private let pain = Color(hex: "#E5484D") ?? .black
+    private let adherence = Color(hex: "#3E63DD") ?? .black
+
+    private func sampleChart(orientation: BarChart.Orientation = .vertical) -> Chart {
+        .bar(BarChart(categories: ["Mon", "Tue", "Wed", "Thu"],
+                      series: [ChartSeries(title: "Pain", values: [3, 5, 1, 8], tint: pain),
+                               ChartSeries(title: "Adherence", values: [6.5, 2, 9.4, 0], tint: adherence)],
+                      orientation: orientation, xAxisTitle: "Day", yAxisTitle: "Score"),
+             title: "Pain")
+    }
+
+    /// Filled rectangles of `color`, in drawing order, without the legend's swatch (drawn last).
+    private func bars(_ drawing: Drawing, color: Color) -> [Rect] {
+        Array(allRects(drawing, color: color).dropLast())
+    }
+
+    private func allRects(_ drawing: Drawing, color: Color) -> [Rect] {
+        drawing.commands.compactMap { command in
+            guard case .fill(let path, let fill) = command, fill == color, path.elements.count == 5,
+                  case .move(let a) = path.elements[0], case .line(let b) = path.elements[1],
+                  case .line(let c) = path.elements[2] else { return nil }
+            return Rect(x: a.x, y: a.y, width: b.x - a.x, height: c.y - b.y)
+        }
+    }
+
+    private func texts(_ drawing: Drawing) -> [TextItem] {
+        drawing.commands.compactMap { if case .text(let item) = $0 { return item } else { return nil } }
+    }
+
+    func testNiceTicksAreOneTwoOrFiveTimesAPowerOfTen() {
+        XCTAssertEqual(NiceScale(low: 0, high: 7.3).ticks, [0, 2, 4, 6, 8])
+        XCTAssertEqual(NiceScale(low: 0, high: 10).ticks, [0, 2, 4, 6, 8, 10])
+        XCTAssertEqual(NiceScale(low: -3, high: 7).ticks, [-4, -2, 0, 2, 4, 6, 8])
+        XCTAssertEqual(NiceScale(low: 0, high: 55_037).step, 20_000)
+        XCTAssertEqual(NiceScale(low: 0, high: 0.07).step, 0.02, accuracy: 1e-12)
+        XCTAssertEqual(NiceScale(low: 0, high: 0).ticks, [0, 0.2, 0.4, 0.6, 0.8, 1])
+        for high in [0.3, 1.0, 7.0, 13.0, 99.0, 420.0, 12_345.0] {
+            let step = NiceScale(low: 0, high: high).step
+            let mantissa = step / pow(10, floor(log10(step)))
+            XCTAssertTrue([1, 2, 5].contains(mantissa.rounded()), "step \(step) for \(high)")
+            XCTAssertGreaterThanOrEqual(NiceScale(low: 0, high: high).upper, high)
+        }
+    }
+
+    func testVerticalBarHeightsAreProportionalToValues() throws {
+        let drawing = ChartRenderer(measurer: FixedMeasurer()).drawing(for: sampleChart(), width: 400)
+        let painBars = bars(drawing, color: pain)
+        let adherenceBars = bars(drawing, color: adherence)
+        XCTAssertEqual(painBars.count, 4)
+        XCTAssertEqual(adherenceBars.count, 4)
+        // Scale 0…10: 8 is 0.8 of the plot, 1 is 0.1; every bar stands on the same baseline.
+        let unit = painBars[3].height / 8
+        XCTAssertGreaterThan(unit, 0)
+        for (bar, value) in zip(painBars + adherenceBars, [3, 5, 1, 8, 6.5, 2, 9.4, 0]) {
+            XCTAssertEqual(bar.height, value * unit, accuracy: 1e-9)
+            XCTAssertEqual(bar.maxY, painBars[0].maxY, accuracy: 1e-9)
+        }
+        // Bars of one group sit side by side, groups left to right.
+        XCTAssertLessThan(painBars[0].maxX, adherenceBars[0].x + 1e-9)
+        XCTAssertLessThan(adherenceBars[0].maxX, painBars[1].x)
+    }
+
+    func testNegativeValuesHangBelowTheBaseline() {
+        let chart = Chart.bar(BarChart(categories: ["a", "b"], series: [ChartSeries(title: "Δ", values: [4, -2], tint: pain)]))
+        let rects = bars(ChartRenderer(measurer: FixedMeasurer()).drawing(for: chart, width: 300), color: pain)
+        XCTAssertEqual(rects.count, 2)
+        XCTAssertEqual(rects[0].maxY, rects[1].y, accuracy: 1e-9, "both start at zero")
+        XCTAssertEqual(rects[0].height / rects[1].height, 2, accuracy: 1e-9)
+    }
+
+    func testHorizontalBarsRunFromTheSameEdge() {
+        let drawing = ChartRenderer(measurer: FixedMeasurer()).drawing(for: sampleChart(orientation: .horizontal), width: 400)
+        let rows = bars(drawing, color: pain)
+        XCTAssertEqual(rows.count, 4)
+        XCTAssertEqual(rows[1].width / rows[0].width, 5.0 / 3.0, accuracy: 1e-9)
+        XCTAssertTrue(rows.allSatisfy { abs($0.x - rows[0].x) < 1e-9 })
+        XCTAssertTrue(zip(rows, rows.dropFirst()).allSatisfy { $0.y < $1.y })
+    }
+
+    func testLabelsDoNotOverlap() throws {
+        for orientation in [BarChart.Orientation.vertical, .horizontal] {
+            let drawing = ChartRenderer(measurer: PangoTextEngine()).drawing(for: sampleChart(orientation: orientation), width: 420)
+            let frames = texts(drawing).filter { $0.rotation == 0 }.map(\.frame)
+            for (i, a) in frames.enumerated() {
+                for b in frames[(i + 1)...] {
+                    XCTAssertFalse(a.insetBy(dx: 0.5, dy: 0.5).intersects(b.insetBy(dx: 0.5, dy: 0.5)), "\(a) overlaps \(b)")
+                }
+                XCTAssertGreaterThanOrEqual(a.x, -0.01)
+                XCTAssertLessThanOrEqual(a.maxX, 420.01)
+                XCTAssertLessThanOrEqual(a.maxY, drawing.size.height + 0.01)
+            }
+        }
+    }
+
+    func testManyCategoriesAreThinnedInsteadOfOverlapping() {
+        let categories = (1...60).map { "Day \($0)" }
+        let chart = Chart.bar(BarChart(categories: categories, series: [ChartSeries(title: "x", values: categories.map { _ in 1 })],
+                                       valueLabels: false))
+        let drawing = ChartRenderer(measurer: FixedMeasurer()).drawing(for: chart, width: 400)
+        let labels = texts(drawing).filter { $0.text.hasPrefix("Day ") }
+        XCTAssertLessThan(labels.count, 60)
+        XCTAssertGreaterThan(labels.count, 3)
+        for (a, b) in zip(labels, labels.dropFirst()) { XCTAssertLessThan(a.frame.maxX, b.frame.x) }
+    }
+
+    func testTheSameCommandsReachSVGAndRecordingCanvases() throws {
+        let drawing = ChartRenderer(measurer: PangoTextEngine()).drawing(for: sampleChart(), width: 420)
+        let recorder = RecordingCanvas()
+        drawing.replay(on: recorder)
+        XCTAssertEqual(recorder.commands, drawing.commands)
+
+        let svg = SVGCanvas()
+        drawing.replay(on: svg)
+        let counts = (fills: drawing.commands.filter { if case .fill = $0 { return true }; return false }.count,
+                      strokes: drawing.commands.filter { if case .stroke = $0 { return true }; return false }.count,
+                      texts: texts(drawing).count)
+        XCTAssertEqual(svg.body.components(separatedBy: "fill=\"none\"").count - 1, counts.strokes)
+        XCTAssertEqual(svg.body.components(separatedBy: "<path d=").count - 1, counts.fills + counts.strokes)
+        XCTAssertEqual(svg.body.components(separatedBy: "<text ").count - 1, counts.texts)
+        // A bar of value 8 in the SVG has the height the layout gave it.
+        let bar = try XCTUnwrap(bars(drawing, color: pain).last)
+        XCTAssertTrue(svg.body.contains("L\(SVGCanvas.number(bar.maxX)) \(SVGCanvas.number(bar.maxY))"))
+    }
+
+    func testDescriptionSummarisesTheData() {
+        let description = ChartRenderer(measurer: FixedMeasurer()).drawing(for: sampleChart(), width: 400).description
+        XCTAssertEqual(description, "Bar chart, Pain, 4 categories Mon–Thu. Pain from 1 (Wed) to 8 (Thu). Adherence from 0.0 (Thu) to 9.4 (Wed).")
+    }
+
+    func testSVGArcsMatchTheirAngles() {
+        var path = Path()
+        path.arc(center: Point(50, 50), radius: 10, start: 0, end: .pi / 2)
+        XCTAssertEqual(SVGCanvas.pathData(path), "M60 50A10 10 0 0 1 50 60")
+        XCTAssertEqual(SVGCanvas.pathData(.circle(center: Point(0, 0), radius: 5)), "M5 0A5 5 0 0 1 -5 0A5 5 0 0 1 5 0Z")
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import XCTest
+@testable import Folio
+
+/// Runs the built `folio` binary as a user would.
+final class CommandLineTests: XCTestCase {
+    private var folio: String { TestSupport.folioBinary.path }
+    private let sample = TestSupport.samples.appendingPathComponent("weekly-summary.yaml").path
+
+    func testRendersPDFAndHTMLByExtension() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let pdf = folder.appendingPathComponent("w1.pdf").path
+        let html = folder.appendingPathComponent("w1.html").path
+        let first = try TestSupport.run(folio, ["render", sample, "-o", pdf])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let second = try TestSupport.run(folio, ["render", sample, "-o", html])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(try Data(contentsOf: URL(fileURLWithPath: pdf)).starts(with: Data("%PDF-".utf8)))
+        XCTAssertTrue(try String(contentsOfFile: html, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        XCTAssertEqual(try TestSupport.run("qpdf", ["--check", pdf]).status, 0)
+    }
+
+    func testStandardInputToStandardOutput() throws {
+        let json = #"{"title": "Piped", "elements": [{"type": "paragraph", "text": "From stdin"}]}"#
+        let html = try TestSupport.run(folio, ["render", "-", "--format", "html", "--fragment", "-o", "-"], input: Data(json.utf8))
+        XCTAssertEqual(html.status, 0, html.stderr)
+        XCTAssertTrue(html.text.hasPrefix("<div class=\"folio\""))
+        XCTAssertTrue(html.text.contains("<p>From stdin</p>"))
+        let pdf = try TestSupport.run(folio, ["render", "-", "-o", "-"], input: Data(json.utf8))
+        XCTAssertEqual(pdf.status, 0, pdf.stderr)
+        XCTAssertTrue(try TestSupport.pageTexts(pdf.stdout)[0].contains("From stdin"))
+    }
+
+    func testBadInputGivesOneLineNamingTheField() throws {
+        let cases: [(String, String)] = [
+            (#"{"title": "T", "elements": [{"type": "table", "rows": [["a"], ["b"], 7]}]}"#,
+             "folio: error: elements[0].rows[2]: expected an array of strings"),
+            (#"{"title": "T", "elements": [{"type": "chart", "categories": ["a"], "series": [{"title": "s", "values": [1, 2]}]}]}"#,
+             "folio: error: elements[0].series[0].values: has 2 values but the chart has 1 categories"),
+            (#"{"title": "T", "elements": [{"type": "image", "path": "missing.png"}]}"#,
+             #"folio: error: elements[0].path: cannot read image file "missing.png""#),
+            ("{not json", "folio: error: the input is not valid"),
+        ]
+        let folder = try TestSupport.temporaryDirectory()
+        for (json, expected) in cases {
+            let input = folder.appendingPathComponent("bad.json")
+            try Data(json.utf8).write(to: input)
+            let output = folder.appendingPathComponent("bad.pdf")
+            let result = try TestSupport.run(folio, ["render", input.path, "-o", output.path])
+            XCTAssertEqual(result.status, 1)
+            XCTAssertTrue(result.stderr.hasPrefix(expected), result.stderr)
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "more than one line: \(result.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "no output for bad input")
+        }
+        let missing = try TestSupport.run(folio, ["render", "/nonexistent/doc.yaml", "-o", "-"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "folio: error: cannot read /nonexistent/doc.yaml\n")
+    }
+
+    func testArgumentErrorsAndHelp() throws {
+        let fragmentPDF = try TestSupport.run(folio, ["render", sample, "--fragment", "-o", "x.pdf"])
+        XCTAssertNotEqual(fragmentPDF.status, 0)
+        XCTAssertTrue(fragmentPDF.stderr.contains("--fragment needs HTML output"))
+        let help = try TestSupport.run(folio, ["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.text.contains("render"))
+        let renderHelp = try TestSupport.run(folio, ["render", "--help"])
+        for option in ["--output", "--format", "--fragment", "standard input"] {
+            XCTAssertTrue(renderHelp.text.contains(option), "help lacks \(option)")
+        }
+    }
+}

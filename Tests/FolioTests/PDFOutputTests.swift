@@ -1,0 +1,181 @@
+import Foundation
+import XCTest
+@testable import Folio
+
+/// Checks the PDF the way a reader would: with qpdf, pdffonts, pdfinfo and pdftotext.
+final class PDFOutputTests: XCTestCase {
+    func testSamplePDFIsValidWithEveryFontEmbedded() throws {
+        let pdf = try TestSupport.sampleDocument().pdf(options: TestSupport.sampleOptions)
+        let file = try TestSupport.temporaryFile(pdf, name: "w1.pdf")
+        let check = try TestSupport.run("qpdf", ["--check", file.path])
+        XCTAssertEqual(check.status, 0, check.text + check.stderr)
+        XCTAssertTrue(check.text.contains("No syntax or stream encoding errors"))
+
+        let fonts = try TestSupport.run("pdffonts", [file.path]).text.split(separator: "\n").dropFirst(2)
+        XCTAssertFalse(fonts.isEmpty)
+        for line in fonts {
+            let columns = line.split(separator: " ")
+            // name type… encoding emb sub uni id gen: emb and sub are the 5th and 4th from the end.
+            XCTAssertEqual(columns[columns.count - 5], "yes", "not embedded: \(line)")
+            XCTAssertEqual(columns[columns.count - 4], "yes", "not subset: \(line)")
+        }
+    }
+
+    func testEveryStringOfTheSampleIsInThePDF() throws {
+        let document = try TestSupport.sampleDocument()
+        let pages = try TestSupport.pageTexts(try document.pdf(options: TestSupport.sampleOptions))
+        let all = TestSupport.normalized(pages.joined(separator: " "))
+        var expected = [document.title, document.header ?? ""]
+        for block in document.elements {
+            switch block {
+            case .subtitle(let s): expected.append(s.text)
+            case .paragraph(let p): expected.append(p.text.plainText)
+            case .widgets(let w): expected += w.items.flatMap { [$0.title, $0.value, $0.detail ?? ""] }
+            case .message(let m): expected += [m.title, m.text.plainText]
+            case .table(let t): expected += (t.header ?? []) + t.rows.flatMap { $0 }
+            case .chart(let c):
+                guard case .bar(let bar) = c.body else { continue }
+                expected += [c.title ?? "", c.caption ?? "", bar.xAxisTitle ?? ""] + bar.categories + bar.series.map(\.title)
+                expected += bar.series.flatMap { $0.values.map { NumberFormat.string($0, decimals: NumberFormat.decimals(for: [$0])) } }
+            case .image, .pageBreak: break
+            }
+        }
+        for string in expected where !string.isEmpty {
+            XCTAssertTrue(all.contains(TestSupport.normalized(string)), "missing from PDF: \(string)")
+        }
+        // The rotated y-axis title is extracted without -layout.
+        let file = try TestSupport.temporaryFile(try document.pdf(options: TestSupport.sampleOptions), name: "w1.pdf")
+        XCTAssertTrue(try TestSupport.run("pdftotext", [file.path, "-"]).text.contains("Score (0–10)"))
+    }
+
+    func testHeaderOnEveryPageAndFooterNumbers() throws {
+        var document = try TestSupport.sampleDocument()
+        document.elements += Array(repeating: .paragraph(Paragraph(String(repeating: "Long note text. ", count: 60))), count: 12)
+        let pages = try TestSupport.pageTexts(try document.pdf(options: TestSupport.sampleOptions))
+        XCTAssertGreaterThanOrEqual(pages.count, 3)
+        for (index, page) in pages.enumerated() {
+            XCTAssertTrue(page.contains("2026-11-09 to 2026-11-15 update for Émile Okafor"), "no header on page \(index + 1)")
+            XCTAssertTrue(page.contains("Page \(index + 1) of \(pages.count)"), "wrong footer on page \(index + 1)")
+        }
+    }
+
+    func testMetadataFromTheDocument() throws {
+        let info = try TestSupport.pdfInfo(try TestSupport.sampleDocument().pdf(options: TestSupport.sampleOptions))
+        XCTAssertEqual(info["Title"], "Weekly Care Summary")
+        XCTAssertEqual(info["Author"], "Riverside Care Team")
+        XCTAssertEqual(info["Subject"], "Weekly care summary for Émile Okafor (P00001)")
+        XCTAssertEqual(info["Keywords"], "care summary, pain, medication adherence, P00001")
+        XCTAssertEqual(info["Creator"], "Folio")
+        XCTAssertTrue(info["CreationDate"]?.contains("2026") == true, info["CreationDate"] ?? "none")
+        XCTAssertEqual(info["Page size"], "595.276 x 841.89 pts (A4)")
+    }
+
+    func testSameInputAndDateGiveIdenticalBytes() throws {
+        let document = try TestSupport.sampleDocument()
+        XCTAssertEqual(try document.pdf(options: TestSupport.sampleOptions), try document.pdf(options: TestSupport.sampleOptions))
+    }
+
+    func testMarkupCharactersAppearLiterally() throws {
+        let document = Document(title: "Escapes", elements: [
+            .paragraph(Paragraph("<script>alert(1)</script>")),
+            .table(Table(header: ["Cell"], rows: [["&<>\"'"]])),
+        ])
+        let text = try TestSupport.pageTexts(try document.pdf()).joined()
+        XCTAssertTrue(text.contains("<script>alert(1)</script>"))
+        XCTAssertTrue(text.contains("&<>\"'"))
+    }
+
+    func testLinksAreClickable() throws {
+        let document = Document(title: "Links", elements: [
+            .paragraph(Paragraph("Read the [care plan](https://example.org/plan?a=1&b=2) or **mail** [us](mailto:team@example.org).")),
+        ])
+        let pdf = try document.pdf()
+        let raw = String(decoding: pdf, as: UTF8.self)
+        XCTAssertTrue(raw.contains("/URI (https://example.org/plan?a=1&b=2)"), "no link annotation")
+        XCTAssertTrue(raw.contains("/URI (mailto:team@example.org)"))
+        XCTAssertTrue(try TestSupport.pageTexts(pdf)[0].contains("Read the care plan or mail us."))
+    }
+
+    func testSubtitleIsNeverTheLastThingOnAPage() throws {
+        var elements: [Block] = []
+        for section in 0..<30 {
+            elements.append(.subtitle(Subtitle("Section heading \(section)")))
+            elements.append(.paragraph(Paragraph(String(repeating: "Words of the section body. ", count: 4 + section % 7 * 9))))
+        }
+        let pages = try TestSupport.pageTexts(try Document(title: "Keep with next", elements: elements).pdf())
+        XCTAssertGreaterThan(pages.count, 3)
+        for (index, page) in pages.enumerated() {
+            let lines = page.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            // The last line is the footer; the one before is the last content line.
+            let lastContent = lines.dropLast().last ?? ""
+            XCTAssertFalse(lastContent.hasPrefix("Section heading"), "page \(index + 1) ends with \(lastContent)")
+        }
+        let all = pages.joined()
+        for section in 0..<30 { XCTAssertTrue(all.contains("Section heading \(section)")) }
+    }
+
+    func testLongTableSplitsWithItsHeaderRepeated() throws {
+        let rows = (1...150).map { ["Row \($0)", "\($0 * 7) mg", "Value \($0)"] }
+        let document = Document(title: "Table", elements: [.table(Table(header: ["Medicine", "Amount", "Notes"], rows: rows))])
+        let pages = try TestSupport.pageTexts(try document.pdf())
+        XCTAssertGreaterThan(pages.count, 2)
+        var seen: [Int] = []
+        for page in pages {
+            XCTAssertTrue(page.contains("Medicine") && page.contains("Amount"), "header not repeated")
+            for line in page.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                if words.count >= 2, words[0] == "Row", let number = Int(words[1]) { seen.append(number) }
+            }
+        }
+        XCTAssertEqual(seen, Array(1...150), "rows lost, repeated or out of order")
+    }
+
+    func testPageBreakAndCustomPageSize() throws {
+        let document = Document(
+            title: "Breaks", page: PageSetup(size: .custom(width: 400, height: 300), orientation: .landscape, margins: .init(all: 30)),
+            elements: [.paragraph(Paragraph("First")), .pageBreak, .paragraph(Paragraph("Second"))])
+        let pdf = try document.pdf()
+        let pages = try TestSupport.pageTexts(pdf)
+        XCTAssertEqual(pages.count, 2)
+        XCTAssertTrue(pages[1].contains("Second") && !pages[0].contains("Second"))
+        XCTAssertEqual(try TestSupport.pdfInfo(pdf)["Page size"], "400 x 300 pts")
+    }
+
+    func testImageTallerThanAPageIsScaledOntoOnePage() throws {
+        // A 100 × 3000 pixel PNG, made by rendering a tall page with Folio and pdftoppm.
+        let tall = Document(title: "Tall", page: PageSetup(size: .custom(width: 100, height: 3000), margins: .init(all: 10)),
+                            elements: [])
+        let pdfFile = try TestSupport.temporaryFile(try tall.pdf(), name: "tall.pdf")
+        let pngBase = pdfFile.deletingLastPathComponent().appendingPathComponent("tall")
+        XCTAssertEqual(try TestSupport.run("pdftoppm", ["-r", "72", "-png", "-singlefile", pdfFile.path, pngBase.path]).status, 0)
+        let png = try Data(contentsOf: pngBase.appendingPathExtension("png"))
+        XCTAssertEqual(ImageData(bytes: png)?.pixelHeight, 3000)
+
+        let document = Document(title: "Scaled", elements: [
+            .paragraph(Paragraph("Before the picture.")),
+            .image(ImageBlock(source: .data(png), alt: "tall strip", caption: "A tall strip")),
+            .paragraph(Paragraph("After the picture.")),
+        ])
+        let pages = try TestSupport.pageTexts(try document.pdf())
+        XCTAssertEqual(pages.count, 3, "the picture moves to its own page, shrunk to fit")
+        XCTAssertTrue(pages[1].contains("A tall strip"))
+        XCTAssertTrue(pages[2].contains("After the picture."))
+    }
+
+    func testJPEGImagesAreEmbeddedAsJPEG() throws {
+        let base = try TestSupport.temporaryDirectory()
+        let source = base.appendingPathComponent("page.pdf")
+        try Document(title: "Photo", page: PageSetup(size: .custom(width: 200, height: 150), orientation: .landscape,
+                                            margins: .init(all: 10)), elements: [])
+            .pdf().write(to: source)
+        XCTAssertEqual(try TestSupport.run("pdftoppm", ["-r", "72", "-jpeg", "-singlefile", source.path,
+                                                        base.appendingPathComponent("photo").path]).status, 0)
+        let yaml = "title: With photo\nelements:\n  - {type: image, path: photo.jpg, width: 5cm, alt: A photo}\n"
+        let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+        let pdf = try document.pdf(options: RenderOptions(baseDirectory: base))
+        let file = try TestSupport.temporaryFile(pdf, name: "photo.pdf")
+        let list = try TestSupport.run("pdfimages", ["-list", file.path]).text
+        XCTAssertTrue(list.contains("jpeg"), list)
+        XCTAssertTrue(list.contains(" 200   150 "), list)
+    }
+}

@@ -1,0 +1,76 @@
+import XCTest
+@testable import FolioPDF
+import FolioGraphics
+
+/// A block of fixed-height lines for exercising the paginator.
+private final class Lines: Flowable {
+    let name: String
+    let count: Int
+    let lineHeight: Double
+    let keepWithNext: Bool
+    let splittable: Bool
+    let scale: Double
+
+    init(_ name: String, lines: Int, lineHeight: Double = 10, keepWithNext: Bool = false, splittable: Bool = true, scale: Double = 1) {
+        self.name = name; self.count = lines; self.lineHeight = lineHeight
+        self.keepWithNext = keepWithNext; self.splittable = splittable; self.scale = scale
+    }
+
+    var height: Double { Double(count) * lineHeight * scale }
+    var spaceBefore: Double { 0 }
+    var minimumHeadHeight: Double { splittable ? min(2, Double(count)) * lineHeight : height }
+
+    func split(available: Double) -> (head: Flowable, tail: Flowable)? {
+        let fit = Int(available / lineHeight)
+        guard splittable, fit >= 1, fit < count else { return nil }
+        return (Lines(name, lines: fit, lineHeight: lineHeight), Lines(name, lines: count - fit, lineHeight: lineHeight))
+    }
+
+    func scaled(toFit height: Double) -> Flowable? {
+        splittable ? nil : Lines(name, lines: count, lineHeight: lineHeight, splittable: false, scale: height / self.height)
+    }
+
+    func draw(on canvas: CairoCanvas, at origin: Point) {}
+}
+
+final class PaginatorTests: XCTestCase {
+    private func layout(_ flowables: [Flowable], pageHeight: Double = 100) -> [[String]] {
+        Paginator(pageHeight: pageHeight).paginate(flowables).map { page in
+            page.map { placement in
+                let lines = placement.flowable as? Lines
+                return "\(lines?.name ?? "?")\(lines.map { ":\($0.count)" } ?? "")"
+            }
+        }
+    }
+
+    func testBlocksFillPagesAndSplitBetweenLines() {
+        XCTAssertEqual(layout([Lines("a", lines: 6), Lines("b", lines: 7)]), [["a:6", "b:4"], ["b:3"]])
+    }
+
+    func testKeepWithNextMovesAHeadingThatWouldEndAPage() {
+        let pages = layout([Lines("a", lines: 8), Lines("heading", lines: 1, keepWithNext: true, splittable: false),
+                            Lines("body", lines: 5)])
+        XCTAssertEqual(pages, [["a:8"], ["heading:1", "body:5"]])
+    }
+
+    func testUnsplittableBlockMovesToTheNextPage() {
+        XCTAssertEqual(layout([Lines("a", lines: 5), Lines("figure", lines: 6, splittable: false)]), [["a:5"], ["figure:6"]])
+    }
+
+    func testBlockTallerThanAPageIsScaledDown() {
+        let pages = Paginator(pageHeight: 100).paginate([Lines("a", lines: 2), Lines("figure", lines: 30, splittable: false)])
+        XCTAssertEqual(pages.count, 2)
+        XCTAssertEqual(pages[1][0].flowable.height, 100, accuracy: 1e-9)
+    }
+
+    func testPageBreaksStartANewPageOnlyOnce() {
+        let pages = layout([Lines("a", lines: 2), PageBreakFlowable(), PageBreakFlowable(), Lines("b", lines: 2), PageBreakFlowable()])
+        XCTAssertEqual(pages, [["a:2"], ["b:2"]])
+    }
+
+    func testLongBlockSplitsAcrossManyPagesInOrder() {
+        let pages = layout([Lines("rows", lines: 1000)])
+        XCTAssertEqual(pages.count, 100)
+        XCTAssertTrue(pages.allSatisfy { $0 == ["rows:10"] })
+    }
+}
