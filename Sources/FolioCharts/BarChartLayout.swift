@@ -77,6 +77,7 @@ struct BarChartLayout {
         let inner = groupWidth * 0.76
         let barWidth = inner / Double(bar.series.count)
         let zeroY = y(0)
+        var lowestLabel = plot.maxY
         for (s, series) in bar.series.enumerated() {
             canvas.beginGroup(label: series.title)
             let color = color(ofSeries: s)
@@ -90,13 +91,15 @@ struct BarChartLayout {
                     let labelTop = value >= 0 ? rect.y - valueHeight - 1 : rect.maxY + 1
                     canvas.draw(text: text.item(label, font: valueFont, color: color, x: rect.midX, top: labelTop,
                                                 anchor: .middle))
+                    lowestLabel = Swift.max(lowestLabel, labelTop + valueHeight)
                 }
             }
             canvas.endGroup()
         }
 
         // Category axis, thinned so labels never overlap.
-        var cursor = plot.maxY + 4
+        // Category labels start below the plot and below any label hanging under a negative bar.
+        var cursor = lowestLabel + 4
         let labelWidths = bar.categories.map { text.metrics($0, tickFont).width }
         let stride = Swift.max(1, Int(((labelWidths.max() ?? 0) + 4) / groupWidth) + 1)
         canvas.beginGroup(label: "Category axis")

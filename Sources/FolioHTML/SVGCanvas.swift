@@ -17,7 +17,8 @@ public final class SVGCanvas: Canvas {
         return text
     }
 
-    private static func color(_ color: Color) -> String { color.alpha < 1 ? color.hex.dropLast(2) + "" : color.hex }
+    /// `#RRGGBB`; transparency goes into a separate opacity attribute.
+    private static func color(_ color: Color) -> String { color.withAlpha(1).hex }
 
     private static func opacity(_ color: Color, _ name: String) -> String {
         color.alpha < 1 ? " \(name)=\"\(number(color.alpha))\"" : ""
@@ -40,16 +41,13 @@ public final class SVGCanvas: Canvas {
                 let begin = at(start)
                 d += current == nil ? "M\(point(begin))" : "L\(point(begin))"
                 let sweep = end >= start ? 1 : 0
-                var from = start
                 let total = end - start
                 // Split into pieces under 180° so each SVG arc is unambiguous.
                 let pieces = max(1, Int((abs(total) / .pi).rounded(.up)))
                 for index in 1...pieces {
                     let to = start + total * Double(index) / Double(pieces)
                     d += "A\(number(radius)) \(number(radius)) 0 0 \(sweep) \(point(at(to)))"
-                    from = to
                 }
-                _ = from
                 current = at(end)
             case .close: d += "Z"
             }

@@ -39,7 +39,8 @@ final class ImageSurfaceCache {
             let count = Int(length)
             guard cursor.offset + count <= cursor.bytes.count else { return CAIRO_STATUS_READ_ERROR }
             cursor.bytes.withUnsafeBufferPointer { source in
-                buffer.update(from: source.baseAddress! + cursor.offset, count: count)
+                guard let base = source.baseAddress else { return }
+                buffer.update(from: base + cursor.offset, count: count)
             }
             cursor.offset += count
             return CAIRO_STATUS_SUCCESS

@@ -35,7 +35,10 @@ public final class PangoTextEngine: TextMeasurer {
     /// The Pango font description for `font`, created once.
     func fontDescription(_ font: FontSpec) -> OpaquePointer {
         if let cached = fonts[font] { return cached }
-        let description = pango_font_description_new()!
+        // pango_font_description_from_string never returns NULL; the fields are then set one by one.
+        guard let description = pango_font_description_from_string(font.family) else {
+            preconditionFailure("Pango could not allocate a font description")
+        }
         pango_font_description_set_family(description, font.family)
         pango_font_description_set_absolute_size(description, font.size * Double(PANGO_SCALE))
         pango_font_description_set_weight(description, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
