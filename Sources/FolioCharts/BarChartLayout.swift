@@ -1,138 +1,168 @@
 import FolioGraphics
 import FolioModel
 
-/// Geometry of a grouped bar chart, vertical or CareKit-style horizontal.
+/// Geometry of bar charts: grouped or stacked, vertical or CareKit-style horizontal.
 struct BarChartLayout {
     let chart: Chart
     let bar: BarChart
-    let measurer: TextMeasurer
-    let theme: Theme
+    let context: ChartContext
 
-    private var text: ChartText { ChartText(measurer: measurer) }
-    private var tickFont: FontSpec { theme.font(theme.smallSize) }
-    private var valueFont: FontSpec { theme.font(theme.smallSize - 0.5, bold: true) }
-    private var titleFont: FontSpec { theme.font(theme.smallSize + 0.5) }
-
-    var allValues: [Double] { bar.series.flatMap(\.values) }
-
-    /// Decimals of series `index`'s value labels: as given, else what its values need.
-    func decimals(ofSeries index: Int) -> Int { bar.decimals ?? NumberFormat.decimals(for: bar.series[index].values) }
-
-    /// The value axis: the data range with zero, widened by explicit min/max.
-    var scale: NiceScale {
-        let values = allValues
-        let low = Swift.min(0, values.min() ?? 0, bar.min ?? 0)
-        let high = Swift.max(0, values.max() ?? 0, bar.max ?? 0)
-        return NiceScale(low: low, high: high)
-    }
+    private var theme: Theme { context.theme }
+    private var text: ChartText { context.text }
+    private var thresholds: ThresholdPainter { ThresholdPainter(thresholds: chart.thresholds, context: context) }
 
     func color(ofSeries index: Int) -> Color { bar.series[index].tint ?? theme.seriesColor(index) }
 
+    /// Decimals of series `index`'s value labels: from the value axis format, else what its values need.
+    func label(_ value: Double, series index: Int) -> String {
+        NumberFormat.string(value, format: chart.yAxis.format,
+                            fallbackDecimals: NumberFormat.decimals(for: bar.series[index].values))
+    }
+
+    /// Bottom and top of each bar: from zero when grouped, on top of the previous series when stacked.
+    func extents() -> [[(start: Double, end: Double)]] {
+        var positive = Array(repeating: 0.0, count: bar.categories.count)
+        var negative = positive
+        return bar.series.map { series in
+            series.values.enumerated().map { c, value in
+                guard bar.stacked else { return (chart.yAxis.scale == .log ? scaleFloor : 0, value) }
+                if value >= 0 {
+                    defer { positive[c] += value }
+                    return (positive[c], positive[c] + value)
+                }
+                defer { negative[c] += value }
+                return (negative[c], negative[c] + value)
+            }
+        }
+    }
+
+    private var scaleFloor: Double { valueScale.lower }
+
+    var valueScale: AxisScale {
+        var low = 0.0, high = 0.0
+        if bar.stacked {
+            for c in bar.categories.indices {
+                let values = bar.series.map { $0.values[c] }
+                low = Swift.min(low, values.filter { $0 < 0 }.reduce(0, +))
+                high = Swift.max(high, values.filter { $0 > 0 }.reduce(0, +))
+            }
+        } else {
+            let values = bar.series.flatMap(\.values)
+            low = values.min() ?? 0
+            high = values.max() ?? 0
+        }
+        return AxisScale(low: low, high: high, axis: chart.yAxis, includeZero: true)
+    }
+
     private var legend: Legend {
-        Legend(entries: bar.legend ? bar.series.enumerated().map { ($0.element.title, color(ofSeries: $0.offset)) } : [],
-               font: tickFont, textColor: theme.text, text: text)
+        Legend(entries: bar.series.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofSeries: $0.offset)) },
+               options: chart.legend, context: context)
     }
 
     func drawing(width: Double) -> Drawing {
+        let description = ChartDescription.describe(chart)
+        guard !bar.categories.isEmpty, !bar.series.isEmpty else {
+            return context.noData(width: width, height: chart.height?.points ?? 120, description: description)
+        }
         let canvas = RecordingCanvas()
         let height: Double
         switch bar.orientation {
         case .vertical: height = drawVertical(on: canvas, width: width)
         case .horizontal: height = drawHorizontal(on: canvas, width: width)
         }
-        return canvas.drawing(size: Size(width, height), description: ChartDescription.bar(chart: chart, bar: bar))
+        return canvas.drawing(size: Size(width, height), description: description)
     }
 
     // MARK: vertical
 
     private func drawVertical(on canvas: Canvas, width: Double) -> Double {
-        let scale = self.scale
-        let tickLabels = scale.ticks.map { NumberFormat.string($0, decimals: scale.tickDecimals) }
-        let tickWidth = tickLabels.map { text.metrics($0, tickFont).width }.max() ?? 0
-        let lineHeight = text.metrics("Ag", tickFont).height
-        let axisTitleHeight = text.metrics("Ag", titleFont).height
-        let valueHeight = bar.valueLabels ? text.metrics("0", valueFont).height : 0
+        let valueHeight = bar.valueLabels ? context.lineHeight(context.valueFont) : 0
+        let count = Double(bar.categories.count)
+        let labels = bar.categories.enumerated().map { PlotFrame.XLabel(fraction: (Double($0.offset) + 0.5) / count, text: $0.element) }
+        let frame = PlotFrame(context: context, width: width, plotHeight: chart.height?.points ?? 170, topPadding: valueHeight + 4,
+                              yScale: valueScale, yAxis: chart.yAxis, xLabels: labels, xAxis: chart.xAxis, xGrid: false,
+                              legend: legend)
+        frame.drawBackground(on: canvas)
+        thresholds.draw(on: canvas, frame: frame)
 
-        let left = (bar.yAxisTitle != nil ? axisTitleHeight + 4 : 0) + tickWidth + 6
-        let plotHeight = chart.height?.points ?? 170
-        let plot = Rect(x: left, y: valueHeight + 4, width: Swift.max(width - left - 4, 40), height: plotHeight)
-        func y(_ value: Double) -> Double { plot.maxY - scale.fraction(value) * plot.height }
-
-        // Grid and value axis.
-        canvas.beginGroup(label: "Value axis")
-        for (tick, label) in zip(scale.ticks, tickLabels) {
-            let ty = y(tick)
-            canvas.line(from: Point(plot.x, ty), to: Point(plot.maxX, ty),
-                        style: StrokeStyle(color: tick == 0 ? theme.axis : theme.grid, width: tick == 0 ? 0.8 : 0.5))
-            canvas.draw(text: text.item(label, font: tickFont, color: theme.muted, x: plot.x - 6, centerY: ty, anchor: .end))
-        }
-        if let title = bar.yAxisTitle {
-            canvas.draw(text: text.verticalItem(title, font: titleFont, color: theme.muted,
-                                                center: Point(axisTitleHeight / 2, plot.midY)))
-        }
-        canvas.endGroup()
-
-        // Bars, grouped by category.
-        let groupWidth = plot.width / Double(bar.categories.count)
+        let plot = frame.plot
+        let groupWidth = plot.width / count
         let inner = groupWidth * 0.76
-        let barWidth = inner / Double(bar.series.count)
-        let zeroY = y(0)
+        let slots = bar.stacked ? 1.0 : Double(bar.series.count)
+        let barWidth = inner / slots
         var lowestLabel = plot.maxY
+        let extents = self.extents()
         for (s, series) in bar.series.enumerated() {
             canvas.beginGroup(label: series.title)
             let color = color(ofSeries: s)
             for (c, value) in series.values.enumerated() {
-                let x = plot.x + Double(c) * groupWidth + (groupWidth - inner) / 2 + Double(s) * barWidth
-                let top = Swift.min(y(value), zeroY)
-                let rect = Rect(x: x + barWidth * 0.06, y: top, width: barWidth * 0.88, height: abs(y(value) - zeroY))
+                let slot = bar.stacked ? 0 : Double(s)
+                let x = plot.x + Double(c) * groupWidth + (groupWidth - inner) / 2 + slot * barWidth
+                let (start, end) = extents[s][c]
+                let y0 = frame.y(start), y1 = frame.y(end)
+                let rect = Rect(x: x + barWidth * 0.06, y: Swift.min(y0, y1), width: barWidth * 0.88, height: abs(y1 - y0))
                 canvas.rect(rect, color: color)
-                if bar.valueLabels {
-                    let label = NumberFormat.string(value, decimals: decimals(ofSeries: s))
+                if let threshold = thresholds.exceeded(value) {
+                    canvas.stroke(.rect(rect), style: StrokeStyle(color: thresholds.color(threshold), width: 1.5))
+                }
+                guard bar.valueLabels else { continue }
+                let label = self.label(value, series: s)
+                if bar.stacked {
+                    // Inside the segment, in white, when it fits.
+                    let m = context.measurer.measure(label, font: context.valueFont)
+                    if rect.height >= m.height + 2, rect.width >= m.width + 2 {
+                        canvas.draw(text: text.item(label, font: context.valueFont, color: .white, x: rect.midX,
+                                                    centerY: rect.midY, anchor: .middle))
+                    }
+                } else {
                     let labelTop = value >= 0 ? rect.y - valueHeight - 1 : rect.maxY + 1
-                    canvas.draw(text: text.item(label, font: valueFont, color: color, x: rect.midX, top: labelTop,
+                    canvas.draw(text: text.item(label, font: context.valueFont, color: color, x: rect.midX, top: labelTop,
                                                 anchor: .middle))
                     lowestLabel = Swift.max(lowestLabel, labelTop + valueHeight)
                 }
             }
             canvas.endGroup()
         }
-
-        // Category axis, thinned so labels never overlap.
+        if bar.stacked && bar.valueLabels {
+            // Totals above each stack.
+            for c in bar.categories.indices {
+                let total = bar.series.reduce(0) { $0 + $1.values[c] }
+                let top = bar.series.map { Swift.max($0.values[c], 0) }.reduce(0, +)
+                let x = plot.x + (Double(c) + 0.5) * groupWidth
+                canvas.draw(text: text.item(NumberFormat.string(total, format: chart.yAxis.format,
+                                                                fallbackDecimals: NumberFormat.decimals(for: [total])),
+                                            font: context.valueFont, color: theme.text, x: x,
+                                            top: frame.y(top) - valueHeight - 1, anchor: .middle))
+            }
+        }
+        thresholds.drawLabels(on: canvas, frame: frame)
         // Category labels start below the plot and below any label hanging under a negative bar.
-        var cursor = lowestLabel + 4
-        let labelWidths = bar.categories.map { text.metrics($0, tickFont).width }
-        let stride = Swift.max(1, Int(((labelWidths.max() ?? 0) + 4) / groupWidth) + 1)
-        canvas.beginGroup(label: "Category axis")
-        for (c, category) in bar.categories.enumerated() where c % stride == 0 {
-            canvas.draw(text: text.item(category, font: tickFont, color: theme.text,
-                                        x: plot.x + (Double(c) + 0.5) * groupWidth, top: cursor, anchor: .middle))
-        }
-        cursor += lineHeight
-        if let title = bar.xAxisTitle {
-            cursor += 3
-            canvas.draw(text: text.item(title, font: titleFont, color: theme.muted, x: plot.midX, top: cursor, anchor: .middle))
-            cursor += axisTitleHeight
-        }
-        canvas.endGroup()
-        return finishWithLegend(on: canvas, top: cursor, width: width)
+        return frame.drawForeground(on: canvas, labelTop: lowestLabel)
     }
 
     // MARK: horizontal
 
     private func drawHorizontal(on canvas: Canvas, width: Double) -> Double {
-        let scale = self.scale
-        let tickLabels = scale.ticks.map { NumberFormat.string($0, decimals: scale.tickDecimals) }
-        let lineHeight = text.metrics("Ag", tickFont).height
-        let axisTitleHeight = text.metrics("Ag", titleFont).height
-        let categoryWidth = Swift.min((bar.categories.map { text.metrics($0, tickFont).width }.max() ?? 0) + 8, width * 0.35)
+        let scale = valueScale
+        let tickLabels = scale.ticks.map { scale.label($0, axis: chart.yAxis) }
+        let lineHeight = context.lineHeight(context.tickFont)
+        let subtitleFont = theme.font(theme.smallSize - 1)
+        let categoryFont = bar.categorySubtitles == nil ? context.tickFont : context.tickFont.with(bold: true)
+        let categoryWidth = Swift.min((bar.categories.map { context.measurer.measure($0, font: categoryFont).width }.max() ?? 0) + 8,
+                                      width * 0.35)
         let valueWidth = bar.valueLabels
             ? (bar.series.indices.flatMap { s in
-                bar.series[s].values.map { text.metrics(NumberFormat.string($0, decimals: decimals(ofSeries: s)), valueFont).width }
+                bar.series[s].values.map { context.measurer.measure(label($0, series: s), font: context.valueFont).width }
               }.max() ?? 0) + 6
             : 4
-        let thickness = 10.0, barGap = 2.0, rowGap = 8.0
-        let rowHeight = Double(bar.series.count) * (thickness + barGap) - barGap + rowGap
-        let plot = Rect(x: categoryWidth, y: 0, width: Swift.max(width - categoryWidth - valueWidth, 40),
+        let legend = self.legend
+        let thickness = 10.0, barGap = 2.0
+        let titleLines = bar.categorySubtitles == nil ? 1.0 : 2.0
+        let barsPerRow = bar.stacked ? 1.0 : Double(bar.series.count)
+        let rowGap = 10.0
+        let rowHeight = Swift.max(barsPerRow * (thickness + barGap) - barGap, lineHeight * titleLines) + rowGap
+        let top = legend.options.position == .top ? legend.bandHeight(width: width) : 0
+        let plot = Rect(x: categoryWidth, y: top, width: Swift.max(width - categoryWidth - valueWidth - legend.sideWidth, 40),
                         height: Double(bar.categories.count) * rowHeight)
         func x(_ value: Double) -> Double { plot.x + scale.fraction(value) * plot.width }
 
@@ -141,27 +171,40 @@ struct BarChartLayout {
             let tx = x(tick)
             canvas.line(from: Point(tx, plot.y), to: Point(tx, plot.maxY),
                         style: StrokeStyle(color: tick == 0 ? theme.axis : theme.grid, width: tick == 0 ? 0.8 : 0.5))
-            canvas.draw(text: text.item(label, font: tickFont, color: theme.muted, x: tx, top: plot.maxY + 4, anchor: .middle))
+            canvas.draw(text: text.item(label, font: context.tickFont, color: theme.muted, x: tx, top: plot.maxY + 4, anchor: .middle))
+        }
+        for threshold in chart.thresholds {
+            let tx = x(threshold.value)
+            canvas.line(from: Point(tx, plot.y), to: Point(tx, plot.maxY),
+                        style: StrokeStyle(color: thresholds.color(threshold), width: 1, dash: [4, 3]))
         }
         canvas.endGroup()
 
-        let zeroX = x(0)
         for (c, category) in bar.categories.enumerated() {
             let rowTop = plot.y + Double(c) * rowHeight + rowGap / 2
-            canvas.draw(text: text.item(category, font: tickFont, color: theme.text, x: 0,
-                                        centerY: rowTop + (rowHeight - rowGap) / 2))
+            let center = rowTop + (rowHeight - rowGap) / 2
+            if let subtitle = bar.categorySubtitles?[c] {
+                canvas.draw(text: text.item(category, font: categoryFont, color: theme.text, x: 0,
+                                            top: center - lineHeight))
+                canvas.draw(text: text.item(subtitle, font: subtitleFont, color: theme.muted, x: 0, top: center))
+            } else {
+                canvas.draw(text: text.item(category, font: context.tickFont, color: theme.text, x: 0, centerY: center))
+            }
         }
+        let extents = self.extents()
         for (s, series) in bar.series.enumerated() {
             canvas.beginGroup(label: series.title)
             let color = color(ofSeries: s)
             for (c, value) in series.values.enumerated() {
-                let top = plot.y + Double(c) * rowHeight + rowGap / 2 + Double(s) * (thickness + barGap)
-                let end = x(value)
-                let rect = Rect(x: Swift.min(end, zeroX), y: top, width: abs(end - zeroX), height: thickness)
+                let slot = bar.stacked ? 0 : Double(s)
+                let barsHeight = barsPerRow * (thickness + barGap) - barGap
+                let rowTop = plot.y + Double(c) * rowHeight + rowGap / 2 + (rowHeight - rowGap - barsHeight) / 2
+                let top = rowTop + slot * (thickness + barGap)
+                let (start, end) = extents[s][c]
+                let rect = Rect(x: Swift.min(x(start), x(end)), y: top, width: abs(x(end) - x(start)), height: thickness)
                 canvas.rect(rect, color: color)
-                if bar.valueLabels {
-                    let label = NumberFormat.string(value, decimals: decimals(ofSeries: s))
-                    canvas.draw(text: text.item(label, font: valueFont, color: color,
+                if bar.valueLabels && !bar.stacked {
+                    canvas.draw(text: text.item(label(value, series: s), font: context.valueFont, color: color,
                                                 x: value >= 0 ? rect.maxX + 3 : rect.x - 3, centerY: rect.midY,
                                                 anchor: value >= 0 ? .start : .end))
                 }
@@ -170,19 +213,20 @@ struct BarChartLayout {
         }
 
         var cursor = plot.maxY + 4 + lineHeight
-        if let title = bar.xAxisTitle {
+        if let title = chart.yAxis.title {
             cursor += 3
-            canvas.draw(text: text.item(title, font: titleFont, color: theme.muted, x: plot.midX, top: cursor, anchor: .middle))
-            cursor += axisTitleHeight
+            canvas.draw(text: text.item(title, font: context.axisTitleFont, color: theme.muted, x: plot.midX, top: cursor,
+                                        anchor: .middle))
+            cursor += context.lineHeight(context.axisTitleFont)
         }
-        return finishWithLegend(on: canvas, top: cursor, width: width)
-    }
-
-    private func finishWithLegend(on canvas: Canvas, top: Double, width: Double) -> Double {
-        let legend = self.legend
-        let legendHeight = legend.height(width: width)
-        guard legendHeight > 0 else { return top + 2 }
-        legend.draw(on: canvas, x: 0, top: top + 8, width: width)
-        return top + 8 + legendHeight
+        switch legend.options.position {
+        case .bottom:
+            legend.drawBand(on: canvas, top: cursor, width: width)
+            cursor += legend.bandHeight(width: width)
+        case .top: legend.drawBand(on: canvas, top: 0, width: width)
+        case .right: legend.drawSide(on: canvas, x: plot.maxX + valueWidth - 6, centerY: plot.midY)
+        case .none: break
+        }
+        return cursor + 2
     }
 }

@@ -13,9 +13,13 @@ public struct ChartRenderer {
 
     /// The chart's drawing at `width` points wide; its height follows the chart's own rules.
     public func drawing(for chart: Chart, width: Double) -> Drawing {
+        let context = ChartContext(measurer: measurer, theme: theme)
         switch chart.body {
-        case .bar(let bar):
-            return BarChartLayout(chart: chart, bar: bar, measurer: measurer, theme: theme).drawing(width: width)
+        case .bar(let bar): return BarChartLayout(chart: chart, bar: bar, context: context).drawing(width: width)
+        case .line(let line): return LineChartLayout(chart: chart, line: line, context: context).drawing(width: width)
+        case .pie(let pie): return PieChartLayout(chart: chart, pie: pie, context: context).drawing(width: width)
+        case .rings(let rings): return RingChartLayout(chart: chart, rings: rings, context: context).drawing(width: width)
+        case .range(let range): return RangeChartLayout(chart: chart, range: range, context: context).drawing(width: width)
         }
     }
 }

@@ -1,57 +1,93 @@
 import FolioGraphics
 import FolioModel
 
-/// Swatches with series titles, wrapped into centred rows.
+/// Swatches with titles: wrapped into centred rows below or above the plot, or stacked on its right.
 struct Legend {
-    let entries: [(title: String, color: Color)]
-    let font: FontSpec
-    let textColor: Color
-    let text: ChartText
+    struct Entry {
+        let title: String
+        let color: Color
+    }
+
+    let entries: [Entry]
+    let options: LegendOptions
+    let context: ChartContext
 
     static let swatch = 8.0
     static let gap = 14.0
 
-    /// Lines of entries that fit `width`, each entry with its measured width.
-    private func rows(width: Double) -> [[(title: String, color: Color, width: Double)]] {
-        var rows: [[(title: String, color: Color, width: Double)]] = [[]]
+    var isShown: Bool { options.position != .none && !entries.isEmpty }
+
+    private var font: FontSpec { context.tickFont }
+    private var lineHeight: Double { context.lineHeight(font) + 4 }
+    private func entryWidth(_ entry: Entry) -> Double {
+        Legend.swatch + 4 + context.measurer.measure(entry.title, font: font).width
+    }
+
+    /// Width the legend takes on the right of the plot.
+    var sideWidth: Double {
+        guard isShown, options.position == .right else { return 0 }
+        return (entries.map(entryWidth).max() ?? 0) + 12
+    }
+
+    /// Lines of entries that fit `width`.
+    private func rows(width: Double) -> [[Entry]] {
+        var rows: [[Entry]] = [[]]
         var used = 0.0
         for entry in entries {
-            let w = Legend.swatch + 4 + text.metrics(entry.title, font).width
+            let w = entryWidth(entry)
             if used > 0, used + Legend.gap + w > width {
                 rows.append([])
                 used = 0
             }
             used += (used > 0 ? Legend.gap : 0) + w
-            rows[rows.count - 1].append((entry.title, entry.color, w))
+            rows[rows.count - 1].append(entry)
         }
         return rows
     }
 
-    /// Height the legend needs at `width`.
-    func height(width: Double) -> Double {
-        guard !entries.isEmpty else { return 0 }
-        return Double(rows(width: width).count) * lineHeight
+    /// Height above or below the plot, gap included.
+    func bandHeight(width: Double) -> Double {
+        guard isShown, options.position == .top || options.position == .bottom else { return 0 }
+        return Double(rows(width: width).count) * lineHeight + 8
     }
 
-    private var lineHeight: Double { text.metrics("Ag", font).height + 4 }
-
-    /// Draws the legend with its top at `top`, centred in `width` from `x`.
-    func draw(on canvas: Canvas, x: Double, top: Double, width: Double) {
+    /// Draws a top or bottom legend in the band starting at `top`.
+    func drawBand(on canvas: Canvas, top: Double, width: Double) {
+        guard bandHeight(width: width) > 0 else { return }
         canvas.beginGroup(label: "Legend")
-        var y = top
+        var y = top + (options.position == .bottom ? 8 : 0)
         for row in rows(width: width) {
-            let total = row.reduce(0) { $0 + $1.width } + Legend.gap * Double(max(row.count - 1, 0))
-            var cursor = x + (width - total) / 2
+            let total = row.reduce(0) { $0 + entryWidth($1) } + Legend.gap * Double(Swift.max(row.count - 1, 0))
+            var cursor = (width - total) / 2
             for entry in row {
-                let center = y + lineHeight / 2
-                canvas.rect(Rect(x: cursor, y: center - Legend.swatch / 2, width: Legend.swatch, height: Legend.swatch),
-                            color: entry.color)
-                canvas.draw(text: text.item(entry.title, font: font, color: textColor,
-                                            x: cursor + Legend.swatch + 4, centerY: center))
-                cursor += entry.width + Legend.gap
+                drawEntry(entry, on: canvas, x: cursor, centerY: y + lineHeight / 2)
+                cursor += entryWidth(entry) + Legend.gap
             }
             y += lineHeight
         }
         canvas.endGroup()
+    }
+
+    /// Draws a right-hand legend, vertically centred on `centerY`, starting at `x`.
+    func drawSide(on canvas: Canvas, x: Double, centerY: Double) {
+        guard sideWidth > 0 else { return }
+        canvas.beginGroup(label: "Legend")
+        var y = centerY - Double(entries.count) * lineHeight / 2
+        for entry in entries {
+            drawEntry(entry, on: canvas, x: x + 12, centerY: y + lineHeight / 2)
+            y += lineHeight
+        }
+        canvas.endGroup()
+    }
+
+    private func drawEntry(_ entry: Entry, on canvas: Canvas, x: Double, centerY: Double) {
+        let s = Legend.swatch
+        switch options.swatch {
+        case .square: canvas.rect(Rect(x: x, y: centerY - s / 2, width: s, height: s), color: entry.color)
+        case .dot: canvas.fill(.circle(center: Point(x + s / 2, centerY), radius: s / 2), color: entry.color)
+        case .line: canvas.line(from: Point(x, centerY), to: Point(x + s, centerY),
+                                style: StrokeStyle(color: entry.color, width: 2.5, cap: .round))
+        }
+        canvas.draw(text: context.text.item(entry.title, font: font, color: context.theme.text, x: x + s + 4, centerY: centerY))
     }
 }

@@ -14,9 +14,18 @@ public struct NiceScale: Sendable, Hashable {
             hi += hi == 0 ? 1 : abs(hi) * 0.5
         }
         let step = NiceScale.niceStep(for: (hi - lo) / Double(max(targetTicks, 1)))
-        self.step = step
-        self.lower = (lo / step).rounded(.down) * step
-        self.upper = (hi / step).rounded(.up) * step
+        self.init(lower: (lo / step).rounded(.down) * step, upper: (hi / step).rounded(.up) * step, step: step)
+    }
+
+    /// A range with a fixed tick interval, widened to whole steps.
+    public init(low: Double, high: Double, interval: Double) {
+        let hi = high > low ? high : low + interval
+        self.init(lower: (low / interval).rounded(.down) * interval, upper: (hi / interval).rounded(.up) * interval,
+                  step: interval)
+    }
+
+    private init(lower: Double, upper: Double, step: Double) {
+        self.lower = lower; self.upper = upper; self.step = step
     }
 
     /// 1, 2, 5 or 10 × 10ⁿ, the smallest not below `raw`.
@@ -32,7 +41,7 @@ public struct NiceScale: Sendable, Hashable {
     public var ticks: [Double] {
         let count = Int(((upper - lower) / step).rounded())
         let first = (lower / step).rounded()
-        let precision = pow(10, Double(tickDecimals))
+        let precision = pow(10, Double(min(tickDecimals, 12)))
         // Integer multiples of the step, rounded to its decimals so 3 × 0.2 prints as 0.6.
         return (0...max(count, 0)).map { (((first + Double($0)) * step) * precision).rounded() / precision }
     }

@@ -83,6 +83,12 @@ public struct HTMLRenderer {
             var html = "<figure class=\"folio-chart\">"
             if let title = chart.title { html += "<div class=\"folio-figure-title\">\(HTMLEscaping.escape(title))</div>" }
             html += SVGCanvas.svg(drawing, id: id, title: chart.title ?? "Chart", fontFamily: theme.fontFamily)
+            if chart.dataTable {
+                let data = ChartDataTable(chart)
+                html += "<details class=\"folio-chart-data\"><summary>Data</summary>"
+                html += tableHTML(Table(header: data.header, rows: data.rows, zebra: true))
+                html += "</details>"
+            }
             if let caption = chart.caption { html += "<figcaption>\(HTMLEscaping.escape(caption))</figcaption>" }
             return html + "</figure>"
         case .message(let message):

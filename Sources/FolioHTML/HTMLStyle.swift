@@ -21,6 +21,8 @@ enum HTMLStyle {
         .folio img{max-width:100%;height:auto;display:block}
         .folio svg{display:block;width:100%;max-width:100%;height:auto;overflow:visible}
         .folio .folio-figure-title{font-weight:700;margin:0 0 .3rem}
+        .folio .folio-chart-data summary{cursor:pointer;color:var(--folio-accent);font-size:.85rem;margin-top:.3rem}
+        .folio .folio-chart-data .folio-table-wrap{max-height:20rem;overflow:auto}
         .folio .folio-table-wrap{overflow-x:auto;margin:1rem 0}
         .folio table{border-collapse:collapse;width:100%;font-size:.95em}
         .folio caption{caption-side:top;text-align:left;font-style:italic;font-size:.85rem;color:var(--folio-muted);padding-bottom:.3rem}

@@ -1,53 +1,107 @@
-/// A chart block: a title, a caption and one of the chart families.
+/// A chart block: what every chart family shares (title, caption, axes, legend,
+/// thresholds, text alternative) and the family's own data in `body`.
+///
+/// For bar charts `xAxis` is the category axis and `yAxis` the value axis,
+/// whatever the orientation.
 public struct Chart: Sendable, Hashable, Codable {
     /// The chart family and its data.
     public enum Body: Sendable, Hashable {
         case bar(BarChart)
+        case line(LineChart)
+        case pie(PieChart)
+        case rings(RingChart)
+        case range(RangeChart)
     }
 
     public var title: String?
     public var caption: String?
     /// Plot height; each family picks a sensible default.
     public var height: Length?
+    public var xAxis: ChartAxis
+    public var yAxis: ChartAxis
+    public var legend: LegendOptions
+    public var thresholds: [ChartThreshold]
+    /// A text alternative written by the author; by default one is generated from the data.
+    public var alt: String?
+    /// HTML: add the data as a table in a `<details>` element under the chart.
+    public var dataTable: Bool
     public var body: Body
 
-    public init(title: String? = nil, caption: String? = nil, height: Length? = nil, _ body: Body) {
-        self.title = title; self.caption = caption; self.height = height; self.body = body
+    public init(title: String? = nil, caption: String? = nil, height: Length? = nil, xAxis: ChartAxis = ChartAxis(),
+                yAxis: ChartAxis = ChartAxis(), legend: LegendOptions = LegendOptions(), thresholds: [ChartThreshold] = [],
+                alt: String? = nil, dataTable: Bool = false, _ body: Body) {
+        self.title = title; self.caption = caption; self.height = height; self.xAxis = xAxis; self.yAxis = yAxis
+        self.legend = legend; self.thresholds = thresholds; self.alt = alt; self.dataTable = dataTable; self.body = body
     }
 
-    /// A grouped bar chart, as CareKit's `OCKBarChart`.
-    public static func bar(_ chart: BarChart, title: String? = nil, caption: String? = nil) -> Chart {
-        Chart(title: title, caption: caption, .bar(chart))
+    /// A grouped (or stacked) bar chart, as CareKit's `OCKBarChart`.
+    public static func bar(_ chart: BarChart, title: String? = nil, caption: String? = nil,
+                           xAxis: ChartAxis = ChartAxis(), yAxis: ChartAxis = ChartAxis()) -> Chart {
+        Chart(title: title, caption: caption, xAxis: xAxis, yAxis: yAxis, .bar(chart))
     }
 
-    private enum CodingKeys: String, CodingKey { case kind, title, caption, height }
+    /// The `kind` names accepted in documents.
+    public static let kinds = ["bar", "line", "scatter", "pie", "donut", "rings", "range"]
 
-    /// Chart families known to the decoder.
-    public static let kinds = ["bar"]
+    /// The family's name, as written in `kind`.
+    public var kind: String {
+        switch body {
+        case .bar: return "bar"
+        case .line(let line): return line.connect ? "line" : "scatter"
+        case .pie(let pie): return pie.donut ? "donut" : "pie"
+        case .rings: return "rings"
+        case .range: return "range"
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, title, caption, height, xAxis, yAxis, legend, thresholds, alt, dataTable
+    }
 
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        title = try container.decodeIfPresent(String.self, forKey: .title)
-        caption = try container.decodeIfPresent(String.self, forKey: .caption)
-        height = try container.decodeIfPresent(Length.self, forKey: .height)
-        let kind = try container.decodeIfPresent(String.self, forKey: .kind) ?? "bar"
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        title = try c.decodeIfPresent(String.self, forKey: .title)
+        caption = try c.decodeIfPresent(String.self, forKey: .caption)
+        height = try c.decodeIfPresent(Length.self, forKey: .height)
+        xAxis = try c.decodeIfPresent(ChartAxis.self, forKey: .xAxis) ?? ChartAxis()
+        yAxis = try c.decodeIfPresent(ChartAxis.self, forKey: .yAxis) ?? ChartAxis()
+        legend = try c.decodeIfPresent(LegendOptions.self, forKey: .legend) ?? LegendOptions()
+        thresholds = try c.decodeIfPresent([ChartThreshold].self, forKey: .thresholds) ?? []
+        alt = try c.decodeIfPresent(String.self, forKey: .alt)
+        dataTable = try c.decodeIfPresent(Bool.self, forKey: .dataTable) ?? false
+        let kind = try c.decodeIfPresent(String.self, forKey: .kind) ?? "bar"
         switch kind {
         case "bar": body = .bar(try BarChart(from: decoder))
+        case "line": body = .line(try LineChart(from: decoder, connect: true))
+        case "scatter": body = .line(try LineChart(from: decoder, connect: false))
+        case "pie": body = .pie(try PieChart(from: decoder, donut: false))
+        case "donut": body = .pie(try PieChart(from: decoder, donut: true))
+        case "rings": body = .rings(try RingChart(from: decoder))
+        case "range": body = .range(try RangeChart(from: decoder))
         default:
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: container,
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: c,
                 debugDescription: "unknown chart kind \"\(kind)\"; expected one of: \(Chart.kinds.joined(separator: ", "))")
         }
     }
 
     public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(title, forKey: .title)
-        try container.encodeIfPresent(caption, forKey: .caption)
-        try container.encodeIfPresent(height, forKey: .height)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(title, forKey: .title)
+        try c.encodeIfPresent(caption, forKey: .caption)
+        try c.encodeIfPresent(height, forKey: .height)
+        try c.encode(xAxis, forKey: .xAxis)
+        try c.encode(yAxis, forKey: .yAxis)
+        try c.encode(legend, forKey: .legend)
+        try c.encode(thresholds, forKey: .thresholds)
+        try c.encodeIfPresent(alt, forKey: .alt)
+        try c.encode(dataTable, forKey: .dataTable)
         switch body {
-        case .bar(let bar):
-            try container.encode("bar", forKey: .kind)
-            try bar.encode(to: encoder)
+        case .bar(let value): try value.encode(to: encoder)
+        case .line(let value): try value.encode(to: encoder)
+        case .pie(let value): try value.encode(to: encoder)
+        case .rings(let value): try value.encode(to: encoder)
+        case .range(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -63,48 +117,38 @@ public struct ChartSeries: Sendable, Hashable, Codable {
     }
 }
 
-/// Bars grouped per category, one bar per series, with value labels, axis titles and a legend.
+/// Bars per category, one per series side by side or stacked, with value labels.
 public struct BarChart: Sendable, Hashable, Codable {
     /// Bars rising from the x axis, or lying along rows as in CareKit.
     public enum Orientation: String, Sendable, Hashable, Codable { case vertical, horizontal }
 
     public var categories: [String]
+    /// A second, smaller line under each category title (horizontal bars), as in CareKit.
+    public var categorySubtitles: [String]?
     public var series: [ChartSeries]
     public var orientation: Orientation
+    /// Stack the series on each other (ResearchKit's value stacks) instead of grouping them.
+    public var stacked: Bool
     /// Print each bar's value at its end, in the series colour.
     public var valueLabels: Bool
-    /// Digits after the decimal point in value labels and ticks; nil picks from the data.
-    public var decimals: Int?
-    public var xAxisTitle: String?
-    public var yAxisTitle: String?
-    public var legend: Bool
-    /// Lowest and highest value on the scale; they only widen the data's range.
-    public var min: Double?
-    public var max: Double?
 
-    public init(categories: [String], series: [ChartSeries], orientation: Orientation = .vertical,
-                valueLabels: Bool = true, decimals: Int? = nil, xAxisTitle: String? = nil,
-                yAxisTitle: String? = nil, legend: Bool = true, min: Double? = nil, max: Double? = nil) {
-        self.categories = categories; self.series = series; self.orientation = orientation
-        self.valueLabels = valueLabels; self.decimals = decimals; self.xAxisTitle = xAxisTitle
-        self.yAxisTitle = yAxisTitle; self.legend = legend; self.min = min; self.max = max
+    public init(categories: [String], categorySubtitles: [String]? = nil, series: [ChartSeries],
+                orientation: Orientation = .vertical, stacked: Bool = false, valueLabels: Bool = true) {
+        self.categories = categories; self.categorySubtitles = categorySubtitles; self.series = series
+        self.orientation = orientation; self.stacked = stacked; self.valueLabels = valueLabels
     }
 
     private enum CodingKeys: String, CodingKey {
-        case categories, series, orientation, valueLabels, decimals, xAxisTitle, yAxisTitle, legend, min, max
+        case categories, categorySubtitles, series, orientation, stacked, valueLabels
     }
 
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        categories = try container.decode([String].self, forKey: .categories)
-        series = try container.decode([ChartSeries].self, forKey: .series)
-        orientation = try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? .vertical
-        valueLabels = try container.decodeIfPresent(Bool.self, forKey: .valueLabels) ?? true
-        decimals = try container.decodeIfPresent(Int.self, forKey: .decimals)
-        xAxisTitle = try container.decodeIfPresent(String.self, forKey: .xAxisTitle)
-        yAxisTitle = try container.decodeIfPresent(String.self, forKey: .yAxisTitle)
-        legend = try container.decodeIfPresent(Bool.self, forKey: .legend) ?? true
-        min = try container.decodeIfPresent(Double.self, forKey: .min)
-        max = try container.decodeIfPresent(Double.self, forKey: .max)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        categories = try c.decode([LenientText].self, forKey: .categories).map(\.value)
+        categorySubtitles = try c.decodeIfPresent([LenientText].self, forKey: .categorySubtitles)?.map(\.value)
+        series = try c.decode([ChartSeries].self, forKey: .series)
+        orientation = try c.decodeIfPresent(Orientation.self, forKey: .orientation) ?? .vertical
+        stacked = try c.decodeIfPresent(Bool.self, forKey: .stacked) ?? false
+        valueLabels = try c.decodeIfPresent(Bool.self, forKey: .valueLabels) ?? true
     }
 }

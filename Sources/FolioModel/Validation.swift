@@ -49,44 +49,6 @@ extension Block {
     }
 }
 
-extension Chart {
-    func validate(path: String) throws {
-        if let height, !(height.points > 0) {
-            throw FolioError(path: "\(path).height", "height must be a positive length")
-        }
-        switch body {
-        case .bar(let bar):
-            if bar.categories.isEmpty {
-                throw FolioError(path: "\(path).categories", "a bar chart needs at least one category")
-            }
-            if bar.series.isEmpty {
-                throw FolioError(path: "\(path).series", "a bar chart needs at least one series")
-            }
-            for (index, series) in bar.series.enumerated() {
-                let seriesPath = "\(path).series[\(index)]"
-                if series.values.count != bar.categories.count {
-                    throw FolioError(path: "\(seriesPath).values",
-                        "has \(series.values.count) values but the chart has \(bar.categories.count) categories")
-                }
-                if let bad = series.values.firstIndex(where: { !$0.isFinite }) {
-                    throw FolioError(path: "\(seriesPath).values[\(bad)]", "values must be finite numbers")
-                }
-            }
-            if let decimals = bar.decimals, !(0...6).contains(decimals) {
-                throw FolioError(path: "\(path).decimals", "decimals must be between 0 and 6")
-            }
-            for (name, value) in [("min", bar.min), ("max", bar.max)] {
-                if let value, !value.isFinite {
-                    throw FolioError(path: "\(path).\(name)", "must be a finite number")
-                }
-            }
-            if let low = bar.min, let high = bar.max, low >= high {
-                throw FolioError(path: "\(path).max", "max must be greater than min")
-            }
-        }
-    }
-}
-
 extension RichText {
     /// The URL schemes a link may use.
     public static let allowedSchemes = ["http", "https", "mailto"]

@@ -13,6 +13,11 @@ enum W1Report {
         let medicationAdherence: [Double]
         let steps: [Int]
         let medications: [Medication]
+        let stress: [[Double]]
+        let rings: [String: Double]
+        let activityShare: [String: Double]
+        let heartRate: HeartRate
+        struct HeartRate: Decodable { let elapsedSeconds: [Double]; let expected: [Double]; let actual: [Double] }
         let notes: [String]
     }
 
@@ -27,8 +32,18 @@ enum W1Report {
                 ChartSeries(title: "Medication adherence",
                             values: record.medicationAdherence.map { ($0 * 100).rounded() / 10 },
                             tint: Color(hex: "#3E63DD")),
-            ],
-            xAxisTitle: "Day", yAxisTitle: "Score (0–10)", max: 10)
+            ])
+        let heartRate = LineChart(
+            x: .numbers(record.heartRate.elapsedSeconds),
+            plots: [LinePlot(title: "Expected", values: record.heartRate.expected, tint: Color(hex: "#8B8D98"), dashed: true),
+                    LinePlot(title: "Actual", values: record.heartRate.actual, tint: Color(hex: "#E5484D"))],
+            interpolation: .curved)
+        // JSON objects keep their order in the file; Foundation's dictionaries do not, so sort by the W1 order.
+        let shareOrder = ["Steps taken", "Tasks completed", "Surveys completed"]
+        let ringOrder = ["Move", "Exercise", "Stand"]
+        func ordered(_ values: [String: Double], _ order: [String]) -> [(String, Double)] {
+            values.sorted { (order.firstIndex(of: $0.key) ?? 99, $0.key) < (order.firstIndex(of: $1.key) ?? 99, $1.key) }
+        }
         var elements: [Block] = [
             .image(ImageBlock(source: .data(logo), width: .cm(6), alt: "Care team logo")),
             .subtitle(Subtitle("Key metrics")),
@@ -40,7 +55,24 @@ enum W1Report {
             .message(Message(title: "Medication Adherence",
                              text: RichText("Mean adherence this week was **\(percent)**."), kind: .tip)),
             .subtitle(Subtitle("Pain and medication")),
-            .chart(.bar(chart, title: "Pain and medication adherence by day")),
+            .chart(.bar(chart, title: "Pain and medication adherence by day", xAxis: ChartAxis(title: "Day"),
+                        yAxis: ChartAxis(title: "Score (0–10)", max: 10))),
+            .subtitle(Subtitle("Heart rate")),
+            .chart(Chart(title: "Heart rate during the Saturday session", xAxis: ChartAxis(title: "Elapsed time (s)"),
+                         yAxis: ChartAxis(title: "Heart rate (bpm)", min: 0, max: 210, tickInterval: 30),
+                         thresholds: [ChartThreshold(kind: .greaterThan, value: 160, label: "Threshold 160 bpm")],
+                         .line(heartRate))),
+            .subtitle(Subtitle("Activity")),
+            .chart(Chart(title: "Share of activity", legend: LegendOptions(position: .right),
+                         .pie(PieChart(segments: ordered(record.activityShare, shareOrder).map { ChartSegment(title: $0.0, value: $0.1) })))),
+            .chart(Chart(title: "Activity rings", legend: LegendOptions(position: .right),
+                         .rings(RingChart(rings: ordered(record.rings, ringOrder).map { ChartSegment(title: $0.0, value: $0.1) })))),
+            .subtitle(Subtitle("Stress range")),
+            .chart(Chart(title: "Daily stress, low to high", xAxis: ChartAxis(title: "Day"),
+                         yAxis: ChartAxis(title: "Stress (0–10)", min: 0, max: 10), legend: .hidden,
+                         .range(RangeChart(categories: record.days,
+                                           plots: [RangePlot(title: "Stress", values: record.stress, tint: Color(hex: "#8E4EC6"))],
+                                           connected: true)))),
             .subtitle(Subtitle("Medications")),
             .table(Table(header: ["Name", "Dose", "Schedule", "Taken"],
                          rows: record.medications.map { [$0.name, $0.dose, $0.schedule, $0.taken] },

@@ -76,12 +76,26 @@ final class BadInputTests: XCTestCase {
                        "elements[1].series[0].values: has 1 values but the chart has 2 categories")
         XCTAssertEqual(errorFor(element: "{\(base), \"series\": [{\"title\": \"P\", \"values\": [1, \"x\"]}]}"),
                        "elements[1].series[0].values[1]: expected a number, found a string")
-        XCTAssertEqual(errorFor(element: "{\(base), \"series\": []}"),
-                       "elements[1].series: a bar chart needs at least one series")
         XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "radar"}"#),
-                       #"elements[1].kind: unknown chart kind "radar"; expected one of: bar"#)
-        XCTAssertEqual(errorFor(element: "{\(base), \"series\": [{\"title\": \"P\", \"values\": [1, 2]}], \"min\": 5, \"max\": 1}"),
-                       "elements[1].max: max must be greater than min")
+                       #"elements[1].kind: unknown chart kind "radar"; expected one of: bar, line, scatter, pie, donut, rings, range"#)
+        XCTAssertEqual(errorFor(element: "{\(base), \"series\": [{\"title\": \"P\", \"values\": [1, 2]}], \"yAxis\": {\"min\": 5, \"max\": 1}}"),
+                       "elements[1].yAxis.max: max must be greater than min")
+        XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "pie", "segments": [{"title": "a", "value": 2}, {"title": "b", "value": -1}]}"#),
+                       "elements[1].segments[1].value: pie values must not be negative")
+        XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "pie", "segments": [{"title": "a", "value": 2}], "explode": [3]}"#),
+                       "elements[1].explode[0]: no segment 3; there are 1")
+        XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "line", "x": [1, 2, 3], "plots": [{"title": "a", "values": [1, 2]}]}"#),
+                       "elements[1].plots[0].values: has 2 values but the chart's x has 3")
+        XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "line", "plots": [{"title": "a", "values": [1, -2]}], "yAxis": {"scale": "log"}}"#),
+                       "elements[1].plots[0].values[1]: a log scale needs values above 0")
+        XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "range", "categories": ["a"], "plots": [{"title": "s", "values": [[1], [2]]}]}"#),
+                       "elements[1].plots[0].values: has 2 entries but the chart has 1 categories")
+        XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "rings", "rings": [{"title": "a", "value": -0.5}]}"#),
+                       "elements[1].rings[0].value: ring values must not be negative")
+        XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "line", "plots": [{"title": "a", "values": [1]}], "thresholds": [{"kind": "range", "value": 3}]}"#),
+                       "elements[1].thresholds[0].upper: a range threshold needs an upper value")
+        XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "line", "plots": [{"title": "a", "values": [1]}], "yAxis": {"format": "fancy"}}"#),
+                       #"elements[1].yAxis.format: unknown format "fancy"; use a number of decimals, "0.0", "percent", "date", "date:PATTERN", "time" or "duration""#)
         let yaml = """
         title: T
         elements:

@@ -19,8 +19,8 @@ final class ChartGeometryTests: XCTestCase {
         .bar(BarChart(categories: ["Mon", "Tue", "Wed", "Thu"],
                       series: [ChartSeries(title: "Pain", values: [3, 5, 1, 8], tint: pain),
                                ChartSeries(title: "Adherence", values: [6.5, 2, 9.4, 0], tint: adherence)],
-                      orientation: orientation, xAxisTitle: "Day", yAxisTitle: "Score"),
-             title: "Pain")
+                      orientation: orientation),
+             title: "Pain", xAxis: ChartAxis(title: "Day"), yAxis: ChartAxis(title: "Score"))
     }
 
     /// Filled rectangles of `color`, in drawing order, without the legend's swatch (drawn last).

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Folio
+@testable import FolioCharts
 
 /// Paths, processes and PDF tools shared by the tests.
 enum TestSupport {
@@ -98,6 +99,36 @@ enum TestSupport {
     }
 
     static var sampleOptions: RenderOptions { RenderOptions(baseDirectory: samples) }
+
+    /// The texts a reader sees on a chart, except the turned y-axis title.
+    static func visibleStrings(of chart: Chart) -> [String] {
+        var strings = [chart.title, chart.caption, chart.xAxis.title].compactMap { $0 }
+        strings += chart.thresholds.compactMap(\.label)
+        switch chart.body {
+        case .bar(let bar):
+            strings += bar.categories + bar.series.map(\.title)
+            if bar.valueLabels, !bar.stacked {
+                strings += bar.series.flatMap { s in s.values.map { NumberFormat.string($0, format: chart.yAxis.format,
+                                                                                         fallbackDecimals: NumberFormat.decimals(for: s.values)) } }
+            }
+        case .line(let line):
+            if chart.legend.position != .none { strings += line.plots.map(\.title) }
+            strings += line.referenceLines.compactMap(\.label)
+        case .pie(let pie):
+            if chart.legend.position != .none { strings += pie.segments.map(\.title) }
+            if pie.segments.contains(where: { $0.value > 0 }) {
+                strings += PieChartLayout.percentages(pie.segments.map(\.value)).filter { $0 > 0 }.map { "\($0)%" }
+            }
+            strings += [pie.centerTitle, pie.centerText].compactMap { $0 }
+        case .rings(let rings):
+            strings += rings.rings.map { "\($0.title) \(Int(($0.value * 100).rounded()))%" }
+            strings += [rings.centerLabel].compactMap { $0 }
+        case .range(let range):
+            strings += range.categories
+            if chart.legend.position != .none { strings += range.plots.map(\.title) }
+        }
+        return strings
+    }
 
     /// Collapses runs of white space, so text wrapped across lines compares as one string.
     static func normalized(_ text: String) -> String {

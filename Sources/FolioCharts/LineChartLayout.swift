@@ -1,0 +1,173 @@
+import FolioGraphics
+import FolioModel
+
+/// Geometry of line graphs, scatter plots and time series.
+struct LineChartLayout {
+    let chart: Chart
+    let line: LineChart
+    let context: ChartContext
+
+    private var theme: Theme { context.theme }
+
+    func color(ofPlot index: Int) -> Color { line.plots[index].tint ?? theme.seriesColor(index) }
+
+    /// Whether the x axis names categories rather than numbers or dates.
+    private var categories: [String]? {
+        if case .categories(let names)? = line.x { return names }
+        if line.x == nil, line.plots.allSatisfy({ $0.x == nil }) { return [] }
+        return nil
+    }
+
+    private var isDate: Bool {
+        if case .dates? = line.x { return true }
+        return line.plots.contains { if case .dates? = $0.x { return true } else { return false } }
+    }
+
+    private var xAxis: ChartAxis {
+        var axis = chart.xAxis
+        if axis.format == nil, isDate {
+            let positions = line.plots.flatMap { line.xPositions(of: $0) }
+            let span = (positions.max() ?? 0) - (positions.min() ?? 0)
+            axis.format = .date(pattern: span <= 86_400 ? "HH:mm" : span <= 86_400 * 180 ? "MMM d" : "MMM yyyy")
+        }
+        return axis
+    }
+
+    func drawing(width: Double) -> Drawing {
+        let description = ChartDescription.describe(chart)
+        let values = line.plots.flatMap { $0.values.compactMap { $0 } }
+        guard !values.isEmpty else {
+            return context.noData(width: width, height: chart.height?.points ?? 120, description: description)
+        }
+        let canvas = RecordingCanvas()
+        let referenceValues = line.referenceLines.filter { $0.axis == .y }.map(\.value)
+        let thresholdValues = chart.thresholds.flatMap { [$0.value] + ($0.upper.map { [$0] } ?? []) }
+        let yValues = values + referenceValues + thresholdValues
+        let yScale = AxisScale(low: yValues.min() ?? 0, high: yValues.max() ?? 1, axis: chart.yAxis,
+                               includeZero: line.plots.contains(where: \.fill))
+
+        // The x axis: category slots, or a numeric / date scale with ticks.
+        let xAxis = self.xAxis
+        let labels: [PlotFrame.XLabel]
+        let xFraction: (Double) -> Double
+        if let names = categories {
+            let count = Swift.max(names.isEmpty ? (line.plots.map(\.values.count).max() ?? 1) : names.count, 1)
+            xFraction = { (Double($0) + 0.5) / Double(count) }
+            labels = names.enumerated().map { PlotFrame.XLabel(fraction: xFraction(Double($0.offset)), text: $0.element) }
+        } else {
+            let xs = line.plots.flatMap { line.xPositions(of: $0) } + line.referenceLines.filter { $0.axis == .x }.map(\.value)
+            let timeSteps = isDate || xAxis.format == .duration
+            let scale = AxisScale(low: xs.min() ?? 0, high: xs.max() ?? 1, axis: xAxis, includeZero: false, isDate: timeSteps)
+            xFraction = scale.fraction
+            labels = scale.ticks.map { PlotFrame.XLabel(fraction: scale.fraction($0), text: scale.label($0, axis: xAxis)) }
+        }
+        let legend = Legend(entries: line.plots.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofPlot: $0.offset)) },
+                            options: chart.legend, context: context)
+        let frame = PlotFrame(context: context, width: width, plotHeight: chart.height?.points ?? 170, topPadding: 6,
+                              yScale: yScale, yAxis: chart.yAxis, xLabels: labels, xAxis: xAxis, xGrid: categories == nil,
+                              legend: legend)
+        frame.drawBackground(on: canvas)
+        let thresholds = ThresholdPainter(thresholds: chart.thresholds, context: context)
+        thresholds.draw(on: canvas, frame: frame)
+        drawReferenceLines(on: canvas, frame: frame, xFraction: xFraction)
+
+        for (index, plot) in line.plots.enumerated() {
+            canvas.beginGroup(label: plot.title)
+            drawPlot(plot, color: color(ofPlot: index), on: canvas, frame: frame, xFraction: xFraction, thresholds: thresholds)
+            canvas.endGroup()
+        }
+        thresholds.drawLabels(on: canvas, frame: frame)
+        let height = frame.drawForeground(on: canvas)
+        return canvas.drawing(size: Size(width, height), description: description)
+    }
+
+    private func drawReferenceLines(on canvas: Canvas, frame: PlotFrame, xFraction: (Double) -> Double) {
+        let plot = frame.plot
+        for reference in line.referenceLines {
+            let tint = reference.tint ?? theme.muted
+            let style = StrokeStyle(color: tint, width: 0.8, dash: reference.dashed ? [3, 3] : [])
+            switch reference.axis {
+            case .y:
+                let y = frame.y(reference.value)
+                guard y >= plot.y - 0.01, y <= plot.maxY + 0.01 else { continue }
+                canvas.line(from: Point(plot.x, y), to: Point(plot.maxX, y), style: style)
+                if let label = reference.label {
+                    canvas.draw(text: context.text.item(label, font: context.tickFont, color: tint, x: plot.x + 3,
+                                                        top: Swift.max(plot.y, y - context.lineHeight(context.tickFont) - 1)))
+                }
+            case .x:
+                let x = frame.x(xFraction(reference.value))
+                guard x >= plot.x - 0.01, x <= plot.maxX + 0.01 else { continue }
+                canvas.line(from: Point(x, plot.y), to: Point(x, plot.maxY), style: style)
+                if let label = reference.label {
+                    canvas.draw(text: context.text.item(label, font: context.tickFont, color: tint, x: x + 3, top: plot.y))
+                }
+            }
+        }
+    }
+
+    private func drawPlot(_ plot: LinePlot, color: Color, on canvas: Canvas, frame: PlotFrame,
+                          xFraction: (Double) -> Double, thresholds: ThresholdPainter) {
+        let xs = line.xPositions(of: plot)
+        // Runs of consecutive set values, in page coordinates.
+        var runs: [[Point]] = [[]]
+        var beyond: [(Point, Color)] = []
+        for (i, value) in plot.values.enumerated() {
+            guard let value, i < xs.count else {
+                if !(runs.last?.isEmpty ?? true) { runs.append([]) }
+                continue
+            }
+            let point = Point(frame.x(xFraction(xs[i])), frame.y(value))
+            runs[runs.count - 1].append(point)
+            if let threshold = thresholds.exceeded(value) { beyond.append((point, thresholds.color(threshold))) }
+        }
+        runs = runs.filter { !$0.isEmpty }
+        let interpolation: Curves.InterpolationKind = {
+            switch line.interpolation {
+            case .linear: return .linear
+            case .stepped: return .stepped
+            case .curved: return .curved
+            }
+        }()
+        let column = 0.5
+        if line.connect {
+            let thinnedRuns = runs.map { Curves.thinned($0, column: column) }
+            if plot.fill {
+                let baseline = frame.y(Swift.max(frame.yScale.lower, Swift.min(0, frame.yScale.upper)))
+                for run in thinnedRuns where run.count > 1 {
+                    var area = Path()
+                    Curves.append(run, to: &area, interpolation: interpolation)
+                    if let last = run.last, let first = run.first {
+                        area.line(to: Point(last.x, baseline))
+                        area.line(to: Point(first.x, baseline))
+                    }
+                    area.close()
+                    canvas.fill(area, color: color.withAlpha(0.15))
+                }
+            }
+            let style = StrokeStyle(color: color, width: 1.3, dash: plot.dashed ? [5, 3] : [], cap: .round)
+            var path = Path()
+            for run in thinnedRuns { Curves.append(run, to: &path, interpolation: interpolation) }
+            canvas.stroke(path, style: style)
+            // Gaps are bridged by a thin dashed segment.
+            for (a, b) in zip(runs, runs.dropFirst()) {
+                if let end = a.last, let start = b.first {
+                    canvas.stroke(.line(from: end, to: start), style: StrokeStyle(color: color.withAlpha(0.7), width: 1, dash: [2, 3]))
+                }
+            }
+        }
+        if plot.markers ?? line.markers {
+            let radius = line.connect ? 2.5 : 2
+            for point in Curves.merged(runs.flatMap { $0 }, cell: column) {
+                canvas.fill(.circle(center: point, radius: radius), color: color)
+            }
+        }
+        // Points beyond a threshold get a ring in its colour; dense ones are merged first.
+        let highlighted = beyond.count > 2000
+            ? Curves.merged(beyond.map(\.0), cell: column).map { ($0, beyond[0].1) } : beyond
+        for (point, tint) in highlighted {
+            canvas.fill(.circle(center: point, radius: 3.2), color: .white)
+            canvas.fill(.circle(center: point, radius: 2.4), color: tint)
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import FolioGraphics
+import FolioModel
+
+/// The frame of an x/y chart: value axis with grid and labels on the left, x labels
+/// under the plot (thinned or turned so they never overlap), axis titles and legend.
+/// Layouts draw their data between `drawBackground` and `drawForeground`.
+struct PlotFrame {
+    /// A label on the x axis at a fraction of the plot's width.
+    struct XLabel {
+        let fraction: Double
+        let text: String
+    }
+
+    let context: ChartContext
+    let width: Double
+    let plot: Rect
+    let yScale: AxisScale
+    let yAxis: ChartAxis
+    let xLabels: [XLabel]
+    let xAxis: ChartAxis
+    /// Draw vertical grid lines at the x labels (numeric axes).
+    let xGrid: Bool
+    let legend: Legend
+
+    private let yLabels: [String]
+    private let xLayout: XLabelLayout
+
+    /// Lays out the frame for `width`, with a plot `plotHeight` tall and `topPadding` above it for labels.
+    init(context: ChartContext, width: Double, plotHeight: Double, topPadding: Double, yScale: AxisScale, yAxis: ChartAxis,
+         xLabels: [XLabel], xAxis: ChartAxis, xGrid: Bool, legend: Legend) {
+        self.context = context; self.width = width; self.yScale = yScale; self.yAxis = yAxis
+        self.xLabels = xLabels; self.xAxis = xAxis; self.xGrid = xGrid; self.legend = legend
+        let labels = yScale.ticks.map { yScale.label($0, axis: yAxis) }
+        yLabels = labels
+        let tickWidth = labels.map { context.measurer.measure($0, font: context.tickFont).width }.max() ?? 0
+        let titleHeight = context.lineHeight(context.axisTitleFont)
+        let left = (yAxis.title != nil ? titleHeight + 4 : 0) + tickWidth + 6
+        let top = topPadding + legend.bandHeight(width: width) * (legend.options.position == .top ? 1 : 0)
+        let plotWidth = Swift.max(width - left - 6 - legend.sideWidth, 40)
+        plot = Rect(x: left, y: top, width: plotWidth, height: plotHeight)
+        xLayout = XLabelLayout(labels: xLabels, plotWidth: plotWidth, context: context)
+    }
+
+    func y(_ value: Double) -> Double { plot.maxY - yScale.fraction(value) * plot.height }
+    func x(_ fraction: Double) -> Double { plot.x + fraction * plot.width }
+
+    /// Grid lines, value labels and the value axis title.
+    func drawBackground(on canvas: Canvas) {
+        let theme = context.theme
+        canvas.beginGroup(label: "Value axis")
+        for (tick, label) in zip(yScale.ticks, yLabels) {
+            let ty = y(tick)
+            if yAxis.grid || tick == 0 {
+                let isBase = tick == 0 && !yScale.isLog
+                canvas.line(from: Point(plot.x, ty), to: Point(plot.maxX, ty),
+                            style: StrokeStyle(color: isBase ? theme.axis : theme.grid, width: isBase ? 0.8 : 0.5))
+            }
+            canvas.draw(text: context.text.item(label, font: context.tickFont, color: theme.muted, x: plot.x - 6,
+                                                centerY: ty, anchor: .end))
+        }
+        if let title = yAxis.title {
+            let titleHeight = context.lineHeight(context.axisTitleFont)
+            canvas.draw(text: context.text.verticalItem(title, font: context.axisTitleFont, color: theme.muted,
+                                                        center: Point(titleHeight / 2, plot.midY)))
+        }
+        if xGrid && xAxis.grid {
+            for label in xLabels {
+                canvas.line(from: Point(x(label.fraction), plot.y), to: Point(x(label.fraction), plot.maxY),
+                            style: StrokeStyle(color: theme.grid, width: 0.5))
+            }
+        }
+        if yScale.isLog || yScale.lower > 0 || !yScale.ticks.contains(0) {
+            canvas.line(from: Point(plot.x, plot.maxY), to: Point(plot.maxX, plot.maxY),
+                        style: StrokeStyle(color: theme.axis, width: 0.8))
+        }
+        canvas.endGroup()
+    }
+
+    /// X labels from `labelTop`, the x axis title and the legend; returns the drawing's height.
+    func drawForeground(on canvas: Canvas, labelTop: Double? = nil) -> Double {
+        let theme = context.theme
+        var cursor = (labelTop ?? plot.maxY) + 4
+        canvas.beginGroup(label: "Category axis")
+        cursor += xLayout.draw(on: canvas, plotX: plot.x, top: cursor, color: theme.text)
+        if let title = xAxis.title {
+            cursor += 3
+            canvas.draw(text: context.text.item(title, font: context.axisTitleFont, color: theme.muted, x: plot.midX,
+                                                top: cursor, anchor: .middle))
+            cursor += context.lineHeight(context.axisTitleFont)
+        }
+        canvas.endGroup()
+        switch legend.options.position {
+        case .bottom:
+            legend.drawBand(on: canvas, top: cursor, width: width)
+            cursor += legend.bandHeight(width: width)
+        case .top:
+            legend.drawBand(on: canvas, top: 0, width: width)
+        case .right:
+            legend.drawSide(on: canvas, x: plot.maxX, centerY: plot.midY)
+        case .none:
+            break
+        }
+        return Swift.max(cursor + 2, plot.maxY + 4)
+    }
+}
+
+/// Places x labels: level when they fit, turned 45° when level ones would collide,
+/// and thinned to every n-th when even turned ones would.
+struct XLabelLayout {
+    let labels: [PlotFrame.XLabel]
+    let plotWidth: Double
+    let context: ChartContext
+
+    private var widths: [Double] { labels.map { context.measurer.measure($0.text, font: context.tickFont).width } }
+    private var lineHeight: Double { context.lineHeight(context.tickFont) }
+
+    /// The smallest distance between neighbouring labels, in points.
+    private var spacing: Double {
+        guard labels.count > 1 else { return plotWidth }
+        return zip(labels, labels.dropFirst()).map { ($1.fraction - $0.fraction) * plotWidth }.min() ?? plotWidth
+    }
+
+    /// Whether labels are turned, and which indexes are shown.
+    var plan: (rotated: Bool, stride: Int) {
+        let widest = (widths.max() ?? 0) + 4
+        let space = Swift.max(spacing, 0.1)
+        if widest <= space { return (false, 1) }
+        // Turned labels need about one line height (times √2) each.
+        let turned = lineHeight * 1.2
+        if labels.count <= 40 || turned <= space { return (true, Swift.max(1, Int((turned / space).rounded(.up)))) }
+        return (false, Swift.max(1, Int((widest / space).rounded(.up))))
+    }
+
+    /// Draws the labels with their tops at `top`; returns the height used.
+    func draw(on canvas: Canvas, plotX: Double, top: Double, color: Color) -> Double {
+        let (rotated, stride) = plan
+        let widths = self.widths
+        var height = labels.isEmpty ? 0 : lineHeight
+        for (index, label) in labels.enumerated() where index % stride == 0 {
+            let x = plotX + label.fraction * plotWidth
+            if rotated {
+                let w = widths[index], h = lineHeight
+                let c = cos(Double.pi / 4)
+                // The label's end sits just under its tick, running down-left at 45°.
+                let origin = Point(x - w * c - h / 2 * c + 2, top + w * c - h / 2 * c + 2)
+                let metrics = context.measurer.measure(label.text, font: context.tickFont)
+                canvas.draw(text: TextItem(text: label.text, origin: origin, font: context.tickFont, color: color,
+                                           metrics: metrics, rotation: -45))
+                height = Swift.max(height, (w + h) * c + 2)
+            } else {
+                canvas.draw(text: context.text.item(label.text, font: context.tickFont, color: color, x: x, top: top,
+                                                    anchor: .middle))
+            }
+        }
+        return height
+    }
+}

@@ -1,0 +1,153 @@
+/// Chart checks: finite numbers, matching lengths, sensible axes. Empty data is
+/// not an error: the chart then says "No data".
+extension Chart {
+    func validate(path: String) throws {
+        if let height, !(height.points > 0) {
+            throw FolioError(path: "\(path).height", "height must be a positive length")
+        }
+        try xAxis.validate(path: "\(path).xAxis")
+        try yAxis.validate(path: "\(path).yAxis")
+        for (index, threshold) in thresholds.enumerated() {
+            let thresholdPath = "\(path).thresholds[\(index)]"
+            try finite(threshold.value, "\(thresholdPath).value")
+            if threshold.kind == .range {
+                guard let upper = threshold.upper else {
+                    throw FolioError(path: "\(thresholdPath).upper", "a range threshold needs an upper value")
+                }
+                try finite(upper, "\(thresholdPath).upper")
+                if upper <= threshold.value {
+                    throw FolioError(path: "\(thresholdPath).upper", "upper must be greater than value")
+                }
+            }
+        }
+        switch body {
+        case .bar(let bar): try bar.validate(path: path, logScale: yAxis.scale == .log)
+        case .line(let line): try line.validate(path: path, logScale: yAxis.scale == .log)
+        case .pie(let pie): try pie.validate(path: path)
+        case .rings(let rings):
+            for (index, ring) in rings.rings.enumerated() {
+                try finite(ring.value, "\(path).rings[\(index)].value")
+                if ring.value < 0 { throw FolioError(path: "\(path).rings[\(index)].value", "ring values must not be negative") }
+            }
+        case .range(let range): try range.validate(path: path, logScale: yAxis.scale == .log)
+        }
+    }
+}
+
+private func finite(_ value: Double, _ path: String) throws {
+    if !value.isFinite { throw FolioError(path: path, "values must be finite numbers") }
+}
+
+private func positiveForLog(_ value: Double, _ path: String, _ logScale: Bool) throws {
+    if logScale && value <= 0 { throw FolioError(path: path, "a log scale needs values above 0") }
+}
+
+extension ChartAxis {
+    func validate(path: String) throws {
+        for (name, value) in [("min", min), ("max", max), ("tickInterval", tickInterval)] {
+            if let value { try finite(value, "\(path).\(name)") }
+        }
+        if let low = min, let high = max, low >= high {
+            throw FolioError(path: "\(path).max", "max must be greater than min")
+        }
+        if let interval = tickInterval, interval <= 0 {
+            throw FolioError(path: "\(path).tickInterval", "tickInterval must be greater than 0")
+        }
+        for (index, tick) in (ticks ?? []).enumerated() { try finite(tick, "\(path).ticks[\(index)]") }
+        if scale == .log, let low = min, low <= 0 {
+            throw FolioError(path: "\(path).min", "a log scale needs min above 0")
+        }
+        switch format {
+        case .number(let decimals?) where !(0...6).contains(decimals), .percent(let decimals) where !(0...6).contains(decimals):
+            throw FolioError(path: "\(path).format", "decimals must be between 0 and 6")
+        default: break
+        }
+    }
+}
+
+extension BarChart {
+    func validate(path: String, logScale: Bool) throws {
+        if let subtitles = categorySubtitles, subtitles.count != categories.count {
+            throw FolioError(path: "\(path).categorySubtitles",
+                             "has \(subtitles.count) entries but the chart has \(categories.count) categories")
+        }
+        for (index, series) in series.enumerated() {
+            let seriesPath = "\(path).series[\(index)]"
+            if series.values.count != categories.count {
+                throw FolioError(path: "\(seriesPath).values",
+                    "has \(series.values.count) values but the chart has \(categories.count) categories")
+            }
+            for (v, value) in series.values.enumerated() {
+                try finite(value, "\(seriesPath).values[\(v)]")
+                try positiveForLog(value, "\(seriesPath).values[\(v)]", logScale)
+            }
+        }
+        if stacked, logScale {
+            throw FolioError(path: "\(path).stacked", "stacked bars cannot use a log scale")
+        }
+    }
+}
+
+extension XValues {
+    func validate(path: String) throws {
+        switch self {
+        case .categories: break
+        case .numbers(let values), .dates(let values):
+            for (index, value) in values.enumerated() { try finite(value, "\(path)[\(index)]") }
+        }
+    }
+}
+
+extension LineChart {
+    func validate(path: String, logScale: Bool) throws {
+        try x?.validate(path: "\(path).x")
+        for (index, plot) in plots.enumerated() {
+            let plotPath = "\(path).plots[\(index)]"
+            try plot.x?.validate(path: "\(plotPath).x")
+            if let positions = plot.x ?? x, positions.count != plot.values.count {
+                throw FolioError(path: "\(plotPath).values",
+                    "has \(plot.values.count) values but \(plot.x == nil ? "the chart's" : "its") x has \(positions.count)")
+            }
+            for (v, value) in plot.values.enumerated() {
+                guard let value else { continue }
+                try finite(value, "\(plotPath).values[\(v)]")
+                try positiveForLog(value, "\(plotPath).values[\(v)]", logScale)
+            }
+        }
+        for (index, line) in referenceLines.enumerated() {
+            try finite(line.value, "\(path).referenceLines[\(index)].value")
+        }
+    }
+}
+
+extension PieChart {
+    func validate(path: String) throws {
+        for (index, segment) in segments.enumerated() {
+            try finite(segment.value, "\(path).segments[\(index)].value")
+            if segment.value < 0 {
+                throw FolioError(path: "\(path).segments[\(index)].value", "pie values must not be negative")
+            }
+        }
+        for (index, slice) in explode.enumerated() where !segments.indices.contains(slice) {
+            throw FolioError(path: "\(path).explode[\(index)]", "no segment \(slice); there are \(segments.count)")
+        }
+    }
+}
+
+extension RangeChart {
+    func validate(path: String, logScale: Bool) throws {
+        for (index, plot) in plots.enumerated() {
+            let plotPath = "\(path).plots[\(index)]"
+            if plot.values.count != categories.count {
+                throw FolioError(path: "\(plotPath).values",
+                    "has \(plot.values.count) entries but the chart has \(categories.count) categories")
+            }
+            for (v, entry) in plot.values.enumerated() {
+                for value in entry {
+                    try finite(value, "\(plotPath).values[\(v)]")
+                    try positiveForLog(value, "\(plotPath).values[\(v)]", logScale)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Positions along a chart's x axis: named categories, numbers (such as elapsed
+/// seconds) or dates (seconds since 1970, written in documents as ISO 8601 strings).
+public enum XValues: Sendable, Hashable, Codable {
+    case categories([String])
+    case numbers([Double])
+    case dates([Double])
+
+    public var count: Int {
+        switch self {
+        case .categories(let names): return names.count
+        case .numbers(let values), .dates(let values): return values.count
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        // Strings first: YAML would otherwise read a time such as 06:30:00 as a base-60 number.
+        guard let strings = try? container.decode([String].self) else {
+            self = .numbers(try container.decode([Double].self))
+            return
+        }
+        let numbers = strings.compactMap { Double($0) }
+        let dates = strings.compactMap(Metadata.parseDate)
+        if !strings.isEmpty, numbers.count == strings.count {
+            self = .numbers(numbers)
+        } else if !strings.isEmpty, dates.count == strings.count {
+            self = .dates(dates.map(\.timeIntervalSince1970))
+        } else {
+            self = .categories(strings)
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .categories(let names): try container.encode(names)
+        case .numbers(let values): try container.encode(values)
+        case .dates(let values):
+            let formatter = ISO8601DateFormatter()
+            try container.encode(values.map { formatter.string(from: Date(timeIntervalSince1970: $0)) })
+        }
+    }
+}
+
+/// One line (or point cloud) of a line chart; `nil` values leave a gap.
+public struct LinePlot: Sendable, Hashable, Codable {
+    public var title: String
+    public var values: [Double?]
+    /// This plot's own x positions; by default the chart's `x`.
+    public var x: XValues?
+    public var tint: Color?
+    /// Fill the area under the line.
+    public var fill: Bool
+    /// Draw a marker at each point; nil follows the chart.
+    public var markers: Bool?
+    public var dashed: Bool
+
+    public init(title: String, values: [Double?], x: XValues? = nil, tint: Color? = nil, fill: Bool = false,
+                markers: Bool? = nil, dashed: Bool = false) {
+        self.title = title; self.values = values; self.x = x; self.tint = tint; self.fill = fill
+        self.markers = markers; self.dashed = dashed
+    }
+
+    private enum CodingKeys: String, CodingKey { case title, values, x, tint, fill, markers, dashed }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
+        values = try c.decode([Double?].self, forKey: .values)
+        x = try c.decodeIfPresent(XValues.self, forKey: .x)
+        tint = try c.decodeIfPresent(Color.self, forKey: .tint)
+        fill = try c.decodeIfPresent(Bool.self, forKey: .fill) ?? false
+        markers = try c.decodeIfPresent(Bool.self, forKey: .markers)
+        dashed = try c.decodeIfPresent(Bool.self, forKey: .dashed) ?? false
+    }
+}
+
+/// Line graphs (ResearchKit's `ORKLineGraphChartView`, Core Plot's scatter plots)
+/// and, with `connect` off, scatter and time-series plots.
+public struct LineChart: Sendable, Hashable, Codable {
+    /// How points are joined.
+    public enum Interpolation: String, Sendable, Hashable, Codable {
+        case linear
+        /// Horizontal then vertical steps.
+        case stepped
+        /// A monotone cubic curve that never overshoots the data.
+        case curved
+    }
+
+    /// Shared x positions; by default 0, 1, 2, … per value.
+    public var x: XValues?
+    public var plots: [LinePlot]
+    public var interpolation: Interpolation
+    public var markers: Bool
+    public var referenceLines: [ReferenceLine]
+    /// Join the points with lines (false for a scatter plot).
+    public var connect: Bool
+
+    public init(x: XValues? = nil, plots: [LinePlot], interpolation: Interpolation = .linear, markers: Bool = false,
+                referenceLines: [ReferenceLine] = [], connect: Bool = true) {
+        self.x = x; self.plots = plots; self.interpolation = interpolation; self.markers = markers
+        self.referenceLines = referenceLines; self.connect = connect
+    }
+
+    private enum CodingKeys: String, CodingKey { case x, plots, interpolation, markers, referenceLines }
+
+    init(from decoder: Decoder, connect: Bool) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        x = try c.decodeIfPresent(XValues.self, forKey: .x)
+        plots = try c.decode([LinePlot].self, forKey: .plots)
+        interpolation = try c.decodeIfPresent(Interpolation.self, forKey: .interpolation) ?? .linear
+        markers = try c.decodeIfPresent(Bool.self, forKey: .markers) ?? !connect
+        referenceLines = try c.decodeIfPresent([ReferenceLine].self, forKey: .referenceLines) ?? []
+        self.connect = connect
+    }
+
+    public init(from decoder: Decoder) throws { try self.init(from: decoder, connect: true) }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(x, forKey: .x)
+        try c.encode(plots, forKey: .plots)
+        try c.encode(interpolation, forKey: .interpolation)
+        try c.encode(markers, forKey: .markers)
+        try c.encode(referenceLines, forKey: .referenceLines)
+    }
+
+    /// The x positions of `plot` as numbers: categories become 0, 1, 2, ….
+    public func xPositions(of plot: LinePlot) -> [Double] {
+        switch plot.x ?? x {
+        case .numbers(let values)?, .dates(let values)?: return values
+        case .categories?, nil: return plot.values.indices.map(Double.init)
+        }
+    }
+}

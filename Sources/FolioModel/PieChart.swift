@@ -1,0 +1,106 @@
+/// One slice of a pie or one ring: a title, a value and a tint.
+public struct ChartSegment: Sendable, Hashable, Codable {
+    public var title: String
+    public var value: Double
+    public var tint: Color?
+
+    public init(title: String, value: Double, tint: Color? = nil) {
+        self.title = title; self.value = value; self.tint = tint
+    }
+}
+
+/// Pie and donut charts (ResearchKit's `ORKPieChartView`).
+public struct PieChart: Sendable, Hashable, Codable {
+    public var segments: [ChartSegment]
+    /// A hole in the middle, for a donut.
+    public var donut: Bool
+    /// Slices run clockwise from 12 o'clock (false: counter-clockwise).
+    public var clockwise: Bool
+    /// Large text in the centre of a donut, or above the pie.
+    public var centerTitle: String?
+    /// Smaller text under `centerTitle`.
+    public var centerText: String?
+    /// Print each slice's percentage outside it.
+    public var percentLabels: Bool
+    /// Indexes of slices pulled out of the pie.
+    public var explode: [Int]
+
+    public init(segments: [ChartSegment], donut: Bool = false, clockwise: Bool = true, centerTitle: String? = nil,
+                centerText: String? = nil, percentLabels: Bool = true, explode: [Int] = []) {
+        self.segments = segments; self.donut = donut; self.clockwise = clockwise; self.centerTitle = centerTitle
+        self.centerText = centerText; self.percentLabels = percentLabels; self.explode = explode
+    }
+
+    private enum CodingKeys: String, CodingKey { case segments, clockwise, centerTitle, centerText, percentLabels, explode }
+
+    init(from decoder: Decoder, donut: Bool) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        segments = try c.decode([ChartSegment].self, forKey: .segments)
+        self.donut = donut
+        clockwise = try c.decodeIfPresent(Bool.self, forKey: .clockwise) ?? true
+        centerTitle = try c.decodeIfPresent(LenientText.self, forKey: .centerTitle)?.value
+        centerText = try c.decodeIfPresent(LenientText.self, forKey: .centerText)?.value
+        percentLabels = try c.decodeIfPresent(Bool.self, forKey: .percentLabels) ?? true
+        explode = try c.decodeIfPresent([Int].self, forKey: .explode) ?? []
+    }
+
+    public init(from decoder: Decoder) throws { try self.init(from: decoder, donut: false) }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(segments, forKey: .segments)
+        try c.encode(clockwise, forKey: .clockwise)
+        try c.encodeIfPresent(centerTitle, forKey: .centerTitle)
+        try c.encodeIfPresent(centerText, forKey: .centerText)
+        try c.encode(percentLabels, forKey: .percentLabels)
+        try c.encode(explode, forKey: .explode)
+    }
+}
+
+/// CareKit's ring items and activity rings: nested arcs filled to a value 0…1.
+public struct RingChart: Sendable, Hashable, Codable {
+    /// Outermost first; a value above 1 wraps round with a visible overlap.
+    public var rings: [ChartSegment]
+    public var centerLabel: String?
+
+    public init(rings: [ChartSegment], centerLabel: String? = nil) {
+        self.rings = rings; self.centerLabel = centerLabel
+    }
+}
+
+/// One plot of a discrete graph: per x a single value, a low–high range, or several points.
+public struct RangePlot: Sendable, Hashable, Codable {
+    public var title: String
+    /// One entry per category: `[v]`, `[low, high]` or `[v1, v2, …]` (an empty entry leaves a gap).
+    public var values: [[Double]]
+    public var tint: Color?
+
+    public init(title: String, values: [[Double]], tint: Color? = nil) {
+        self.title = title; self.values = values; self.tint = tint
+    }
+}
+
+/// ResearchKit's discrete graph (`ORKDiscreteGraphChartView`, `ORKValueRange`):
+/// min–max ranges per x, optionally connected, several plots side by side.
+public struct RangeChart: Sendable, Hashable, Codable {
+    public var categories: [String]
+    public var plots: [RangePlot]
+    /// Join the ranges' mid points from one x to the next.
+    public var connected: Bool
+    /// Draw every value as its own point (ResearchKit's multiple-point graph) instead of a low–high bar.
+    public var multiplePoints: Bool
+
+    public init(categories: [String], plots: [RangePlot], connected: Bool = false, multiplePoints: Bool = false) {
+        self.categories = categories; self.plots = plots; self.connected = connected; self.multiplePoints = multiplePoints
+    }
+
+    private enum CodingKeys: String, CodingKey { case categories, plots, connected, multiplePoints }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        categories = try c.decode([LenientText].self, forKey: .categories).map(\.value)
+        plots = try c.decode([RangePlot].self, forKey: .plots)
+        connected = try c.decodeIfPresent(Bool.self, forKey: .connected) ?? false
+        multiplePoints = try c.decodeIfPresent(Bool.self, forKey: .multiplePoints) ?? false
+    }
+}
