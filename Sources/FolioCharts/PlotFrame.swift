@@ -126,8 +126,8 @@ struct XLabelLayout {
         let widest = (widths.max() ?? 0) + 4
         let space = Swift.max(spacing, 0.1)
         if widest <= space { return (false, 1) }
-        // Turned labels need about one line height (times √2) each.
-        let turned = lineHeight * 1.2
+        // Labels turned 45° need one line height times √2 between anchors.
+        let turned = lineHeight * 1.42 + 1
         if labels.count <= 40 || turned <= space { return (true, Swift.max(1, Int((turned / space).rounded(.up)))) }
         return (false, Swift.max(1, Int((widest / space).rounded(.up))))
     }

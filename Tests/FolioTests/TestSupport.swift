@@ -106,7 +106,8 @@ enum TestSupport {
         strings += chart.thresholds.compactMap(\.label)
         switch chart.body {
         case .bar(let bar):
-            strings += bar.categories + bar.series.map(\.title)
+            strings += bar.categories
+            if chart.legend.position != .none { strings += bar.series.map(\.title) }
             if bar.valueLabels, !bar.stacked {
                 strings += bar.series.flatMap { s in s.values.map { NumberFormat.string($0, format: chart.yAxis.format,
                                                                                          fallbackDecimals: NumberFormat.decimals(for: s.values)) } }

@@ -1,0 +1,246 @@
+import Foundation
+import XCTest
+@testable import Folio
+@testable import FolioCharts
+@testable import FolioHTML
+import FolioPDF
+
+/// Geometry of the pie, ring, line and range families, and their handling of bad or empty data.
+final class ChartFamiliesTests: XCTestCase {
+    private let renderer = ChartRenderer(measurer: FixedMeasurer())
+
+    private func texts(_ drawing: Drawing) -> [TextItem] {
+        drawing.commands.compactMap { if case .text(let item) = $0 { return item } else { return nil } }
+    }
+
+    private func strokes(_ drawing: Drawing) -> [(Path, StrokeStyle)] {
+        drawing.commands.compactMap { if case .stroke(let path, let style) = $0 { return (path, style) } else { return nil } }
+    }
+
+    // MARK: pie
+
+    func testPieAnglesSumToAFullTurnInProportion() {
+        let pie = PieChart(segments: [ChartSegment(title: "a", value: 60), ChartSegment(title: "b", value: 0),
+                                      ChartSegment(title: "c", value: 25), ChartSegment(title: "d", value: 15)])
+        let layout = PieChartLayout(chart: Chart(.pie(pie)), pie: pie, context: ChartContext(measurer: FixedMeasurer(), theme: .standard))
+        let angles = layout.angles()
+        XCTAssertEqual(angles.reduce(0) { $0 + ($1.end - $1.start) }, 2 * .pi, accuracy: 1e-12)
+        XCTAssertEqual(angles[0].start, -.pi / 2, accuracy: 1e-12, "starts at 12 o'clock")
+        XCTAssertEqual(angles[0].end - angles[0].start, 2 * .pi * 0.60, accuracy: 1e-12)
+        XCTAssertEqual(angles[1].end - angles[1].start, 0, "a zero segment has no slice")
+        for (a, b) in zip(angles, angles.dropFirst()) { XCTAssertEqual(a.end, b.start, accuracy: 1e-12) }
+
+        var counter = pie
+        counter.clockwise = false
+        let reversed = PieChartLayout(chart: Chart(.pie(counter)), pie: counter,
+                                      context: ChartContext(measurer: FixedMeasurer(), theme: .standard)).angles()
+        XCTAssertEqual(reversed[0].end - reversed[0].start, -2 * .pi * 0.60, accuracy: 1e-12)
+    }
+
+    func testPercentagesAddUpToOneHundred() {
+        XCTAssertEqual(PieChartLayout.percentages([1, 1, 1]), [34, 33, 33])
+        XCTAssertEqual(PieChartLayout.percentages([60, 25, 15]), [60, 25, 15])
+        XCTAssertEqual(PieChartLayout.percentages([0, 0]), [0, 0])
+        XCTAssertEqual(PieChartLayout.percentages([40, 30, 2, 1.5, 1, 1, 12]).reduce(0, +), 100)
+    }
+
+    func testPieLabelsNeverOverlapEvenForManySmallSlices() {
+        let values: [Double] = [40, 30, 2, 1.5, 1, 1, 0.5, 0.5, 12]
+        let chart = Chart(.pie(PieChart(segments: values.enumerated().map { ChartSegment(title: "s\($0.offset)", value: $0.element) },
+                                        donut: true)))
+        let drawing = ChartRenderer(measurer: PangoTextEngine()).drawing(for: chart, width: 420)
+        let labels = texts(drawing).filter { $0.text.hasSuffix("%") }
+        XCTAssertEqual(labels.count, values.count)
+        for (i, a) in labels.enumerated() {
+            for b in labels[(i + 1)...] { XCTAssertFalse(a.frame.intersects(b.frame), "\(a.text) overlaps \(b.text)") }
+        }
+    }
+
+    func testPieWithNothingToShowSaysNoData() {
+        let chart = Chart(.pie(PieChart(segments: [ChartSegment(title: "a", value: 0)])))
+        XCTAssertTrue(texts(renderer.drawing(for: chart, width: 300)).contains { $0.text == "No data" })
+        XCTAssertEqual(ChartDescription.describe(chart), "Pie chart: no data.")
+    }
+
+    // MARK: rings
+
+    func testRingArcsMatchTheirValues() {
+        let rings = RingChart(rings: [ChartSegment(title: "Move", value: 0.49), ChartSegment(title: "Exercise", value: 0.86),
+                                      ChartSegment(title: "Stand", value: 1.25)])
+        let drawing = renderer.drawing(for: Chart(.rings(rings)), width: 300)
+        let arcs = strokes(drawing).compactMap { path, style -> (Double, Double, Double)? in
+            guard style.cap == .round, case .arc(_, let radius, let start, let end)? = path.elements.first else { return nil }
+            return (radius, start, end)
+        }
+        // Move and Exercise: one arc each; Stand: a full turn plus the quarter that wraps over the start.
+        XCTAssertEqual(arcs.count, 4)
+        XCTAssertEqual(arcs[0].2 - arcs[0].1, 2 * .pi * 0.49, accuracy: 1e-9)
+        XCTAssertEqual(arcs[1].2 - arcs[1].1, 2 * .pi * 0.86, accuracy: 1e-9)
+        XCTAssertEqual(arcs[2].2 - arcs[2].1, 2 * .pi, accuracy: 1e-9)
+        XCTAssertEqual(arcs[3].2 - arcs[3].1, 2 * .pi * 0.25, accuracy: 1e-9)
+        XCTAssertTrue(arcs.allSatisfy { abs($0.1 + .pi / 2) < 1e-12 }, "every ring starts at 12 o'clock")
+        XCTAssertGreaterThan(arcs[0].0, arcs[1].0, "outermost first")
+        XCTAssertTrue(texts(drawing).contains { $0.text == "Stand 125%" })
+    }
+
+    // MARK: line
+
+    func testCurvedLinesNeverOvershootTheData() {
+        let values: [Double?] = [1, 9, 8.5, 2, 2, 7, 1, 10, 0]
+        let chart = Chart(.line(LineChart(plots: [LinePlot(title: "x", values: values, tint: .black)], interpolation: .curved)))
+        let drawing = renderer.drawing(for: chart, width: 400)
+        guard let (path, _) = strokes(drawing).first(where: { $0.1.color == .black }) else { return XCTFail("no line") }
+        var previous: Point?
+        var curves = 0
+        for element in path.elements {
+            switch element {
+            case .move(let p): previous = p
+            case .curve(let c1, let c2, let end):
+                guard let start = previous else { return XCTFail("curve without start") }
+                let low = min(start.y, end.y) - 1e-9, high = max(start.y, end.y) + 1e-9
+                XCTAssertTrue((low...high).contains(c1.y) && (low...high).contains(c2.y), "overshoot between \(start) and \(end)")
+                previous = end
+                curves += 1
+            default: break
+            }
+        }
+        XCTAssertEqual(curves, values.count - 1)
+    }
+
+    func testGapsAreBridgedByADashedSegment() {
+        let chart = Chart(.line(LineChart(plots: [LinePlot(title: "x", values: [1, 2, nil, nil, 3, 4], tint: .black)])))
+        let dashed = strokes(renderer.drawing(for: chart, width: 400)).filter { !$0.1.dash.isEmpty && $0.1.color.withAlpha(1) == .black }
+        XCTAssertEqual(dashed.count, 1)
+        XCTAssertEqual(dashed[0].0.elements.count, 2)
+    }
+
+    func testAHundredThousandPointsAreThinnedKeepingPeaks() {
+        let count = 100_000
+        var values: [Double?] = (0..<count).map { sin(Double($0) / 500) * 10 + 50 }
+        values[31_337] = 400     // a one-sample spike
+        values[77_777] = -300
+        let chart = Chart(.line(LineChart(x: .numbers((0..<count).map(Double.init)), plots: [LinePlot(title: "x", values: values, tint: .black)])))
+        let drawing = renderer.drawing(for: chart, width: 480)
+        guard let (path, _) = strokes(drawing).first(where: { $0.1.color == .black }) else { return XCTFail("no line") }
+        XCTAssertLessThan(path.elements.count, 4 * 2 * 480, "thinned to the output resolution")
+        let ys = path.elements.compactMap { element -> Double? in
+            switch element {
+            case .move(let p), .line(let p): return p.y
+            default: return nil
+            }
+        }
+        let frame = texts(drawing).filter { $0.text == "400" || $0.text == "-300" }
+        XCTAssertFalse(frame.isEmpty, "the axis reaches the peaks")
+        // The highest and lowest drawn points are the spikes (y grows downwards).
+        let top = ys.min() ?? 0, bottom = ys.max() ?? 0
+        let allYs = ys.sorted()
+        XCTAssertLessThan(top, allYs[1] - 50, "the 400 spike survives")
+        XCTAssertGreaterThan(bottom, allYs[allYs.count - 2] + 50, "the -300 spike survives")
+    }
+
+    func testManyCategoryLabelsAreTurnedOrThinnedWithoutOverlap() {
+        let names = (1...30).map { "Category \($0)" }
+        let chart = Chart(.line(LineChart(x: .categories(names), plots: [LinePlot(title: "x", values: names.map { _ in 1 })])))
+        let labels = texts(renderer.drawing(for: chart, width: 400)).filter { $0.text.hasPrefix("Category") }
+        XCTAssertFalse(labels.isEmpty)
+        XCTAssertTrue(labels.allSatisfy { $0.rotation == -45 })
+        // Turned labels are parallel: they overlap only if their anchors are closer than a line height.
+        for (a, b) in zip(labels, labels.dropFirst()) {
+            XCTAssertGreaterThanOrEqual((b.origin.x - a.origin.x) * cos(.pi / 4), a.metrics.height - 1e-9)
+        }
+    }
+
+    func testDatesOnTheXAxisGetCalendarTicks() throws {
+        let yaml = """
+        title: T
+        elements:
+          - type: chart
+            kind: line
+            x: [2026-11-14T06:00:00Z, 2026-11-14T12:00:00Z, 2026-11-14T18:00:00Z]
+            plots: [{title: g, values: [5, 6, 7]}]
+        """
+        let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+        guard case .chart(let chart) = document.elements[0] else { return XCTFail("not a chart") }
+        let labels = texts(renderer.drawing(for: chart, width: 400)).map(\.text)
+        XCTAssertTrue(labels.contains("06:00") && labels.contains("12:00") && labels.contains("18:00"), "\(labels)")
+    }
+
+    func testEmptyAndDegenerateDataDrawDefinedCharts() {
+        let cases: [Chart] = [
+            Chart(.line(LineChart(plots: []))),
+            Chart(.line(LineChart(plots: [LinePlot(title: "one", values: [5])]))),
+            Chart(.line(LineChart(plots: [LinePlot(title: "unset", values: [nil, nil])]))),
+            Chart(.bar(BarChart(categories: [], series: []))),
+            Chart(.bar(BarChart(categories: ["a", "b"], series: [ChartSeries(title: "zeros", values: [0, 0])]))),
+            Chart(.range(RangeChart(categories: ["a"], plots: [RangePlot(title: "empty", values: [[]])]))),
+            Chart(.rings(RingChart(rings: []))),
+        ]
+        for chart in cases {
+            let drawing = renderer.drawing(for: chart, width: 300)
+            XCTAssertGreaterThan(drawing.size.height, 0)
+            XCTAssertFalse(drawing.description.isEmpty)
+            for command in drawing.commands {
+                if case .text(let item) = command { XCTAssertTrue(item.origin.x.isFinite && item.origin.y.isFinite) }
+            }
+            // Both backends accept it.
+            XCTAssertNoThrow(try Document(title: "T", elements: [.chart(chart)]).pdf())
+        }
+        XCTAssertTrue(texts(renderer.drawing(for: cases[0], width: 300)).contains { $0.text == "No data" })
+        XCTAssertTrue(texts(renderer.drawing(for: cases[3], width: 300)).contains { $0.text == "No data" })
+    }
+
+    // MARK: range
+
+    func testRangesSpanFromLowToHigh() {
+        let chart = Chart(yAxis: ChartAxis(min: 0, max: 10), .range(RangeChart(categories: ["a", "b"],
+            plots: [RangePlot(title: "s", values: [[2, 8], [5]], tint: .black)])))
+        let drawing = renderer.drawing(for: chart, width: 300)
+        let bars = strokes(drawing).filter { $0.1.color == .black && $0.1.width == 6 }
+        XCTAssertEqual(bars.count, 1)
+        guard case .move(let a)? = bars.first?.0.elements.first, case .line(let b)? = bars.first?.0.elements.last else {
+            return XCTFail("no range bar")
+        }
+        XCTAssertEqual(a.x, b.x)
+        // 2…8 of a 0…10 axis: the bar is 60 % of the distance between the 0 and 10 grid lines.
+        let grid = strokes(drawing).filter { $0.1.width == 0.5 || $0.1.width == 0.8 }.compactMap { path, _ -> Double? in
+            if case .move(let p)? = path.elements.first { return p.y } else { return nil }
+        }
+        let span = (grid.max() ?? 0) - (grid.min() ?? 0)
+        XCTAssertEqual(abs(a.y - b.y) / span, 0.6, accuracy: 1e-9)
+    }
+
+    // MARK: shared
+
+    func testGalleryRendersToBothBackendsWithAllItsText() throws {
+        let url = TestSupport.samples.appendingPathComponent("charts.yaml")
+        let document = try DocumentDecoder.decode(try Data(contentsOf: url), format: .yaml)
+        let pdf = try document.pdf(options: RenderOptions(baseDirectory: TestSupport.samples))
+        let file = try TestSupport.temporaryFile(pdf, name: "charts.pdf")
+        XCTAssertEqual(try TestSupport.run("qpdf", ["--check", file.path]).status, 0)
+        let text = TestSupport.normalized(try TestSupport.pageTexts(pdf).joined(separator: " "))
+        let html = try document.html(options: RenderOptions(baseDirectory: TestSupport.samples))
+        for case .chart(let chart) in document.elements {
+            for string in TestSupport.visibleStrings(of: chart) {
+                XCTAssertTrue(text.contains(TestSupport.normalized(string)), "PDF lacks \(string)")
+                XCTAssertTrue(html.contains(HTMLEscaping.escape(string)), "HTML lacks \(string)")
+            }
+            XCTAssertTrue(html.contains(HTMLEscaping.escape(ChartDescription.describe(chart))))
+        }
+        XCTAssertTrue(html.contains("<details class=\"folio-chart-data\"><summary>Data</summary>"))
+    }
+
+    func testDescriptionsSummariseEachFamily() throws {
+        let document = try TestSupport.sampleDocument()
+        let descriptions = document.elements.compactMap { block -> String? in
+            if case .chart(let chart) = block { return ChartDescription.describe(chart) }
+            return nil
+        }
+        XCTAssertEqual(descriptions, [
+            "Bar chart, Pain and medication adherence by day, 7 categories Mon–Sun. Pain from 1 (Wed) to 7 (Sat). Medication adherence from 3.1 (Fri) to 9.4 (Wed).",
+            "Line chart, Heart rate during the Saturday session, 300 points from 0 to 2990. Expected from 70.0 (at 0) to 130.0 (at 1760). Actual from 67.5 (at 2970) to 139.7 (at 1590).",
+            "Pie chart, Share of activity. Steps taken 60%, Tasks completed 25%, Surveys completed 15%.",
+            "Ring chart, Activity rings. Move 49%, Exercise 86%, Stand 15%.",
+            "Range chart, Daily stress, low to high, 7 categories Mon–Sun. Stress from 1 to 8.",
+        ])
+    }
+}
