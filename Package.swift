@@ -34,7 +34,7 @@ let package = Package(
             "Folio",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "folio-bench", dependencies: ["Folio"]),
+        .executableTarget(name: "folio-bench", dependencies: ["Folio", "FolioPDF", "FolioHTML"]),
         .testTarget(name: "FolioTests", dependencies: ["Folio", "FolioPDF", "FolioHTML", "folio"]),
     ]
 )

@@ -18,15 +18,7 @@ public enum DocumentDecoder {
     public static func decode(_ data: Data, format: Format) throws -> Document {
         let document: Document
         do {
-            switch format {
-            case .json:
-                document = try JSONDecoder().decode(Document.self, from: data)
-            case .yaml:
-                guard let text = String(data: data, encoding: .utf8) else {
-                    throw FolioError(path: "", "the input is not UTF-8 text")
-                }
-                document = try YAMLDecoder().decode(Document.self, from: text)
-            }
+            document = try decoder.decode(Document.self, from: try jsonData(data, format: format))
         } catch let error as DecodingError {
             throw describe(error)
         } catch let error as FolioError {
@@ -36,6 +28,30 @@ public enum DocumentDecoder {
         }
         try document.validate()
         return document
+    }
+
+    /// A JSON decoder that also reads the non-finite numbers YAML can express.
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: YAMLTree.positiveInfinity, negativeInfinity: YAMLTree.negativeInfinity, nan: YAMLTree.nan)
+        return decoder
+    }
+
+    /// The input as JSON bytes: JSON as it is, YAML converted through `YAMLTree`.
+    static func jsonData(_ data: Data, format: Format) throws -> Data {
+        guard format == .yaml else { return data }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw FolioError(path: "", "the input is not UTF-8 text")
+        }
+        guard let node = try Yams.compose(yaml: text) else {
+            throw FolioError(path: "", "the input is empty")
+        }
+        let tree = YAMLTree.value(node)
+        guard tree is [String: Any] else {
+            throw FolioError(path: "", "the document must be a mapping with a title and elements")
+        }
+        return try JSONSerialization.data(withJSONObject: tree)
     }
 
     /// The dotted path of a coding path: `elements[3].series[1].values`.

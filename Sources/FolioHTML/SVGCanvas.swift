@@ -9,11 +9,19 @@ public final class SVGCanvas: Canvas {
 
     public init() {}
 
+    /// `value` to two decimals without trailing zeros, by integer arithmetic (fast and locale-free).
     static func number(_ value: Double) -> String {
-        let rounded = (value * 100).rounded() / 100
-        if rounded == rounded.rounded() { return String(Int(rounded)) }
-        var text = String(format: "%.2f", rounded)
-        while text.hasSuffix("0") { text.removeLast() }
+        let scaled = (value * 100).rounded()
+        guard scaled.isFinite, abs(scaled) < 1e15 else { return "0" }
+        var hundredths = Int(scaled)
+        guard hundredths != 0 else { return "0" }
+        var text = hundredths < 0 ? "-" : ""
+        hundredths = abs(hundredths)
+        text += String(hundredths / 100)
+        let fraction = hundredths % 100
+        if fraction != 0 {
+            text += fraction % 10 == 0 ? "." + String(fraction / 10) : (fraction < 10 ? ".0" : ".") + String(fraction)
+        }
         return text
     }
 

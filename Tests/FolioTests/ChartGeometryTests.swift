@@ -141,6 +141,11 @@ final class ChartGeometryTests: XCTestCase {
         XCTAssertEqual(description, "Bar chart, Pain, 4 categories Mon–Thu. Pain from 1 (Wed) to 8 (Thu). Adherence from 0.0 (Thu) to 9.4 (Wed).")
     }
 
+    func testSVGNumbersHaveTwoDecimalsAtMost() {
+        XCTAssertEqual([0, -0.004, 2.5, 2.05, -3.1, 100, 0.999, 1e20].map(SVGCanvas.number),
+                       ["0", "0", "2.5", "2.05", "-3.1", "100", "1", "0"])
+    }
+
     func testSVGArcsMatchTheirAngles() {
         var path = Path()
         path.arc(center: Point(50, 50), radius: 10, start: 0, end: .pi / 2)
