@@ -102,7 +102,7 @@ struct BarChartLayout {
                 let y0 = frame.y(start), y1 = frame.y(end)
                 let rect = Rect(x: x + barWidth * 0.06, y: Swift.min(y0, y1), width: barWidth * 0.88, height: abs(y1 - y0))
                 canvas.rect(rect, color: color)
-                if let threshold = thresholds.exceeded(value) {
+                if let threshold = thresholds.exceeded(value, series: series.title) {
                     canvas.stroke(.rect(rect), style: StrokeStyle(color: thresholds.color(threshold), width: 1.5))
                 }
                 guard bar.valueLabels else { continue }

@@ -81,7 +81,8 @@ public enum ChartDescription {
             parts.append(part)
         }
         for threshold in chart.thresholds {
-            let beyond = line.plots.flatMap { $0.values.compactMap { $0 } }.filter(threshold.isBeyond).count
+            let plots = line.plots.filter { threshold.series == nil || threshold.series == $0.title }
+            let beyond = plots.flatMap { $0.values.compactMap { $0 } }.filter(threshold.isBeyond).count
             if beyond > 0 { parts.append("\(beyond) value\(beyond == 1 ? "" : "s") beyond \(threshold.label ?? "the threshold")") }
         }
         return parts.joined(separator: ". ") + "."

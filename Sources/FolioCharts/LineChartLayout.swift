@@ -119,7 +119,7 @@ struct LineChartLayout {
             }
             let point = Point(frame.x(xFraction(xs[i])), frame.y(value))
             runs[runs.count - 1].append(point)
-            if let threshold = thresholds.exceeded(value) { beyond.append((point, thresholds.color(threshold))) }
+            if let threshold = thresholds.exceeded(value, series: plot.title) { beyond.append((point, thresholds.color(threshold))) }
         }
         runs = runs.filter { !$0.isEmpty }
         let interpolation: Curves.InterpolationKind = {

@@ -63,7 +63,7 @@ struct RangeChartLayout {
                     canvas.fill(.circle(center: Point(x, frame.y(sorted[0])), radius: 3.5), color: tint)
                 }
                 for value in sorted {
-                    if let threshold = thresholds.exceeded(value) {
+                    if let threshold = thresholds.exceeded(value, series: plot.title) {
                         canvas.fill(.circle(center: Point(x, frame.y(value)), radius: 2.2), color: thresholds.color(threshold))
                     }
                 }

@@ -49,8 +49,8 @@ struct ThresholdPainter {
         canvas.endGroup()
     }
 
-    /// The first threshold that `value` lies beyond and that highlights points.
-    func exceeded(_ value: Double) -> ChartThreshold? {
-        thresholds.first { $0.highlight && $0.isBeyond(value) }
+    /// The first threshold that `value` of the series titled `series` lies beyond and that highlights it.
+    func exceeded(_ value: Double, series: String) -> ChartThreshold? {
+        thresholds.first { $0.highlight && ($0.series == nil || $0.series == series) && $0.isBeyond(value) }
     }
 }

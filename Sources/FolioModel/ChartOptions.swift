@@ -148,10 +148,13 @@ public struct ChartThreshold: Sendable, Hashable, Codable {
     public var tint: Color?
     /// Highlight the points beyond the threshold (default true).
     public var highlight: Bool
+    /// Title of the series or plot whose points it highlights; nil for all of them.
+    public var series: String?
 
-    public init(kind: Kind, value: Double, upper: Double? = nil, label: String? = nil, tint: Color? = nil, highlight: Bool = true) {
+    public init(kind: Kind, value: Double, upper: Double? = nil, label: String? = nil, tint: Color? = nil,
+                highlight: Bool = true, series: String? = nil) {
         self.kind = kind; self.value = value; self.upper = upper; self.label = label; self.tint = tint
-        self.highlight = highlight
+        self.highlight = highlight; self.series = series
     }
 
     /// Whether `v` lies beyond the threshold.
@@ -163,7 +166,7 @@ public struct ChartThreshold: Sendable, Hashable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case kind, value, upper, label, tint, highlight }
+    private enum CodingKeys: String, CodingKey { case kind, value, upper, label, tint, highlight, series }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -173,6 +176,7 @@ public struct ChartThreshold: Sendable, Hashable, Codable {
         label = try c.decodeIfPresent(String.self, forKey: .label)
         tint = try c.decodeIfPresent(Color.self, forKey: .tint)
         highlight = try c.decodeIfPresent(Bool.self, forKey: .highlight) ?? true
+        series = try c.decodeIfPresent(String.self, forKey: .series)
     }
 }
 
