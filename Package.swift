@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -29,6 +30,7 @@ let package = Package(
         .target(name: "Folio", dependencies: [
             "FolioModel", "FolioGraphics", "FolioCharts", "FolioPDF", "FolioHTML",
             .product(name: "Yams", package: "Yams"),
+            .product(name: "CSV", package: "CSV.swift"),
         ]),
         .executableTarget(name: "folio", dependencies: [
             "Folio",

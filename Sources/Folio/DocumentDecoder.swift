@@ -44,14 +44,16 @@ public enum DocumentDecoder {
         guard let text = String(data: data, encoding: .utf8) else {
             throw FolioError(path: "", "the input is not UTF-8 text")
         }
-        guard let node = try Yams.compose(yaml: text) else {
-            throw FolioError(path: "", "the input is empty")
-        }
-        let tree = YAMLTree.value(node)
-        guard tree is [String: Any] else {
+        let tree = try YAMLTree.parse(text)
+        guard case .object = tree else {
             throw FolioError(path: "", "the document must be a mapping with a title and elements")
         }
-        return try JSONSerialization.data(withJSONObject: tree)
+        return Data(tree.json.utf8)
+    }
+
+    /// Decodes and validates a document from a tree, such as a bound template.
+    public static func decode(_ tree: TreeValue) throws -> Document {
+        try decode(Data(tree.json.utf8), format: .json)
     }
 
     /// The dotted path of a coding path: `elements[3].series[1].values`.

@@ -42,6 +42,16 @@ extension Document {
         get throws { try html() }
     }
 
+    /// The document in `format` with its page count (nil for HTML, which has no pages).
+    public func renderCountingPages(as format: OutputFormat, options: RenderOptions = RenderOptions()) throws -> (data: Data, pages: Int?) {
+        switch format {
+        case .pdf:
+            let (data, pages) = try PDFRenderer(theme: options.theme, baseDirectory: options.baseDirectory).renderCountingPages(self)
+            return (data, pages)
+        case .html: return (Data(try html(options: options).utf8), nil)
+        }
+    }
+
     /// The document in `format`, as bytes.
     public func render(as format: OutputFormat, options: RenderOptions = RenderOptions()) throws -> Data {
         switch format {

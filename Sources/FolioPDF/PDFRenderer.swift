@@ -17,9 +17,14 @@ public struct PDFRenderer {
 
     /// The PDF's bytes, written to memory.
     public func render(_ document: Document) throws -> Data {
+        try renderCountingPages(document).data
+    }
+
+    /// The PDF's bytes and its number of pages.
+    public func renderCountingPages(_ document: Document) throws -> (data: Data, pages: Int) {
         let sink = PDFSink()
-        try render(document, into: sink)
-        return sink.data
+        let pages = try render(document, into: sink)
+        return (sink.data, pages)
     }
 
     /// Writes the PDF to `url` as it is produced.
@@ -27,7 +32,7 @@ public struct PDFRenderer {
         try render(document).write(to: url)
     }
 
-    private func render(_ document: Document, into sink: PDFSink) throws {
+    private func render(_ document: Document, into sink: PDFSink) throws -> Int {
         try document.validate()
         let text = PangoTextEngine()
         let (pageWidth, pageHeight) = document.page.pageSize
@@ -66,6 +71,7 @@ public struct PDFRenderer {
         guard status == CAIRO_STATUS_SUCCESS, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
             throw FolioError(path: "", "Cairo failed to write the PDF: \(String(cString: cairo_status_to_string(status)))")
         }
+        return pages.count
     }
 
     private func setMetadata(_ document: Document, on surface: OpaquePointer) {

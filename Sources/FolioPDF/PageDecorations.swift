@@ -13,6 +13,7 @@ struct PageDecorations {
         let font = theme.font(theme.smallSize + 0.5)
         if let header = document.header, !header.isEmpty {
             let layout = text.paragraph([TextRun(header)], font: font, width: content.width)
+            pangoEllipsize(layout)
             let lineY = content.y - 10
             canvas.draw(layout: layout, at: Point(content.x, lineY - 4 - layout.metrics.height), color: theme.muted)
             canvas.line(from: Point(content.x, lineY), to: Point(content.x + content.width, lineY),

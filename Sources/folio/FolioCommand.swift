@@ -16,6 +16,6 @@ struct FolioCommand: ParsableCommand {
           folio render report.json --format html --fragment -o -
           cat report.yaml | folio render - --format pdf > report.pdf
         """,
-        subcommands: [RenderCommand.self]
+        subcommands: [RenderCommand.self, BatchCommand.self]
     )
 }

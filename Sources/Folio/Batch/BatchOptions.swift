@@ -1,0 +1,54 @@
+import Foundation
+
+/// What `folio batch` was asked to do.
+public struct BatchOptions: Sendable {
+    public var template: URL
+    /// The data file; `-` for standard input.
+    public var data: String
+    public var outputDirectory: URL
+    public var formats: [OutputFormat]
+    /// File name pattern, bound to each record; the format's extension is added.
+    public var namePattern: String
+    /// Field that identifies a record in `failures.jsonl`; by default `id` or `patient.id`.
+    public var idField: String?
+    public var jobs: Int
+    public var resume: Bool
+    /// Render only records whose number ≡ `shard.index` (mod `shard.count`).
+    public var shard: (index: Int, count: Int)?
+    public var failFast: Bool
+
+    public init(template: URL, data: String, outputDirectory: URL, formats: [OutputFormat] = [.pdf],
+                namePattern: String = "record-{{$number}}", idField: String? = nil,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, resume: Bool = false,
+                shard: (index: Int, count: Int)? = nil, failFast: Bool = false) {
+        self.template = template; self.data = data; self.outputDirectory = outputDirectory; self.formats = formats
+        self.namePattern = namePattern; self.idField = idField; self.jobs = jobs; self.resume = resume
+        self.shard = shard; self.failFast = failFast
+    }
+
+    /// Whether record `number` belongs to this shard.
+    func selects(_ number: Int) -> Bool {
+        guard let shard else { return true }
+        return number % shard.count == shard.index
+    }
+}
+
+/// How a batch ended.
+public struct BatchSummary: Sendable {
+    public var total = 0
+    public var written = 0
+    public var skipped = 0
+    public var failed = 0
+    public var interrupted = false
+    public var seconds = 0.0
+
+    /// Documents per second over the run.
+    public var rate: Double { seconds > 0 ? Double(written) / seconds : 0 }
+}
+
+/// Receives progress while a batch runs (on the thread that called `run`).
+public protocol BatchProgress: AnyObject {
+    func started(total: Int)
+    func progressed(_ summary: BatchSummary)
+    func finished(_ summary: BatchSummary)
+}

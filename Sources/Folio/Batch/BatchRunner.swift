@@ -1,0 +1,265 @@
+import Foundation
+
+/// Renders one template for every record of a data file on all cores.
+///
+/// A reader thread streams records into a bounded queue; worker threads bind,
+/// render and write each document (temporary name, then rename); this thread
+/// collects results into `manifest.jsonl` and `failures.jsonl` and reports progress.
+/// A bad record fails alone.
+public final class BatchRunner: @unchecked Sendable {
+    /// File names a batch writes beside the documents.
+    public static let manifestName = "manifest.jsonl", failuresName = "failures.jsonl"
+    static let temporaryPrefix = ".folio-tmp-"
+
+    private let options: BatchOptions
+    private let template: DocumentTemplate
+    private let renderOptions: RenderOptions
+    private let cancelled = Flag()
+
+    /// Loads the template; a bad template is an error before anything is written.
+    public init(options: BatchOptions) throws {
+        self.options = options
+        guard let data = FileManager.default.contents(atPath: options.template.path) else {
+            throw FolioError(path: "", "cannot read template \(options.template.path)")
+        }
+        template = try DocumentTemplate(data: data, format: DocumentDecoder.Format(fileName: options.template.path))
+        renderOptions = RenderOptions(baseDirectory: options.template.deletingLastPathComponent())
+    }
+
+    /// Asks a running batch to stop after the documents being rendered; callable from any thread.
+    public func cancel() { cancelled.set() }
+
+    private enum Outcome {
+        case written(number: Int, files: [(name: String, bytes: Int, pages: Int?, sha256: String)])
+        case skipped(number: Int)
+        case failed(number: Int, id: String?, error: String)
+    }
+
+    /// Runs the batch. Throws only for problems with the whole batch (unreadable data,
+    /// duplicate file names); bad records are counted in the summary and `failures.jsonl`.
+    public func run(progress: BatchProgress?) throws -> BatchSummary {
+        let start = Date()
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: options.outputDirectory, withIntermediateDirectories: true)
+        removeStaleTemporaryFiles()
+        let dataPath = try spooledDataPath()
+        defer { if dataPath != options.data { try? fileManager.removeItem(atPath: dataPath) } }
+
+        var summary = BatchSummary()
+        summary.total = try checkNames(dataPath: dataPath)
+        progress?.started(total: summary.total)
+
+        let manifest = try LineWriter(url: options.outputDirectory.appendingPathComponent(BatchRunner.manifestName), append: options.resume)
+        let failures = try LineWriter(url: options.outputDirectory.appendingPathComponent(BatchRunner.failuresName), append: options.resume)
+        let work = BlockingQueue<DataRecord>(capacity: options.jobs * 2)
+        let results = BlockingQueue<Outcome>(capacity: options.jobs * 4)
+        let reader = try RecordReader(path: dataPath)
+        let readerError = ErrorBox()
+        let readerThread = Thread { [self] in
+            do {
+                while !cancelled.isSet, let record = try reader.next() {
+                    if options.selects(record.number) && !work.push(record) { break }
+                }
+            } catch {
+                readerError.error = error
+            }
+            work.close()
+        }
+        readerThread.start()
+        let remaining = Counter(options.jobs)
+        for _ in 0..<max(options.jobs, 1) {
+            let worker = Thread { [self] in
+                while case .item(let record) = work.pop() {
+                    if cancelled.isSet { continue }
+                    results.push(process(record))
+                }
+                if remaining.decrement() == 0 { results.close() }
+            }
+            worker.stackSize = 8 << 20
+            worker.start()
+        }
+
+        var lastReport = Date.distantPast
+        loop: while true {
+            switch results.pop(timeout: 0.2) {
+            case .finished: break loop
+            case .timedOut: break
+            case .item(let outcome):
+                switch outcome {
+                case .written(let number, let files):
+                    summary.written += 1
+                    for file in files {
+                        manifest.write(jsonObject: [("record", .number(Double(number))), ("file", .string(file.name)),
+                                                    ("bytes", .number(Double(file.bytes))),
+                                                    ("pages", file.pages.map { .number(Double($0)) } ?? .null),
+                                                    ("sha256", .string(file.sha256))])
+                    }
+                case .skipped:
+                    summary.skipped += 1
+                case .failed(let number, let id, let error):
+                    summary.failed += 1
+                    failures.write(jsonObject: [("record", .number(Double(number))), ("id", id.map(TreeValue.string) ?? .null),
+                                                ("error", .string(error))])
+                    if options.failFast { cancelled.set() }
+                }
+            }
+            if Date().timeIntervalSince(lastReport) >= 0.1 {
+                lastReport = Date()
+                summary.seconds = Date().timeIntervalSince(start)
+                progress?.progressed(summary)
+            }
+        }
+        manifest.close()
+        failures.close()
+        summary.seconds = Date().timeIntervalSince(start)
+        summary.interrupted = cancelled.isSet && !(options.failFast && summary.failed > 0)
+        if let error = readerError.error { throw error }
+        progress?.finished(summary)
+        return summary
+    }
+
+    // MARK: per record
+
+    private func process(_ record: DataRecord) -> Outcome {
+        let value: TreeValue
+        switch record.value {
+        case .failure(let error): return .failed(number: record.number, id: nil, error: error.description)
+        case .success(let tree): value = tree
+        }
+        let id = identifier(of: value)
+        do {
+            let names = try options.formats.map {
+                try FileNaming.name(pattern: options.namePattern, record: value, number: record.number, format: $0)
+            }
+            let urls = names.map { options.outputDirectory.appendingPathComponent($0) }
+            if options.resume, urls.allSatisfy({ FileManager.default.fileExists(atPath: $0.path) }) {
+                return .skipped(number: record.number)
+            }
+            let document = try template.document(for: value, number: record.number)
+            var files: [(name: String, bytes: Int, pages: Int?, sha256: String)] = []
+            for (format, url) in zip(options.formats, urls) {
+                let (data, pages) = try document.renderCountingPages(as: format, options: renderOptions)
+                try BatchRunner.writeAtomically(data, to: url)
+                files.append((url.lastPathComponent, data.count, pages, SHA256.hex(data)))
+            }
+            return .written(number: record.number, files: files)
+        } catch {
+            return .failed(number: record.number, id: id, error: "\(error)")
+        }
+    }
+
+    private func identifier(of record: TreeValue) -> String? {
+        for path in options.idField.map({ [$0] }) ?? ["id", "patient.id"] {
+            if let value = record.value(at: path), value != .null { return value.text }
+        }
+        return nil
+    }
+
+    /// Writes under a temporary name in the same folder, then renames: readers
+    /// never see a partial file, and an interrupted run leaves none.
+    static func writeAtomically(_ data: Data, to url: URL) throws {
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent("\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(url.lastPathComponent)")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data) else {
+            throw FolioError(path: "", "cannot write \(temporary.path)")
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            unlink(temporary.path)
+            throw FolioError(path: "", "cannot rename to \(url.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    // MARK: before the run
+
+    /// Temporary files left by a killed run.
+    private func removeStaleTemporaryFiles() {
+        let fileManager = FileManager.default
+        for name in (try? fileManager.contentsOfDirectory(atPath: options.outputDirectory.path)) ?? []
+        where name.hasPrefix(BatchRunner.temporaryPrefix) {
+            try? fileManager.removeItem(at: options.outputDirectory.appendingPathComponent(name))
+        }
+    }
+
+    /// Standard input is copied to a temporary file so it can be read twice.
+    private func spooledDataPath() throws -> String {
+        guard options.data == "-" else { return options.data }
+        let path = options.outputDirectory.appendingPathComponent("\(BatchRunner.temporaryPrefix)stdin-\(getpid())").path
+        guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path) else {
+            throw FolioError(path: "", "cannot spool standard input to \(path)")
+        }
+        while true {
+            let chunk = FileHandle.standardInput.readData(ofLength: 1 << 16)
+            if chunk.isEmpty { break }
+            out.write(chunk)
+        }
+        try out.close()
+        return path
+    }
+
+    /// Counts the selected records and rejects two records that would write the same file,
+    /// before anything is written. Keeps only a hash per name.
+    private func checkNames(dataPath: String) throws -> Int {
+        let reader = try RecordReader(path: dataPath)
+        var seen: [UInt64: Int] = [:]
+        var total = 0
+        while let record = try reader.next() {
+            guard options.selects(record.number) else { continue }
+            total += 1
+            guard case .success(let value) = record.value else { continue }
+            for format in options.formats {
+                guard let name = try? FileNaming.name(pattern: options.namePattern, record: value, number: record.number,
+                                                      format: format) else { continue }
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+                if let first = seen[hash] {
+                    throw FolioError(path: "--name", "records \(first) and \(record.number) would both be written to \"\(name)\"; make the pattern unique, for example with {{$number}}")
+                }
+                seen[hash] = record.number
+            }
+        }
+        return total
+    }
+}
+
+/// A flag set once, read from many threads.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
+}
+
+/// A count shared by threads.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int
+    init(_ value: Int) { self.value = max(value, 1) }
+    func decrement() -> Int { lock.lock(); defer { lock.unlock() }; value -= 1; return value }
+}
+
+/// An error handed from a thread to the one that joins it.
+final class ErrorBox: @unchecked Sendable {
+    var error: Error?
+}
+
+/// Appends JSON lines to a file, flushed line by line so an interrupted run keeps what it logged.
+final class LineWriter {
+    private let handle: FileHandle
+
+    init(url: URL, append: Bool) throws {
+        if !append || !FileManager.default.fileExists(atPath: url.path) {
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                throw FolioError(path: "", "cannot write \(url.path)")
+            }
+        }
+        guard let handle = FileHandle(forWritingAtPath: url.path) else { throw FolioError(path: "", "cannot write \(url.path)") }
+        handle.seekToEndOfFile()
+        self.handle = handle
+    }
+
+    func write(jsonObject members: [(String, TreeValue)]) {
+        handle.write(Data((TreeValue.object(members.map { (key: $0.0, value: $0.1) }).json + "\n").utf8))
+    }
+
+    func close() { try? handle.close() }
+}

@@ -1,0 +1,194 @@
+import CSV
+import Foundation
+
+/// One input record: its 1-based number and its value, or why it could not be read.
+public struct DataRecord: Sendable {
+    public let number: Int
+    public let value: Result<TreeValue, FolioError>
+}
+
+/// Streams records from JSON lines, a JSON array or CSV, one at a time, so memory
+/// does not grow with the number of records.
+public final class RecordReader {
+    /// The layout of the data file.
+    public enum Format: String, Sendable {
+        case jsonLines, jsonArray, csv
+    }
+
+    private let handle: FileHandle
+    private let format: Format
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var atEnd = false
+    private var count = 0
+    private var csv: CSVReader?
+    private var arrayStarted = false
+
+    /// Opens `path`; the format comes from the extension (`.csv`, `.jsonl`, `.ndjson`)
+    /// or, for `.json` and others, from the first character (`[` for an array).
+    public init(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw FolioError(path: "", "cannot read data file \(path)")
+        }
+        self.handle = handle
+        let lower = path.lowercased()
+        if lower.hasSuffix(".csv") {
+            format = .csv
+        } else if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") {
+            format = .jsonLines
+        } else {
+            let head = handle.readData(ofLength: 4096)
+            try handle.seek(toOffset: 0)
+            let first = head.first { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
+            format = first == UInt8(ascii: "[") ? .jsonArray : first == UInt8(ascii: "{") || first == nil ? .jsonLines : .csv
+        }
+        if format == .csv {
+            guard let stream = InputStream(fileAtPath: path) else { throw FolioError(path: "", "cannot read data file \(path)") }
+            do {
+                csv = try CSVReader(stream: stream, hasHeaderRow: true)
+            } catch {
+                throw FolioError(path: "", "\(path) is not valid CSV: \(error)")
+            }
+        }
+    }
+
+    deinit { try? handle.close() }
+
+    /// The next record, or nil at the end. A malformed record is returned as a failure;
+    /// only a file that cannot be read at all throws.
+    public func next() throws -> DataRecord? {
+        switch format {
+        case .jsonLines: return try nextLine()
+        case .jsonArray: return try nextArrayElement()
+        case .csv: return nextCSVRow()
+        }
+    }
+
+    private func fill() -> Bool {
+        guard !atEnd else { return false }
+        let chunk = handle.readData(ofLength: 1 << 16)
+        if chunk.isEmpty { atEnd = true; return false }
+        if position > 0 {
+            buffer.removeFirst(position)
+            position = 0
+        }
+        buffer.append(contentsOf: chunk)
+        return true
+    }
+
+    private func record(_ bytes: ArraySlice<UInt8>) -> DataRecord {
+        count += 1
+        do {
+            return DataRecord(number: count, value: .success(try JSONTreeParser.parse(Array(bytes))))
+        } catch let error as FolioError {
+            return DataRecord(number: count, value: .failure(error))
+        } catch {
+            return DataRecord(number: count, value: .failure(FolioError(path: "", "\(error)")))
+        }
+    }
+
+    private func nextLine() throws -> DataRecord? {
+        while true {
+            if let newline = buffer[position...].firstIndex(of: 0x0A) {
+                let line = buffer[position..<newline]
+                position = newline + 1
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+                return record(line)
+            }
+            if !fill() {
+                let line = buffer[position...]
+                position = buffer.count
+                return line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 || $0 == 0x0A }) ? nil : record(line)
+            }
+        }
+    }
+
+    /// Scans to the end of the next top-level element, tracking strings and nesting.
+    private func nextArrayElement() throws -> DataRecord? {
+        var scan = position
+        var depth = 0, inString = false, escaped = false, start: Int?
+        while true {
+            while scan < buffer.count {
+                let byte = buffer[scan]
+                if inString {
+                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true }
+                    else if byte == UInt8(ascii: "\"") { inString = false }
+                } else if !arrayStarted {
+                    if byte == UInt8(ascii: "[") { arrayStarted = true; position = scan + 1 }
+                    else if ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains(byte) {
+                        throw FolioError(path: "", "the data file is not a JSON array")
+                    }
+                } else if start == nil {
+                    if byte == UInt8(ascii: "]") { atEnd = true; position = buffer.count; return nil }
+                    if ![0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ",")].contains(byte) {
+                        start = scan
+                        if byte == UInt8(ascii: "\"") { inString = true }
+                        else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth = 1 }
+                    }
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = true
+                } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                    depth += 1
+                } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                    if depth == 0, let begin = start {
+                        // A scalar element ended by the array's closing bracket.
+                        position = scan
+                        return record(buffer[begin..<scan])
+                    }
+                    depth -= 1
+                    if depth == 0, let begin = start {
+                        position = scan + 1
+                        return record(buffer[begin...scan])
+                    }
+                } else if byte == UInt8(ascii: ","), depth == 0, let begin = start {
+                    position = scan + 1
+                    return record(buffer[begin..<scan])
+                }
+                scan += 1
+            }
+            let consumed = position
+            if !fill() {
+                if let begin = start { throw FolioError(path: "", "the data file ends inside record \(count + 1) (byte \(begin))") }
+                if arrayStarted { throw FolioError(path: "", "the data file's JSON array is not closed with ]") }
+                return nil
+            }
+            // fill() dropped the consumed bytes: shift our indexes with them.
+            scan -= consumed
+            if let begin = start { start = begin - consumed }
+        }
+    }
+
+    private func nextCSVRow() -> DataRecord? {
+        guard let csv, let row = csv.next() else { return nil }
+        count += 1
+        let header = csv.headerRow ?? []
+        var tree = TreeValue.object([])
+        for (index, name) in header.enumerated() where index < row.count {
+            let cell = row[index]
+            guard !cell.isEmpty else { continue }
+            tree = RecordReader.setting(tree, path: name.split(separator: ".").map(String.init), to: RecordReader.cellValue(cell))
+        }
+        return DataRecord(number: count, value: .success(tree))
+    }
+
+    /// A CSV cell as a number, a JSON list or object, or text.
+    static func cellValue(_ cell: String) -> TreeValue {
+        if let number = Double(cell), number.isFinite { return .number(number) }
+        if let first = cell.first, first == "[" || first == "{", let parsed = try? JSONTreeParser.parse(Data(cell.utf8)) {
+            return parsed
+        }
+        return .string(cell)
+    }
+
+    /// `tree` with the value at a dotted column name (`patient.name`) set, creating objects on the way.
+    static func setting(_ tree: TreeValue, path: [String], to value: TreeValue) -> TreeValue {
+        guard let key = path.first else { return value }
+        guard case .object(var members) = tree else { return tree }
+        if let index = members.firstIndex(where: { $0.key == key }) {
+            members[index].value = setting(members[index].value, path: Array(path.dropFirst()), to: value)
+        } else {
+            members.append((key, setting(.object([]), path: Array(path.dropFirst()), to: value)))
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// A document whose strings may hold `{{placeholders}}` filled from a data record.
+///
+/// Binding is structural: the template is parsed once, and values go into the
+/// parsed tree, never into its text, so no record value can change the
+/// document's structure.
+///
+/// - A string that is exactly one placeholder, `"{{pain}}"`, takes the field's value
+///   whatever its type: a number, a list (a chart series) or an object.
+/// - Placeholders inside longer text are replaced by the value's text:
+///   `"{{patient.week}} update for {{patient.name}}"`.
+/// - In a list, `{$each: medications, $as: m, $item: …}` repeats `$item` (or every
+///   entry of `$items`) once per element, and `{$if: field, $item: …}` (or `$unless`)
+///   keeps it only when the field is present and not null, false or empty.
+/// - Filters: `mean`, `sum`, `min`, `max`, `count`, `round: n`, `fixed: n`, `percent: n`,
+///   `scale: k`, `thousands`, `entries`, `keys`, `values`, `default: text`, `join: sep`,
+///   `upper`, `lower`. `$number` is the record's number.
+public struct DocumentTemplate: Sendable {
+    /// The parsed template.
+    public let tree: TreeValue
+
+    public init(tree: TreeValue) { self.tree = tree }
+
+    /// Reads a template from JSON or YAML bytes.
+    public init(data: Data, format: DocumentDecoder.Format) throws {
+        switch format {
+        case .json: tree = try JSONTreeParser.parse(data)
+        case .yaml:
+            guard let text = String(data: data, encoding: .utf8) else { throw FolioError(path: "", "the template is not UTF-8 text") }
+            do {
+                tree = try YAMLTree.parse(text)
+            } catch let error as FolioError {
+                throw error
+            } catch {
+                throw FolioError(path: "", "the template is not valid YAML: \("\(error)".split(separator: "\n").joined(separator: " "))")
+            }
+        }
+        guard case .object = tree else { throw FolioError(path: "", "the template must be a mapping with a title and elements") }
+    }
+
+    /// The template's tree with `record`'s values bound in.
+    public func bind(_ record: TreeValue, number: Int = 1) throws -> TreeValue {
+        var scope = TemplateScope(record: record)
+        scope.locals.append(("$number", .number(Double(number))))
+        return try bind(tree, scope: scope, path: "")
+    }
+
+    /// The bound, decoded and validated document for `record`.
+    public func document(for record: TreeValue, number: Int = 1) throws -> Document {
+        try DocumentDecoder.decode(try bind(record, number: number))
+    }
+
+    /// A string template bound to `record`, such as a file-name pattern.
+    public static func interpolate(_ text: String, record: TreeValue, number: Int, templatePath: String = "name") throws -> String {
+        var scope = TemplateScope(record: record)
+        scope.locals.append(("$number", .number(Double(number))))
+        return try interpolate(text, scope: scope, path: templatePath).text
+    }
+
+    private func bind(_ value: TreeValue, scope: TemplateScope, path: String) throws -> TreeValue {
+        switch value {
+        case .string(let text):
+            return try DocumentTemplate.interpolate(text, scope: scope, path: path)
+        case .object(let members):
+            return .object(try members.map { member in
+                (member.key, try bind(member.value, scope: scope, path: path.isEmpty ? member.key : "\(path).\(member.key)"))
+            })
+        case .array(let items):
+            var result: [TreeValue] = []
+            result.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() {
+                try expand(item, scope: scope, path: "\(path)[\(index)]", into: &result)
+            }
+            return .array(result)
+        default:
+            return value
+        }
+    }
+
+    /// Appends `item` bound, or what its `$each` / `$if` / `$unless` directive produces.
+    private func expand(_ item: TreeValue, scope: TemplateScope, path: String, into result: inout [TreeValue]) throws {
+        guard case .object = item, item["$each"] != nil || item["$if"] != nil || item["$unless"] != nil else {
+            result.append(try bind(item, scope: scope, path: path))
+            return
+        }
+        let body: [TreeValue]
+        if let items = item["$items"] {
+            guard case .array(let list) = items else { throw FolioError(path: "\(path).$items", "$items must be a list") }
+            body = list
+        } else if let single = item["$item"] {
+            body = [single]
+        } else {
+            throw FolioError(path: path, "a $each, $if or $unless entry needs $item or $items")
+        }
+        func append(_ scope: TemplateScope) throws {
+            for (index, entry) in body.enumerated() {
+                try expand(entry, scope: scope, path: item["$items"] == nil ? "\(path).$item" : "\(path).$items[\(index)]", into: &result)
+            }
+        }
+        if case .string(let condition)? = item["$if"] ?? item["$unless"] {
+            let value = scope.lookup(condition.trimmingCharacters(in: CharacterSet(charactersIn: "{} ")))
+            if DocumentTemplate.isPresent(value) == (item["$if"] != nil) { try append(scope) }
+            return
+        }
+        guard case .string(let listPath)? = item["$each"] else {
+            throw FolioError(path: "\(path).$each", "$each names a list field, such as medications")
+        }
+        let field = listPath.trimmingCharacters(in: CharacterSet(charactersIn: "{} "))
+        guard let list = scope.lookup(field) else { throw FolioError(path: "\(path).$each", "the record has no field \"\(field)\"") }
+        guard case .array(let elements) = list else {
+            throw FolioError(path: "\(path).$each", "\(field) is \(list.kindName), not a list")
+        }
+        let name: String
+        if case .string(let alias)? = item["$as"] { name = alias } else { name = "item" }
+        for (index, element) in elements.enumerated() {
+            var inner = scope
+            inner.locals.append((name, element))
+            inner.locals.append(("$index", .number(Double(index))))
+            try append(inner)
+        }
+    }
+
+    static func isPresent(_ value: TreeValue?) -> Bool {
+        switch value {
+        case nil, .null?, .bool(false)?: return false
+        case .string(let s)?: return !s.isEmpty
+        case .array(let a)?: return !a.isEmpty
+        default: return true
+        }
+    }
+
+    /// Replaces placeholders in one pass; substituted text is never scanned again.
+    static func interpolate(_ text: String, scope: TemplateScope, path: String) throws -> TreeValue {
+        guard text.contains("{{") else { return .string(text) }
+        var pieces: [(literal: Substring, expression: String?)] = []
+        var rest = text[...]
+        while let open = rest.range(of: "{{") {
+            guard let close = rest[open.upperBound...].range(of: "}}") else {
+                throw FolioError(path: path, "a placeholder opened with {{ is not closed with }}")
+            }
+            pieces.append((rest[..<open.lowerBound], String(rest[open.upperBound..<close.lowerBound])))
+            rest = rest[close.upperBound...]
+        }
+        pieces.append((rest, nil))
+        // A string that is one placeholder and nothing else takes the value as it is.
+        if pieces.count == 2, pieces[0].literal.allSatisfy(\.isWhitespace), pieces[1].literal.allSatisfy(\.isWhitespace),
+           let expression = pieces[0].expression {
+            return try TemplateExpression(parsing: expression.trimmingCharacters(in: .whitespaces), templatePath: path)
+                .evaluate(in: scope, templatePath: path)
+        }
+        var out = ""
+        for piece in pieces {
+            out += piece.literal
+            if let expression = piece.expression {
+                out += try TemplateExpression(parsing: expression.trimmingCharacters(in: .whitespaces), templatePath: path)
+                    .evaluate(in: scope, templatePath: path).text
+            }
+        }
+        return .string(out)
+    }
+}

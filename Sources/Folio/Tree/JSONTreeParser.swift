@@ -1,0 +1,154 @@
+import Foundation
+
+/// A small JSON parser that keeps object keys in order and reports errors with
+/// line and column; records of a batch are parsed with it one at a time.
+public struct JSONTreeParser {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    /// Parses one JSON value from `data`; anything after it but white space is an error.
+    public static func parse(_ data: Data) throws -> TreeValue {
+        try parse([UInt8](data))
+    }
+
+    public static func parse(_ bytes: [UInt8]) throws -> TreeValue {
+        var parser = JSONTreeParser(bytes: bytes)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected text after the value") }
+        return value
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private func error(_ message: String) -> FolioError {
+        var line = 1, column = 1
+        for byte in bytes[..<min(index, bytes.count)] {
+            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+        }
+        return FolioError(path: "", "invalid JSON at line \(line), column \(column): \(message)")
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+    }
+
+    private mutating func parseValue(depth: Int) throws -> TreeValue {
+        guard depth < 512 else { throw error("nested too deeply") }
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expect("null"); return .null
+        default: return .number(try parseNumber())
+        }
+    }
+
+    private mutating func expect(_ word: String) throws {
+        let utf8 = Array(word.utf8)
+        guard index + utf8.count <= bytes.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
+            throw error("expected \(word)")
+        }
+        index += utf8.count
+    }
+
+    private mutating func parseObject(depth: Int) throws -> TreeValue {
+        index += 1
+        var members: [(key: String, value: TreeValue)] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+            index += 1
+            skipWhitespace()
+            members.append((key, try parseValue(depth: depth + 1)))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input in an object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            throw error("expected ',' or '}'")
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws -> TreeValue {
+        index += 1
+        var items: [TreeValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        while true {
+            skipWhitespace()
+            items.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input in an array") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            throw error("expected ',' or ']'")
+        }
+    }
+
+    private mutating func parseString() throws -> String {
+        index += 1
+        var buffer: [UInt8] = []
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") {
+                index += 1
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "n"): buffer.append(0x0A)
+                case UInt8(ascii: "t"): buffer.append(0x09)
+                case UInt8(ascii: "r"): buffer.append(0x0D)
+                case UInt8(ascii: "b"): buffer.append(0x08)
+                case UInt8(ascii: "f"): buffer.append(0x0C)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800...0xDBFF).contains(scalar), index + 1 < bytes.count,
+                       bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try hex4()
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    buffer.append(contentsOf: Array(String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8))
+                default: buffer.append(escape)
+                }
+                continue
+            }
+            guard byte >= 0x20 else { throw error("control character in a string") }
+            buffer.append(byte)
+            index += 1
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func hex4() throws -> UInt32 {
+        guard index + 4 <= bytes.count,
+              let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+            throw error("bad \\u escape")
+        }
+        index += 4
+        return value
+    }
+
+    private mutating func parseNumber() throws -> Double {
+        let start = index
+        while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
+        guard index > start, let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
+            throw error("unexpected character")
+        }
+        return value
+    }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Dispatch
+import Folio
+import Foundation
+
+/// `folio batch TEMPLATE --data FILE --out DIR …`.
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Render one template for every record of a data file, on all cores.",
+        discussion: """
+        The template is a document (YAML or JSON) whose strings may hold placeholders \
+        filled from each record: "{{patient.name}}" inside text, or a whole value such as \
+        values: "{{pain}}" for a chart series. Lists may hold {$each: medications, $as: m, $item: …} \
+        to repeat an entry per element and {$if: field, $item: …} to keep it only when the field \
+        is present. Filters: mean, sum, min, max, count, round: n, fixed: n, percent: n, scale: k, \
+        thousands, entries, keys, values, default: text, join: sep, upper, lower. \
+        Values go into the parsed document, never into the template's text.
+
+        Data: JSON lines, a JSON array or CSV with a header row (dotted column names such as \
+        patient.name make nested fields; cells holding numbers or JSON lists become those), \
+        read as a stream; '-' reads standard input.
+
+        Each file is written under a temporary name and renamed, so an interrupted run leaves \
+        no partial file; --resume skips records whose outputs exist. A bad record fails alone: \
+        it goes to DIR/failures.jsonl with its number, id and an error naming the field, and \
+        the exit status is 1. DIR/manifest.jsonl lists every file with its size, pages and SHA-256.
+
+        Example (Kubernetes Indexed Job, Slurm array or GNU parallel):
+          folio batch Templates/weekly-summary.yaml --data patients.jsonl --out out --shard $JOB_COMPLETION_INDEX/4
+        """
+    )
+
+    @Argument(help: "The document template, YAML or JSON.")
+    var template: String
+
+    @Option(help: "Records: JSON lines (.jsonl), a JSON array (.json) or CSV (.csv); '-' for standard input.")
+    var data: String
+
+    @Option(name: .customLong("out"), help: "Folder for the documents, manifest.jsonl and failures.jsonl.")
+    var outputDirectory: String
+
+    @Option(help: "Comma-separated formats: pdf, html or pdf,html.")
+    var format: String = "pdf"
+
+    @Option(help: "File name pattern bound to each record, e.g. '{{patient.id}}-week'; the extension is added.")
+    var name: String = "record-{{$number}}"
+
+    @Option(help: "Record field used as the id in failures.jsonl (default: id or patient.id).")
+    var id: String?
+
+    @Option(help: "Parallel workers (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Skip records whose output files already exist.")
+    var resume = false
+
+    @Option(help: "K/N: render only the records whose number ≡ K (mod N).")
+    var shard: String?
+
+    @Flag(help: "Stop at the first failed record.")
+    var failFast = false
+
+    @Flag(help: "No progress bar or progress lines.")
+    var quiet = false
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        _ = try formats()
+        _ = try shardValue()
+    }
+
+    func formats() throws -> [OutputFormat] {
+        let list = try format.split(separator: ",").map { item -> OutputFormat in
+            guard let format = OutputFormat(rawValue: item.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                throw ValidationError("unknown format '\(item)'; use pdf, html or pdf,html")
+            }
+            return format
+        }
+        guard !list.isEmpty else { throw ValidationError("--format needs pdf, html or pdf,html") }
+        return list
+    }
+
+    func shardValue() throws -> (index: Int, count: Int)? {
+        guard let shard else { return nil }
+        let parts = shard.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(k) else {
+            throw ValidationError("--shard takes K/N with 0 ≤ K < N, e.g. 0/4")
+        }
+        return (k, n)
+    }
+
+    func run() throws {
+        let options = BatchOptions(
+            template: URL(fileURLWithPath: template), data: data, outputDirectory: URL(fileURLWithPath: outputDirectory),
+            formats: try formats(), namePattern: name, idField: id, jobs: jobs, resume: resume,
+            shard: try shardValue(), failFast: failFast)
+        let summary: BatchSummary
+        do {
+            let runner = try BatchRunner(options: options)
+            let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { runner.cancel() }
+                source.resume()
+                return source
+            }
+            defer { signals.forEach { $0.cancel() } }
+            let display = ProgressDisplay(mode: quiet ? .quiet : isatty(STDERR_FILENO) == 1 ? .bar : .lines)
+            summary = try runner.run(progress: display)
+        } catch let error as FolioError {
+            FileHandle.standardError.write(Data("folio: error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let failuresPath = URL(fileURLWithPath: outputDirectory).appendingPathComponent(BatchRunner.failuresName).path
+        var line = "folio: \(summary.written) written"
+        if summary.skipped > 0 { line += ", \(summary.skipped) skipped" }
+        line += ", \(summary.failed) failed"
+        line += String(format: " in %.1f s (%.1f documents/s)", summary.seconds, summary.rate)
+        if summary.failed > 0 { line += "; see \(failuresPath)" }
+        if summary.interrupted { line += "; interrupted: run again with --resume" }
+        if !quiet || summary.failed > 0 || summary.interrupted {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        if summary.interrupted { throw ExitCode(130) }
+        if summary.failed > 0 { throw ExitCode(1) }
+    }
+}

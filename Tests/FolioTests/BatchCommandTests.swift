@@ -1,0 +1,209 @@
+import Foundation
+import XCTest
+@testable import Folio
+
+/// Runs `folio batch` as a user would, on the W1 template.
+final class BatchCommandTests: XCTestCase {
+    private var folio: String { TestSupport.folioBinary.path }
+    private let template = TestSupport.root.appendingPathComponent("Templates/weekly-summary.yaml").path
+
+    /// `count` good records made from the first sample record, with ids P1…Pn.
+    private func records(_ count: Int, mutate: (Int, inout [String: Any]) -> Void = { _, _ in }) throws -> [String] {
+        let sample = try String(contentsOf: TestSupport.samples.appendingPathComponent("patients.jsonl"), encoding: .utf8)
+        let first = try XCTUnwrap(sample.split(separator: "\n").first)
+        return try (1...count).map { index in
+            var record = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+            var patient = try XCTUnwrap(record["patient"] as? [String: Any])
+            patient["id"] = "P\(index)"
+            record["patient"] = patient
+            mutate(index, &record)
+            return String(decoding: try JSONSerialization.data(withJSONObject: record), as: UTF8.self)
+        }
+    }
+
+    private func write(_ lines: [String], name: String = "data.jsonl") throws -> URL {
+        try TestSupport.temporaryFile(Data((lines.joined(separator: "\n") + "\n").utf8), name: name)
+    }
+
+    private func lines(_ url: URL) -> [[String: Any]] {
+        ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    func testSampleBatchWritesGoodRecordsAndListsTheBadOne() throws {
+        let out = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(folio, ["batch", template, "--data", TestSupport.samples.appendingPathComponent("patients.jsonl").path,
+                                                 "--out", out.path, "--format", "pdf,html", "--name", "{{patient.id}}-week.pdf"])
+        XCTAssertEqual(result.status, 1, "a failed record makes the exit status non-zero")
+        XCTAssertTrue(result.stderr.contains("folio: 4 written, 1 failed"), result.stderr)
+        let failures = lines(out.appendingPathComponent("failures.jsonl"))
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertEqual(failures.first?["record"] as? Int, 4)
+        XCTAssertEqual(failures.first?["id"] as? String, "P00005")
+        XCTAssertEqual(failures.first?["error"] as? String,
+                       "elements[2].items[0].value: mean needs numbers, but pain[3] is a string")
+        for id in ["P00001", "P00002", "P00003", "P00004"] {
+            let pdf = out.appendingPathComponent("\(id)-week.pdf")
+            XCTAssertEqual(try TestSupport.run("qpdf", ["--check", pdf.path]).status, 0, id)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("\(id)-week.html").path))
+        }
+        // The manifest's sizes and checksums are those of the files.
+        let manifest = lines(out.appendingPathComponent("manifest.jsonl"))
+        XCTAssertEqual(manifest.count, 8)
+        for entry in manifest {
+            let file = out.appendingPathComponent(try XCTUnwrap(entry["file"] as? String))
+            let data = try Data(contentsOf: file)
+            XCTAssertEqual(entry["bytes"] as? Int, data.count)
+            let sum = try TestSupport.run("sha256sum", [file.path]).text.split(separator: " ").first.map(String.init)
+            XCTAssertEqual(entry["sha256"] as? String, sum)
+            if file.pathExtension == "pdf" {
+                XCTAssertEqual(entry["pages"] as? Int, Int(try TestSupport.pdfInfo(data)["Pages"] ?? ""))
+            }
+        }
+        // The follow-up message appears only for the record that has the field.
+        XCTAssertTrue(try TestSupport.pageTexts(Data(contentsOf: out.appendingPathComponent("P00002-week.pdf"))).joined()
+            .contains("Call on Monday"))
+        XCTAssertFalse(try TestSupport.pageTexts(Data(contentsOf: out.appendingPathComponent("P00001-week.pdf"))).joined()
+            .contains("Follow-up"))
+    }
+
+    func testInjectionAttemptsStayLiteralText() throws {
+        let hostile = ["{{x}}", "</p><script>alert(1)</script>", "': [", "---", String(repeating: "W", count: 10_000)]
+        let data = try write(try records(hostile.count) { index, record in
+            var patient = record["patient"] as? [String: Any] ?? [:]
+            patient["name"] = hostile[index - 1]
+            record["patient"] = patient
+            record["notes"] = [hostile[index - 1]]
+        })
+        let out = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(folio, ["batch", template, "--data", data.path, "--out", out.path, "--format", "pdf,html",
+                                                 "--name", "{{patient.name}}", "--quiet"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }
+        XCTAssertEqual(files.count, hostile.count)
+        XCTAssertTrue(files.allSatisfy { !$0.contains("/") && !$0.hasPrefix(".") && $0.utf8.count <= 184 }, "\(files)")
+        for (index, name) in hostile.enumerated() {
+            let stem = try XCTUnwrap(files.first { $0.hasPrefix(String(FileNaming.sanitized(name).prefix(40))) }).dropLast(4)
+            let pdf = try Data(contentsOf: out.appendingPathComponent(stem + ".pdf"))
+            let text = try TestSupport.pageTexts(pdf).joined()
+            if name.count < 100 {
+                XCTAssertTrue(text.contains("update for \(name)"), "record \(index + 1): \(name)")
+            }
+            XCTAssertTrue(TestSupport.normalized(text).replacingOccurrences(of: " ", with: "").contains(String(name.prefix(500)).replacingOccurrences(of: " ", with: "")),
+                          "note of record \(index + 1) missing")
+            let html = try String(contentsOf: out.appendingPathComponent(stem + ".html"), encoding: .utf8)
+            XCTAssertFalse(html.contains("<script"))
+            XCTAssertTrue(html.contains("<p>\(HTMLEscapingForTests.escape(name))</p>"))
+        }
+    }
+
+    func testShardsPartitionTheRecordsExactly() throws {
+        let data = try write(try records(11))
+        var seen: [String] = []
+        for k in 0..<3 {
+            let out = try TestSupport.temporaryDirectory()
+            let result = try TestSupport.run(folio, ["batch", template, "--data", data.path, "--out", out.path,
+                                                     "--name", "{{patient.id}}", "--shard", "\(k)/3", "--jobs", "2", "--quiet"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }
+            XCTAssertTrue(names.allSatisfy { name in (Int(name.dropFirst().dropLast(4)) ?? -1) % 3 == k }, "\(names)")
+            seen += names
+        }
+        XCTAssertEqual(seen.sorted(), (1...11).map { "P\($0).pdf" }.sorted())
+    }
+
+    func testNameCollisionsStopTheBatchBeforeAnythingIsWritten() throws {
+        let data = try write(try records(3) { index, record in
+            if index == 3 { record["patient"] = ["id": "P1", "name": "Twin", "week": "w"] }
+        })
+        let out = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(folio, ["batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "folio: error: --name: records 1 and 3 would both be written to \"P1.pdf\"; make the pattern unique, for example with {{$number}}\n")
+        XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }.isEmpty)
+    }
+
+    func testCSVAndJSONArrayAndStandardInput() throws {
+        let csv = """
+        patient.id,patient.name,patient.week,days,pain,medicationAdherence,steps,stress,rings,activityShare,heartRate,medications,notes
+        C1,"Ann, Jr.",week 1,"[""Mon"",""Tue""]","[1,2]","[0.5,0.6]","[100,200]","[[1,2],[2,3]]","{""Move"":0.5}","{""Steps"":1}","{""elapsedSeconds"":[0,10],""expected"":[70,71],""actual"":[72,73]}","[]","[""Short note""]"
+        C2,Bob,week 1,"[""Mon""]","[x]","[0.5]","[1]","[[1,2]]","{}","{}","{""elapsedSeconds"":[0],""expected"":[1],""actual"":[1]}","[]","[]"
+        """
+        let csvFile = try TestSupport.temporaryFile(Data(csv.utf8), name: "data.csv")
+        let out = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(folio, ["batch", template, "--data", csvFile.path, "--out", out.path, "--name", "{{patient.id}}", "--quiet"])
+        XCTAssertEqual(result.status, 1, "C2's pain is not a number")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("C1.pdf").path))
+        XCTAssertTrue(try TestSupport.pageTexts(Data(contentsOf: out.appendingPathComponent("C1.pdf"))).joined().contains("update for Ann, Jr."))
+        XCTAssertEqual(lines(out.appendingPathComponent("failures.jsonl")).first?["id"] as? String, "C2")
+
+        let array = "[\n" + (try records(3)).joined(separator: ",\n") + "\n]"
+        let arrayOut = try TestSupport.temporaryDirectory()
+        let fromStdin = try TestSupport.run(folio, ["batch", template, "--data", "-", "--out", arrayOut.path, "--name", "{{patient.id}}", "--quiet"],
+                                            input: Data(array.utf8))
+        XCTAssertEqual(fromStdin.status, 0, fromStdin.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: arrayOut.path).filter { $0.hasSuffix(".pdf") }.sorted(),
+                       ["P1.pdf", "P2.pdf", "P3.pdf"])
+    }
+
+    func testMalformedLineFailsAloneAndFailFastStops() throws {
+        var data = try records(4)
+        data.insert("{\"patient\": {\"id\": \"broken\"", at: 1)
+        let file = try write(data)
+        let out = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(folio, ["batch", template, "--data", file.path, "--out", out.path, "--name", "{{patient.id}}", "--quiet"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("4 written, 1 failed"), result.stderr)
+        XCTAssertTrue((lines(out.appendingPathComponent("failures.jsonl")).first?["error"] as? String ?? "").hasPrefix("invalid JSON at line 1"))
+
+        let fast = try TestSupport.temporaryDirectory()
+        let stopped = try TestSupport.run(folio, ["batch", template, "--data", file.path, "--out", fast.path, "--name", "{{patient.id}}",
+                                                  "--fail-fast", "--jobs", "1", "--quiet"])
+        XCTAssertEqual(stopped.status, 1)
+        XCTAssertLessThan(try FileManager.default.contentsOfDirectory(atPath: fast.path).filter { $0.hasSuffix(".pdf") }.count, 4)
+    }
+
+    func testInterruptedRunLeavesNoPartialFileAndResumeFinishes() throws {
+        let count = 60
+        let data = try write(try records(count))
+        let out = try TestSupport.temporaryDirectory()
+        let process = Process()
+        process.executableURL = TestSupport.folioBinary
+        process.arguments = ["batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}", "--jobs", "2", "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Interrupt once a few documents exist.
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while Date() < deadline {
+            let done = (try? FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }.count) ?? 0
+            if done >= 5 { break }
+            usleep(5_000)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        XCTAssertFalse(written.contains { $0.hasPrefix(".folio-tmp") }, "temporary files left: \(written)")
+        let pdfs = written.filter { $0.hasSuffix(".pdf") }
+        XCTAssertLessThan(pdfs.count, count, "the run stopped early")
+        for pdf in pdfs {
+            XCTAssertEqual(try TestSupport.run("qpdf", ["--check", out.appendingPathComponent(pdf).path]).status, 0, "partial \(pdf)")
+        }
+
+        let resumed = try TestSupport.run(folio, ["batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}",
+                                                  "--resume", "--jobs", "2"])
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertTrue(resumed.stderr.contains("\(count - pdfs.count) written, \(pdfs.count) skipped, 0 failed"), resumed.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }.count, count)
+    }
+}
+
+/// The HTML escaping rule, restated for assertions.
+enum HTMLEscapingForTests {
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&#39;")
+    }
+}
