@@ -70,7 +70,7 @@ final class CairoCanvas: Canvas {
     }
 
     func draw(text item: TextItem) {
-        let layout = text.singleLine(item.text, font: item.font)
+        let layout = text.cachedLine(item.text, font: item.font)
         setColor(item.color)
         if item.rotation == 0 {
             cairo_move_to(cr, item.origin.x, item.origin.y)

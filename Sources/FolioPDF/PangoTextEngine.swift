@@ -7,7 +7,8 @@ import FolioModel
 public final class PangoTextEngine: TextMeasurer {
     private let context: OpaquePointer
     private var fonts: [FontSpec: OpaquePointer] = [:]
-    private var metricsCache: [MetricsKey: TextMetrics] = [:]
+    /// Single lines measured or drawn in this render, so each is shaped once.
+    private var lineCache: [MetricsKey: TextLayout] = [:]
 
     private struct MetricsKey: Hashable {
         let text: String
@@ -102,11 +103,16 @@ public final class PangoTextEngine: TextMeasurer {
         return layout
     }
 
-    public func measure(_ text: String, font: FontSpec) -> TextMetrics {
+    /// The shaped single line for `text`, shared by measuring and drawing.
+    func cachedLine(_ text: String, font: FontSpec) -> TextLayout {
         let key = MetricsKey(text: text, font: font)
-        if let cached = metricsCache[key] { return cached }
-        let metrics = singleLine(text, font: font).metrics
-        metricsCache[key] = metrics
-        return metrics
+        if let cached = lineCache[key] { return cached }
+        let layout = singleLine(text, font: font)
+        lineCache[key] = layout
+        return layout
+    }
+
+    public func measure(_ text: String, font: FontSpec) -> TextMetrics {
+        cachedLine(text, font: font).metrics
     }
 }

@@ -40,6 +40,7 @@ final class TableLayout {
         for row in (headerCells.map { [$0] } ?? []) + rowCells {
             for (c, layout) in row.enumerated() {
                 pango_layout_set_width(layout.pointer, Int32((columnWidths[c] - 2 * TableLayout.paddingX) * Double(PANGO_SCALE)))
+                layout.invalidateMetrics()
             }
         }
         func rowHeight(_ row: [TextLayout]) -> Double {

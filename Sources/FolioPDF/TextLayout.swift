@@ -12,6 +12,7 @@ final class TextLayout {
 
     let pointer: OpaquePointer
     var links: [Link] = []
+    private var cachedMetrics: TextMetrics?
 
     init(context: OpaquePointer) {
         pointer = pango_layout_new(context)
@@ -19,8 +20,18 @@ final class TextLayout {
 
     deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
 
-    /// Logical width, height and first baseline in points.
+    /// Logical width, height and first baseline in points (computed once; call
+    /// `invalidateMetrics` after changing the layout's width).
     var metrics: TextMetrics {
+        if let cachedMetrics { return cachedMetrics }
+        let computed = measure()
+        cachedMetrics = computed
+        return computed
+    }
+
+    func invalidateMetrics() { cachedMetrics = nil }
+
+    private func measure() -> TextMetrics {
         var logical = PangoRectangle()
         pango_layout_get_extents(pointer, nil, &logical)
         let scale = Double(PANGO_SCALE)
@@ -68,4 +79,5 @@ final class TextLayout {
 func pangoEllipsize(_ layout: TextLayout) {
     pango_layout_set_ellipsize(layout.pointer, PANGO_ELLIPSIZE_END)
     pango_layout_set_height(layout.pointer, -1)
+    layout.invalidateMetrics()
 }

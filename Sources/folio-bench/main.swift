@@ -75,6 +75,10 @@ do {
         print("W1 cold process: skipped, no folio binary beside folio-bench")
     }
     try ChartBenchmark.run(gallery: URL(fileURLWithPath: "Samples/charts.yaml"), repetitions: 20)
+    try BatchStages.run(data: benchDirectory.appendingPathComponent("patients-1000.jsonl"), count: 100)
+    if FileManager.default.isExecutableFile(atPath: binary.path) {
+        BatchBenchmark.run(folio: binary, data: benchDirectory.appendingPathComponent("patients-1000.jsonl"))
+    }
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     print("Peak memory (this process): \(usage.ru_maxrss / 1024) MB")
