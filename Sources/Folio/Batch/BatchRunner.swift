@@ -49,8 +49,10 @@ public final class BatchRunner: @unchecked Sendable {
         summary.total = try checkNames(dataPath: dataPath)
         progress?.started(total: summary.total)
 
-        let manifest = try LineWriter(url: options.outputDirectory.appendingPathComponent(BatchRunner.manifestName), append: options.resume)
-        let failures = try LineWriter(url: options.outputDirectory.appendingPathComponent(BatchRunner.failuresName), append: options.resume)
+        let manifest = try LineWriter(url: options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.manifestName)),
+                                      append: options.resume)
+        let failures = try LineWriter(url: options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.failuresName)),
+                                      append: options.resume)
         let work = BlockingQueue<DataRecord>(capacity: options.jobs * 2)
         let results = BlockingQueue<Outcome>(capacity: options.jobs * 4)
         let reader = try RecordReader(path: dataPath)
@@ -171,11 +173,13 @@ public final class BatchRunner: @unchecked Sendable {
 
     // MARK: before the run
 
-    /// Temporary files left by a killed run.
+    /// Temporary files left by a killed run; those of a running process (another shard) stay.
     private func removeStaleTemporaryFiles() {
         let fileManager = FileManager.default
         for name in (try? fileManager.contentsOfDirectory(atPath: options.outputDirectory.path)) ?? []
         where name.hasPrefix(BatchRunner.temporaryPrefix) {
+            let rest = name.dropFirst(BatchRunner.temporaryPrefix.count).drop { !$0.isNumber }
+            if let pid = Int32(rest.prefix { $0.isNumber }), pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }
             try? fileManager.removeItem(at: options.outputDirectory.appendingPathComponent(name))
         }
     }
@@ -183,7 +187,7 @@ public final class BatchRunner: @unchecked Sendable {
     /// Standard input is copied to a temporary file so it can be read twice.
     private func spooledDataPath() throws -> String {
         guard options.data == "-" else { return options.data }
-        let path = options.outputDirectory.appendingPathComponent("\(BatchRunner.temporaryPrefix)stdin-\(getpid())").path
+        let path = options.outputDirectory.appendingPathComponent("\(BatchRunner.temporaryPrefix)\(getpid())-stdin").path
         guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path) else {
             throw FolioError(path: "", "cannot spool standard input to \(path)")
         }
