@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         .systemLibrary(
@@ -26,7 +27,10 @@ let package = Package(
         .target(name: "FolioGraphics", dependencies: ["FolioModel"]),
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
         .target(name: "FolioPDF", dependencies: ["CCairoPango", "FolioModel", "FolioGraphics", "FolioCharts"]),
-        .target(name: "FolioHTML", dependencies: ["FolioModel", "FolioGraphics", "FolioCharts"]),
+        .target(name: "FolioHTML", dependencies: [
+            "FolioModel", "FolioGraphics", "FolioCharts",
+            .product(name: "Mustache", package: "swift-mustache"),
+        ]),
         .target(name: "Folio", dependencies: [
             "FolioModel", "FolioGraphics", "FolioCharts", "FolioPDF", "FolioHTML",
             .product(name: "Yams", package: "Yams"),

@@ -31,7 +31,7 @@ public enum DocumentDecoder {
     }
 
     /// A JSON decoder that also reads the non-finite numbers YAML can express.
-    static var decoder: JSONDecoder {
+    public static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: YAMLTree.positiveInfinity, negativeInfinity: YAMLTree.negativeInfinity, nan: YAMLTree.nan)

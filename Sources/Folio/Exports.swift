@@ -1,3 +1,5 @@
 @_exported import FolioCharts
 @_exported import FolioGraphics
+@_exported import FolioHTML
 @_exported import FolioModel
+@_exported import FolioPDF

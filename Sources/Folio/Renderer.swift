@@ -11,30 +11,65 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 public struct RenderOptions: Sendable {
     /// Folder relative image paths start from; usually the input file's folder.
     public var baseDirectory: URL?
+    /// The theme under the document's own `theme` settings.
     public var theme: Theme
-    /// HTML only: one embeddable `<div>` instead of a whole page.
-    public var fragment: Bool
+    /// HTML only: a whole page, an embeddable fragment, or a fragment in a declarative shadow root.
+    public var html: HTMLRenderer.Output
+    /// HTML only: the prefix of every element id; by default one derived from the document.
+    public var idPrefix: String?
+    /// HTML only: a Mustache page shell replacing the built-in one (see Templates/page.mustache).
+    public var pageTemplate: String?
 
-    public init(baseDirectory: URL? = nil, theme: Theme = .standard, fragment: Bool = false) {
+    public init(baseDirectory: URL? = nil, theme: Theme = .standard, html: HTMLRenderer.Output = .page,
+                idPrefix: String? = nil, pageTemplate: String? = nil) {
         self.baseDirectory = baseDirectory
         self.theme = theme
-        self.fragment = fragment
+        self.html = html
+        self.idPrefix = idPrefix
+        self.pageTemplate = pageTemplate
+    }
+
+    /// HTML fragment output, for embedding.
+    public init(baseDirectory: URL? = nil, fragment: Bool) {
+        self.init(baseDirectory: baseDirectory, html: fragment ? .fragment : .page)
     }
 }
 
 extension Document {
-    /// The document as PDF bytes.
-    public func pdf(options: RenderOptions = RenderOptions()) throws -> Data {
-        try PDFRenderer(theme: options.theme, baseDirectory: options.baseDirectory).render(self)
+    /// The theme this document renders with: `base`, then the document's `theme` settings and logo.
+    public func effectiveTheme(base: Theme = .standard, baseDirectory: URL? = nil) throws -> Theme {
+        guard let spec = theme else { return base }
+        let logo = try spec.logo.map {
+            try ImageLoader.load(ImageBlock(source: .file($0)), path: "theme.logo", baseDirectory: baseDirectory, field: "theme.logo")
+        }
+        return base.applying(spec, logo: logo)
     }
 
-    /// The document as a self-contained HTML page, or a fragment when `options.fragment` is set.
-    public func html(options: RenderOptions = RenderOptions()) throws -> String {
+    /// The document as PDF bytes.
+    public func pdf(options: RenderOptions = RenderOptions()) throws -> Data {
+        try pdfRenderer(options).render(self)
+    }
+
+    private func pdfRenderer(_ options: RenderOptions) throws -> PDFRenderer {
+        try validate()
+        return PDFRenderer(theme: try effectiveTheme(base: options.theme, baseDirectory: options.baseDirectory),
+                           baseDirectory: options.baseDirectory)
+    }
+
+    /// The HTML renderer for `options`, to ask for the output and its Content-Security-Policy.
+    public func htmlRenderer(options: RenderOptions = RenderOptions()) throws -> HTMLRenderer {
+        try validate()
         let (width, _) = page.pageSize
         let chartWidth = width - page.margins.left.points - page.margins.right.points
-        let renderer = HTMLRenderer(measurer: PangoTextEngine(), theme: options.theme,
-                                    baseDirectory: options.baseDirectory, chartWidth: chartWidth)
-        return options.fragment ? try renderer.fragment(self) : try renderer.page(self)
+        return HTMLRenderer(measurer: PangoTextEngine(),
+                            theme: try effectiveTheme(base: options.theme, baseDirectory: options.baseDirectory),
+                            baseDirectory: options.baseDirectory, chartWidth: chartWidth,
+                            idPrefix: options.idPrefix, pageTemplate: options.pageTemplate)
+    }
+
+    /// The document as a self-contained HTML page, or the fragment `options.html` asks for.
+    public func html(options: RenderOptions = RenderOptions()) throws -> String {
+        try htmlRenderer(options: options).render(self, as: options.html)
     }
 
     /// The document as a self-contained HTML page.
@@ -46,7 +81,7 @@ extension Document {
     public func renderCountingPages(as format: OutputFormat, options: RenderOptions = RenderOptions()) throws -> (data: Data, pages: Int?) {
         switch format {
         case .pdf:
-            let (data, pages) = try PDFRenderer(theme: options.theme, baseDirectory: options.baseDirectory).renderCountingPages(self)
+            let (data, pages) = try pdfRenderer(options).renderCountingPages(self)
             return (data, pages)
         case .html: return (Data(try html(options: options).utf8), nil)
         }

@@ -111,12 +111,12 @@ struct BarChartLayout {
                     // Inside the segment, in white, when it fits.
                     let m = context.measurer.measure(label, font: context.valueFont)
                     if rect.height >= m.height + 2, rect.width >= m.width + 2 {
-                        canvas.draw(text: text.item(label, font: context.valueFont, color: .white, x: rect.midX,
+                        canvas.draw(text: text.item(label, font: context.valueFont, color: color.labelColor, x: rect.midX,
                                                     centerY: rect.midY, anchor: .middle))
                     }
                 } else {
                     let labelTop = value >= 0 ? rect.y - valueHeight - 1 : rect.maxY + 1
-                    canvas.draw(text: text.item(label, font: context.valueFont, color: color, x: rect.midX, top: labelTop,
+                    canvas.draw(text: text.item(label, font: context.valueFont, color: color.readable(on: .white), x: rect.midX, top: labelTop,
                                                 anchor: .middle))
                     lowestLabel = Swift.max(lowestLabel, labelTop + valueHeight)
                 }
@@ -204,7 +204,7 @@ struct BarChartLayout {
                 let rect = Rect(x: Swift.min(x(start), x(end)), y: top, width: abs(x(end) - x(start)), height: thickness)
                 canvas.rect(rect, color: color)
                 if bar.valueLabels && !bar.stacked {
-                    canvas.draw(text: text.item(label(value, series: s), font: context.valueFont, color: color,
+                    canvas.draw(text: text.item(label(value, series: s), font: context.valueFont, color: color.readable(on: .white),
                                                 x: value >= 0 ? rect.maxX + 3 : rect.x - 3, centerY: rect.midY,
                                                 anchor: value >= 0 ? .start : .end))
                 }

@@ -92,7 +92,7 @@ struct LineChartLayout {
                 guard y >= plot.y - 0.01, y <= plot.maxY + 0.01 else { continue }
                 canvas.line(from: Point(plot.x, y), to: Point(plot.maxX, y), style: style)
                 if let label = reference.label {
-                    canvas.draw(text: context.text.item(label, font: context.tickFont, color: tint, x: plot.x + 3,
+                    canvas.draw(text: context.text.item(label, font: context.tickFont, color: tint.readable(on: .white), x: plot.x + 3,
                                                         top: Swift.max(plot.y, y - context.lineHeight(context.tickFont) - 1)))
                 }
             case .x:
@@ -100,7 +100,7 @@ struct LineChartLayout {
                 guard x >= plot.x - 0.01, x <= plot.maxX + 0.01 else { continue }
                 canvas.line(from: Point(x, plot.y), to: Point(x, plot.maxY), style: style)
                 if let label = reference.label {
-                    canvas.draw(text: context.text.item(label, font: context.tickFont, color: tint, x: x + 3, top: plot.y))
+                    canvas.draw(text: context.text.item(label, font: context.tickFont, color: tint.readable(on: .white), x: x + 3, top: plot.y))
                 }
             }
         }

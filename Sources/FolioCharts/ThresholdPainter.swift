@@ -21,7 +21,7 @@ struct ThresholdPainter {
         let height = context.lineHeight(font)
         for threshold in thresholds {
             guard let label = threshold.label else { continue }
-            let item = context.text.item(label, font: font, color: color(threshold), x: frame.plot.maxX - 2,
+            let item = context.text.item(label, font: font, color: color(threshold).readable(on: .white), x: frame.plot.maxX - 2,
                                          top: Swift.max(frame.plot.y, labelAnchor(threshold, frame: frame) - height - 1),
                                          anchor: .end)
             canvas.fill(.roundedRect(item.frame.insetBy(dx: -2, dy: 0), radius: 2), color: Color.white.withAlpha(0.85))

@@ -5,15 +5,15 @@ import FolioModel
 public enum ImageLoader {
     /// The image of `block`, with files resolved against `baseDirectory`;
     /// errors name `path` (such as `elements[1]`) and the bad field.
-    public static func load(_ block: ImageBlock, path: String, baseDirectory: URL?) throws -> ImageData {
+    public static func load(_ block: ImageBlock, path: String, baseDirectory: URL?, field fieldName: String? = nil) throws -> ImageData {
         let bytes: Data
         let field: String
         switch block.source {
         case .data(let data):
             bytes = data
-            field = "\(path).data"
+            field = fieldName ?? "\(path).data"
         case .file(let file):
-            field = "\(path).path"
+            field = fieldName ?? "\(path).path"
             let url = file.hasPrefix("/") ? URL(fileURLWithPath: file)
                 : (baseDirectory?.appendingPathComponent(file) ?? URL(fileURLWithPath: file))
             guard let data = FileManager.default.contents(atPath: url.path) else {

@@ -15,6 +15,9 @@ public struct Theme: Sendable, Hashable {
     /// Series colours in order; distinguishable for colour-blind readers.
     public var palette: [Color]
 
+    /// A logo for the page header.
+    public var logo: ImageData?
+
     public var titleSize: Double = 22
     public var subtitleSize: Double = 14
     public var bodySize: Double = 10
@@ -35,6 +38,23 @@ public struct Theme: Sendable, Hashable {
         self.rule = rule; self.grid = grid; self.axis = axis; self.tileBackground = tileBackground
         self.tableHeaderBackground = tableHeaderBackground; self.zebraBackground = zebraBackground
         self.palette = palette
+    }
+
+    /// This theme with the values `spec` sets; `logo` is the spec's logo, already loaded.
+    public func applying(_ spec: ThemeSpec?, logo: ImageData? = nil) -> Theme {
+        guard let spec else { return self }
+        var theme = self
+        if let v = spec.accent { theme.accent = v }
+        if let v = spec.text { theme.text = v }
+        if let v = spec.muted { theme.muted = v; theme.axis = v }
+        if let v = spec.fontFamily { theme.fontFamily = v }
+        if let v = spec.titleSize { theme.titleSize = v }
+        if let v = spec.subtitleSize { theme.subtitleSize = v }
+        if let v = spec.bodySize { theme.bodySize = v }
+        if let v = spec.smallSize { theme.smallSize = v }
+        if let v = spec.palette, !v.isEmpty { theme.palette = v }
+        if let logo { theme.logo = logo }
+        return theme
     }
 
     /// Colour of series `index`, cycling through the palette.

@@ -2,10 +2,23 @@ import Foundation
 import FolioCharts
 import FolioGraphics
 import FolioModel
+import Mustache
 
-/// Writes a document as a self-contained HTML5 page or an embeddable fragment:
-/// inline CSS, charts as inline SVG, images as data URIs, no scripts.
+/// Writes a document as HTML: a self-contained page, an embeddable fragment, or a
+/// fragment inside a declarative shadow root. Inline CSS, charts as inline SVG,
+/// images as data URIs; no scripts, no event handlers, no `style` attributes, so
+/// the output runs under `default-src 'none'; img-src data:; style-src 'sha256-…'`.
 public struct HTMLRenderer {
+    /// What to produce.
+    public enum Output: String, Sendable, CaseIterable {
+        /// A complete HTML document.
+        case page
+        /// One `<div>` with its styles, scoped under its unique id.
+        case fragment
+        /// One `<div>` holding a `<template shadowrootmode="open">`: styles fully isolated, no script needed.
+        case shadow
+    }
+
     public var theme: Theme
     /// Folder that relative image paths start from.
     public var baseDirectory: URL?
@@ -13,149 +26,109 @@ public struct HTMLRenderer {
     public let measurer: TextMeasurer
     /// Width charts are laid out at, in points; SVG scales it to the page.
     public var chartWidth: Double
+    /// Prefix of every id; by default derived from the document, so two reports differ.
+    public var idPrefix: String?
+    /// A Mustache page shell replacing `defaultPageTemplate`.
+    public var pageTemplate: String?
 
-    public init(measurer: TextMeasurer, theme: Theme = .standard, baseDirectory: URL? = nil, chartWidth: Double = 481.9) {
+    public init(measurer: TextMeasurer, theme: Theme = .standard, baseDirectory: URL? = nil, chartWidth: Double = 481.9,
+                idPrefix: String? = nil, pageTemplate: String? = nil) {
         self.measurer = measurer
         self.theme = theme
         self.baseDirectory = baseDirectory
         self.chartWidth = chartWidth
+        self.idPrefix = idPrefix
+        self.pageTemplate = pageTemplate
+    }
+
+    /// A rendered report: its markup and the stylesheet it carries.
+    public struct Rendered: Sendable {
+        public var html: String
+        /// The exact text of the report's `<style>` element.
+        public var css: String
+
+        /// The Content-Security-Policy under which the report works, its stylesheet allowed by hash.
+        public var contentSecurityPolicy: String {
+            "default-src 'none'; img-src data:; style-src '\(HTMLRenderer.styleHash(css))'"
+        }
+    }
+
+    /// `sha256-…` of a stylesheet, as CSP hash sources are written.
+    public static func styleHash(_ css: String) -> String {
+        "sha256-" + Data(SHA256Digest.digest(Array(css.utf8))).base64EncodedString()
+    }
+
+    /// The document as `output`.
+    public func render(_ document: Document, as output: Output) throws -> String {
+        try renderWithStyle(document, as: output).html
     }
 
     /// A complete HTML document.
-    public func page(_ document: Document) throws -> String {
-        let root = try rootElement(document, embedsStyle: false)
-        let meta = document.metadata
-        var head = "<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        head += "<title>\(HTMLEscaping.escape(document.title))</title>\n"
-        head += "<meta name=\"generator\" content=\"Folio\">\n"
-        if let author = meta.author { head += "<meta name=\"author\" content=\"\(HTMLEscaping.escape(author))\">\n" }
-        if let subject = meta.subject { head += "<meta name=\"description\" content=\"\(HTMLEscaping.escape(subject))\">\n" }
-        if !meta.keywords.isEmpty {
-            head += "<meta name=\"keywords\" content=\"\(HTMLEscaping.escape(meta.keywords.joined(separator: ", ")))\">\n"
-        }
-        head += "<style>\nbody{margin:0;background:#fff}\n\(HTMLStyle.css(theme: theme))\n</style>\n"
-        return "<!DOCTYPE html>\n<html lang=\"\(HTMLEscaping.escape(meta.language))\">\n<head>\n\(head)</head>\n<body>\n"
-            + root
-            + "</body>\n</html>\n"
-    }
+    public func page(_ document: Document) throws -> String { try render(document, as: .page) }
 
-    /// One `<div class="folio">` element with its own scoped styles, to embed in another page.
-    public func fragment(_ document: Document) throws -> String {
-        try rootElement(document, embedsStyle: true)
-    }
+    /// One embeddable `<div class="folio">` with its own scoped styles.
+    public func fragment(_ document: Document) throws -> String { try render(document, as: .fragment) }
 
-    private func rootElement(_ document: Document, embedsStyle: Bool) throws -> String {
+    /// The document as `output` with its stylesheet, for the CSP header.
+    public func renderWithStyle(_ document: Document, as output: Output) throws -> Rendered {
         try document.validate()
-        var ids = IDGenerator(prefix: IDGenerator.prefix(for: document))
-        var html = "<div class=\"folio\" id=\"\(ids.prefix)\" lang=\"\(HTMLEscaping.escape(document.metadata.language))\">\n"
-        if embedsStyle { html += "<style>\(HTMLStyle.css(theme: theme))</style>\n" }
-        if let header = document.header, !header.isEmpty {
-            html += "<header class=\"folio-page-header\">\(HTMLEscaping.escape(header))</header>\n"
-        }
-        html += "<h1>\(HTMLEscaping.escape(document.title))</h1>\n"
-        let charts = ChartRenderer(measurer: measurer, theme: theme)
-        for (index, block) in document.elements.enumerated() {
-            html += try self.html(for: block, path: "elements[\(index)]", charts: charts, ids: &ids)
-            html += "\n"
-        }
-        return html + "</div>\n"
-    }
-
-    private func html(for block: Block, path: String, charts: ChartRenderer, ids: inout IDGenerator) throws -> String {
-        switch block {
-        case .subtitle(let subtitle):
-            return "<h2>\(HTMLEscaping.escape(subtitle.text))</h2>"
-        case .paragraph(let paragraph):
-            return "<p>\(inline(paragraph.text))</p>"
-        case .image(let image):
-            let data = try ImageLoader.load(image, path: path, baseDirectory: baseDirectory)
-            let width = image.width?.points ?? Double(data.pixelWidth) * 0.75
-            let height = width * Double(data.pixelHeight) / Double(data.pixelWidth)
-            var html = "<figure class=\"folio-image\"><img src=\"\(data.dataURI)\" alt=\"\(HTMLEscaping.escape(image.alt))\""
-            html += " width=\"\(Int(width.rounded()))\" height=\"\(Int(height.rounded()))\">"
-            if let caption = image.caption { html += "<figcaption>\(HTMLEscaping.escape(caption))</figcaption>" }
-            return html + "</figure>"
-        case .table(let table):
-            return tableHTML(table)
-        case .chart(let chart):
-            let drawing = charts.drawing(for: chart, width: chartWidth)
-            let id = ids.next("chart")
-            var html = "<figure class=\"folio-chart\">"
-            if let title = chart.title { html += "<div class=\"folio-figure-title\">\(HTMLEscaping.escape(title))</div>" }
-            html += SVGCanvas.svg(drawing, id: id, title: chart.title ?? "Chart", fontFamily: theme.fontFamily)
-            if chart.dataTable {
-                let data = ChartDataTable(chart)
-                html += "<details class=\"folio-chart-data\"><summary>Data</summary>"
-                html += tableHTML(Table(header: data.header, rows: data.rows, zebra: true))
-                html += "</details>"
-            }
-            if let caption = chart.caption { html += "<figcaption>\(HTMLEscaping.escape(caption))</figcaption>" }
-            return html + "</figure>"
-        case .message(let message):
-            let tint = message.effectiveTint
-            var html = "<aside class=\"folio-message folio-message-\(message.kind.rawValue)\" role=\"note\""
-            html += " style=\"--folio-tint:\(tint.hex);--folio-tint-bg:\(tint.lightened(0.9).hex)\">"
-            html += "<p class=\"folio-message-title\"><strong>"
-            if let label = message.kind.label { html += "\(label): " }
-            html += "\(HTMLEscaping.escape(message.title))</strong></p>"
-            if !message.text.runs.isEmpty { html += "<p>\(inline(message.text))</p>" }
-            return html + "</aside>"
-        case .widgets(let widgets):
-            var html = "<ul class=\"folio-widgets\">"
-            for (index, item) in widgets.items.enumerated() {
-                let tint = item.tint ?? theme.seriesColor(index + 1)
-                html += "<li class=\"folio-widget\" style=\"--folio-tint:\(tint.hex)\">"
-                html += "<p class=\"folio-widget-title\">\(HTMLEscaping.escape(item.title))</p>"
-                html += "<p class=\"folio-widget-value\">\(HTMLEscaping.escape(item.value))</p>"
-                if let detail = item.detail { html += "<p class=\"folio-widget-detail\">\(HTMLEscaping.escape(detail))</p>" }
-                html += "</li>"
-            }
-            return html + "</ul>"
-        case .pageBreak:
-            return "<div class=\"folio-page-break\"></div>"
+        let id = idPrefix.map(HTMLRenderer.sanitizedID) ?? IDGenerator.prefix(for: document)
+        var writer = HTMLBodyWriter(renderer: self, ids: IDGenerator(prefix: id))
+        let body = try writer.body(document)
+        let css = HTMLStyle.css(theme: theme, root: id, tints: writer.tints)
+        let root = "<div class=\"folio\" id=\"\(id)\" lang=\"\(HTMLEscaping.escape(document.metadata.language))\">\n\(body)</div>\n"
+        switch output {
+        case .fragment:
+            return Rendered(html: "<div class=\"folio-embed\" id=\"\(id)-embed\"><style>\(css)</style>\n\(root)</div>\n", css: css)
+        case .shadow:
+            return Rendered(html: "<div class=\"folio-host\" id=\"\(id)-host\"><template shadowrootmode=\"open\"><style>\(css)</style>\n\(root)</template></div>\n",
+                            css: css)
+        case .page:
+            let rendered = Rendered(html: "", css: css)
+            return Rendered(html: try shell(document, report: root, css: css, policy: rendered.contentSecurityPolicy), css: css)
         }
     }
 
-    /// Inline runs as `<strong>`, `<em>`, `<a>` and `<br>`; every character escaped.
-    func inline(_ text: RichText) -> String {
-        var html = ""
-        for run in text.runs {
-            var piece = HTMLEscaping.escape(run.text).replacingOccurrences(of: "\n", with: "<br>")
-            if run.italic { piece = "<em>\(piece)</em>" }
-            if run.bold { piece = "<strong>\(piece)</strong>" }
-            if let link = run.link, RichText.isAllowedLink(link) {
-                piece = "<a href=\"\(HTMLEscaping.escape(link))\" rel=\"noopener noreferrer\">\(piece)</a>"
-            }
-            html += piece
+    /// The page shell filled in: the built-in one or `pageTemplate`.
+    private func shell(_ document: Document, report: String, css: String, policy: String) throws -> String {
+        let template: MustacheTemplate
+        do {
+            template = try MustacheTemplate(string: pageTemplate ?? HTMLRenderer.defaultPageTemplate)
+        } catch {
+            throw FolioError(path: "--template", "the page template is not valid Mustache: \(error)")
         }
-        return html
+        let meta = document.metadata
+        let context: [String: Any] = [
+            "language": meta.language, "title": document.title, "author": meta.author ?? false,
+            "subject": meta.subject ?? false, "keywords": meta.keywords.isEmpty ? false : meta.keywords.joined(separator: ", "),
+            "contentSecurityPolicy": policy, "style": css, "report": report,
+        ]
+        return template.render(context)
     }
 
-    private func tableHTML(_ table: Table) -> String {
-        func cellClass(_ column: Int) -> String {
-            switch table.alignment(ofColumn: column) {
-            case .left: return ""
-            case .center: return " class=\"folio-center\""
-            case .right: return " class=\"folio-right\""
-            }
-        }
-        var html = "<div class=\"folio-table-wrap\"><table\(table.zebra ? " class=\"folio-zebra\"" : "")>"
-        if let caption = table.caption { html += "<caption>\(HTMLEscaping.escape(caption))</caption>" }
-        if let header = table.header {
-            html += "<thead><tr>"
-            for (c, cell) in table.paddedRow(header).enumerated() {
-                html += "<th scope=\"col\"\(cellClass(c))>\(HTMLEscaping.escape(cell))</th>"
-            }
-            html += "</tr></thead>"
-        }
-        html += "<tbody>"
-        for row in table.rows {
-            html += "<tr>"
-            for (c, cell) in table.paddedRow(row).enumerated() {
-                html += "<td\(cellClass(c))>\(HTMLEscaping.escape(cell))</td>"
-            }
-            html += "</tr>"
-        }
-        return html + "</tbody></table></div>"
+    /// The built-in page shell; `Templates/page.mustache` holds the same text for portals to adapt.
+    public static let defaultPageTemplate = """
+    <!DOCTYPE html>
+    <html lang="{{language}}">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta http-equiv="Content-Security-Policy" content="{{contentSecurityPolicy}}">
+    <title>{{title}}</title>
+    <meta name="generator" content="Folio">
+    {{#author}}<meta name="author" content="{{author}}">
+    {{/author}}{{#subject}}<meta name="description" content="{{subject}}">
+    {{/subject}}{{#keywords}}<meta name="keywords" content="{{keywords}}">
+    {{/keywords}}<style>{{{style}}}</style>
+    </head>
+    <body>
+    {{{report}}}</body>
+    </html>
+
+    """
+
+    static func sanitizedID(_ text: String) -> String {
+        let cleaned = String(text.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "-" })
+        return cleaned.first?.isLetter == true ? cleaned : "folio-" + cleaned
     }
 }

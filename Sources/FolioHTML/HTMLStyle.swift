@@ -1,45 +1,67 @@
 import FolioGraphics
+import FolioModel
 
-/// The report's stylesheet, every rule scoped under the `.folio` root so a
-/// fragment neither leaks styles into its host nor depends on the host's.
+/// The report's stylesheet. Every rule starts with the report's unique root id, so
+/// a fragment neither changes its host page nor is changed by the host's ordinary
+/// styles: the first rule reverts whatever the host set on the report's elements
+/// (SVG contents keep their own attributes), the rest restyle them.
 enum HTMLStyle {
-    static func css(theme: Theme) -> String {
-        """
-        .folio{--folio-text:\(theme.text.hex);--folio-muted:\(theme.muted.hex);--folio-accent:\(theme.accent.hex);\
+    /// The CSS for a report whose root element has id `root`, with a class per tint used.
+    static func css(theme: Theme, root id: String, tints: [Color]) -> String {
+        let r = "#\(id)"
+        var css = """
+        \(r),\(r) :not(svg *){all:revert;box-sizing:border-box}
+        \(r){--folio-text:\(theme.text.hex);--folio-muted:\(theme.muted.hex);--folio-accent:\(theme.accent.hex);\
         --folio-rule:\(theme.rule.hex);--folio-tile:\(theme.tileBackground.hex);--folio-thead:\(theme.tableHeaderBackground.hex);\
-        --folio-zebra:\(theme.zebraBackground.hex);\
-        font-family:"\(theme.fontFamily)",system-ui,sans-serif;font-size:\(theme.bodySize + 4)px;line-height:1.45;\
-        color:var(--folio-text);background:#fff;max-width:52rem;margin:0 auto;padding:1.5rem;box-sizing:border-box;text-align:left}
-        .folio *{box-sizing:border-box}
-        .folio .folio-page-header{font-size:.8rem;color:var(--folio-muted);border-bottom:1px solid var(--folio-rule);padding-bottom:.3rem;margin:0 0 1rem}
-        .folio h1{font-size:1.9rem;line-height:1.2;margin:0 0 .6rem;font-weight:700;color:var(--folio-text)}
-        .folio h2{font-size:1.3rem;line-height:1.25;margin:1.6rem 0 .5rem;font-weight:700;color:var(--folio-text);break-after:avoid}
-        .folio p{margin:.4rem 0;font-size:1em;color:var(--folio-text)}
-        .folio a{color:var(--folio-accent);text-decoration:underline}
-        .folio figure{margin:1rem 0;break-inside:avoid}
-        .folio figcaption{font-size:.85rem;font-style:italic;color:var(--folio-muted);margin-top:.3rem}
-        .folio img{max-width:100%;height:auto;display:block}
-        .folio svg{display:block;width:100%;max-width:100%;height:auto;overflow:visible}
-        .folio .folio-figure-title{font-weight:700;margin:0 0 .3rem}
-        .folio .folio-chart-data summary{cursor:pointer;color:var(--folio-accent);font-size:.85rem;margin-top:.3rem}
-        .folio .folio-chart-data .folio-table-wrap{max-height:20rem;overflow:auto}
-        .folio .folio-table-wrap{overflow-x:auto;margin:1rem 0}
-        .folio table{border-collapse:collapse;width:100%;font-size:.95em}
-        .folio caption{caption-side:top;text-align:left;font-style:italic;font-size:.85rem;color:var(--folio-muted);padding-bottom:.3rem}
-        .folio th,.folio td{padding:.3rem .45rem;border-bottom:1px solid var(--folio-rule);vertical-align:top;text-align:left}
-        .folio thead th{background:var(--folio-thead);border-bottom:1.5px solid var(--folio-muted)}
-        .folio .folio-zebra tbody tr:nth-child(even){background:var(--folio-zebra)}
-        .folio .folio-center{text-align:center}
-        .folio .folio-right{text-align:right}
-        .folio .folio-message{margin:1rem 0;padding:.7rem .9rem;border-left:4px solid var(--folio-tint);border-radius:4px;background:var(--folio-tint-bg)}
-        .folio .folio-message p{margin:.2rem 0}
-        .folio .folio-widgets{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.6rem;margin:1rem 0;padding:0;list-style:none}
-        .folio .folio-widget{background:var(--folio-tile);border-radius:6px;padding:.7rem .8rem;border-left:3px solid var(--folio-tint)}
-        .folio .folio-widget-title{font-size:.8rem;color:var(--folio-muted);margin:0}
-        .folio .folio-widget-value{font-size:1.6rem;font-weight:700;margin:.1rem 0 0;line-height:1.2}
-        .folio .folio-widget-detail{font-size:.75rem;color:var(--folio-muted);margin:0}
-        .folio .folio-page-break{break-after:page;height:0;margin:0;border:0}
-        @media print{.folio{max-width:none;padding:0}.folio thead{display:table-header-group}.folio tr{break-inside:avoid}}
+        --folio-zebra:\(theme.zebraBackground.hex);--folio-font:"\(theme.fontFamily)",system-ui,sans-serif;\
+        display:block;font-family:var(--folio-font);font-size:\(HTMLStyle.px(theme.bodySize * 1.4))px;line-height:1.45;\
+        color:var(--folio-text);background:#fff;max-width:52em;margin:0 auto;padding:1.5em;text-align:left;overflow-wrap:anywhere;\
+        letter-spacing:normal;word-spacing:normal;text-transform:none;text-indent:0;text-shadow:none;font-style:normal;\
+        font-weight:400;white-space:normal;visibility:visible}
+        \(r) svg text{letter-spacing:normal;word-spacing:normal;text-transform:none;text-shadow:none}
+        \(r) .folio-page-header{display:flex;align-items:center;gap:.6em;font-size:.8em;color:var(--folio-muted);border-bottom:1px solid var(--folio-rule);padding-bottom:.3em;margin:0 0 1em}
+        \(r) .folio-page-header img{height:1.6em;width:auto}
+        \(r) h1{display:block;font-size:\(HTMLStyle.em(theme.titleSize, theme.bodySize))em;line-height:1.2;margin:0 0 .6em;font-weight:700;color:var(--folio-text)}
+        \(r) h2{display:block;font-size:\(HTMLStyle.em(theme.subtitleSize, theme.bodySize))em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid}
+        \(r) p{display:block;margin:.4em 0;color:var(--folio-text)}
+        \(r) a{color:var(--folio-accent);text-decoration:underline}
+        \(r) strong{font-weight:700}
+        \(r) em{font-style:italic}
+        \(r) figure{display:block;margin:1em 0;break-inside:avoid}
+        \(r) figcaption{display:block;font-size:.85em;font-style:italic;color:var(--folio-muted);margin-top:.3em}
+        \(r) img{display:block;max-width:100%;height:auto}
+        \(r) svg{display:block;width:100%;max-width:100%;height:auto;overflow:visible}
+        \(r) .folio-figure-title{font-weight:700;margin:0 0 .3em}
+        \(r) .folio-chart-data summary{display:list-item;cursor:pointer;color:var(--folio-accent);font-size:.85em;margin-top:.3em}
+        \(r) .folio-chart-data .folio-table-wrap{max-height:20em;overflow:auto}
+        \(r) .folio-table-wrap{display:block;overflow-x:auto;margin:1em 0}
+        \(r) table{display:table;border-collapse:collapse;width:100%;font-size:.95em}
+        \(r) caption{display:table-caption;caption-side:top;text-align:left;font-style:italic;font-size:.85em;color:var(--folio-muted);padding-bottom:.3em}
+        \(r) th,\(r) td{padding:.3em .45em;border-bottom:1px solid var(--folio-rule);vertical-align:top;text-align:left;color:var(--folio-text)}
+        \(r) th{font-weight:700}
+        \(r) thead th{background:var(--folio-thead);border-bottom:1.5px solid var(--folio-muted)}
+        \(r) .folio-zebra tbody tr:nth-child(even){background:var(--folio-zebra)}
+        \(r) .folio-center{text-align:center}
+        \(r) .folio-right{text-align:right}
+        \(r) .folio-message{display:block;margin:1em 0;padding:.7em .9em;border-left:4px solid var(--folio-tint);border-radius:4px;background:var(--folio-tint-bg)}
+        \(r) .folio-message p{margin:.2em 0}
+        \(r) .folio-widgets{display:grid;grid-template-columns:repeat(auto-fit,minmax(9em,1fr));gap:.6em;margin:1em 0;padding:0;list-style:none}
+        \(r) .folio-widget{display:block;background:var(--folio-tile);border-radius:6px;padding:.7em .8em;border-left:3px solid var(--folio-tint)}
+        \(r) .folio-widget-title{font-size:.8em;color:var(--folio-muted);margin:0}
+        \(r) .folio-widget-value{font-size:1.6em;font-weight:700;margin:.1em 0 0;line-height:1.2}
+        \(r) .folio-widget-detail{font-size:.75em;color:var(--folio-muted);margin:0}
+        \(r) .folio-page-break{display:block;break-after:page;height:0;margin:0;border:0}
+        @media print{\(r){max-width:none;padding:0}\(r) thead{display:table-header-group}\(r) tr{break-inside:avoid}\(r) .folio-table-wrap{overflow:visible}}
         """
+        for tint in tints {
+            css += "\n\(r) .\(className(tint)){--folio-tint:\(tint.hex);--folio-tint-bg:\(tint.lightened(0.9).hex)}"
+        }
+        return css
     }
+
+    /// The class that sets `--folio-tint` to `tint`.
+    static func className(_ tint: Color) -> String { "folio-tint-" + tint.withAlpha(1).hex.dropFirst().lowercased() }
+
+    private static func px(_ value: Double) -> String { SVGCanvas.number(value) }
+    private static func em(_ size: Double, _ body: Double) -> String { SVGCanvas.number(size / body) }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An sRGB colour with alpha, written `#RRGGBB` or `#RRGGBBAA` in documents.
 public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
     public var red: Double
@@ -57,4 +59,36 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public static let black = Color(red: 0, green: 0, blue: 0)
     public static let white = Color(red: 1, green: 1, blue: 1)
+}
+
+extension Color {
+    /// Relative luminance (WCAG 2.1).
+    public var luminance: Double {
+        func channel(_ c: Double) -> Double { c <= 0.03928 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
+        return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
+    }
+
+    /// WCAG contrast ratio between this colour and `other`, from 1 to 21.
+    public func contrast(with other: Color) -> Double {
+        let a = luminance + 0.05, b = other.luminance + 0.05
+        return max(a, b) / min(a, b)
+    }
+
+    /// This colour, darkened just enough to reach `ratio` against `background` (4.5 for body text).
+    public func readable(on background: Color, ratio: Double = 4.5) -> Color {
+        var color = self
+        var step = 0
+        while color.contrast(with: background) < ratio && step < 40 {
+            let lighter = background.luminance < 0.5
+            let k = lighter ? 0.06 : -0.06
+            color = Color(red: min(max(color.red + (lighter ? (1 - color.red) : color.red) * k, 0), 1),
+                          green: min(max(color.green + (lighter ? (1 - color.green) : color.green) * k, 0), 1),
+                          blue: min(max(color.blue + (lighter ? (1 - color.blue) : color.blue) * k, 0), 1), alpha: alpha)
+            step += 1
+        }
+        return color
+    }
+
+    /// Black or white, whichever reads better on this colour.
+    public var labelColor: Color { contrast(with: .white) >= contrast(with: .black) ? .white : .black }
 }

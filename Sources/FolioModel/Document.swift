@@ -14,15 +14,17 @@ public struct Document: Sendable, Hashable, Codable {
     public var footer: String
     public var page: PageSetup
     public var metadata: Metadata
+    /// Colours, fonts, sizes and logo for this document, over the default theme.
+    public var theme: ThemeSpec?
     public var elements: [Block]
 
     public init(title: String, header: String? = nil, footer: String = Document.defaultFooter,
-                page: PageSetup = PageSetup(), metadata: Metadata = Metadata(), elements: [Block]) {
+                page: PageSetup = PageSetup(), metadata: Metadata = Metadata(), theme: ThemeSpec? = nil, elements: [Block]) {
         self.title = title; self.header = header; self.footer = footer
-        self.page = page; self.metadata = metadata; self.elements = elements
+        self.page = page; self.metadata = metadata; self.theme = theme; self.elements = elements
     }
 
-    private enum CodingKeys: String, CodingKey { case title, header, footer, page, metadata, elements }
+    private enum CodingKeys: String, CodingKey { case title, header, footer, page, metadata, theme, elements }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -31,6 +33,7 @@ public struct Document: Sendable, Hashable, Codable {
         footer = try container.decodeIfPresent(String.self, forKey: .footer) ?? Document.defaultFooter
         page = try container.decodeIfPresent(PageSetup.self, forKey: .page) ?? PageSetup()
         metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata) ?? Metadata()
+        theme = try container.decodeIfPresent(ThemeSpec.self, forKey: .theme)
         elements = try container.decodeIfPresent([Block].self, forKey: .elements) ?? []
     }
 

@@ -12,6 +12,7 @@ extension Document {
               width - m.left.points - m.right.points >= 72, height - m.top.points - m.bottom.points >= 72 else {
             throw FolioError(path: "page.margins", "margins must be positive and leave at least 1 inch of content")
         }
+        try theme?.validate(path: "theme")
         for (index, block) in elements.enumerated() {
             try block.validate(path: "elements[\(index)]")
         }

@@ -11,11 +11,19 @@ struct PageDecorations {
 
     func draw(on canvas: CairoCanvas, page: Int, of pages: Int) {
         let font = theme.font(theme.smallSize + 0.5)
-        if let header = document.header, !header.isEmpty {
-            let layout = text.paragraph([TextRun(header)], font: font, width: content.width)
-            pangoEllipsize(layout)
+        let header = document.header ?? ""
+        if !header.isEmpty || theme.logo != nil {
             let lineY = content.y - 10
-            canvas.draw(layout: layout, at: Point(content.x, lineY - 4 - layout.metrics.height), color: theme.muted)
+            var x = content.x
+            if let logo = theme.logo {
+                // The theme's logo, 16 pt high, at the start of the header line.
+                let height = 16.0, width = height * Double(logo.pixelWidth) / Double(logo.pixelHeight)
+                canvas.draw(image: logo, in: Rect(x: x, y: lineY - 4 - height, width: width, height: height))
+                x += width + 8
+            }
+            let layout = text.paragraph([TextRun(header)], font: font, width: content.x + content.width - x)
+            pangoEllipsize(layout)
+            canvas.draw(layout: layout, at: Point(x, lineY - 4 - layout.metrics.height), color: theme.muted)
             canvas.line(from: Point(content.x, lineY), to: Point(content.x + content.width, lineY),
                         style: StrokeStyle(color: theme.rule, width: 0.5))
         }

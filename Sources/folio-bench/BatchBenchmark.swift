@@ -61,7 +61,7 @@ enum BatchStages {
             pdf += Timing.now() - t; t = Timing.now()
             _ = try document.html(options: options)
             html += Timing.now() - t; t = Timing.now()
-            _ = SHA256.hex(bytes)
+            _ = SHA256Digest.hex(bytes)
             hash += Timing.now() - t
         }
         let n = Double(lines.count) / 1000

@@ -54,6 +54,9 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "Parallel workers (default: all cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: "A theme file (YAML or JSON, see Templates/theme.yaml): colours, fonts, sizes, logo.")
+    var theme: String?
+
     @Flag(help: "Skip records whose output files already exist.")
     var resume = false
 
@@ -93,12 +96,13 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = BatchOptions(
+        var options = BatchOptions(
             template: URL(fileURLWithPath: template), data: data, outputDirectory: URL(fileURLWithPath: outputDirectory),
             formats: try formats(), namePattern: name, idField: id, jobs: jobs, resume: resume,
             shard: try shardValue(), failFast: failFast)
         let summary: BatchSummary
         do {
+            options.theme = try ThemeLoader.load(theme)
             let runner = try BatchRunner(options: options)
             let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
                 signal(number, SIG_IGN)

@@ -25,12 +25,30 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "pdf or html. Default: from the output's extension, else pdf.")
     var format: OutputFormat?
 
-    @Flag(help: "HTML only: write one embeddable <div> with scoped styles instead of a whole page.")
+    @Flag(help: "HTML only: write one embeddable <div> with scoped styles instead of a whole page (same as --html fragment).")
     var fragment = false
 
+    @Option(help: "HTML only: page (default), fragment (one <div>, styles scoped under its id) or shadow (a <div> with a declarative shadow root: fully isolated styles, no script).")
+    var html: HTMLRenderer.Output?
+
+    @Option(help: "HTML only: a Mustache page shell to use instead of the built-in one (see Templates/page.mustache).")
+    var template: String?
+
+    @Option(help: "A theme file (YAML or JSON, see Templates/theme.yaml): colours, fonts, sizes, logo.")
+    var theme: String?
+
+    @Option(help: "HTML only: prefix for every element id (default: derived from the document).")
+    var idPrefix: String?
+
+    @Flag(help: "HTML only: print the Content-Security-Policy the output works under (its stylesheet allowed by hash) on standard error.")
+    var csp = false
+
     func validate() throws {
-        if fragment, resolvedFormat != .html {
-            throw ValidationError("--fragment needs HTML output (--format html or an .html output)")
+        if fragment || html != nil || template != nil || idPrefix != nil || csp, resolvedFormat != .html {
+            throw ValidationError("--fragment, --html, --template, --id-prefix and --csp need HTML output (--format html or an .html output)")
+        }
+        if fragment, let html, html != .fragment {
+            throw ValidationError("--fragment and --html \(html.rawValue) contradict each other")
         }
         if input == "-", output == nil {
             throw ValidationError("reading standard input needs -o (use '-o -' for standard output)")
@@ -65,8 +83,22 @@ struct RenderCommand: ParsableCommand {
                 baseDirectory = URL(fileURLWithPath: input).deletingLastPathComponent()
             }
             let document = try DocumentDecoder.decode(data, format: DocumentDecoder.Format(fileName: input))
-            let options = RenderOptions(baseDirectory: baseDirectory, fragment: fragment)
-            let bytes = try document.render(as: resolvedFormat, options: options)
+            var options = RenderOptions(baseDirectory: baseDirectory, theme: try ThemeLoader.load(theme),
+                                        html: html ?? (fragment ? .fragment : .page), idPrefix: idPrefix)
+            if let template {
+                guard let text = FileManager.default.contents(atPath: template).flatMap({ String(data: $0, encoding: .utf8) }) else {
+                    throw FolioError(path: "--template", "cannot read \(template)")
+                }
+                options.pageTemplate = text
+            }
+            let bytes: Data
+            if resolvedFormat == .html {
+                let rendered = try document.htmlRenderer(options: options).renderWithStyle(document, as: options.html)
+                bytes = Data(rendered.html.utf8)
+                if csp { FileHandle.standardError.write(Data("Content-Security-Policy: \(rendered.contentSecurityPolicy)\n".utf8)) }
+            } else {
+                bytes = try document.render(as: resolvedFormat, options: options)
+            }
             if outputPath == "-" {
                 FileHandle.standardOutput.write(bytes)
             } else {
@@ -83,3 +115,4 @@ struct RenderCommand: ParsableCommand {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+extension HTMLRenderer.Output: ExpressibleByArgument {}

@@ -24,7 +24,7 @@ final class CommandLineTests: XCTestCase {
         let json = #"{"title": "Piped", "elements": [{"type": "paragraph", "text": "From stdin"}]}"#
         let html = try TestSupport.run(folio, ["render", "-", "--format", "html", "--fragment", "-o", "-"], input: Data(json.utf8))
         XCTAssertEqual(html.status, 0, html.stderr)
-        XCTAssertTrue(html.text.hasPrefix("<div class=\"folio\""))
+        XCTAssertTrue(html.text.hasPrefix("<div class=\"folio-embed\""))
         XCTAssertTrue(html.text.contains("<p>From stdin</p>"))
         let pdf = try TestSupport.run(folio, ["render", "-", "-o", "-"], input: Data(json.utf8))
         XCTAssertEqual(pdf.status, 0, pdf.stderr)
@@ -60,7 +60,7 @@ final class CommandLineTests: XCTestCase {
     func testArgumentErrorsAndHelp() throws {
         let fragmentPDF = try TestSupport.run(folio, ["render", sample, "--fragment", "-o", "x.pdf"])
         XCTAssertNotEqual(fragmentPDF.status, 0)
-        XCTAssertTrue(fragmentPDF.stderr.contains("--fragment needs HTML output"))
+        XCTAssertTrue(fragmentPDF.stderr.contains("need HTML output"), fragmentPDF.stderr)
         let help = try TestSupport.run(folio, ["--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.text.contains("render"))

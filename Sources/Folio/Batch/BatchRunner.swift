@@ -23,7 +23,7 @@ public final class BatchRunner: @unchecked Sendable {
             throw FolioError(path: "", "cannot read template \(options.template.path)")
         }
         template = try DocumentTemplate(data: data, format: DocumentDecoder.Format(fileName: options.template.path))
-        renderOptions = RenderOptions(baseDirectory: options.template.deletingLastPathComponent())
+        renderOptions = RenderOptions(baseDirectory: options.template.deletingLastPathComponent(), theme: options.theme)
     }
 
     /// Asks a running batch to stop after the documents being rendered; callable from any thread.
@@ -142,7 +142,7 @@ public final class BatchRunner: @unchecked Sendable {
             for (format, url) in zip(options.formats, urls) {
                 let (data, pages) = try document.renderCountingPages(as: format, options: renderOptions)
                 try BatchRunner.writeAtomically(data, to: url)
-                files.append((url.lastPathComponent, data.count, pages, SHA256.hex(data)))
+                files.append((url.lastPathComponent, data.count, pages, SHA256Digest.hex(data)))
             }
             return .written(number: record.number, files: files)
         } catch {

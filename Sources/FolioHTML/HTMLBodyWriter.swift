@@ -1,0 +1,136 @@
+import Foundation
+import FolioCharts
+import FolioGraphics
+import FolioModel
+
+/// Writes the blocks of a report as HTML, every document string escaped once here,
+/// and collects the tints whose classes the stylesheet must define.
+struct HTMLBodyWriter {
+    let renderer: HTMLRenderer
+    var ids: IDGenerator
+    private(set) var tints: [Color] = []
+
+    init(renderer: HTMLRenderer, ids: IDGenerator) {
+        self.renderer = renderer
+        self.ids = ids
+    }
+
+    private var theme: Theme { renderer.theme }
+
+    mutating func body(_ document: Document) throws -> String {
+        var html = ""
+        let header = document.header ?? ""
+        if !header.isEmpty || theme.logo != nil {
+            html += "<header class=\"folio-page-header\">"
+            if let logo = theme.logo { html += "<img src=\"\(logo.dataURI)\" alt=\"\">" }
+            html += "<span>\(HTMLEscaping.escape(header))</span></header>\n"
+        }
+        html += "<h1>\(HTMLEscaping.escape(document.title))</h1>\n"
+        let charts = ChartRenderer(measurer: renderer.measurer, theme: theme)
+        for (index, block) in document.elements.enumerated() {
+            html += try self.html(for: block, path: "elements[\(index)]", charts: charts)
+            html += "\n"
+        }
+        return html
+    }
+
+    private mutating func tintClass(_ tint: Color) -> String {
+        if !tints.contains(tint) { tints.append(tint) }
+        return HTMLStyle.className(tint)
+    }
+
+    private mutating func html(for block: Block, path: String, charts: ChartRenderer) throws -> String {
+        switch block {
+        case .subtitle(let subtitle):
+            return "<h2>\(HTMLEscaping.escape(subtitle.text))</h2>"
+        case .paragraph(let paragraph):
+            return "<p>\(inline(paragraph.text))</p>"
+        case .image(let image):
+            let data = try ImageLoader.load(image, path: path, baseDirectory: renderer.baseDirectory)
+            let width = image.width?.points ?? Double(data.pixelWidth) * 0.75
+            let height = width * Double(data.pixelHeight) / Double(data.pixelWidth)
+            var html = "<figure class=\"folio-image\"><img src=\"\(data.dataURI)\" alt=\"\(HTMLEscaping.escape(image.alt))\""
+            html += " width=\"\(Int(width.rounded()))\" height=\"\(Int(height.rounded()))\">"
+            if let caption = image.caption { html += "<figcaption>\(HTMLEscaping.escape(caption))</figcaption>" }
+            return html + "</figure>"
+        case .table(let table):
+            return tableHTML(table)
+        case .chart(let chart):
+            let drawing = charts.drawing(for: chart, width: renderer.chartWidth)
+            let id = ids.next("chart")
+            var html = "<figure class=\"folio-chart\">"
+            if let title = chart.title { html += "<div class=\"folio-figure-title\">\(HTMLEscaping.escape(title))</div>" }
+            html += SVGCanvas.svg(drawing, id: id, title: chart.title ?? "Chart", fontFamily: theme.fontFamily)
+            if chart.dataTable {
+                let data = ChartDataTable(chart)
+                html += "<details class=\"folio-chart-data\"><summary>Data</summary>"
+                html += tableHTML(Table(header: data.header, rows: data.rows, zebra: true))
+                html += "</details>"
+            }
+            if let caption = chart.caption { html += "<figcaption>\(HTMLEscaping.escape(caption))</figcaption>" }
+            return html + "</figure>"
+        case .message(let message):
+            var html = "<aside class=\"folio-message folio-message-\(message.kind.rawValue) \(tintClass(message.effectiveTint))\" role=\"note\">"
+            html += "<p class=\"folio-message-title\"><strong>"
+            if let label = message.kind.label { html += "\(label): " }
+            html += "\(HTMLEscaping.escape(message.title))</strong></p>"
+            if !message.text.runs.isEmpty { html += "<p>\(inline(message.text))</p>" }
+            return html + "</aside>"
+        case .widgets(let widgets):
+            var html = "<ul class=\"folio-widgets\">"
+            for (index, item) in widgets.items.enumerated() {
+                html += "<li class=\"folio-widget \(tintClass(item.tint ?? theme.seriesColor(index + 1)))\">"
+                html += "<p class=\"folio-widget-title\">\(HTMLEscaping.escape(item.title))</p>"
+                html += "<p class=\"folio-widget-value\">\(HTMLEscaping.escape(item.value))</p>"
+                if let detail = item.detail { html += "<p class=\"folio-widget-detail\">\(HTMLEscaping.escape(detail))</p>" }
+                html += "</li>"
+            }
+            return html + "</ul>"
+        case .pageBreak:
+            return "<div class=\"folio-page-break\"></div>"
+        }
+    }
+
+    /// Inline runs as `<strong>`, `<em>`, `<a>` and `<br>`; every character escaped.
+    func inline(_ text: RichText) -> String {
+        var html = ""
+        for run in text.runs {
+            var piece = HTMLEscaping.escape(run.text).replacingOccurrences(of: "\n", with: "<br>")
+            if run.italic { piece = "<em>\(piece)</em>" }
+            if run.bold { piece = "<strong>\(piece)</strong>" }
+            if let link = run.link, RichText.isAllowedLink(link) {
+                piece = "<a href=\"\(HTMLEscaping.escape(link))\" rel=\"noopener noreferrer\">\(piece)</a>"
+            }
+            html += piece
+        }
+        return html
+    }
+
+    private func tableHTML(_ table: Table) -> String {
+        func cellClass(_ column: Int) -> String {
+            switch table.alignment(ofColumn: column) {
+            case .left: return ""
+            case .center: return " class=\"folio-center\""
+            case .right: return " class=\"folio-right\""
+            }
+        }
+        var html = "<div class=\"folio-table-wrap\"><table\(table.zebra ? " class=\"folio-zebra\"" : "")>"
+        if let caption = table.caption { html += "<caption>\(HTMLEscaping.escape(caption))</caption>" }
+        if let header = table.header {
+            html += "<thead><tr>"
+            for (c, cell) in table.paddedRow(header).enumerated() {
+                html += "<th scope=\"col\"\(cellClass(c))>\(HTMLEscaping.escape(cell))</th>"
+            }
+            html += "</tr></thead>"
+        }
+        html += "<tbody>"
+        for row in table.rows {
+            html += "<tr>"
+            for (c, cell) in table.paddedRow(row).enumerated() {
+                html += "<td\(cellClass(c))>\(HTMLEscaping.escape(cell))</td>"
+            }
+            html += "</tr>"
+        }
+        return html + "</tbody></table></div>"
+    }
+}

@@ -1,0 +1,37 @@
+/// Theme settings written in a document or a theme file; anything left out keeps
+/// the default theme's value. The same theme drives the PDF and the HTML.
+public struct ThemeSpec: Sendable, Hashable, Codable {
+    /// Links, tips and the first series colour.
+    public var accent: Color?
+    public var text: Color?
+    /// Secondary text: captions, axis labels, the page header.
+    public var muted: Color?
+    /// A font family Pango and browsers know, such as "DejaVu Sans" or "Noto Sans".
+    public var fontFamily: String?
+    public var titleSize: Double?
+    public var subtitleSize: Double?
+    public var bodySize: Double?
+    public var smallSize: Double?
+    /// Series colours, in order.
+    public var palette: [Color]?
+    /// A PNG or JPEG shown in the page header, relative to the file that names it.
+    public var logo: String?
+
+    public init(accent: Color? = nil, text: Color? = nil, muted: Color? = nil, fontFamily: String? = nil,
+                titleSize: Double? = nil, subtitleSize: Double? = nil, bodySize: Double? = nil, smallSize: Double? = nil,
+                palette: [Color]? = nil, logo: String? = nil) {
+        self.accent = accent; self.text = text; self.muted = muted; self.fontFamily = fontFamily
+        self.titleSize = titleSize; self.subtitleSize = subtitleSize; self.bodySize = bodySize; self.smallSize = smallSize
+        self.palette = palette; self.logo = logo
+    }
+
+    /// Checks sizes and the palette, naming the field.
+    public func validate(path: String) throws {
+        for (name, size) in [("titleSize", titleSize), ("subtitleSize", subtitleSize), ("bodySize", bodySize), ("smallSize", smallSize)] {
+            if let size, !(size >= 4 && size <= 96) {
+                throw FolioError(path: "\(path).\(name)", "font sizes must be between 4 and 96 points")
+            }
+        }
+        if let palette, palette.isEmpty { throw FolioError(path: "\(path).palette", "the palette needs at least one colour") }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import XCTest
+@testable import Folio
+
+/// Loads the reports in headless Chromium, standalone and embedded in a host page
+/// with hostile styles, and checks what a reader sees. Screenshots are kept in
+/// `.build/test-artefacts/` (not committed).
+final class BrowserTests: XCTestCase {
+    private static let artefacts = TestSupport.root.appendingPathComponent(".build/test-artefacts")
+
+    private var chromium: String? {
+        for path in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        where FileManager.default.isExecutableFile(atPath: path) { return path }
+        return nil
+    }
+
+    private func browser(_ arguments: [String]) throws -> TestSupport.Output {
+        guard let chromium else { throw XCTSkip("Chromium is not installed: run `make test`, which installs it") }
+        let profile = try TestSupport.temporaryDirectory()
+        return try TestSupport.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                                              "--no-first-run", "--user-data-dir=\(profile.path)"] + arguments)
+    }
+
+    private func documents() throws -> [(name: String, document: Document)] {
+        let gallery = try DocumentDecoder.decode(try Data(contentsOf: TestSupport.samples.appendingPathComponent("charts.yaml")), format: .yaml)
+        return [("weekly-summary", try TestSupport.sampleDocument()), ("charts", gallery)]
+    }
+
+    /// The strings of a document a reader must be able to read.
+    private func strings(of document: Document) -> [String] {
+        var strings = [document.title] + [document.header].compactMap { $0 }
+        for block in document.elements {
+            switch block {
+            case .subtitle(let s): strings.append(s.text)
+            case .paragraph(let p): strings.append(p.text.plainText)
+            case .widgets(let w): strings += w.items.flatMap { [$0.title, $0.value] + [$0.detail].compactMap { $0 } }
+            case .message(let m): strings += [m.title, m.text.plainText]
+            case .table(let t): strings += (t.header ?? []) + t.rows.flatMap { $0 }
+            case .chart(let c): strings += TestSupport.visibleStrings(of: c)
+            case .image, .pageBreak: break
+            }
+        }
+        return strings.filter { !$0.isEmpty }
+    }
+
+    func testEveryTextIsVisibleWhenPrinted() throws {
+        for (name, document) in try documents() {
+            let folder = try TestSupport.temporaryDirectory()
+            let page = folder.appendingPathComponent("\(name).html")
+            try Data(try document.html(options: TestSupport.sampleOptions).utf8).write(to: page)
+            let pdf = folder.appendingPathComponent("\(name).pdf")
+            _ = try browser(["--no-pdf-header-footer", "--print-to-pdf=\(pdf.path)", page.path])
+            try FileManager.default.createDirectory(at: BrowserTests.artefacts, withIntermediateDirectories: true)
+            _ = try browser(["--window-size=1280,2400", "--screenshot=\(BrowserTests.artefacts.appendingPathComponent("\(name)-page-1280.png").path)", page.path])
+            let text = TestSupport.normalized(try TestSupport.run("pdftotext", [pdf.path, "-"]).text)
+            XCTAssertFalse(text.isEmpty, "Chromium printed nothing for \(name)")
+            for string in strings(of: document) {
+                XCTAssertTrue(text.contains(TestSupport.normalized(string)), "\(name): '\(string)' is not visible in Chromium's print")
+            }
+        }
+    }
+
+    /// A host page with hostile ordinary styles, the report embedded, and a script
+    /// (the host's, not Folio's) that measures what the reader sees.
+    private func hostPage(embedding fragment: String) -> String {
+        """
+        <!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1"><title>Portal</title>
+        <style>
+        body { margin: 0; font-family: serif; } p { color: red; font-size: 30px; margin: 40px; }
+        table { border: 5px solid red; width: 200px; font-size: 40px; } td, th { padding: 30px; color: red; }
+        svg { width: 40px; height: 40px; fill: red; } h1, h2 { color: red; text-transform: uppercase; }
+        div { padding: 7px; } * { letter-spacing: 3px; }
+        </style></head><body>
+        <p id="host-paragraph">Portal text before the report.</p>
+        \(fragment)
+        <pre id="result"></pre>
+        <script>
+        const host = document.querySelector('.folio-host');
+        const root = (host && host.shadowRoot ? host.shadowRoot : document).querySelector('.folio');
+        const width = window.innerWidth, problems = [];
+        for (const el of root.querySelectorAll('*')) {
+          if (el.closest('.folio-table-wrap') || el.closest('details') || el.closest('svg')) continue;
+          const r = el.getBoundingClientRect();
+          if (r.width > 0 && (r.right > width + 1 || r.left < -1)) problems.push('overflow ' + el.tagName + '.' + el.className + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+        }
+        for (const text of root.querySelectorAll('svg text')) {
+          if (getComputedStyle(text).letterSpacing !== 'normal') { problems.push('host letter-spacing leaked into chart text'); break; }
+        }
+        for (const svg of root.querySelectorAll('svg')) {
+          const r = svg.getBoundingClientRect();
+          if (r.width < 200 && width > 400) problems.push('svg shrunk to ' + r.width);
+          if (r.right > width + 1) problems.push('svg overflow ' + r.right);
+        }
+        for (const p of root.querySelectorAll('p, td, th, h1, h2')) {
+          const s = getComputedStyle(p);
+          if (s.color === 'rgb(255, 0, 0)') problems.push('host colour leaked into ' + p.tagName);
+          if (parseFloat(s.fontSize) > 32) problems.push('host font size leaked into ' + p.tagName + ' ' + s.fontSize);
+          if (s.textTransform === 'uppercase') problems.push('host text-transform leaked into ' + p.tagName);
+          if (s.letterSpacing !== 'normal') problems.push('host letter-spacing leaked into ' + p.tagName);
+          if (s.visibility !== 'visible' || s.display === 'none') problems.push('hidden ' + p.tagName);
+        }
+        const hostP = getComputedStyle(document.getElementById('host-paragraph'));
+        if (hostP.color !== 'rgb(255, 0, 0)' || hostP.fontSize !== '30px') problems.push('report styles leaked into the host page');
+        if (document.documentElement.scrollWidth > width + 1) problems.push('page scrolls sideways: ' + document.documentElement.scrollWidth);
+        document.getElementById('result').textContent = 'RESULT:' + JSON.stringify(problems) + ':END';
+        </script></body></html>
+        """
+    }
+
+    func testEmbeddedInAHostilePageAtPhoneAndDesktopWidths() throws {
+        try FileManager.default.createDirectory(at: BrowserTests.artefacts, withIntermediateDirectories: true)
+        for (name, document) in try documents() {
+            for output in [HTMLRenderer.Output.fragment, .shadow] {
+                let fragment = try document.html(options: RenderOptions(baseDirectory: TestSupport.samples, html: output))
+                let folder = try TestSupport.temporaryDirectory()
+                let page = folder.appendingPathComponent("host.html")
+                try Data(hostPage(embedding: fragment).utf8).write(to: page)
+                for width in [360, 1280] {
+                    let dom = try browser(["--window-size=\(width),2000", "--virtual-time-budget=3000", "--dump-dom", page.path]).text
+                    guard let start = dom.range(of: "RESULT:"), let end = dom.range(of: ":END") else {
+                        XCTFail("\(name) \(output) \(width): the measuring script did not run")
+                        continue
+                    }
+                    let problems = String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"")
+                    XCTAssertEqual(problems, "[]", "\(name), \(output), \(width) px")
+                    let shot = BrowserTests.artefacts.appendingPathComponent("\(name)-\(output.rawValue)-\(width).png")
+                    _ = try browser(["--window-size=\(width),1600", "--screenshot=\(shot.path)", page.path])
+                    XCTAssertTrue(FileManager.default.fileExists(atPath: shot.path))
+                }
+            }
+        }
+    }
+}
