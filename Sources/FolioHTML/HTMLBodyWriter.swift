@@ -9,6 +9,8 @@ struct HTMLBodyWriter {
     let renderer: HTMLRenderer
     var ids: IDGenerator
     private(set) var tints: [Color] = []
+    /// Column widths in percent that the stylesheet must define classes for.
+    private(set) var columnPercents: [Int] = []
 
     init(renderer: HTMLRenderer, ids: IDGenerator) {
         self.renderer = renderer
@@ -41,10 +43,14 @@ struct HTMLBodyWriter {
 
     private mutating func html(for block: Block, path: String, charts: ChartRenderer) throws -> String {
         switch block {
+        case .section(let section):
+            return "<div class=\"folio-page-break\"></div><h2 class=\"folio-section-title\"\(anchorAttribute(section.id))>"
+                + "\(HTMLEscaping.escape(section.title))</h2>"
         case .subtitle(let subtitle):
-            return "<h2>\(HTMLEscaping.escape(subtitle.text))</h2>"
+            return "<h2\(anchorAttribute(subtitle.id))>\(HTMLEscaping.escape(subtitle.text))</h2>"
         case .paragraph(let paragraph):
-            return "<p>\(inline(paragraph.text))</p>"
+            let alignment = paragraph.align == .left ? "" : " class=\"folio-\(paragraph.align.rawValue)\""
+            return "<p\(alignment)>\(inline(paragraph.text))</p>"
         case .image(let image):
             let data = try ImageLoader.load(image, path: path, baseDirectory: renderer.baseDirectory)
             let width = image.width?.points ?? Double(data.pixelWidth) * 0.75
@@ -99,14 +105,27 @@ struct HTMLBodyWriter {
             if run.italic { piece = "<em>\(piece)</em>" }
             if run.bold { piece = "<strong>\(piece)</strong>" }
             if let link = run.link, RichText.isAllowedLink(link) {
-                piece = "<a href=\"\(HTMLEscaping.escape(link))\" rel=\"noopener noreferrer\">\(piece)</a>"
+                if link.hasPrefix("#") {
+                    piece = "<a href=\"#\(anchorID(String(link.dropFirst())))\">\(piece)</a>"
+                } else {
+                    piece = "<a href=\"\(HTMLEscaping.escape(link))\" rel=\"noopener noreferrer\">\(piece)</a>"
+                }
             }
             html += piece
         }
         return html
     }
 
-    private func tableHTML(_ table: Table) -> String {
+    /// The element id of an author's anchor, under this report's prefix so reports on one page never collide.
+    func anchorID(_ anchor: String) -> String {
+        ids.prefix + "-" + String(anchor.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
+    }
+
+    private func anchorAttribute(_ anchor: String?) -> String {
+        anchor.map { " id=\"\(anchorID($0))\"" } ?? ""
+    }
+
+    private mutating func tableHTML(_ table: Table) -> String {
         func cellClass(_ column: Int) -> String {
             switch table.alignment(ofColumn: column) {
             case .left: return ""
@@ -116,6 +135,26 @@ struct HTMLBodyWriter {
         }
         var html = "<div class=\"folio-table-wrap\"><table\(table.zebra ? " class=\"folio-zebra\"" : "")>"
         if let caption = table.caption { html += "<caption>\(HTMLEscaping.escape(caption))</caption>" }
+        if let widths = table.widths, !widths.isEmpty {
+            html += "<colgroup>"
+            for column in 0..<table.columnCount {
+                let width = column < widths.count ? widths[column] : .auto
+                let percent: Int?
+                switch width {
+                case .auto: percent = nil
+                case .percent(let value): percent = Int(value.rounded())
+                case .fixed(let length): percent = Int((length.points / renderer.chartWidth * 100).rounded())
+                }
+                if let percent {
+                    let clamped = min(max(percent, 1), 100)
+                    if !columnPercents.contains(clamped) { columnPercents.append(clamped) }
+                    html += "<col class=\"folio-col-\(clamped)\">"
+                } else {
+                    html += "<col>"
+                }
+            }
+            html += "</colgroup>"
+        }
         if let header = table.header {
             html += "<thead><tr>"
             for (c, cell) in table.paddedRow(header).enumerated() {

@@ -75,7 +75,7 @@ public struct HTMLRenderer {
         let id = idPrefix.map(HTMLRenderer.sanitizedID) ?? IDGenerator.prefix(for: document)
         var writer = HTMLBodyWriter(renderer: self, ids: IDGenerator(prefix: id))
         let body = try writer.body(document)
-        let css = HTMLStyle.css(theme: theme, root: id, tints: writer.tints)
+        let css = HTMLStyle.css(theme: theme, root: id, tints: writer.tints, columnPercents: writer.columnPercents)
         let root = "<div class=\"folio\" id=\"\(id)\" lang=\"\(HTMLEscaping.escape(document.metadata.language))\">\n\(body)</div>\n"
         switch output {
         case .fragment:

@@ -7,7 +7,7 @@ import FolioModel
 /// (SVG contents keep their own attributes), the rest restyle them.
 enum HTMLStyle {
     /// The CSS for a report whose root element has id `root`, with a class per tint used.
-    static func css(theme: Theme, root id: String, tints: [Color]) -> String {
+    static func css(theme: Theme, root id: String, tints: [Color], columnPercents: [Int] = []) -> String {
         let r = "#\(id)"
         var css = """
         \(r),\(r) :not(svg *){all:revert;box-sizing:border-box}
@@ -43,6 +43,9 @@ enum HTMLStyle {
         \(r) .folio-zebra tbody tr:nth-child(even){background:var(--folio-zebra)}
         \(r) .folio-center{text-align:center}
         \(r) .folio-right{text-align:right}
+        \(r) .folio-justify{text-align:justify;hyphens:auto}
+        \(r) .folio-section-title{font-size:\(HTMLStyle.em(theme.subtitleSize + 4, theme.bodySize))em;border-bottom:2px solid var(--folio-accent);padding-bottom:.2em}
+        \(r) table{table-layout:auto}
         \(r) .folio-message{display:block;margin:1em 0;padding:.7em .9em;border-left:4px solid var(--folio-tint);border-radius:4px;background:var(--folio-tint-bg)}
         \(r) .folio-message p{margin:.2em 0}
         \(r) .folio-widgets{display:grid;grid-template-columns:repeat(auto-fit,minmax(9em,1fr));gap:.6em;margin:1em 0;padding:0;list-style:none}
@@ -51,8 +54,11 @@ enum HTMLStyle {
         \(r) .folio-widget-value{font-size:1.6em;font-weight:700;margin:.1em 0 0;line-height:1.2}
         \(r) .folio-widget-detail{font-size:.75em;color:var(--folio-muted);margin:0}
         \(r) .folio-page-break{display:block;break-after:page;height:0;margin:0;border:0}
-        @media print{\(r){max-width:none;padding:0}\(r) thead{display:table-header-group}\(r) tr{break-inside:avoid}\(r) .folio-table-wrap{overflow:visible}}
+        @media print{\(r) .folio-section-title{break-before:page}\(r){max-width:none;padding:0}\(r) thead{display:table-header-group}\(r) tr{break-inside:avoid}\(r) .folio-table-wrap{overflow:visible}}
         """
+        for percent in columnPercents {
+            css += "\n\(r) .folio-col-\(percent){width:\(percent)%}"
+        }
         for tint in tints {
             css += "\n\(r) .\(className(tint)){--folio-tint:\(tint.hex);--folio-tint-bg:\(tint.lightened(0.9).hex)}"
         }

@@ -35,6 +35,7 @@ struct IDGenerator {
             case .chart(let c): mix((c.title ?? "") + c.kind)
             case .image(let i): mix(i.alt)
             case .pageBreak: mix("break")
+            case .section(let section): mix(section.title)
             }
         }
         return "folio-" + String(hash, radix: 36)

@@ -1,7 +1,7 @@
 /// One element of a document's body, in reading order.
 ///
 /// In JSON and YAML each block is an object whose `type` names the case:
-/// `subtitle`, `paragraph`, `image`, `table`, `chart`, `message`, `widgets`, `pageBreak`.
+/// `subtitle`, `paragraph`, `image`, `table`, `chart`, `message`, `widgets`, `pageBreak`, `section`.
 public enum Block: Sendable, Hashable, Codable {
     case subtitle(Subtitle)
     case paragraph(Paragraph)
@@ -11,9 +11,10 @@ public enum Block: Sendable, Hashable, Codable {
     case message(Message)
     case widgets(Widgets)
     case pageBreak
+    case section(Section)
 
     /// The `type` names accepted in documents.
-    public static let typeNames = ["subtitle", "paragraph", "image", "table", "chart", "message", "widgets", "pageBreak"]
+    public static let typeNames = ["subtitle", "paragraph", "image", "table", "chart", "message", "widgets", "pageBreak", "section"]
 
     /// The `type` name of this block.
     public var typeName: String {
@@ -26,6 +27,7 @@ public enum Block: Sendable, Hashable, Codable {
         case .message: return "message"
         case .widgets: return "widgets"
         case .pageBreak: return "pageBreak"
+        case .section: return "section"
         }
     }
 
@@ -43,6 +45,7 @@ public enum Block: Sendable, Hashable, Codable {
         case "message": self = .message(try Message(from: decoder))
         case "widgets": self = .widgets(try Widgets(from: decoder))
         case "pageBreak", "page-break", "pagebreak": self = .pageBreak
+        case "section": self = .section(try Section(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container,
                 debugDescription: "unknown block type \"\(type)\"; expected one of: \(Block.typeNames.joined(separator: ", "))")
@@ -61,6 +64,7 @@ public enum Block: Sendable, Hashable, Codable {
         case .message(let value): try value.encode(to: encoder)
         case .widgets(let value): try value.encode(to: encoder)
         case .pageBreak: break
+        case .section(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -37,9 +37,12 @@ public struct Document: Sendable, Hashable, Codable {
         elements = try container.decodeIfPresent([Block].self, forKey: .elements) ?? []
     }
 
-    /// The footer text for page `page` of `pages`.
-    public func footerText(page: Int, of pages: Int) -> String {
-        footer.replacingOccurrences(of: "{page}", with: String(page))
-            .replacingOccurrences(of: "{pages}", with: String(pages))
+    /// The footer text for a page: `{page}` and `{pages}` count within the page's section
+    /// (the whole document without sections), `{documentPage}` and `{documentPages}` the whole document.
+    public func footerText(_ numbering: PageNumbering) -> String {
+        footer.replacingOccurrences(of: "{documentPages}", with: String(numbering.documentPages))
+            .replacingOccurrences(of: "{documentPage}", with: String(numbering.documentPage))
+            .replacingOccurrences(of: "{pages}", with: String(numbering.pages))
+            .replacingOccurrences(of: "{page}", with: String(numbering.page))
     }
 }

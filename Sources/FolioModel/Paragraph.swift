@@ -1,6 +1,27 @@
 /// Body text with inline **bold**, *italic*, links and line breaks.
 public struct Paragraph: Sendable, Hashable, Codable {
+    /// How lines sit between the margins.
+    public enum Alignment: String, Sendable, Hashable, Codable {
+        case left, center, right, justify
+    }
+
     public var text: RichText
-    public init(_ text: RichText) { self.text = text }
-    public init(_ text: String) { self.text = RichText(text) }
+    public var align: Alignment
+
+    public init(_ text: RichText, align: Alignment = .left) {
+        self.text = text
+        self.align = align
+    }
+
+    public init(_ text: String, align: Alignment = .left) {
+        self.init(RichText(text), align: align)
+    }
+
+    private enum CodingKeys: String, CodingKey { case text, align }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decode(RichText.self, forKey: .text)
+        align = try container.decodeIfPresent(Alignment.self, forKey: .align) ?? .left
+    }
 }

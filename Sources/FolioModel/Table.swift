@@ -14,10 +14,44 @@ public struct Table: Sendable, Hashable, Codable {
     /// Shade every other row.
     public var zebra: Bool
     public var caption: String?
+    /// Caption over the parts after a page break, such as "Medications (continued)"; none by default.
+    public var continuedCaption: String?
+    /// Column widths: points or lengths, percentages of the width (`"25%"`), or nil for "from the content".
+    public var widths: [ColumnWidth]?
+
+    /// One column's width.
+    public enum ColumnWidth: Sendable, Hashable, Codable {
+        case fixed(Length)
+        case percent(Double)
+        case auto
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                let trimmed = text.trimmingWhitespace()
+                if trimmed == "auto" { self = .auto; return }
+                if trimmed.hasSuffix("%"), let value = Double(trimmed.dropLast()), value > 0, value <= 100 {
+                    self = .percent(value)
+                    return
+                }
+            }
+            self = .fixed(try container.decode(Length.self))
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .fixed(let length): try container.encode(length)
+            case .percent(let value): try container.encode("\(value)%")
+            case .auto: try container.encode("auto")
+            }
+        }
+    }
 
     public init(header: [String]? = nil, rows: [[String]], align: [Alignment] = [], zebra: Bool = true,
-                caption: String? = nil) {
+                caption: String? = nil, continuedCaption: String? = nil, widths: [ColumnWidth]? = nil) {
         self.header = header; self.rows = rows; self.align = align; self.zebra = zebra; self.caption = caption
+        self.continuedCaption = continuedCaption; self.widths = widths
     }
 
     /// Number of columns: the widest of the header and the rows.
@@ -36,7 +70,7 @@ public struct Table: Sendable, Hashable, Codable {
         return row.count >= count ? row : row + Array(repeating: "", count: count - row.count)
     }
 
-    private enum CodingKeys: String, CodingKey { case header, rows, align, zebra, caption }
+    private enum CodingKeys: String, CodingKey { case header, rows, align, zebra, caption, continuedCaption, widths }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -45,5 +79,11 @@ public struct Table: Sendable, Hashable, Codable {
         align = try container.decodeIfPresent([Alignment].self, forKey: .align) ?? []
         zebra = try container.decodeIfPresent(Bool.self, forKey: .zebra) ?? true
         caption = try container.decodeIfPresent(String.self, forKey: .caption)
+        if let flag = try? container.decodeIfPresent(Bool.self, forKey: .continuedCaption) {
+            continuedCaption = flag ? "\(caption ?? "") (continued)".trimmingWhitespace() : nil
+        } else {
+            continuedCaption = try container.decodeIfPresent(String.self, forKey: .continuedCaption)
+        }
+        widths = try container.decodeIfPresent([ColumnWidth].self, forKey: .widths)
     }
 }

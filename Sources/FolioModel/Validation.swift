@@ -25,6 +25,8 @@ extension Block {
         switch self {
         case .subtitle, .pageBreak:
             break
+        case .section(let section):
+            if section.title.isEmpty { throw FolioError(path: "\(path).title", "a section needs a title") }
         case .paragraph(let paragraph):
             try paragraph.text.validateLinks(path: "\(path).text")
         case .image(let image):
@@ -54,8 +56,9 @@ extension RichText {
     /// The URL schemes a link may use.
     public static let allowedSchemes = ["http", "https", "mailto"]
 
-    /// Whether `url` starts with an allowed scheme.
+    /// Whether `url` starts with an allowed scheme, or is an internal `#anchor`.
     public static func isAllowedLink(_ url: String) -> Bool {
+        if url.hasPrefix("#") { return url.count > 1 }
         guard let colon = url.firstIndex(of: ":") else { return false }
         return allowedSchemes.contains(url[..<colon].lowercased())
     }
@@ -63,7 +66,7 @@ extension RichText {
     func validateLinks(path: String) throws {
         for run in runs {
             if let link = run.link, !RichText.isAllowedLink(link) {
-                throw FolioError(path: path, "link target \"\(link)\" must be an http(s) or mailto URL")
+                throw FolioError(path: path, "link target \"\(link)\" must be an http(s) or mailto URL, or #anchor")
             }
         }
     }

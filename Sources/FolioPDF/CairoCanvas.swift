@@ -8,11 +8,27 @@ final class CairoCanvas: Canvas {
     let cr: OpaquePointer
     let text: PangoTextEngine
     let images: ImageSurfaceCache
+    /// Bookmarks and page labels; nil when drawing outside a PDF document.
+    var navigation: Navigation?
 
     init(cr: OpaquePointer, text: PangoTextEngine, images: ImageSurfaceCache) {
         self.cr = cr
         self.text = text
         self.images = images
+    }
+
+    /// Runs `body` inside a PDF structure element such as `P`, `H1`, `Table`, `TD` or `Figure`.
+    func tagged(_ name: String, _ body: () -> Void) {
+        cairo_tag_begin(cr, name, nil)
+        body()
+        cairo_tag_end(cr, name)
+    }
+
+    /// Marks `point` as the destination of internal links to `anchor`.
+    func destination(_ anchor: String, at point: Point) {
+        let attributes = "name='\(Navigation.destinationName(anchor))' x=\(Int(point.x)) y=\(Int(max(point.y - 6, 0)))"
+        cairo_tag_begin(cr, CAIRO_TAG_DEST, attributes)
+        cairo_tag_end(cr, CAIRO_TAG_DEST)
     }
 
     func setColor(_ color: Color) {
@@ -94,9 +110,14 @@ final class CairoCanvas: Canvas {
         for link in layout.links {
             for r in layout.rects(startByte: link.startByte, endByte: link.endByte)
             where visible.map({ $0.contains(r.midY) }) ?? true {
-                let escaped = link.url.replacingOccurrences(of: "\\", with: "\\\\")
-                    .replacingOccurrences(of: "'", with: "\\'")
-                let attributes = String(format: "uri='%@' rect=[%.2f %.2f %.2f %.2f]", escaped,
+                let target: String
+                if link.url.hasPrefix("#") {
+                    target = "dest='\(Navigation.destinationName(String(link.url.dropFirst())))'"
+                } else {
+                    let escaped = link.url.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+                    target = "uri='\(escaped)'"
+                }
+                let attributes = String(format: "%@ rect=[%.2f %.2f %.2f %.2f]", target,
                                         origin.x + r.x, origin.y + r.y, r.width, r.height)
                 cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
                 cairo_tag_end(cr, CAIRO_TAG_LINK)

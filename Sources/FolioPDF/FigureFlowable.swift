@@ -47,6 +47,10 @@ final class FigureFlowable: Flowable {
     }
 
     func draw(on canvas: CairoCanvas, at origin: Point) {
+        canvas.tagged("Figure") { drawContent(on: canvas, at: origin) }
+    }
+
+    private func drawContent(on canvas: CairoCanvas, at origin: Point) {
         var y = origin.y
         if let title {
             canvas.draw(layout: title, at: Point(origin.x, y), color: textColor)

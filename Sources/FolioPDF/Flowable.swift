@@ -15,6 +15,8 @@ protocol Flowable: AnyObject {
     var isPageBreak: Bool { get }
     /// A head that fits `available` and the rest, or nil when it cannot split there.
     func split(available: Double) -> (head: Flowable, tail: Flowable)?
+    /// A split made at the top of a page when nothing else works, such as a table row taller than a page.
+    func forceSplit(available: Double) -> (head: Flowable, tail: Flowable)?
     /// A copy shrunk to `height`, for pictures and charts larger than a page.
     func scaled(toFit height: Double) -> Flowable?
     func draw(on canvas: CairoCanvas, at origin: Point)
@@ -26,6 +28,7 @@ extension Flowable {
     var minimumHeadHeight: Double { height }
     var isPageBreak: Bool { false }
     func split(available: Double) -> (head: Flowable, tail: Flowable)? { nil }
+    func forceSplit(available: Double) -> (head: Flowable, tail: Flowable)? { nil }
     func scaled(toFit height: Double) -> Flowable? { nil }
 }
 

@@ -1,73 +1,119 @@
+import CCairoPango
 import Foundation
 import FolioCharts
 import FolioGraphics
 import FolioModel
 
-/// Turns a document's title and blocks into flowables at the content width.
-struct FlowableBuilder {
+/// Turns a document's title and blocks into flowables at the content width, and
+/// notes what a reader might miss (glyphs no font has, images without alt text).
+final class FlowableBuilder {
+    /// A flowable and the block it comes from.
+    struct Source {
+        let path: String
+        let type: String
+    }
+
     let text: PangoTextEngine
     let theme: Theme
     let width: Double
     let baseDirectory: URL?
+    private(set) var sources: [Source] = []
+    private(set) var warnings: [LayoutReport.Warning] = []
+    private var inSection = false
 
-    func flowables(for document: Document) throws -> [Flowable] {
-        var result: [Flowable] = [heading(document.title, size: theme.titleSize, spaceBefore: 0)]
-        for (index, block) in document.elements.enumerated() {
-            result.append(try flowable(for: block, path: "elements[\(index)]"))
+    init(text: PangoTextEngine, theme: Theme, width: Double, baseDirectory: URL?) {
+        self.text = text; self.theme = theme; self.width = width; self.baseDirectory = baseDirectory
+    }
+
+    func items(for document: Document) throws -> [Paginator.Item] {
+        var items: [Paginator.Item] = []
+        func add(_ flowable: Flowable, path: String, type: String) {
+            if sources.last?.path != path { sources.append(Source(path: path, type: type)) }
+            items.append(Paginator.Item(flowable: flowable, source: sources.count - 1))
         }
-        return result
+        add(heading(document.title, size: theme.titleSize, role: .title, level: 0, anchor: nil, path: "title"), path: "title", type: "title")
+        for (index, block) in document.elements.enumerated() {
+            let path = "elements[\(index)]"
+            for flowable in try flowables(for: block, path: path) { add(flowable, path: path, type: block.typeName) }
+        }
+        return items
     }
 
-    private func heading(_ string: String, size: Double, spaceBefore: Double) -> TextFlowable {
+    private func checkGlyphs(_ layout: TextLayout, _ string: String, path: String) {
+        let missing = pango_layout_get_unknown_glyphs_count(layout.pointer)
+        guard missing > 0 else { return }
+        let sample = string.count > 60 ? String(string.prefix(57)) + "…" : string
+        warnings.append(LayoutReport.Warning(kind: .missingGlyphs, path: path,
+                                             message: "\(missing) character\(missing == 1 ? "" : "s") no installed font can draw, in \"\(sample)\""))
+    }
+
+    private func heading(_ string: String, size: Double, role: TextFlowable.Role, level: Int, anchor: String?, path: String,
+                         spaceBefore: Double = 0) -> TextFlowable {
         let layout = text.paragraph([TextRun(string)], font: theme.font(size, bold: true), width: width, lineSpacing: 1.1)
-        return TextFlowable(layout: layout, color: theme.text, spaceBefore: spaceBefore, keepWithNext: true)
+        checkGlyphs(layout, string, path: path)
+        return TextFlowable(layout: layout, text: string, color: theme.text, spaceBefore: spaceBefore, keepWithNext: true,
+                            role: role, outlineLevel: level, anchor: anchor)
     }
 
-    private func body(_ runs: [TextRun], width: Double, size: Double? = nil, bold: Bool = false) -> TextLayout {
-        text.paragraph(runs, font: theme.font(size ?? theme.bodySize, bold: bold), width: width, linkColor: theme.accent)
+    private func body(_ runs: [TextRun], width: Double, size: Double? = nil, bold: Bool = false, path: String,
+                      alignment: Paragraph.Alignment = .left) -> TextLayout {
+        let layout = text.paragraph(runs, font: theme.font(size ?? theme.bodySize, bold: bold), width: width,
+                                    alignment: alignment, linkColor: theme.accent)
+        checkGlyphs(layout, runs.map(\.text).joined(), path: path)
+        return layout
     }
 
-    func flowable(for block: Block, path: String) throws -> Flowable {
+    private func flowables(for block: Block, path: String) throws -> [Flowable] {
         switch block {
+        case .section(let section):
+            inSection = true
+            return [SectionFlowable(section),
+                    heading(section.title, size: theme.subtitleSize + 4, role: .section, level: 1, anchor: section.id, path: path)]
         case .subtitle(let subtitle):
-            return heading(subtitle.text, size: theme.subtitleSize, spaceBefore: 16)
+            return [heading(subtitle.text, size: theme.subtitleSize, role: .subtitle, level: inSection ? 2 : 1,
+                            anchor: subtitle.id, path: path, spaceBefore: 16)]
         case .paragraph(let paragraph):
-            return TextFlowable(layout: body(paragraph.text.runs, width: width), color: theme.text, spaceBefore: 6)
+            let layout = body(paragraph.text.runs, width: width, path: path, alignment: paragraph.align)
+            return [TextFlowable(layout: layout, text: paragraph.text.plainText, color: theme.text, spaceBefore: 6)]
         case .image(let image):
             let data = try ImageLoader.load(image, path: path, baseDirectory: baseDirectory)
+            if image.alt.trimmingCharacters(in: .whitespaces).isEmpty {
+                warnings.append(LayoutReport.Warning(kind: .missingAlt, path: "\(path).alt", message: "the image has no text alternative"))
+            }
             let natural = Double(data.pixelWidth) * 0.75
             let shownWidth = min(image.width?.points ?? natural, width)
             let size = Size(shownWidth, shownWidth * Double(data.pixelHeight) / Double(data.pixelWidth))
-            return FigureFlowable(content: .image(data, size), title: nil, caption: caption(image.caption),
-                                  frameWidth: width, textColor: theme.text, captionColor: theme.muted)
+            return [FigureFlowable(content: .image(data, size), title: nil, caption: caption(image.caption),
+                                   frameWidth: width, textColor: theme.text, captionColor: theme.muted)]
         case .table(let table):
-            return TableFlowable(layout: TableLayout(table: table, width: width, text: text, theme: theme),
-                                 range: 0..<table.rows.count, showsCaption: true)
+            let layout = TableLayout(table: table, width: width, text: text, theme: theme)
+            if let header = layout.header { zip(header, table.paddedRow(table.header ?? [])).forEach { checkGlyphs($0, $1, path: path) } }
+            return [TableFlowable(layout: layout, range: 0..<table.rows.count, isFirstPart: true)]
         case .chart(let chart):
             let drawing = ChartRenderer(measurer: text, theme: theme).drawing(for: chart, width: width)
-            let title = chart.title.map { body([TextRun($0)], width: width, size: theme.bodySize + 1, bold: true) }
-            return FigureFlowable(content: .drawing(drawing), title: title, caption: caption(chart.caption),
-                                  frameWidth: width, textColor: theme.text, captionColor: theme.muted)
+            let title = chart.title.map { body([TextRun($0)], width: width, size: theme.bodySize + 1, bold: true, path: path) }
+            return [FigureFlowable(content: .drawing(drawing), title: title, caption: caption(chart.caption),
+                                   frameWidth: width, textColor: theme.text, captionColor: theme.muted)]
         case .message(let message):
             let textWidth = MessageFlowable.textWidth(frame: width)
             var titleRuns: [TextRun] = []
             if let label = message.kind.label { titleRuns.append(TextRun(label + ": ", bold: true)) }
             titleRuns.append(TextRun(message.title, bold: true))
-            let bodyLayout = message.text.runs.isEmpty ? nil : body(message.text.runs, width: textWidth)
-            return MessageFlowable(title: body(titleRuns, width: textWidth), body: bodyLayout,
-                                   tint: message.effectiveTint, width: width, textColor: theme.text)
+            let bodyLayout = message.text.runs.isEmpty ? nil : body(message.text.runs, width: textWidth, path: path)
+            return [MessageFlowable(title: body(titleRuns, width: textWidth, path: path), body: bodyLayout,
+                                    tint: message.effectiveTint, width: width, textColor: theme.text)]
         case .widgets(let widgets):
             let textWidth = WidgetsFlowable.textWidth(frame: width, count: widgets.items.count)
             let tiles = widgets.items.enumerated().map { index, item in
                 WidgetsFlowable.Tile(
-                    title: body([TextRun(item.title)], width: textWidth, size: theme.smallSize + 0.5),
-                    value: body([TextRun(item.value)], width: textWidth, size: theme.widgetValueSize, bold: true),
-                    detail: item.detail.map { body([TextRun($0)], width: textWidth, size: theme.smallSize) },
+                    title: body([TextRun(item.title)], width: textWidth, size: theme.smallSize + 0.5, path: path),
+                    value: body([TextRun(item.value)], width: textWidth, size: theme.widgetValueSize, bold: true, path: path),
+                    detail: item.detail.map { body([TextRun($0)], width: textWidth, size: theme.smallSize, path: path) },
                     tint: item.tint ?? theme.seriesColor(index + 1))
             }
-            return WidgetsFlowable(tiles: tiles, width: width, theme: theme)
+            return [WidgetsFlowable(tiles: tiles, width: width, theme: theme)]
         case .pageBreak:
-            return PageBreakFlowable()
+            return [PageBreakFlowable()]
         }
     }
 

@@ -26,14 +26,18 @@ final class MessageFlowable: Flowable {
     }
 
     func draw(on canvas: CairoCanvas, at origin: Point) {
+        canvas.tagged("Div") { drawContent(on: canvas, at: origin) }
+    }
+
+    private func drawContent(on canvas: CairoCanvas, at origin: Point) {
         let box = Rect(x: origin.x, y: origin.y, width: width, height: height)
         canvas.fill(.roundedRect(box, radius: 4), color: tint.lightened(0.9))
         canvas.rect(Rect(x: box.x, y: box.y, width: MessageFlowable.bar, height: box.height), color: tint)
         let x = box.x + MessageFlowable.bar + MessageFlowable.padding
         let y = box.y + MessageFlowable.padding
-        canvas.draw(layout: title, at: Point(x, y), color: textColor)
+        canvas.tagged("P") { canvas.draw(layout: title, at: Point(x, y), color: textColor) }
         if let body {
-            canvas.draw(layout: body, at: Point(x, y + title.metrics.height + bodyGap), color: textColor)
+            canvas.tagged("P") { canvas.draw(layout: body, at: Point(x, y + title.metrics.height + bodyGap), color: textColor) }
         }
     }
 }

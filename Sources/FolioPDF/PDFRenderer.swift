@@ -4,7 +4,8 @@ import FolioGraphics
 import FolioModel
 
 /// Renders a document to PDF with Cairo and Pango: flowables, pagination, then
-/// every page with its header and "Page N of M" footer once the count is known.
+/// every page with its header and "Page N of M" footer once the counts are known;
+/// bookmarks, internal links, page labels, a structure tree and a layout report.
 public struct PDFRenderer {
     public var theme: Theme
     /// Folder that relative image paths start from.
@@ -15,24 +16,26 @@ public struct PDFRenderer {
         self.baseDirectory = baseDirectory
     }
 
+    /// What one render produced.
+    public struct Result: Sendable {
+        public var data: Data
+        public var report: LayoutReport
+        public var pages: Int { report.pages }
+    }
+
     /// The PDF's bytes, written to memory.
     public func render(_ document: Document) throws -> Data {
-        try renderCountingPages(document).data
+        try renderWithReport(document).data
     }
 
     /// The PDF's bytes and its number of pages.
     public func renderCountingPages(_ document: Document) throws -> (data: Data, pages: Int) {
-        let sink = PDFSink()
-        let pages = try render(document, into: sink)
-        return (sink.data, pages)
+        let result = try renderWithReport(document)
+        return (result.data, result.pages)
     }
 
-    /// Writes the PDF to `url` as it is produced.
-    public func render(_ document: Document, to url: URL) throws {
-        try render(document).write(to: url)
-    }
-
-    private func render(_ document: Document, into sink: PDFSink) throws -> Int {
+    /// The PDF and its layout report.
+    public func renderWithReport(_ document: Document) throws -> Result {
         try document.validate()
         let text = PangoTextEngine()
         let (pageWidth, pageHeight) = document.page.pageSize
@@ -41,8 +44,15 @@ public struct PDFRenderer {
                            width: pageWidth - margins.left.points - margins.right.points,
                            height: pageHeight - margins.top.points - margins.bottom.points)
         let builder = FlowableBuilder(text: text, theme: theme, width: content.width, baseDirectory: baseDirectory)
-        let pages = Paginator(pageHeight: content.height).paginate(try builder.flowables(for: document))
+        let items = try builder.items(for: document)
+        let (pages, pageWarnings) = Paginator(pageHeight: content.height).paginate(items)
+        let sections = document.elements.compactMap { block -> Section? in
+            if case .section(let section) = block { return section }
+            return nil
+        }
+        let numbering = PDFRenderer.numbering(of: pages)
 
+        let sink = PDFSink()
         let unmanaged = Unmanaged.passRetained(sink)
         defer { unmanaged.release() }
         guard let surface = cairo_pdf_surface_create_for_stream({ closure, bytes, length in
@@ -56,11 +66,17 @@ public struct PDFRenderer {
         setMetadata(document, on: surface)
         guard let cr = cairo_create(surface) else { throw FolioError(path: "", "Cairo could not create a context") }
         let canvas = CairoCanvas(cr: cr, text: text, images: ImageSurfaceCache())
+        let navigation = Navigation(surface: surface)
+        canvas.navigation = navigation
         let decorations = PageDecorations(document: document, theme: theme, text: text, content: content,
                                           pageSize: Size(pageWidth, pageHeight))
-        for (index, placements) in pages.enumerated() {
-            decorations.draw(on: canvas, page: index + 1, of: pages.count)
-            for placement in placements {
+        for (index, page) in pages.enumerated() {
+            navigation.page = index + 1
+            if page.section >= 0, let label = sections[page.section].label {
+                navigation.setPageLabel("\(label)-\(numbering[index].page)")
+            }
+            decorations.draw(on: canvas, numbering: numbering[index])
+            for placement in page.placements {
                 placement.flowable.draw(on: canvas, at: Point(content.x, content.y + placement.y))
             }
             cairo_show_page(cr)
@@ -69,9 +85,43 @@ public struct PDFRenderer {
         cairo_destroy(cr)
         cairo_surface_finish(surface)
         guard status == CAIRO_STATUS_SUCCESS, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            throw FolioError(path: "", "Cairo failed to write the PDF: \(String(cString: cairo_status_to_string(status)))")
+            let failing = status != CAIRO_STATUS_SUCCESS ? status : cairo_surface_status(surface)
+            throw FolioError(path: "", "Cairo failed to write the PDF: \(String(cString: cairo_status_to_string(failing)))")
         }
-        return pages.count
+        let data = PDFCatalogUpdate.adding(language: document.metadata.language, to: sink.data)
+        return Result(data: data, report: report(pages: pages, sources: builder.sources,
+                                                 warnings: builder.warnings, pageWarnings: pageWarnings))
+    }
+
+    /// Section-relative and document page numbers of every page.
+    static func numbering(of pages: [PageContent]) -> [PageNumbering] {
+        var counts: [Int: Int] = [:]
+        for page in pages { counts[page.section, default: 0] += 1 }
+        var seen: [Int: Int] = [:]
+        return pages.enumerated().map { index, page in
+            seen[page.section, default: 0] += 1
+            return PageNumbering(page: seen[page.section] ?? 1, pages: counts[page.section] ?? 1,
+                                 documentPage: index + 1, documentPages: pages.count)
+        }
+    }
+
+    private func report(pages: [PageContent], sources: [FlowableBuilder.Source], warnings: [LayoutReport.Warning],
+                        pageWarnings: [Paginator.Warning]) -> LayoutReport {
+        var blocks = sources.map { LayoutReport.Block(path: $0.path, type: $0.type, pages: []) }
+        for (index, page) in pages.enumerated() {
+            for placement in page.placements {
+                var block = blocks[placement.source]
+                if block.pages.last != index + 1 { block.pages.append(index + 1) }
+                if let table = placement.flowable as? TableFlowable, !table.range.isEmpty {
+                    block.rows = (block.rows ?? []) + [[table.range.lowerBound, table.range.upperBound - 1]]
+                }
+                blocks[placement.source] = block
+            }
+        }
+        let paginatorWarnings = pageWarnings.map {
+            LayoutReport.Warning(kind: $0.kind, path: sources[$0.source].path, page: $0.page, message: $0.message)
+        }
+        return LayoutReport(pages: pages.count, blocks: blocks.filter { !$0.pages.isEmpty }, warnings: warnings + paginatorWarnings)
     }
 
     private func setMetadata(_ document: Document, on surface: OpaquePointer) {

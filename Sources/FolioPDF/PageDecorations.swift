@@ -9,7 +9,7 @@ struct PageDecorations {
     let content: Rect
     let pageSize: Size
 
-    func draw(on canvas: CairoCanvas, page: Int, of pages: Int) {
+    func draw(on canvas: CairoCanvas, numbering: PageNumbering) {
         let font = theme.font(theme.smallSize + 0.5)
         let header = document.header ?? ""
         if !header.isEmpty || theme.logo != nil {
@@ -28,7 +28,7 @@ struct PageDecorations {
                         style: StrokeStyle(color: theme.rule, width: 0.5))
         }
         let footerY = content.y + content.height + 14
-        let footer = text.singleLine(document.footerText(page: page, of: pages), font: font)
+        let footer = text.singleLine(document.footerText(numbering), font: font)
         canvas.draw(layout: footer, at: Point(content.x + content.width - footer.metrics.width, footerY), color: theme.muted)
         let title = text.paragraph([TextRun(document.title)], font: font, width: content.width * 0.6)
         pangoEllipsize(title)

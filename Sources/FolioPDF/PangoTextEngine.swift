@@ -59,6 +59,18 @@ public final class PangoTextEngine: TextMeasurer {
     /// Wrapped rich text at `width` points, aligned as asked.
     func paragraph(_ runs: [TextRun], font: FontSpec, width: Double, alignment: Table.Alignment = .left,
                    linkColor: Color? = nil, lineSpacing: Double = 1.25) -> TextLayout {
+        let paragraphAlignment: Paragraph.Alignment
+        switch alignment {
+        case .left: paragraphAlignment = .left
+        case .center: paragraphAlignment = .center
+        case .right: paragraphAlignment = .right
+        }
+        return paragraph(runs, font: font, width: width, alignment: paragraphAlignment, linkColor: linkColor, lineSpacing: lineSpacing)
+    }
+
+    /// Wrapped rich text at `width` points; `justify` stretches every line but the last.
+    func paragraph(_ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment,
+                   linkColor: Color? = nil, lineSpacing: Double = 1.25) -> TextLayout {
         let layout = TextLayout(context: context)
         let pointer = layout.pointer
         pango_layout_set_font_description(pointer, fontDescription(font))
@@ -69,6 +81,9 @@ public final class PangoTextEngine: TextMeasurer {
         case .left: pango_layout_set_alignment(pointer, PANGO_ALIGN_LEFT)
         case .center: pango_layout_set_alignment(pointer, PANGO_ALIGN_CENTER)
         case .right: pango_layout_set_alignment(pointer, PANGO_ALIGN_RIGHT)
+        case .justify:
+            pango_layout_set_alignment(pointer, PANGO_ALIGN_LEFT)
+            pango_layout_set_justify(pointer, 1)
         }
         var text = ""
         var links: [TextLayout.Link] = []

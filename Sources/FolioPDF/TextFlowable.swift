@@ -1,23 +1,47 @@
 import FolioGraphics
 import FolioModel
 
-/// Wrapped text (title, subtitle, paragraph) that splits between lines,
+/// Wrapped text (title, heading, paragraph) that splits between lines,
 /// never leaving a single line of a paragraph alone on either page.
 final class TextFlowable: Flowable {
+    /// What the text is, for the PDF structure tree and the bookmarks.
+    enum Role {
+        case title, section, subtitle, paragraph
+
+        var tag: String {
+            switch self {
+            case .title, .section: return "H1"
+            case .subtitle: return "H2"
+            case .paragraph: return "P"
+            }
+        }
+    }
+
     let layout: TextLayout
     let color: Color
     let lines: [Rect]
     let range: Range<Int>
     let spaceBefore: Double
     let keepWithNext: Bool
+    let role: Role
+    /// Bookmark level, for headings.
+    let outlineLevel: Int?
+    /// Destination name for internal links.
+    let anchor: String?
+    private let plainText: String
 
-    init(layout: TextLayout, color: Color, spaceBefore: Double, keepWithNext: Bool = false) {
+    init(layout: TextLayout, text: String, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
+         role: Role = .paragraph, outlineLevel: Int? = nil, anchor: String? = nil) {
         self.layout = layout
         self.color = color
         self.lines = layout.lineExtents
         self.range = 0..<lines.count
         self.spaceBefore = spaceBefore
         self.keepWithNext = keepWithNext
+        self.role = role
+        self.outlineLevel = outlineLevel
+        self.anchor = anchor
+        self.plainText = text
     }
 
     private init(_ other: TextFlowable, range: Range<Int>) {
@@ -27,6 +51,10 @@ final class TextFlowable: Flowable {
         self.range = range
         spaceBefore = other.spaceBefore
         keepWithNext = other.keepWithNext
+        role = other.role
+        outlineLevel = other.outlineLevel
+        anchor = other.anchor
+        plainText = other.plainText
     }
 
     private var top: Double { range.isEmpty ? 0 : lines[range.lowerBound].y }
@@ -49,15 +77,19 @@ final class TextFlowable: Flowable {
     }
 
     func draw(on canvas: CairoCanvas, at origin: Point) {
-        let whole = range.count == lines.count
-        let visible = top...(top + height)
-        let body = {
-            canvas.draw(layout: self.layout, at: Point(origin.x, origin.y - self.top), color: self.color, visible: visible)
+        if range.lowerBound == 0 {
+            if let level = outlineLevel { canvas.navigation?.addOutline(plainText, level: level, y: origin.y) }
+            if let anchor { canvas.destination(anchor, at: origin) }
         }
-        if whole {
-            body()
-        } else {
-            canvas.clipped(to: Rect(x: origin.x - 2, y: origin.y, width: 100_000, height: height), body)
+        canvas.tagged(role.tag) {
+            if range.count == lines.count {
+                canvas.draw(layout: layout, at: origin, color: color)
+            } else {
+                let visible = top...(top + height)
+                canvas.clipped(to: Rect(x: origin.x - 2, y: origin.y, width: 100_000, height: height)) {
+                    canvas.draw(layout: layout, at: Point(origin.x, origin.y - top), color: color, visible: visible)
+                }
+            }
         }
     }
 }

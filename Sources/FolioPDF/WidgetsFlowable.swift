@@ -33,6 +33,10 @@ final class WidgetsFlowable: Flowable {
     var height: Double { (tiles.map(contentHeight).max() ?? 0) + 2 * WidgetsFlowable.padding }
 
     func draw(on canvas: CairoCanvas, at origin: Point) {
+        canvas.tagged("Div") { drawContent(on: canvas, at: origin) }
+    }
+
+    private func drawContent(on canvas: CairoCanvas, at origin: Point) {
         let tileWidth = (width - WidgetsFlowable.gap * Double(tiles.count - 1)) / Double(tiles.count)
         for (index, tile) in tiles.enumerated() {
             let x = origin.x + Double(index) * (tileWidth + WidgetsFlowable.gap)
@@ -41,12 +45,14 @@ final class WidgetsFlowable: Flowable {
             canvas.rect(Rect(x: box.x, y: box.y + 6, width: 3, height: box.height - 12), color: tile.tint)
             var y = box.y + WidgetsFlowable.padding
             let textX = box.x + WidgetsFlowable.padding
-            canvas.draw(layout: tile.title, at: Point(textX, y), color: theme.muted)
-            y += tile.title.metrics.height + 4
-            canvas.draw(layout: tile.value, at: Point(textX, y), color: theme.text)
-            y += tile.value.metrics.height + 2
-            if let detail = tile.detail {
-                canvas.draw(layout: detail, at: Point(textX, y), color: theme.muted)
+            canvas.tagged("P") {
+                canvas.draw(layout: tile.title, at: Point(textX, y), color: theme.muted)
+                y += tile.title.metrics.height + 4
+                canvas.draw(layout: tile.value, at: Point(textX, y), color: theme.text)
+                y += tile.value.metrics.height + 2
+                if let detail = tile.detail {
+                    canvas.draw(layout: detail, at: Point(textX, y), color: theme.muted)
+                }
             }
         }
     }

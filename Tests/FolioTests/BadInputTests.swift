@@ -30,7 +30,7 @@ final class BadInputTests: XCTestCase {
                        #"metadata.creationDate: "yesterday" is not an ISO 8601 date such as 2026-11-15 or 2026-11-15T09:30:00Z"#)
         XCTAssertTrue(error(json: #"{"title": "T", "elements": [}"#).hasPrefix("the input is not valid"))
         XCTAssertEqual(errorFor(element: #"{"type": "poem"}"#),
-                       #"elements[1].type: unknown block type "poem"; expected one of: subtitle, paragraph, image, table, chart, message, widgets, pageBreak"#)
+                       #"elements[1].type: unknown block type "poem"; expected one of: subtitle, paragraph, image, table, chart, message, widgets, pageBreak, section"#)
         XCTAssertEqual(errorFor(element: #"{"text": "no type"}"#), "elements[1].type: is required")
     }
 
@@ -44,7 +44,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(errorFor(element: #"{"type": "paragraph", "text": null}"#),
                        "elements[1].text: expected a string, found null")
         XCTAssertEqual(errorFor(element: #"{"type": "paragraph", "text": "see [this](javascript:alert(1))"}"#),
-                       #"elements[1].text: link target "javascript:alert(1" must be an http(s) or mailto URL"#)
+                       #"elements[1].text: link target "javascript:alert(1" must be an http(s) or mailto URL, or #anchor"#)
     }
 
     func testImage() {

@@ -37,6 +37,7 @@ final class BrowserTests: XCTestCase {
             case .message(let m): strings += [m.title, m.text.plainText]
             case .table(let t): strings += (t.header ?? []) + t.rows.flatMap { $0 }
             case .chart(let c): strings += TestSupport.visibleStrings(of: c)
+            case .section(let section): strings.append(section.title)
             case .image, .pageBreak: break
             }
         }

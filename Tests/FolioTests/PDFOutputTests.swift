@@ -34,6 +34,7 @@ final class PDFOutputTests: XCTestCase {
             case .message(let m): expected += [m.title, m.text.plainText]
             case .table(let t): expected += (t.header ?? []) + t.rows.flatMap { $0 }
             case .chart(let c): expected += TestSupport.visibleStrings(of: c)
+            case .section(let section): expected.append(section.title)
             case .image, .pageBreak: break
             }
         }

@@ -1,6 +1,7 @@
 import XCTest
 @testable import FolioPDF
 import FolioGraphics
+import FolioModel
 
 /// A block of fixed-height lines for exercising the paginator.
 private final class Lines: Flowable {
@@ -35,12 +36,16 @@ private final class Lines: Flowable {
 
 final class PaginatorTests: XCTestCase {
     private func layout(_ flowables: [Flowable], pageHeight: Double = 100) -> [[String]] {
-        Paginator(pageHeight: pageHeight).paginate(flowables).map { page in
-            page.map { placement in
+        Paginator(pageHeight: pageHeight).paginate(items(flowables)).pages.map { page in
+            page.placements.map { placement in
                 let lines = placement.flowable as? Lines
                 return "\(lines?.name ?? "?")\(lines.map { ":\($0.count)" } ?? "")"
             }
         }
+    }
+
+    private func items(_ flowables: [Flowable]) -> [Paginator.Item] {
+        flowables.enumerated().map { Paginator.Item(flowable: $0.element, source: $0.offset) }
     }
 
     func testBlocksFillPagesAndSplitBetweenLines() {
@@ -53,14 +58,36 @@ final class PaginatorTests: XCTestCase {
         XCTAssertEqual(pages, [["a:8"], ["heading:1", "body:5"]])
     }
 
+    func testAKeepRuleThatCannotHoldIsReported() {
+        // The heading starts a page, and what follows is too tall to start on it.
+        let (_, warnings) = Paginator(pageHeight: 100).paginate(items([
+            Lines("heading", lines: 1, keepWithNext: true, splittable: false),
+            Lines("figure", lines: 10, lineHeight: 9.5, splittable: false),
+        ]))
+        XCTAssertEqual(warnings.map(\.kind), [.keepBroken])
+    }
+
+    func testSectionsStartPagesAndNumberTheirOwnPages() {
+        let items = items([Lines("title", lines: 1), SectionFlowable(Section(title: "A")), Lines("a", lines: 15),
+                           SectionFlowable(Section(title: "B")), Lines("b", lines: 3)])
+        let (pages, _) = Paginator(pageHeight: 100).paginate(items)
+        XCTAssertEqual(pages.map(\.section), [0, 0, 1], "section A shares the title's page")
+        let numbers = PDFRenderer.numbering(of: pages)
+        XCTAssertEqual(numbers.map(\.page), [1, 2, 1])
+        XCTAssertEqual(numbers.map(\.pages), [2, 2, 1])
+        XCTAssertEqual(numbers.map(\.documentPage), [1, 2, 3])
+    }
+
     func testUnsplittableBlockMovesToTheNextPage() {
         XCTAssertEqual(layout([Lines("a", lines: 5), Lines("figure", lines: 6, splittable: false)]), [["a:5"], ["figure:6"]])
     }
 
     func testBlockTallerThanAPageIsScaledDown() {
-        let pages = Paginator(pageHeight: 100).paginate([Lines("a", lines: 2), Lines("figure", lines: 30, splittable: false)])
+        let (pages, warnings) = Paginator(pageHeight: 100).paginate(items([Lines("a", lines: 2), Lines("figure", lines: 30, splittable: false)]))
         XCTAssertEqual(pages.count, 2)
-        XCTAssertEqual(pages[1][0].flowable.height, 100, accuracy: 1e-9)
+        XCTAssertEqual(pages[1].placements[0].flowable.height, 100, accuracy: 1e-9)
+        XCTAssertEqual(warnings.map(\.kind), [.scaledToFit])
+        XCTAssertEqual(warnings.first?.message, "taller than a page: shrunk to 33%")
     }
 
     func testPageBreaksStartANewPageOnlyOnce() {
