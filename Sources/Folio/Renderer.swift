@@ -77,6 +77,11 @@ extension Document {
         get throws { try html() }
     }
 
+    /// The PDF and the layout report of its pagination.
+    public func pdfWithReport(options: RenderOptions = RenderOptions()) throws -> PDFRenderer.Result {
+        try pdfRenderer(options).renderWithReport(self)
+    }
+
     /// The document in `format` with its page count (nil for HTML, which has no pages).
     public func renderCountingPages(as format: OutputFormat, options: RenderOptions = RenderOptions()) throws -> (data: Data, pages: Int?) {
         switch format {

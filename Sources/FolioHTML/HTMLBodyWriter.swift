@@ -133,11 +133,12 @@ struct HTMLBodyWriter {
             case .right: return " class=\"folio-right\""
             }
         }
+        let columns = table.columnCount
         var html = "<div class=\"folio-table-wrap\"><table\(table.zebra ? " class=\"folio-zebra\"" : "")>"
         if let caption = table.caption { html += "<caption>\(HTMLEscaping.escape(caption))</caption>" }
         if let widths = table.widths, !widths.isEmpty {
             html += "<colgroup>"
-            for column in 0..<table.columnCount {
+            for column in 0..<columns {
                 let width = column < widths.count ? widths[column] : .auto
                 let percent: Int?
                 switch width {
@@ -157,7 +158,7 @@ struct HTMLBodyWriter {
         }
         if let header = table.header {
             html += "<thead><tr>"
-            for (c, cell) in table.paddedRow(header).enumerated() {
+            for (c, cell) in Table.padded(header, to: columns).enumerated() {
                 html += "<th scope=\"col\"\(cellClass(c))>\(HTMLEscaping.escape(cell))</th>"
             }
             html += "</tr></thead>"
@@ -165,7 +166,7 @@ struct HTMLBodyWriter {
         html += "<tbody>"
         for row in table.rows {
             html += "<tr>"
-            for (c, cell) in table.paddedRow(row).enumerated() {
+            for (c, cell) in Table.padded(row, to: columns).enumerated() {
                 html += "<td\(cellClass(c))>\(HTMLEscaping.escape(cell))</td>"
             }
             html += "</tr>"

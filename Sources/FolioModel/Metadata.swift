@@ -9,17 +9,21 @@ public struct Metadata: Sendable, Hashable, Codable {
     public var language: String
     /// When the document was made; fixed dates give byte-identical output.
     public var creationDate: Date?
+    /// Write a tagged PDF: a structure tree of headings, paragraphs, tables and figures for
+    /// assistive technology. On by default; a 100,000-row table's tree is most of its file.
+    public var tagged: Bool
 
     public init(author: String? = nil, subject: String? = nil, keywords: [String] = [],
-                language: String = "en", creationDate: Date? = nil) {
+                language: String = "en", creationDate: Date? = nil, tagged: Bool = true) {
         self.author = author
         self.subject = subject
         self.keywords = keywords
         self.language = language
         self.creationDate = creationDate
+        self.tagged = tagged
     }
 
-    private enum CodingKeys: String, CodingKey { case author, subject, keywords, language, creationDate }
+    private enum CodingKeys: String, CodingKey { case author, subject, keywords, language, creationDate, tagged }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -27,6 +31,7 @@ public struct Metadata: Sendable, Hashable, Codable {
         subject = try container.decodeIfPresent(String.self, forKey: .subject)
         keywords = try container.decodeIfPresent([String].self, forKey: .keywords) ?? []
         language = try container.decodeIfPresent(String.self, forKey: .language) ?? "en"
+        tagged = try container.decodeIfPresent(Bool.self, forKey: .tagged) ?? true
         if let text = try container.decodeIfPresent(String.self, forKey: .creationDate) {
             guard let date = Metadata.parseDate(text) else {
                 throw DecodingError.dataCorruptedError(forKey: .creationDate, in: container,
@@ -44,6 +49,7 @@ public struct Metadata: Sendable, Hashable, Codable {
         try container.encodeIfPresent(subject, forKey: .subject)
         try container.encode(keywords, forKey: .keywords)
         try container.encode(language, forKey: .language)
+        try container.encode(tagged, forKey: .tagged)
         if let creationDate {
             try container.encode(ISO8601DateFormatter().string(from: creationDate), forKey: .creationDate)
         }

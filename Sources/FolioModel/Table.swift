@@ -64,10 +64,9 @@ public struct Table: Sendable, Hashable, Codable {
         index < align.count ? align[index] : .left
     }
 
-    /// Row `index` padded to `columnCount` cells.
-    public func paddedRow(_ row: [String]) -> [String] {
-        let count = columnCount
-        return row.count >= count ? row : row + Array(repeating: "", count: count - row.count)
+    /// `row` padded with empty cells to `count` (compute `columnCount` once: it reads every row).
+    public static func padded(_ row: [String], to count: Int) -> [String] {
+        row.count >= count ? row : row + Array(repeating: "", count: count - row.count)
     }
 
     private enum CodingKeys: String, CodingKey { case header, rows, align, zebra, caption, continuedCaption, widths }

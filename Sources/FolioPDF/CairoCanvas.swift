@@ -10,6 +10,8 @@ final class CairoCanvas: Canvas {
     let images: ImageSurfaceCache
     /// Bookmarks and page labels; nil when drawing outside a PDF document.
     var navigation: Navigation?
+    /// Whether drawing builds the PDF structure tree (tagged PDF).
+    var tagsStructure = true
 
     init(cr: OpaquePointer, text: PangoTextEngine, images: ImageSurfaceCache) {
         self.cr = cr
@@ -19,6 +21,7 @@ final class CairoCanvas: Canvas {
 
     /// Runs `body` inside a PDF structure element such as `P`, `H1`, `Table`, `TD` or `Figure`.
     func tagged(_ name: String, _ body: () -> Void) {
+        guard tagsStructure else { body(); return }
         cairo_tag_begin(cr, name, nil)
         body()
         cairo_tag_end(cr, name)

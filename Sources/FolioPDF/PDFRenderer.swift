@@ -68,6 +68,7 @@ public struct PDFRenderer {
         let canvas = CairoCanvas(cr: cr, text: text, images: ImageSurfaceCache())
         let navigation = Navigation(surface: surface)
         canvas.navigation = navigation
+        canvas.tagsStructure = document.metadata.tagged
         let decorations = PageDecorations(document: document, theme: theme, text: text, content: content,
                                           pageSize: Size(pageWidth, pageHeight))
         for (index, page) in pages.enumerated() {
@@ -110,12 +111,11 @@ public struct PDFRenderer {
         var blocks = sources.map { LayoutReport.Block(path: $0.path, type: $0.type, pages: []) }
         for (index, page) in pages.enumerated() {
             for placement in page.placements {
-                var block = blocks[placement.source]
-                if block.pages.last != index + 1 { block.pages.append(index + 1) }
+                if blocks[placement.source].pages.last != index + 1 { blocks[placement.source].pages.append(index + 1) }
                 if let table = placement.flowable as? TableFlowable, !table.range.isEmpty {
-                    block.rows = (block.rows ?? []) + [[table.range.lowerBound, table.range.upperBound - 1]]
+                    if blocks[placement.source].rows == nil { blocks[placement.source].rows = [] }
+                    blocks[placement.source].rows?.append([table.range.lowerBound, table.range.upperBound - 1])
                 }
-                blocks[placement.source] = block
             }
         }
         let paginatorWarnings = pageWarnings.map {

@@ -15,6 +15,8 @@ final class TableLayout {
     let caption: TextLayout?
     let continuedCaption: TextLayout?
     let theme: Theme
+    /// Number of columns, counted once.
+    let columns: Int
     private let text: PangoTextEngine
     private let font: FontSpec
 
@@ -30,16 +32,17 @@ final class TableLayout {
         font = theme.font(theme.bodySize - 0.5)
         let bold = font.with(bold: true)
         let columns = table.columnCount
+        self.columns = columns
 
         // Natural widths from the header and the first rows, then the explicit widths.
         var natural = Array(repeating: 0.0, count: columns)
         let measure = TableLayout.singleLineWidths(text: text)
-        let headerRow: [String] = table.header.map { table.paddedRow($0) } ?? []
+        let headerRow: [String] = table.header.map { Table.padded($0, to: columns) } ?? []
         for (c, cell) in headerRow.enumerated() {
             natural[c] = max(natural[c], measure(cell, bold) + 2 * TableLayout.paddingX)
         }
         for row in table.rows.prefix(TableLayout.sampleRows) {
-            for (c, cell) in table.paddedRow(row).enumerated() {
+            for (c, cell) in Table.padded(row, to: columns).enumerated() {
                 natural[c] = max(natural[c], measure(cell, font) + 2 * TableLayout.paddingX)
             }
         }
@@ -50,7 +53,7 @@ final class TableLayout {
             text.paragraph([TextRun(string)], font: font, width: widths[column] - 2 * TableLayout.paddingX,
                            alignment: table.alignment(ofColumn: column), lineSpacing: 1)
         }
-        let headerCells = table.header.map { table.paddedRow($0).enumerated().map { cellLayout($1, font: bold, column: $0) } }
+        let headerCells = table.header.map { Table.padded($0, to: columns).enumerated().map { cellLayout($1, font: bold, column: $0) } }
         header = headerCells
         headerHeight = headerCells.map { ($0.map { $0.metrics.height }.max() ?? 0) + 2 * TableLayout.paddingY } ?? 0
 
@@ -62,7 +65,7 @@ final class TableLayout {
         offsets.reserveCapacity(table.rows.count + 1)
         for row in table.rows {
             var tallest = lineHeight
-            for (c, cell) in table.paddedRow(row).enumerated() where !cell.isEmpty {
+            for (c, cell) in Table.padded(row, to: columns).enumerated() where !cell.isEmpty {
                 let room = widths[c] - 2 * TableLayout.paddingX
                 if !cell.contains("\n"), Double(cell.unicodeScalars.count) * bodyFont.size * 1.05 <= room { continue }
                 pango_layout_set_text(measurers[c].pointer, cell, -1)
@@ -140,7 +143,7 @@ final class TableLayout {
 
     /// Fresh layouts for the cells of row `index`, made when a page draws it.
     func cells(ofRow index: Int) -> [TextLayout] {
-        table.paddedRow(table.rows[index]).enumerated().map { c, cell in
+        Table.padded(table.rows[index], to: columns).enumerated().map { c, cell in
             text.paragraph([TextRun(cell)], font: font, width: columnWidths[c] - 2 * TableLayout.paddingX,
                            alignment: table.alignment(ofColumn: c), lineSpacing: 1)
         }

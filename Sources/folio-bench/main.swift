@@ -7,7 +7,8 @@ import Foundation
 
 let arguments = CommandLine.arguments
 let benchDirectory = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : "../shared/bench")
-let renders = arguments.count > 2 ? Int(arguments[2]) ?? 60 : 60
+let isChild = arguments.count > 5 && arguments[2] == "--child"
+let renders = arguments.count > 2 && !isChild ? Int(arguments[2]) ?? 60 : 60
 let warmUp = 5
 
 func fail(_ message: String) -> Never {
@@ -20,10 +21,19 @@ guard let lines = try? String(contentsOf: benchDirectory.appendingPathComponent(
     fail("cannot read patients-1000.jsonl and logo.png in \(benchDirectory.path)")
 }
 let decoder = JSONDecoder()
-let documents: [Document] = lines.split(separator: "\n").prefix(50).compactMap { line in
-    (try? decoder.decode(W1Report.Record.self, from: Data(line.utf8))).map { W1Report.document($0, logo: logo) }
+let records: [W1Report.Record] = lines.split(separator: "\n").prefix(50).compactMap { line in
+    try? decoder.decode(W1Report.Record.self, from: Data(line.utf8))
 }
+let documents = records.map { W1Report.document($0, logo: logo) }
 guard !documents.isEmpty else { fail("no patient records decoded") }
+if isChild {
+    do {
+        try ScalingBenchmark.child(kind: arguments[3], size: Int(arguments[4]) ?? 1, resultPath: arguments[5], records: records, logo: logo)
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
 
 func now() -> Double { Timing.now() }
 
@@ -75,6 +85,7 @@ do {
         print("W1 cold process: skipped, no folio binary beside folio-bench")
     }
     try ChartBenchmark.run(gallery: URL(fileURLWithPath: "Samples/charts.yaml"), repetitions: 20)
+    ScalingBenchmark.run(bench: benchDirectory)
     try BatchStages.run(data: benchDirectory.appendingPathComponent("patients-1000.jsonl"), count: 100)
     if FileManager.default.isExecutableFile(atPath: binary.path) {
         BatchBenchmark.run(folio: binary, data: benchDirectory.appendingPathComponent("patients-1000.jsonl"))

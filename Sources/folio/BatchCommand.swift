@@ -66,6 +66,9 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Stop at the first failed record.")
     var failFast = false
 
+    @Flag(help: "Fail a record whose layout report has warnings (a keep rule broken, text cut, missing glyphs, an image without alt text).")
+    var strict = false
+
     @Flag(help: "No progress bar or progress lines.")
     var quiet = false
 
@@ -103,6 +106,7 @@ struct BatchCommand: ParsableCommand {
         let summary: BatchSummary
         do {
             options.theme = try ThemeLoader.load(theme)
+            options.strictLayout = strict
             let runner = try BatchRunner(options: options)
             let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
                 signal(number, SIG_IGN)

@@ -43,6 +43,12 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "HTML only: print the Content-Security-Policy the output works under (its stylesheet allowed by hash) on standard error.")
     var csp = false
 
+    @Option(help: "Write the layout report (pages, each block's pages, split tables, broken keep rules, overflow, missing glyphs, images without alt text) as JSON to this file.")
+    var layoutReport: String?
+
+    @Flag(help: "Exit with status 1 when the layout report has warnings (the output is still written).")
+    var strict = false
+
     func validate() throws {
         if fragment || html != nil || template != nil || idPrefix != nil || csp, resolvedFormat != .html {
             throw ValidationError("--fragment, --html, --template, --id-prefix and --csp need HTML output (--format html or an .html output)")
@@ -91,6 +97,16 @@ struct RenderCommand: ParsableCommand {
                 }
                 options.pageTemplate = text
             }
+            var report: LayoutReport?
+            if layoutReport != nil || strict {
+                let result = try document.pdfWithReport(options: options)
+                report = result.report
+                if let path = layoutReport {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                    try encoder.encode(result.report).write(to: URL(fileURLWithPath: path), options: .atomic)
+                }
+            }
             let bytes: Data
             if resolvedFormat == .html {
                 let rendered = try document.htmlRenderer(options: options).renderWithStyle(document, as: options.html)
@@ -103,6 +119,10 @@ struct RenderCommand: ParsableCommand {
                 FileHandle.standardOutput.write(bytes)
             } else {
                 try bytes.write(to: URL(fileURLWithPath: outputPath), options: .atomic)
+            }
+            if strict, let warnings = report?.warnings, let first = warnings.first {
+                let more = warnings.count > 1 ? " (and \(warnings.count - 1) more)" : ""
+                throw FolioError(path: first.path, "layout: \(first.message)\(more)")
             }
         } catch let error as FolioError {
             FileHandle.standardError.write(Data("folio: error: \(error)\n".utf8))

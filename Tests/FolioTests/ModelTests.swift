@@ -71,7 +71,7 @@ final class ModelTests: XCTestCase {
         """
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
         guard case .table(let table) = document.elements[0] else { return XCTFail("not a table") }
-        XCTAssertEqual(table.paddedRow(table.rows[0]), ["1", "2.5", ""])
+        XCTAssertEqual(Table.padded(table.rows[0], to: table.columnCount), ["1", "2.5", ""])
         XCTAssertEqual(table.rows[1], ["x", "true", "z"])
     }
 }

@@ -18,6 +18,8 @@ public struct BatchOptions: Sendable {
     public var failFast: Bool
     /// The theme under each document's own `theme` settings.
     public var theme: Theme = .standard
+    /// Fail a record whose PDF layout report has warnings.
+    public var strictLayout = false
 
     public init(template: URL, data: String, outputDirectory: URL, formats: [OutputFormat] = [.pdf],
                 namePattern: String = "record-{{$number}}", idField: String? = nil,

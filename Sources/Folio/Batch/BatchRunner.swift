@@ -139,8 +139,23 @@ public final class BatchRunner: @unchecked Sendable {
             }
             let document = try template.document(for: value, number: record.number)
             var files: [(name: String, bytes: Int, pages: Int?, sha256: String)] = []
+            if options.strictLayout, !options.formats.contains(.pdf) {
+                if let warning = try document.pdfWithReport(options: renderOptions).report.warnings.first {
+                    throw FolioError(path: warning.path, "layout: \(warning.message)")
+                }
+            }
             for (format, url) in zip(options.formats, urls) {
-                let (data, pages) = try document.renderCountingPages(as: format, options: renderOptions)
+                let rendered: (data: Data, pages: Int?)
+                if format == .pdf {
+                    let result = try document.pdfWithReport(options: renderOptions)
+                    if options.strictLayout, let warning = result.report.warnings.first {
+                        throw FolioError(path: warning.path, "layout: \(warning.message)")
+                    }
+                    rendered = (result.data, result.pages)
+                } else {
+                    rendered = try document.renderCountingPages(as: format, options: renderOptions)
+                }
+                let (data, pages) = rendered
                 try BatchRunner.writeAtomically(data, to: url)
                 files.append((url.lastPathComponent, data.count, pages, SHA256Digest.hex(data)))
             }

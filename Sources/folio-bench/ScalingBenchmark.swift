@@ -1,0 +1,73 @@
+import Folio
+import Foundation
+
+/// W2: many patients in one document plus a long appendix table, and tables of
+/// 1,000 to 100,000 rows. Each size runs in a child process so its peak memory
+/// is its own; time and memory should grow linearly.
+enum ScalingBenchmark {
+    /// The W2 document for the first `patients` records: a section per patient, each
+    /// with the W1 content, and an appendix of the heart-rate samples of up to 10 patients.
+    static func w2(records: [W1Report.Record], patients: Int, logo: Data) -> Document {
+        var elements: [Block] = []
+        for record in records.prefix(patients) {
+            let w1 = W1Report.document(record, logo: logo)
+            elements.append(.section(Section(title: "\(record.patient.name) — \(record.patient.week)", label: record.patient.id)))
+            elements += w1.elements
+        }
+        var rows: [[String]] = []
+        for record in records.prefix(min(patients, 10)) {
+            let hr = record.heartRate
+            for i in hr.elapsedSeconds.indices {
+                rows.append([record.patient.id, NumberFormat.string(hr.elapsedSeconds[i], decimals: 0),
+                             NumberFormat.string(hr.expected[i], decimals: 1), NumberFormat.string(hr.actual[i], decimals: 1)])
+            }
+        }
+        elements.append(.section(Section(title: "Appendix: heart-rate samples", label: "A")))
+        elements.append(.table(Table(header: ["Patient", "Elapsed (s)", "Expected (bpm)", "Actual (bpm)"], rows: rows,
+                                     align: [.left, .right, .right, .right], caption: "Heart-rate samples",
+                                     continuedCaption: "Heart-rate samples (continued)")))
+        return Document(title: "Weekly Care Summaries", footer: "Page {page} of {pages} · {documentPage}/{documentPages}",
+                        metadata: Metadata(author: "Folio benchmark", creationDate: Date(timeIntervalSince1970: 1_763_280_000)),
+                        elements: elements)
+    }
+
+    /// One table of `rows` rows and 4 columns.
+    static func table(rows: Int, tagged: Bool) -> Document {
+        let data = (0..<rows).map { ["P\($0 % 1000)", String($0 * 10), String(format: "%.1f", 70 + Double($0 % 90)), "note \($0 % 97)"] }
+        return Document(title: "\(rows) rows", metadata: Metadata(tagged: tagged),
+                        elements: [.table(Table(header: ["Patient", "Elapsed", "Rate", "Note"], rows: data,
+                                                continuedCaption: "(continued)"))])
+    }
+
+    /// Child mode: render once and write "seconds pages bytes" to `resultPath`.
+    static func child(kind: String, size: Int, resultPath: String, records: [W1Report.Record], logo: Data) throws {
+        let document = kind == "w2" ? w2(records: records, patients: size, logo: logo) : table(rows: size, tagged: kind == "table")
+        let start = Timing.now()
+        let (data, pages) = try PDFRenderer().renderCountingPages(document)
+        try String(format: "%.4f %d %d", Timing.now() - start, pages, data.count).write(toFile: resultPath, atomically: true, encoding: .utf8)
+    }
+
+    static func run(bench: URL) {
+        let runs = [("w2", [1, 10, 50], "patients", "W2 (sections per patient + appendix table), render time and peak memory:"),
+                    ("table", [1_000, 10_000, 100_000], "rows", "Long tables (4 columns, tagged PDF), render time and peak memory:"),
+                    ("table-untagged", [1_000, 10_000, 100_000], "rows", "Long tables (4 columns, untagged: metadata.tagged false):")]
+        for (kind, sizes, label, heading) in runs {
+            print(heading)
+            for size in sizes {
+                let resultPath = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-child-\(getpid())").path
+                let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+                guard let (_, peakKB) = BatchBenchmark.spawnAndWait([executable, bench.path, "--child", kind, String(size), resultPath]) else {
+                    print("  cannot run \(executable)")
+                    return
+                }
+                let output = (try? String(contentsOfFile: resultPath, encoding: .utf8)) ?? ""
+                try? FileManager.default.removeItem(atPath: resultPath)
+                let parts = output.split(separator: " ")
+                guard parts.count == 3, let seconds = Double(parts[0]) else { print("  \(size) \(label): failed: \(output)"); continue }
+                print(String(format: "  %6d %@: %.2f s, %@ pages, %d KB PDF, peak memory %d MB", size, label as NSString, seconds,
+                             String(parts[1]) as NSString, (Int(parts[2].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) / 1024,
+                             peakKB / 1024))
+            }
+        }
+    }
+}
