@@ -134,6 +134,10 @@ struct HTMLBodyWriter {
             }
         }
         let columns = table.columnCount
+        let spans = table.spanLookup
+        func cellAttributes(_ slot: Table.Slot) -> String {
+            cellClass(slot.column) + (slot.span > 1 ? " colspan=\"\(slot.span)\"" : "")
+        }
         var html = "<div class=\"folio-table-wrap\"><table\(table.zebra ? " class=\"folio-zebra\"" : "")>"
         if let caption = table.caption { html += "<caption>\(HTMLEscaping.escape(caption))</caption>" }
         if let widths = table.widths, !widths.isEmpty {
@@ -158,16 +162,16 @@ struct HTMLBodyWriter {
         }
         if let header = table.header {
             html += "<thead><tr>"
-            for (c, cell) in Table.padded(header, to: columns).enumerated() {
-                html += "<th scope=\"col\"\(cellClass(c))>\(HTMLEscaping.escape(cell))</th>"
+            for slot in Table.slots(header, row: -1, columns: columns, lookup: spans) {
+                html += "<th scope=\"col\"\(cellAttributes(slot))>\(HTMLEscaping.escape(slot.text))</th>"
             }
             html += "</tr></thead>"
         }
         html += "<tbody>"
-        for row in table.rows {
+        for (index, row) in table.rows.enumerated() {
             html += "<tr>"
-            for (c, cell) in Table.padded(row, to: columns).enumerated() {
-                html += "<td\(cellClass(c))>\(HTMLEscaping.escape(cell))</td>"
+            for slot in Table.slots(row, row: index, columns: columns, lookup: spans) {
+                html += "<td\(cellAttributes(slot))>\(HTMLEscaping.escape(slot.text))</td>"
             }
             html += "</tr>"
         }

@@ -20,9 +20,17 @@ struct LenientText: Decodable {
     }
 }
 
-/// A list of cells, with a message that says so when it is something else.
+/// A list of cells, with a message that says so when it is something else. A cell
+/// may be text or `{text, span}` for a cell across several columns.
 struct LenientRow: Decodable {
     let cells: [String]
+    /// Cell index → columns it covers, for cells wider than one column.
+    let spans: [Int: Int]
+
+    private struct SpanningCell: Decodable {
+        let text: LenientText
+        let span: Int?
+    }
 
     init(from decoder: Decoder) throws {
         guard var container = try? decoder.unkeyedContainer() else {
@@ -30,7 +38,40 @@ struct LenientRow: Decodable {
                 codingPath: decoder.codingPath, debugDescription: "expected an array of strings"))
         }
         var cells: [String] = []
-        while !container.isAtEnd { cells.append(try container.decode(LenientText.self).value) }
+        var spans: [Int: Int] = [:]
+        while !container.isAtEnd {
+            if let text = try? container.decode(LenientText.self) {
+                cells.append(text.value)
+                continue
+            }
+            let index = container.currentIndex
+            guard let cell = try? container.decode(SpanningCell.self) else {
+                throw DecodingError.typeMismatch(String.self, DecodingError.Context(
+                    codingPath: decoder.codingPath + [IndexKey(index)], debugDescription: "expected a string or {text, span}"))
+            }
+            if let span = cell.span {
+                guard (1...64).contains(span) else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "span must be between 1 and 64")
+                }
+                if span > 1 { spans[cells.count] = span }
+            }
+            cells.append(cell.text.value)
+        }
         self.cells = cells
+        self.spans = spans
     }
+}
+
+/// The position of an element in a list, for error paths.
+struct IndexKey: CodingKey {
+    let intValue: Int?
+    let stringValue: String
+
+    init(_ index: Int) {
+        intValue = index
+        stringValue = "Index \(index)"
+    }
+
+    init?(intValue: Int) { self.init(intValue) }
+    init?(stringValue: String) { return nil }
 }

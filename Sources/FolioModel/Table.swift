@@ -18,6 +18,30 @@ public struct Table: Sendable, Hashable, Codable {
     public var continuedCaption: String?
     /// Column widths: points or lengths, percentages of the width (`"25%"`), or nil for "from the content".
     public var widths: [ColumnWidth]?
+    /// Cells that cover more than one column.
+    public var spans: [CellSpan]
+
+    /// A cell across `span` columns: cell `cell` (counted in the row's list) of row `row`, -1 for the header.
+    public struct CellSpan: Sendable, Hashable, Codable {
+        public var row: Int
+        public var cell: Int
+        public var span: Int
+
+        public init(row: Int, cell: Int, span: Int) {
+            self.row = row; self.cell = cell; self.span = span
+        }
+    }
+
+    /// A cell as laid out: its text, first column and number of columns.
+    public struct Slot: Sendable, Hashable {
+        public var text: String
+        public var column: Int
+        public var span: Int
+
+        public init(text: String, column: Int, span: Int) {
+            self.text = text; self.column = column; self.span = span
+        }
+    }
 
     /// One column's width.
     public enum ColumnWidth: Sendable, Hashable, Codable {
@@ -49,14 +73,48 @@ public struct Table: Sendable, Hashable, Codable {
     }
 
     public init(header: [String]? = nil, rows: [[String]], align: [Alignment] = [], zebra: Bool = true,
-                caption: String? = nil, continuedCaption: String? = nil, widths: [ColumnWidth]? = nil) {
+                caption: String? = nil, continuedCaption: String? = nil, widths: [ColumnWidth]? = nil, spans: [CellSpan] = []) {
         self.header = header; self.rows = rows; self.align = align; self.zebra = zebra; self.caption = caption
-        self.continuedCaption = continuedCaption; self.widths = widths
+        self.continuedCaption = continuedCaption; self.widths = widths; self.spans = spans
     }
 
-    /// Number of columns: the widest of the header and the rows.
+    /// Number of columns: the widest of the header and the rows, spans counted.
     public var columnCount: Int {
-        rows.reduce(header?.count ?? 0) { max($0, $1.count) }
+        guard !spans.isEmpty else { return rows.reduce(header?.count ?? 0) { max($0, $1.count) } }
+        let lookup = spanLookup
+        var widest = header.map { width(of: $0, row: -1, lookup) } ?? 0
+        for (index, row) in rows.enumerated() { widest = max(widest, width(of: row, row: index, lookup)) }
+        return widest
+    }
+
+    /// Spans by row, then by cell index.
+    public var spanLookup: [Int: [Int: Int]] {
+        var lookup: [Int: [Int: Int]] = [:]
+        for span in spans { lookup[span.row, default: [:]][span.cell] = span.span }
+        return lookup
+    }
+
+    private func width(of cells: [String], row: Int, _ lookup: [Int: [Int: Int]]) -> Int {
+        guard let spans = lookup[row] else { return cells.count }
+        return cells.indices.reduce(0) { $0 + (spans[$1] ?? 1) }
+    }
+
+    /// The cells of `cells` (row `row`, -1 for the header) placed in `columns` columns;
+    /// a short row ends with empty cells, a too-long span is cut at the last column.
+    public static func slots(_ cells: [String], row: Int, columns: Int, lookup: [Int: [Int: Int]]) -> [Slot] {
+        var slots: [Slot] = []
+        var column = 0
+        let spans = lookup[row]
+        for (index, text) in cells.enumerated() where column < columns {
+            let span = min(spans?[index] ?? 1, columns - column)
+            slots.append(Slot(text: text, column: column, span: span))
+            column += span
+        }
+        while column < columns {
+            slots.append(Slot(text: "", column: column, span: 1))
+            column += 1
+        }
+        return slots
     }
 
     /// The alignment of column `index`.
@@ -64,17 +122,21 @@ public struct Table: Sendable, Hashable, Codable {
         index < align.count ? align[index] : .left
     }
 
-    /// `row` padded with empty cells to `count` (compute `columnCount` once: it reads every row).
-    public static func padded(_ row: [String], to count: Int) -> [String] {
-        row.count >= count ? row : row + Array(repeating: "", count: count - row.count)
-    }
 
-    private enum CodingKeys: String, CodingKey { case header, rows, align, zebra, caption, continuedCaption, widths }
+    private enum CodingKeys: String, CodingKey { case header, rows, align, zebra, caption, continuedCaption, widths, spans }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        header = try container.decodeIfPresent(LenientRow.self, forKey: .header)?.cells
-        rows = try container.decode([LenientRow].self, forKey: .rows).map(\.cells)
+        let headerRow = try container.decodeIfPresent(LenientRow.self, forKey: .header)
+        header = headerRow?.cells
+        let bodyRows = try container.decode([LenientRow].self, forKey: .rows)
+        rows = bodyRows.map(\.cells)
+        var spans = try container.decodeIfPresent([CellSpan].self, forKey: .spans) ?? []
+        for (cell, span) in headerRow?.spans ?? [:] { spans.append(CellSpan(row: -1, cell: cell, span: span)) }
+        for (index, row) in bodyRows.enumerated() {
+            for (cell, span) in row.spans { spans.append(CellSpan(row: index, cell: cell, span: span)) }
+        }
+        self.spans = spans.sorted { ($0.row, $0.cell) < ($1.row, $1.cell) }
         align = try container.decodeIfPresent([Alignment].self, forKey: .align) ?? []
         zebra = try container.decodeIfPresent(Bool.self, forKey: .zebra) ?? true
         caption = try container.decodeIfPresent(String.self, forKey: .caption)

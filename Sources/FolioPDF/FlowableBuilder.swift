@@ -87,7 +87,7 @@ final class FlowableBuilder {
                                    frameWidth: width, textColor: theme.text, captionColor: theme.muted)]
         case .table(let table):
             let layout = TableLayout(table: table, width: width, text: text, theme: theme)
-            if let header = layout.header { zip(header, Table.padded(table.header ?? [], to: layout.columns)).forEach { checkGlyphs($0, $1, path: path) } }
+            if let header = layout.header { zip(header, layout.headerSlots).forEach { checkGlyphs($0, $1.text, path: path) } }
             return [TableFlowable(layout: layout, range: 0..<table.rows.count, isFirstPart: true)]
         case .chart(let chart):
             let drawing = ChartRenderer(measurer: text, theme: theme).drawing(for: chart, width: width)

@@ -109,7 +109,9 @@ final class TableFlowable: Flowable {
         canvas.tagged("Table") {
             if let header = layout.header {
                 canvas.rect(Rect(x: origin.x, y: y, width: width, height: layout.headerHeight), color: theme.tableHeaderBackground)
-                canvas.tagged("TR") { drawRow(header, tag: "TH", on: canvas, x: origin.x, y: y, starts: nil, ends: nil) }
+                canvas.tagged("TR") {
+                    drawRow(header, slots: layout.headerSlots, tag: "TH", on: canvas, x: origin.x, y: y, starts: nil, ends: nil)
+                }
                 y += layout.headerHeight
                 canvas.line(from: Point(origin.x, y), to: Point(origin.x + width, y), style: StrokeStyle(color: theme.axis, width: 0.8))
             }
@@ -121,8 +123,8 @@ final class TableFlowable: Flowable {
                 let starts = index == range.lowerBound ? firstRowStart : nil
                 let ends = index == range.upperBound - 1 ? lastRowEnd : nil
                 canvas.tagged("TR") {
-                    drawRow(layout.cells(ofRow: index), tag: "TD", on: canvas, x: origin.x, y: y, starts: starts, ends: ends,
-                            rowHeight: height)
+                    drawRow(layout.cells(ofRow: index), slots: layout.slots(ofRow: index), tag: "TD", on: canvas, x: origin.x, y: y,
+                            starts: starts, ends: ends)
                 }
                 y += height
                 canvas.line(from: Point(origin.x, y), to: Point(origin.x + width, y), style: StrokeStyle(color: theme.rule, width: 0.4))
@@ -130,10 +132,10 @@ final class TableFlowable: Flowable {
         }
     }
 
-    private func drawRow(_ cells: [TextLayout], tag: String, on canvas: CairoCanvas, x: Double, y: Double,
-                         starts: [Double]?, ends: [Double]?, rowHeight: Double? = nil) {
-        var cellX = x
-        for (c, cell) in cells.enumerated() {
+    private func drawRow(_ cells: [TextLayout], slots: [Table.Slot], tag: String, on canvas: CairoCanvas, x: Double, y: Double,
+                         starts: [Double]?, ends: [Double]?) {
+        for (c, (cell, slot)) in zip(cells, slots).enumerated() {
+            let cellX = x + layout.columnStarts[slot.column]
             let point = Point(cellX + TableLayout.paddingX, y + TableLayout.paddingY)
             canvas.tagged(tag) {
                 if starts == nil && ends == nil {
@@ -141,12 +143,11 @@ final class TableFlowable: Flowable {
                 } else {
                     let from = starts?[c] ?? 0
                     let to = ends?[c] ?? cell.metrics.height
-                    canvas.clipped(to: Rect(x: cellX, y: point.y, width: layout.columnWidths[c], height: max(to - from, 0))) {
+                    canvas.clipped(to: Rect(x: cellX, y: point.y, width: layout.width(of: slot), height: max(to - from, 0))) {
                         canvas.draw(layout: cell, at: Point(point.x, point.y - from), color: layout.theme.text, visible: from...to)
                     }
                 }
             }
-            cellX += layout.columnWidths[c]
         }
     }
 }

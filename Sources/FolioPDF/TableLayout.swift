@@ -17,6 +17,11 @@ final class TableLayout {
     let theme: Theme
     /// Number of columns, counted once.
     let columns: Int
+    /// Cells wider than one column, by row (-1 for the header) and cell index.
+    let spans: [Int: [Int: Int]]
+    /// `columnStarts[c]` is the x of column `c` from the table's left edge; one more entry for the right edge.
+    let columnStarts: [Double]
+    let headerSlots: [Table.Slot]
     private let text: PangoTextEngine
     private let font: FontSpec
 
@@ -33,44 +38,51 @@ final class TableLayout {
         let bold = font.with(bold: true)
         let columns = table.columnCount
         self.columns = columns
+        let spans = table.spanLookup
+        self.spans = spans
+        func slots(_ cells: [String], row: Int) -> [Table.Slot] { Table.slots(cells, row: row, columns: columns, lookup: spans) }
 
         // Natural widths from the header and the first rows, then the explicit widths.
         var natural = Array(repeating: 0.0, count: columns)
         let measure = TableLayout.singleLineWidths(text: text)
-        let headerRow: [String] = table.header.map { Table.padded($0, to: columns) } ?? []
-        for (c, cell) in headerRow.enumerated() {
-            natural[c] = max(natural[c], measure(cell, bold) + 2 * TableLayout.paddingX)
+        let headerSlots = table.header.map { slots($0, row: -1) } ?? []
+        self.headerSlots = headerSlots
+        for slot in headerSlots where slot.span == 1 {
+            natural[slot.column] = max(natural[slot.column], measure(slot.text, bold) + 2 * TableLayout.paddingX)
         }
-        for row in table.rows.prefix(TableLayout.sampleRows) {
-            for (c, cell) in Table.padded(row, to: columns).enumerated() {
-                natural[c] = max(natural[c], measure(cell, font) + 2 * TableLayout.paddingX)
+        for (index, row) in table.rows.prefix(TableLayout.sampleRows).enumerated() {
+            for slot in slots(row, row: index) where slot.span == 1 {
+                natural[slot.column] = max(natural[slot.column], measure(slot.text, font) + 2 * TableLayout.paddingX)
             }
         }
         let widths = TableLayout.distribute(natural: natural, explicit: table.widths ?? [], width: width)
         columnWidths = widths
+        let starts = widths.reduce(into: [0.0]) { $0.append(($0.last ?? 0) + $1) }
+        columnStarts = starts
 
-        func cellLayout(_ string: String, font: FontSpec, column: Int) -> TextLayout {
-            text.paragraph([TextRun(string)], font: font, width: widths[column] - 2 * TableLayout.paddingX,
-                           alignment: table.alignment(ofColumn: column), lineSpacing: 1)
+        func cellLayout(_ slot: Table.Slot, font: FontSpec) -> TextLayout {
+            text.paragraph([TextRun(slot.text)], font: font, width: starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX,
+                           alignment: table.alignment(ofColumn: slot.column), lineSpacing: 1)
         }
-        let headerCells = table.header.map { Table.padded($0, to: columns).enumerated().map { cellLayout($1, font: bold, column: $0) } }
+        let headerCells = table.header == nil ? nil : headerSlots.map { cellLayout($0, font: bold) }
         header = headerCells
         headerHeight = headerCells.map { ($0.map { $0.metrics.height }.max() ?? 0) + 2 * TableLayout.paddingY } ?? 0
 
         // Row heights, with a reusable layout per column; short single-line cells skip shaping.
         let lineHeight = text.measure("Ag", font: font).height
         let bodyFont = font
-        let measurers = (0..<columns).map { cellLayout("", font: bodyFont, column: $0) }
+        let measurers = (0..<columns).map { cellLayout(Table.Slot(text: "", column: $0, span: 1), font: bodyFont) }
         var offsets = [0.0]
         offsets.reserveCapacity(table.rows.count + 1)
-        for row in table.rows {
+        for (index, row) in table.rows.enumerated() {
             var tallest = lineHeight
-            for (c, cell) in Table.padded(row, to: columns).enumerated() where !cell.isEmpty {
-                let room = widths[c] - 2 * TableLayout.paddingX
-                if !cell.contains("\n"), Double(cell.unicodeScalars.count) * bodyFont.size * 1.05 <= room { continue }
-                pango_layout_set_text(measurers[c].pointer, cell, -1)
-                measurers[c].invalidateMetrics()
-                tallest = max(tallest, measurers[c].metrics.height)
+            for slot in slots(row, row: index) where !slot.text.isEmpty {
+                let room = starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX
+                if !slot.text.contains("\n"), Double(slot.text.unicodeScalars.count) * bodyFont.size * 1.05 <= room { continue }
+                let measurer = slot.span == 1 ? measurers[slot.column] : cellLayout(slot, font: bodyFont)
+                pango_layout_set_text(measurer.pointer, slot.text, -1)
+                measurer.invalidateMetrics()
+                tallest = max(tallest, measurer.metrics.height)
             }
             offsets.append((offsets.last ?? 0) + tallest + 2 * TableLayout.paddingY)
         }
@@ -141,11 +153,19 @@ final class TableLayout {
 
     func height(rows range: Range<Int>) -> Double { rowOffsets[range.upperBound] - rowOffsets[range.lowerBound] }
 
-    /// Fresh layouts for the cells of row `index`, made when a page draws it.
+    /// Where the cells of row `index` go.
+    func slots(ofRow index: Int) -> [Table.Slot] {
+        Table.slots(table.rows[index], row: index, columns: columns, lookup: spans)
+    }
+
+    /// Width of `slot` across its columns.
+    func width(of slot: Table.Slot) -> Double { columnStarts[slot.column + slot.span] - columnStarts[slot.column] }
+
+    /// Fresh layouts for the cells of row `index`, in slot order, made when a page draws it.
     func cells(ofRow index: Int) -> [TextLayout] {
-        Table.padded(table.rows[index], to: columns).enumerated().map { c, cell in
-            text.paragraph([TextRun(cell)], font: font, width: columnWidths[c] - 2 * TableLayout.paddingX,
-                           alignment: table.alignment(ofColumn: c), lineSpacing: 1)
+        slots(ofRow: index).map { slot in
+            text.paragraph([TextRun(slot.text)], font: font, width: width(of: slot) - 2 * TableLayout.paddingX,
+                           alignment: table.alignment(ofColumn: slot.column), lineSpacing: 1)
         }
     }
 }

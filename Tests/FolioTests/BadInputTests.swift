@@ -63,7 +63,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(errorFor(element: #"{"type": "table", "rows": [["a"], ["b"], "c"]}"#),
                        "elements[1].rows[2]: expected an array of strings")
         XCTAssertEqual(errorFor(element: #"{"type": "table", "rows": [["a", {"x": 1}]]}"#),
-                       "elements[1].rows[0][1]: expected a string")
+                       "elements[1].rows[0][1]: expected a string or {text, span}")
         XCTAssertEqual(errorFor(element: #"{"type": "table", "rows": []}"#),
                        "elements[1].rows: a table needs a header or at least one cell")
         XCTAssertEqual(errorFor(element: #"{"type": "table", "rows": [["a"]], "align": ["middle"]}"#),

@@ -55,6 +55,28 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(RichText("a ** b").plainText, "a ** b")
     }
 
+    func testCellsMaySpanColumns() throws {
+        let yaml = """
+        title: T
+        elements:
+          - type: table
+            header: [A, B, C]
+            rows: [[{text: Both, span: 2}, c], [a, b, c], [{text: All, span: 3}]]
+        """
+        let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+        guard case .table(let table) = document.elements[0] else { return XCTFail("not a table") }
+        XCTAssertEqual(table.columnCount, 3)
+        let slots = Table.slots(table.rows[0], row: 0, columns: 3, lookup: table.spanLookup)
+        XCTAssertEqual(slots.map(\.column), [0, 2])
+        XCTAssertEqual(slots.map(\.span), [2, 1])
+        let html = try document.html()
+        XCTAssertTrue(html.contains("<td colspan=\"2\">Both</td><td>c</td>"))
+        XCTAssertTrue(html.contains("<td colspan=\"3\">All</td>"))
+        let pdf = try document.pdf()
+        let text = try TestSupport.pageTexts(pdf)[0]
+        XCTAssertTrue(text.contains("Both") && text.contains("All"))
+    }
+
     func testColorParsing() {
         XCTAssertEqual(Color(hex: "#3E63DD")?.hex, "#3E63DD")
         XCTAssertEqual(Color(hex: "#fff")?.hex, "#FFFFFF")
@@ -71,7 +93,8 @@ final class ModelTests: XCTestCase {
         """
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
         guard case .table(let table) = document.elements[0] else { return XCTFail("not a table") }
-        XCTAssertEqual(Table.padded(table.rows[0], to: table.columnCount), ["1", "2.5", ""])
+        XCTAssertEqual(Table.slots(table.rows[0], row: 0, columns: table.columnCount, lookup: table.spanLookup).map(\.text),
+                       ["1", "2.5", ""])
         XCTAssertEqual(table.rows[1], ["x", "true", "z"])
     }
 }
