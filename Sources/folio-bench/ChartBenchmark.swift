@@ -32,13 +32,15 @@ enum ChartBenchmark {
         let big = Chart(title: "100,000 points", xAxis: ChartAxis(title: "Sample"),
                         .line(LineChart(x: .numbers((0..<count).map(Double.init)), plots: [LinePlot(title: "Signal", values: values)])))
         let bigDocument = Document(title: "Large line chart", elements: [.chart(big)])
+        let untagged = Document(title: "Large line chart", metadata: Metadata(tagged: false), elements: [.chart(big)])
+        let untaggedTime = try Timing.median(5) { _ = try untagged.pdf() }
         var pdfSize = 0, svgSize = 0
         let pdfTime = try Timing.median(5) { pdfSize = try bigDocument.pdf().count }
         let svgTime = Timing.median(5) {
             svgSize = SVGCanvas.svg(renderer.drawing(for: big, width: 482), id: "c", title: "", fontFamily: "DejaVu Sans").utf8.count
         }
-        print(String(format: "100,000-point line chart: PDF %.1f ms, %d KB; SVG %.1f ms, %d KB", pdfTime * 1000, pdfSize / 1024,
-                     svgTime * 1000, svgSize / 1024))
+        print(String(format: "100,000-point line chart: PDF %.1f ms (untagged %.1f ms), %d KB; SVG %.1f ms, %d KB", pdfTime * 1000,
+                     untaggedTime * 1000, pdfSize / 1024, svgTime * 1000, svgSize / 1024))
     }
 
     private static func chartVariant(_ chart: Chart) -> String {
