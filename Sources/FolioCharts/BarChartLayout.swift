@@ -219,14 +219,7 @@ struct BarChartLayout {
                                         anchor: .middle))
             cursor += context.lineHeight(context.axisTitleFont)
         }
-        switch legend.options.position {
-        case .bottom:
-            legend.drawBand(on: canvas, top: cursor, width: width)
-            cursor += legend.bandHeight(width: width)
-        case .top: legend.drawBand(on: canvas, top: 0, width: width)
-        case .right: legend.drawSide(on: canvas, x: plot.maxX + valueWidth - 6, centerY: plot.midY)
-        case .none: break
-        }
+        cursor = legend.draw(on: canvas, below: cursor, width: width, sideX: plot.maxX + valueWidth - 6, centerY: plot.midY)
         return cursor + 2
     }
 }

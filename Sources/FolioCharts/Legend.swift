@@ -51,6 +51,23 @@ struct Legend {
         return Double(rows(width: width).count) * lineHeight + 8
     }
 
+    /// Draws the legend where its options say: above the chart, below `bottom`, or at
+    /// `sideX` centred on `centerY`. Returns the chart's height with the legend.
+    func draw(on canvas: Canvas, below bottom: Double, width: Double, sideX: Double, centerY: Double) -> Double {
+        switch options.position {
+        case .bottom:
+            drawBand(on: canvas, top: bottom, width: width)
+            return bottom + bandHeight(width: width)
+        case .top:
+            drawBand(on: canvas, top: 0, width: width)
+        case .right:
+            drawSide(on: canvas, x: sideX, centerY: centerY)
+        case .none:
+            break
+        }
+        return bottom
+    }
+
     /// Draws a top or bottom legend in the band starting at `top`.
     func drawBand(on canvas: Canvas, top: Double, width: Double) {
         guard bandHeight(width: width) > 0 else { return }

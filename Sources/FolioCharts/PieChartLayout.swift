@@ -115,15 +115,7 @@ struct PieChartLayout {
                 }
             }
         }
-        var height = top + areaHeight
-        switch legend.options.position {
-        case .bottom:
-            legend.drawBand(on: canvas, top: height, width: width)
-            height += legend.bandHeight(width: width)
-        case .top: legend.drawBand(on: canvas, top: 0, width: width)
-        case .right: legend.drawSide(on: canvas, x: areaWidth, centerY: center.y)
-        case .none: break
-        }
+        let height = legend.draw(on: canvas, below: top + areaHeight, width: width, sideX: areaWidth, centerY: center.y)
         return canvas.drawing(size: Size(width, height + 2), description: description)
     }
 

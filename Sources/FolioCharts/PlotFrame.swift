@@ -90,17 +90,7 @@ struct PlotFrame {
             cursor += context.lineHeight(context.axisTitleFont)
         }
         canvas.endGroup()
-        switch legend.options.position {
-        case .bottom:
-            legend.drawBand(on: canvas, top: cursor, width: width)
-            cursor += legend.bandHeight(width: width)
-        case .top:
-            legend.drawBand(on: canvas, top: 0, width: width)
-        case .right:
-            legend.drawSide(on: canvas, x: plot.maxX, centerY: plot.midY)
-        case .none:
-            break
-        }
+        cursor = legend.draw(on: canvas, below: cursor, width: width, sideX: plot.maxX, centerY: plot.midY)
         return Swift.max(cursor + 2, plot.maxY + 4)
     }
 }

@@ -59,15 +59,7 @@ struct RingChartLayout {
             canvas.draw(text: context.text.item(label, font: theme.font(theme.bodySize + 1, bold: true), color: theme.text,
                                                 x: center.x, centerY: center.y, anchor: .middle))
         }
-        var height = top + areaHeight
-        switch legend.options.position {
-        case .bottom:
-            legend.drawBand(on: canvas, top: height, width: width)
-            height += legend.bandHeight(width: width)
-        case .top: legend.drawBand(on: canvas, top: 0, width: width)
-        case .right: legend.drawSide(on: canvas, x: width - legend.sideWidth, centerY: center.y)
-        case .none: break
-        }
+        let height = legend.draw(on: canvas, below: top + areaHeight, width: width, sideX: width - legend.sideWidth, centerY: center.y)
         return canvas.drawing(size: Size(width, height + 2), description: description)
     }
 }
