@@ -51,7 +51,7 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "Record field used as the id in failures.jsonl (default: id or patient.id).")
     var id: String?
 
-    @Option(help: "Parallel workers (default: all cores).")
+    @Option(help: "Parallel workers; all cores by default.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "A theme file (YAML or JSON, see Templates/theme.yaml): colours, fonts, sizes, logo.")
