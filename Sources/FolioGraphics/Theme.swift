@@ -30,7 +30,8 @@ public struct Theme: Sendable, Hashable {
         text: hex("#1C2024"), muted: hex("#60646C"), accent: hex("#3E63DD"), rule: hex("#CDCED6"),
         grid: hex("#DDDDE3"), axis: hex("#60646C"), tileBackground: hex("#F1F3F5"),
         tableHeaderBackground: hex("#E8E8EC"), zebraBackground: hex("#F7F7F9"),
-        palette: ["#E5484D", "#3E63DD", "#30A46C", "#F5A524", "#8E4EC6", "#12A594", "#D6409F", "#60646C"].map(hex))
+        // Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
+        palette: ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#8C6D1F", "#60646C"].map(hex))
 
     public init(fontFamily: String, text: Color, muted: Color, accent: Color, rule: Color, grid: Color, axis: Color,
                 tileBackground: Color, tableHeaderBackground: Color, zebraBackground: Color, palette: [Color]) {
