@@ -1,0 +1,51 @@
+/// A target zone or limit, as CareKit's thresholds: drawn as a line or a band
+/// with a label; values beyond it are highlighted.
+public struct ChartThreshold: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Values above `value` are beyond the threshold.
+        case greaterThan
+        /// Values below `value` are beyond the threshold.
+        case lessThan
+        /// Values between `value` and `upper` are the target zone; values outside are beyond it.
+        case range
+    }
+
+    public var kind: Kind
+    public var value: Double
+    /// Upper end, for `range`.
+    public var upper: Double?
+    public var label: String?
+    public var tint: Color?
+    /// Highlight the points beyond the threshold (default true).
+    public var highlight: Bool
+    /// Title of the series or plot whose points it highlights; nil for all of them.
+    public var series: String?
+
+    public init(kind: Kind, value: Double, upper: Double? = nil, label: String? = nil, tint: Color? = nil,
+                highlight: Bool = true, series: String? = nil) {
+        self.kind = kind; self.value = value; self.upper = upper; self.label = label; self.tint = tint
+        self.highlight = highlight; self.series = series
+    }
+
+    /// Whether `v` lies beyond the threshold.
+    public func isBeyond(_ v: Double) -> Bool {
+        switch kind {
+        case .greaterThan: return v > value
+        case .lessThan: return v < value
+        case .range: return v < value || v > (upper ?? value)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case kind, value, upper, label, tint, highlight, series }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try c.decodeIfPresent(Kind.self, forKey: .kind) ?? .greaterThan
+        value = try c.decode(Double.self, forKey: .value)
+        upper = try c.decodeIfPresent(Double.self, forKey: .upper)
+        label = try c.decodeIfPresent(String.self, forKey: .label)
+        tint = try c.decodeIfPresent(Color.self, forKey: .tint)
+        highlight = try c.decodeIfPresent(Bool.self, forKey: .highlight) ?? true
+        series = try c.decodeIfPresent(String.self, forKey: .series)
+    }
+}

@@ -1,0 +1,28 @@
+/// Where the legend goes and what its swatches look like.
+public struct LegendOptions: Sendable, Hashable, Codable {
+    public enum Position: String, Sendable, Hashable, Codable { case bottom, top, right, none }
+    public enum Swatch: String, Sendable, Hashable, Codable { case square, dot, line }
+
+    public var position: Position
+    public var swatch: Swatch
+
+    public init(position: Position = .bottom, swatch: Swatch = .square) {
+        self.position = position; self.swatch = swatch
+    }
+
+    /// No legend.
+    public static let hidden = LegendOptions(position: .none)
+
+    private enum CodingKeys: String, CodingKey { case position, swatch }
+
+    /// Decodes `true`/`false` or `{position, swatch}`.
+    public init(from decoder: Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), let shown = try? single.decode(Bool.self) {
+            self.init(position: shown ? .bottom : .none)
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(position: try c.decodeIfPresent(Position.self, forKey: .position) ?? .bottom,
+                  swatch: try c.decodeIfPresent(Swatch.self, forKey: .swatch) ?? .square)
+    }
+}
