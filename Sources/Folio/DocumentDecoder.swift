@@ -16,44 +16,51 @@ public enum DocumentDecoder {
 
     /// Decodes and validates a document.
     public static func decode(_ data: Data, format: Format) throws -> Document {
-        let document: Document
-        do {
-            document = try decoder.decode(Document.self, from: try jsonData(data, format: format))
-        } catch let error as DecodingError {
-            throw describe(error)
-        } catch let error as FolioError {
-            throw error
-        } catch {
-            throw FolioError(path: "", "the input is not valid \(format == .json ? "JSON" : "YAML"): \(conciseDescription(error))")
-        }
+        let document = try decode(Document.self, from: try tree(data, format: format))
         try document.validate()
         return document
     }
 
-    /// A JSON decoder that also reads the non-finite numbers YAML can express.
-    public static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-            positiveInfinity: YAMLTree.positiveInfinity, negativeInfinity: YAMLTree.negativeInfinity, nan: YAMLTree.nan)
-        return decoder
+    /// Decodes and validates a document from a tree, such as a bound template.
+    public static func decode(_ tree: TreeValue) throws -> Document {
+        let document = try decode(Document.self, from: tree)
+        try document.validate()
+        return document
     }
 
-    /// The input as JSON bytes: JSON as it is, YAML converted through `YAMLTree`.
-    static func jsonData(_ data: Data, format: Format) throws -> Data {
-        guard format == .yaml else { return data }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw FolioError(path: "", "the input is not UTF-8 text")
+    /// Decodes any model value (a `ThemeSpec`, a `Chart`) from a tree, errors naming the field.
+    public static func decode<T: Decodable>(_ type: T.Type, from tree: TreeValue) throws -> T {
+        do {
+            return try TreeDecoder.decode(type, from: tree)
+        } catch let error as DecodingError {
+            throw describe(error)
         }
-        let tree = try YAMLTree.parse(text)
+    }
+
+    /// The input parsed into a tree: JSON keeps its key order, YAML its scalars' types.
+    public static func tree(_ data: Data, format: Format) throws -> TreeValue {
+        let tree: TreeValue
+        switch format {
+        case .json:
+            do {
+                tree = try JSONTreeParser.parse(data)
+            } catch let error as FolioError {
+                throw FolioError(path: "", "the input is not valid JSON: \(error.message)")
+            }
+        case .yaml:
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw FolioError(path: "", "the input is not UTF-8 text")
+            }
+            do {
+                tree = try YAMLTree.parse(text)
+            } catch {
+                throw FolioError(path: "", "the input is not valid YAML: \(conciseDescription(error))")
+            }
+        }
         guard case .object = tree else {
             throw FolioError(path: "", "the document must be a mapping with a title and elements")
         }
-        return Data(tree.json.utf8)
-    }
-
-    /// Decodes and validates a document from a tree, such as a bound template.
-    public static func decode(_ tree: TreeValue) throws -> Document {
-        try decode(Data(tree.json.utf8), format: .json)
+        return tree
     }
 
     /// The dotted path of a coding path: `elements[3].series[1].values`.

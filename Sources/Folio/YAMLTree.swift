@@ -26,8 +26,6 @@ public enum YAMLTree {
         }
     }
 
-    /// Non-finite numbers travel through JSON as these strings.
-    static let nan = "NaN", positiveInfinity = "+Infinity", negativeInfinity = "-Infinity"
 
     private static func plain(_ text: String) -> TreeValue {
         switch text {

@@ -9,18 +9,11 @@ enum ThemeLoader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FolioError(path: "--theme", "cannot read \(path)")
         }
-        let tree: TreeValue
-        if DocumentDecoder.Format(fileName: path) == .json {
-            tree = try JSONTreeParser.parse(data)
-        } else {
-            tree = try YAMLTree.parse(String(decoding: data, as: UTF8.self))
-        }
         let spec: ThemeSpec
         do {
-            spec = try DocumentDecoder.decoder.decode(ThemeSpec.self, from: Data(tree.json.utf8))
-        } catch let error as DecodingError {
-            let described = DocumentDecoder.describe(error)
-            throw FolioError(path: "--theme" + (described.path.isEmpty ? "" : " \(described.path)"), described.message)
+            spec = try DocumentDecoder.decode(ThemeSpec.self, from: try DocumentDecoder.tree(data, format: DocumentDecoder.Format(fileName: path)))
+        } catch let error as FolioError {
+            throw FolioError(path: "--theme" + (error.path.isEmpty ? "" : " \(error.path)"), error.message)
         }
         try spec.validate(path: "--theme")
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()

@@ -171,7 +171,7 @@ final class HTMLOutputTests: XCTestCase {
         let shell = try String(contentsOf: TestSupport.root.appendingPathComponent("Templates/page.mustache"), encoding: .utf8)
         XCTAssertEqual(shell, HTMLRenderer.defaultPageTemplate)
         let themeFile = try String(contentsOf: TestSupport.root.appendingPathComponent("Templates/theme.yaml"), encoding: .utf8)
-        let spec = try DocumentDecoder.decoder.decode(ThemeSpec.self, from: Data(try YAMLTree.parse(themeFile).json.utf8))
+        let spec = try DocumentDecoder.decode(ThemeSpec.self, from: try YAMLTree.parse(themeFile))
         XCTAssertEqual(Theme.standard.applying(spec), Theme.standard)
     }
 

@@ -1,0 +1,170 @@
+import Foundation
+
+/// Decodes `Decodable` values straight from a `TreeValue`, without turning the
+/// tree into JSON text first. Type errors say what was expected and what was
+/// found, with the coding path, as `DocumentDecoder` reports them.
+struct TreeDecoder: Decoder {
+    let value: TreeValue
+    let codingPath: [CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(_ value: TreeValue, codingPath: [CodingKey] = []) {
+        self.value = value
+        self.codingPath = codingPath
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from value: TreeValue) throws -> T {
+        try TreeDecoder(value).decodeValue(type)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .object(let members) = value else { throw mismatch([String: Any].self) }
+        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() throws -> UnkeyedDecodingContainer {
+        guard case .array(let items) = value else { throw mismatch([Any].self) }
+        return UnkeyedContainer(items: items, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> SingleValueDecodingContainer { SingleValueContainer(decoder: self) }
+
+    func mismatch(_ type: Any.Type) -> DecodingError {
+        if value == .null {
+            return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "Expected \(type) value but found null instead."))
+        }
+        return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "Expected to decode \(type) but found \(value.kindName) instead."))
+    }
+
+    /// The value as `T`: primitives directly, anything else through its own `init(from:)`.
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        let primitive: Any
+        switch (type, value) {
+        case (is String.Type, .string(let s)): primitive = s
+        case (is Double.Type, .number(let n)): primitive = n
+        case (is Float.Type, .number(let n)): primitive = Float(n)
+        case (is Bool.Type, .bool(let b)): primitive = b
+        case (is Int.Type, .number(let n)):
+            guard n == n.rounded(), abs(n) < 9e15 else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "expected a whole number, found \(n)"))
+            }
+            primitive = Int(n)
+        case (is String.Type, _), (is Double.Type, _), (is Float.Type, _), (is Bool.Type, _), (is Int.Type, _):
+            throw mismatch(type)
+        case (is [Double].Type, .array(let items)) where items.allSatisfy({ if case .number = $0 { return true }; return false }):
+            // Chart series: hundreds of numbers, decoded without a container per element.
+            primitive = items.map { if case .number(let n) = $0 { return n }; return 0 }
+        case (is [Double?].Type, .array(let items)) where items.allSatisfy({
+            switch $0 { case .number, .null: return true; default: return false }
+        }):
+            primitive = items.map { (item: TreeValue) -> Double? in if case .number(let n) = item { return n }; return nil }
+        default:
+            return try T(from: self)
+        }
+        guard let result = primitive as? T else { throw mismatch(type) }
+        return result
+    }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let members: [(key: String, value: TreeValue)]
+    let codingPath: [CodingKey]
+
+    var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key) } }
+
+    private func lookup(_ key: Key) -> TreeValue? { members.first { $0.key == key.stringValue }?.value }
+
+    private func child(_ key: Key) throws -> TreeDecoder {
+        guard let value = lookup(key) else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No value for key \(key.stringValue)."))
+        }
+        return TreeDecoder(value, codingPath: codingPath + [key])
+    }
+
+    func contains(_ key: Key) -> Bool { lookup(key) != nil }
+    func decodeNil(forKey key: Key) throws -> Bool { lookup(key) == nil || lookup(key) == .null }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try child(key).decodeValue(type) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try child(key).decodeValue(type) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try child(key).decodeValue(type) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try child(key).decodeValue(type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try child(key).decodeValue(type) }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try child(key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer { try child(key).unkeyedContainer() }
+    func superDecoder() throws -> Decoder { TreeDecoder(.object(members), codingPath: codingPath) }
+    func superDecoder(forKey key: Key) throws -> Decoder { try child(key) }
+}
+
+private struct UnkeyedContainer: UnkeyedDecodingContainer {
+    let items: [TreeValue]
+    let codingPath: [CodingKey]
+    var currentIndex = 0
+
+    init(items: [TreeValue], codingPath: [CodingKey]) {
+        self.items = items
+        self.codingPath = codingPath
+    }
+
+    var count: Int? { items.count }
+    var isAtEnd: Bool { currentIndex >= items.count }
+
+    private mutating func next() throws -> TreeDecoder {
+        let key = IndexCodingKey(currentIndex)
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath + [key], debugDescription: "Unkeyed container is at end."))
+        }
+        defer { currentIndex += 1 }
+        return TreeDecoder(items[currentIndex], codingPath: codingPath + [key])
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, items[currentIndex] == .null else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        // A failed element must not be consumed, so a caller may try another type.
+        let decoder = TreeDecoder(isAtEnd ? .null : items[currentIndex], codingPath: codingPath + [IndexCodingKey(currentIndex)])
+        guard !isAtEnd else { _ = try next(); return try decoder.decodeValue(type) }
+        let value = try decoder.decodeValue(type)
+        currentIndex += 1
+        return value
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        try next().container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer { try next().unkeyedContainer() }
+    mutating func superDecoder() throws -> Decoder { try next() }
+}
+
+private struct SingleValueContainer: SingleValueDecodingContainer {
+    let decoder: TreeDecoder
+    var codingPath: [CodingKey] { decoder.codingPath }
+
+    func decodeNil() -> Bool { decoder.value == .null }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodeValue(type) }
+    func decode(_ type: Bool.Type) throws -> Bool { try decoder.decodeValue(type) }
+    func decode(_ type: String.Type) throws -> String { try decoder.decodeValue(type) }
+    func decode(_ type: Double.Type) throws -> Double { try decoder.decodeValue(type) }
+    func decode(_ type: Int.Type) throws -> Int { try decoder.decodeValue(type) }
+}
+
+/// An array position in a coding path, written `[n]` in error paths.
+struct IndexCodingKey: CodingKey {
+    let intValue: Int?
+    let stringValue: String
+
+    init(_ index: Int) {
+        intValue = index
+        stringValue = "Index \(index)"
+    }
+
+    init?(intValue: Int) { self.init(intValue) }
+    init?(stringValue: String) { return nil }
+}
