@@ -11,6 +11,8 @@ struct HTMLBodyWriter {
     private(set) var tints: [Color] = []
     /// Column widths in percent that the stylesheet must define classes for.
     private(set) var columnPercents: [Int] = []
+    /// Flex-grow shares of side-by-side columns that the stylesheet must define classes for.
+    private(set) var columnShares: [Int] = []
 
     init(renderer: HTMLRenderer, ids: IDGenerator) {
         self.renderer = renderer
@@ -41,8 +43,20 @@ struct HTMLBodyWriter {
         return HTMLStyle.className(tint)
     }
 
-    private mutating func html(for block: Block, path: String, charts: ChartRenderer) throws -> String {
+    private mutating func html(for block: Block, path: String, charts: ChartRenderer, chartWidth: Double? = nil) throws -> String {
         switch block {
+        case .columns(let columns):
+            let gap = 14.0
+            let usable = (chartWidth ?? renderer.chartWidth) - gap * Double(columns.items.count - 1)
+            var html = "<div class=\"folio-columns\">"
+            for (index, (item, fraction)) in zip(columns.items, columns.fractions).enumerated() {
+                let share = max(1, Int((fraction * 100).rounded()))
+                if !columnShares.contains(share) { columnShares.append(share) }
+                html += "<div class=\"folio-column folio-share-\(share)\">"
+                html += try self.html(for: item, path: "\(path).items[\(index)]", charts: charts, chartWidth: usable * fraction)
+                html += "</div>"
+            }
+            return html + "</div>"
         case .section(let section):
             return "<div class=\"folio-page-break\"></div><h2 class=\"folio-section-title\"\(anchorAttribute(section.id))>"
                 + "\(HTMLEscaping.escape(section.title))</h2>"
@@ -62,7 +76,7 @@ struct HTMLBodyWriter {
         case .table(let table):
             return tableHTML(table)
         case .chart(let chart):
-            let drawing = charts.drawing(for: chart, width: renderer.chartWidth)
+            let drawing = charts.drawing(for: chart, width: chartWidth ?? renderer.chartWidth)
             let id = ids.next("chart")
             var html = "<figure class=\"folio-chart\">"
             if let title = chart.title { html += "<div class=\"folio-figure-title\">\(HTMLEscaping.escape(title))</div>" }

@@ -75,7 +75,8 @@ public struct HTMLRenderer {
         let id = idPrefix.map(HTMLRenderer.sanitizedID) ?? IDGenerator.prefix(for: document)
         var writer = HTMLBodyWriter(renderer: self, ids: IDGenerator(prefix: id))
         let body = try writer.body(document)
-        let css = HTMLStyle.css(theme: theme, root: id, tints: writer.tints, columnPercents: writer.columnPercents)
+        let css = HTMLStyle.css(theme: theme, root: id, tints: writer.tints, columnPercents: writer.columnPercents,
+                                columnShares: writer.columnShares)
         let root = "<div class=\"folio\" id=\"\(id)\" lang=\"\(HTMLEscaping.escape(document.metadata.language))\">\n\(body)</div>\n"
         switch output {
         case .fragment:

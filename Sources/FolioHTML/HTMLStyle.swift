@@ -7,7 +7,7 @@ import FolioModel
 /// (SVG contents keep their own attributes), the rest restyle them.
 enum HTMLStyle {
     /// The CSS for a report whose root element has id `root`, with a class per tint used.
-    static func css(theme: Theme, root id: String, tints: [Color], columnPercents: [Int] = []) -> String {
+    static func css(theme: Theme, root id: String, tints: [Color], columnPercents: [Int] = [], columnShares: [Int] = []) -> String {
         let r = "#\(id)"
         var css = """
         \(r),\(r) :not(svg *){all:revert;box-sizing:border-box}
@@ -56,6 +56,14 @@ enum HTMLStyle {
         \(r) .folio-page-break{display:block;break-after:page;height:0;margin:0;border:0}
         @media print{\(r) .folio-section-title{break-before:page}\(r){max-width:none;padding:0}\(r) thead{display:table-header-group}\(r) tr{break-inside:avoid}\(r) .folio-table-wrap{overflow:visible}}
         """
+        if !columnShares.isEmpty {
+            css += "\n\(r) .folio-columns{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start;margin:1em 0}"
+            css += "\n\(r) .folio-column{display:block;min-width:0}"
+            css += "\n\(r) .folio-column>figure,\(r) .folio-column>ul,\(r) .folio-column>aside{margin-top:0}"
+        }
+        for share in columnShares {
+            css += "\n\(r) .folio-share-\(share){flex:\(share) 1 16em}"
+        }
         for percent in columnPercents {
             css += "\n\(r) .folio-col-\(percent){width:\(percent)%}"
         }

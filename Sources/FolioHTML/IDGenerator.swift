@@ -36,6 +36,7 @@ struct IDGenerator {
             case .image(let i): mix(i.alt)
             case .pageBreak: mix("break")
             case .section(let section): mix(section.title)
+            case .columns(let columns): mix("columns \(columns.items.count)")
             }
         }
         return "folio-" + String(hash, radix: 36)

@@ -1,7 +1,7 @@
 /// One element of a document's body, in reading order.
 ///
 /// In JSON and YAML each block is an object whose `type` names the case:
-/// `subtitle`, `paragraph`, `image`, `table`, `chart`, `message`, `widgets`, `pageBreak`, `section`.
+/// `subtitle`, `paragraph`, `image`, `table`, `chart`, `message`, `widgets`, `pageBreak`, `section`, `columns`.
 public enum Block: Sendable, Hashable, Codable {
     case subtitle(Subtitle)
     case paragraph(Paragraph)
@@ -12,9 +12,10 @@ public enum Block: Sendable, Hashable, Codable {
     case widgets(Widgets)
     case pageBreak
     case section(Section)
+    case columns(Columns)
 
     /// The `type` names accepted in documents.
-    public static let typeNames = ["subtitle", "paragraph", "image", "table", "chart", "message", "widgets", "pageBreak", "section"]
+    public static let typeNames = ["subtitle", "paragraph", "image", "table", "chart", "message", "widgets", "pageBreak", "section", "columns"]
 
     /// The `type` name of this block.
     public var typeName: String {
@@ -28,6 +29,7 @@ public enum Block: Sendable, Hashable, Codable {
         case .widgets: return "widgets"
         case .pageBreak: return "pageBreak"
         case .section: return "section"
+        case .columns: return "columns"
         }
     }
 
@@ -46,6 +48,7 @@ public enum Block: Sendable, Hashable, Codable {
         case "widgets": self = .widgets(try Widgets(from: decoder))
         case "pageBreak", "page-break", "pagebreak": self = .pageBreak
         case "section": self = .section(try Section(from: decoder))
+        case "columns": self = .columns(try Columns(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container,
                 debugDescription: "unknown block type \"\(type)\"; expected one of: \(Block.typeNames.joined(separator: ", "))")
@@ -65,6 +68,7 @@ public enum Block: Sendable, Hashable, Codable {
         case .widgets(let value): try value.encode(to: encoder)
         case .pageBreak: break
         case .section(let value): try value.encode(to: encoder)
+        case .columns(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -16,6 +16,43 @@ extension Document {
         for (index, block) in elements.enumerated() {
             try block.validate(path: "elements[\(index)]")
         }
+        try validateInternalLinks()
+    }
+}
+
+extension Document {
+    /// Anchors that subtitles and sections define.
+    public var anchors: Set<String> {
+        Set(elements.compactMap { block -> String? in
+            switch block {
+            case .subtitle(let subtitle): return subtitle.id
+            case .section(let section): return section.id
+            default: return nil
+            }
+        })
+    }
+
+    /// Every `[text](#id)` link must name an anchor of this document.
+    func validateInternalLinks() throws {
+        let known = anchors
+        func check(_ text: RichText, _ path: String) throws {
+            for run in text.runs {
+                guard let link = run.link, link.hasPrefix("#") else { continue }
+                if !known.contains(String(link.dropFirst())) {
+                    throw FolioError(path: path, "link to \"\(link)\", but no subtitle or section has id \"\(link.dropFirst())\"")
+                }
+            }
+        }
+        func visit(_ block: Block, _ path: String) throws {
+            switch block {
+            case .paragraph(let paragraph): try check(paragraph.text, "\(path).text")
+            case .message(let message): try check(message.text, "\(path).text")
+            case .columns(let columns):
+                for (index, item) in columns.items.enumerated() { try visit(item, "\(path).items[\(index)]") }
+            default: break
+            }
+        }
+        for (index, block) in elements.enumerated() { try visit(block, "elements[\(index)]") }
     }
 }
 
@@ -27,6 +64,24 @@ extension Block {
             break
         case .section(let section):
             if section.title.isEmpty { throw FolioError(path: "\(path).title", "a section needs a title") }
+        case .columns(let columns):
+            if columns.items.isEmpty { throw FolioError(path: "\(path).items", "columns need at least one item") }
+            if let widths = columns.widths {
+                if widths.count != columns.items.count {
+                    throw FolioError(path: "\(path).widths", "has \(widths.count) widths for \(columns.items.count) items")
+                }
+                if let bad = widths.firstIndex(where: { !($0 > 0) || !$0.isFinite }) {
+                    throw FolioError(path: "\(path).widths[\(bad)]", "widths must be positive numbers")
+                }
+            }
+            for (index, item) in columns.items.enumerated() {
+                switch item {
+                case .table, .section, .pageBreak, .columns:
+                    throw FolioError(path: "\(path).items[\(index)]", "a \(item.typeName) cannot stand in a column")
+                default:
+                    try item.validate(path: "\(path).items[\(index)]")
+                }
+            }
         case .paragraph(let paragraph):
             try paragraph.text.validateLinks(path: "\(path).text")
         case .image(let image):

@@ -19,7 +19,7 @@ final class FlowableBuilder {
     let baseDirectory: URL?
     private(set) var sources: [Source] = []
     private(set) var warnings: [LayoutReport.Warning] = []
-    private var inSection = false
+    fileprivate(set) var inSection = false
 
     init(text: PangoTextEngine, theme: Theme, width: Double, baseDirectory: URL?) {
         self.text = text; self.theme = theme; self.width = width; self.baseDirectory = baseDirectory
@@ -63,8 +63,24 @@ final class FlowableBuilder {
         return layout
     }
 
-    private func flowables(for block: Block, path: String) throws -> [Flowable] {
+    func flowables(for block: Block, path: String) throws -> [Flowable] {
         switch block {
+        case .columns(let columns):
+            let gap = 14.0
+            let usable = width - gap * Double(columns.items.count - 1)
+            var x = 0.0
+            var placed: [(x: Double, flowable: Flowable)] = []
+            for (index, (item, fraction)) in zip(columns.items, columns.fractions).enumerated() {
+                let columnWidth = usable * fraction
+                let builder = FlowableBuilder(text: text, theme: theme, width: columnWidth, baseDirectory: baseDirectory)
+                builder.inSection = inSection
+                for flowable in try builder.flowables(for: item, path: "\(path).items[\(index)]") {
+                    placed.append((x, flowable))
+                }
+                warnings += builder.warnings
+                x += columnWidth + gap
+            }
+            return [ColumnsFlowable(columns: placed)]
         case .section(let section):
             inSection = true
             return [SectionFlowable(section),

@@ -30,7 +30,7 @@ final class BadInputTests: XCTestCase {
                        #"metadata.creationDate: "yesterday" is not an ISO 8601 date such as 2026-11-15 or 2026-11-15T09:30:00Z"#)
         XCTAssertTrue(error(json: #"{"title": "T", "elements": [}"#).hasPrefix("the input is not valid"))
         XCTAssertEqual(errorFor(element: #"{"type": "poem"}"#),
-                       #"elements[1].type: unknown block type "poem"; expected one of: subtitle, paragraph, image, table, chart, message, widgets, pageBreak, section"#)
+                       #"elements[1].type: unknown block type "poem"; expected one of: subtitle, paragraph, image, table, chart, message, widgets, pageBreak, section, columns"#)
         XCTAssertEqual(errorFor(element: #"{"text": "no type"}"#), "elements[1].type: is required")
     }
 

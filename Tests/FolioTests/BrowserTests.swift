@@ -26,24 +26,6 @@ final class BrowserTests: XCTestCase {
         return [("weekly-summary", try TestSupport.sampleDocument()), ("charts", gallery)]
     }
 
-    /// The strings of a document a reader must be able to read.
-    private func strings(of document: Document) -> [String] {
-        var strings = [document.title] + [document.header].compactMap { $0 }
-        for block in document.elements {
-            switch block {
-            case .subtitle(let s): strings.append(s.text)
-            case .paragraph(let p): strings.append(p.text.plainText)
-            case .widgets(let w): strings += w.items.flatMap { [$0.title, $0.value] + [$0.detail].compactMap { $0 } }
-            case .message(let m): strings += [m.title, m.text.plainText]
-            case .table(let t): strings += (t.header ?? []) + t.rows.flatMap { $0 }
-            case .chart(let c): strings += TestSupport.visibleStrings(of: c)
-            case .section(let section): strings.append(section.title)
-            case .image, .pageBreak: break
-            }
-        }
-        return strings.filter { !$0.isEmpty }
-    }
-
     func testEveryTextIsVisibleWhenPrinted() throws {
         for (name, document) in try documents() {
             let folder = try TestSupport.temporaryDirectory()
@@ -55,7 +37,7 @@ final class BrowserTests: XCTestCase {
             _ = try browser(["--window-size=1280,2400", "--screenshot=\(BrowserTests.artefacts.appendingPathComponent("\(name)-page-1280.png").path)", page.path])
             let text = TestSupport.normalized(try TestSupport.run("pdftotext", [pdf.path, "-"]).text)
             XCTAssertFalse(text.isEmpty, "Chromium printed nothing for \(name)")
-            for string in strings(of: document) {
+            for string in TestSupport.visibleStrings(of: document) {
                 XCTAssertTrue(text.contains(TestSupport.normalized(string)), "\(name): '\(string)' is not visible in Chromium's print")
             }
         }

@@ -231,10 +231,7 @@ final class ChartFamiliesTests: XCTestCase {
 
     func testDescriptionsSummariseEachFamily() throws {
         let document = try TestSupport.sampleDocument()
-        let descriptions = document.elements.compactMap { block -> String? in
-            if case .chart(let chart) = block { return ChartDescription.describe(chart) }
-            return nil
-        }
+        let descriptions = TestSupport.charts(of: document).map(ChartDescription.describe)
         XCTAssertEqual(descriptions, [
             "Bar chart, Pain and medication adherence by day, 7 categories Mon–Sun. Pain from 1 (Wed) to 7 (Sat). Medication adherence from 3.1 (Fri) to 9.4 (Wed).",
             "Line chart, Heart rate during the Saturday session, 300 points from 0 to 2990. Expected from 70.0 (at 0) to 130.0 (at 1760). Actual from 67.5 (at 2970) to 139.7 (at 1590).",

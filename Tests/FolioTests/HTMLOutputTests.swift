@@ -194,7 +194,7 @@ final class HTMLOutputTests: XCTestCase {
         // Every chart label of the samples reads at 4.5:1 on white, or on the bar it sits in.
         let gallery = try DocumentDecoder.decode(try Data(contentsOf: TestSupport.samples.appendingPathComponent("charts.yaml")), format: .yaml)
         let renderer = ChartRenderer(measurer: PangoTextEngine())
-        for case .chart(let chart) in try TestSupport.sampleDocument().elements + gallery.elements {
+        for chart in TestSupport.charts(of: try TestSupport.sampleDocument()) + TestSupport.charts(of: gallery) {
             for case .text(let item) in renderer.drawing(for: chart, width: 482).commands where item.color != .white && item.color != .black {
                 XCTAssertGreaterThanOrEqual(item.color.contrast(with: .white), 4.5, "\(item.text) in \(item.color) on \(chart.title ?? "")")
             }

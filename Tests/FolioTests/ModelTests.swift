@@ -6,7 +6,7 @@ final class ModelTests: XCTestCase {
     func testSampleRoundTripsThroughJSON() throws {
         let document = try TestSupport.sampleDocument()
         XCTAssertEqual(document.title, "Weekly Care Summary")
-        XCTAssertEqual(document.elements.count, 19)
+        XCTAssertEqual(document.elements.count, 18)
         let json = try JSONEncoder().encode(document)
         let again = try DocumentDecoder.decode(json, format: .json)
         XCTAssertEqual(again, document)

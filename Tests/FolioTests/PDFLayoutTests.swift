@@ -216,3 +216,45 @@ final class PDFLayoutTests: XCTestCase {
 enum TableLayoutPadding {
     static let x = 5.0
 }
+
+/// Blocks side by side and internal-link checks.
+final class ColumnsTests: XCTestCase {
+    func testColumnsStandSideBySideOnOnePage() throws {
+        let pie = Chart(title: "Share", .pie(PieChart(segments: [ChartSegment(title: "Steps", value: 60), ChartSegment(title: "Tasks", value: 40)])))
+        let rings = Chart(title: "Rings", .rings(RingChart(rings: [ChartSegment(title: "Move", value: 0.5)])))
+        let document = Document(title: "Columns", elements: [.columns(Columns([.chart(pie), .chart(rings)], widths: [3, 2]))])
+        let result = try document.pdfWithReport()
+        XCTAssertEqual(result.pages, 1)
+        let file = try TestSupport.temporaryFile(result.data, name: "columns.pdf")
+        let html = try TestSupport.run("pdftotext", ["-bbox", file.path, "-"]).text
+        func x(_ word: String) -> Double? {
+            html.firstMatch(of: try! Regex(#"<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>"# + word + "</word>"))
+                .flatMap { $0.output[1].substring.flatMap { Double($0) } }
+        }
+        func y(_ word: String) -> Double? {
+            html.firstMatch(of: try! Regex(#"<word xMin="[\d.]+" yMin="([\d.]+)"[^>]*>"# + word + "</word>"))
+                .flatMap { $0.output[1].substring.flatMap { Double($0) } }
+        }
+        let share = try XCTUnwrap(x("Share")), ringsX = try XCTUnwrap(x("Rings"))
+        // The second column starts 3/5 of the way across (less the gap).
+        XCTAssertEqual(ringsX - share, (481.89 - 14) * 0.6 + 14, accuracy: 1)
+        XCTAssertEqual(try XCTUnwrap(y("Share")), try XCTUnwrap(y("Rings")), accuracy: 0.5, "titles on one line")
+        let page = try document.html()
+        XCTAssertTrue(page.contains("<div class=\"folio-columns\"><div class=\"folio-column folio-share-60\">"))
+        XCTAssertTrue(page.contains("folio-share-40{flex:40 1 16em}"))
+    }
+
+    func testColumnsRejectBlocksThatCannotStandInThem() throws {
+        let yaml = "title: T\nelements:\n  - {type: columns, items: [{type: paragraph, text: a}, {type: table, rows: [[x]]}]}\n"
+        XCTAssertThrowsError(try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)) {
+            XCTAssertEqual("\($0)", "elements[0].items[1]: a table cannot stand in a column")
+        }
+    }
+
+    func testInternalLinksMustNameAnAnchor() throws {
+        let document = Document(title: "T", elements: [.paragraph(Paragraph("See [results](#results)")), .subtitle(Subtitle("Results", id: "result"))])
+        XCTAssertThrowsError(try document.pdf()) {
+            XCTAssertEqual("\($0)", ##"elements[0].text: link to "#results", but no subtitle or section has id "results""##)
+        }
+    }
+}

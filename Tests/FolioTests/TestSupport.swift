@@ -100,6 +100,37 @@ enum TestSupport {
 
     static var sampleOptions: RenderOptions { RenderOptions(baseDirectory: samples) }
 
+    /// Every chart of a document, those in columns included, in reading order.
+    static func charts(of document: Document) -> [Chart] {
+        document.elements.flatMap { block -> [Chart] in
+            switch block {
+            case .chart(let chart): return [chart]
+            case .columns(let columns): return columns.items.compactMap { if case .chart(let c) = $0 { return c } else { return nil } }
+            default: return []
+            }
+        }
+    }
+
+    /// The strings of a document a reader must be able to read.
+    static func visibleStrings(of document: Document) -> [String] {
+        var strings = [document.title] + [document.header].compactMap { $0 }
+        func visit(_ block: Block) {
+            switch block {
+            case .subtitle(let s): strings.append(s.text)
+            case .paragraph(let p): strings.append(p.text.plainText)
+            case .widgets(let w): strings += w.items.flatMap { [$0.title, $0.value] + [$0.detail].compactMap { $0 } }
+            case .message(let m): strings += [m.title, m.text.plainText]
+            case .table(let t): strings += (t.header ?? []) + t.rows.flatMap { $0 }
+            case .chart(let c): strings += visibleStrings(of: c)
+            case .section(let section): strings.append(section.title)
+            case .columns(let columns): columns.items.forEach(visit)
+            case .image, .pageBreak: break
+            }
+        }
+        document.elements.forEach(visit)
+        return strings.filter { !$0.isEmpty }
+    }
+
     /// The texts a reader sees on a chart, except the turned y-axis title.
     static func visibleStrings(of chart: Chart) -> [String] {
         var strings = [chart.title, chart.caption, chart.xAxis.title].compactMap { $0 }
