@@ -44,7 +44,7 @@ enum ScalingBenchmark {
         let document = kind == "w2" ? w2(records: records, patients: size, logo: logo) : table(rows: size, tagged: kind == "table")
         let start = Timing.now()
         let (data, pages) = try PDFRenderer().renderCountingPages(document)
-        try String(format: "%.4f %d %d", Timing.now() - start, pages, data.count).write(toFile: resultPath, atomically: true, encoding: .utf8)
+        try Data(String(format: "%.4f %d %d", Timing.now() - start, pages, data.count).utf8).write(to: URL(fileURLWithPath: resultPath))
     }
 
     static func run(bench: URL) {

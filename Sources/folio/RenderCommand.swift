@@ -104,7 +104,7 @@ struct RenderCommand: ParsableCommand {
                 if let path = layoutReport {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    try encoder.encode(result.report).write(to: URL(fileURLWithPath: path), options: .atomic)
+                    try BatchRunner.writeAtomically(try encoder.encode(result.report), to: URL(fileURLWithPath: path))
                 }
             }
             let bytes: Data
@@ -118,7 +118,7 @@ struct RenderCommand: ParsableCommand {
             if outputPath == "-" {
                 FileHandle.standardOutput.write(bytes)
             } else {
-                try bytes.write(to: URL(fileURLWithPath: outputPath), options: .atomic)
+                try BatchRunner.writeAtomically(bytes, to: URL(fileURLWithPath: outputPath))
             }
             if strict, let warnings = report?.warnings, let first = warnings.first {
                 let more = warnings.count > 1 ? " (and \(warnings.count - 1) more)" : ""

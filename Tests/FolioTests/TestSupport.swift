@@ -58,9 +58,17 @@ enum TestSupport {
     /// Holds what a reader thread collected; read only after the thread finished.
     final class DataBox: @unchecked Sendable { var data = Data() }
 
+    /// One folder per test process for every temporary file, removed when the process exits.
+    static let scratch: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestSupport.scratch) }
+        return url
+    }()
+
     /// A fresh temporary folder.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tests-\(UUID().uuidString)")
+        let url = scratch.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -174,7 +174,7 @@ public final class BatchRunner: @unchecked Sendable {
 
     /// Writes under a temporary name in the same folder, then renames: readers
     /// never see a partial file, and an interrupted run leaves none.
-    static func writeAtomically(_ data: Data, to url: URL) throws {
+    public static func writeAtomically(_ data: Data, to url: URL) throws {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent("\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(url.lastPathComponent)")
         guard FileManager.default.createFile(atPath: temporary.path, contents: data) else {
