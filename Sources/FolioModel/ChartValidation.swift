@@ -34,12 +34,13 @@ extension Chart {
     }
 }
 
-private func finite(_ value: Double, _ path: String) throws {
-    if !value.isFinite { throw FolioError(path: path, "values must be finite numbers") }
+// The paths are built only for a value that fails: charts may hold 100,000 values.
+private func finite(_ value: Double, _ path: @autoclosure () -> String) throws {
+    if !value.isFinite { throw FolioError(path: path(), "values must be finite numbers") }
 }
 
-private func positiveForLog(_ value: Double, _ path: String, _ logScale: Bool) throws {
-    if logScale && value <= 0 { throw FolioError(path: path, "a log scale needs values above 0") }
+private func positiveForLog(_ value: Double, _ path: @autoclosure () -> String, _ logScale: Bool) throws {
+    if logScale && value <= 0 { throw FolioError(path: path(), "a log scale needs values above 0") }
 }
 
 extension ChartAxis {
