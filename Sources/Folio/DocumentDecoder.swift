@@ -16,7 +16,7 @@ public enum DocumentDecoder {
 
     /// Decodes and validates a document.
     public static func decode(_ data: Data, format: Format) throws -> Document {
-        let document = try decode(Document.self, from: try tree(data, format: format))
+        let document = try decode(Document.self, from: try tree(data, format: format), quotingHint: format == .yaml)
         try document.validate()
         return document
     }
@@ -28,12 +28,13 @@ public enum DocumentDecoder {
         return document
     }
 
-    /// Decodes any model value (a `ThemeSpec`, a `Chart`) from a tree, errors naming the field.
-    public static func decode<T: Decodable>(_ type: T.Type, from tree: TreeValue) throws -> T {
+    /// Decodes any model value (a `ThemeSpec`, a `Chart`) from a tree, errors naming the field;
+    /// `quotingHint` adds YAML advice to "expected a string, found a number".
+    public static func decode<T: Decodable>(_ type: T.Type, from tree: TreeValue, quotingHint: Bool = true) throws -> T {
         do {
             return try TreeDecoder.decode(type, from: tree)
         } catch let error as DecodingError {
-            throw describe(error)
+            throw describe(error, quotingHint: quotingHint)
         }
     }
 
@@ -77,14 +78,19 @@ public enum DocumentDecoder {
     }
 
     /// A one-line message for a decoding error, naming the field.
-    public static func describe(_ error: DecodingError) -> FolioError {
+    public static func describe(_ error: DecodingError, quotingHint: Bool = false) -> FolioError {
         switch error {
         case .typeMismatch(let type, let context):
             if context.debugDescription.hasPrefix("expected") {
                 return FolioError(path: path(context.codingPath), context.debugDescription)
             }
             var message = "expected \(typeName(type))"
-            if let found = foundKind(context.debugDescription) { message += ", found \(found)" }
+            if let found = foundKind(context.debugDescription) {
+                message += ", found \(found)"
+                if quotingHint, typeName(type) == "a string", found == "a number" || found == "a boolean" {
+                    message += " (in YAML, put it in quotes)"
+                }
+            }
             return FolioError(path: path(context.codingPath), message)
         case .valueNotFound(let type, let context):
             return FolioError(path: path(context.codingPath), "expected \(typeName(type)), found null")

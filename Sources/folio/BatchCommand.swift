@@ -57,6 +57,9 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "A theme file (YAML or JSON, see Templates/theme.yaml): colours, fonts, sizes, logo.")
     var theme: String?
 
+    @Option(help: "HTML outputs as page (default), fragment or shadow, as for folio render --html.")
+    var html: HTMLRenderer.Output = .page
+
     @Flag(help: "Skip records whose output files already exist.")
     var resume = false
 
@@ -107,6 +110,7 @@ struct BatchCommand: ParsableCommand {
         do {
             options.theme = try ThemeLoader.load(theme)
             options.strictLayout = strict
+            options.html = html
             let runner = try BatchRunner(options: options)
             let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
                 signal(number, SIG_IGN)

@@ -20,6 +20,9 @@ final class BadInputTests: XCTestCase {
     func testDocumentLevelErrors() {
         XCTAssertEqual(error(json: #"{"elements": []}"#), "title: is required")
         XCTAssertEqual(error(json: #"{"title": 3}"#), "title: expected a string, found a number")
+        XCTAssertThrowsError(try DocumentDecoder.decode(Data("title: 2026\n".utf8), format: .yaml)) {
+            XCTAssertEqual("\($0)", "title: expected a string, found a number (in YAML, put it in quotes)")
+        }
         XCTAssertEqual(error(json: #"{"title": "T", "page": {"size": "B7"}}"#),
                        #"page.size: unknown page size "B7"; use "A4", "Letter" or {width, height}"#)
         XCTAssertEqual(error(json: #"{"title": "T", "page": {"margins": "4 apples"}}"#),

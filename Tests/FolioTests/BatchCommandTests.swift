@@ -155,11 +155,14 @@ final class BatchCommandTests: XCTestCase {
 
         let array = "[\n" + (try records(3)).joined(separator: ",\n") + "\n]"
         let arrayOut = try TestSupport.temporaryDirectory()
-        let fromStdin = try TestSupport.run(folio, ["batch", template, "--data", "-", "--out", arrayOut.path, "--name", "{{patient.id}}", "--quiet"],
+        let fromStdin = try TestSupport.run(folio, ["batch", template, "--data", "-", "--out", arrayOut.path, "--name", "{{patient.id}}",
+                                                    "--format", "pdf,html", "--html", "shadow", "--quiet"],
                                             input: Data(array.utf8))
         XCTAssertEqual(fromStdin.status, 0, fromStdin.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: arrayOut.path).filter { $0.hasSuffix(".pdf") }.sorted(),
                        ["P1.pdf", "P2.pdf", "P3.pdf"])
+        let shadow = try String(contentsOf: arrayOut.appendingPathComponent("P2.html"), encoding: .utf8)
+        XCTAssertTrue(shadow.hasPrefix("<div class=\"folio-host\""), "--html shadow writes fragments")
     }
 
     func testMalformedLineFailsAloneAndFailFastStops() throws {

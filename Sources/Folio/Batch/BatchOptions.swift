@@ -20,6 +20,8 @@ public struct BatchOptions: Sendable {
     public var theme: Theme = .standard
     /// Fail a record whose PDF layout report has warnings.
     public var strictLayout = false
+    /// HTML outputs as whole pages, fragments or shadow-root fragments.
+    public var html: HTMLRenderer.Output = .page
 
     public init(template: URL, data: String, outputDirectory: URL, formats: [OutputFormat] = [.pdf],
                 namePattern: String = "record-{{$number}}", idField: String? = nil,

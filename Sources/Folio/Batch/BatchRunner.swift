@@ -23,7 +23,8 @@ public final class BatchRunner: @unchecked Sendable {
             throw FolioError(path: "", "cannot read template \(options.template.path)")
         }
         template = try DocumentTemplate(data: data, format: DocumentDecoder.Format(fileName: options.template.path))
-        renderOptions = RenderOptions(baseDirectory: options.template.deletingLastPathComponent(), theme: options.theme)
+        renderOptions = RenderOptions(baseDirectory: options.template.deletingLastPathComponent(), theme: options.theme,
+                                      html: options.html)
     }
 
     /// Asks a running batch to stop after the documents being rendered; callable from any thread.
