@@ -62,16 +62,16 @@ struct LenientRow: Decodable {
     }
 }
 
-/// The position of an element in a list, for error paths.
-struct IndexKey: CodingKey {
-    let intValue: Int?
-    let stringValue: String
+/// The position of an element in a list, written `[n]` in error paths.
+public struct IndexKey: CodingKey, Sendable {
+    public let intValue: Int?
+    public let stringValue: String
 
-    init(_ index: Int) {
+    public init(_ index: Int) {
         intValue = index
         stringValue = "Index \(index)"
     }
 
-    init?(intValue: Int) { self.init(intValue) }
-    init?(stringValue: String) { return nil }
+    public init?(intValue: Int) { self.init(intValue) }
+    public init?(stringValue: String) { return nil }
 }

@@ -112,7 +112,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     var isAtEnd: Bool { currentIndex >= items.count }
 
     private mutating func next() throws -> TreeDecoder {
-        let key = IndexCodingKey(currentIndex)
+        let key = IndexKey(currentIndex)
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath + [key], debugDescription: "Unkeyed container is at end."))
         }
@@ -128,7 +128,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // A failed element must not be consumed, so a caller may try another type.
-        let decoder = TreeDecoder(isAtEnd ? .null : items[currentIndex], codingPath: codingPath + [IndexCodingKey(currentIndex)])
+        let decoder = TreeDecoder(isAtEnd ? .null : items[currentIndex], codingPath: codingPath + [IndexKey(currentIndex)])
         guard !isAtEnd else { _ = try next(); return try decoder.decodeValue(type) }
         let value = try decoder.decodeValue(type)
         currentIndex += 1
@@ -153,18 +153,4 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: String.Type) throws -> String { try decoder.decodeValue(type) }
     func decode(_ type: Double.Type) throws -> Double { try decoder.decodeValue(type) }
     func decode(_ type: Int.Type) throws -> Int { try decoder.decodeValue(type) }
-}
-
-/// An array position in a coding path, written `[n]` in error paths.
-struct IndexCodingKey: CodingKey {
-    let intValue: Int?
-    let stringValue: String
-
-    init(_ index: Int) {
-        intValue = index
-        stringValue = "Index \(index)"
-    }
-
-    init?(intValue: Int) { self.init(intValue) }
-    init?(stringValue: String) { return nil }
 }
