@@ -24,6 +24,7 @@ enum HTMLStyle {
         \(r) h1{display:block;font-size:\(HTMLStyle.em(theme.titleSize, theme.bodySize))em;line-height:1.2;margin:0 0 .6em;font-weight:700;color:var(--folio-text)}
         \(r) h2{display:block;font-size:\(HTMLStyle.em(theme.subtitleSize, theme.bodySize))em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid}
         \(r) p{display:block;margin:.4em 0;color:var(--folio-text)}
+        \(["p", "h1", "h2", "th", "td", "li", "caption", "figcaption", "header"].map { "\(r) \($0)" }.joined(separator: ",")){unicode-bidi:plaintext;text-align:start}
         \(r) a{color:var(--folio-accent);text-decoration:underline}
         \(r) strong{font-weight:700}
         \(r) em{font-style:italic}
@@ -37,7 +38,7 @@ enum HTMLStyle {
         \(r) .folio-table-wrap{display:block;overflow-x:auto;margin:1em 0}
         \(r) table{display:table;border-collapse:collapse;width:100%;font-size:.95em}
         \(r) caption{display:table-caption;caption-side:top;text-align:left;font-style:italic;font-size:.85em;color:var(--folio-muted);padding-bottom:.3em}
-        \(r) th,\(r) td{padding:.3em .45em;border-bottom:1px solid var(--folio-rule);vertical-align:top;text-align:left;color:var(--folio-text)}
+        \(r) th,\(r) td{padding:.3em .45em;border-bottom:1px solid var(--folio-rule);vertical-align:top;text-align:start;color:var(--folio-text);overflow-wrap:normal}
         \(r) th{font-weight:700}
         \(r) thead th{background:var(--folio-thead);border-bottom:1.5px solid var(--folio-muted)}
         \(r) .folio-zebra tbody tr:nth-child(even){background:var(--folio-zebra)}
@@ -54,6 +55,7 @@ enum HTMLStyle {
         \(r) .folio-widget-value{font-size:1.6em;font-weight:700;margin:.1em 0 0;line-height:1.2}
         \(r) .folio-widget-detail{font-size:.75em;color:var(--folio-muted);margin:0}
         \(r) .folio-page-break{display:block;break-after:page;height:0;margin:0;border:0}
+        @media (max-width:30em){\(r) .folio-justify{text-align:left}}
         @media print{\(r) .folio-section-title{break-before:page}\(r){max-width:none;padding:0}\(r) thead{display:table-header-group}\(r) tr{break-inside:avoid}\(r) .folio-table-wrap{overflow:visible}}
         """
         if !columnShares.isEmpty {

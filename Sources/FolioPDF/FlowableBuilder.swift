@@ -84,7 +84,8 @@ final class FlowableBuilder {
         case .section(let section):
             inSection = true
             return [SectionFlowable(section),
-                    heading(section.title, size: theme.subtitleSize + 4, role: .section, level: 1, anchor: section.id, path: path)]
+                    heading(section.title, size: theme.subtitleSize + 4, role: .section, level: 1, anchor: section.id, path: path,
+                            spaceBefore: 18)]
         case .subtitle(let subtitle):
             return [heading(subtitle.text, size: theme.subtitleSize, role: .subtitle, level: inSection ? 2 : 1,
                             anchor: subtitle.id, path: path, spaceBefore: 16)]
