@@ -50,15 +50,17 @@ extension Document {
         try pdfRenderer(options).render(self)
     }
 
+    /// The renderers validate the document themselves; the theme is checked first so a bad
+    /// logo path is reported before any rendering work.
     private func pdfRenderer(_ options: RenderOptions) throws -> PDFRenderer {
-        try validate()
+        try theme?.validate(path: "theme")
         return PDFRenderer(theme: try effectiveTheme(base: options.theme, baseDirectory: options.baseDirectory),
                            baseDirectory: options.baseDirectory)
     }
 
     /// The HTML renderer for `options`, to ask for the output and its Content-Security-Policy.
     public func htmlRenderer(options: RenderOptions = RenderOptions()) throws -> HTMLRenderer {
-        try validate()
+        try theme?.validate(path: "theme")
         let (width, _) = page.pageSize
         let chartWidth = width - page.margins.left.points - page.margins.right.points
         return HTMLRenderer(measurer: PangoTextEngine(),

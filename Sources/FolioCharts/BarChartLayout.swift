@@ -13,10 +13,19 @@ struct BarChartLayout {
 
     func color(ofSeries index: Int) -> Color { bar.series[index].tint ?? theme.seriesColor(index) }
 
-    /// Decimals of series `index`'s value labels: from the value axis format, else what its values need.
+    /// Series `index`'s value label: the value axis format, else the decimals its values need.
     func label(_ value: Double, series index: Int) -> String {
-        NumberFormat.string(value, format: chart.yAxis.format,
-                            fallbackDecimals: NumberFormat.decimals(for: bar.series[index].values))
+        NumberFormat.string(value, format: chart.yAxis.format, fallbackDecimals: seriesDecimals[index])
+    }
+
+    /// Decimals each series' values need, decided once per chart rather than per bar.
+    private let seriesDecimals: [Int]
+
+    init(chart: Chart, bar: BarChart, context: ChartContext) {
+        self.chart = chart
+        self.bar = bar
+        self.context = context
+        seriesDecimals = bar.series.map { NumberFormat.decimals(for: $0.values) }
     }
 
     /// Bottom and top of each bar: from zero when grouped, on top of the previous series when stacked.

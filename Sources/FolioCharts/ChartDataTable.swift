@@ -5,50 +5,68 @@ public struct ChartDataTable: Sendable, Hashable {
     public var header: [String]
     public var rows: [[String]]
 
+    /// Prints the numbers of one column with the decimals the whole column needs, decided once.
+    private struct ColumnFormat {
+        let format: ValueFormat?
+        let decimals: Int
+
+        init(_ format: ValueFormat?, values: [Double]) {
+            self.format = format
+            decimals = NumberFormat.decimals(for: values)
+        }
+
+        func callAsFunction(_ value: Double) -> String {
+            NumberFormat.string(value, format: format, fallbackDecimals: decimals)
+        }
+    }
+
     /// The table for `chart`: one row per category, x position, slice or ring.
     public init(_ chart: Chart) {
-        func number(_ value: Double, _ format: ValueFormat?, _ values: [Double]) -> String {
-            NumberFormat.string(value, format: format, fallbackDecimals: NumberFormat.decimals(for: values))
-        }
         switch chart.body {
         case .bar(let bar):
             header = [chart.xAxis.title ?? "Category"] + bar.series.map(\.title)
+            let columns = bar.series.map { ColumnFormat(chart.yAxis.format, values: $0.values) }
             rows = bar.categories.enumerated().map { c, name in
-                [name] + bar.series.map { number($0.values[c], chart.yAxis.format, $0.values) }
+                [name] + zip(bar.series, columns).map { series, format in format(series.values[c]) }
             }
         case .line(let line):
             header = [chart.xAxis.title ?? "x"] + line.plots.map(\.title)
             let count = line.plots.map(\.values.count).max() ?? 0
-            let reference = line.plots.first { $0.values.count == count }
+            let positions = line.plots.first { $0.values.count == count }?.x ?? line.x
+            let columns = line.plots.map { ColumnFormat(chart.yAxis.format, values: $0.values.compactMap { $0 }) }
+            let xFormat: ColumnFormat?
+            switch positions {
+            case .numbers(let values)?: xFormat = ColumnFormat(chart.xAxis.format, values: values)
+            case .dates?: xFormat = ColumnFormat(chart.xAxis.format ?? .date(pattern: "yyyy-MM-dd HH:mm"), values: [])
+            default: xFormat = nil
+            }
             rows = (0..<count).map { i in
                 let x: String
-                switch reference?.x ?? line.x {
+                switch positions {
                 case .categories(let names)?: x = i < names.count ? names[i] : ""
-                case .numbers(let values)?: x = number(values[i], chart.xAxis.format, values)
-                case .dates(let values)?: x = NumberFormat.string(values[i], format: chart.xAxis.format ?? .date(pattern: "yyyy-MM-dd HH:mm"), fallbackDecimals: 0)
+                case .numbers(let values)?, .dates(let values)?: x = xFormat.map { $0(values[i]) } ?? ""
                 case nil: x = String(i + 1)
                 }
-                return [x] + line.plots.map { plot in
-                    i < plot.values.count ? plot.values[i].map { number($0, chart.yAxis.format, plot.values.compactMap { $0 }) } ?? "–" : ""
+                return [x] + zip(line.plots, columns).map { plot, format in
+                    i < plot.values.count ? plot.values[i].map { format($0) } ?? "–" : ""
                 }
             }
         case .pie(let pie):
             header = ["Segment", "Value", "Share"]
             let percents = PieChartLayout.percentages(pie.segments.map(\.value))
-            rows = zip(pie.segments, percents).map { [$0.title, number($0.value, nil, pie.segments.map(\.value)), "\($1)%"] }
+            let format = ColumnFormat(nil, values: pie.segments.map(\.value))
+            rows = zip(pie.segments, percents).map { [$0.title, format($0.value), "\($1)%"] }
         case .rings(let rings):
             header = ["Ring", "Progress"]
             rows = rings.rings.map { [$0.title, "\(Int(($0.value * 100).rounded()))%"] }
         case .range(let range):
             header = [chart.xAxis.title ?? "Category"] + range.plots.map(\.title)
+            let columns = range.plots.map { ColumnFormat(chart.yAxis.format, values: $0.values.flatMap { $0 }) }
             rows = range.categories.enumerated().map { c, name in
-                [name] + range.plots.map { plot in
+                [name] + zip(range.plots, columns).map { plot, format in
                     let entry = plot.values[c].sorted()
-                    let values = plot.values.flatMap { $0 }
-                    if entry.count == 2 {
-                        return "\(number(entry[0], chart.yAxis.format, values))–\(number(entry[1], chart.yAxis.format, values))"
-                    }
-                    return entry.map { number($0, chart.yAxis.format, values) }.joined(separator: ", ")
+                    if entry.count == 2 && !range.multiplePoints { return "\(format(entry[0]))–\(format(entry[1]))" }
+                    return entry.map { format($0) }.joined(separator: ", ")
                 }
             }
         }

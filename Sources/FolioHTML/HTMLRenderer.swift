@@ -63,12 +63,6 @@ public struct HTMLRenderer {
         try renderWithStyle(document, as: output).html
     }
 
-    /// A complete HTML document.
-    public func page(_ document: Document) throws -> String { try render(document, as: .page) }
-
-    /// One embeddable `<div class="folio">` with its own scoped styles.
-    public func fragment(_ document: Document) throws -> String { try render(document, as: .fragment) }
-
     /// The document as `output` with its stylesheet, for the CSP header.
     public func renderWithStyle(_ document: Document, as output: Output) throws -> Rendered {
         try document.validate()

@@ -120,7 +120,7 @@ public struct ChartSeries: Sendable, Hashable, Codable {
 /// Bars per category, one per series side by side or stacked, with value labels.
 public struct BarChart: Sendable, Hashable, Codable {
     /// Bars rising from the x axis, or lying along rows as in CareKit.
-    public enum Orientation: String, Sendable, Hashable, Codable { case vertical, horizontal }
+    public enum Orientation: String, Sendable, Hashable, Codable, CaseIterable, NamedOption { case vertical, horizontal }
 
     public var categories: [String]
     /// A second, smaller line under each category title (horizontal bars), as in CareKit.

@@ -1,7 +1,7 @@
 /// One axis of a chart: title, range, ticks, format, grid and scale.
 public struct ChartAxis: Sendable, Hashable, Codable {
     /// Linear or base-10 logarithmic.
-    public enum Scale: String, Sendable, Hashable, Codable { case linear, log }
+    public enum Scale: String, Sendable, Hashable, Codable, CaseIterable, NamedOption { case linear, log }
 
     public var title: String?
     /// Lowest value shown; it only widens the data's range.

@@ -1,7 +1,7 @@
 /// A target zone or limit, as CareKit's thresholds: drawn as a line or a band
 /// with a label; values beyond it are highlighted.
 public struct ChartThreshold: Sendable, Hashable, Codable {
-    public enum Kind: String, Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
         /// Values above `value` are beyond the threshold.
         case greaterThan
         /// Values below `value` are beyond the threshold.

@@ -1,7 +1,7 @@
 /// Where the legend goes and what its swatches look like.
 public struct LegendOptions: Sendable, Hashable, Codable {
-    public enum Position: String, Sendable, Hashable, Codable { case bottom, top, right, none }
-    public enum Swatch: String, Sendable, Hashable, Codable { case square, dot, line }
+    public enum Position: String, Sendable, Hashable, Codable, CaseIterable, NamedOption { case bottom, top, right, none }
+    public enum Swatch: String, Sendable, Hashable, Codable, CaseIterable, NamedOption { case square, dot, line }
 
     public var position: Position
     public var swatch: Swatch

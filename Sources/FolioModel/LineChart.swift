@@ -81,7 +81,7 @@ public struct LinePlot: Sendable, Hashable, Codable {
 /// and, with `connect` off, scatter and time-series plots.
 public struct LineChart: Sendable, Hashable, Codable {
     /// How points are joined.
-    public enum Interpolation: String, Sendable, Hashable, Codable {
+    public enum Interpolation: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
         case linear
         /// Horizontal then vertical steps.
         case stepped

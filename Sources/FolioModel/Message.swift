@@ -1,7 +1,7 @@
 /// A highlighted note, like CareKit's tip: a title, text and a kind that sets icon and tint.
 public struct Message: Sendable, Hashable, Codable {
     /// What the message is, conveyed by a label as well as by colour.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
         case tip, alert, plain
 
         /// Word shown before the title so the kind does not rely on colour.

@@ -44,7 +44,7 @@ public struct PageSetup: Sendable, Hashable, Codable {
     }
 
     /// Portrait or landscape.
-    public enum Orientation: String, Sendable, Hashable, Codable {
+    public enum Orientation: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
         case portrait, landscape
     }
 

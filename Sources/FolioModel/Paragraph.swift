@@ -1,7 +1,7 @@
 /// Body text with inline **bold**, *italic*, links and line breaks.
 public struct Paragraph: Sendable, Hashable, Codable {
     /// How lines sit between the margins.
-    public enum Alignment: String, Sendable, Hashable, Codable {
+    public enum Alignment: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
         case left, center, right, justify
     }
 

@@ -1,6 +1,6 @@
 /// A labelled straight line across the plot at a fixed value.
 public struct ReferenceLine: Sendable, Hashable, Codable {
-    public enum Axis: String, Sendable, Hashable, Codable {
+    public enum Axis: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
         /// A horizontal line at a y value.
         case y
         /// A vertical line at an x value.

@@ -1,7 +1,7 @@
 /// A table of text cells with an optional header row, repeated on every page it spans.
 public struct Table: Sendable, Hashable, Codable {
     /// Horizontal alignment of a column's cells.
-    public enum Alignment: String, Sendable, Hashable, Codable {
+    public enum Alignment: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
         case left, center, right
     }
 

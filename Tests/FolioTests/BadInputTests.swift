@@ -70,7 +70,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(errorFor(element: #"{"type": "table", "rows": []}"#),
                        "elements[1].rows: a table needs a header or at least one cell")
         XCTAssertEqual(errorFor(element: #"{"type": "table", "rows": [["a"]], "align": ["middle"]}"#),
-                       #"elements[1].align[0]: Cannot initialize Alignment from invalid String value middle"#)
+                       #"elements[1].align[0]: unknown value "middle"; expected one of: left, center, right"#)
     }
 
     func testChart() {
@@ -113,7 +113,7 @@ final class BadInputTests: XCTestCase {
 
     func testMessage() {
         XCTAssertEqual(errorFor(element: #"{"type": "message", "title": "x", "kind": "shout"}"#),
-                       "elements[1].kind: Cannot initialize Kind from invalid String value shout")
+                       #"elements[1].kind: unknown value "shout"; expected one of: tip, alert, plain"#)
         XCTAssertEqual(errorFor(element: #"{"type": "message", "title": "x", "tint": "reddish"}"#),
                        #"elements[1].tint: "reddish" is not a colour; use #RRGGBB"#)
     }

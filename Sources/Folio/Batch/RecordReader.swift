@@ -88,18 +88,24 @@ public final class RecordReader {
     }
 
     private func nextLine() throws -> DataRecord? {
+        // Bytes from `position` up to `scanned` hold no newline; a long line is scanned once.
+        var scanned = position
         while true {
-            if let newline = buffer[position...].firstIndex(of: 0x0A) {
+            if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
                 let line = buffer[position..<newline]
                 position = newline + 1
+                scanned = position
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
                 return record(line)
             }
-            if !fill() {
+            let consumed = position
+            scanned = buffer.count
+            guard fill() else {
                 let line = buffer[position...]
                 position = buffer.count
                 return line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 || $0 == 0x0A }) ? nil : record(line)
             }
+            scanned -= consumed   // fill() dropped the bytes before `position`
         }
     }
 
