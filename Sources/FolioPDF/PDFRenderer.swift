@@ -69,8 +69,7 @@ public struct PDFRenderer {
         let navigation = Navigation(surface: surface)
         canvas.navigation = navigation
         canvas.tagsStructure = document.metadata.tagged
-        let decorations = PageDecorations(document: document, theme: theme, text: text, content: content,
-                                          pageSize: Size(pageWidth, pageHeight))
+        let decorations = PageDecorations(document: document, theme: theme, text: text, content: content)
         for (index, page) in pages.enumerated() {
             navigation.page = index + 1
             if page.section >= 0, let label = sections[page.section].label {

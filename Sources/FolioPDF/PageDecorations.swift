@@ -7,7 +7,6 @@ struct PageDecorations {
     let theme: Theme
     let text: PangoTextEngine
     let content: Rect
-    let pageSize: Size
 
     func draw(on canvas: CairoCanvas, numbering: PageNumbering) {
         let font = theme.font(theme.smallSize + 0.5)

@@ -52,6 +52,9 @@ final class CommandLineTests: XCTestCase {
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "more than one line: \(result.stderr)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "no output for bad input")
         }
+        let unwritable = try TestSupport.run(folio, ["render", sample, "-o", "/nonexistent/out.pdf"])
+        XCTAssertEqual(unwritable.status, 1)
+        XCTAssertEqual(unwritable.stderr, "folio: error: cannot write /nonexistent/out.pdf: the folder /nonexistent does not exist\n")
         let missing = try TestSupport.run(folio, ["render", "/nonexistent/doc.yaml", "-o", "-"])
         XCTAssertEqual(missing.status, 1)
         XCTAssertEqual(missing.stderr, "folio: error: cannot read /nonexistent/doc.yaml\n")

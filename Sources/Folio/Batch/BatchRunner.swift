@@ -179,7 +179,9 @@ public final class BatchRunner: @unchecked Sendable {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent("\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(url.lastPathComponent)")
         guard FileManager.default.createFile(atPath: temporary.path, contents: data) else {
-            throw FolioError(path: "", "cannot write \(temporary.path)")
+            let folder = url.deletingLastPathComponent().path
+            let reason = FileManager.default.fileExists(atPath: folder) ? "the folder is not writable" : "the folder \(folder) does not exist"
+            throw FolioError(path: "", "cannot write \(url.path): \(reason)")
         }
         guard rename(temporary.path, url.path) == 0 else {
             unlink(temporary.path)
