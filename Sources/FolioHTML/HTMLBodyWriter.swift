@@ -21,15 +21,15 @@ struct HTMLBodyWriter {
 
     private var theme: Theme { renderer.theme }
 
-    mutating func body(_ document: Document) throws -> String {
-        var html = ""
+    mutating func body(_ document: Document) throws -> HTML {
+        var html = HTML()
         let header = document.header ?? ""
         if !header.isEmpty || theme.logo != nil {
             html += "<header class=\"folio-page-header\">"
-            if let logo = theme.logo { html += "<img src=\"\(logo.dataURI)\" alt=\"\">" }
-            html += "<span>\(HTMLEscaping.escape(header))</span></header>\n"
+            if let logo = theme.logo { html += "<img src=\"\(dataURI: logo)\" alt=\"\">" }
+            html += "<span>\(header)</span></header>\n"
         }
-        html += "<h1>\(HTMLEscaping.escape(document.title))</h1>\n"
+        html += "<h1>\(document.title)</h1>\n"
         let charts = ChartRenderer(measurer: renderer.measurer, theme: theme)
         for (index, block) in document.elements.enumerated() {
             html += try self.html(for: block, path: "elements[\(index)]", charts: charts)
@@ -43,14 +43,14 @@ struct HTMLBodyWriter {
         return HTMLStyle.className(tint)
     }
 
-    private mutating func html(for block: Block, path: String, charts: ChartRenderer, chartWidth: Double? = nil) throws -> String {
+    private mutating func html(for block: Block, path: String, charts: ChartRenderer, chartWidth: Double? = nil) throws -> HTML {
         switch block {
         case .columns(let columns):
             let gap = 14.0
             let usable = (chartWidth ?? renderer.chartWidth) - gap * Double(columns.items.count - 1)
-            var html = "<div class=\"folio-columns\">"
+            var html: HTML = "<div class=\"folio-columns\">"
             for (index, (item, fraction)) in zip(columns.items, columns.fractions).enumerated() {
-                let share = max(1, Int((fraction * 100).rounded()))
+                let share = max(1, (fraction * 100).clampedInt())
                 if !columnShares.contains(share) { columnShares.append(share) }
                 html += "<div class=\"folio-column folio-share-\(share)\">"
                 html += try self.html(for: item, path: "\(path).items[\(index)]", charts: charts, chartWidth: usable * fraction)
@@ -59,27 +59,27 @@ struct HTMLBodyWriter {
             return html + "</div>"
         case .section(let section):
             return "<div class=\"folio-page-break\"></div><h2 class=\"folio-section-title\"\(anchorAttribute(section.id))>"
-                + "\(HTMLEscaping.escape(section.title))</h2>"
+                + "\(section.title)</h2>"
         case .subtitle(let subtitle):
-            return "<h2\(anchorAttribute(subtitle.id))>\(HTMLEscaping.escape(subtitle.text))</h2>"
+            return "<h2\(anchorAttribute(subtitle.id))>\(subtitle.text)</h2>"
         case .paragraph(let paragraph):
-            let alignment = paragraph.align == .left ? "" : " class=\"folio-\(paragraph.align.rawValue)\""
+            let alignment: HTML = paragraph.align == .left ? "" : " class=\"folio-\(paragraph.align.rawValue)\""
             return "<p\(alignment)>\(inline(paragraph.text))</p>"
         case .image(let image):
             let data = try ImageLoader.load(image, path: path, baseDirectory: renderer.baseDirectory)
             let width = image.width?.points ?? Double(data.pixelWidth) * 0.75
             let height = width * Double(data.pixelHeight) / Double(data.pixelWidth)
-            var html = "<figure class=\"folio-image\"><img src=\"\(data.dataURI)\" alt=\"\(HTMLEscaping.escape(image.alt))\""
-            html += " width=\"\(Int(width.rounded()))\" height=\"\(Int(height.rounded()))\">"
-            if let caption = image.caption { html += "<figcaption>\(HTMLEscaping.escape(caption))</figcaption>" }
+            var html: HTML = "<figure class=\"folio-image\"><img src=\"\(dataURI: data)\" alt=\"\(image.alt)\""
+            html += " width=\"\(width.clampedInt())\" height=\"\(height.clampedInt())\">"
+            if let caption = image.caption { html += "<figcaption>\(caption)</figcaption>" }
             return html + "</figure>"
         case .table(let table):
             return tableHTML(table)
         case .chart(let chart):
             let drawing = charts.drawing(for: chart, width: chartWidth ?? renderer.chartWidth)
             let id = ids.next("chart")
-            var html = "<figure class=\"folio-chart\">"
-            if let title = chart.title { html += "<div class=\"folio-figure-title\">\(HTMLEscaping.escape(title))</div>" }
+            var html: HTML = "<figure class=\"folio-chart\">"
+            if let title = chart.title { html += "<div class=\"folio-figure-title\">\(title)</div>" }
             html += SVGCanvas.svg(drawing, id: id, title: chart.title ?? "Chart", fontFamily: theme.fontFamily)
             if chart.dataTable {
                 let data = ChartDataTable(chart)
@@ -87,22 +87,22 @@ struct HTMLBodyWriter {
                 html += tableHTML(Table(header: data.header, rows: data.rows, zebra: true))
                 html += "</details>"
             }
-            if let caption = chart.caption { html += "<figcaption>\(HTMLEscaping.escape(caption))</figcaption>" }
+            if let caption = chart.caption { html += "<figcaption>\(caption)</figcaption>" }
             return html + "</figure>"
         case .message(let message):
-            var html = "<aside class=\"folio-message folio-message-\(message.kind.rawValue) \(tintClass(message.effectiveTint))\" role=\"note\">"
+            var html: HTML = "<aside class=\"folio-message folio-message-\(message.kind.rawValue) \(tintClass(message.effectiveTint))\" role=\"note\">"
             html += "<p class=\"folio-message-title\"><strong>"
             if let label = message.kind.label { html += "\(label): " }
-            html += "\(HTMLEscaping.escape(message.title))</strong></p>"
+            html += "\(message.title)</strong></p>"
             if !message.text.runs.isEmpty { html += "<p>\(inline(message.text))</p>" }
             return html + "</aside>"
         case .widgets(let widgets):
-            var html = "<ul class=\"folio-widgets\">"
+            var html: HTML = "<ul class=\"folio-widgets\">"
             for (index, item) in widgets.items.enumerated() {
                 html += "<li class=\"folio-widget \(tintClass(item.tint ?? theme.seriesColor(index + 1)))\">"
-                html += "<p class=\"folio-widget-title\">\(HTMLEscaping.escape(item.title))</p>"
-                html += "<p class=\"folio-widget-value\">\(HTMLEscaping.escape(item.value))</p>"
-                if let detail = item.detail { html += "<p class=\"folio-widget-detail\">\(HTMLEscaping.escape(detail))</p>" }
+                html += "<p class=\"folio-widget-title\">\(item.title)</p>"
+                html += "<p class=\"folio-widget-value\">\(item.value)</p>"
+                if let detail = item.detail { html += "<p class=\"folio-widget-detail\">\(detail)</p>" }
                 html += "</li>"
             }
             return html + "</ul>"
@@ -112,17 +112,17 @@ struct HTMLBodyWriter {
     }
 
     /// Inline runs as `<strong>`, `<em>`, `<a>` and `<br>`; every character escaped.
-    func inline(_ text: RichText) -> String {
-        var html = ""
+    func inline(_ text: RichText) -> HTML {
+        var html = HTML()
         for run in text.runs {
-            var piece = HTMLEscaping.escape(run.text).replacingOccurrences(of: "\n", with: "<br>")
+            var piece = HTML(text: run.text).lineBreaks()
             if run.italic { piece = "<em>\(piece)</em>" }
             if run.bold { piece = "<strong>\(piece)</strong>" }
             if let link = run.link, RichText.isAllowedLink(link) {
                 if link.hasPrefix("#") {
                     piece = "<a href=\"#\(anchorID(String(link.dropFirst())))\">\(piece)</a>"
                 } else {
-                    piece = "<a href=\"\(HTMLEscaping.escape(link))\" rel=\"noopener noreferrer\">\(piece)</a>"
+                    piece = "<a href=\"\(url: link)\" rel=\"noopener noreferrer\">\(piece)</a>"
                 }
             }
             html += piece
@@ -135,12 +135,12 @@ struct HTMLBodyWriter {
         ids.prefix + "-" + String(anchor.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
     }
 
-    private func anchorAttribute(_ anchor: String?) -> String {
+    private func anchorAttribute(_ anchor: String?) -> HTML {
         anchor.map { " id=\"\(anchorID($0))\"" } ?? ""
     }
 
-    private mutating func tableHTML(_ table: Table) -> String {
-        func cellClass(_ column: Int) -> String {
+    private mutating func tableHTML(_ table: Table) -> HTML {
+        func cellClass(_ column: Int) -> HTML {
             switch table.alignment(ofColumn: column) {
             case .left: return ""
             case .center: return " class=\"folio-center\""
@@ -149,11 +149,11 @@ struct HTMLBodyWriter {
         }
         let columns = table.columnCount
         let spans = table.spanLookup
-        func cellAttributes(_ slot: Table.Slot) -> String {
+        func cellAttributes(_ slot: Table.Slot) -> HTML {
             cellClass(slot.column) + (slot.span > 1 ? " colspan=\"\(slot.span)\"" : "")
         }
-        var html = "<div class=\"folio-table-wrap\"><table\(table.zebra ? " class=\"folio-zebra\"" : "")>"
-        if let caption = table.caption { html += "<caption>\(HTMLEscaping.escape(caption))</caption>" }
+        var html: HTML = "<div class=\"folio-table-wrap\"><table\(table.zebra ? " class=\"folio-zebra\"" : HTML())>"
+        if let caption = table.caption { html += "<caption>\(caption)</caption>" }
         if let widths = table.widths, !widths.isEmpty {
             html += "<colgroup>"
             for column in 0..<columns {
@@ -161,8 +161,8 @@ struct HTMLBodyWriter {
                 let percent: Int?
                 switch width {
                 case .auto: percent = nil
-                case .percent(let value): percent = Int(value.rounded())
-                case .fixed(let length): percent = Int((length.points / renderer.chartWidth * 100).rounded())
+                case .percent(let value): percent = value.clampedInt()
+                case .fixed(let length): percent = (length.points / renderer.chartWidth * 100).clampedInt()
                 }
                 if let percent {
                     let clamped = min(max(percent, 1), 100)
@@ -177,7 +177,7 @@ struct HTMLBodyWriter {
         if let header = table.header {
             html += "<thead><tr>"
             for slot in Table.slots(header, row: -1, columns: columns, lookup: spans) {
-                html += "<th scope=\"col\"\(cellAttributes(slot))>\(HTMLEscaping.escape(slot.text))</th>"
+                html += "<th scope=\"col\"\(cellAttributes(slot))>\(slot.text)</th>"
             }
             html += "</tr></thead>"
         }
@@ -185,7 +185,7 @@ struct HTMLBodyWriter {
         for (index, row) in table.rows.enumerated() {
             html += "<tr>"
             for slot in Table.slots(row, row: index, columns: columns, lookup: spans) {
-                html += "<td\(cellAttributes(slot))>\(HTMLEscaping.escape(slot.text))</td>"
+                html += "<td\(cellAttributes(slot))>\(slot.text)</td>"
             }
             html += "</tr>"
         }

@@ -71,21 +71,23 @@ public struct HTMLRenderer {
         let body = try writer.body(document)
         let css = HTMLStyle.css(theme: theme, root: id, tints: writer.tints, columnPercents: writer.columnPercents,
                                 columnShares: writer.columnShares)
-        let root = "<div class=\"folio\" id=\"\(id)\" lang=\"\(HTMLEscaping.escape(document.metadata.language))\">\n\(body)</div>\n"
+        let root: HTML = "<div class=\"folio\" id=\"\(id)\" lang=\"\(document.metadata.language)\">\n\(body)</div>\n"
+        let style: HTML = "<style>\(css)</style>"
         switch output {
         case .fragment:
-            return Rendered(html: "<div class=\"folio-embed\" id=\"\(id)-embed\"><style>\(css)</style>\n\(root)</div>\n", css: css)
+            let html: HTML = "<div class=\"folio-embed\" id=\"\(id)-embed\">\(style)\n\(root)</div>\n"
+            return Rendered(html: html.markup, css: css.text)
         case .shadow:
-            return Rendered(html: "<div class=\"folio-host\" id=\"\(id)-host\"><template shadowrootmode=\"open\"><style>\(css)</style>\n\(root)</template></div>\n",
-                            css: css)
+            let html: HTML = "<div class=\"folio-host\" id=\"\(id)-host\"><template shadowrootmode=\"open\">\(style)\n\(root)</template></div>\n"
+            return Rendered(html: html.markup, css: css.text)
         case .page:
-            let rendered = Rendered(html: "", css: css)
-            return Rendered(html: try shell(document, report: root, css: css, policy: rendered.contentSecurityPolicy), css: css)
+            let rendered = Rendered(html: "", css: css.text)
+            return Rendered(html: try shell(document, report: root, css: css, policy: rendered.contentSecurityPolicy), css: css.text)
         }
     }
 
     /// The page shell filled in: the built-in one or `pageTemplate`.
-    private func shell(_ document: Document, report: String, css: String, policy: String) throws -> String {
+    private func shell(_ document: Document, report: HTML, css: CSS, policy: String) throws -> String {
         let template: MustacheTemplate
         do {
             template = try MustacheTemplate(string: pageTemplate ?? HTMLRenderer.defaultPageTemplate)
@@ -93,10 +95,13 @@ public struct HTMLRenderer {
             throw FolioError(path: "--template", "the page template is not valid Mustache: \(error)")
         }
         let meta = document.metadata
+        // Mustache escapes {{values}}; characters HTML does not allow are replaced first.
+        // {{{style}}} and {{{report}}} are the CSS and HTML types' own output.
+        func text(_ value: String?) -> Any { value.map(HTMLEscaping.allowedCharacters) ?? false }
         let context: [String: Any] = [
-            "language": meta.language, "title": document.title, "author": meta.author ?? false,
-            "subject": meta.subject ?? false, "keywords": meta.keywords.isEmpty ? false : meta.keywords.joined(separator: ", "),
-            "contentSecurityPolicy": policy, "style": css, "report": report,
+            "language": meta.language, "title": text(document.title), "author": text(meta.author),
+            "subject": text(meta.subject), "keywords": meta.keywords.isEmpty ? false : text(meta.keywords.joined(separator: ", ")),
+            "contentSecurityPolicy": policy, "style": css.text, "report": report.markup,
         ]
         return template.render(context)
     }

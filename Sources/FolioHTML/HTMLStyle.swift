@@ -7,24 +7,25 @@ import FolioModel
 /// (SVG contents keep their own attributes), the rest restyle them.
 enum HTMLStyle {
     /// The CSS for a report whose root element has id `root`, with a class per tint used.
-    static func css(theme: Theme, root id: String, tints: [Color], columnPercents: [Int] = [], columnShares: [Int] = []) -> String {
-        let r = "#\(id)"
-        var css = """
+    static func css(theme: Theme, root id: String, tints: [Color], columnPercents: [Int] = [], columnShares: [Int] = []) -> CSS {
+        let r: CSS = "#\(identifier: id)"
+        let bidi = CSS.joined(["p", "h1", "h2", "th", "td", "li", "caption", "figcaption", "header"].map { "\(r) \(identifier: $0)" }, separator: ",")
+        var css: CSS = """
         \(r),\(r) :not(svg *){all:revert;box-sizing:border-box}
-        \(r){--folio-text:\(theme.text.hex);--folio-muted:\(theme.muted.hex);--folio-accent:\(theme.accent.hex);\
-        --folio-rule:\(theme.rule.hex);--folio-tile:\(theme.tileBackground.hex);--folio-thead:\(theme.tableHeaderBackground.hex);\
-        --folio-zebra:\(theme.zebraBackground.hex);--folio-font:"\(theme.fontFamily)",system-ui,sans-serif;\
-        display:block;font-family:var(--folio-font);font-size:\(HTMLStyle.px(theme.bodySize * 1.4))px;line-height:1.45;\
+        \(r){--folio-text:\(theme.text);--folio-muted:\(theme.muted);--folio-accent:\(theme.accent);\
+        --folio-rule:\(theme.rule);--folio-tile:\(theme.tileBackground);--folio-thead:\(theme.tableHeaderBackground);\
+        --folio-zebra:\(theme.zebraBackground);--folio-font:\(string: theme.fontFamily),system-ui,sans-serif;\
+        display:block;font-family:var(--folio-font);font-size:\(number: theme.bodySize * 1.4)px;line-height:1.45;\
         color:var(--folio-text);background:#fff;max-width:52em;margin:0 auto;padding:1.5em;text-align:left;overflow-wrap:anywhere;\
         letter-spacing:normal;word-spacing:normal;text-transform:none;text-indent:0;text-shadow:none;font-style:normal;\
         font-weight:400;white-space:normal;visibility:visible}
         \(r) svg text{letter-spacing:normal;word-spacing:normal;text-transform:none;text-shadow:none}
         \(r) .folio-page-header{display:flex;align-items:center;gap:.6em;font-size:.8em;color:var(--folio-muted);border-bottom:1px solid var(--folio-rule);padding-bottom:.3em;margin:0 0 1em}
         \(r) .folio-page-header img{height:1.6em;width:auto}
-        \(r) h1{display:block;font-size:\(HTMLStyle.em(theme.titleSize, theme.bodySize))em;line-height:1.2;margin:0 0 .6em;font-weight:700;color:var(--folio-text)}
-        \(r) h2{display:block;font-size:\(HTMLStyle.em(theme.subtitleSize, theme.bodySize))em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid}
+        \(r) h1{display:block;font-size:\(number: theme.titleSize / theme.bodySize)em;line-height:1.2;margin:0 0 .6em;font-weight:700;color:var(--folio-text)}
+        \(r) h2{display:block;font-size:\(number: theme.subtitleSize / theme.bodySize)em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid}
         \(r) p{display:block;margin:.4em 0;color:var(--folio-text)}
-        \(["p", "h1", "h2", "th", "td", "li", "caption", "figcaption", "header"].map { "\(r) \($0)" }.joined(separator: ",")){unicode-bidi:plaintext;text-align:start}
+        \(bidi){unicode-bidi:plaintext;text-align:start}
         \(r) a{color:var(--folio-accent);text-decoration:underline}
         \(r) strong{font-weight:700}
         \(r) em{font-style:italic}
@@ -45,7 +46,7 @@ enum HTMLStyle {
         \(r) .folio-center{text-align:center}
         \(r) .folio-right{text-align:right}
         \(r) .folio-justify{text-align:justify;hyphens:auto}
-        \(r) .folio-section-title{font-size:\(HTMLStyle.em(theme.subtitleSize + 4, theme.bodySize))em;border-bottom:2px solid var(--folio-accent);padding-bottom:.2em}
+        \(r) .folio-section-title{font-size:\(number: (theme.subtitleSize + 4) / theme.bodySize)em;border-bottom:2px solid var(--folio-accent);padding-bottom:.2em}
         \(r) table{table-layout:auto}
         \(r) .folio-message{display:block;margin:1em 0;padding:.7em .9em;border-left:4px solid var(--folio-tint);border-radius:4px;background:var(--folio-tint-bg)}
         \(r) .folio-message p{margin:.2em 0}
@@ -70,14 +71,11 @@ enum HTMLStyle {
             css += "\n\(r) .folio-col-\(percent){width:\(percent)%}"
         }
         for tint in tints {
-            css += "\n\(r) .\(className(tint)){--folio-tint:\(tint.hex);--folio-tint-bg:\(tint.lightened(0.9).hex)}"
+            css += "\n\(r) .\(identifier: className(tint)){--folio-tint:\(tint);--folio-tint-bg:\(tint.lightened(0.9))}"
         }
         return css
     }
 
     /// The class that sets `--folio-tint` to `tint`.
     static func className(_ tint: Color) -> String { "folio-tint-" + tint.withAlpha(1).hex.dropFirst().lowercased() }
-
-    private static func px(_ value: Double) -> String { SVGCanvas.number(value) }
-    private static func em(_ size: Double, _ body: Double) -> String { SVGCanvas.number(size / body) }
 }

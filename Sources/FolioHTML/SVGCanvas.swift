@@ -2,41 +2,31 @@ import Foundation
 import FolioGraphics
 import FolioModel
 
-/// The `Canvas` protocol written as SVG elements, with numbers at fixed precision
-/// so equal drawings give equal bytes.
+/// The `Canvas` protocol written as SVG elements through the `HTML` type, so every
+/// text is escaped and numbers have fixed precision: equal drawings give equal bytes.
 public final class SVGCanvas: Canvas {
-    public private(set) var body = ""
+    /// The elements drawn so far.
+    var body = HTML()
 
     public init() {}
 
-    /// `value` to two decimals without trailing zeros, by integer arithmetic (fast and locale-free).
-    static func number(_ value: Double) -> String {
-        let scaled = (value * 100).rounded()
-        guard scaled.isFinite, abs(scaled) < 1e15 else { return "0" }
-        var hundredths = Int(scaled)
-        guard hundredths != 0 else { return "0" }
-        var text = hundredths < 0 ? "-" : ""
-        hundredths = abs(hundredths)
-        text += String(hundredths / 100)
-        let fraction = hundredths % 100
-        if fraction != 0 {
-            text += fraction % 10 == 0 ? "." + String(fraction / 10) : (fraction < 10 ? ".0" : ".") + String(fraction)
-        }
-        return text
-    }
+    /// The markup drawn so far.
+    public var markup: String { body.markup }
 
-    /// `#RRGGBB`; transparency goes into a separate opacity attribute.
-    private static func color(_ color: Color) -> String { color.withAlpha(1).hex }
+    /// `value` to two decimals without trailing zeros.
+    static func number(_ value: Double) -> String { SVGNumber.text(value) }
 
-    private static func opacity(_ color: Color, _ name: String) -> String {
-        color.alpha < 1 ? " \(name)=\"\(number(color.alpha))\"" : ""
+    /// A `fill-opacity` or `stroke-opacity` attribute when `color` is not opaque.
+    private static func opacity(_ color: Color, stroke: Bool) -> HTML {
+        guard color.alpha < 1 else { return "" }
+        return stroke ? " stroke-opacity=\"\(number: color.alpha)\"" : " fill-opacity=\"\(number: color.alpha)\""
     }
 
     /// The SVG path data of `path`; arcs become elliptical-arc commands.
-    static func pathData(_ path: Path) -> String {
-        var d = ""
+    static func pathData(_ path: Path) -> HTML {
+        var d = HTML()
         var current: Point?
-        func point(_ p: Point) -> String { "\(number(p.x)) \(number(p.y))" }
+        func point(_ p: Point) -> HTML { "\(number: p.x) \(number: p.y)" }
         for element in path.elements {
             switch element {
             case .move(let p): d += "M\(point(p))"; current = p
@@ -50,11 +40,11 @@ public final class SVGCanvas: Canvas {
                 d += current == nil ? "M\(point(begin))" : "L\(point(begin))"
                 let sweep = end >= start ? 1 : 0
                 let total = end - start
-                // Split into pieces under 180° so each SVG arc is unambiguous.
-                let pieces = max(1, Int((abs(total) / .pi).rounded(.up)))
+                // Split into pieces under 180° so each SVG arc is unambiguous (at most a few turns).
+                let pieces = min(max(1, (abs(total) / .pi).clampedInt(.up)), 64)
                 for index in 1...pieces {
                     let to = start + total * Double(index) / Double(pieces)
-                    d += "A\(number(radius)) \(number(radius)) 0 0 \(sweep) \(point(at(to)))"
+                    d += "A\(number: radius) \(number: radius) 0 0 \(sweep) \(point(at(to)))"
                 }
                 current = at(end)
             case .close: d += "Z"
@@ -64,17 +54,20 @@ public final class SVGCanvas: Canvas {
     }
 
     public func fill(_ path: Path, color: Color) {
-        body += "<path d=\"\(SVGCanvas.pathData(path))\" fill=\"\(SVGCanvas.color(color))\"\(SVGCanvas.opacity(color, "fill-opacity"))/>"
+        body += "<path d=\"\(SVGCanvas.pathData(path))\" fill=\"\(color)\"\(SVGCanvas.opacity(color, stroke: false))/>"
     }
 
     public func rect(_ r: Rect, color: Color) {
-        body += "<rect x=\"\(SVGCanvas.number(r.x))\" y=\"\(SVGCanvas.number(r.y))\" width=\"\(SVGCanvas.number(r.width))\" height=\"\(SVGCanvas.number(r.height))\" fill=\"\(SVGCanvas.color(color))\"\(SVGCanvas.opacity(color, "fill-opacity"))/>"
+        body += "<rect x=\"\(number: r.x)\" y=\"\(number: r.y)\" width=\"\(number: r.width)\" height=\"\(number: r.height)\""
+        body += " fill=\"\(color)\"\(SVGCanvas.opacity(color, stroke: false))/>"
     }
 
     public func stroke(_ path: Path, style: StrokeStyle) {
-        var attributes = "fill=\"none\" stroke=\"\(SVGCanvas.color(style.color))\" stroke-width=\"\(SVGCanvas.number(style.width))\""
-        attributes += SVGCanvas.opacity(style.color, "stroke-opacity")
-        if !style.dash.isEmpty { attributes += " stroke-dasharray=\"\(style.dash.map(SVGCanvas.number).joined(separator: " "))\"" }
+        var attributes: HTML = "fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"\(number: style.width)\""
+        attributes += SVGCanvas.opacity(style.color, stroke: true)
+        if !style.dash.isEmpty {
+            attributes += " stroke-dasharray=\"\(HTML.joined(style.dash.map { "\(number: $0)" }, separator: " "))\""
+        }
         switch style.cap {
         case .butt: break
         case .round: attributes += " stroke-linecap=\"round\""
@@ -84,35 +77,40 @@ public final class SVGCanvas: Canvas {
     }
 
     public func draw(text item: TextItem) {
-        let x = SVGCanvas.number(item.origin.x)
-        let y = SVGCanvas.number(item.origin.y + item.metrics.baseline)
-        var attributes = "x=\"\(x)\" y=\"\(y)\" font-size=\"\(SVGCanvas.number(item.font.size))\""
+        var attributes: HTML = "x=\"\(number: item.origin.x)\" y=\"\(number: item.origin.y + item.metrics.baseline)\""
+        attributes += " font-size=\"\(number: item.font.size)\""
         if item.font.bold { attributes += " font-weight=\"bold\"" }
         if item.font.italic { attributes += " font-style=\"italic\"" }
-        attributes += " fill=\"\(SVGCanvas.color(item.color))\""
+        attributes += " fill=\"\(item.color)\"\(SVGCanvas.opacity(item.color, stroke: false))"
         if item.rotation != 0 {
-            attributes += " transform=\"rotate(\(SVGCanvas.number(item.rotation)) \(SVGCanvas.number(item.origin.x)) \(SVGCanvas.number(item.origin.y)))\""
+            attributes += " transform=\"rotate(\(number: item.rotation) \(number: item.origin.x) \(number: item.origin.y))\""
         }
-        body += "<text \(attributes)>\(HTMLEscaping.escape(item.text))</text>"
+        body += "<text \(attributes)>\(item.text)</text>"
     }
 
     public func draw(image: ImageData, in rect: Rect) {
-        body += "<image x=\"\(SVGCanvas.number(rect.x))\" y=\"\(SVGCanvas.number(rect.y))\" width=\"\(SVGCanvas.number(rect.width))\" height=\"\(SVGCanvas.number(rect.height))\" href=\"\(image.dataURI)\"/>"
+        body += "<image x=\"\(number: rect.x)\" y=\"\(number: rect.y)\" width=\"\(number: rect.width)\""
+        body += " height=\"\(number: rect.height)\" href=\"\(dataURI: image)\"/>"
     }
 
     public func beginGroup(label: String) { body += "<g>" }
     public func endGroup() { body += "</g>" }
 
     /// A complete `<svg>` element for `drawing`, labelled by its title and description.
-    public static func svg(_ drawing: Drawing, id: String, title: String, fontFamily: String) -> String {
+    static func svg(_ drawing: Drawing, id: String, title: String, fontFamily: String) -> HTML {
         let canvas = SVGCanvas()
         drawing.replay(on: canvas)
-        let w = number(drawing.size.width), h = number(drawing.size.height)
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(w) \(h)\" width=\"\(w)\" height=\"\(h)\""
-            + " role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\""
-            + " font-family=\"\(HTMLEscaping.escape(fontFamily)), sans-serif\">"
-            + "<title id=\"\(id)-title\">\(HTMLEscaping.escape(title))</title>"
-            + "<desc id=\"\(id)-desc\">\(HTMLEscaping.escape(drawing.description))</desc>"
+        let w = drawing.size.width, h = drawing.size.height
+        return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(number: w) \(number: h)\" width=\"\(number: w)\""
+            + " height=\"\(number: h)\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\""
+            + " font-family=\"\(fontFamily), sans-serif\">"
+            + "<title id=\"\(id)-title\">\(title)</title>"
+            + "<desc id=\"\(id)-desc\">\(drawing.description)</desc>"
             + canvas.body + "</svg>"
+    }
+
+    /// The markup of a complete `<svg>` element for `drawing` (for benchmarks and tests).
+    public static func svgMarkup(_ drawing: Drawing, id: String, title: String, fontFamily: String) -> String {
+        svg(drawing, id: id, title: title, fontFamily: fontFamily).markup
     }
 }

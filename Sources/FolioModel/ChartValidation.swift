@@ -2,9 +2,8 @@
 /// not an error: the chart then says "No data".
 extension Chart {
     func validate(path: String) throws {
-        if let height, !(height.points > 0) {
-            throw FolioError(path: "\(path).height", "height must be a positive length")
-        }
+        if let height { try height.validate(path: "\(path).height", allowZero: false) }
+        try count(thresholds.count, atMost: InputLimits.chartEntries, "\(path).thresholds", "thresholds")
         try xAxis.validate(path: "\(path).xAxis")
         try yAxis.validate(path: "\(path).yAxis")
         for (index, threshold) in thresholds.enumerated() {
@@ -25,9 +24,9 @@ extension Chart {
         case .line(let line): try line.validate(path: path, logScale: yAxis.scale == .log)
         case .pie(let pie): try pie.validate(path: path)
         case .rings(let rings):
-            for (index, ring) in rings.rings.enumerated() {
-                try finite(ring.value, "\(path).rings[\(index)].value")
-                if ring.value < 0 { throw FolioError(path: "\(path).rings[\(index)].value", "ring values must not be negative") }
+            try count(rings.rings.count, atMost: InputLimits.chartEntries, "\(path).rings", "rings")
+            for (index, ring) in rings.rings.enumerated() where !(0...InputLimits.ringValue).contains(ring.value) {
+                throw FolioError(path: "\(path).rings[\(index)].value", "must be between 0 and 1000 (1 is a full ring)")
             }
         case .range(let range): try range.validate(path: path, logScale: yAxis.scale == .log)
         }
@@ -37,6 +36,13 @@ extension Chart {
 // The paths are built only for a value that fails: charts may hold 100,000 values.
 private func finite(_ value: Double, _ path: @autoclosure () -> String) throws {
     if !value.isFinite { throw FolioError(path: path(), "values must be finite numbers") }
+    if abs(value) > InputLimits.magnitude {
+        throw FolioError(path: path(), "must be between -1e15 and 1e15")
+    }
+}
+
+private func count(_ count: Int, atMost limit: Int, _ path: @autoclosure () -> String, _ what: String) throws {
+    if count > limit { throw FolioError(path: path(), "has \(count) \(what); at most \(limit) are allowed") }
 }
 
 private func positiveForLog(_ value: Double, _ path: @autoclosure () -> String, _ logScale: Bool) throws {
@@ -54,6 +60,7 @@ extension ChartAxis {
         if let interval = tickInterval, interval <= 0 {
             throw FolioError(path: "\(path).tickInterval", "tickInterval must be greater than 0")
         }
+        try count(ticks?.count ?? 0, atMost: InputLimits.ticks, "\(path).ticks", "ticks")
         for (index, tick) in (ticks ?? []).enumerated() { try finite(tick, "\(path).ticks[\(index)]") }
         if scale == .log, let low = min, low <= 0 {
             throw FolioError(path: "\(path).min", "a log scale needs min above 0")
@@ -68,6 +75,9 @@ extension ChartAxis {
 
 extension BarChart {
     func validate(path: String, logScale: Bool) throws {
+        try count(categories.count, atMost: InputLimits.chartEntries, "\(path).categories", "categories")
+        try count(series.count, atMost: InputLimits.chartEntries, "\(path).series", "series")
+        try count(categories.count * series.count, atMost: InputLimits.chartValues, "\(path).series", "values")
         if let subtitles = categorySubtitles, subtitles.count != categories.count {
             throw FolioError(path: "\(path).categorySubtitles",
                              "has \(subtitles.count) entries but the chart has \(categories.count) categories")
@@ -102,6 +112,8 @@ extension XValues {
 extension LineChart {
     func validate(path: String, logScale: Bool) throws {
         try x?.validate(path: "\(path).x")
+        try count(plots.count, atMost: InputLimits.chartEntries, "\(path).plots", "plots")
+        try count(plots.reduce(0) { $0 + $1.values.count }, atMost: InputLimits.chartValues, "\(path).plots", "values")
         for (index, plot) in plots.enumerated() {
             let plotPath = "\(path).plots[\(index)]"
             try plot.x?.validate(path: "\(plotPath).x")
@@ -123,6 +135,7 @@ extension LineChart {
 
 extension PieChart {
     func validate(path: String) throws {
+        try count(segments.count, atMost: InputLimits.chartEntries, "\(path).segments", "segments")
         for (index, segment) in segments.enumerated() {
             try finite(segment.value, "\(path).segments[\(index)].value")
             if segment.value < 0 {
@@ -137,6 +150,10 @@ extension PieChart {
 
 extension RangeChart {
     func validate(path: String, logScale: Bool) throws {
+        try count(categories.count, atMost: InputLimits.chartEntries, "\(path).categories", "categories")
+        try count(plots.count, atMost: InputLimits.chartEntries, "\(path).plots", "plots")
+        try count(plots.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }, atMost: InputLimits.chartValues,
+                  "\(path).plots", "values")
         for (index, plot) in plots.enumerated() {
             let plotPath = "\(path).plots[\(index)]"
             if plot.values.count != categories.count {

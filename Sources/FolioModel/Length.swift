@@ -57,3 +57,14 @@ public struct Length: Sendable, Hashable, Codable, ExpressibleByFloatLiteral, Ex
         try container.encode(points)
     }
 }
+
+extension Length {
+    /// Throws unless the length is finite and within 0…14,400 points (200 inches);
+    /// with `allowZero: false` it must also be above 0.
+    public func validate(path: String, allowZero: Bool = true) throws {
+        let low = allowZero ? "0" : "above 0"
+        guard points.isFinite, allowZero ? points >= 0 : points > 0, points <= InputLimits.length else {
+            throw FolioError(path: path, "must be a length \(low) and at most 14400 points (200 inches)")
+        }
+    }
+}

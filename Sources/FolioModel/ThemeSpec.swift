@@ -33,5 +33,18 @@ public struct ThemeSpec: Sendable, Hashable, Codable {
             }
         }
         if let palette, palette.isEmpty { throw FolioError(path: "\(path).palette", "the palette needs at least one colour") }
+        if let palette, palette.count > 256 { throw FolioError(path: "\(path).palette", "at most 256 colours") }
+        if let fontFamily, !ThemeSpec.isSafeFontFamily(fontFamily) {
+            throw FolioError(path: "\(path).fontFamily",
+                             "a font family is 1 to 100 letters, digits, spaces, hyphens, underscores or periods, such as \"DejaVu Sans\"")
+        }
+    }
+
+    /// Whether `name` is a font family name Folio writes into CSS, SVG and Pango:
+    /// letters, digits, spaces, hyphens, underscores and periods only.
+    public static func isSafeFontFamily(_ name: String) -> Bool {
+        let scalars = name.unicodeScalars
+        return !scalars.isEmpty && scalars.count <= 100 && name.trimmingWhitespace() == name
+            && scalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_.".unicodeScalars.contains($0) }
     }
 }

@@ -8,11 +8,20 @@ extension Document {
             throw FolioError(path: "page.size", "width and height must be between 72 and 14400 points")
         }
         let m = page.margins
+        for (name, margin) in [("top", m.top), ("right", m.right), ("bottom", m.bottom), ("left", m.left)] {
+            try margin.validate(path: "page.margins.\(name)")
+        }
         guard [m.top, m.right, m.bottom, m.left].allSatisfy({ $0.points >= 0 }),
               width - m.left.points - m.right.points >= 72, height - m.top.points - m.bottom.points >= 72 else {
             throw FolioError(path: "page.margins", "margins must be positive and leave at least 1 inch of content")
         }
         try theme?.validate(path: "theme")
+        try metadata.validate(path: "metadata")
+        var blockCount = elements.count
+        for case .columns(let columns) in elements { blockCount += columns.items.count }
+        if blockCount > InputLimits.blocks {
+            throw FolioError(path: "elements", "has \(blockCount) blocks; at most \(InputLimits.blocks) are allowed")
+        }
         for (index, block) in elements.enumerated() {
             try block.validate(path: "elements[\(index)]")
         }
@@ -70,8 +79,8 @@ extension Block {
                 if widths.count != columns.items.count {
                     throw FolioError(path: "\(path).widths", "has \(widths.count) widths for \(columns.items.count) items")
                 }
-                if let bad = widths.firstIndex(where: { !($0 > 0) || !$0.isFinite }) {
-                    throw FolioError(path: "\(path).widths[\(bad)]", "widths must be positive numbers")
+                if let bad = widths.firstIndex(where: { !($0 > 0) || !($0 <= 1000) }) {
+                    throw FolioError(path: "\(path).widths[\(bad)]", "widths must be numbers above 0 and at most 1000")
                 }
             }
             for (index, item) in columns.items.enumerated() {
@@ -85,16 +94,12 @@ extension Block {
         case .paragraph(let paragraph):
             try paragraph.text.validateLinks(path: "\(path).text")
         case .image(let image):
-            if let width = image.width, !(width.points > 0) {
-                throw FolioError(path: "\(path).width", "width must be a positive length")
-            }
+            if let width = image.width { try width.validate(path: "\(path).width", allowZero: false) }
             if case .data(let data) = image.source, data.isEmpty {
                 throw FolioError(path: "\(path).data", "image data is empty")
             }
         case .table(let table):
-            if table.columnCount == 0 {
-                throw FolioError(path: "\(path).rows", "a table needs a header or at least one cell")
-            }
+            try table.validate(path: path)
         case .chart(let chart):
             try chart.validate(path: path)
         case .message(let message):
@@ -103,6 +108,51 @@ extension Block {
             if widgets.items.isEmpty {
                 throw FolioError(path: "\(path).items", "a widgets row needs at least one item")
             }
+            if widgets.items.count > 64 {
+                throw FolioError(path: "\(path).items", "has \(widgets.items.count) tiles; at most 64 are allowed")
+            }
+        }
+    }
+}
+
+extension Table {
+    func validate(path: String) throws {
+        let widest = rows.reduce(header?.count ?? 0) { max($0, $1.count) }
+        if widest > InputLimits.tableColumns {
+            throw FolioError(path: "\(path).rows", "has \(widest) columns; at most \(InputLimits.tableColumns) are allowed")
+        }
+        if rows.count > InputLimits.tableRows {
+            throw FolioError(path: "\(path).rows", "has \(rows.count) rows; at most \(InputLimits.tableRows) are allowed")
+        }
+        for (index, span) in spans.enumerated() {
+            guard (1...64).contains(span.span), span.row >= -1, span.row < rows.count, span.cell >= 0 else {
+                throw FolioError(path: "\(path).spans[\(index)]", "span must be 1 to 64, in a row and cell of the table")
+            }
+        }
+        let columns = columnCount
+        if columns == 0 {
+            throw FolioError(path: "\(path).rows", "a table needs a header or at least one cell")
+        }
+        if columns > InputLimits.tableColumns {
+            throw FolioError(path: "\(path).rows", "spans \(columns) columns; at most \(InputLimits.tableColumns) are allowed")
+        }
+        for (index, width) in (widths ?? []).enumerated() {
+            switch width {
+            case .fixed(let length): try length.validate(path: "\(path).widths[\(index)]", allowZero: false)
+            case .percent(let value) where !(value > 0 && value <= 100):
+                throw FolioError(path: "\(path).widths[\(index)]", "a percentage must be above 0% and at most 100%")
+            default: break
+            }
+        }
+    }
+}
+
+extension Metadata {
+    func validate(path: String) throws {
+        let tag = language.unicodeScalars
+        guard !tag.isEmpty, tag.count <= 35, tag.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0)
+            || ("0"..."9").contains($0) || $0 == "-" }), tag.first != "-" else {
+            throw FolioError(path: "\(path).language", "\"\(language)\" is not a BCP 47 language tag such as en, fr-CA or zh-Hant")
         }
     }
 }
@@ -111,8 +161,12 @@ extension RichText {
     /// The URL schemes a link may use.
     public static let allowedSchemes = ["http", "https", "mailto"]
 
-    /// Whether `url` starts with an allowed scheme, or is an internal `#anchor`.
+    /// Whether `url` starts with an allowed scheme, or is an internal `#anchor`, and has
+    /// no control characters, spaces or quotes that could end it early in HTML or PDF.
     public static func isAllowedLink(_ url: String) -> Bool {
+        guard url.utf8.count <= 8192,
+              !url.unicodeScalars.contains(where: { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value)
+                  || $0 == "\"" || $0 == "<" || $0 == ">" || $0 == "\\" || $0 == "`" }) else { return false }
         if url.hasPrefix("#") { return url.count > 1 }
         guard let colon = url.firstIndex(of: ":") else { return false }
         return allowedSchemes.contains(url[..<colon].lowercased())
@@ -121,7 +175,7 @@ extension RichText {
     func validateLinks(path: String) throws {
         for run in runs {
             if let link = run.link, !RichText.isAllowedLink(link) {
-                throw FolioError(path: path, "link target \"\(link)\" must be an http(s) or mailto URL, or #anchor")
+                throw FolioError(path: path, "link target \"\(link)\" must be an http(s) or mailto URL, or #anchor, without spaces, quotes or control characters")
             }
         }
     }

@@ -15,7 +15,7 @@ enum ChartBenchmark {
         for case .chart(let chart) in document.elements where seen.insert(chart.kind + (chartVariant(chart))).inserted {
             let layout = Timing.median(repetitions) {
                 let drawing = renderer.drawing(for: chart, width: 482)
-                _ = SVGCanvas.svg(drawing, id: "c", title: "", fontFamily: "DejaVu Sans")
+                _ = SVGCanvas.svgMarkup(drawing, id: "c", title: "", fontFamily: "DejaVu Sans")
             }
             let single = Document(title: "Chart", elements: [.chart(chart)])
             let pdf = try Timing.median(repetitions) { _ = try single.pdf() }
@@ -37,7 +37,7 @@ enum ChartBenchmark {
         var pdfSize = 0, svgSize = 0
         let pdfTime = try Timing.median(5) { pdfSize = try bigDocument.pdf().count }
         let svgTime = Timing.median(5) {
-            svgSize = SVGCanvas.svg(renderer.drawing(for: big, width: 482), id: "c", title: "", fontFamily: "DejaVu Sans").utf8.count
+            svgSize = SVGCanvas.svgMarkup(renderer.drawing(for: big, width: 482), id: "c", title: "", fontFamily: "DejaVu Sans").utf8.count
         }
         print(String(format: "100,000-point line chart: PDF %.1f ms (untagged %.1f ms), %d KB; SVG %.1f ms, %d KB", pdfTime * 1000,
                      untaggedTime * 1000, pdfSize / 1024, svgTime * 1000, svgSize / 1024))

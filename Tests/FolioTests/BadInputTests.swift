@@ -47,14 +47,14 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(errorFor(element: #"{"type": "paragraph", "text": null}"#),
                        "elements[1].text: expected a string, found null")
         XCTAssertEqual(errorFor(element: #"{"type": "paragraph", "text": "see [this](javascript:alert(1))"}"#),
-                       #"elements[1].text: link target "javascript:alert(1" must be an http(s) or mailto URL, or #anchor"#)
+                       #"elements[1].text: link target "javascript:alert(1" must be an http(s) or mailto URL, or #anchor, without spaces, quotes or control characters"#)
     }
 
     func testImage() {
         XCTAssertEqual(errorFor(element: #"{"type": "image"}"#), #"elements[1]: an image needs "path" or base64 "data""#)
         XCTAssertEqual(errorFor(element: #"{"type": "image", "data": "***"}"#), "elements[1].data: not valid base64")
         XCTAssertEqual(errorFor(element: #"{"type": "image", "path": "x.png", "width": -3}"#),
-                       "elements[1].width: width must be a positive length")
+                       "elements[1].width: must be a length above 0 and at most 14400 points (200 inches)")
         // Unreadable and undecodable images fail at render time, naming the field.
         let missing = Document(title: "T", elements: [.image(ImageBlock(source: .file("nope.png")))])
         XCTAssertThrowsError(try missing.pdf()) { XCTAssertEqual("\($0)", #"elements[0].path: cannot read image file "nope.png""#) }
@@ -94,7 +94,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "range", "categories": ["a"], "plots": [{"title": "s", "values": [[1], [2]]}]}"#),
                        "elements[1].plots[0].values: has 2 entries but the chart has 1 categories")
         XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "rings", "rings": [{"title": "a", "value": -0.5}]}"#),
-                       "elements[1].rings[0].value: ring values must not be negative")
+                       "elements[1].rings[0].value: must be between 0 and 1000 (1 is a full ring)")
         XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "line", "plots": [{"title": "a", "values": [1]}], "thresholds": [{"kind": "range", "value": 3}]}"#),
                        "elements[1].thresholds[0].upper: a range threshold needs an upper value")
         XCTAssertEqual(errorFor(element: #"{"type": "chart", "kind": "line", "plots": [{"title": "a", "values": [1]}], "yAxis": {"format": "fancy"}}"#),

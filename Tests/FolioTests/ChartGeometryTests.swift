@@ -128,12 +128,12 @@ final class ChartGeometryTests: XCTestCase {
         let counts = (fills: drawing.commands.filter { if case .fill = $0 { return true }; return false }.count,
                       strokes: drawing.commands.filter { if case .stroke = $0 { return true }; return false }.count,
                       texts: texts(drawing).count)
-        XCTAssertEqual(svg.body.components(separatedBy: "fill=\"none\"").count - 1, counts.strokes)
-        XCTAssertEqual(svg.body.components(separatedBy: "<path d=").count - 1, counts.fills + counts.strokes)
-        XCTAssertEqual(svg.body.components(separatedBy: "<text ").count - 1, counts.texts)
+        XCTAssertEqual(svg.markup.components(separatedBy: "fill=\"none\"").count - 1, counts.strokes)
+        XCTAssertEqual(svg.markup.components(separatedBy: "<path d=").count - 1, counts.fills + counts.strokes)
+        XCTAssertEqual(svg.markup.components(separatedBy: "<text ").count - 1, counts.texts)
         // A bar of value 8 in the SVG has the height the layout gave it.
         let bar = try XCTUnwrap(bars(drawing, color: pain).last)
-        XCTAssertTrue(svg.body.contains("L\(SVGCanvas.number(bar.maxX)) \(SVGCanvas.number(bar.maxY))"))
+        XCTAssertTrue(svg.markup.contains("L\(SVGCanvas.number(bar.maxX)) \(SVGCanvas.number(bar.maxY))"))
     }
 
     func testDescriptionSummarisesTheData() {
@@ -149,7 +149,7 @@ final class ChartGeometryTests: XCTestCase {
     func testSVGArcsMatchTheirAngles() {
         var path = Path()
         path.arc(center: Point(50, 50), radius: 10, start: 0, end: .pi / 2)
-        XCTAssertEqual(SVGCanvas.pathData(path), "M60 50A10 10 0 0 1 50 60")
-        XCTAssertEqual(SVGCanvas.pathData(.circle(center: Point(0, 0), radius: 5)), "M5 0A5 5 0 0 1 -5 0A5 5 0 0 1 5 0Z")
+        XCTAssertEqual(SVGCanvas.pathData(path).markup, "M60 50A10 10 0 0 1 50 60")
+        XCTAssertEqual(SVGCanvas.pathData(.circle(center: Point(0, 0), radius: 5)).markup, "M5 0A5 5 0 0 1 -5 0A5 5 0 0 1 5 0Z")
     }
 }

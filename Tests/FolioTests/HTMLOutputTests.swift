@@ -51,7 +51,7 @@ final class HTMLOutputTests: XCTestCase {
     func testEveryUserStringIsEscaped() throws {
         let document = Document(
             title: "A <b>bold</b> title", header: "\"quoted\" & 'single'",
-            metadata: Metadata(author: "<Ann>", language: "en\" onload=\"x"),
+            metadata: Metadata(author: "<Ann onload=\"x\">", language: "en"),
             elements: [
                 .subtitle(Subtitle("<i>sub</i>")),
                 .paragraph(Paragraph("<script>alert(1)</script> and **<b>**")),
@@ -61,6 +61,7 @@ final class HTMLOutputTests: XCTestCase {
                 .chart(.bar(BarChart(categories: ["<cat>"], series: [ChartSeries(title: "<s>", values: [1])]), title: "<chart>")),
             ])
         let html = try document.html()
+        XCTAssertThrowsError(try Document(title: "T", metadata: Metadata(language: "en\" onload=\"x"), elements: []).html())
         XCTAssertFalse(html.lowercased().contains("<script"))
         XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         XCTAssertTrue(html.contains("<td>&amp;&lt;&gt;&quot;&#39;</td>"))
@@ -72,9 +73,12 @@ final class HTMLOutputTests: XCTestCase {
 
     func testLinksKeepOnlySafeSchemes() throws {
         let html = try Document(title: "L", elements: [
-            .paragraph(Paragraph("[plan](https://example.org/?a=1&b=\"2\") [mail](mailto:a@b.org)")),
+            .paragraph(Paragraph("[plan](https://example.org/?a=1&b='2') [mail](mailto:a@b.org)")),
         ]).html()
-        XCTAssertTrue(html.contains("<a href=\"https://example.org/?a=1&amp;b=&quot;2&quot;\" rel=\"noopener noreferrer\">plan</a>"))
+        XCTAssertTrue(html.contains("<a href=\"https://example.org/?a=1&amp;b=&#39;2&#39;\" rel=\"noopener noreferrer\">plan</a>"))
+        for bad in ["https://a.org/x\"onmouseover=\"y", "https://a.org/\u{0}x", "https://a.org/a b", "https://a.org/<x>"] {
+            XCTAssertThrowsError(try Document(title: "L", elements: [.paragraph(Paragraph("[x](\(bad))"))]).html(), bad)
+        }
         XCTAssertTrue(html.contains("<a href=\"mailto:a@b.org\""))
         XCTAssertThrowsError(try Document(title: "L", elements: [.paragraph(Paragraph("[x](javascript:alert)"))]).html())
     }

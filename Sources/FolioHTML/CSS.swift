@@ -1,0 +1,63 @@
+import FolioGraphics
+import FolioModel
+
+/// A piece of stylesheet that is safe to write: literals from Folio's source, colours,
+/// numbers, identifiers escaped as CSS identifiers and text escaped as CSS strings.
+/// A theme value can therefore never close the `<style>` element or start a rule.
+struct CSS: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable {
+    /// The stylesheet text.
+    private(set) var text: String
+
+    init() { text = "" }
+    init(stringLiteral literal: StaticString) { text = literal.description }
+    init(stringInterpolation interpolation: StringInterpolation) { text = interpolation.text }
+
+    var description: String { text }
+
+    static func += (lhs: inout CSS, rhs: CSS) { lhs.text += rhs.text }
+
+    /// Joins pieces with a literal separator.
+    static func joined(_ pieces: [CSS], separator: StaticString) -> CSS {
+        var result = CSS()
+        result.text = pieces.map(\.text).joined(separator: separator.description)
+        return result
+    }
+
+    /// The pieces interpolation accepts; a plain `String` is not one of them.
+    struct StringInterpolation: StringInterpolationProtocol {
+        var text = ""
+
+        init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity + interpolationCount * 8) }
+
+        mutating func appendLiteral(_ literal: StaticString) { text += literal.description }
+        mutating func appendInterpolation(_ css: CSS) { text += css.text }
+        mutating func appendInterpolation(_ number: Int) { text += String(number) }
+        mutating func appendInterpolation(number: Double) { SVGNumber.write(number, into: &text) }
+        /// `#RRGGBB`.
+        mutating func appendInterpolation(_ color: Color) { text += color.hex }
+
+        /// A class name or id, every character outside `[A-Za-z0-9_-]` and non-ASCII letters escaped.
+        mutating func appendInterpolation(identifier: String) {
+            for scalar in identifier.unicodeScalars {
+                let v = scalar.value
+                let plain = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                    || scalar == "-" || scalar == "_" || (v >= 0x80 && HTMLEscaping.isAllowed(scalar))
+                text += plain ? String(scalar) : "\\" + String(v, radix: 16) + " "
+            }
+        }
+
+        /// A quoted CSS string: quotes, backslashes, `<`, `>`, `&` and controls written as escapes.
+        mutating func appendInterpolation(string: String) {
+            text += "\""
+            for scalar in string.unicodeScalars {
+                let v = scalar.value
+                if v < 0x20 || v == 0x7F || "\"'\\<>&".unicodeScalars.contains(scalar) || !HTMLEscaping.isAllowed(scalar) {
+                    text += "\\" + String(HTMLEscaping.isAllowed(scalar) || v >= 0x20 ? v : 0xFFFD, radix: 16) + " "
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
+            }
+            text += "\""
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import FolioGraphics
+import FolioModel
+
+/// HTML or SVG markup that is safe to write. It is made only from string literals in
+/// Folio's own source (`StaticString`), numbers, colours, other `HTML`, and interpolated
+/// text that is escaped on the way in: a `String` interpolated into `HTML` is always
+/// text, so a document string cannot become markup by mistake.
+///
+///     let cell: HTML = "<td class=\"\(className)\">\(text)</td>"   // className and text escaped
+struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable {
+    /// The markup.
+    private(set) var markup: String
+
+    init() { markup = "" }
+
+    init(stringLiteral literal: StaticString) { markup = literal.description }
+
+    init(stringInterpolation interpolation: StringInterpolation) { markup = interpolation.markup }
+
+    /// Text, escaped.
+    init(text: String) {
+        markup = ""
+        HTMLEscaping.escape(text, into: &markup)
+    }
+
+    var description: String { markup }
+    var isEmpty: Bool { markup.isEmpty }
+
+    static func += (lhs: inout HTML, rhs: HTML) { lhs.markup += rhs.markup }
+
+    /// Joins pieces of markup with a literal separator.
+    static func joined(_ pieces: [HTML], separator: StaticString = "") -> HTML {
+        var result = HTML()
+        result.markup = pieces.map(\.markup).joined(separator: separator.description)
+        return result
+    }
+
+    /// Replaces every newline of escaped text with `<br>`.
+    func lineBreaks() -> HTML {
+        var result = self
+        result.markup = markup.replacingOccurrences(of: "\n", with: "<br>")
+        return result
+    }
+
+    /// The pieces interpolation accepts, each written in the one way that is safe for it.
+    struct StringInterpolation: StringInterpolationProtocol {
+        var markup = ""
+
+        init(literalCapacity: Int, interpolationCount: Int) {
+            markup.reserveCapacity(literalCapacity + interpolationCount * 16)
+        }
+
+        mutating func appendLiteral(_ literal: StaticString) { markup += literal.description }
+
+        /// Document text, escaped for element content and quoted attribute values.
+        mutating func appendInterpolation(_ text: String) { HTMLEscaping.escape(text, into: &markup) }
+
+        /// Markup built the same way.
+        mutating func appendInterpolation(_ html: HTML) { markup += html.markup }
+
+        /// A stylesheet, for a `<style>` element: the CSS type escapes `<` in every value.
+        mutating func appendInterpolation(_ css: CSS) { markup += css.text }
+
+        mutating func appendInterpolation(_ number: Int) { markup += String(number) }
+
+        /// A coordinate or size, to two decimals.
+        mutating func appendInterpolation(number: Double) { SVGNumber.write(number, into: &markup) }
+
+        /// `#RRGGBB`.
+        mutating func appendInterpolation(_ color: Color) { markup += color.withAlpha(1).hex }
+
+        /// A link target: an allowed URL (http, https, mailto) escaped, or `#` for anything else.
+        mutating func appendInterpolation(url: String) {
+            guard RichText.isAllowedLink(url), !url.hasPrefix("#") else { markup += "#"; return }
+            HTMLEscaping.escape(url, into: &markup)
+        }
+
+        /// A `data:` URI of an image whose format was checked.
+        mutating func appendInterpolation(dataURI image: ImageData) {
+            markup += "data:"
+            markup += image.format.mimeType
+            markup += ";base64,"
+            markup += image.bytes.base64EncodedString()
+        }
+    }
+}
+
+extension HTML {
+    /// Two pieces of markup, one after the other.
+    static func + (lhs: HTML, rhs: HTML) -> HTML {
+        var result = lhs
+        result += rhs
+        return result
+    }
+}

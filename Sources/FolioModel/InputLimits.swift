@@ -1,0 +1,37 @@
+/// The bounds every document is checked against before any memory is spent on it.
+/// Each one is documented in the README's "Input limits"; going past one is an
+/// error naming the field, never a crash or an exhausted machine.
+public enum InputLimits {
+    /// Bytes of one input document or template (JSON or YAML).
+    public static let documentBytes = 64 * 1024 * 1024
+    /// Nesting of objects and arrays in an input.
+    public static let nestingDepth = 64
+    /// Values in one parsed input, after YAML aliases are expanded.
+    public static let treeValues = 20_000_000
+    /// Characters (Unicode scalars) in one string.
+    public static let stringScalars = 2_000_000
+    /// Largest magnitude of a data value (chart values, axis bounds, thresholds).
+    public static let magnitude = 1e15
+    /// Largest ring value: 1 is a full ring.
+    public static let ringValue = 1000.0
+    /// Largest length in points (page sizes, widths, heights): 200 inches.
+    public static let length = 14_400.0
+    /// Blocks in one document, counting those inside columns.
+    public static let blocks = 100_000
+    /// Columns of one table.
+    public static let tableColumns = 500
+    /// Rows of one table.
+    public static let tableRows = 2_000_000
+    /// Values in one chart, all series together.
+    public static let chartValues = 5_000_000
+    /// Categories, series, segments, rings or plots in one chart.
+    public static let chartEntries = 100_000
+    /// Ticks drawn on one axis; more requested are replaced by automatic ticks.
+    public static let ticks = 200
+    /// Pixels of one image (width × height), checked from its header before it is decoded.
+    public static let imagePixels = 50_000_000
+    /// Pixels of one side of an image.
+    public static let imageSide = 30_000
+    /// Bytes of one image.
+    public static let imageBytes = 64 * 1024 * 1024
+}
