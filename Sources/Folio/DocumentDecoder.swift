@@ -14,25 +14,33 @@ public enum DocumentDecoder {
         }
     }
 
-    /// Decodes and validates a document.
-    public static func decode(_ data: Data, format: Format) throws -> Document {
-        let document = try decode(Document.self, from: try tree(data, format: format), quotingHint: format == .yaml)
+    /// Decodes and validates a document. A key no field has (`titel`) is an error with a
+    /// suggestion, or, with `lenient`, a warning passed to `warning`.
+    public static func decode(_ data: Data, format: Format, lenient: Bool = false,
+                              warning: ((FolioError) -> Void)? = nil) throws -> Document {
+        let document = try decode(Document.self, from: try tree(data, format: format), quotingHint: format == .yaml,
+                                  lenient: lenient, warning: warning)
         try document.validate()
         return document
     }
 
     /// Decodes and validates a document from a tree, such as a bound template.
-    public static func decode(_ tree: TreeValue) throws -> Document {
-        let document = try decode(Document.self, from: tree)
+    public static func decode(_ tree: TreeValue, lenient: Bool = false, warning: ((FolioError) -> Void)? = nil) throws -> Document {
+        let document = try decode(Document.self, from: tree, lenient: lenient, warning: warning)
         try document.validate()
         return document
     }
 
     /// Decodes any model value (a `ThemeSpec`, a `Chart`) from a tree, errors naming the field;
-    /// `quotingHint` adds YAML advice to "expected a string, found a number".
-    public static func decode<T: Decodable>(_ type: T.Type, from tree: TreeValue, quotingHint: Bool = true) throws -> T {
+    /// `quotingHint` adds YAML advice to "expected a string, found a number". Unknown keys are
+    /// errors, or warnings with `lenient`.
+    public static func decode<T: Decodable>(_ type: T.Type, from tree: TreeValue, quotingHint: Bool = true,
+                                            lenient: Bool = false, warning: ((FolioError) -> Void)? = nil) throws -> T {
         do {
-            return try TreeDecoder.decode(type, from: tree)
+            return try TreeDecoder.decode(type, from: tree) { unknown in
+                guard lenient else { throw unknown }
+                warning?(unknown)
+            }
         } catch let error as DecodingError {
             throw describe(error, quotingHint: quotingHint)
         }
@@ -40,6 +48,9 @@ public enum DocumentDecoder {
 
     /// The input parsed into a tree: JSON keeps its key order, YAML its scalars' types.
     public static func tree(_ data: Data, format: Format) throws -> TreeValue {
+        guard data.count <= InputLimits.documentBytes else {
+            throw FolioError(path: "", "the input has \(data.count) bytes; at most \(InputLimits.documentBytes) are allowed")
+        }
         let tree: TreeValue
         switch format {
         case .json:
@@ -49,11 +60,13 @@ public enum DocumentDecoder {
                 throw FolioError(path: "", "the input is not valid JSON: \(error.message)")
             }
         case .yaml:
-            guard let text = String(data: data, encoding: .utf8) else {
+            guard let text = String(validatingUTF8Bytes: data) else {
                 throw FolioError(path: "", "the input is not UTF-8 text")
             }
             do {
                 tree = try YAMLTree.parse(text)
+            } catch let error as FolioError {
+                throw error
             } catch {
                 throw FolioError(path: "", "the input is not valid YAML: \(conciseDescription(error))")
             }
@@ -142,5 +155,13 @@ public enum DocumentDecoder {
         let text = "\(error)"
         return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}
+
+extension String {
+    /// The text of `data` if it is valid UTF-8 without NUL characters, else nil.
+    init?(validatingUTF8Bytes data: Data) {
+        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else { return nil }
+        self = text
     }
 }

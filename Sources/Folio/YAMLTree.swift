@@ -6,26 +6,127 @@ import Yams
 /// `.nan`/`.inf` are typed. Decoding that tree through JSON is several times
 /// faster than decoding YAML nodes directly, and gives the same field paths.
 public enum YAMLTree {
-    /// Parses YAML text into a tree; syntax errors name the line.
+    /// Parses YAML text into a tree; syntax errors name the line. Nesting deeper than
+    /// `InputLimits.nestingDepth`, aliases that expand past `InputLimits.treeValues`
+    /// values and keys that appear twice in one mapping are errors.
     public static func parse(_ text: String) throws -> TreeValue {
+        try checkNesting(text)
         guard let node = try Yams.compose(yaml: text) else { return .null }
-        return value(node)
+        // Without aliases a tree has fewer values than its text has bytes; aliases may repeat a little.
+        var budget = min(InputLimits.treeValues, 16 * text.utf8.count + 10_000)
+        return try value(node, depth: 0, budget: &budget)
     }
 
     /// The value for `node`; mapping keys become strings, in order.
-    static func value(_ node: Node) -> TreeValue {
+    static func value(_ node: Node, depth: Int, budget: inout Int) throws -> TreeValue {
+        guard depth < InputLimits.nestingDepth else {
+            throw FolioError(path: "", "the input is nested more than \(InputLimits.nestingDepth) levels deep\(line(node))")
+        }
+        budget -= 1
+        guard budget >= 0 else {
+            throw FolioError(path: "", "the input expands to more than \(InputLimits.treeValues) values : YAML aliases repeat too much")
+        }
         switch node {
         case .scalar(let scalar):
             return scalar.style == .plain ? plain(scalar.string) : .string(scalar.string)
         case .sequence(let sequence):
-            return .array(sequence.map(value))
+            var items: [TreeValue] = []
+            items.reserveCapacity(sequence.count)
+            for item in sequence { items.append(try value(item, depth: depth + 1, budget: &budget)) }
+            return .array(items)
         case .mapping(let mapping):
-            return .object(mapping.map { (key: $0.key.string ?? "", value: value($0.value)) })
+            var members: [(key: String, value: TreeValue)] = []
+            members.reserveCapacity(mapping.count)
+            var keys = Set<String>()
+            var merged: [(key: String, value: TreeValue)] = []
+            for (key, child) in mapping {
+                let name = key.string ?? ""
+                if name == "<<", case .scalar(let scalar) = key, scalar.style == .plain {
+                    // A merge key: the members of the aliased mapping(s), unless given here.
+                    switch try value(child, depth: depth + 1, budget: &budget) {
+                    case .object(let inherited): merged += inherited
+                    case .array(let list):
+                        for case .object(let inherited) in list { merged += inherited }
+                    default: throw FolioError(path: "", "a << merge key needs a mapping\(line(key))")
+                    }
+                    continue
+                }
+                guard keys.insert(name).inserted else {
+                    throw FolioError(path: "", "the key \"\(name)\" appears twice in one mapping\(line(key))")
+                }
+                members.append((name, try value(child, depth: depth + 1, budget: &budget)))
+            }
+            for member in merged where keys.insert(member.key).inserted { members.append(member) }
+            return .object(members)
         @unknown default:
             return .null
         }
     }
 
+    private static func line(_ node: Node) -> String {
+        node.mark.map { " (line \($0.line))" } ?? ""
+    }
+
+    /// Rejects nesting deeper than the limit before the YAML parser, which recurses once
+    /// per level, sees it. An upper bound: flow `[`/`{` where a collection may start
+    /// (outside quotes and comments), indentation steps, and compact `- `/`? ` entries
+    /// at the start of a line.
+    static func checkNesting(_ text: String) throws {
+        let limit = InputLimits.nestingDepth * 2
+        var flow = 0
+        var quote: UInt8? = nil
+        var lineNumber = 1
+        var atLineStart = true
+        var inPrefix = false
+        var indentLevels: [Int] = []
+        var column = 0
+        var compact = 0
+        var inComment = false
+        var previous: UInt8 = 0x0A
+        var lastSignificant: UInt8 = 0x0A
+        let space: UInt8 = 0x20
+        for byte in text.utf8 {
+            defer { previous = byte; if byte != space && byte != 0x09 { lastSignificant = byte } }
+            if byte == 0x0A {
+                lineNumber += 1; atLineStart = true; column = 0; compact = 0; inComment = false
+                continue
+            }
+            if inComment { continue }
+            if let open = quote {
+                if byte == open && previous != UInt8(ascii: "\\") { quote = nil }
+                continue
+            }
+            if atLineStart {
+                if byte == space { column += 1; continue }
+                atLineStart = false
+                inPrefix = true
+                if byte != UInt8(ascii: "#") && flow == 0 {
+                    while let last = indentLevels.last, last >= column { indentLevels.removeLast() }
+                    indentLevels.append(column)
+                }
+            }
+            if inPrefix, byte == space, previous == UInt8(ascii: "-") || previous == UInt8(ascii: "?") {
+                compact += 1
+                continue
+            }
+            if inPrefix, byte != space, byte != UInt8(ascii: "-"), byte != UInt8(ascii: "?") { inPrefix = false }
+            // Where a value starts: a quote or a flow collection may open there.
+            let valueStart = [0x0A, UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: ","), UInt8(ascii: "?"),
+                              UInt8(ascii: "["), UInt8(ascii: "{")].contains(lastSignificant)
+            let canOpen = flow > 0 || valueStart
+            switch byte {
+            case UInt8(ascii: "#") where previous == space || previous == 0x09: inComment = true
+            case UInt8(ascii: "\""), UInt8(ascii: "'") where valueStart: quote = byte
+            case UInt8(ascii: "["), UInt8(ascii: "{") where canOpen || lastSignificant == UInt8(ascii: "[")
+                || lastSignificant == UInt8(ascii: "{"): flow += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}") where flow > 0: flow -= 1
+            default: break
+            }
+            if flow + indentLevels.count + compact > limit {
+                throw FolioError(path: "", "the input is nested more than \(InputLimits.nestingDepth) levels deep (line \(lineNumber))")
+            }
+        }
+    }
 
     private static func plain(_ text: String) -> TreeValue {
         switch text {

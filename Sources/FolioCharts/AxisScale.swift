@@ -22,7 +22,7 @@ struct AxisScale {
             lower = pow(10, lo)
             upper = pow(10, Swift.max(hi, lo + 1))
             ticks = axis.ticks?.filter { $0 > 0 } ?? stride(from: lo, through: Swift.max(hi, lo + 1), by: 1).map { pow(10, $0) }
-            tickDecimals = Swift.max(0, Int(-lo))
+            tickDecimals = Swift.max(0, (-lo).clampedInt())
             return
         }
         isLog = false
@@ -36,7 +36,8 @@ struct AxisScale {
             return
         }
         let scale: NiceScale
-        if let interval = axis.tickInterval {
+        if let interval = axis.tickInterval, (high - low) / interval < Double(InputLimits.ticks) {
+            // An interval that would draw more than `InputLimits.ticks` ticks is replaced by nice ticks.
             scale = NiceScale(low: low, high: high, interval: interval)
         } else if isDate {
             scale = NiceScale(low: low, high: high, interval: AxisScale.dateStep(for: (high - low) / 5))

@@ -58,7 +58,7 @@ public struct ChartDataTable: Sendable, Hashable {
             rows = zip(pie.segments, percents).map { [$0.title, format($0.value), "\($1)%"] }
         case .rings(let rings):
             header = ["Ring", "Progress"]
-            rows = rings.rings.map { [$0.title, "\(Int(($0.value * 100).rounded()))%"] }
+            rows = rings.rings.map { [$0.title, "\(($0.value * 100).clampedInt())%"] }
         case .range(let range):
             header = [chart.xAxis.title ?? "Category"] + range.plots.map(\.title)
             let columns = range.plots.map { ColumnFormat(chart.yAxis.format, values: $0.values.flatMap { $0 }) }

@@ -16,7 +16,7 @@ public enum ChartDescription {
             let parts = zip(pie.segments, percents).map { "\($0.title) \($1)%" }
             return "\(pie.donut ? "Donut" : "Pie") chart\(title). " + parts.joined(separator: ", ") + "."
         case .rings(let rings):
-            let parts = rings.rings.map { "\($0.title) \(Int(($0.value * 100).rounded()))%" }
+            let parts = rings.rings.map { "\($0.title) \(($0.value * 100).clampedInt())%" }
             return "Ring chart\(title). " + (parts.isEmpty ? "No data" : parts.joined(separator: ", ")) + "."
         case .range(let range):
             var parts = ["Range chart\(title)" + categories(range.categories)]

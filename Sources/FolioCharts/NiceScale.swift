@@ -39,7 +39,8 @@ public struct NiceScale: Sendable, Hashable {
 
     /// Tick values from `lower` to `upper` inclusive.
     public var ticks: [Double] {
-        let count = Int(((upper - lower) / step).rounded())
+        // Never more than a thousand ticks, whatever the range and step.
+        let count = Swift.min(((upper - lower) / step).clampedInt(), 1000)
         let first = (lower / step).rounded()
         let precision = pow(10, Double(min(tickDecimals, 12)))
         // Integer multiples of the step, rounded to its decimals so 3 × 0.2 prints as 0.6.
@@ -53,6 +54,6 @@ public struct NiceScale: Sendable, Hashable {
 
     /// Decimal places that print every tick exactly.
     public var tickDecimals: Int {
-        step >= 1 ? 0 : Int(ceil(-log10(step) - 1e-9))
+        step >= 1 ? 0 : Swift.min(ceil(-log10(step) - 1e-9).clampedInt(), 20)
     }
 }

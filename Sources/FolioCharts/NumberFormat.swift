@@ -28,7 +28,7 @@ public enum NumberFormat {
 
     /// `m:ss`, or `h:mm:ss` from an hour.
     public static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        let total = seconds.clampedInt()
         let sign = total < 0 ? "-" : ""
         let s = abs(total)
         let pad = { (n: Int) in n < 10 ? "0\(n)" : "\(n)" }

@@ -17,7 +17,7 @@ struct PieChartLayout {
         let total = values.reduce(0, +)
         guard total > 0 else { return values.map { _ in 0 } }
         let exact = values.map { $0 / total * 100 }
-        var result = exact.map { Int($0.rounded(.down)) }
+        var result = exact.map { $0.clampedInt(.down) }
         let missing = 100 - result.reduce(0, +)
         let order = exact.indices.sorted { exact[$0] - Double(result[$0]) > exact[$1] - Double(result[$1]) }
         for index in order.prefix(Swift.max(missing, 0)) { result[index] += 1 }

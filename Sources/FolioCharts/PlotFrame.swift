@@ -118,8 +118,8 @@ struct XLabelLayout {
         if widest <= space { return (false, 1) }
         // Labels turned 45° need one line height times √2 between anchors.
         let turned = lineHeight * 1.42 + 1
-        if labels.count <= 40 || turned <= space { return (true, Swift.max(1, Int((turned / space).rounded(.up)))) }
-        return (false, Swift.max(1, Int((widest / space).rounded(.up))))
+        if labels.count <= 40 || turned <= space { return (true, Swift.max(1, (turned / space).clampedInt(.up))) }
+        return (false, Swift.max(1, (widest / space).clampedInt(.up)))
     }
 
     /// Draws the labels with their tops at `top`; returns the height used.

@@ -27,7 +27,7 @@ struct RingChartLayout {
         }
         let canvas = RecordingCanvas()
         let legend = Legend(entries: rings.rings.enumerated().map {
-                                Legend.Entry(title: "\($0.element.title) \(Int(($0.element.value * 100).rounded()))%",
+                                Legend.Entry(title: "\($0.element.title) \(($0.element.value * 100).clampedInt())%",
                                              color: color(ofRing: $0.offset))
                             }, options: chart.legend, context: context)
         let areaHeight = chart.height?.points ?? 150

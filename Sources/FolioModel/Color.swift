@@ -25,7 +25,7 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `#RRGGBB`, or `#RRGGBBAA` when not opaque.
     public var hex: String {
         func byte(_ v: Double) -> String {
-            let b = Int((min(max(v, 0), 1) * 255).rounded())
+            let b = (min(max(v, 0), 1) * 255).clampedInt()
             return (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true)
         }
         return "#" + byte(red) + byte(green) + byte(blue) + (alpha < 1 ? byte(alpha) : "")

@@ -29,7 +29,7 @@ final class CairoCanvas: Canvas {
 
     /// Marks `point` as the destination of internal links to `anchor`.
     func destination(_ anchor: String, at point: Point) {
-        let attributes = "name='\(Navigation.destinationName(anchor))' x=\(Int(point.x)) y=\(Int(max(point.y - 6, 0)))"
+        let attributes = "name='\(Navigation.destinationName(anchor))' x=\(point.x.clampedInt(.down)) y=\(max(point.y - 6, 0).clampedInt(.down))"
         cairo_tag_begin(cr, CAIRO_TAG_DEST, attributes)
         cairo_tag_end(cr, CAIRO_TAG_DEST)
     }

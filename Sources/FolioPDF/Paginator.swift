@@ -104,7 +104,7 @@ struct Paginator {
                 newPage()
                 carried = Item(flowable: tail, source: item.source)
             } else if let shrunk = next.scaled(toFit: pageHeight) {
-                let percent = Int((shrunk.height / next.height * 100).rounded())
+                let percent = (shrunk.height / next.height * 100).clampedInt()
                 warnings.append(Warning(kind: .scaledToFit, source: item.source, page: pages.count,
                                         message: "taller than a page: shrunk to \(percent)%"))
                 place(Item(flowable: shrunk, source: item.source), at: 0)

@@ -24,19 +24,12 @@ public struct DocumentTemplate: Sendable {
 
     /// Reads a template from JSON or YAML bytes.
     public init(data: Data, format: DocumentDecoder.Format) throws {
-        switch format {
-        case .json: tree = try JSONTreeParser.parse(data)
-        case .yaml:
-            guard let text = String(data: data, encoding: .utf8) else { throw FolioError(path: "", "the template is not UTF-8 text") }
-            do {
-                tree = try YAMLTree.parse(text)
-            } catch let error as FolioError {
-                throw error
-            } catch {
-                throw FolioError(path: "", "the template is not valid YAML: \("\(error)".split(separator: "\n").joined(separator: " "))")
-            }
+        do {
+            tree = try DocumentDecoder.tree(data, format: format)
+        } catch let error as FolioError {
+            throw FolioError(path: error.path, error.message.replacingOccurrences(of: "the input", with: "the template")
+                .replacingOccurrences(of: "the document must", with: "the template must"))
         }
-        guard case .object = tree else { throw FolioError(path: "", "the template must be a mapping with a title and elements") }
     }
 
     /// The template's tree with `record`'s values bound in.

@@ -63,8 +63,11 @@ struct TemplateExpression: Sendable, Hashable {
     }
 
     private func number(_ value: TreeValue, _ filter: Filter, _ templatePath: String) throws -> Double {
-        if case .string(let text) = value, let n = Double(text) { return n }
-        guard case .number(let n) = value else {
+        if case .string(let text) = value, let n = Double(text), n.isFinite { return n }
+        guard case .number(let n) = value, n.isFinite else {
+            if case .number(let n) = value {
+                throw FolioError(path: templatePath, "\(filter.name) needs a finite number, but \(path) is \(n)")
+            }
             throw FolioError(path: templatePath, "\(filter.name) needs a number, but \(path) gives \(value.kindName)")
         }
         return n
@@ -112,7 +115,11 @@ struct TemplateExpression: Sendable, Hashable {
             }
             return .number(try number(value, filter, templatePath) * factor)
         case "thousands":
-            let n = Int(try number(value, filter, templatePath).rounded())
+            let number = try number(value, filter, templatePath)
+            guard abs(number) < InputLimits.magnitude else {
+                throw FolioError(path: templatePath, "thousands needs a number between -1e15 and 1e15, but \(path) is \(number)")
+            }
+            let n = number.clampedInt()
             var digits = String(abs(n))
             var groups: [String] = []
             while digits.count > 3 {

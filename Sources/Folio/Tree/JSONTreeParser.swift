@@ -35,7 +35,7 @@ public struct JSONTreeParser {
     }
 
     private mutating func parseValue(depth: Int) throws -> TreeValue {
-        guard depth < 512 else { throw error("nested too deeply") }
+        guard depth < InputLimits.nestingDepth else { throw error("nested more than \(InputLimits.nestingDepth) levels deep") }
         guard index < bytes.count else { throw error("unexpected end of input") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
@@ -59,12 +59,18 @@ public struct JSONTreeParser {
     private mutating func parseObject(depth: Int) throws -> TreeValue {
         index += 1
         var members: [(key: String, value: TreeValue)] = []
+        var keys = Set<String>()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
+            let keyStart = index
             let key = try parseString()
+            guard keys.insert(key).inserted else {
+                index = keyStart
+                throw error("the key \"\(key)\" appears twice in one object")
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
@@ -116,14 +122,21 @@ public struct JSONTreeParser {
                 case UInt8(ascii: "f"): buffer.append(0x0C)
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
-                    if (0xD800...0xDBFF).contains(scalar), index + 1 < bytes.count,
+                    // A surrogate pair makes one character; a lone surrogate becomes U+FFFD.
+                    if (0xD800...0xDBFF).contains(scalar), index + 5 < bytes.count,
                        bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        let mark = index
                         index += 2
                         let low = try hex4()
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        if (0xDC00...0xDFFF).contains(low) {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            index = mark
+                        }
                     }
                     buffer.append(contentsOf: Array(String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8))
-                default: buffer.append(escape)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
+                default: index -= 1; throw error("unknown escape \\\(Character(Unicode.Scalar(escape)))")
                 }
                 continue
             }

@@ -6,25 +6,40 @@ import Foundation
 struct TreeDecoder: Decoder {
     let value: TreeValue
     let codingPath: [CodingKey]
+    /// Which members of each object were asked for; nil when unknown keys are not checked.
+    let usage: KeyUsage?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(_ value: TreeValue, codingPath: [CodingKey] = []) {
+    init(_ value: TreeValue, codingPath: [CodingKey] = [], usage: KeyUsage? = nil) {
         self.value = value
         self.codingPath = codingPath
+        self.usage = usage
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from value: TreeValue) throws -> T {
-        try TreeDecoder(value).decodeValue(type)
+    /// Decodes `type`; with `unknownKeys`, members no model type asked for are reported there.
+    static func decode<T: Decodable>(_ type: T.Type, from value: TreeValue,
+                                     unknownKeys: ((FolioError) throws -> Void)? = nil) throws -> T {
+        let usage = unknownKeys == nil ? nil : KeyUsage()
+        let result = try TreeDecoder(value, usage: usage).decodeValue(type)
+        if let usage, let unknownKeys {
+            for error in usage.unknownKeys() { try unknownKeys(error) }
+        }
+        return result
+    }
+
+    func child(_ value: TreeValue, _ key: CodingKey) -> TreeDecoder {
+        TreeDecoder(value, codingPath: codingPath + [key], usage: usage)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw mismatch([String: Any].self) }
-        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+        let object = usage?.register(codingPath, keys: members.map(\.key))
+        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, decoder: self, object: object))
     }
 
     func unkeyedContainer() throws -> UnkeyedDecodingContainer {
         guard case .array(let items) = value else { throw mismatch([Any].self) }
-        return UnkeyedContainer(items: items, codingPath: codingPath)
+        return UnkeyedContainer(items: items, decoder: self)
     }
 
     func singleValueContainer() throws -> SingleValueDecodingContainer { SingleValueContainer(decoder: self) }
@@ -40,7 +55,12 @@ struct TreeDecoder: Decoder {
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         let primitive: Any
         switch (type, value) {
-        case (is String.Type, .string(let s)): primitive = s
+        case (is String.Type, .string(let s)):
+            guard s.utf8.count <= InputLimits.stringScalars || s.unicodeScalars.count <= InputLimits.stringScalars else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
+                    "text longer than \(InputLimits.stringScalars) characters"))
+            }
+            primitive = s
         case (is Double.Type, .number(let n)): primitive = n
         case (is Float.Type, .number(let n)): primitive = Float(n)
         case (is Bool.Type, .bool(let b)): primitive = b
@@ -48,7 +68,7 @@ struct TreeDecoder: Decoder {
             guard n == n.rounded(), abs(n) < 9e15 else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "expected a whole number, found \(n)"))
             }
-            primitive = Int(n)
+            primitive = n.clampedInt()
         case (is String.Type, _), (is Double.Type, _), (is Float.Type, _), (is Bool.Type, _), (is Int.Type, _):
             throw mismatch(type)
         case (is [Double].Type, .array(let items)) where items.allSatisfy({ if case .number = $0 { return true }; return false }):
@@ -71,17 +91,26 @@ struct TreeDecoder: Decoder {
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [(key: String, value: TreeValue)]
-    let codingPath: [CodingKey]
+    let decoder: TreeDecoder
+    /// This object in `decoder.usage`.
+    let object: Int?
+    var codingPath: [CodingKey] { decoder.codingPath }
 
-    var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key) } }
+    var allKeys: [Key] {
+        if let object { decoder.usage?.askAll(object) }
+        return members.compactMap { Key(stringValue: $0.key) }
+    }
 
-    private func lookup(_ key: Key) -> TreeValue? { members.first { $0.key == key.stringValue }?.value }
+    private func lookup(_ key: Key) -> TreeValue? {
+        if let object { decoder.usage?.ask(object, key.stringValue) }
+        return members.first { $0.key == key.stringValue }?.value
+    }
 
     private func child(_ key: Key) throws -> TreeDecoder {
         guard let value = lookup(key) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No value for key \(key.stringValue)."))
         }
-        return TreeDecoder(value, codingPath: codingPath + [key])
+        return decoder.child(value, key)
     }
 
     func contains(_ key: Key) -> Bool { lookup(key) != nil }
@@ -97,18 +126,19 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer { try child(key).unkeyedContainer() }
-    func superDecoder() throws -> Decoder { TreeDecoder(.object(members), codingPath: codingPath) }
+    func superDecoder() throws -> Decoder { decoder }
     func superDecoder(forKey key: Key) throws -> Decoder { try child(key) }
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let items: [TreeValue]
-    let codingPath: [CodingKey]
+    let decoder: TreeDecoder
+    var codingPath: [CodingKey] { decoder.codingPath }
     var currentIndex = 0
 
-    init(items: [TreeValue], codingPath: [CodingKey]) {
+    init(items: [TreeValue], decoder: TreeDecoder) {
         self.items = items
-        self.codingPath = codingPath
+        self.decoder = decoder
     }
 
     var count: Int? { items.count }
@@ -120,7 +150,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath + [key], debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
-        return TreeDecoder(items[currentIndex], codingPath: codingPath + [key])
+        return decoder.child(items[currentIndex], key)
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -131,9 +161,9 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // A failed element must not be consumed, so a caller may try another type.
-        let decoder = TreeDecoder(isAtEnd ? .null : items[currentIndex], codingPath: codingPath + [IndexKey(currentIndex)])
-        guard !isAtEnd else { _ = try next(); return try decoder.decodeValue(type) }
-        let value = try decoder.decodeValue(type)
+        let element = decoder.child(isAtEnd ? .null : items[currentIndex], IndexKey(currentIndex))
+        guard !isAtEnd else { _ = try next(); return try element.decodeValue(type) }
+        let value = try element.decodeValue(type)
         currentIndex += 1
         return value
     }

@@ -80,7 +80,7 @@ public enum TreeValue: Sendable, Hashable {
     }
 
     static func numberText(_ n: Double) -> String {
-        if n == n.rounded(), abs(n) < 1e15 { return String(Int(n)) }
+        if n == n.rounded(), abs(n) < 1e15 { return String(n.clampedInt()) }
         return String(n)
     }
 

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Records, while a tree is decoded, which members of each object the model asked
+/// for; a member nobody asked for is an unknown key (a misspelling such as `titel`).
+final class KeyUsage {
+    private struct Object {
+        let path: String
+        let keys: [String]
+        var asked: Set<String> = []
+    }
+
+    private var objects: [Object] = []
+    private var indexByPath: [String: Int] = [:]
+
+    /// The object at `codingPath` with `keys`; several containers on one object share it.
+    func register(_ codingPath: [CodingKey], keys: [String]) -> Int {
+        let path = DocumentDecoder.path(codingPath)
+        if let index = indexByPath[path] { return index }
+        objects.append(Object(path: path, keys: keys))
+        indexByPath[path] = objects.count - 1
+        return objects.count - 1
+    }
+
+    func ask(_ object: Int, _ key: String) { objects[object].asked.insert(key) }
+
+    func askAll(_ object: Int) { objects[object].asked.formUnion(objects[object].keys) }
+
+    /// One error per unknown key, in document order, with the nearest known key as a suggestion.
+    func unknownKeys() -> [FolioError] {
+        var errors: [FolioError] = []
+        for object in objects {
+            for key in object.keys where !object.asked.contains(key) {
+                let path = object.path.isEmpty ? key : "\(object.path).\(key)"
+                let known = object.asked.sorted()
+                if let suggestion = KeyUsage.nearest(key, in: known) {
+                    errors.append(FolioError(path: path, "unknown key; did you mean \"\(suggestion)\"?"))
+                } else {
+                    errors.append(FolioError(path: path, "unknown key; expected one of: \(known.joined(separator: ", "))"))
+                }
+            }
+        }
+        return errors
+    }
+
+    /// The known key closest to `key` (case-insensitive edit distance at most a third of its length, at least 2).
+    static func nearest(_ key: String, in known: [String]) -> String? {
+        let target = Array(key.lowercased())
+        var best: (String, Int)?
+        for candidate in known {
+            let distance = editDistance(target, Array(candidate.lowercased()))
+            if distance <= max(2, target.count / 3), distance < (best?.1 ?? .max) { best = (candidate, distance) }
+        }
+        return best?.0
+    }
+
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        guard a.count < 200, b.count < 200 else { return .max }
+        var previous = Array(0...b.count)
+        for (i, ca) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, cb) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
