@@ -160,7 +160,7 @@ public enum DocumentDecoder {
 
 extension String {
     /// The text of `data` if it is valid UTF-8 without NUL characters, else nil.
-    init?(validatingUTF8Bytes data: Data) {
+    public init?(validatingUTF8Bytes data: Data) {
         guard !data.contains(0), let text = String(data: data, encoding: .utf8) else { return nil }
         self = text
     }

@@ -16,10 +16,7 @@ public enum ImageLoader {
             field = fieldName ?? "\(path).path"
             let url = file.hasPrefix("/") ? URL(fileURLWithPath: file)
                 : (baseDirectory?.appendingPathComponent(file) ?? URL(fileURLWithPath: file))
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw FolioError(path: field, "cannot read image file \"\(file)\"")
-            }
-            bytes = data
+            bytes = try BoundedFile.read(url.path, limit: InputLimits.imageBytes, field: field, what: "image file")
         }
         guard let image = ImageData(bytes: bytes) else {
             throw FolioError(path: field, "not a PNG or JPEG image")

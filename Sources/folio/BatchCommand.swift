@@ -122,8 +122,8 @@ struct BatchCommand: ParsableCommand {
             defer { signals.forEach { $0.cancel() } }
             let display = ProgressDisplay(mode: quiet ? .quiet : isatty(STDERR_FILENO) == 1 ? .bar : .lines)
             summary = try runner.run(progress: display)
-        } catch let error as FolioError {
-            FileHandle.standardError.write(Data("folio: error: \(error)\n".utf8))
+        } catch {
+            StandardStreams.printError(StandardStreams.describe(error))
             throw ExitCode(1)
         }
         let failuresPath = URL(fileURLWithPath: outputDirectory).appendingPathComponent(options.logName(BatchRunner.failuresName)).path
@@ -134,7 +134,7 @@ struct BatchCommand: ParsableCommand {
         if summary.failed > 0 { line += "; see \(failuresPath)" }
         if summary.interrupted { line += "; interrupted: run again with --resume" }
         if !quiet || summary.failed > 0 || summary.interrupted {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStreams.printError(line)
         }
         if summary.interrupted { throw ExitCode(130) }
         if summary.failed > 0 { throw ExitCode(1) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `folio` command: renders reports from documents.
 @main
@@ -20,4 +21,28 @@ struct FolioCommand: ParsableCommand {
         """,
         subcommands: [RenderCommand.self, BatchCommand.self]
     )
+
+    /// Runs the command. The exit status is 0 (done), 1 (an error, said in one line) or
+    /// 130 (interrupted) and nothing else: usage errors are 1 too, not ArgumentParser's 64.
+    static func main() {
+        StandardStreams.ignoreBrokenPipes()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error).rawValue
+            let message = fullMessage(for: error)
+            if code == 0 {
+                if !message.isEmpty { print(message) }
+                Foundation.exit(0)
+            }
+            // One line: ArgumentParser's first line without its "Error: ", and where help is.
+            if var first = message.split(whereSeparator: \.isNewline).first.map(String.init), !first.isEmpty {
+                if first.hasPrefix("Error: ") { first.removeFirst(7) }
+                if !first.hasPrefix("folio") { first = "folio: error: \(first) (see folio --help)" }
+                StandardStreams.printError(first)
+            }
+            Foundation.exit(code == 130 ? 130 : 1)
+        }
+    }
 }

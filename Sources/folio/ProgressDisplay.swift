@@ -45,6 +45,6 @@ final class ProgressDisplay: BatchProgress {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        try? AtomicFile.writeAll(Data(text.utf8), to: STDERR_FILENO)
     }
 }

@@ -74,61 +74,65 @@ struct RenderCommand: ParsableCommand {
         return base + "." + resolvedFormat.rawValue
     }
 
+    @Flag(help: "Report keys that no field has (such as a misspelt 'titel') as warnings instead of errors.")
+    var lenient = false
+
     func run() throws {
+        StandardStreams.ignoreBrokenPipes()
+        let signals = StandardStreams.exitOnInterrupt()
+        defer { signals.forEach { $0.cancel() } }
         do {
             let data: Data
             let baseDirectory: URL
             if input == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
+                data = try BoundedFile.readStandardInput(limit: InputLimits.documentBytes)
                 baseDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
             } else {
-                guard let contents = FileManager.default.contents(atPath: input) else {
-                    throw FolioError(path: "", "cannot read \(input)")
-                }
-                data = contents
+                data = try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
                 baseDirectory = URL(fileURLWithPath: input).deletingLastPathComponent()
             }
-            let document = try DocumentDecoder.decode(data, format: DocumentDecoder.Format(fileName: input))
+            let document = try DocumentDecoder.decode(data, format: DocumentDecoder.Format(fileName: input), lenient: lenient) {
+                StandardStreams.printError("folio: warning: \($0)")
+            }
             var options = RenderOptions(baseDirectory: baseDirectory, theme: try ThemeLoader.load(theme),
                                         html: html ?? (fragment ? .fragment : .page), idPrefix: idPrefix)
             if let template {
-                guard let text = FileManager.default.contents(atPath: template).flatMap({ String(data: $0, encoding: .utf8) }) else {
-                    throw FolioError(path: "--template", "cannot read \(template)")
+                guard let text = String(validatingUTF8Bytes: try BoundedFile.read(template, limit: 1 << 20, field: "--template",
+                                                                                   what: "template")) else {
+                    throw FolioError(path: "--template", "\(template) is not UTF-8 text")
                 }
                 options.pageTemplate = text
             }
             var report: LayoutReport?
+            var bytes: Data?
             if layoutReport != nil || strict {
                 let result = try document.pdfWithReport(options: options)
                 report = result.report
+                if resolvedFormat == .pdf { bytes = result.data }
                 if let path = layoutReport {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    try BatchRunner.writeAtomically(try encoder.encode(result.report), to: URL(fileURLWithPath: path))
+                    try AtomicFile.write(try encoder.encode(result.report), to: URL(fileURLWithPath: path))
                 }
             }
-            let bytes: Data
             if resolvedFormat == .html {
                 let rendered = try document.htmlRenderer(options: options).renderWithStyle(document, as: options.html)
                 bytes = Data(rendered.html.utf8)
-                if csp { FileHandle.standardError.write(Data("Content-Security-Policy: \(rendered.contentSecurityPolicy)\n".utf8)) }
-            } else {
+                if csp { StandardStreams.printError("Content-Security-Policy: \(rendered.contentSecurityPolicy)") }
+            } else if bytes == nil {
                 bytes = try document.render(as: resolvedFormat, options: options)
             }
             if outputPath == "-" {
-                FileHandle.standardOutput.write(bytes)
+                try StandardStreams.writeOutput(bytes ?? Data())
             } else {
-                try BatchRunner.writeAtomically(bytes, to: URL(fileURLWithPath: outputPath))
+                try AtomicFile.write(bytes ?? Data(), to: URL(fileURLWithPath: outputPath))
             }
             if strict, let warnings = report?.warnings, let first = warnings.first {
                 let more = warnings.count > 1 ? " (and \(warnings.count - 1) more)" : ""
                 throw FolioError(path: first.path, "layout: \(first.message)\(more)")
             }
-        } catch let error as FolioError {
-            FileHandle.standardError.write(Data("folio: error: \(error)\n".utf8))
-            throw ExitCode(1)
-        } catch let error as CocoaError {
-            FileHandle.standardError.write(Data("folio: error: \(error.localizedDescription)\n".utf8))
+        } catch {
+            StandardStreams.printError(StandardStreams.describe(error))
             throw ExitCode(1)
         }
     }

@@ -6,9 +6,7 @@ enum ThemeLoader {
     /// The default theme with the file's settings, its logo relative to the file; the default theme without a file.
     static func load(_ path: String?) throws -> Theme {
         guard let path else { return .standard }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FolioError(path: "--theme", "cannot read \(path)")
-        }
+        let data = try BoundedFile.read(path, limit: InputLimits.documentBytes, field: "--theme", what: "theme")
         let spec: ThemeSpec
         do {
             spec = try DocumentDecoder.decode(ThemeSpec.self, from: try DocumentDecoder.tree(data, format: DocumentDecoder.Format(fileName: path)))

@@ -9,19 +9,19 @@ import Foundation
 public final class BatchRunner: @unchecked Sendable {
     /// File names a batch writes beside the documents.
     public static let manifestName = "manifest.jsonl", failuresName = "failures.jsonl"
-    static let temporaryPrefix = ".folio-tmp-"
+    static let temporaryPrefix = AtomicFile.temporaryPrefix
 
     private let options: BatchOptions
     private let template: DocumentTemplate
     private let renderOptions: RenderOptions
     private let cancelled = Flag()
+    /// File names the manifest already lists, read once before a resumed run starts.
+    private var recordedFiles: Set<String> = []
 
     /// Loads the template; a bad template is an error before anything is written.
     public init(options: BatchOptions) throws {
         self.options = options
-        guard let data = FileManager.default.contents(atPath: options.template.path) else {
-            throw FolioError(path: "", "cannot read template \(options.template.path)")
-        }
+        let data = try BoundedFile.read(options.template.path, limit: InputLimits.documentBytes, field: "", what: "template")
         template = try DocumentTemplate(data: data, format: DocumentDecoder.Format(fileName: options.template.path))
         renderOptions = RenderOptions(baseDirectory: options.template.deletingLastPathComponent(), theme: options.theme,
                                       html: options.html)
@@ -42,7 +42,8 @@ public final class BatchRunner: @unchecked Sendable {
         let start = Date()
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: options.outputDirectory, withIntermediateDirectories: true)
-        removeStaleTemporaryFiles()
+        // Temporary files left by a killed run; those of a running process (another shard) stay.
+        AtomicFile.removeStaleTemporaries(in: options.outputDirectory)
         let dataPath = try spooledDataPath()
         defer { if dataPath != options.data { try? fileManager.removeItem(atPath: dataPath) } }
 
@@ -50,8 +51,11 @@ public final class BatchRunner: @unchecked Sendable {
         summary.total = try checkNames(dataPath: dataPath)
         progress?.started(total: summary.total)
 
-        let manifest = try LineWriter(url: options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.manifestName)),
-                                      append: options.resume)
+        let manifestURL = options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.manifestName))
+        // A killed run may have renamed a file into place without logging it: on --resume, a record is
+        // skipped only when every one of its files exists and has its manifest line; the rest are rendered again.
+        recordedFiles = options.resume ? BatchRunner.filesListed(in: manifestURL) : []
+        let manifest = try LineWriter(url: manifestURL, append: options.resume)
         let failures = try LineWriter(url: options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.failuresName)),
                                       append: options.resume)
         let work = BlockingQueue<DataRecord>(capacity: options.jobs * 2)
@@ -114,6 +118,7 @@ public final class BatchRunner: @unchecked Sendable {
         }
         manifest.close()
         failures.close()
+        if let error = manifest.error ?? failures.error { throw error }
         summary.seconds = Date().timeIntervalSince(start)
         summary.interrupted = cancelled.isSet && !(options.failFast && summary.failed > 0)
         if let error = readerError.error { throw error }
@@ -135,7 +140,9 @@ public final class BatchRunner: @unchecked Sendable {
                 try FileNaming.name(pattern: options.namePattern, record: value, number: record.number, format: $0)
             }
             let urls = names.map { options.outputDirectory.appendingPathComponent($0) }
-            if options.resume, urls.allSatisfy({ FileManager.default.fileExists(atPath: $0.path) }) {
+            if options.resume, zip(names, urls).allSatisfy({ name, url in
+                recordedFiles.contains(name) && FileManager.default.fileExists(atPath: url.path)
+            }) {
                 return .skipped(number: record.number)
             }
             let document = try template.document(for: value, number: record.number)
@@ -157,13 +164,23 @@ public final class BatchRunner: @unchecked Sendable {
                     rendered = try document.renderCountingPages(as: format, options: renderOptions)
                 }
                 let (data, pages) = rendered
-                try BatchRunner.writeAtomically(data, to: url)
+                try AtomicFile.write(data, to: url)
                 files.append((url.lastPathComponent, data.count, pages, SHA256Digest.hex(data)))
             }
             return .written(number: record.number, files: files)
         } catch {
             return .failed(number: record.number, id: id, error: "\(error)")
         }
+    }
+
+    /// The `file` of every complete line of a manifest.
+    static func filesListed(in manifest: URL) -> Set<String> {
+        guard let data = try? BoundedFile.read(manifest.path, limit: 1 << 30, field: "", what: "manifest") else { return [] }
+        var files = Set<String>()
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            if let entry = try? JSONTreeParser.parse([UInt8](line)), case .string(let file)? = entry["file"] { files.insert(file) }
+        }
+        return files
     }
 
     private func identifier(of record: TreeValue) -> String? {
@@ -173,34 +190,7 @@ public final class BatchRunner: @unchecked Sendable {
         return nil
     }
 
-    /// Writes under a temporary name in the same folder, then renames: readers
-    /// never see a partial file, and an interrupted run leaves none.
-    public static func writeAtomically(_ data: Data, to url: URL) throws {
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent("\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(url.lastPathComponent)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data) else {
-            let folder = url.deletingLastPathComponent().path
-            let reason = FileManager.default.fileExists(atPath: folder) ? "the folder is not writable" : "the folder \(folder) does not exist"
-            throw FolioError(path: "", "cannot write \(url.path): \(reason)")
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            unlink(temporary.path)
-            throw FolioError(path: "", "cannot rename to \(url.path): \(String(cString: strerror(errno)))")
-        }
-    }
-
     // MARK: before the run
-
-    /// Temporary files left by a killed run; those of a running process (another shard) stay.
-    private func removeStaleTemporaryFiles() {
-        let fileManager = FileManager.default
-        for name in (try? fileManager.contentsOfDirectory(atPath: options.outputDirectory.path)) ?? []
-        where name.hasPrefix(BatchRunner.temporaryPrefix) {
-            let rest = name.dropFirst(BatchRunner.temporaryPrefix.count).drop { !$0.isNumber }
-            if let pid = Int32(rest.prefix { $0.isNumber }), pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }
-            try? fileManager.removeItem(at: options.outputDirectory.appendingPathComponent(name))
-        }
-    }
 
     /// Standard input is copied to a temporary file so it can be read twice.
     private func spooledDataPath() throws -> String {

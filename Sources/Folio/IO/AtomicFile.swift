@@ -1,0 +1,87 @@
+import Foundation
+
+/// Writes output files whole or not at all: the bytes go to a temporary file in the
+/// same folder (`.folio-tmp-PID-…`), which is renamed over the destination. Only a
+/// regular file (or nothing) may stand at the destination: a device, folder, pipe or
+/// symbolic link there is an error, so `-o /dev/null` never replaces /dev/null.
+public enum AtomicFile {
+    /// Prefix of every temporary file Folio writes.
+    public static let temporaryPrefix = ".folio-tmp-"
+
+    /// The temporary file being written by this process, for a signal handler to remove.
+    nonisolated(unsafe) private static var current: UnsafeMutablePointer<CChar>?
+    private static let lock = NSLock()
+
+    /// Writes `data` to `url` atomically; one-line errors name the file and why.
+    public static func write(_ data: Data, to url: URL) throws {
+        let destination = url.path
+        var info = stat()
+        if lstat(destination, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw FolioError(path: "", "cannot write \(destination): it exists and is not a regular file")
+        }
+        let folder = url.deletingLastPathComponent().path
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent("\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(url.lastPathComponent.prefix(100))").path
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else {
+            let reason = errno == ENOENT ? "the folder \(folder) does not exist" : String(cString: strerror(errno))
+            throw FolioError(path: "", "cannot write \(destination): \(reason)")
+        }
+        register(temporary)
+        defer { register(nil) }
+        do {
+            try writeAll(data, to: fd)
+            guard close(fd) == 0 else { throw FolioError(path: "", "cannot write \(destination): \(String(cString: strerror(errno)))") }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error is FolioError ? error : FolioError(path: "", "cannot write \(destination): \(error)")
+        }
+        guard rename(temporary, destination) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw FolioError(path: "", "cannot write \(destination): \(reason)")
+        }
+    }
+
+    /// Writes every byte of `data` to `fd`, retrying short writes; ENOSPC and EPIPE are errors.
+    public static func writeAll(_ data: Data, to fd: Int32) throws {
+        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            guard var pointer = raw.baseAddress else { return }
+            var remaining = raw.count
+            while remaining > 0 {
+                let written = Foundation.write(fd, pointer, remaining)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw FolioError(path: "", String(cString: strerror(errno)))
+                }
+                remaining -= written
+                pointer += written
+            }
+        }
+    }
+
+    /// Removes the temporary file being written, from a signal handler (async-signal-safe: unlink only).
+    public static func removeCurrentTemporary() {
+        if let current { unlink(current) }
+    }
+
+    private static func register(_ path: String?) {
+        lock.lock()
+        defer { lock.unlock() }
+        let old = current
+        current = path.map { strdup($0) }
+        free(old)
+    }
+
+    /// Removes temporary files in `folder` left by processes that no longer run.
+    public static func removeStaleTemporaries(in folder: URL) {
+        let fileManager = FileManager.default
+        for name in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(temporaryPrefix) {
+            let rest = name.dropFirst(temporaryPrefix.count)
+            guard let pid = Int32(rest.prefix { $0.isNumber }) else { continue }
+            if pid == getpid() || kill(pid, 0) == 0 || errno == EPERM { continue }
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+}

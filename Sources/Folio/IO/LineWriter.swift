@@ -1,0 +1,56 @@
+import Foundation
+
+/// Appends JSON lines to a file, each written whole with one `write`, so an interrupted
+/// run keeps what it logged. Appending first completes a last line cut by a killed run.
+final class LineWriter {
+    private let fd: Int32
+    private let path: String
+    /// The first write error, reported when the batch ends.
+    private(set) var error: FolioError?
+
+    init(url: URL, append: Bool) throws {
+        path = url.path
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw FolioError(path: "", "cannot write \(path): it exists and is not a regular file")
+        }
+        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0o666)
+        guard fd >= 0 else { throw FolioError(path: "", "cannot write \(path): \(String(cString: strerror(errno)))") }
+        if append { try LineWriter.dropPartialLastLine(fd: fd, path: path) }
+    }
+
+    deinit { close() }
+
+    /// A killed run may have left half a line: cut the file back to its last newline.
+    private static func dropPartialLastLine(fd: Int32, path: String) throws {
+        let size = lseek(fd, 0, SEEK_END)
+        guard size > 0 else { return }
+        var end = size
+        var byte: UInt8 = 0
+        while end > 0 {
+            guard pread(fd, &byte, 1, end - 1) == 1 else { break }
+            if byte == UInt8(ascii: "\n") { break }
+            end -= 1
+        }
+        if end < size, ftruncate(fd, end) != 0 {
+            throw FolioError(path: "", "cannot repair \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    func write(jsonObject members: [(String, TreeValue)]) {
+        guard fd >= 0, error == nil else { return }
+        let line = Data((TreeValue.object(members.map { (key: $0.0, value: $0.1) }).json + "\n").utf8)
+        do {
+            try AtomicFile.writeAll(line, to: fd)
+        } catch let failure as FolioError {
+            error = FolioError(path: "", "cannot write \(path): \(failure.message)")
+        } catch {}
+    }
+
+    private var closed = false
+    func close() {
+        guard !closed else { return }
+        closed = true
+        _ = Foundation.close(fd)
+    }
+}

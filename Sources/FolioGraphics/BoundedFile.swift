@@ -1,0 +1,44 @@
+import Foundation
+import FolioModel
+
+/// Reads whole input files with a size bound: a regular file larger than the bound,
+/// a folder or an endless device (`/dev/zero`) is an error before memory is spent.
+public enum BoundedFile {
+    /// The bytes of `path`, at most `limit` of them; errors name `field`.
+    public static func read(_ path: String, limit: Int, field: String, what: String = "file") throws -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw FolioError(path: field, "cannot read \(what) \"\(path)\": \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw FolioError(path: field, "cannot read \(what) \"\(path)\": \(String(cString: strerror(errno)))")
+        }
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFDIR { throw FolioError(path: field, "cannot read \(what) \"\(path)\": it is a folder") }
+        if kind == S_IFREG, Int(info.st_size) > limit {
+            throw FolioError(path: field, "\(what) \"\(path)\" has \(info.st_size) bytes; at most \(limit) are allowed")
+        }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FolioError(path: field, "cannot read \(what) \"\(path)\": \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+            if data.count > limit {
+                throw FolioError(path: field, "\(what) \"\(path)\" has more than \(limit) bytes")
+            }
+        }
+        return data
+    }
+
+    /// Standard input, at most `limit` bytes.
+    public static func readStandardInput(limit: Int) throws -> Data {
+        try read("/dev/stdin", limit: limit, field: "", what: "standard input")
+    }
+}
