@@ -23,10 +23,15 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
         .target(name: "FolioModel"),
         .target(name: "FolioGraphics", dependencies: ["FolioModel"]),
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
-        .target(name: "FolioPDF", dependencies: ["CCairoPango", "FolioModel", "FolioGraphics", "FolioCharts"]),
+        .target(name: "FolioPDF", dependencies: ["CCairoPango", "CJPEG", "FolioModel", "FolioGraphics", "FolioCharts"]),
         .target(name: "FolioHTML", dependencies: [
             "FolioModel", "FolioGraphics", "FolioCharts",
             .product(name: "Mustache", package: "swift-mustache"),

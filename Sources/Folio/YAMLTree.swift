@@ -114,13 +114,17 @@ public enum YAMLTree {
             let valueStart = [0x0A, UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: ","), UInt8(ascii: "?"),
                               UInt8(ascii: "["), UInt8(ascii: "{")].contains(lastSignificant)
             let canOpen = flow > 0 || valueStart
-            switch byte {
-            case UInt8(ascii: "#") where previous == space || previous == 0x09: inComment = true
-            case UInt8(ascii: "\""), UInt8(ascii: "'") where valueStart: quote = byte
-            case UInt8(ascii: "["), UInt8(ascii: "{") where canOpen || lastSignificant == UInt8(ascii: "[")
-                || lastSignificant == UInt8(ascii: "{"): flow += 1
-            case UInt8(ascii: "]"), UInt8(ascii: "}") where flow > 0: flow -= 1
-            default: break
+            let isQuote = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+            let isOpen = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{")
+            let isClose = byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
+            if byte == UInt8(ascii: "#"), previous == space || previous == 0x09 {
+                inComment = true
+            } else if isQuote, valueStart {
+                quote = byte
+            } else if isOpen, canOpen {
+                flow += 1
+            } else if isClose, flow > 0 {
+                flow -= 1
             }
             if flow + indentLevels.count + compact > limit {
                 throw FolioError(path: "", "the input is nested more than \(InputLimits.nestingDepth) levels deep (line \(lineNumber))")

@@ -1,4 +1,5 @@
 import Foundation
+import FolioModel
 
 /// Encoded PNG or JPEG bytes with their pixel size, read from the file header.
 public struct ImageData: Sendable, Hashable {
@@ -13,6 +14,10 @@ public struct ImageData: Sendable, Hashable {
     public var format: Format
     public var pixelWidth: Int
     public var pixelHeight: Int
+    /// Colour components of a JPEG (1 grey, 3 YCbCr/RGB, 4 CMYK); 0 for PNG.
+    public var components: Int = 0
+    /// Whether a CMYK JPEG stores its inks inverted, as Adobe's writers do (APP14 marker).
+    public var invertedCMYK = false
 
     /// Reads the format and size; nil when the bytes are neither a PNG nor a baseline/progressive JPEG.
     public init?(bytes: Data) {
@@ -23,8 +28,10 @@ public struct ImageData: Sendable, Hashable {
             let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
             guard w > 0, h > 0 else { return nil }
             self.init(bytes: bytes, format: .png, width: w, height: h)
-        } else if b.count >= 4, b[0] == 0xFF, b[1] == 0xD8, let size = ImageData.jpegSize(bytes) {
-            self.init(bytes: bytes, format: .jpeg, width: size.0, height: size.1)
+        } else if b.count >= 4, b[0] == 0xFF, b[1] == 0xD8, let frame = ImageData.jpegFrame(bytes) {
+            self.init(bytes: bytes, format: .jpeg, width: frame.width, height: frame.height)
+            components = frame.components
+            invertedCMYK = frame.adobe
         } else {
             return nil
         }
@@ -34,25 +41,108 @@ public struct ImageData: Sendable, Hashable {
         self.bytes = bytes; self.format = format; self.pixelWidth = width; self.pixelHeight = height
     }
 
-    /// Walks JPEG segments to the first start-of-frame marker.
-    private static func jpegSize(_ data: Data) -> (Int, Int)? {
-        let b = [UInt8](data)
+    /// Walks JPEG segments to the first start-of-frame marker, noting an Adobe APP14 marker on the way.
+    private static func jpegFrame(_ data: Data) -> (width: Int, height: Int, components: Int, adobe: Bool)? {
+        let b = [UInt8](data.prefix(4 << 20))
         var i = 2
+        var adobe = false
         while i + 9 < b.count {
             guard b[i] == 0xFF else { return nil }
             let marker = b[i + 1]
             if marker == 0xFF { i += 1; continue }
             let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            if marker == 0xEE, i + 9 < b.count, Array(b[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) { adobe = true }
             let isFrame = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
             if isFrame {
                 let h = Int(b[i + 5]) << 8 | Int(b[i + 6])
                 let w = Int(b[i + 7]) << 8 | Int(b[i + 8])
-                return w > 0 && h > 0 ? (w, h) : nil
+                let components = Int(b[i + 9])
+                return w > 0 && h > 0 ? (w, h, components, adobe) : nil
             }
             guard length >= 2 else { return nil }
             i += 2 + length
         }
         return nil
+    }
+
+    /// Why the image cannot be used, or nil: a size beyond the limits (checked before any
+    /// pixel is decoded), a truncated or malformed file, an unsupported JPEG colour model.
+    public var problem: String? {
+        guard pixelWidth <= InputLimits.imageSide, pixelHeight <= InputLimits.imageSide,
+              pixelWidth * pixelHeight <= InputLimits.imagePixels else {
+            return "the image is \(pixelWidth) × \(pixelHeight) pixels; at most \(InputLimits.imageSide) a side and \(InputLimits.imagePixels / 1_000_000) megapixels are allowed"
+        }
+        switch format {
+        case .png: return pngProblem
+        case .jpeg:
+            guard [1, 3, 4].contains(components) else { return "a JPEG with \(components) colour components is not supported" }
+            return jpegProblem
+        }
+    }
+
+    /// PNG chunks must follow each other up to IEND, with IHDR first and image data present.
+    private var pngProblem: String? {
+        bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
+            let b = raw.bindMemory(to: UInt8.self)
+            var i = 8
+            var sawData = false
+            while i + 8 <= b.count {
+                let length = Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+                let type = String(decoding: b[(i + 4)..<(i + 8)], as: UTF8.self)
+                if i == 8, type != "IHDR" { return "the PNG does not start with its header" }
+                guard length >= 0, i + 12 + length <= b.count else { return "the PNG file is cut short" }
+                let stored = UInt32(b[i + 8 + length]) << 24 | UInt32(b[i + 9 + length]) << 16
+                    | UInt32(b[i + 10 + length]) << 8 | UInt32(b[i + 11 + length])
+                if ImageData.crc32(UnsafeBufferPointer(rebasing: b[(i + 4)..<(i + 8 + length)])) != stored {
+                    return "the PNG file is corrupt (its \(type) chunk fails its checksum)"
+                }
+                if type == "IDAT" { sawData = true }
+                if type == "IEND" { return sawData ? nil : "the PNG has no image data" }
+                i += 12 + length
+            }
+            return "the PNG file is cut short"
+        }
+    }
+
+    /// PNG's CRC-32 (ISO 3309), table-driven.
+    private static let crcTable: [UInt32] = (0..<256).map { n -> UInt32 in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    static func crc32(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        crcTable.withUnsafeBufferPointer { table in
+            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+
+    /// A JPEG must reach its scan and end with an end-of-image marker after it.
+    private var jpegProblem: String? {
+        bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
+            let b = raw.bindMemory(to: UInt8.self)
+            var i = 2
+            while i + 4 <= b.count {
+                guard b[i] == 0xFF else { return "the JPEG file is corrupt" }
+                let marker = b[i + 1]
+                if marker == 0xFF { i += 1; continue }
+                let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+                guard length >= 2, i + 2 + length <= b.count else { return "the JPEG file is cut short" }
+                if marker == 0xDA {
+                    // Entropy-coded data follows; the file must end with FF D9 (trailing bytes allowed).
+                    var j = i + 2 + length
+                    while j + 1 < b.count {
+                        if b[j] == 0xFF, b[j + 1] == 0xD9 { return nil }
+                        j += 1
+                    }
+                    return "the JPEG file is cut short"
+                }
+                i += 2 + length
+            }
+            return "the JPEG file is cut short"
+        }
     }
 
     /// `data:` URI of the bytes, for self-contained HTML.

@@ -21,6 +21,7 @@ public enum ImageLoader {
         guard let image = ImageData(bytes: bytes) else {
             throw FolioError(path: field, "not a PNG or JPEG image")
         }
+        if let problem = image.problem { throw FolioError(path: field, problem) }
         return image
     }
 }

@@ -117,8 +117,7 @@ final class CairoCanvas: Canvas {
                 if link.url.hasPrefix("#") {
                     target = "dest='\(Navigation.destinationName(String(link.url.dropFirst())))'"
                 } else {
-                    let escaped = link.url.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
-                    target = "uri='\(escaped)'"
+                    target = "uri='\(CairoCanvas.percentEncoded(link.url))'"
                 }
                 let attributes = String(format: "%@ rect=[%.2f %.2f %.2f %.2f]", target,
                                         origin.x + r.x, origin.y + r.y, r.width, r.height)
@@ -126,6 +125,22 @@ final class CairoCanvas: Canvas {
                 cairo_tag_end(cr, CAIRO_TAG_LINK)
             }
         }
+    }
+
+    /// `url` with every byte outside RFC 3986's unreserved and reserved characters (less
+    /// `'`, `(`, `)`) percent-encoded: Cairo 1.16 writes link URIs into the PDF unescaped.
+    static func percentEncoded(_ url: String) -> String {
+        let keep = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&*+,;=%".utf8)
+        var result = ""
+        for byte in url.utf8 {
+            if keep.contains(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                result += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return result
     }
 
     func draw(image: ImageData, in rect: Rect) {

@@ -17,12 +17,14 @@ final class FlowableBuilder {
     let theme: Theme
     let width: Double
     let baseDirectory: URL?
+    /// Decoded pictures, shared with the canvas: each is decoded once, here, so a corrupt one is an error.
+    let images: ImageSurfaceCache
     private(set) var sources: [Source] = []
     private(set) var warnings: [LayoutReport.Warning] = []
     fileprivate(set) var inSection = false
 
-    init(text: PangoTextEngine, theme: Theme, width: Double, baseDirectory: URL?) {
-        self.text = text; self.theme = theme; self.width = width; self.baseDirectory = baseDirectory
+    init(text: PangoTextEngine, theme: Theme, width: Double, baseDirectory: URL?, images: ImageSurfaceCache) {
+        self.text = text; self.theme = theme; self.width = width; self.baseDirectory = baseDirectory; self.images = images
     }
 
     func items(for document: Document) throws -> [Paginator.Item] {
@@ -72,7 +74,7 @@ final class FlowableBuilder {
             var placed: [(x: Double, flowable: Flowable)] = []
             for (index, (item, fraction)) in zip(columns.items, columns.fractions).enumerated() {
                 let columnWidth = usable * fraction
-                let builder = FlowableBuilder(text: text, theme: theme, width: columnWidth, baseDirectory: baseDirectory)
+                let builder = FlowableBuilder(text: text, theme: theme, width: columnWidth, baseDirectory: baseDirectory, images: images)
                 builder.inSection = inSection
                 for flowable in try builder.flowables(for: item, path: "\(path).items[\(index)]") {
                     placed.append((x, flowable))
@@ -94,6 +96,11 @@ final class FlowableBuilder {
             return [TextFlowable(layout: layout, text: paragraph.text.plainText, color: theme.text, spaceBefore: 6)]
         case .image(let image):
             let data = try ImageLoader.load(image, path: path, baseDirectory: baseDirectory)
+            guard images.surface(for: data) != nil else {
+                let field: String
+                if case .file = image.source { field = "\(path).path" } else { field = "\(path).data" }
+                throw FolioError(path: field, "the image data is corrupt and cannot be decoded")
+            }
             if image.alt.trimmingCharacters(in: .whitespaces).isEmpty {
                 warnings.append(LayoutReport.Warning(kind: .missingAlt, path: "\(path).alt", message: "the image has no text alternative"))
             }

@@ -1,4 +1,5 @@
 import CCairoPango
+import CJPEG
 import Foundation
 import FolioGraphics
 
@@ -17,6 +18,7 @@ final class ImageSurfaceCache {
         let surface: OpaquePointer?
         switch image.format {
         case .png: surface = ImageSurfaceCache.decodePNG(image.bytes)
+        case .jpeg where image.components == 4: surface = ImageSurfaceCache.decodeCMYK(image)
         case .jpeg: surface = ImageSurfaceCache.wrapJPEG(image)
         }
         if let surface { surfaces[image.bytes] = surface }
@@ -49,6 +51,28 @@ final class ImageSurfaceCache {
             if let surface { cairo_surface_destroy(surface) }
             return nil
         }
+        return surface
+    }
+
+    /// CMYK JPEGs are decoded to RGB: passed through, Cairo 1.16 would print an Adobe file's
+    /// inverted inks as a negative.
+    private static func decodeCMYK(_ image: ImageData) -> OpaquePointer? {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(image.pixelWidth), Int32(image.pixelHeight)),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let pixels = cairo_image_surface_get_data(surface) else {
+            return nil
+        }
+        cairo_surface_flush(surface)
+        let stride = cairo_image_surface_get_stride(surface)
+        let decoded = image.bytes.withUnsafeBytes { raw -> Int32 in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return 0 }
+            return folio_jpeg_decode_cmyk(base, UInt(raw.count), pixels, Int32(image.pixelWidth), Int32(image.pixelHeight),
+                                          stride, image.invertedCMYK ? 1 : 0)
+        }
+        guard decoded == 1 else {
+            cairo_surface_destroy(surface)
+            return nil
+        }
+        cairo_surface_mark_dirty(surface)
         return surface
     }
 

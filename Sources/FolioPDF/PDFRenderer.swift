@@ -43,7 +43,8 @@ public struct PDFRenderer {
         let content = Rect(x: margins.left.points, y: margins.top.points,
                            width: pageWidth - margins.left.points - margins.right.points,
                            height: pageHeight - margins.top.points - margins.bottom.points)
-        let builder = FlowableBuilder(text: text, theme: theme, width: content.width, baseDirectory: baseDirectory)
+        let images = ImageSurfaceCache()
+        let builder = FlowableBuilder(text: text, theme: theme, width: content.width, baseDirectory: baseDirectory, images: images)
         let items = try builder.items(for: document)
         let (pages, pageWarnings) = Paginator(pageHeight: content.height).paginate(items)
         let sections = document.elements.compactMap { block -> Section? in
@@ -65,7 +66,7 @@ public struct PDFRenderer {
         defer { cairo_surface_destroy(surface) }
         setMetadata(document, on: surface)
         guard let cr = cairo_create(surface) else { throw FolioError(path: "", "Cairo could not create a context") }
-        let canvas = CairoCanvas(cr: cr, text: text, images: ImageSurfaceCache())
+        let canvas = CairoCanvas(cr: cr, text: text, images: images)
         let navigation = Navigation(surface: surface)
         canvas.navigation = navigation
         canvas.tagsStructure = document.metadata.tagged

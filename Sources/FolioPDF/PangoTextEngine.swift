@@ -52,8 +52,21 @@ public final class PangoTextEngine: TextMeasurer {
     func singleLine(_ text: String, font: FontSpec) -> TextLayout {
         let layout = TextLayout(context: context)
         pango_layout_set_font_description(layout.pointer, fontDescription(font))
-        pango_layout_set_text(layout.pointer, text, -1)
+        pango_layout_set_text(layout.pointer, PangoTextEngine.shapeable(text), -1)
         return layout
+    }
+
+    /// `text` with the characters Pango cannot take (NUL and other controls but tab and
+    /// newline, noncharacters) replaced by U+FFFD, so nothing after them is lost.
+    static func shapeable(_ text: String) -> String {
+        func allowed(_ s: Unicode.Scalar) -> Bool {
+            let v = s.value
+            if v < 0x20 { return v == 0x0A || v == 0x09 }
+            return !(0x7F...0x9F).contains(v) && !(0xFDD0...0xFDEF).contains(v) && v & 0xFFFE != 0xFFFE
+        }
+        // Fast path: most text has no such character.
+        guard text.unicodeScalars.contains(where: { !allowed($0) }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { allowed($0) ? $0 : "\u{FFFD}" }))
     }
 
     /// Wrapped rich text at `width` points, aligned as asked.
@@ -74,7 +87,7 @@ public final class PangoTextEngine: TextMeasurer {
         let layout = TextLayout(context: context)
         let pointer = layout.pointer
         pango_layout_set_font_description(pointer, fontDescription(font))
-        pango_layout_set_width(pointer, Int32(max(width, 1) * Double(PANGO_SCALE)))
+        pango_layout_set_width(pointer, Int32(min(max(width, 1), 100_000) * Double(PANGO_SCALE)))
         pango_layout_set_wrap(pointer, PANGO_WRAP_WORD_CHAR)
         pango_layout_set_line_spacing(pointer, Float(lineSpacing))
         switch alignment {
@@ -90,7 +103,8 @@ public final class PangoTextEngine: TextMeasurer {
         let attributes = pango_attr_list_new()
         var offset = 0
         for run in runs {
-            let length = run.text.utf8.count
+            let runText = PangoTextEngine.shapeable(run.text)
+            let length = runText.utf8.count
             let start = UInt32(offset), end = UInt32(offset + length)
             func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?) {
                 guard let attribute else { return }
@@ -103,12 +117,12 @@ public final class PangoTextEngine: TextMeasurer {
             if let url = run.link {
                 add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE))
                 if let color = linkColor {
-                    add(pango_attr_foreground_new(UInt16(color.red * 65535), UInt16(color.green * 65535),
-                                                  UInt16(color.blue * 65535)))
+                    func channel(_ value: Double) -> UInt16 { UInt16(clamping: (value * 65535).clampedInt()) }
+                    add(pango_attr_foreground_new(channel(color.red), channel(color.green), channel(color.blue)))
                 }
                 links.append(TextLayout.Link(url: url, startByte: offset, endByte: offset + length))
             }
-            text += run.text
+            text += runText
             offset += length
         }
         pango_layout_set_text(pointer, text, -1)
