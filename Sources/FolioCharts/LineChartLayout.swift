@@ -28,7 +28,7 @@ struct LineChartLayout {
         if axis.format == nil, isDate {
             let positions = line.plots.flatMap { line.xPositions(of: $0) }
             let span = (positions.max() ?? 0) - (positions.min() ?? 0)
-            axis.format = .date(pattern: span <= 86_400 ? "HH:mm" : span <= 86_400 * 180 ? "MMM d" : "MMM yyyy")
+            axis.format = .date(pattern: span <= 300 ? "HH:mm:ss" : span <= 86_400 ? "HH:mm" : span <= 86_400 * 180 ? "MMM d" : "MMM yyyy")
         }
         return axis
     }

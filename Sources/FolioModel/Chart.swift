@@ -82,6 +82,15 @@ public struct Chart: Sendable, Hashable, Codable {
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c,
                 debugDescription: "unknown chart kind \"\(kind)\"; expected one of: \(Chart.kinds.joined(separator: ", "))")
         }
+        if let type = xAxis.type, case .line(var line) = body {
+            // The axis type decides what the x values are read as.
+            line.x = try line.x?.coerced(to: type, codingPath: c.codingPath + [FieldKey("x")])
+            for index in line.plots.indices {
+                line.plots[index].x = try line.plots[index].x?.coerced(
+                    to: type, codingPath: c.codingPath + [FieldKey("plots"), IndexKey(index), FieldKey("x")])
+            }
+            body = .line(line)
+        }
     }
 
     public func encode(to encoder: Encoder) throws {

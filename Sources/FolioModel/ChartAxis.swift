@@ -3,6 +3,9 @@ public struct ChartAxis: Sendable, Hashable, Codable {
     /// Linear or base-10 logarithmic.
     public enum Scale: String, Sendable, Hashable, Codable, CaseIterable, NamedOption { case linear, log }
 
+    /// What an axis's values are: names, numbers or dates.
+    public enum ValueType: String, Sendable, Hashable, Codable, CaseIterable, NamedOption { case category, number, date }
+
     public var title: String?
     /// Lowest value shown; it only widens the data's range.
     public var min: Double?
@@ -16,14 +19,18 @@ public struct ChartAxis: Sendable, Hashable, Codable {
     /// Draw grid lines at the ticks.
     public var grid: Bool
     public var scale: Scale
+    /// The kind of the x values of a line or scatter chart, forcing what they are read as;
+    /// nil reads numbers as numbers, ISO 8601 strings as dates and other strings as categories.
+    public var type: ValueType?
 
     public init(title: String? = nil, min: Double? = nil, max: Double? = nil, tickInterval: Double? = nil,
-                ticks: [Double]? = nil, format: ValueFormat? = nil, grid: Bool = true, scale: Scale = .linear) {
+                ticks: [Double]? = nil, format: ValueFormat? = nil, grid: Bool = true, scale: Scale = .linear,
+                type: ValueType? = nil) {
         self.title = title; self.min = min; self.max = max; self.tickInterval = tickInterval
-        self.ticks = ticks; self.format = format; self.grid = grid; self.scale = scale
+        self.ticks = ticks; self.format = format; self.grid = grid; self.scale = scale; self.type = type
     }
 
-    private enum CodingKeys: String, CodingKey { case title, min, max, tickInterval, ticks, format, grid, scale }
+    private enum CodingKeys: String, CodingKey { case title, min, max, tickInterval, ticks, format, grid, scale, type }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -35,5 +42,6 @@ public struct ChartAxis: Sendable, Hashable, Codable {
         format = try c.decodeIfPresent(ValueFormat.self, forKey: .format)
         grid = try c.decodeIfPresent(Bool.self, forKey: .grid) ?? true
         scale = try c.decodeIfPresent(Scale.self, forKey: .scale) ?? .linear
+        type = try c.decodeIfPresent(ValueType.self, forKey: .type)
     }
 }

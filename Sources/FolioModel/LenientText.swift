@@ -75,3 +75,13 @@ public struct IndexKey: CodingKey, Sendable {
     public init?(intValue: Int) { self.init(intValue) }
     public init?(stringValue: String) { return nil }
 }
+
+/// A field named in an error path, for checks made after decoding.
+public struct FieldKey: CodingKey, Sendable {
+    public let stringValue: String
+    public var intValue: Int? { nil }
+
+    public init(_ name: String) { stringValue = name }
+    public init?(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { return nil }
+}

@@ -14,6 +14,9 @@ public enum XValues: Sendable, Hashable, Codable {
         }
     }
 
+    /// Numbers stay numbers. Strings are dates when every one is an ISO 8601 date (one that starts
+    /// like a date but cannot be read is an error naming it), and categories otherwise: quoted
+    /// strings never become numbers. `xAxis.type` can force the kind (`XValues.coerced`).
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         // Strings first: YAML would otherwise read a time such as 06:30:00 as a base-60 number.
@@ -21,14 +24,48 @@ public enum XValues: Sendable, Hashable, Codable {
             self = .numbers(try container.decode([Double].self))
             return
         }
-        let numbers = strings.compactMap { Double($0) }
-        let dates = strings.compactMap(Metadata.parseDate)
-        if !strings.isEmpty, numbers.count == strings.count {
-            self = .numbers(numbers)
-        } else if !strings.isEmpty, dates.count == strings.count {
-            self = .dates(dates.map(\.timeIntervalSince1970))
-        } else {
-            self = .categories(strings)
+        self = try XValues.reading(strings, as: nil, codingPath: decoder.codingPath)
+    }
+
+    /// `strings` read as `type`, or as what they look like when `type` is nil.
+    static func reading(_ strings: [String], as type: ChartAxis.ValueType?, codingPath: [CodingKey]) throws -> XValues {
+        func failure(_ index: Int, _ message: String) -> DecodingError {
+            .dataCorrupted(.init(codingPath: codingPath + [IndexKey(index)], debugDescription: message))
+        }
+        switch type {
+        case .category?:
+            return .categories(strings)
+        case .number?:
+            return .numbers(try strings.enumerated().map { index, text in
+                guard let number = Double(text.trimmingWhitespace()), number.isFinite else {
+                    throw failure(index, "\"\(text)\" is not a number (xAxis.type is number)")
+                }
+                return number
+            })
+        case .date?:
+            return .dates(try strings.enumerated().map { index, text in
+                guard let date = ISODate.parse(text) else {
+                    throw failure(index, "\"\(text)\" is not an ISO 8601 date such as 2026-11-14 or 2026-11-14T08:00:00.250Z")
+                }
+                return date
+            })
+        case nil:
+            guard !strings.isEmpty, strings.allSatisfy(ISODate.looksLikeDate) else { return .categories(strings) }
+            return try reading(strings, as: .date, codingPath: codingPath)
+        }
+    }
+
+    /// These values as `type`: numbers or dates as category names, category names read as numbers or dates.
+    public func coerced(to type: ChartAxis.ValueType, codingPath: [CodingKey] = []) throws -> XValues {
+        switch (self, type) {
+        case (.categories(let names), _): return try XValues.reading(names, as: type, codingPath: codingPath)
+        case (.numbers(let values), .category): return .categories(values.map { $0 == $0.rounded() && abs($0) < 1e15 ? String($0.clampedInt()) : String($0) })
+        case (.dates(let values), .category): return .categories(values.map(ISODate.format))
+        case (.numbers, .number), (.dates, .date): return self
+        case (.numbers, .date):
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
+                "xAxis.type is date, but x holds numbers; write dates as ISO 8601 strings"))
+        case (.dates(let values), .number): return .numbers(values)
         }
     }
 
@@ -38,8 +75,7 @@ public enum XValues: Sendable, Hashable, Codable {
         case .categories(let names): try container.encode(names)
         case .numbers(let values): try container.encode(values)
         case .dates(let values):
-            let formatter = ISO8601DateFormatter()
-            try container.encode(values.map { formatter.string(from: Date(timeIntervalSince1970: $0)) })
+            try container.encode(values.map(ISODate.format))
         }
     }
 }

@@ -55,12 +55,9 @@ public struct Metadata: Sendable, Hashable, Codable {
         }
     }
 
-    /// Parses an ISO 8601 date-time, or a plain `YYYY-MM-DD` date at midnight UTC.
+    /// Parses an ISO 8601 date-time (fractional seconds, `Z` or an offset, `T` or a space), or a
+    /// plain `YYYY-MM-DD` date at midnight UTC; nil for anything else.
     public static func parseDate(_ text: String) -> Date? {
-        let full = ISO8601DateFormatter()
-        if let date = full.date(from: text) { return date }
-        let dateOnly = ISO8601DateFormatter()
-        dateOnly.formatOptions = [.withFullDate]
-        return dateOnly.date(from: text)
+        ISODate.parse(text).map { Date(timeIntervalSince1970: $0) }
     }
 }
