@@ -5,20 +5,22 @@ import FolioModel
 /// a folder or an endless device (`/dev/zero`) is an error before memory is spent.
 public enum BoundedFile {
     /// The bytes of `path`, at most `limit` of them; errors name `field`.
-    public static func read(_ path: String, limit: Int, field: String, what: String = "file") throws -> Data {
+    /// `shownAs` is the name errors use (the path as the document wrote it).
+    public static func read(_ path: String, limit: Int, field: String, what: String = "file", shownAs: String? = nil) throws -> Data {
+        let name = shownAs ?? path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw FolioError(path: field, "cannot read \(what) \"\(path)\": \(String(cString: strerror(errno)))")
+            throw FolioError(path: field, "cannot read \(what) \"\(name)\": \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            throw FolioError(path: field, "cannot read \(what) \"\(path)\": \(String(cString: strerror(errno)))")
+            throw FolioError(path: field, "cannot read \(what) \"\(name)\": \(String(cString: strerror(errno)))")
         }
         let kind = info.st_mode & S_IFMT
-        if kind == S_IFDIR { throw FolioError(path: field, "cannot read \(what) \"\(path)\": it is a folder") }
+        if kind == S_IFDIR { throw FolioError(path: field, "cannot read \(what) \"\(name)\": it is a folder") }
         if kind == S_IFREG, Int(info.st_size) > limit {
-            throw FolioError(path: field, "\(what) \"\(path)\" has \(info.st_size) bytes; at most \(limit) are allowed")
+            throw FolioError(path: field, "\(what) \"\(name)\" has \(info.st_size) bytes; at most \(limit) are allowed")
         }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -26,12 +28,12 @@ public enum BoundedFile {
             let count = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw FolioError(path: field, "cannot read \(what) \"\(path)\": \(String(cString: strerror(errno)))")
+                throw FolioError(path: field, "cannot read \(what) \"\(name)\": \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }
             data.append(contentsOf: buffer[0..<count])
             if data.count > limit {
-                throw FolioError(path: field, "\(what) \"\(path)\" has more than \(limit) bytes")
+                throw FolioError(path: field, "\(what) \"\(name)\" has more than \(limit) bytes")
             }
         }
         return data

@@ -49,7 +49,9 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
     }
 }
 
-/// Turns the Markdown subset of `RichText` into runs in one pass.
+/// Turns the Markdown subset of `RichText` into runs in one pass. Whether a marker is
+/// closed later, and where the next `]` and `)` are, is precomputed from the end, so the
+/// parse is linear in the text's length whatever its markup.
 private struct MarkupParser {
     let chars: [Character]
     var index = 0
@@ -57,19 +59,52 @@ private struct MarkupParser {
     var buffer = ""
     var bold = false
     var italic = false
+    /// `closesSingle[i]`: scanning from `i`, a `*` not after a space (and not part of `**`) comes.
+    private let closesSingle: [Bool]
+    /// `closesDouble[i]`: scanning from `i`, a `**` not after a space comes.
+    private let closesDouble: [Bool]
+    /// The first `]`, `)` and non-white-space character at or after each index (`count` when none).
+    private let nextBracket: [Int], nextParen: [Int], nextNonSpace: [Int]
 
-    init(_ chars: [Character]) { self.chars = chars }
+    init(_ chars: [Character]) {
+        self.chars = chars
+        let n = chars.count
+        var single = [Bool](repeating: false, count: n + 2)
+        var double = [Bool](repeating: false, count: n + 2)
+        var bracket = [Int](repeating: n, count: n + 1)
+        var paren = [Int](repeating: n, count: n + 1)
+        var nonSpace = [Int](repeating: n, count: n + 1)
+        var i = n - 1
+        while i >= 0 {
+            let afterSpace = i > 0 && chars[i - 1] == " "
+            if chars[i] == "*", !afterSpace {
+                single[i] = i + 1 < n && chars[i + 1] == "*" ? single[i + 2] : true
+            } else {
+                single[i] = single[i + 1]
+            }
+            double[i] = (chars[i] == "*" && i + 1 < n && chars[i + 1] == "*" && !afterSpace) || double[i + 1]
+            bracket[i] = chars[i] == "]" ? i : bracket[i + 1]
+            paren[i] = chars[i] == ")" ? i : paren[i + 1]
+            nonSpace[i] = chars[i].isWhitespace ? nonSpace[i + 1] : i
+            i -= 1
+        }
+        closesSingle = single
+        closesDouble = double
+        nextBracket = bracket
+        nextParen = paren
+        nextNonSpace = nonSpace
+    }
 
     mutating func parse() -> [TextRun] {
         while index < chars.count {
             let c = chars[index]
             if c == "\\", index + 1 < chars.count, "*[]()\\_".contains(chars[index + 1]) {
                 buffer.append(chars[index + 1]); index += 2
-            } else if c == "*", peek(1) == "*", bold || hasClosing("**") {
+            } else if c == "*", peek(1) == "*", bold || hasClosing(double: true) {
                 flush(); bold.toggle(); index += 2
             } else if c == "*", peek(1) == "*" {
                 buffer += "**"; index += 2
-            } else if c == "*", italic || hasClosing("*") {
+            } else if c == "*", italic || hasClosing(double: false) {
                 flush(); italic.toggle(); index += 1
             } else if c == "[", let link = parseLink() {
                 flush()
@@ -87,26 +122,20 @@ private struct MarkupParser {
     }
 
     /// Whether the marker that opens here is closed later, so a lone `*` stays literal.
-    func hasClosing(_ marker: String) -> Bool {
-        let m = Array(marker)
-        var i = index + m.count
+    func hasClosing(double: Bool) -> Bool {
+        let i = index + (double ? 2 : 1)
         guard i < chars.count, chars[i] != " " else { return false }
-        while i + m.count <= chars.count {
-            if Array(chars[i..<i + m.count]) == m, chars[i - 1] != " " {
-                if m.count == 1 && i + 1 < chars.count && chars[i + 1] == "*" { i += 2; continue }
-                return true
-            }
-            i += 1
-        }
-        return false
+        return double ? closesDouble[i] : closesSingle[i]
     }
 
     mutating func parseLink() -> (text: String, url: String)? {
-        guard let close = chars[index...].firstIndex(of: "]"), close + 1 < chars.count,
-              chars[close + 1] == "(", let end = chars[(close + 1)...].firstIndex(of: ")") else { return nil }
+        let close = nextBracket[index + 1 <= chars.count ? index + 1 : chars.count]
+        guard close + 1 < chars.count, chars[close + 1] == "(" else { return nil }
+        let end = nextParen[close + 2 <= chars.count ? close + 2 : chars.count]
+        // Text and URL must not be empty; checked before anything is copied.
+        guard end < chars.count, close > index + 1, nextNonSpace[close + 2] < end else { return nil }
         let text = String(chars[(index + 1)..<close])
         let url = String(chars[(close + 2)..<end]).trimmingWhitespace()
-        guard !text.isEmpty, !url.isEmpty else { return nil }
         index = end + 1
         return (text, url)
     }

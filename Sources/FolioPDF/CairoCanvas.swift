@@ -104,27 +104,54 @@ final class CairoCanvas: Canvas {
         }
     }
 
-    /// Draws a wrapped layout with its top-left corner at `origin`.
-    /// Links are made clickable for lines whose middle lies within `visible` (layout coordinates).
+    /// Draws a wrapped layout with its top-left corner at `origin`. With `visible` (layout
+    /// coordinates), only the lines whose middle lies within it are drawn and made clickable,
+    /// so a paragraph split over many pages costs each page only its own lines.
     func draw(layout: TextLayout, at origin: Point, color: Color, visible: ClosedRange<Double>? = nil) {
         setColor(color)
-        cairo_move_to(cr, origin.x, origin.y)
-        pango_cairo_show_layout(cr, layout.pointer)
-        for link in layout.links {
-            for r in layout.rects(startByte: link.startByte, endByte: link.endByte)
-            where visible.map({ $0.contains(r.midY) }) ?? true {
-                let target: String
-                if link.url.hasPrefix("#") {
-                    target = "dest='\(Navigation.destinationName(String(link.url.dropFirst())))'"
-                } else {
-                    target = "uri='\(CairoCanvas.percentEncoded(link.url))'"
-                }
-                let attributes = String(format: "%@ rect=[%.2f %.2f %.2f %.2f]", target,
-                                        origin.x + r.x, origin.y + r.y, r.width, r.height)
-                cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
-                cairo_tag_end(cr, CAIRO_TAG_LINK)
+        guard let visible else {
+            cairo_move_to(cr, origin.x, origin.y)
+            pango_cairo_show_layout(cr, layout.pointer)
+            for link in layout.links {
+                for r in layout.rects(startByte: link.startByte, endByte: link.endByte) { addLink(link.url, r, origin) }
+            }
+            return
+        }
+        let lines = layout.lines
+        // The first line at or below the visible range's top (lines are in order).
+        var low = 0, high = lines.count
+        while low < high {
+            let mid = (low + high) / 2
+            if lines[mid].extents.midY < visible.lowerBound { low = mid + 1 } else { high = mid }
+        }
+        var linkIndex = 0
+        for line in lines[low...] {
+            guard visible.contains(line.extents.midY) else { break }
+            cairo_move_to(cr, origin.x + line.extents.x, origin.y + line.baseline)
+            pango_cairo_show_layout_line(cr, line.pointer)
+            // Links are in text order: skip those that end before this line, then add those on it.
+            while linkIndex < layout.links.count, layout.links[linkIndex].endByte <= line.startByte { linkIndex += 1 }
+            var index = linkIndex
+            while index < layout.links.count, layout.links[index].startByte < line.endByte {
+                let link = layout.links[index]
+                if let rect = layout.rect(of: line, startByte: link.startByte, endByte: link.endByte) { addLink(link.url, rect, origin) }
+                index += 1
             }
         }
+    }
+
+    /// A link annotation over `rect` (layout coordinates, drawn at `origin`).
+    private func addLink(_ url: String, _ rect: Rect, _ origin: Point) {
+        let target: String
+        if url.hasPrefix("#") {
+            target = "dest='\(Navigation.destinationName(String(url.dropFirst())))'"
+        } else {
+            target = "uri='\(CairoCanvas.percentEncoded(url))'"
+        }
+        let attributes = String(format: "%@ rect=[%.2f %.2f %.2f %.2f]", target,
+                                origin.x + rect.x, origin.y + rect.y, rect.width, rect.height)
+        cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
+        cairo_tag_end(cr, CAIRO_TAG_LINK)
     }
 
     /// `url` with every byte outside RFC 3986's unreserved and reserved characters (less

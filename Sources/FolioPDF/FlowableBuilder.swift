@@ -92,8 +92,12 @@ final class FlowableBuilder {
             return [heading(subtitle.text, size: theme.subtitleSize, role: .subtitle, level: inSection ? 2 : 1,
                             anchor: subtitle.id, path: path, spaceBefore: 16)]
         case .paragraph(let paragraph):
-            let layout = body(paragraph.text.runs, width: width, path: path, alignment: paragraph.align)
-            return [TextFlowable(layout: layout, text: paragraph.text.plainText, color: theme.text, spaceBefore: 6)]
+            let pieces = TextChunks.chunks(paragraph.text.runs)
+            return pieces.enumerated().map { index, runs in
+                let layout = body(runs, width: width, path: path, alignment: paragraph.align)
+                return TextFlowable(layout: layout, text: pieces.count == 1 ? paragraph.text.plainText : runs.map(\.text).joined(),
+                                    color: theme.text, spaceBefore: index == 0 ? 6 : 0)
+            }
         case .image(let image):
             let data = try ImageLoader.load(image, path: path, baseDirectory: baseDirectory)
             guard images.surface(for: data) != nil else {

@@ -56,6 +56,40 @@ public final class PangoTextEngine: TextMeasurer {
         return layout
     }
 
+    /// `text` ready for Pango: `shapeable`, and with a zero-width space every 32 characters
+    /// inside words longer than 64, so a 40,000-character word wraps at those points instead
+    /// of making Pango try every break in it (which takes quadratic time). Zero-width spaces
+    /// draw nothing and are not inserted inside a character's combining marks.
+    static func prepared(_ text: String) -> String {
+        let clean = shapeable(text)
+        var run = 0
+        var needsBreaks = false
+        for scalar in clean.unicodeScalars {
+            run = scalar.properties.isWhitespace ? 0 : run + 1
+            if run > 64 { needsBreaks = true; break }
+        }
+        guard needsBreaks else { return clean }
+        var result = String.UnicodeScalarView()
+        run = 0
+        var previous: Unicode.Scalar = " "
+        for scalar in clean.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                run = 0
+            } else {
+                run += 1
+                let joins = previous == "\u{200D}" || scalar == "\u{200D}" || (0xFE00...0xFE0F).contains(scalar.value)
+                    || [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory)
+                if run > 32, !joins {
+                    result.append("\u{200B}")
+                    run = 1
+                }
+            }
+            result.append(scalar)
+            previous = scalar
+        }
+        return String(result)
+    }
+
     /// `text` with the characters Pango cannot take (NUL and other controls but tab and
     /// newline, noncharacters) replaced by U+FFFD, so nothing after them is lost.
     static func shapeable(_ text: String) -> String {
@@ -103,7 +137,7 @@ public final class PangoTextEngine: TextMeasurer {
         let attributes = pango_attr_list_new()
         var offset = 0
         for run in runs {
-            let runText = PangoTextEngine.shapeable(run.text)
+            let runText = PangoTextEngine.prepared(run.text)
             let length = runText.utf8.count
             let start = UInt32(offset), end = UInt32(offset + length)
             func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?) {

@@ -80,7 +80,7 @@ final class TableLayout {
                 let room = starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX
                 if !slot.text.contains("\n"), Double(slot.text.unicodeScalars.count) * bodyFont.size * 1.05 <= room { continue }
                 let measurer = slot.span == 1 ? measurers[slot.column] : cellLayout(slot, font: bodyFont)
-                pango_layout_set_text(measurer.pointer, slot.text, -1)
+                pango_layout_set_text(measurer.pointer, PangoTextEngine.prepared(slot.text), -1)
                 measurer.invalidateMetrics()
                 tallest = max(tallest, measurer.metrics.height)
             }
@@ -99,7 +99,7 @@ final class TableLayout {
             guard !string.isEmpty else { return 0 }
             let layout = layouts[font] ?? text.singleLine("", font: font)
             layouts[font] = layout
-            pango_layout_set_text(layout.pointer, string, -1)
+            pango_layout_set_text(layout.pointer, PangoTextEngine.shapeable(string), -1)
             layout.invalidateMetrics()
             return layout.metrics.width
         }

@@ -29,7 +29,10 @@ final class TextLayout {
         return computed
     }
 
-    func invalidateMetrics() { cachedMetrics = nil }
+    func invalidateMetrics() {
+        cachedMetrics = nil
+        cachedLines = nil
+    }
 
     private func measure() -> TextMetrics {
         var logical = PangoRectangle()
@@ -39,39 +42,84 @@ final class TextLayout {
                            baseline: Double(pango_layout_get_baseline(pointer)) / scale)
     }
 
+    /// One laid-out line: its logical extents and baseline in layout coordinates (points),
+    /// and the bytes of the text it shows.
+    struct Line {
+        let pointer: UnsafeMutablePointer<PangoLayoutLine>
+        let extents: Rect
+        let baseline: Double
+        let startByte: Int
+        let endByte: Int
+    }
+
+    private var cachedLines: [Line]?
+
+    /// Every line, found once by one pass of a layout iterator (never per line or per link).
+    var lines: [Line] {
+        if let cachedLines { return cachedLines }
+        var result: [Line] = []
+        if let iterator = pango_layout_get_iter(pointer) {
+            defer { pango_layout_iter_free(iterator) }
+            let scale = Double(PANGO_SCALE)
+            repeat {
+                var logical = PangoRectangle()
+                pango_layout_iter_get_line_extents(iterator, nil, &logical)
+                guard let line = pango_layout_iter_get_line_readonly(iterator) else { continue }
+                let start = Int(line.pointee.start_index)
+                result.append(Line(pointer: line,
+                                   extents: Rect(x: Double(logical.x) / scale, y: Double(logical.y) / scale,
+                                                 width: Double(logical.width) / scale, height: Double(logical.height) / scale),
+                                   baseline: Double(pango_layout_iter_get_baseline(iterator)) / scale,
+                                   startByte: start, endByte: start + Int(line.pointee.length)))
+            } while pango_layout_iter_next_line(iterator) != 0
+        }
+        cachedLines = result
+        return result
+    }
+
     /// Logical extents of every line in layout coordinates, in points.
-    var lineExtents: [Rect] {
-        var extents: [Rect] = []
-        guard let iterator = pango_layout_get_iter(pointer) else { return [] }
-        defer { pango_layout_iter_free(iterator) }
-        let scale = Double(PANGO_SCALE)
-        repeat {
-            var logical = PangoRectangle()
-            pango_layout_iter_get_line_extents(iterator, nil, &logical)
-            extents.append(Rect(x: Double(logical.x) / scale, y: Double(logical.y) / scale,
-                                width: Double(logical.width) / scale, height: Double(logical.height) / scale))
-        } while pango_layout_iter_next_line(iterator) != 0
-        return extents
+    var lineExtents: [Rect] { lines.map(\.extents) }
+
+    /// Index of the first line whose text ends after `byte` (binary search).
+    func lineIndex(containing byte: Int) -> Int {
+        let all = lines
+        var low = 0, high = all.count
+        while low < high {
+            let mid = (low + high) / 2
+            if all[mid].endByte <= byte { low = mid + 1 } else { high = mid }
+        }
+        return min(low, max(all.count - 1, 0))
     }
 
     /// Rectangles covering the byte range, one per line it spans, in layout coordinates.
     func rects(startByte: Int, endByte: Int) -> [Rect] {
-        guard endByte > startByte else { return [] }
-        let scale = Double(PANGO_SCALE)
-        var startLine: Int32 = 0, endLine: Int32 = 0, unused: Int32 = 0
-        pango_layout_index_to_line_x(pointer, Int32(startByte), 0, &startLine, &unused)
-        pango_layout_index_to_line_x(pointer, Int32(endByte - 1), 0, &endLine, &unused)
-        var first = PangoRectangle(), last = PangoRectangle()
-        pango_layout_index_to_pos(pointer, Int32(startByte), &first)
-        pango_layout_index_to_pos(pointer, Int32(endByte - 1), &last)
-        let lines = lineExtents
-        guard startLine >= 0, startLine <= endLine, Int(endLine) < lines.count else { return [] }
-        return (Int(startLine)...Int(endLine)).map { index in
-            let line = lines[index]
-            let x0 = index == Int(startLine) ? Double(min(first.x, first.x + first.width)) / scale : line.x
-            let x1 = index == Int(endLine) ? Double(max(last.x, last.x + last.width)) / scale : line.maxX
-            return Rect(x: x0, y: line.y, width: max(x1 - x0, 0), height: line.height)
+        guard endByte > startByte, !lines.isEmpty else { return [] }
+        var result: [Rect] = []
+        var index = lineIndex(containing: startByte)
+        let all = lines
+        while index < all.count, all[index].startByte < endByte {
+            if let rect = rect(of: all[index], startByte: startByte, endByte: endByte) { result.append(rect) }
+            index += 1
         }
+        return result
+    }
+
+    /// The part of `line` that shows bytes `startByte..<endByte`, in layout coordinates.
+    func rect(of line: Line, startByte: Int, endByte: Int) -> Rect? {
+        let from = max(startByte, line.startByte), to = min(endByte, line.endByte)
+        guard to > from else { return nil }
+        var x0: Int32 = 0, x1: Int32 = 0
+        pango_layout_line_index_to_x(line.pointer, Int32(from), 0, &x0)
+        pango_layout_line_index_to_x(line.pointer, Int32(to), 0, &x1)
+        if to >= line.endByte {
+            // The end of the line: the trailing edge of its last character.
+            var last: Int32 = 0
+            pango_layout_line_index_to_x(line.pointer, Int32(max(to - 1, from)), 1, &last)
+            x1 = last
+        }
+        let scale = Double(PANGO_SCALE)
+        let left = Double(min(x0, x1)) / scale, right = Double(max(x0, x1)) / scale
+        return Rect(x: line.extents.x + left, y: line.extents.y, width: max(right - left, 0), height: line.extents.height)
     }
 }
 

@@ -57,7 +57,7 @@ final class BadInputTests: XCTestCase {
                        "elements[1].width: must be a length above 0 and at most 14400 points (200 inches)")
         // Unreadable and undecodable images fail at render time, naming the field.
         let missing = Document(title: "T", elements: [.image(ImageBlock(source: .file("nope.png")))])
-        XCTAssertThrowsError(try missing.pdf()) { XCTAssertEqual("\($0)", #"elements[0].path: cannot read image file "nope.png""#) }
+        XCTAssertThrowsError(try missing.pdf()) { XCTAssertEqual("\($0)", #"elements[0].path: cannot read image file "nope.png": No such file or directory"#) }
         let garbage = Document(title: "T", elements: [.image(ImageBlock(source: .data(Data("not an image".utf8))))])
         XCTAssertThrowsError(try garbage.html()) { XCTAssertEqual("\($0)", "elements[0].data: not a PNG or JPEG image") }
     }

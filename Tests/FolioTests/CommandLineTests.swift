@@ -57,7 +57,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(unwritable.stderr, "folio: error: cannot write /nonexistent/out.pdf: the folder /nonexistent does not exist\n")
         let missing = try TestSupport.run(folio, ["render", "/nonexistent/doc.yaml", "-o", "-"])
         XCTAssertEqual(missing.status, 1)
-        XCTAssertEqual(missing.stderr, "folio: error: cannot read /nonexistent/doc.yaml\n")
+        XCTAssertEqual(missing.stderr, "folio: error: cannot read input \"/nonexistent/doc.yaml\": No such file or directory\n")
     }
 
     func testArgumentErrorsAndHelp() throws {
