@@ -74,9 +74,19 @@ extension Color {
         return max(a, b) / min(a, b)
     }
 
-    /// This colour, darkened just enough to reach `ratio` against `background` (4.5 for body text).
+    /// This colour as it shows over `background`: a translucent colour blended with it, opaque.
+    public func composited(over background: Color) -> Color {
+        guard alpha < 1 else { return self }
+        let a = min(max(alpha, 0), 1)
+        return Color(red: red * a + background.red * (1 - a), green: green * a + background.green * (1 - a),
+                     blue: blue * a + background.blue * (1 - a), alpha: 1)
+    }
+
+    /// This colour as it shows on `background` (translucency blended in), darkened just enough
+    /// to reach `ratio` against it (4.5 for body text); always opaque, so text drawn in it
+    /// keeps its contrast in PDF and HTML alike.
     public func readable(on background: Color, ratio: Double = 4.5) -> Color {
-        var color = self
+        var color = composited(over: background)
         var step = 0
         while color.contrast(with: background) < ratio && step < 40 {
             let lighter = background.luminance < 0.5
@@ -89,6 +99,9 @@ extension Color {
         return color
     }
 
-    /// Black or white, whichever reads better on this colour.
-    public var labelColor: Color { contrast(with: .white) >= contrast(with: .black) ? .white : .black }
+    /// Black or white, whichever reads better on this colour (drawn over white).
+    public var labelColor: Color {
+        let shown = composited(over: .white)
+        return shown.contrast(with: .white) >= shown.contrast(with: .black) ? .white : .black
+    }
 }

@@ -70,7 +70,9 @@ public struct PDFRenderer {
         let navigation = Navigation(surface: surface)
         canvas.navigation = navigation
         canvas.tagsStructure = document.metadata.tagged
-        let decorations = PageDecorations(document: document, theme: theme, text: text, content: content)
+        let decorations = PageDecorations(document: document, theme: theme, text: text, content: content,
+                                          pageSize: Size(pageWidth, pageHeight))
+        let decorationWarnings = numbering.last.map { decorations.warnings(lastPage: $0) } ?? []
         for (index, page) in pages.enumerated() {
             navigation.page = index + 1
             if page.section >= 0, let label = sections[page.section].label {
@@ -91,7 +93,7 @@ public struct PDFRenderer {
         }
         let data = PDFCatalogUpdate.adding(language: document.metadata.language, to: sink.data)
         return Result(data: data, report: report(pages: pages, sources: builder.sources,
-                                                 warnings: builder.warnings, pageWarnings: pageWarnings))
+                                                 warnings: decorationWarnings + builder.warnings, pageWarnings: pageWarnings))
     }
 
     /// Section-relative and document page numbers of every page.

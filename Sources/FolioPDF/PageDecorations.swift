@@ -1,36 +1,82 @@
 import FolioGraphics
 import FolioModel
 
-/// The running header and the footer, drawn once the page count is known.
+/// The running header and the footer, laid out once and drawn on every page when the
+/// page count is known. Nothing is cut: a long header or title wraps, and a header or
+/// footer that does not fit in its margin is a layout-report warning.
 struct PageDecorations {
     let document: Document
     let theme: Theme
     let text: PangoTextEngine
     let content: Rect
+    let pageSize: Size
+    private let font: FontSpec
+    private let header: TextLayout?
+    private let title: TextLayout
+    private let logoSize: Size?
+
+    /// Room between the content and a header or footer line.
+    private static let gap = 10.0
+
+    init(document: Document, theme: Theme, text: PangoTextEngine, content: Rect, pageSize: Size) {
+        self.document = document; self.theme = theme; self.text = text; self.content = content; self.pageSize = pageSize
+        font = theme.font(theme.smallSize + 0.5)
+        let logoSize = theme.logo.map { logo in Size(16 * Double(logo.pixelWidth) / Double(logo.pixelHeight), 16) }
+        self.logoSize = logoSize
+        let headerText = document.header ?? ""
+        if !headerText.isEmpty || logoSize != nil {
+            let indent = logoSize.map { $0.width + 8 } ?? 0
+            header = text.paragraph([TextRun(headerText)], font: font, width: max(content.width - indent, 24))
+        } else {
+            header = nil
+        }
+        title = text.paragraph([TextRun(document.title)], font: font, width: content.width * 0.6)
+    }
+
+    /// Warnings for a header or footer that does not fit between its content edge and the page edge.
+    func warnings(lastPage numbering: PageNumbering) -> [LayoutReport.Warning] {
+        var warnings: [LayoutReport.Warning] = []
+        if let header {
+            let needed = PageDecorations.gap + 4 + max(header.metrics.height, logoSize?.height ?? 0)
+            if needed > content.y {
+                warnings.append(LayoutReport.Warning(kind: .overflow, path: "header", page: nil, message:
+                    "the page header needs \(needed.clampedInt(.up)) pt above the content but the top margin is \(content.y.clampedInt(.down)) pt: part of it is off the page"))
+            }
+        }
+        let footer = text.singleLine(document.footerText(numbering), font: font)
+        let below = pageSize.height - content.maxY
+        let needed = 14 + max(footer.metrics.height, title.metrics.height)
+        if needed > below {
+            warnings.append(LayoutReport.Warning(kind: .overflow, path: "footer", page: nil, message:
+                "the footer needs \(needed.clampedInt(.up)) pt below the content but the bottom margin is \(below.clampedInt(.down)) pt: part of it is off the page"))
+        }
+        if footer.metrics.width > content.width * 0.4 - 8 && title.metrics.width > 0 {
+            // The page number and the title share the footer line: the number may not run into the title.
+            let titleWidth = title.lineExtents.map(\.maxX).max() ?? 0
+            if titleWidth + 8 > content.width - footer.metrics.width {
+                warnings.append(LayoutReport.Warning(kind: .overflow, path: "footer", page: nil, message:
+                    "the footer text is so long that it overlaps the title in the footer"))
+            }
+        }
+        return warnings
+    }
 
     func draw(on canvas: CairoCanvas, numbering: PageNumbering) {
-        let font = theme.font(theme.smallSize + 0.5)
-        let header = document.header ?? ""
-        if !header.isEmpty || theme.logo != nil {
-            let lineY = content.y - 10
+        if let header {
+            let lineY = content.y - PageDecorations.gap
             var x = content.x
-            if let logo = theme.logo {
+            if let logo = theme.logo, let size = logoSize {
                 // The theme's logo, 16 pt high, at the start of the header line.
-                let height = 16.0, width = height * Double(logo.pixelWidth) / Double(logo.pixelHeight)
-                canvas.draw(image: logo, in: Rect(x: x, y: lineY - 4 - height, width: width, height: height))
-                x += width + 8
+                canvas.draw(image: logo, in: Rect(x: x, y: lineY - 4 - size.height, width: size.width, height: size.height))
+                x += size.width + 8
             }
-            let layout = text.paragraph([TextRun(header)], font: font, width: content.x + content.width - x)
-            pangoEllipsize(layout)
-            canvas.draw(layout: layout, at: Point(x, lineY - 4 - layout.metrics.height), color: theme.muted)
+            canvas.draw(layout: header, at: Point(x, lineY - 4 - header.metrics.height), color: theme.muted)
             canvas.line(from: Point(content.x, lineY), to: Point(content.x + content.width, lineY),
                         style: StrokeStyle(color: theme.rule, width: 0.5))
         }
         let footerY = content.y + content.height + 14
         let footer = text.singleLine(document.footerText(numbering), font: font)
         canvas.draw(layout: footer, at: Point(content.x + content.width - footer.metrics.width, footerY), color: theme.muted)
-        let title = text.paragraph([TextRun(document.title)], font: font, width: content.width * 0.6)
-        pangoEllipsize(title)
         canvas.draw(layout: title, at: Point(content.x, footerY), color: theme.muted)
     }
 }

@@ -122,10 +122,3 @@ final class TextLayout {
         return Rect(x: line.extents.x + left, y: line.extents.y, width: max(right - left, 0), height: line.extents.height)
     }
 }
-
-/// Cuts a layout to one line ending in "…".
-func pangoEllipsize(_ layout: TextLayout) {
-    pango_layout_set_ellipsize(layout.pointer, PANGO_ELLIPSIZE_END)
-    pango_layout_set_height(layout.pointer, -1)
-    layout.invalidateMetrics()
-}
