@@ -7,7 +7,7 @@ APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev fon
 TEST_APT_PACKAGES := python3-venv default-jre-headless
 VENV := .venv
 
-.PHONY: samples test bench deps test-deps clean
+.PHONY: samples test bench deps test-deps clean fuzz
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -50,5 +50,14 @@ bench: deps
 	swift build -c release --product folio-bench
 	.build/release/folio-bench
 
+# libFuzzer over decode → validate → layout → PDF and HTML (see Fuzz/). FUZZ_SECONDS bounds the run;
+# new inputs go to .build-fuzz/corpus, crashes to .build-fuzz/crashes (make each one a regression test).
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	FOLIO_FUZZ=1 swift build -c release --sanitize fuzzer --sanitize address --product folio-fuzz --scratch-path .build-fuzz
+	@mkdir -p .build-fuzz/corpus .build-fuzz/crashes
+	.build-fuzz/release/folio-fuzz .build-fuzz/corpus Fuzz/corpus -dict=Fuzz/folio.dict -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=20 -rss_limit_mb=3072 -max_len=32768 -artifact_prefix=.build-fuzz/crashes/ -print_final_stats=1
+
 clean:
-	rm -rf out .build $(VENV)
+	rm -rf out .build .build-fuzz $(VENV)

@@ -1,4 +1,5 @@
 // swift-tools-version:5.9
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -49,3 +50,9 @@ let package = Package(
         .testTarget(name: "FolioTests", dependencies: ["Folio", "FolioPDF", "FolioHTML", "folio"]),
     ]
 )
+
+// The libFuzzer target exists only for `make fuzz` (FOLIO_FUZZ=1): it has no main of its own.
+if ProcessInfo.processInfo.environment["FOLIO_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "folio-fuzz", dependencies: ["Folio"], path: "Fuzz/folio-fuzz"))
+    package.products.append(.executable(name: "folio-fuzz", targets: ["folio-fuzz"]))
+}

@@ -6,9 +6,12 @@ import FolioModel
 public enum BoundedFile {
     /// The bytes of `path`, at most `limit` of them; errors name `field`.
     /// `shownAs` is the name errors use (the path as the document wrote it).
-    public static func read(_ path: String, limit: Int, field: String, what: String = "file", shownAs: String? = nil) throws -> Data {
+    /// With `regularOnly`, anything but a regular file (a FIFO, a device) is refused before it is read.
+    public static func read(_ path: String, limit: Int, field: String, what: String = "file", shownAs: String? = nil,
+                            regularOnly: Bool = false) throws -> Data {
         let name = shownAs ?? path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking, so opening a FIFO nobody writes to cannot hang; reading a regular file is unaffected.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
         guard fd >= 0 else {
             throw FolioError(path: field, "cannot read \(what) \"\(name)\": \(String(cString: strerror(errno)))")
         }
@@ -19,6 +22,7 @@ public enum BoundedFile {
         }
         let kind = info.st_mode & S_IFMT
         if kind == S_IFDIR { throw FolioError(path: field, "cannot read \(what) \"\(name)\": it is a folder") }
+        if regularOnly, kind != S_IFREG { throw FolioError(path: field, "cannot read \(what) \"\(name)\": it is not a regular file") }
         if kind == S_IFREG, Int(info.st_size) > limit {
             throw FolioError(path: field, "\(what) \"\(name)\" has \(info.st_size) bytes; at most \(limit) are allowed")
         }

@@ -16,7 +16,8 @@ public enum ImageLoader {
             field = fieldName ?? "\(path).path"
             let url = file.hasPrefix("/") ? URL(fileURLWithPath: file)
                 : (baseDirectory?.appendingPathComponent(file) ?? URL(fileURLWithPath: file))
-            bytes = try BoundedFile.read(url.path, limit: InputLimits.imageBytes, field: field, what: "image file", shownAs: file)
+            bytes = try BoundedFile.read(url.path, limit: InputLimits.imageBytes, field: field, what: "image file", shownAs: file,
+                                       regularOnly: true)
         }
         guard let image = ImageData(bytes: bytes) else {
             throw FolioError(path: field, "not a PNG or JPEG image")

@@ -93,7 +93,7 @@ extension Color {
             let k = lighter ? 0.06 : -0.06
             color = Color(red: min(max(color.red + (lighter ? (1 - color.red) : color.red) * k, 0), 1),
                           green: min(max(color.green + (lighter ? (1 - color.green) : color.green) * k, 0), 1),
-                          blue: min(max(color.blue + (lighter ? (1 - color.blue) : color.blue) * k, 0), 1), alpha: alpha)
+                          blue: min(max(color.blue + (lighter ? (1 - color.blue) : color.blue) * k, 0), 1), alpha: color.alpha)
             step += 1
         }
         return color

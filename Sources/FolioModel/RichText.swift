@@ -28,6 +28,19 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
 
     public init(stringLiteral value: String) { self.init(value) }
 
+    /// `literal` with every markup character escaped, so it reads as itself: `[Pay](https://x)`
+    /// stays text, not a link. Template values are bound into rich text through this.
+    public static func escaped(_ literal: String) -> String {
+        guard literal.contains(where: { "*[]()\\_".contains($0) }) else { return literal }
+        var result = ""
+        result.reserveCapacity(literal.utf8.count + 8)
+        for character in literal {
+            if "*[]()\\_".contains(character) { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+
     /// The text without markup, as a reader sees it.
     public var plainText: String { runs.map(\.text).joined() }
 
@@ -63,8 +76,11 @@ private struct MarkupParser {
     private let closesSingle: [Bool]
     /// `closesDouble[i]`: scanning from `i`, a `**` not after a space comes.
     private let closesDouble: [Bool]
-    /// The first `]`, `)` and non-white-space character at or after each index (`count` when none).
-    private let nextBracket: [Int], nextParen: [Int], nextNonSpace: [Int]
+    /// The first `]` and non-white-space character at or after each index (`count` when none).
+    private let nextBracket: [Int], nextNonSpace: [Int]
+    /// For each `(`, the index of the `)` that closes it (parentheses nest, as in
+    /// `https://en.wikipedia.org/wiki/Care_(medicine)`), or -1.
+    private let closingParen: [Int]
 
     init(_ chars: [Character]) {
         self.chars = chars
@@ -72,7 +88,6 @@ private struct MarkupParser {
         var single = [Bool](repeating: false, count: n + 2)
         var double = [Bool](repeating: false, count: n + 2)
         var bracket = [Int](repeating: n, count: n + 1)
-        var paren = [Int](repeating: n, count: n + 1)
         var nonSpace = [Int](repeating: n, count: n + 1)
         var i = n - 1
         while i >= 0 {
@@ -84,15 +99,22 @@ private struct MarkupParser {
             }
             double[i] = (chars[i] == "*" && i + 1 < n && chars[i + 1] == "*" && !afterSpace) || double[i + 1]
             bracket[i] = chars[i] == "]" ? i : bracket[i + 1]
-            paren[i] = chars[i] == ")" ? i : paren[i + 1]
             nonSpace[i] = chars[i].isWhitespace ? nonSpace[i + 1] : i
             i -= 1
         }
         closesSingle = single
         closesDouble = double
         nextBracket = bracket
-        nextParen = paren
         nextNonSpace = nonSpace
+        var closing = [Int](repeating: -1, count: n)
+        var open: [Int] = []
+        var k = 0
+        while k < n {
+            if chars[k] == "\\", k + 1 < n { k += 2; continue }
+            if chars[k] == "(" { open.append(k) } else if chars[k] == ")", let start = open.popLast() { closing[start] = k }
+            k += 1
+        }
+        closingParen = closing
     }
 
     mutating func parse() -> [TextRun] {
@@ -131,9 +153,9 @@ private struct MarkupParser {
     mutating func parseLink() -> (text: String, url: String)? {
         let close = nextBracket[index + 1 <= chars.count ? index + 1 : chars.count]
         guard close + 1 < chars.count, chars[close + 1] == "(" else { return nil }
-        let end = nextParen[close + 2 <= chars.count ? close + 2 : chars.count]
+        let end = closingParen[close + 1]
         // Text and URL must not be empty; checked before anything is copied.
-        guard end < chars.count, close > index + 1, nextNonSpace[close + 2] < end else { return nil }
+        guard end > close + 1, close > index + 1, nextNonSpace[close + 2] < end else { return nil }
         let text = String(chars[(index + 1)..<close])
         let url = String(chars[(close + 2)..<end]).trimmingWhitespace()
         index = end + 1

@@ -90,6 +90,33 @@ enum TestSupport {
     }
 
     /// `pdfinfo` fields by name.
+    /// The text of the whole PDF, as pdftotext reads it.
+    static func pdfText(_ pdf: Data) throws -> String {
+        try pageTexts(pdf).joined(separator: "\n")
+    }
+
+    /// One RGB pixel of a rasterized page.
+    struct Pixel: Hashable { let r: UInt8, g: UInt8, b: UInt8 }
+
+    /// The pixels of the PDF's first page at `dpi`, rendered by pdftoppm.
+    static func rasterize(_ pdf: Data, dpi: Int) throws -> [Pixel] {
+        let url = try temporaryFile(pdf, name: "raster.pdf")
+        let result = try run("pdftoppm", ["-r", String(dpi), "-f", "1", "-l", "1", url.path])
+        // A binary PPM: "P6\n<w> <h>\n255\n" then RGB bytes.
+        let bytes = [UInt8](result.stdout)
+        var newlines = 0, index = 0
+        while index < bytes.count, newlines < 3 {
+            if bytes[index] == 0x0A { newlines += 1 }
+            index += 1
+        }
+        var pixels: [Pixel] = []
+        while index + 2 < bytes.count {
+            pixels.append(Pixel(r: bytes[index], g: bytes[index + 1], b: bytes[index + 2]))
+            index += 3
+        }
+        return pixels
+    }
+
     static func pdfInfo(_ pdf: Data) throws -> [String: String] {
         let file = try temporaryFile(pdf, name: "doc.pdf")
         var info: [String: String] = [:]

@@ -51,13 +51,19 @@ public struct DocumentTemplate: Sendable {
         return try interpolate(text, scope: scope, path: templatePath).text
     }
 
-    private func bind(_ value: TreeValue, scope: TemplateScope, path: String) throws -> TreeValue {
+    /// Block types whose `text` is rich text: values bound into it are escaped to stay literal.
+    private static let richTextBlocks: Set<String> = ["paragraph", "message"]
+
+    private func bind(_ value: TreeValue, scope: TemplateScope, path: String, richText: Bool = false) throws -> TreeValue {
         switch value {
         case .string(let text):
-            return try DocumentTemplate.interpolate(text, scope: scope, path: path)
+            return try DocumentTemplate.interpolate(text, scope: scope, path: path, richText: richText)
         case .object(let members):
+            var isRichBlock = false
+            if case .string(let type)? = value["type"] { isRichBlock = DocumentTemplate.richTextBlocks.contains(type) }
             return .object(try members.map { member in
-                (member.key, try bind(member.value, scope: scope, path: path.isEmpty ? member.key : "\(path).\(member.key)"))
+                (member.key, try bind(member.value, scope: scope, path: path.isEmpty ? member.key : "\(path).\(member.key)",
+                                      richText: isRichBlock && member.key == "text"))
             })
         case .array(let items):
             var result: [TreeValue] = []
@@ -124,7 +130,7 @@ public struct DocumentTemplate: Sendable {
     }
 
     /// Replaces placeholders in one pass; substituted text is never scanned again.
-    static func interpolate(_ text: String, scope: TemplateScope, path: String) throws -> TreeValue {
+    static func interpolate(_ text: String, scope: TemplateScope, path: String, richText: Bool = false) throws -> TreeValue {
         guard text.contains("{{") else { return .string(text) }
         var pieces: [(literal: Substring, expression: String?)] = []
         var rest = text[...]
@@ -139,15 +145,18 @@ public struct DocumentTemplate: Sendable {
         // A string that is one placeholder and nothing else takes the value as it is.
         if pieces.count == 2, pieces[0].literal.allSatisfy(\.isWhitespace), pieces[1].literal.allSatisfy(\.isWhitespace),
            let expression = pieces[0].expression {
-            return try TemplateExpression(parsing: expression.trimmingCharacters(in: .whitespaces), templatePath: path)
+            let value = try TemplateExpression(parsing: expression.trimmingCharacters(in: .whitespaces), templatePath: path)
                 .evaluate(in: scope, templatePath: path)
+            if richText, case .string(let string) = value { return .string(RichText.escaped(string)) }
+            return value
         }
         var out = ""
         for piece in pieces {
             out += piece.literal
             if let expression = piece.expression {
-                out += try TemplateExpression(parsing: expression.trimmingCharacters(in: .whitespaces), templatePath: path)
+                let text = try TemplateExpression(parsing: expression.trimmingCharacters(in: .whitespaces), templatePath: path)
                     .evaluate(in: scope, templatePath: path).text
+                out += richText ? RichText.escaped(text) : text
             }
         }
         return .string(out)

@@ -42,27 +42,33 @@ final class KeyUsage {
         return errors
     }
 
-    /// The known key closest to `key` (case-insensitive edit distance at most a third of its length, at least 2).
+    /// The known key closest to `key`: case-insensitive, a swap of neighbours counting as one
+    /// edit, at most one edit per three characters (at least one).
     static func nearest(_ key: String, in known: [String]) -> String? {
         let target = Array(key.lowercased())
         var best: (String, Int)?
         for candidate in known {
             let distance = editDistance(target, Array(candidate.lowercased()))
-            if distance <= max(2, target.count / 3), distance < (best?.1 ?? .max) { best = (candidate, distance) }
+            if distance <= max(1, target.count / 3), distance < (best?.1 ?? .max) { best = (candidate, distance) }
         }
         return best?.0
     }
 
+    /// Optimal string alignment distance (Levenshtein plus adjacent transpositions).
     private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         guard a.count < 200, b.count < 200 else { return .max }
-        var previous = Array(0...b.count)
-        for (i, ca) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, cb) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
+        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
             }
-            previous = current
         }
-        return previous[b.count]
+        return table[a.count][b.count]
     }
 }
