@@ -2,27 +2,68 @@ import FolioGraphics
 import FolioModel
 
 /// A CareKit-style tip or alert: a tinted panel with a bar, a labelled title and text.
+/// A message taller than the room left splits between the lines of its text (never
+/// leaving one line alone); the part on the next page is a panel of its own.
 final class MessageFlowable: Flowable {
     let title: TextLayout
     let body: TextLayout?
     let tint: Color
     let width: Double
     let textColor: Color
+    /// Whether this part shows the title (the first part does).
+    let showsTitle: Bool
+    /// The body lines this part shows.
+    let bodyRange: Range<Int>
+    private let bodyLines: [Rect]
 
     static let padding = 10.0
     static let bar = 4.0
 
     init(title: TextLayout, body: TextLayout?, tint: Color, width: Double, textColor: Color) {
         self.title = title; self.body = body; self.tint = tint; self.width = width; self.textColor = textColor
+        showsTitle = true
+        bodyLines = body?.lineExtents ?? []
+        bodyRange = 0..<bodyLines.count
+    }
+
+    private init(_ other: MessageFlowable, showsTitle: Bool, bodyRange: Range<Int>) {
+        title = other.title; body = other.body; tint = other.tint; width = other.width; textColor = other.textColor
+        bodyLines = other.bodyLines
+        self.showsTitle = showsTitle
+        self.bodyRange = bodyRange
     }
 
     /// Width available to the text inside the panel.
     static func textWidth(frame: Double) -> Double { frame - 2 * padding - bar }
 
-    private var bodyGap: Double { body == nil ? 0 : 4 }
+    private var titleHeight: Double { showsTitle ? title.metrics.height : 0 }
+    private var bodyGap: Double { showsTitle && !bodyRange.isEmpty ? 4 : 0 }
+    private var bodyTop: Double { bodyRange.isEmpty ? 0 : bodyLines[bodyRange.lowerBound].y }
+
+    /// Height of body lines `bodyRange.lowerBound..<end`.
+    private func bodyHeight(to end: Int) -> Double {
+        end > bodyRange.lowerBound ? bodyLines[end - 1].maxY - bodyTop : 0
+    }
 
     var height: Double {
-        2 * MessageFlowable.padding + title.metrics.height + bodyGap + (body?.metrics.height ?? 0)
+        2 * MessageFlowable.padding + titleHeight + bodyGap + bodyHeight(to: bodyRange.upperBound)
+    }
+
+    private var minimumLines: Int { bodyRange.count >= 4 ? 2 : bodyRange.count }
+
+    var minimumHeadHeight: Double {
+        2 * MessageFlowable.padding + titleHeight + bodyGap + bodyHeight(to: bodyRange.lowerBound + minimumLines)
+    }
+
+    func split(available: Double) -> (head: Flowable, tail: Flowable)? {
+        guard bodyRange.count >= 2 else { return nil }
+        let fixed = 2 * MessageFlowable.padding + titleHeight + bodyGap
+        var end = bodyRange.lowerBound
+        while end < bodyRange.upperBound, fixed + bodyHeight(to: end + 1) <= available { end += 1 }
+        end = min(end, bodyRange.upperBound - minimumLines)
+        guard end - bodyRange.lowerBound >= minimumLines, end < bodyRange.upperBound else { return nil }
+        return (MessageFlowable(self, showsTitle: showsTitle, bodyRange: bodyRange.lowerBound..<end),
+                MessageFlowable(self, showsTitle: false, bodyRange: end..<bodyRange.upperBound))
     }
 
     func draw(on canvas: CairoCanvas, at origin: Point) {
@@ -35,9 +76,16 @@ final class MessageFlowable: Flowable {
         canvas.rect(Rect(x: box.x, y: box.y, width: MessageFlowable.bar, height: box.height), color: tint)
         let x = box.x + MessageFlowable.bar + MessageFlowable.padding
         let y = box.y + MessageFlowable.padding
-        canvas.tagged("P") { canvas.draw(layout: title, at: Point(x, y), color: textColor) }
-        if let body {
-            canvas.tagged("P") { canvas.draw(layout: body, at: Point(x, y + title.metrics.height + bodyGap), color: textColor) }
+        if showsTitle { canvas.tagged("P") { canvas.draw(layout: title, at: Point(x, y), color: textColor) } }
+        guard let body, !bodyRange.isEmpty else { return }
+        let top = y + titleHeight + bodyGap
+        canvas.tagged("P") {
+            if bodyRange.count == bodyLines.count {
+                canvas.draw(layout: body, at: Point(x, top), color: textColor)
+            } else {
+                let visible = bodyTop...(bodyTop + bodyHeight(to: bodyRange.upperBound))
+                canvas.draw(layout: body, at: Point(x, top - bodyTop), color: textColor, visible: visible)
+            }
         }
     }
 }

@@ -69,7 +69,8 @@ final class BatchCommandTests: XCTestCase {
     }
 
     func testInjectionAttemptsStayLiteralText() throws {
-        let hostile = ["{{x}}", "</p><script>alert(1)</script>", "': [", "---", String(repeating: "W", count: 10_000)]
+        let hostile = ["{{x}}", "</p><script>alert(1)</script>", "': [", "---", String(repeating: "W", count: 10_000),
+                       "[Pay here](https://evil.example) **now**"]
         let data = try write(try records(hostile.count) { index, record in
             var patient = record["patient"] as? [String: Any] ?? [:]
             patient["name"] = hostile[index - 1]
@@ -94,8 +95,54 @@ final class BatchCommandTests: XCTestCase {
                           "note of record \(index + 1) missing")
             let html = try String(contentsOf: out.appendingPathComponent(stem + ".html"), encoding: .utf8)
             XCTAssertFalse(html.contains("<script"))
+            XCTAssertFalse(html.contains("href=\"https://evil.example"), "a bound value became a link")
             XCTAssertTrue(html.contains("<p>\(HTMLEscapingForTests.escape(name))</p>"))
         }
+    }
+
+    func testAValueThatBreaksAFilterFailsItsRecordAlone() throws {
+        let data = try write(try records(3) { index, record in
+            if index == 2 { record["steps"] = [1e20] }
+        })
+        let out = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(folio, ["batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}", "--quiet"])
+        XCTAssertEqual(result.status, 1)
+        let failures = lines(out.appendingPathComponent("failures.jsonl"))
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertEqual(failures.first?["record"] as? Int, 2)
+        XCTAssertEqual(failures.first?["error"] as? String,
+                       "elements[2].items[2].value: thousands needs a number between -1e15 and 1e15, but steps is 1e+20")
+        for id in ["P1", "P3"] { XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("\(id).pdf").path)) }
+    }
+
+    func testResumeRepairsWhatAKilledRunLeftHalfDone() throws {
+        let data = try write(try records(4))
+        let out = try TestSupport.temporaryDirectory()
+        let arguments = ["batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}", "--format", "pdf,html"]
+        XCTAssertEqual(try TestSupport.run(folio, arguments + ["--quiet"]).status, 0)
+        let manifestURL = out.appendingPathComponent("manifest.jsonl")
+        // As a kill -9 can leave it: P2's HTML never written; P3's files renamed into place but not logged;
+        // the manifest's last line cut in half; a temporary file of a process that no longer runs.
+        try FileManager.default.removeItem(at: out.appendingPathComponent("P2.html"))
+        let kept = try String(contentsOf: manifestURL, encoding: .utf8).split(separator: "\n").filter { !$0.contains("\"P3.") }
+        try Data((kept.joined(separator: "\n") + "\n{\"record\":3,\"fi").utf8).write(to: manifestURL)
+        let stale = out.appendingPathComponent(".folio-tmp-999999-0000-P1.pdf")
+        try Data("partial".utf8).write(to: stale)
+
+        let resumed = try TestSupport.run(folio, arguments + ["--resume"])
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertTrue(resumed.stderr.contains("2 written, 2 skipped, 0 failed"), resumed.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("P2.html").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale.path), "stale temporary file removed")
+        let text = try String(contentsOf: manifestURL, encoding: .utf8)
+        XCTAssertTrue(text.hasSuffix("\n"))
+        let entries = lines(manifestURL)
+        XCTAssertEqual(entries.count, text.split(separator: "\n").count, "every manifest line is whole JSON")
+        let listed = Set(entries.compactMap { $0["file"] as? String })
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") || $0.hasSuffix(".html") }
+        XCTAssertEqual(files.count, 8)
+        XCTAssertEqual(Set(files), listed, "every file has its manifest line")
+        XCTAssertFalse(files.contains { $0.hasPrefix(".") })
     }
 
     func testShardsPartitionTheRecordsExactly() throws {
