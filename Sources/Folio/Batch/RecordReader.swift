@@ -27,8 +27,12 @@ public final class RecordReader {
     /// Opens `path`; the format comes from the extension (`.csv`, `.jsonl`, `.ndjson`)
     /// or, for `.json` and others, from the first character (`[` for an array).
     public init(path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw FolioError(path: "", "cannot read data file \(path): it is not a regular file (use - for standard input)")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw FolioError(path: "", "cannot read data file \(path)")
+            throw FolioError(path: "", "cannot read data file \(path): \(String(cString: strerror(errno)))")
         }
         self.handle = handle
         let lower = path.lowercased()
@@ -37,13 +41,14 @@ public final class RecordReader {
         } else if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") {
             format = .jsonLines
         } else {
-            let head = handle.readData(ofLength: 4096)
+            let head = (try? handle.read(upToCount: 4096)) ?? Data()
             try handle.seek(toOffset: 0)
+            if head.contains(0) { throw FolioError(path: "", "\(path) is not a JSON or CSV text file") }
             let first = head.first { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
             format = first == UInt8(ascii: "[") ? .jsonArray : first == UInt8(ascii: "{") || first == nil ? .jsonLines : .csv
         }
         if format == .csv {
-            guard let stream = InputStream(fileAtPath: path) else { throw FolioError(path: "", "cannot read data file \(path)") }
+            guard let stream = InputStream(fileAtPath: path) else { throw FolioError(path: "", "cannot read data file \(path) as CSV") }
             do {
                 csv = try CSVReader(stream: stream, hasHeaderRow: true)
             } catch {
@@ -60,13 +65,23 @@ public final class RecordReader {
         switch format {
         case .jsonLines: return try nextLine()
         case .jsonArray: return try nextArrayElement()
-        case .csv: return nextCSVRow()
+        case .csv: return try nextCSVRow()
         }
     }
 
-    private func fill() -> Bool {
+    /// Reads the next chunk; false at the end. A record larger than `InputLimits.documentBytes`
+    /// (or a file that is not data at all, such as /dev/zero) stops the batch with an error.
+    private func fill() throws -> Bool {
         guard !atEnd else { return false }
-        let chunk = handle.readData(ofLength: 1 << 16)
+        if buffer.count - position > InputLimits.documentBytes {
+            throw FolioError(path: "", "record \(count + 1) of the data file is larger than \(InputLimits.documentBytes) bytes")
+        }
+        let chunk: Data
+        do {
+            chunk = try handle.read(upToCount: 1 << 16) ?? Data()
+        } catch {
+            throw FolioError(path: "", "cannot read the data file: \((error as NSError).localizedDescription)")
+        }
         if chunk.isEmpty { atEnd = true; return false }
         if position > 0 {
             buffer.removeFirst(position)
@@ -100,7 +115,7 @@ public final class RecordReader {
             }
             let consumed = position
             scanned = buffer.count
-            guard fill() else {
+            guard try fill() else {
                 let line = buffer[position...]
                 position = buffer.count
                 return line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 || $0 == 0x0A }) ? nil : record(line)
@@ -153,7 +168,7 @@ public final class RecordReader {
                 scan += 1
             }
             let consumed = position
-            if !fill() {
+            if try !fill() {
                 if let begin = start { throw FolioError(path: "", "the data file ends inside record \(count + 1) (byte \(begin))") }
                 if arrayStarted { throw FolioError(path: "", "the data file's JSON array is not closed with ]") }
                 return nil
@@ -164,8 +179,15 @@ public final class RecordReader {
         }
     }
 
-    private func nextCSVRow() -> DataRecord? {
-        guard let csv, let row = csv.next() else { return nil }
+    private func nextCSVRow() throws -> DataRecord? {
+        guard let csv else { return nil }
+        guard let row = csv.next() else {
+            // CSV.swift stops at bytes that are not UTF-8: say so rather than end the batch early.
+            if let error = csv.error {
+                throw FolioError(path: "", "the CSV data cannot be read after record \(count): \(error) (is it UTF-8?)")
+            }
+            return nil
+        }
         count += 1
         let header = csv.headerRow ?? []
         var tree = TreeValue.object([])
