@@ -47,7 +47,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(errorFor(element: #"{"type": "paragraph", "text": null}"#),
                        "elements[1].text: expected a string, found null")
         XCTAssertEqual(errorFor(element: #"{"type": "paragraph", "text": "see [this](javascript:alert(1))"}"#),
-                       #"elements[1].text: link target "javascript:alert(1" must be an http(s) or mailto URL, or #anchor, without spaces, quotes or control characters"#)
+                       #"elements[1].text: link target "javascript:alert(1)" must be an http(s) or mailto URL, or #anchor, without spaces, quotes or control characters"#)
     }
 
     func testImage() {

@@ -115,6 +115,28 @@ final class BatchCommandTests: XCTestCase {
         for id in ["P1", "P3"] { XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("\(id).pdf").path)) }
     }
 
+    func testDataThatIsNotDataIsOneErrorLine() throws {
+        let out = try TestSupport.temporaryDirectory()
+        var csv = Data("patient.id,patient.name\nP1,Ann".utf8)
+        csv.append(contentsOf: [0xFF, 0xFE])
+        csv.append(contentsOf: Data("\nP2,Bob\n".utf8))
+        let cases: [(String, String)] = [
+            (out.path, "folio: error: cannot read data file \(out.path): it is not a regular file (use - for standard input)\n"),
+            ("/dev/zero", "folio: error: cannot read data file /dev/zero: it is not a regular file (use - for standard input)\n"),
+            (try TestSupport.temporaryFile(csv, name: "latin1.csv").path, "folio: error: the CSV data is not UTF-8 after record 1\n"),
+            (try TestSupport.temporaryFile(Data([0, 1, 2, 0]), name: "binary").path, ""),
+        ]
+        for (data, expected) in cases {
+            let result = try TestSupport.run(folio, ["batch", template, "--data", data, "--out", out.path, "--quiet"])
+            XCTAssertEqual(result.status, 1, data)
+            if expected.isEmpty {
+                XCTAssertTrue(result.stderr.hasSuffix("is not a JSON or CSV text file\n"), result.stderr)
+            } else {
+                XCTAssertEqual(result.stderr, expected)
+            }
+        }
+    }
+
     func testResumeRepairsWhatAKilledRunLeftHalfDone() throws {
         let data = try write(try records(4))
         let out = try TestSupport.temporaryDirectory()

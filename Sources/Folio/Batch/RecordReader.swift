@@ -183,8 +183,8 @@ public final class RecordReader {
         guard let csv else { return nil }
         guard let row = csv.next() else {
             // CSV.swift stops at bytes that are not UTF-8: say so rather than end the batch early.
-            if let error = csv.error {
-                throw FolioError(path: "", "the CSV data cannot be read after record \(count): \(error) (is it UTF-8?)")
+            if let error = csv.error as? CSVError, case .unicodeDecoding = error {
+                throw FolioError(path: "", "the CSV data is not UTF-8 after record \(count)")
             }
             return nil
         }
