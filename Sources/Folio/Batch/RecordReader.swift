@@ -190,6 +190,9 @@ public final class RecordReader {
         }
         count += 1
         let header = csv.headerRow ?? []
+        if let deep = header.first(where: { $0.split(separator: ".").count > InputLimits.nestingDepth }) {
+            throw FolioError(path: "", "the CSV column \"\(deep.prefix(40))…\" nests more than \(InputLimits.nestingDepth) levels deep")
+        }
         var tree = TreeValue.object([])
         for (index, name) in header.enumerated() where index < row.count {
             let cell = row[index]
