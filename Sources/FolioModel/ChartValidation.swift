@@ -3,7 +3,7 @@
 extension Chart {
     func validate(path: String) throws {
         if let height { try height.validate(path: "\(path).height", allowZero: false) }
-        try count(thresholds.count, atMost: InputLimits.chartEntries, "\(path).thresholds", "thresholds")
+        try count(thresholds.count, atMost: InputLimits.chartLayers, "\(path).thresholds", "thresholds")
         try xAxis.validate(path: "\(path).xAxis")
         try yAxis.validate(path: "\(path).yAxis")
         for (index, threshold) in thresholds.enumerated() {
@@ -24,7 +24,7 @@ extension Chart {
         case .line(let line): try line.validate(path: path, logScale: yAxis.scale == .log)
         case .pie(let pie): try pie.validate(path: path)
         case .rings(let rings):
-            try count(rings.rings.count, atMost: InputLimits.chartEntries, "\(path).rings", "rings")
+            try count(rings.rings.count, atMost: InputLimits.pieSegments, "\(path).rings", "rings")
             for (index, ring) in rings.rings.enumerated() where !(0...InputLimits.ringValue).contains(ring.value) {
                 throw FolioError(path: "\(path).rings[\(index)].value", "must be between 0 and 1000 (1 is a full ring)")
             }
@@ -76,8 +76,8 @@ extension ChartAxis {
 extension BarChart {
     func validate(path: String, logScale: Bool) throws {
         try count(categories.count, atMost: InputLimits.chartEntries, "\(path).categories", "categories")
-        try count(series.count, atMost: InputLimits.chartEntries, "\(path).series", "series")
-        try count(categories.count * series.count, atMost: InputLimits.chartValues, "\(path).series", "values")
+        try count(series.count, atMost: InputLimits.chartLayers, "\(path).series", "series")
+        try count(categories.count * series.count, atMost: InputLimits.chartMarks, "\(path).series", "values")
         if let subtitles = categorySubtitles, subtitles.count != categories.count {
             throw FolioError(path: "\(path).categorySubtitles",
                              "has \(subtitles.count) entries but the chart has \(categories.count) categories")
@@ -112,7 +112,8 @@ extension XValues {
 extension LineChart {
     func validate(path: String, logScale: Bool) throws {
         try x?.validate(path: "\(path).x")
-        try count(plots.count, atMost: InputLimits.chartEntries, "\(path).plots", "plots")
+        try count(plots.count, atMost: InputLimits.chartLayers, "\(path).plots", "plots")
+        try count(referenceLines.count, atMost: InputLimits.chartLayers, "\(path).referenceLines", "reference lines")
         try count(plots.reduce(0) { $0 + $1.values.count }, atMost: InputLimits.chartValues, "\(path).plots", "values")
         for (index, plot) in plots.enumerated() {
             let plotPath = "\(path).plots[\(index)]"
@@ -135,7 +136,7 @@ extension LineChart {
 
 extension PieChart {
     func validate(path: String) throws {
-        try count(segments.count, atMost: InputLimits.chartEntries, "\(path).segments", "segments")
+        try count(segments.count, atMost: InputLimits.pieSegments, "\(path).segments", "segments")
         for (index, segment) in segments.enumerated() {
             try finite(segment.value, "\(path).segments[\(index)].value")
             if segment.value < 0 {
@@ -151,8 +152,8 @@ extension PieChart {
 extension RangeChart {
     func validate(path: String, logScale: Bool) throws {
         try count(categories.count, atMost: InputLimits.chartEntries, "\(path).categories", "categories")
-        try count(plots.count, atMost: InputLimits.chartEntries, "\(path).plots", "plots")
-        try count(plots.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }, atMost: InputLimits.chartValues,
+        try count(plots.count, atMost: InputLimits.chartLayers, "\(path).plots", "plots")
+        try count(plots.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }, atMost: InputLimits.chartMarks,
                   "\(path).plots", "values")
         for (index, plot) in plots.enumerated() {
             let plotPath = "\(path).plots[\(index)]"

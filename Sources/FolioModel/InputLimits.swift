@@ -20,10 +20,18 @@ public enum InputLimits {
     public static let blocks = 100_000
     /// Columns of one table.
     public static let tableColumns = 500
-    /// Rows of one table.
-    public static let tableRows = 2_000_000
-    /// Values in one chart, all series together.
+    /// Rows of one table (a 200,000-row table is some 8,000 pages).
+    public static let tableRows = 200_000
+    /// Characters in one table cell; longer text belongs in a paragraph.
+    public static let tableCellScalars = 10_000
+    /// Segments of a pie or donut, rings of a ring chart.
+    public static let pieSegments = 1_000
+    /// Series, plots, thresholds or reference lines of one chart.
+    public static let chartLayers = 1_000
+    /// Values in one line or scatter chart, all plots together (dense data is merged per point of output).
     public static let chartValues = 5_000_000
+    /// Values of a bar or range chart, each drawn as its own mark (categories × series).
+    public static let chartMarks = 200_000
     /// Categories, series, segments, rings or plots in one chart.
     public static let chartEntries = 100_000
     /// Ticks drawn on one axis; more requested are replaced by automatic ticks.

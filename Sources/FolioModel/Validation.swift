@@ -124,6 +124,15 @@ extension Table {
         if rows.count > InputLimits.tableRows {
             throw FolioError(path: "\(path).rows", "has \(rows.count) rows; at most \(InputLimits.tableRows) are allowed")
         }
+        func checkCells(_ cells: [String], _ rowPath: @autoclosure () -> String) throws {
+            for (index, cell) in cells.enumerated() where cell.utf8.count > InputLimits.tableCellScalars
+                && cell.unicodeScalars.count > InputLimits.tableCellScalars {
+                throw FolioError(path: "\(rowPath())[\(index)]",
+                                 "a table cell holds at most \(InputLimits.tableCellScalars) characters; put longer text in a paragraph")
+            }
+        }
+        if let header { try checkCells(header, "\(path).header") }
+        for (index, row) in rows.enumerated() { try checkCells(row, "\(path).rows[\(index)]") }
         for (index, span) in spans.enumerated() {
             guard (1...64).contains(span.span), span.row >= -1, span.row < rows.count, span.cell >= 0 else {
                 throw FolioError(path: "\(path).spans[\(index)]", "span must be 1 to 64, in a row and cell of the table")

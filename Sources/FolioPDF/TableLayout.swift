@@ -161,11 +161,19 @@ final class TableLayout {
     /// Width of `slot` across its columns.
     func width(of slot: Table.Slot) -> Double { columnStarts[slot.column + slot.span] - columnStarts[slot.column] }
 
-    /// Fresh layouts for the cells of row `index`, in slot order, made when a page draws it.
+    /// The most recent row's cell layouts: a row taller than a page is split and drawn on
+    /// many pages, and must be shaped once, not once per page.
+    private var recentRow: (index: Int, cells: [TextLayout])?
+
+    /// Layouts for the cells of row `index`, in slot order, made when a page draws it
+    /// (only the most recent row's are kept).
     func cells(ofRow index: Int) -> [TextLayout] {
-        slots(ofRow: index).map { slot in
+        if let recentRow, recentRow.index == index { return recentRow.cells }
+        let cells = slots(ofRow: index).map { slot in
             text.paragraph([TextRun(slot.text)], font: font, width: width(of: slot) - 2 * TableLayout.paddingX,
                            alignment: table.alignment(ofColumn: slot.column), lineSpacing: 1)
         }
+        recentRow = (index, cells)
+        return cells
     }
 }
