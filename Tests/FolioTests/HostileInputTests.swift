@@ -143,6 +143,26 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(outcome("title: T\ntitle: U\n"), #"the key "title" appears twice in one mapping (line 2)"#)
     }
 
+    func testChartsAndTablesThatWouldTakeMinutesAreCapped() throws {
+        let segments = (0..<1001).map { #"{"title": "s\#($0)", "value": 1}"# }.joined(separator: ",")
+        XCTAssertEqual(outcome(chart(#""kind": "pie", "segments": ["# + segments + "]")),
+                       "elements[0].segments: has 1001 segments; at most 1000 are allowed")
+        let cell = String(repeating: "x ", count: 5001)
+        XCTAssertEqual(outcome(#"{"title": "T", "elements": [{"type": "table", "rows": [["a"], ["b", ""# + cell + #""]]}]}"#),
+                       "elements[0].rows[1][1]: a table cell holds at most 10000 characters; put longer text in a paragraph")
+        let values = Array(repeating: "[1, 2]", count: 1000).joined(separator: ",")
+        let plots = (0..<201).map { _ in #"{"title": "p", "values": ["# + values + "]}" }.joined(separator: ",")
+        let categories = (0..<1000).map { #""c\#($0)""# }.joined(separator: ",")
+        XCTAssertEqual(outcome(chart(#""kind": "range", "categories": ["# + categories + #"], "plots": ["# + plots + "]")),
+                       "elements[0].plots: has 402000 values; at most 200000 are allowed")
+        // A row far taller than a page, in narrow columns: shaped once, not once per page.
+        let tall = Table(rows: [Array(repeating: String(repeating: "x ", count: 2500), count: 20)])
+        let start = Date()
+        let report = try Document(title: "T", elements: [.table(tall)]).pdfWithReport().report
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20)
+        XCTAssertGreaterThan(report.pages, 10)
+    }
+
     func testSizesAreBoundedBeforeMemoryIsSpent() {
         let wide = "[" + Array(repeating: #""c""#, count: 600).joined(separator: ",") + "]"
         XCTAssertEqual(outcome(#"{"title": "T", "elements": [{"type": "table", "rows": ["# + wide + "]}]}"),
@@ -229,12 +249,16 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testLongTextStaysFast() throws {
-        let word = String(repeating: "x", count: 40000)
-        let table = Document(title: "T", elements: [.table(Table(header: ["A", "B"], rows: [[word, "y"]]))])
+        let word = String(repeating: "x", count: 10000)
+        let table = Document(title: "T", elements: [.table(Table(header: ["A", "B", "C"], rows: [[word, "y", word]]))])
         var start = Date()
         let pdf = try table.pdf()
-        XCTAssertLessThan(Date().timeIntervalSince(start), 15, "a 40,000-character word in a cell")
-        XCTAssertEqual(try TestSupport.pdfText(pdf).filter { $0 == "x" }.count, 40000, "every character is drawn")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 15, "10,000-character words in cells")
+        XCTAssertEqual(try TestSupport.pdfText(pdf).filter { $0 == "x" }.count, 20000, "every character is drawn")
+        let longer = Document(title: "T", elements: [.table(Table(rows: [[word + word + word + word]]))])
+        XCTAssertThrowsError(try longer.pdf()) {
+            XCTAssertEqual("\($0)", "elements[0].rows[0][0]: a table cell holds at most 10000 characters; put longer text in a paragraph")
+        }
         let paragraph = String(repeating: "Care plan reviewed, **steps** up. ", count: 6000)
         start = Date()
         _ = try Document(title: "T", elements: [.paragraph(Paragraph(paragraph))]).html()
