@@ -72,6 +72,9 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Fail a record whose layout report has warnings (a keep rule broken, text cut, missing glyphs, an image without alt text).")
     var strict = false
 
+    @Flag(help: "Accept keys that no field has (such as a misspelt 'titel') in the template instead of failing every record.")
+    var lenient = false
+
     @Flag(help: "No progress bar or progress lines.")
     var quiet = false
 
@@ -110,6 +113,7 @@ struct BatchCommand: ParsableCommand {
         do {
             options.theme = try ThemeLoader.load(theme)
             options.strictLayout = strict
+            options.lenient = lenient
             options.html = html
             let runner = try BatchRunner(options: options)
             let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in

@@ -22,6 +22,21 @@ final class HostileInputTests: XCTestCase {
         #"{"title": "T", "elements": [{"type": "chart", "# + body + "}]}"
     }
 
+    /// Every input of the fuzzer's seed corpus (Fuzz/corpus: the samples, images and a minimized
+    /// set of what `make fuzz` found) goes through the harness without a trap and within time.
+    func testTheFuzzCorpusRunsCleanly() throws {
+        let folder = TestSupport.root.appendingPathComponent("Fuzz/corpus")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertGreaterThan(names.count, 3)
+        for name in names {
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            let start = Date()
+            let result = FuzzHarness.run(data)
+            XCTAssertLessThan(Date().timeIntervalSince(start), 20, name)
+            XCTAssertFalse(result?.contains("\n") ?? false, "\(name): \(result ?? "")")
+        }
+    }
+
     // MARK: numbers that trapped (exit 132/134)
 
     func testHugeNumbersAreRangeCheckedNamingTheField() {

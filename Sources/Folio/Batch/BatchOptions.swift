@@ -20,6 +20,8 @@ public struct BatchOptions: Sendable {
     public var theme: Theme = .standard
     /// Fail a record whose PDF layout report has warnings.
     public var strictLayout = false
+    /// Let keys no field has through (the template's misspellings are otherwise each record's error).
+    public var lenient = false
     /// HTML outputs as whole pages, fragments or shadow-root fragments.
     public var html: HTMLRenderer.Output = .page
 

@@ -145,7 +145,7 @@ public final class BatchRunner: @unchecked Sendable {
             }) {
                 return .skipped(number: record.number)
             }
-            let document = try template.document(for: value, number: record.number)
+            let document = try template.document(for: value, number: record.number, lenient: options.lenient)
             var files: [(name: String, bytes: Int, pages: Int?, sha256: String)] = []
             if options.strictLayout, !options.formats.contains(.pdf) {
                 if let warning = try document.pdfWithReport(options: renderOptions).report.warnings.first {

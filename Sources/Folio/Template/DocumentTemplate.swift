@@ -39,9 +39,9 @@ public struct DocumentTemplate: Sendable {
         return try bind(tree, scope: scope, path: "")
     }
 
-    /// The bound, decoded and validated document for `record`.
-    public func document(for record: TreeValue, number: Int = 1) throws -> Document {
-        try DocumentDecoder.decode(try bind(record, number: number))
+    /// The bound, decoded and validated document for `record`; with `lenient`, keys no field has are ignored.
+    public func document(for record: TreeValue, number: Int = 1, lenient: Bool = false) throws -> Document {
+        try DocumentDecoder.decode(try bind(record, number: number), lenient: lenient)
     }
 
     /// A string template bound to `record`, such as a file-name pattern.
