@@ -57,7 +57,7 @@ FUZZ_SECONDS ?= 300
 fuzz: deps
 	FOLIO_FUZZ=1 swift build -c release --sanitize fuzzer --sanitize address --product folio-fuzz --scratch-path .build-fuzz
 	@mkdir -p .build-fuzz/corpus .build-fuzz/crashes
-	.build-fuzz/release/folio-fuzz .build-fuzz/corpus Fuzz/corpus -dict=Fuzz/folio.dict -max_total_time=$(FUZZ_SECONDS) \
+	ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/folio-fuzz .build-fuzz/corpus Fuzz/corpus -dict=Fuzz/folio.dict -max_total_time=$(FUZZ_SECONDS) \
 	  -timeout=20 -rss_limit_mb=3072 -max_len=32768 -detect_leaks=0 -artifact_prefix=.build-fuzz/crashes/ -print_final_stats=1
 
 clean:

@@ -9,7 +9,7 @@ struct CSS: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable 
     private(set) var text: String
 
     init() { text = "" }
-    init(stringLiteral literal: StaticString) { text = literal.description }
+    init(stringLiteral literal: String) { text = literal }
     init(stringInterpolation interpolation: StringInterpolation) { text = interpolation.text }
 
     var description: String { text }
@@ -17,9 +17,9 @@ struct CSS: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable 
     static func += (lhs: inout CSS, rhs: CSS) { lhs.text += rhs.text }
 
     /// Joins pieces with a literal separator.
-    static func joined(_ pieces: [CSS], separator: StaticString) -> CSS {
+    static func joined(_ pieces: [CSS], separator: String) -> CSS {
         var result = CSS()
-        result.text = pieces.map(\.text).joined(separator: separator.description)
+        result.text = pieces.map(\.text).joined(separator: separator)
         return result
     }
 
@@ -29,7 +29,7 @@ struct CSS: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable 
 
         init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity + interpolationCount * 8) }
 
-        mutating func appendLiteral(_ literal: StaticString) { text += literal.description }
+        mutating func appendLiteral(_ literal: String) { text += literal }
         mutating func appendInterpolation(_ css: CSS) { text += css.text }
         mutating func appendInterpolation(_ number: Int) { text += String(number) }
         mutating func appendInterpolation(number: Double) { SVGNumber.write(number, into: &text) }

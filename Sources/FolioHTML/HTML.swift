@@ -2,9 +2,10 @@ import FolioGraphics
 import FolioModel
 
 /// HTML or SVG markup that is safe to write. It is made only from string literals in
-/// Folio's own source (`StaticString`), numbers, colours, other `HTML`, and interpolated
-/// text that is escaped on the way in: a `String` interpolated into `HTML` is always
-/// text, so a document string cannot become markup by mistake.
+/// Folio's own source (a literal is the only string `ExpressibleByStringLiteral` takes),
+/// numbers, colours, other `HTML`, and interpolated text that is escaped on the way in:
+/// a `String` interpolated into `HTML` is always text, so a document string cannot
+/// become markup by mistake.
 ///
 ///     let cell: HTML = "<td class=\"\(className)\">\(text)</td>"   // className and text escaped
 struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable {
@@ -13,7 +14,7 @@ struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable
 
     init() { markup = "" }
 
-    init(stringLiteral literal: StaticString) { markup = literal.description }
+    init(stringLiteral literal: String) { markup = literal }
 
     init(stringInterpolation interpolation: StringInterpolation) { markup = interpolation.markup }
 
@@ -29,9 +30,9 @@ struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable
     static func += (lhs: inout HTML, rhs: HTML) { lhs.markup += rhs.markup }
 
     /// Joins pieces of markup with a literal separator.
-    static func joined(_ pieces: [HTML], separator: StaticString = "") -> HTML {
+    static func joined(_ pieces: [HTML], separator: String = "") -> HTML {
         var result = HTML()
-        result.markup = pieces.map(\.markup).joined(separator: separator.description)
+        result.markup = pieces.map(\.markup).joined(separator: separator)
         return result
     }
 
@@ -50,7 +51,7 @@ struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable
             markup.reserveCapacity(literalCapacity + interpolationCount * 16)
         }
 
-        mutating func appendLiteral(_ literal: StaticString) { markup += literal.description }
+        mutating func appendLiteral(_ literal: String) { markup += literal }
 
         /// Document text, escaped for element content and quoted attribute values.
         mutating func appendInterpolation(_ text: String) { HTMLEscaping.escape(text, into: &markup) }
