@@ -27,7 +27,7 @@ struct CSS: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable 
     struct StringInterpolation: StringInterpolationProtocol {
         var text = ""
 
-        init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity + interpolationCount * 8) }
+        init(literalCapacity: Int, interpolationCount: Int) {}
 
         mutating func appendLiteral(_ literal: String) { text += literal }
         mutating func appendInterpolation(_ css: CSS) { text += css.text }

@@ -47,9 +47,8 @@ struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable
     struct StringInterpolation: StringInterpolationProtocol {
         var markup = ""
 
-        init(literalCapacity: Int, interpolationCount: Int) {
-            markup.reserveCapacity(literalCapacity + interpolationCount * 16)
-        }
+        // No reservation: most pieces are short, and a reserved empty string would always be allocated.
+        init(literalCapacity: Int, interpolationCount: Int) {}
 
         mutating func appendLiteral(_ literal: String) { markup += literal }
 

@@ -22,39 +22,11 @@ public final class SVGCanvas: Canvas {
         return stroke ? " stroke-opacity=\"\(number: color.alpha)\"" : " fill-opacity=\"\(number: color.alpha)\""
     }
 
-    /// The SVG path data of `path`; arcs become elliptical-arc commands.
-    static func pathData(_ path: Path) -> HTML {
-        var d = HTML()
-        var current: Point?
-        func point(_ p: Point) -> HTML { "\(number: p.x) \(number: p.y)" }
-        for element in path.elements {
-            switch element {
-            case .move(let p): d += "M\(point(p))"; current = p
-            case .line(let p): d += "L\(point(p))"; current = p
-            case .curve(let c1, let c2, let p): d += "C\(point(c1)) \(point(c2)) \(point(p))"; current = p
-            case .arc(let center, let radius, let start, let end):
-                func at(_ angle: Double) -> Point {
-                    Point(center.x + radius * cos(angle), center.y + radius * sin(angle))
-                }
-                let begin = at(start)
-                d += current == nil ? "M\(point(begin))" : "L\(point(begin))"
-                let sweep = end >= start ? 1 : 0
-                let total = end - start
-                // Split into pieces under 180° so each SVG arc is unambiguous (at most a few turns).
-                let pieces = min(max(1, (abs(total) / .pi).clampedInt(.up)), 64)
-                for index in 1...pieces {
-                    let to = start + total * Double(index) / Double(pieces)
-                    d += "A\(number: radius) \(number: radius) 0 0 \(sweep) \(point(at(to)))"
-                }
-                current = at(end)
-            case .close: d += "Z"
-            }
-        }
-        return d
-    }
+    /// The SVG path data of `path` (numbers and command letters only).
+    static func pathData(_ path: Path) -> HTML { "\(path: path)" }
 
     public func fill(_ path: Path, color: Color) {
-        body += "<path d=\"\(SVGCanvas.pathData(path))\" fill=\"\(color)\"\(SVGCanvas.opacity(color, stroke: false))/>"
+        body += "<path d=\"\(path: path)\" fill=\"\(color)\"\(SVGCanvas.opacity(color, stroke: false))/>"
     }
 
     public func rect(_ r: Rect, color: Color) {
@@ -73,7 +45,7 @@ public final class SVGCanvas: Canvas {
         case .round: attributes += " stroke-linecap=\"round\""
         case .square: attributes += " stroke-linecap=\"square\""
         }
-        body += "<path d=\"\(SVGCanvas.pathData(path))\" \(attributes)/>"
+        body += "<path d=\"\(path: path)\" \(attributes)/>"
     }
 
     public func draw(text item: TextItem) {
@@ -112,5 +84,46 @@ public final class SVGCanvas: Canvas {
     /// The markup of a complete `<svg>` element for `drawing` (for benchmarks and tests).
     public static func svgMarkup(_ drawing: Drawing, id: String, title: String, fontFamily: String) -> String {
         svg(drawing, id: id, title: title, fontFamily: fontFamily).markup
+    }
+}
+
+extension HTML.StringInterpolation {
+    /// SVG path data written straight into the markup: command letters and numbers only, so
+    /// nothing in it needs escaping. Arcs become elliptical-arc commands of under 180° each.
+    mutating func appendInterpolation(path: Path) {
+        var current: Point?
+        func point(_ p: Point) {
+            SVGNumber.write(p.x, into: &markup)
+            markup += " "
+            SVGNumber.write(p.y, into: &markup)
+        }
+        for element in path.elements {
+            switch element {
+            case .move(let p): markup += "M"; point(p); current = p
+            case .line(let p): markup += "L"; point(p); current = p
+            case .curve(let c1, let c2, let p):
+                markup += "C"; point(c1); markup += " "; point(c2); markup += " "; point(p); current = p
+            case .arc(let center, let radius, let start, let end):
+                func at(_ angle: Double) -> Point {
+                    Point(center.x + radius * cos(angle), center.y + radius * sin(angle))
+                }
+                markup += current == nil ? "M" : "L"
+                point(at(start))
+                let sweep = end >= start ? "1" : "0"
+                let total = end - start
+                // Split into pieces under 180° so each SVG arc is unambiguous (at most a few turns).
+                let pieces = min(max(1, (abs(total) / .pi).clampedInt(.up)), 64)
+                for index in 1...pieces {
+                    markup += "A"
+                    SVGNumber.write(radius, into: &markup)
+                    markup += " "
+                    SVGNumber.write(radius, into: &markup)
+                    markup += " 0 0 " + sweep + " "
+                    point(at(start + total * Double(index) / Double(pieces)))
+                }
+                current = at(end)
+            case .close: markup += "Z"
+            }
+        }
     }
 }
