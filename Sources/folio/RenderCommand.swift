@@ -79,8 +79,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         StandardStreams.ignoreBrokenPipes()
-        let signals = StandardStreams.exitOnInterrupt()
-        defer { signals.forEach { $0.cancel() } }
+        StandardStreams.exitOnInterrupt()
         do {
             let data: Data
             let baseDirectory: URL

@@ -28,18 +28,17 @@ enum StandardStreams {
         return "folio: error: " + text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
-    /// Removes the temporary output and exits with status 130 on SIGINT or SIGTERM.
-    static func exitOnInterrupt() -> [DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
+    /// Removes the temporary output and exits with status 130 on SIGINT or SIGTERM. A plain
+    /// signal handler (unlink, write and _exit are async-signal-safe): dispatch signal sources
+    /// would start threads and add milliseconds to every run.
+    static func exitOnInterrupt() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number) { _ in
                 AtomicFile.removeCurrentTemporary()
-                printError("folio: interrupted")
+                let message: StaticString = "folio: interrupted\n"
+                _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
                 _exit(130)
             }
-            source.resume()
-            return source
         }
     }
 }
