@@ -64,8 +64,9 @@ public final class PangoTextEngine: TextMeasurer {
         let clean = shapeable(text)
         var run = 0
         var needsBreaks = false
-        for scalar in clean.unicodeScalars {
-            run = scalar.properties.isWhitespace ? 0 : run + 1
+        // Bytes, not scalars: any non-space byte counts, so a word of 64 bytes is a candidate; checked exactly below.
+        for byte in clean.utf8 {
+            run = byte == 0x20 || byte == 0x0A || byte == 0x09 ? 0 : run + 1
             if run > 64 { needsBreaks = true; break }
         }
         guard needsBreaks else { return clean }

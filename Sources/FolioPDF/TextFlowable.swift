@@ -85,10 +85,8 @@ final class TextFlowable: Flowable {
             if range.count == lines.count {
                 canvas.draw(layout: layout, at: origin, color: color)
             } else {
-                let visible = top...(top + height)
-                canvas.clipped(to: Rect(x: origin.x - 2, y: origin.y, width: 100_000, height: height)) {
-                    canvas.draw(layout: layout, at: Point(origin.x, origin.y - top), color: color, visible: visible)
-                }
+                // Only this part's lines are drawn, so nothing needs clipping.
+                canvas.draw(layout: layout, at: Point(origin.x, origin.y - top), color: color, visible: top...(top + height))
             }
         }
     }
