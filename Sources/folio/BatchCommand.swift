@@ -79,7 +79,7 @@ struct BatchCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 256") }
         _ = try formats()
         _ = try shardValue()
     }

@@ -126,6 +126,13 @@ final class BatchCommandTests: XCTestCase {
             (try TestSupport.temporaryFile(csv, name: "latin1.csv").path, "folio: error: the CSV data is not UTF-8 after record 1\n"),
             (try TestSupport.temporaryFile(Data([0, 1, 2, 0]), name: "binary").path, ""),
         ]
+        let sample = TestSupport.samples.appendingPathComponent("patients.jsonl").path
+        let notAFolder = try TestSupport.run(folio, ["batch", template, "--data", sample, "--out", "/dev/null"])
+        XCTAssertEqual(notAFolder.status, 1)
+        XCTAssertEqual(notAFolder.stderr, "folio: error: --out: /dev/null exists and is not a folder\n")
+        let threads = try TestSupport.run(folio, ["batch", template, "--data", sample, "--out", out.path, "--jobs", "100000"])
+        XCTAssertEqual(threads.status, 1)
+        XCTAssertEqual(threads.stderr, "folio: error: --jobs must be between 1 and 256 (see folio --help)\n")
         for (data, expected) in cases {
             let result = try TestSupport.run(folio, ["batch", template, "--data", data, "--out", out.path, "--quiet"])
             XCTAssertEqual(result.status, 1, data)

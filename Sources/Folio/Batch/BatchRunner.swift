@@ -41,7 +41,15 @@ public final class BatchRunner: @unchecked Sendable {
     public func run(progress: BatchProgress?) throws -> BatchSummary {
         let start = Date()
         let fileManager = FileManager.default
-        try fileManager.createDirectory(at: options.outputDirectory, withIntermediateDirectories: true)
+        var isFolder: ObjCBool = false
+        if fileManager.fileExists(atPath: options.outputDirectory.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw FolioError(path: "--out", "\(options.outputDirectory.path) exists and is not a folder")
+        }
+        do {
+            try fileManager.createDirectory(at: options.outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw FolioError(path: "--out", "cannot create the folder \(options.outputDirectory.path)")
+        }
         // Temporary files left by a killed run; those of a running process (another shard) stay.
         AtomicFile.removeStaleTemporaries(in: options.outputDirectory)
         let dataPath = try spooledDataPath()
