@@ -284,6 +284,27 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(try TestSupport.pdfText(long).contains("Care plan reviewed"))
     }
 
+    func testNestedEachOverLongRecordListsIsBounded() throws {
+        let template = try DocumentTemplate(data: Data("""
+        title: T
+        elements:
+          - type: table
+            rows:
+              - $each: list
+                $as: a
+                $items:
+                  - $each: list
+                    $as: b
+                    $item: ["{{a}}", "{{b}}"]
+        """.utf8), format: .yaml)
+        let record = TreeValue.object([("list", .array((0..<100).map { .number(Double($0)) }))])
+        XCTAssertThrowsError(try template.bind(record, number: 1, maximumValues: 5000)) {
+            XCTAssertEqual("\($0)", "elements[0].rows[0].$items[0].$item[1]: the bound document would hold more than 5000 values")
+        }
+        XCTAssertNoThrow(try template.bind(record, number: 1, maximumValues: 50000))
+        XCTAssertEqual(DocumentTemplate.maximumValues, 2_000_000)
+    }
+
     // MARK: HTML
 
     func testThemeValuesCannotInjectMarkup() throws {

@@ -34,9 +34,31 @@ public struct DocumentTemplate: Sendable {
 
     /// The template's tree with `record`'s values bound in.
     public func bind(_ record: TreeValue, number: Int = 1) throws -> TreeValue {
+        try bind(record, number: number, maximumValues: DocumentTemplate.maximumValues)
+    }
+
+    /// The template's tree with `record`'s values bound in, producing at most `maximumValues` values.
+    func bind(_ record: TreeValue, number: Int, maximumValues: Int) throws -> TreeValue {
         var scope = TemplateScope(record: record)
         scope.locals.append(("$number", .number(Double(number))))
-        return try bind(tree, scope: scope, path: "")
+        return try bind(tree, scope: scope, path: "", budget: BindBudget(maximumValues))
+    }
+
+    /// Values one binding may produce: nested `$each` over a record's long lists could otherwise
+    /// multiply into billions.
+    static let maximumValues = 2_000_000
+
+    /// What is left of `maximumValues` while one record is bound.
+    private final class BindBudget {
+        let limit: Int
+        var remaining: Int
+
+        init(_ limit: Int) { self.limit = limit; remaining = limit }
+
+        func spend(_ path: String) throws {
+            remaining -= 1
+            if remaining < 0 { throw FolioError(path: path, "the bound document would hold more than \(limit) values") }
+        }
     }
 
     /// The bound, decoded and validated document for `record`; with `lenient`, keys no field has are ignored.
@@ -54,7 +76,9 @@ public struct DocumentTemplate: Sendable {
     /// Block types whose `text` is rich text: values bound into it are escaped to stay literal.
     private static let richTextBlocks: Set<String> = ["paragraph", "message"]
 
-    private func bind(_ value: TreeValue, scope: TemplateScope, path: String, richText: Bool = false) throws -> TreeValue {
+    private func bind(_ value: TreeValue, scope: TemplateScope, path: String, richText: Bool = false,
+                      budget: BindBudget) throws -> TreeValue {
+        try budget.spend(path)
         switch value {
         case .string(let text):
             return try DocumentTemplate.interpolate(text, scope: scope, path: path, richText: richText)
@@ -63,13 +87,13 @@ public struct DocumentTemplate: Sendable {
             if case .string(let type)? = value["type"] { isRichBlock = DocumentTemplate.richTextBlocks.contains(type) }
             return .object(try members.map { member in
                 (member.key, try bind(member.value, scope: scope, path: path.isEmpty ? member.key : "\(path).\(member.key)",
-                                      richText: isRichBlock && member.key == "text"))
+                                      richText: isRichBlock && member.key == "text", budget: budget))
             })
         case .array(let items):
             var result: [TreeValue] = []
             result.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
-                try expand(item, scope: scope, path: "\(path)[\(index)]", into: &result)
+                try expand(item, scope: scope, path: "\(path)[\(index)]", into: &result, budget: budget)
             }
             return .array(result)
         default:
@@ -78,9 +102,10 @@ public struct DocumentTemplate: Sendable {
     }
 
     /// Appends `item` bound, or what its `$each` / `$if` / `$unless` directive produces.
-    private func expand(_ item: TreeValue, scope: TemplateScope, path: String, into result: inout [TreeValue]) throws {
+    private func expand(_ item: TreeValue, scope: TemplateScope, path: String, into result: inout [TreeValue],
+                        budget: BindBudget) throws {
         guard case .object = item, item["$each"] != nil || item["$if"] != nil || item["$unless"] != nil else {
-            result.append(try bind(item, scope: scope, path: path))
+            result.append(try bind(item, scope: scope, path: path, budget: budget))
             return
         }
         let body: [TreeValue]
@@ -94,7 +119,8 @@ public struct DocumentTemplate: Sendable {
         }
         func append(_ scope: TemplateScope) throws {
             for (index, entry) in body.enumerated() {
-                try expand(entry, scope: scope, path: item["$items"] == nil ? "\(path).$item" : "\(path).$items[\(index)]", into: &result)
+                try expand(entry, scope: scope, path: item["$items"] == nil ? "\(path).$item" : "\(path).$items[\(index)]",
+                           into: &result, budget: budget)
             }
         }
         if case .string(let condition)? = item["$if"] ?? item["$unless"] {
