@@ -2,6 +2,8 @@
 /// Each one is documented in the README's "Input limits"; going past one is an
 /// error naming the field, never a crash or an exhausted machine.
 public enum InputLimits {
+    /// Bytes of batch data read from standard input (spooled to a file to be read twice).
+    public static let spooledDataBytes = 8 * 1024 * 1024 * 1024
     /// Bytes of one input document or template (JSON or YAML).
     public static let documentBytes = 64 * 1024 * 1024
     /// Nesting of objects and arrays in an input.

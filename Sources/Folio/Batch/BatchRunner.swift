@@ -200,19 +200,36 @@ public final class BatchRunner: @unchecked Sendable {
 
     // MARK: before the run
 
-    /// Standard input is copied to a temporary file so it can be read twice.
+    /// Standard input is copied to a temporary file so it can be read twice (at most
+    /// `InputLimits.spooledDataBytes`; a full disk or a read error is one error line).
     private func spooledDataPath() throws -> String {
         guard options.data == "-" else { return options.data }
         let path = options.outputDirectory.appendingPathComponent("\(BatchRunner.temporaryPrefix)\(getpid())-stdin").path
-        guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path) else {
-            throw FolioError(path: "", "cannot spool standard input to \(path)")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FolioError(path: "", "cannot spool standard input to \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
+        do {
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw FolioError(path: "", "cannot read standard input: \(String(cString: strerror(errno)))")
+                }
+                if count == 0 { break }
+                total += count
+                if total > InputLimits.spooledDataBytes {
+                    throw FolioError(path: "", "standard input has more than \(InputLimits.spooledDataBytes) bytes of data")
+                }
+                try AtomicFile.writeAll(Data(buffer[0..<count]), to: fd)
+            }
+        } catch let error as FolioError {
+            unlink(path)
+            // AtomicFile.writeAll says only why (such as "No space left on device"): add what was being written.
+            throw error.message.hasPrefix("cannot") || error.message.hasPrefix("standard input")
+                ? error : FolioError(path: "", "cannot spool standard input to \(path): \(error.message)")
         }
-        while true {
-            let chunk = FileHandle.standardInput.readData(ofLength: 1 << 16)
-            if chunk.isEmpty { break }
-            out.write(chunk)
-        }
-        try out.close()
         return path
     }
 
