@@ -62,9 +62,9 @@ extension Length {
     /// Throws unless the length is finite and within 0…14,400 points (200 inches);
     /// with `allowZero: false` it must also be above 0.
     public func validate(path: String, allowZero: Bool = true) throws {
-        let low = allowZero ? "0" : "above 0"
         guard points.isFinite, allowZero ? points >= 0 : points > 0, points <= InputLimits.length else {
-            throw FolioError(path: path, "must be a length \(low) and at most 14400 points (200 inches)")
+            throw FolioError(path: path, allowZero ? "must be a length from 0 to 14400 points (200 inches)"
+                                                   : "must be a length above 0 and at most 14400 points (200 inches)")
         }
     }
 }

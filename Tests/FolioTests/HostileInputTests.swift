@@ -47,7 +47,7 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(outcome(chart(#""kind": "bar", "categories": ["a"], "series": [{"title": "S", "values": [1e300]}]"#)),
                        "elements[0].series[0].values[0]: must be between -1e15 and 1e15")
         XCTAssertEqual(outcome(#"{"title": "T", "page": {"margins": {"top": 1e300, "left": 0, "right": 0, "bottom": 0}}}"#),
-                       "page.margins.top: must be a length 0 and at most 14400 points (200 inches)")
+                       "page.margins.top: must be a length from 0 to 14400 points (200 inches)")
         XCTAssertEqual(outcome(chart(#""kind": "line", "x": [1, 2], "plots": [{"title": "A", "values": [1, 2]}], "height": -1"#)),
                        "elements[0].height: must be a length above 0 and at most 14400 points (200 inches)")
         XCTAssertEqual(outcome(#"{"title": "T", "elements": [{"type": "columns", "widths": [1e308, 1], "items": [{"type": "paragraph", "text": "a"}, {"type": "paragraph", "text": "b"}]}]}"#),
