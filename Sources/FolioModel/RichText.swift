@@ -57,7 +57,7 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
     public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 
     static func parse(_ source: String) -> [TextRun] {
-        var parser = MarkupParser(Array(source))
+        var parser = MarkupParser(Array(source.unicodeScalars))
         return parser.parse()
     }
 }
@@ -66,7 +66,8 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
 /// closed later, and where the next `]` and `)` are, is precomputed from the end, so the
 /// parse is linear in the text's length whatever its markup.
 private struct MarkupParser {
-    let chars: [Character]
+    /// The text as Unicode scalars: every marker is ASCII, and scalars compare far faster than characters.
+    let chars: [Unicode.Scalar]
     var index = 0
     var runs: [TextRun] = []
     var buffer = ""
@@ -82,7 +83,7 @@ private struct MarkupParser {
     /// `https://en.wikipedia.org/wiki/Care_(medicine)`), or -1.
     private let closingParen: [Int]
 
-    init(_ chars: [Character]) {
+    init(_ chars: [Unicode.Scalar]) {
         self.chars = chars
         let n = chars.count
         var single = [Bool](repeating: false, count: n + 2)
@@ -99,7 +100,7 @@ private struct MarkupParser {
             }
             double[i] = (chars[i] == "*" && i + 1 < n && chars[i + 1] == "*" && !afterSpace) || double[i + 1]
             bracket[i] = chars[i] == "]" ? i : bracket[i + 1]
-            nonSpace[i] = chars[i].isWhitespace ? nonSpace[i + 1] : i
+            nonSpace[i] = chars[i].properties.isWhitespace ? nonSpace[i + 1] : i
             i -= 1
         }
         closesSingle = single
@@ -120,8 +121,8 @@ private struct MarkupParser {
     mutating func parse() -> [TextRun] {
         while index < chars.count {
             let c = chars[index]
-            if c == "\\", index + 1 < chars.count, "*[]()\\_".contains(chars[index + 1]) {
-                buffer.append(chars[index + 1]); index += 2
+            if c == "\\", index + 1 < chars.count, "*[]()\\_".unicodeScalars.contains(chars[index + 1]) {
+                buffer.unicodeScalars.append(chars[index + 1]); index += 2
             } else if c == "*", peek(1) == "*", bold || hasClosing(double: true) {
                 flush(); bold.toggle(); index += 2
             } else if c == "*", peek(1) == "*" {
@@ -132,14 +133,14 @@ private struct MarkupParser {
                 flush()
                 runs.append(TextRun(link.text, bold: bold, italic: italic, link: link.url))
             } else {
-                buffer.append(c); index += 1
+                buffer.unicodeScalars.append(c); index += 1
             }
         }
         flush()
         return runs
     }
 
-    func peek(_ offset: Int) -> Character? {
+    func peek(_ offset: Int) -> Unicode.Scalar? {
         index + offset < chars.count ? chars[index + offset] : nil
     }
 
@@ -156,8 +157,8 @@ private struct MarkupParser {
         let end = closingParen[close + 1]
         // Text and URL must not be empty; checked before anything is copied.
         guard end > close + 1, close > index + 1, nextNonSpace[close + 2] < end else { return nil }
-        let text = String(chars[(index + 1)..<close])
-        let url = String(chars[(close + 2)..<end]).trimmingWhitespace()
+        let text = String(String.UnicodeScalarView(chars[(index + 1)..<close]))
+        let url = String(String.UnicodeScalarView(chars[(close + 2)..<end])).trimmingWhitespace()
         index = end + 1
         return (text, url)
     }
