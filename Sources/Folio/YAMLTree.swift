@@ -68,62 +68,45 @@ public enum YAMLTree {
     }
 
     /// Rejects nesting deeper than the limit before the YAML parser, which recurses once
-    /// per level, sees it. An upper bound: flow `[`/`{` where a collection may start
-    /// (outside quotes and comments), indentation steps, and compact `- `/`? ` entries
-    /// at the start of a line.
+    /// per level, sees it. A deliberately conservative upper bound that needs no knowledge of
+    /// YAML's quoting rules (emulating them let a fuzzed input through): every `[` and `{`
+    /// counts, wherever it stands, less every `]` and `}`; plus indentation steps and compact
+    /// `- ` / `? ` entries at the start of a line. Only a text with over a hundred more opening
+    /// than closing brackets could be refused without being that deep.
     static func checkNesting(_ text: String) throws {
         let limit = InputLimits.nestingDepth * 2
         var flow = 0
-        var quote: UInt8? = nil
         var lineNumber = 1
         var atLineStart = true
         var inPrefix = false
         var indentLevels: [Int] = []
         var column = 0
         var compact = 0
-        var inComment = false
         var previous: UInt8 = 0x0A
-        var lastSignificant: UInt8 = 0x0A
         let space: UInt8 = 0x20
         for byte in text.utf8 {
-            defer { previous = byte; if byte != space && byte != 0x09 { lastSignificant = byte } }
+            defer { previous = byte }
             if byte == 0x0A {
-                lineNumber += 1; atLineStart = true; column = 0; compact = 0; inComment = false
-                continue
-            }
-            if inComment { continue }
-            if let open = quote {
-                if byte == open && previous != UInt8(ascii: "\\") { quote = nil }
+                lineNumber += 1; atLineStart = true; column = 0; compact = 0
                 continue
             }
             if atLineStart {
                 if byte == space { column += 1; continue }
                 atLineStart = false
                 inPrefix = true
-                if byte != UInt8(ascii: "#") && flow == 0 {
+                if flow == 0 {
                     while let last = indentLevels.last, last >= column { indentLevels.removeLast() }
                     indentLevels.append(column)
                 }
             }
             if inPrefix, byte == space, previous == UInt8(ascii: "-") || previous == UInt8(ascii: "?") {
                 compact += 1
-                continue
+            } else if inPrefix, byte != space, byte != UInt8(ascii: "-"), byte != UInt8(ascii: "?") {
+                inPrefix = false
             }
-            if inPrefix, byte != space, byte != UInt8(ascii: "-"), byte != UInt8(ascii: "?") { inPrefix = false }
-            // Where a value starts: a quote or a flow collection may open there.
-            let valueStart = [0x0A, UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: ","), UInt8(ascii: "?"),
-                              UInt8(ascii: "["), UInt8(ascii: "{")].contains(lastSignificant)
-            let canOpen = flow > 0 || valueStart
-            let isQuote = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
-            let isOpen = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{")
-            let isClose = byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
-            if byte == UInt8(ascii: "#"), previous == space || previous == 0x09 {
-                inComment = true
-            } else if isQuote, valueStart {
-                quote = byte
-            } else if isOpen, canOpen {
+            if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
                 flow += 1
-            } else if isClose, flow > 0 {
+            } else if (byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")) && flow > 0 {
                 flow -= 1
             }
             if flow + indentLevels.count + compact > limit {

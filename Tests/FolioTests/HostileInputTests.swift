@@ -116,6 +116,17 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(outcome(block).hasPrefix("the input is nested more than 64 levels deep"))
     }
 
+    /// Found by `make fuzz`: flow mappings nested thousands deep behind text that a quote-aware
+    /// pre-scan took for a quoted string overflowed the YAML parser's stack.
+    func testNestingHiddenBehindQuotesIsStillCounted() throws {
+        let found = try Data(contentsOf: TestSupport.root.appendingPathComponent("Fuzz/corpus/crash-yams-flow-nesting.yaml"))
+        XCTAssertEqual(FuzzHarness.run(found), "the input is nested more than 64 levels deep (line 3)")
+        let deep = String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+        for hiding in ["title: 'x\\'\nelements: ", "title: a:\"b\nelements: ", "title: x # \"\nelements: ", "a: |\n  \"\nelements: "] {
+            XCTAssertTrue(outcome(hiding + deep + "\n").contains("nested more than 64 levels deep"), hiding)
+        }
+    }
+
     func testYAMLAliasBombsStopBeforeExpanding() {
         var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
         for level in 1...9 {
