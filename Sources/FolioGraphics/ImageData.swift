@@ -18,6 +18,8 @@ public struct ImageData: Sendable, Hashable {
     public var components: Int = 0
     /// Whether a CMYK JPEG stores its inks inverted, as Adobe's writers do (APP14 marker).
     public var invertedCMYK = false
+    /// What the one walk over a JPEG's segments found wrong with it (cut short, corrupt).
+    private var jpegProblem: String?
 
     /// Reads the format and size; nil when the bytes are neither a PNG nor a baseline/progressive JPEG.
     public init?(bytes: Data) {
@@ -28,10 +30,13 @@ public struct ImageData: Sendable, Hashable {
             let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
             guard w > 0, h > 0 else { return nil }
             self.init(bytes: bytes, format: .png, width: w, height: h)
-        } else if b.count >= 4, b[0] == 0xFF, b[1] == 0xD8, let frame = ImageData.jpegFrame(bytes) {
+        } else if b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 {
+            let scan = ImageData.scanJPEG(bytes)
+            guard let frame = scan.frame else { return nil }
             self.init(bytes: bytes, format: .jpeg, width: frame.width, height: frame.height)
             components = frame.components
-            invertedCMYK = frame.adobe
+            invertedCMYK = scan.adobe
+            jpegProblem = scan.problem
         } else {
             return nil
         }
@@ -41,28 +46,49 @@ public struct ImageData: Sendable, Hashable {
         self.bytes = bytes; self.format = format; self.pixelWidth = width; self.pixelHeight = height
     }
 
-    /// Walks JPEG segments to the first start-of-frame marker, noting an Adobe APP14 marker on the way.
-    private static func jpegFrame(_ data: Data) -> (width: Int, height: Int, components: Int, adobe: Bool)? {
-        let b = [UInt8](data.prefix(4 << 20))
-        var i = 2
+    /// What one walk over a JPEG's segments found: the first frame's size and colour components,
+    /// whether an Adobe APP14 marker came before it, and what is wrong with the file, if anything.
+    private struct JPEGScan {
+        var frame: (width: Int, height: Int, components: Int)?
         var adobe = false
-        while i + 9 < b.count {
-            guard b[i] == 0xFF else { return nil }
-            let marker = b[i + 1]
-            if marker == 0xFF { i += 1; continue }
-            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            if marker == 0xEE, i + 9 < b.count, Array(b[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) { adobe = true }
-            let isFrame = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
-            if isFrame {
-                let h = Int(b[i + 5]) << 8 | Int(b[i + 6])
-                let w = Int(b[i + 7]) << 8 | Int(b[i + 8])
-                let components = Int(b[i + 9])
-                return w > 0 && h > 0 ? (w, h, components, adobe) : nil
+        var problem: String?
+    }
+
+    /// Walks the segments from SOI to the scan, then looks for the end-of-image marker after it.
+    private static func scanJPEG(_ data: Data) -> JPEGScan {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> JPEGScan in
+            let b = raw.bindMemory(to: UInt8.self)
+            var scan = JPEGScan()
+            var i = 2
+            while i + 4 <= b.count {
+                guard b[i] == 0xFF else { scan.problem = "the JPEG file is corrupt"; return scan }
+                let marker = b[i + 1]
+                if marker == 0xFF { i += 1; continue }
+                let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+                guard length >= 2, i + 2 + length <= b.count else { scan.problem = "the JPEG file is cut short"; return scan }
+                if marker == 0xEE, length >= 7, Array(b[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) { scan.adobe = true }
+                let isFrame = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
+                if isFrame, scan.frame == nil, length >= 8 {
+                    let h = Int(b[i + 5]) << 8 | Int(b[i + 6])
+                    let w = Int(b[i + 7]) << 8 | Int(b[i + 8])
+                    guard w > 0, h > 0 else { scan.problem = "the JPEG file is corrupt"; return scan }
+                    scan.frame = (w, h, Int(b[i + 9]))
+                }
+                if marker == 0xDA {
+                    // Entropy-coded data follows; the file must end with FF D9 (trailing bytes allowed).
+                    var j = i + 2 + length
+                    while j + 1 < b.count {
+                        if b[j] == 0xFF, b[j + 1] == 0xD9 { return scan }
+                        j += 1
+                    }
+                    scan.problem = "the JPEG file is cut short"
+                    return scan
+                }
+                i += 2 + length
             }
-            guard length >= 2 else { return nil }
-            i += 2 + length
+            scan.problem = "the JPEG file is cut short"
+            return scan
         }
-        return nil
     }
 
     /// Why the image cannot be used, or nil: a size beyond the limits (checked before any
@@ -119,31 +145,6 @@ public struct ImageData: Sendable, Hashable {
         return crc ^ 0xFFFF_FFFF
     }
 
-    /// A JPEG must reach its scan and end with an end-of-image marker after it.
-    private var jpegProblem: String? {
-        bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
-            let b = raw.bindMemory(to: UInt8.self)
-            var i = 2
-            while i + 4 <= b.count {
-                guard b[i] == 0xFF else { return "the JPEG file is corrupt" }
-                let marker = b[i + 1]
-                if marker == 0xFF { i += 1; continue }
-                let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-                guard length >= 2, i + 2 + length <= b.count else { return "the JPEG file is cut short" }
-                if marker == 0xDA {
-                    // Entropy-coded data follows; the file must end with FF D9 (trailing bytes allowed).
-                    var j = i + 2 + length
-                    while j + 1 < b.count {
-                        if b[j] == 0xFF, b[j + 1] == 0xD9 { return nil }
-                        j += 1
-                    }
-                    return "the JPEG file is cut short"
-                }
-                i += 2 + length
-            }
-            return "the JPEG file is cut short"
-        }
-    }
 
     /// `data:` URI of the bytes, for self-contained HTML.
     public var dataURI: String { "data:\(format.mimeType);base64,\(bytes.base64EncodedString())" }

@@ -41,7 +41,7 @@ struct CSS: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable 
             for scalar in identifier.unicodeScalars {
                 let v = scalar.value
                 let plain = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                    || scalar == "-" || scalar == "_" || (v >= 0x80 && HTMLEscaping.isAllowed(scalar))
+                    || scalar == "-" || scalar == "_" || (v >= 0x80 && scalar.isAllowedInText)
                 text += plain ? String(scalar) : "\\" + String(v, radix: 16) + " "
             }
         }
@@ -51,8 +51,8 @@ struct CSS: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable 
             text += "\""
             for scalar in string.unicodeScalars {
                 let v = scalar.value
-                if v < 0x20 || v == 0x7F || "\"'\\<>&".unicodeScalars.contains(scalar) || !HTMLEscaping.isAllowed(scalar) {
-                    text += "\\" + String(HTMLEscaping.isAllowed(scalar) || v >= 0x20 ? v : 0xFFFD, radix: 16) + " "
+                if v < 0x20 || v == 0x7F || "\"'\\<>&".unicodeScalars.contains(scalar) || !scalar.isAllowedInText {
+                    text += "\\" + String(scalar.isAllowedInText || v >= 0x20 ? v : 0xFFFD, radix: 16) + " "
                 } else {
                     text.unicodeScalars.append(scalar)
                 }

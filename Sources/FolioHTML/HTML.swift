@@ -25,7 +25,6 @@ struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable
     }
 
     var description: String { markup }
-    var isEmpty: Bool { markup.isEmpty }
 
     static func += (lhs: inout HTML, rhs: HTML) { lhs.markup += rhs.markup }
 

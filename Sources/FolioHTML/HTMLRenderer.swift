@@ -97,7 +97,7 @@ public struct HTMLRenderer {
         let meta = document.metadata
         // Mustache escapes {{values}}; characters HTML does not allow are replaced first.
         // {{{style}}} and {{{report}}} are the CSS and HTML types' own output.
-        func text(_ value: String?) -> Any { value.map(HTMLEscaping.allowedCharacters) ?? false }
+        func text(_ value: String?) -> Any { value.map(\.replacingDisallowedCharacters) ?? false }
         let context: [String: Any] = [
             "language": meta.language, "title": text(document.title), "author": text(meta.author),
             "subject": text(meta.subject), "keywords": meta.keywords.isEmpty ? false : text(meta.keywords.joined(separator: ", ")),

@@ -15,8 +15,10 @@ struct PageDecorations {
     private let title: TextLayout
     private let logoSize: Size?
 
-    /// Room between the content and a header or footer line.
+    /// Room between the content and the header's rule.
     private static let gap = 10.0
+    /// Room between the content and the footer's text.
+    private static let footerGap = 14.0
 
     init(document: Document, theme: Theme, text: PangoTextEngine, content: Rect, pageSize: Size) {
         self.document = document; self.theme = theme; self.text = text; self.content = content; self.pageSize = pageSize
@@ -45,18 +47,15 @@ struct PageDecorations {
         }
         let footer = text.singleLine(document.footerText(numbering), font: font)
         let below = pageSize.height - content.maxY
-        let needed = 14 + max(footer.metrics.height, title.metrics.height)
+        let needed = PageDecorations.footerGap + max(footer.metrics.height, title.metrics.height)
         if needed > below {
             warnings.append(LayoutReport.Warning(kind: .overflow, path: "footer", page: nil, message:
                 "the footer needs \(needed.clampedInt(.up)) pt below the content but the bottom margin is \(below.clampedInt(.down)) pt: part of it is off the page"))
         }
-        if footer.metrics.width > content.width * 0.4 - 8 && title.metrics.width > 0 {
-            // The page number and the title share the footer line: the number may not run into the title.
-            let titleWidth = title.lineExtents.map(\.maxX).max() ?? 0
-            if titleWidth + 8 > content.width - footer.metrics.width {
-                warnings.append(LayoutReport.Warning(kind: .overflow, path: "footer", page: nil, message:
-                    "the footer text is so long that it overlaps the title in the footer"))
-            }
+        // The page number and the title share the footer line: the number may not run into the title.
+        if title.metrics.width > 0, title.metrics.width + 8 > content.width - footer.metrics.width {
+            warnings.append(LayoutReport.Warning(kind: .overflow, path: "footer", page: nil, message:
+                "the footer text is so long that it overlaps the title in the footer"))
         }
         return warnings
     }
@@ -74,7 +73,7 @@ struct PageDecorations {
             canvas.line(from: Point(content.x, lineY), to: Point(content.x + content.width, lineY),
                         style: StrokeStyle(color: theme.rule, width: 0.5))
         }
-        let footerY = content.y + content.height + 14
+        let footerY = content.maxY + PageDecorations.footerGap
         let footer = text.singleLine(document.footerText(numbering), font: font)
         canvas.draw(layout: footer, at: Point(content.x + content.width - footer.metrics.width, footerY), color: theme.muted)
         canvas.draw(layout: title, at: Point(content.x, footerY), color: theme.muted)

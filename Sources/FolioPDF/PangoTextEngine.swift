@@ -52,16 +52,17 @@ public final class PangoTextEngine: TextMeasurer {
     func singleLine(_ text: String, font: FontSpec) -> TextLayout {
         let layout = TextLayout(context: context)
         pango_layout_set_font_description(layout.pointer, fontDescription(font))
-        pango_layout_set_text(layout.pointer, PangoTextEngine.shapeable(text), -1)
+        pango_layout_set_text(layout.pointer, text.replacingDisallowedCharacters, -1)
         return layout
     }
 
-    /// `text` ready for Pango: `shapeable`, and with a zero-width space every 32 characters
+    /// `text` ready for Pango: characters it cannot take (NUL, controls, noncharacters) replaced by
+    /// U+FFFD, so nothing after them is lost, and with a zero-width space every 32 characters
     /// inside words longer than 64, so a 40,000-character word wraps at those points instead
     /// of making Pango try every break in it (which takes quadratic time). Zero-width spaces
     /// draw nothing and are not inserted inside a character's combining marks.
     static func prepared(_ text: String) -> String {
-        let clean = shapeable(text)
+        let clean = text.replacingDisallowedCharacters
         var run = 0
         var needsBreaks = false
         // Bytes, not scalars: any non-space byte counts, so a word of 64 bytes is a candidate; checked exactly below.
@@ -91,18 +92,6 @@ public final class PangoTextEngine: TextMeasurer {
         return String(result)
     }
 
-    /// `text` with the characters Pango cannot take (NUL and other controls but tab and
-    /// newline, noncharacters) replaced by U+FFFD, so nothing after them is lost.
-    static func shapeable(_ text: String) -> String {
-        func allowed(_ s: Unicode.Scalar) -> Bool {
-            let v = s.value
-            if v < 0x20 { return v == 0x0A || v == 0x09 }
-            return !(0x7F...0x9F).contains(v) && !(0xFDD0...0xFDEF).contains(v) && v & 0xFFFE != 0xFFFE
-        }
-        // Fast path: most text has no such character.
-        guard text.unicodeScalars.contains(where: { !allowed($0) }) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { allowed($0) ? $0 : "\u{FFFD}" }))
-    }
 
     /// Wrapped rich text at `width` points, aligned as asked.
     func paragraph(_ runs: [TextRun], font: FontSpec, width: Double, alignment: Table.Alignment = .left,

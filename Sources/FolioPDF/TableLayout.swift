@@ -99,7 +99,7 @@ final class TableLayout {
             guard !string.isEmpty else { return 0 }
             let layout = layouts[font] ?? text.singleLine("", font: font)
             layouts[font] = layout
-            pango_layout_set_text(layout.pointer, PangoTextEngine.shapeable(string), -1)
+            pango_layout_set_text(layout.pointer, string.replacingDisallowedCharacters, -1)
             layout.invalidateMetrics()
             return layout.metrics.width
         }

@@ -9,7 +9,6 @@ import Foundation
 public final class BatchRunner: @unchecked Sendable {
     /// File names a batch writes beside the documents.
     public static let manifestName = "manifest.jsonl", failuresName = "failures.jsonl"
-    static let temporaryPrefix = AtomicFile.temporaryPrefix
 
     private let options: BatchOptions
     private let template: DocumentTemplate
@@ -204,7 +203,7 @@ public final class BatchRunner: @unchecked Sendable {
     /// `InputLimits.spooledDataBytes`; a full disk or a read error is one error line).
     private func spooledDataPath() throws -> String {
         guard options.data == "-" else { return options.data }
-        let path = options.outputDirectory.appendingPathComponent("\(BatchRunner.temporaryPrefix)\(getpid())-stdin").path
+        let path = options.outputDirectory.appendingPathComponent("\(AtomicFile.temporaryPrefix)\(getpid())-stdin").path
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FolioError(path: "", "cannot spool standard input to \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }

@@ -15,10 +15,7 @@ public enum AtomicFile {
     /// Writes `data` to `url` atomically; one-line errors name the file and why.
     public static func write(_ data: Data, to url: URL) throws {
         let destination = url.path
-        var info = stat()
-        if lstat(destination, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            throw FolioError(path: "", "cannot write \(destination): it exists and is not a regular file")
-        }
+        try requireRegularFileOrNothing(at: destination)
         let folder = url.deletingLastPathComponent().path
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent("\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(url.lastPathComponent.prefix(100))").path
@@ -41,6 +38,15 @@ public enum AtomicFile {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw FolioError(path: "", "cannot write \(destination): \(reason)")
+        }
+    }
+
+    /// Throws unless `path` names a regular file or nothing: Folio never writes over a
+    /// device, a folder, a pipe or a symbolic link.
+    static func requireRegularFileOrNothing(at path: String) throws {
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw FolioError(path: "", "cannot write \(path): it exists and is not a regular file")
         }
     }
 

@@ -10,10 +10,7 @@ final class LineWriter {
 
     init(url: URL, append: Bool) throws {
         path = url.path
-        var info = stat()
-        if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            throw FolioError(path: "", "cannot write \(path): it exists and is not a regular file")
-        }
+        try AtomicFile.requireRegularFileOrNothing(at: path)
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0o666)
         guard fd >= 0 else { throw FolioError(path: "", "cannot write \(path): \(String(cString: strerror(errno)))") }
         if append { try LineWriter.dropPartialLastLine(fd: fd, path: path) }
