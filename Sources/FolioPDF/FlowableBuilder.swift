@@ -65,6 +65,15 @@ final class FlowableBuilder {
         return layout
     }
 
+    /// Body text of any length (paragraphs, message text) as a block of stacked layouts.
+    private func textBlock(_ runs: [TextRun], width: Double, path: String, alignment: Paragraph.Alignment = .left) -> TextBlock {
+        let block = TextBlock(runs, engine: text, font: theme.font(theme.bodySize), width: width, alignment: alignment,
+                              linkColor: theme.accent)
+        let plain = runs.map(\.text).joined()
+        for piece in block.pieces { checkGlyphs(piece, plain, path: path) }
+        return block
+    }
+
     func flowables(for block: Block, path: String) throws -> [Flowable] {
         switch block {
         case .columns(let columns):
@@ -92,12 +101,8 @@ final class FlowableBuilder {
             return [heading(subtitle.text, size: theme.subtitleSize, role: .subtitle, level: inSection ? 2 : 1,
                             anchor: subtitle.id, path: path, spaceBefore: 16)]
         case .paragraph(let paragraph):
-            let pieces = TextChunks.chunks(paragraph.text.runs)
-            return pieces.enumerated().map { index, runs in
-                let layout = body(runs, width: width, path: path, alignment: paragraph.align)
-                return TextFlowable(layout: layout, text: pieces.count == 1 ? paragraph.text.plainText : runs.map(\.text).joined(),
-                                    color: theme.text, spaceBefore: index == 0 ? 6 : 0)
-            }
+            return [TextFlowable(block: textBlock(paragraph.text.runs, width: width, path: path, alignment: paragraph.align),
+                                 text: paragraph.text.plainText, color: theme.text, spaceBefore: 6)]
         case .image(let image):
             let data = try ImageLoader.load(image, path: path, baseDirectory: baseDirectory)
             guard images.surface(for: data) != nil else {
@@ -127,8 +132,8 @@ final class FlowableBuilder {
             var titleRuns: [TextRun] = []
             if let label = message.kind.label { titleRuns.append(TextRun(label + ": ", bold: true)) }
             titleRuns.append(TextRun(message.title, bold: true))
-            let bodyLayout = message.text.runs.isEmpty ? nil : body(message.text.runs, width: textWidth, path: path)
-            return [MessageFlowable(title: body(titleRuns, width: textWidth, path: path), body: bodyLayout,
+            let bodyText = message.text.runs.isEmpty ? nil : textBlock(message.text.runs, width: textWidth, path: path)
+            return [MessageFlowable(title: body(titleRuns, width: textWidth, path: path), body: bodyText,
                                     tint: message.effectiveTint, width: width, textColor: theme.text)]
         case .widgets(let widgets):
             let textWidth = WidgetsFlowable.textWidth(frame: width, count: widgets.items.count)

@@ -6,7 +6,7 @@ import FolioModel
 /// leaving one line alone); the part on the next page is a panel of its own.
 final class MessageFlowable: Flowable {
     let title: TextLayout
-    let body: TextLayout?
+    let body: TextBlock?
     let tint: Color
     let width: Double
     let textColor: Color
@@ -19,10 +19,10 @@ final class MessageFlowable: Flowable {
     static let padding = 10.0
     static let bar = 4.0
 
-    init(title: TextLayout, body: TextLayout?, tint: Color, width: Double, textColor: Color) {
+    init(title: TextLayout, body: TextBlock?, tint: Color, width: Double, textColor: Color) {
         self.title = title; self.body = body; self.tint = tint; self.width = width; self.textColor = textColor
         showsTitle = true
-        bodyLines = body?.lineExtents ?? []
+        bodyLines = body?.lines ?? []
         bodyRange = 0..<bodyLines.count
     }
 
@@ -78,14 +78,6 @@ final class MessageFlowable: Flowable {
         let y = box.y + MessageFlowable.padding
         if showsTitle { canvas.tagged("P") { canvas.draw(layout: title, at: Point(x, y), color: textColor) } }
         guard let body, !bodyRange.isEmpty else { return }
-        let top = y + titleHeight + bodyGap
-        canvas.tagged("P") {
-            if bodyRange.count == bodyLines.count {
-                canvas.draw(layout: body, at: Point(x, top), color: textColor)
-            } else {
-                let visible = bodyTop...(bodyTop + bodyHeight(to: bodyRange.upperBound))
-                canvas.draw(layout: body, at: Point(x, top - bodyTop), color: textColor, visible: visible)
-            }
-        }
+        canvas.tagged("P") { body.draw(lines: bodyRange, on: canvas, at: Point(x, y + titleHeight + bodyGap), color: textColor) }
     }
 }

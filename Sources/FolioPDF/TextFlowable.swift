@@ -17,7 +17,7 @@ final class TextFlowable: Flowable {
         }
     }
 
-    let layout: TextLayout
+    let block: TextBlock
     let color: Color
     let lines: [Rect]
     let range: Range<Int>
@@ -30,11 +30,11 @@ final class TextFlowable: Flowable {
     let anchor: String?
     private let plainText: String
 
-    init(layout: TextLayout, text: String, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
+    init(block: TextBlock, text: String, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
          role: Role = .paragraph, outlineLevel: Int? = nil, anchor: String? = nil) {
-        self.layout = layout
+        self.block = block
         self.color = color
-        self.lines = layout.lineExtents
+        self.lines = block.lines
         self.range = 0..<lines.count
         self.spaceBefore = spaceBefore
         self.keepWithNext = keepWithNext
@@ -44,8 +44,15 @@ final class TextFlowable: Flowable {
         self.plainText = text
     }
 
+    /// Text of one layout, such as a heading.
+    convenience init(layout: TextLayout, text: String, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
+                     role: Role = .paragraph, outlineLevel: Int? = nil, anchor: String? = nil) {
+        self.init(block: TextBlock(layout), text: text, color: color, spaceBefore: spaceBefore, keepWithNext: keepWithNext,
+                  role: role, outlineLevel: outlineLevel, anchor: anchor)
+    }
+
     private init(_ other: TextFlowable, range: Range<Int>) {
-        layout = other.layout
+        block = other.block
         color = other.color
         lines = other.lines
         self.range = range
@@ -81,13 +88,6 @@ final class TextFlowable: Flowable {
             if let level = outlineLevel { canvas.navigation?.addOutline(plainText, level: level, y: origin.y) }
             if let anchor { canvas.destination(anchor, at: origin) }
         }
-        canvas.tagged(role.tag) {
-            if range.count == lines.count {
-                canvas.draw(layout: layout, at: origin, color: color)
-            } else {
-                // Only this part's lines are drawn, so nothing needs clipping.
-                canvas.draw(layout: layout, at: Point(origin.x, origin.y - top), color: color, visible: top...(top + height))
-            }
-        }
+        canvas.tagged(role.tag) { block.draw(lines: range, on: canvas, at: origin, color: color) }
     }
 }

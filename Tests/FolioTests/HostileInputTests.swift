@@ -293,6 +293,12 @@ final class HostileInputTests: XCTestCase {
         let long = try Document(title: "T", elements: [.paragraph(Paragraph(paragraph))]).pdf()
         XCTAssertLessThan(Date().timeIntervalSince(start), 15, "200 KB paragraph in PDF")
         XCTAssertTrue(try TestSupport.pdfText(long).contains("Care plan reviewed"))
+        // Message text goes through the same pieces: 500 KB with links took 25 s in one layout.
+        let linked = String(repeating: "Call [the clinic](https://example.org/c) on *Monday*. ", count: 9000)
+        start = Date()
+        let message = try Document(title: "T", elements: [.message(Message(title: "Note", text: RichText(linked)))]).pdf()
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10, "500 KB message with links in PDF")
+        XCTAssertTrue(try TestSupport.pdfText(message).contains("Call the clinic on Monday"))
     }
 
     func testNestedEachOverLongRecordListsIsBounded() throws {
