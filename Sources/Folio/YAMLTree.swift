@@ -13,8 +13,13 @@ public enum YAMLTree {
         try checkNesting(text)
         guard let node = try Yams.compose(yaml: text) else { return .null }
         // Without aliases a tree has fewer values than its text has bytes; aliases may repeat a little.
-        var budget = min(InputLimits.treeValues, 16 * text.utf8.count + 10_000)
-        return try value(node, depth: 0, budget: &budget)
+        let limit = min(InputLimits.treeValues, 16 * text.utf8.count + 10_000)
+        var budget = limit
+        do {
+            return try value(node, depth: 0, budget: &budget)
+        } catch is BudgetExceeded {
+            throw FolioError(path: "", "YAML aliases expand the input to more than \(limit) values (16 per byte of input at most)")
+        }
     }
 
     /// The value for `node`; mapping keys become strings, in order.
@@ -23,9 +28,7 @@ public enum YAMLTree {
             throw FolioError(path: "", "the input is nested more than \(InputLimits.nestingDepth) levels deep\(line(node))")
         }
         budget -= 1
-        guard budget >= 0 else {
-            throw FolioError(path: "", "the input expands to more than \(InputLimits.treeValues) values : YAML aliases repeat too much")
-        }
+        guard budget >= 0 else { throw BudgetExceeded() }
         switch node {
         case .scalar(let scalar):
             return scalar.style == .plain ? plain(scalar.string) : .string(scalar.string)
@@ -62,6 +65,9 @@ public enum YAMLTree {
             return .null
         }
     }
+
+    /// Thrown when alias expansion spends the value budget; `parse` turns it into the message.
+    private struct BudgetExceeded: Error {}
 
     private static func line(_ node: Node) -> String {
         node.mark.map { " (line \($0.line))" } ?? ""

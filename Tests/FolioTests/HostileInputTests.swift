@@ -134,7 +134,7 @@ final class HostileInputTests: XCTestCase {
         }
         yaml += "title: T\nelements: []\n"
         let start = Date()
-        XCTAssertTrue(outcome(yaml).contains("YAML aliases repeat too much"))
+        XCTAssertEqual(outcome(yaml), "YAML aliases expand the input to more than \(16 * yaml.utf8.count + 10_000) values (16 per byte of input at most)")
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
 
@@ -194,7 +194,7 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(outcome(#"{"title": "T", "elements": [{"type": "table", "rows": ["# + wide + "]}]}"),
                        "elements[0].rows: has 600 columns; at most 500 are allowed")
         let long = String(repeating: "x", count: InputLimits.stringScalars + 1)
-        XCTAssertEqual(outcome(#"{"title": ""# + long + #"", "elements": []}"#), "title: text longer than 2000000 characters")
+        XCTAssertEqual(outcome(#"{"title": ""# + long + #"", "elements": []}"#), "title: is longer than 2000000 characters")
     }
 
     // MARK: images

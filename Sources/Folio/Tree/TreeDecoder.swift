@@ -58,7 +58,7 @@ struct TreeDecoder: Decoder {
         case (is String.Type, .string(let s)):
             guard s.utf8.count <= InputLimits.stringScalars || s.unicodeScalars.count <= InputLimits.stringScalars else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
-                    "text longer than \(InputLimits.stringScalars) characters"))
+                    "is longer than \(InputLimits.stringScalars) characters"))
             }
             primitive = s
         case (is Double.Type, .number(let n)): primitive = n
