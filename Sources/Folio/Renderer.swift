@@ -11,6 +11,9 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 public struct RenderOptions: Sendable {
     /// Folder relative image paths start from; usually the input file's folder.
     public var baseDirectory: URL?
+    /// Where image files (and the theme's logo) may be read from; when nil, files relative to
+    /// `baseDirectory` or absolute. A server sets `.confined` or `.embeddedOnly`.
+    public var assets: AssetAccess?
     /// The theme under the document's own `theme` settings.
     public var theme: Theme
     /// HTML only: a whole page, an embeddable fragment, or a fragment in a declarative shadow root.
@@ -35,12 +38,22 @@ public struct RenderOptions: Sendable {
     }
 }
 
+extension RenderOptions {
+    /// The image access these options allow.
+    var effectiveAssets: AssetAccess { assets ?? .files(relativeTo: baseDirectory) }
+}
+
 extension Document {
     /// The theme this document renders with: `base`, then the document's `theme` settings and logo.
     public func effectiveTheme(base: Theme = .standard, baseDirectory: URL? = nil) throws -> Theme {
+        try effectiveTheme(base: base, assets: .files(relativeTo: baseDirectory))
+    }
+
+    /// The theme this document renders with, its logo read as `assets` allows.
+    public func effectiveTheme(base: Theme, assets: AssetAccess) throws -> Theme {
         guard let spec = theme else { return base }
         let logo = try spec.logo.map {
-            try ImageLoader.load(ImageBlock(source: .file($0)), path: "theme.logo", baseDirectory: baseDirectory, field: "theme.logo")
+            try ImageLoader.load(ImageBlock(source: .file($0)), path: "theme.logo", assets: assets, field: "theme.logo")
         }
         return base.applying(spec, logo: logo)
     }
@@ -54,8 +67,8 @@ extension Document {
     /// logo path is reported before any rendering work.
     private func pdfRenderer(_ options: RenderOptions) throws -> PDFRenderer {
         try theme?.validate(path: "theme")
-        return PDFRenderer(theme: try effectiveTheme(base: options.theme, baseDirectory: options.baseDirectory),
-                           baseDirectory: options.baseDirectory)
+        return PDFRenderer(theme: try effectiveTheme(base: options.theme, assets: options.effectiveAssets),
+                           assets: options.effectiveAssets)
     }
 
     /// The HTML renderer for `options`, to ask for the output and its Content-Security-Policy.
@@ -64,9 +77,14 @@ extension Document {
         let (width, _) = page.pageSize
         let chartWidth = width - page.margins.left.points - page.margins.right.points
         return HTMLRenderer(measurer: PangoTextEngine(),
-                            theme: try effectiveTheme(base: options.theme, baseDirectory: options.baseDirectory),
-                            baseDirectory: options.baseDirectory, chartWidth: chartWidth,
+                            theme: try effectiveTheme(base: options.theme, assets: options.effectiveAssets),
+                            assets: options.effectiveAssets, chartWidth: chartWidth,
                             idPrefix: options.idPrefix, pageTemplate: options.pageTemplate)
+    }
+
+    /// The HTML `options.html` asks for, with the Content-Security-Policy it works under.
+    public func renderedHTML(options: RenderOptions = RenderOptions()) throws -> HTMLRenderer.Rendered {
+        try htmlRenderer(options: options).renderWithStyle(self, as: options.html)
     }
 
     /// The document as a self-contained HTML page, or the fragment `options.html` asks for.

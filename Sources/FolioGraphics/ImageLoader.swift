@@ -6,6 +6,12 @@ public enum ImageLoader {
     /// The image of `block`, with files resolved against `baseDirectory`;
     /// errors name `path` (such as `elements[1]`) and the bad field.
     public static func load(_ block: ImageBlock, path: String, baseDirectory: URL?, field fieldName: String? = nil) throws -> ImageData {
+        try load(block, path: path, assets: .files(relativeTo: baseDirectory), field: fieldName)
+    }
+
+    /// The image of `block`, with files read as `assets` allows;
+    /// errors name `path` (such as `elements[1]`) and the bad field.
+    public static func load(_ block: ImageBlock, path: String, assets: AssetAccess, field fieldName: String? = nil) throws -> ImageData {
         let bytes: Data
         let field: String
         switch block.source {
@@ -14,10 +20,7 @@ public enum ImageLoader {
             field = fieldName ?? "\(path).data"
         case .file(let file):
             field = fieldName ?? "\(path).path"
-            let url = file.hasPrefix("/") ? URL(fileURLWithPath: file)
-                : (baseDirectory?.appendingPathComponent(file) ?? URL(fileURLWithPath: file))
-            bytes = try BoundedFile.read(url.path, limit: InputLimits.imageBytes, field: field, what: "image file", shownAs: file,
-                                       regularOnly: true)
+            bytes = try assets.read(file, field: field)
         }
         guard let image = ImageData(bytes: bytes) else {
             throw FolioError(path: field, "not a PNG or JPEG image")

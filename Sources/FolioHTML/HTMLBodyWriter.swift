@@ -32,6 +32,7 @@ struct HTMLBodyWriter {
         html += "<h1>\(document.title)</h1>\n"
         let charts = ChartRenderer(measurer: renderer.measurer, theme: theme)
         for (index, block) in document.elements.enumerated() {
+            try RenderDeadline.check()
             html += try self.html(for: block, path: "elements[\(index)]", charts: charts)
             html += "\n"
         }
@@ -66,7 +67,7 @@ struct HTMLBodyWriter {
             let alignment: HTML = paragraph.align == .left ? "" : " class=\"folio-\(paragraph.align.rawValue)\""
             return "<p\(alignment)>\(inline(paragraph.text))</p>"
         case .image(let image):
-            let data = try ImageLoader.load(image, path: path, baseDirectory: renderer.baseDirectory)
+            let data = try ImageLoader.load(image, path: path, assets: renderer.assets)
             let width = image.width?.points ?? Double(data.pixelWidth) * 0.75
             let height = width * Double(data.pixelHeight) / Double(data.pixelWidth)
             var html: HTML = "<figure class=\"folio-image\"><img src=\"\(dataURI: data)\" alt=\"\(image.alt)\""
@@ -74,7 +75,7 @@ struct HTMLBodyWriter {
             if let caption = image.caption { html += "<figcaption>\(caption)</figcaption>" }
             return html + "</figure>"
         case .table(let table):
-            return tableHTML(table)
+            return try tableHTML(table)
         case .chart(let chart):
             let drawing = charts.drawing(for: chart, width: chartWidth ?? renderer.chartWidth)
             let id = ids.next("chart")
@@ -84,7 +85,7 @@ struct HTMLBodyWriter {
             if chart.dataTable {
                 let data = ChartDataTable(chart)
                 html += "<details class=\"folio-chart-data\"><summary>Data</summary>"
-                html += tableHTML(Table(header: data.header, rows: data.rows, zebra: true))
+                html += try tableHTML(Table(header: data.header, rows: data.rows, zebra: true))
                 html += "</details>"
             }
             if let caption = chart.caption { html += "<figcaption>\(caption)</figcaption>" }
@@ -139,7 +140,7 @@ struct HTMLBodyWriter {
         anchor.map { " id=\"\(anchorID($0))\"" } ?? ""
     }
 
-    private mutating func tableHTML(_ table: Table) -> HTML {
+    private mutating func tableHTML(_ table: Table) throws -> HTML {
         func cellClass(_ column: Int) -> HTML {
             switch table.alignment(ofColumn: column) {
             case .left: return ""
@@ -183,6 +184,7 @@ struct HTMLBodyWriter {
         }
         html += "<tbody>"
         for (index, row) in table.rows.enumerated() {
+            if index & 255 == 255 { try RenderDeadline.check() }
             html += "<tr>"
             for slot in Table.slots(row, row: index, columns: columns, lookup: spans) {
                 html += "<td\(cellAttributes(slot))>\(slot.text)</td>"

@@ -20,8 +20,8 @@ public struct HTMLRenderer {
     }
 
     public var theme: Theme
-    /// Folder that relative image paths start from.
-    public var baseDirectory: URL?
+    /// Where image files may be read from.
+    public var assets: AssetAccess
     /// The measurer charts are laid out with; the PDF uses the same one.
     public let measurer: TextMeasurer
     /// Width charts are laid out at, in points; SVG scales it to the page.
@@ -31,11 +31,19 @@ public struct HTMLRenderer {
     /// A Mustache page shell replacing `defaultPageTemplate`.
     public var pageTemplate: String?
 
+    /// A renderer whose relative image paths start from `baseDirectory`.
     public init(measurer: TextMeasurer, theme: Theme = .standard, baseDirectory: URL? = nil, chartWidth: Double = 481.9,
+                idPrefix: String? = nil, pageTemplate: String? = nil) {
+        self.init(measurer: measurer, theme: theme, assets: .files(relativeTo: baseDirectory), chartWidth: chartWidth,
+                  idPrefix: idPrefix, pageTemplate: pageTemplate)
+    }
+
+    /// A renderer that reads image files as `assets` allows.
+    public init(measurer: TextMeasurer, theme: Theme, assets: AssetAccess, chartWidth: Double = 481.9,
                 idPrefix: String? = nil, pageTemplate: String? = nil) {
         self.measurer = measurer
         self.theme = theme
-        self.baseDirectory = baseDirectory
+        self.assets = assets
         self.chartWidth = chartWidth
         self.idPrefix = idPrefix
         self.pageTemplate = pageTemplate

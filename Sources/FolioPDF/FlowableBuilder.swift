@@ -16,15 +16,15 @@ final class FlowableBuilder {
     let text: PangoTextEngine
     let theme: Theme
     let width: Double
-    let baseDirectory: URL?
+    let assets: AssetAccess
     /// Decoded pictures, shared with the canvas: each is decoded once, here, so a corrupt one is an error.
     let images: ImageSurfaceCache
     private(set) var sources: [Source] = []
     private(set) var warnings: [LayoutReport.Warning] = []
     fileprivate(set) var inSection = false
 
-    init(text: PangoTextEngine, theme: Theme, width: Double, baseDirectory: URL?, images: ImageSurfaceCache) {
-        self.text = text; self.theme = theme; self.width = width; self.baseDirectory = baseDirectory; self.images = images
+    init(text: PangoTextEngine, theme: Theme, width: Double, assets: AssetAccess, images: ImageSurfaceCache) {
+        self.text = text; self.theme = theme; self.width = width; self.assets = assets; self.images = images
     }
 
     func items(for document: Document) throws -> [Paginator.Item] {
@@ -36,6 +36,7 @@ final class FlowableBuilder {
         add(heading(document.title, size: theme.titleSize, role: .title, level: 0, anchor: nil, path: "title"), path: "title", type: "title")
         for (index, block) in document.elements.enumerated() {
             let path = "elements[\(index)]"
+            try RenderDeadline.check()
             for flowable in try flowables(for: block, path: path) { add(flowable, path: path, type: block.typeName) }
         }
         return items
@@ -66,8 +67,8 @@ final class FlowableBuilder {
     }
 
     /// Body text of any length (paragraphs, message text) as a block of stacked layouts.
-    private func textBlock(_ runs: [TextRun], width: Double, path: String, alignment: Paragraph.Alignment = .left) -> TextBlock {
-        let block = TextBlock(runs, engine: text, font: theme.font(theme.bodySize), width: width, alignment: alignment,
+    private func textBlock(_ runs: [TextRun], width: Double, path: String, alignment: Paragraph.Alignment = .left) throws -> TextBlock {
+        let block = try TextBlock(runs, engine: text, font: theme.font(theme.bodySize), width: width, alignment: alignment,
                               linkColor: theme.accent)
         let plain = runs.map(\.text).joined()
         for piece in block.pieces { checkGlyphs(piece, plain, path: path) }
@@ -83,7 +84,7 @@ final class FlowableBuilder {
             var placed: [(x: Double, flowable: Flowable)] = []
             for (index, (item, fraction)) in zip(columns.items, columns.fractions).enumerated() {
                 let columnWidth = usable * fraction
-                let builder = FlowableBuilder(text: text, theme: theme, width: columnWidth, baseDirectory: baseDirectory, images: images)
+                let builder = FlowableBuilder(text: text, theme: theme, width: columnWidth, assets: assets, images: images)
                 builder.inSection = inSection
                 for flowable in try builder.flowables(for: item, path: "\(path).items[\(index)]") {
                     placed.append((x, flowable))
@@ -101,10 +102,10 @@ final class FlowableBuilder {
             return [heading(subtitle.text, size: theme.subtitleSize, role: .subtitle, level: inSection ? 2 : 1,
                             anchor: subtitle.id, path: path, spaceBefore: 16)]
         case .paragraph(let paragraph):
-            return [TextFlowable(block: textBlock(paragraph.text.runs, width: width, path: path, alignment: paragraph.align),
+            return [TextFlowable(block: try textBlock(paragraph.text.runs, width: width, path: path, alignment: paragraph.align),
                                  text: paragraph.text.plainText, color: theme.text, spaceBefore: 6)]
         case .image(let image):
-            let data = try ImageLoader.load(image, path: path, baseDirectory: baseDirectory)
+            let data = try ImageLoader.load(image, path: path, assets: assets)
             guard images.surface(for: data) != nil else {
                 let field: String
                 if case .file = image.source { field = "\(path).path" } else { field = "\(path).data" }
@@ -119,7 +120,7 @@ final class FlowableBuilder {
             return [FigureFlowable(content: .image(data, size), title: nil, caption: caption(image.caption),
                                    frameWidth: width, textColor: theme.text, captionColor: theme.muted)]
         case .table(let table):
-            let layout = TableLayout(table: table, width: width, text: text, theme: theme)
+            let layout = try TableLayout(table: table, width: width, text: text, theme: theme)
             if let header = layout.header { zip(header, layout.headerSlots).forEach { checkGlyphs($0, $1.text, path: path) } }
             return [TableFlowable(layout: layout, range: 0..<table.rows.count, isFirstPart: true)]
         case .chart(let chart):
@@ -132,7 +133,7 @@ final class FlowableBuilder {
             var titleRuns: [TextRun] = []
             if let label = message.kind.label { titleRuns.append(TextRun(label + ": ", bold: true)) }
             titleRuns.append(TextRun(message.title, bold: true))
-            let bodyText = message.text.runs.isEmpty ? nil : textBlock(message.text.runs, width: textWidth, path: path)
+            let bodyText = message.text.runs.isEmpty ? nil : try textBlock(message.text.runs, width: textWidth, path: path)
             return [MessageFlowable(title: body(titleRuns, width: textWidth, path: path), body: bodyText,
                                     tint: message.effectiveTint, width: width, textColor: theme.text)]
         case .widgets(let widgets):

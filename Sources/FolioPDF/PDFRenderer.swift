@@ -8,12 +8,18 @@ import FolioModel
 /// bookmarks, internal links, page labels, a structure tree and a layout report.
 public struct PDFRenderer {
     public var theme: Theme
-    /// Folder that relative image paths start from.
-    public var baseDirectory: URL?
+    /// Where image files may be read from.
+    public var assets: AssetAccess
 
+    /// A renderer with `theme` whose relative image paths start from `baseDirectory`.
     public init(theme: Theme = .standard, baseDirectory: URL? = nil) {
+        self.init(theme: theme, assets: .files(relativeTo: baseDirectory))
+    }
+
+    /// A renderer with `theme` that reads image files as `assets` allows.
+    public init(theme: Theme, assets: AssetAccess) {
         self.theme = theme
-        self.baseDirectory = baseDirectory
+        self.assets = assets
     }
 
     /// What one render produced.
@@ -44,7 +50,7 @@ public struct PDFRenderer {
                            width: pageWidth - margins.left.points - margins.right.points,
                            height: pageHeight - margins.top.points - margins.bottom.points)
         let images = ImageSurfaceCache()
-        let builder = FlowableBuilder(text: text, theme: theme, width: content.width, baseDirectory: baseDirectory, images: images)
+        let builder = FlowableBuilder(text: text, theme: theme, width: content.width, assets: assets, images: images)
         let items = try builder.items(for: document)
         let (pages, pageWarnings) = Paginator(pageHeight: content.height).paginate(items)
         let sections = document.elements.compactMap { block -> Section? in
@@ -74,6 +80,7 @@ public struct PDFRenderer {
                                           pageSize: Size(pageWidth, pageHeight))
         let decorationWarnings = numbering.last.map { decorations.warnings(lastPage: $0) } ?? []
         for (index, page) in pages.enumerated() {
+            try RenderDeadline.check()
             navigation.page = index + 1
             if page.section >= 0, let label = sections[page.section].label {
                 navigation.setPageLabel("\(label)-\(numbering[index].page)")

@@ -30,7 +30,7 @@ final class TableLayout {
     /// Rows whose content sets the natural column widths; later rows wrap to them.
     static let sampleRows = 500
 
-    init(table: Table, width: Double, text: PangoTextEngine, theme: Theme) {
+    init(table: Table, width: Double, text: PangoTextEngine, theme: Theme) throws {
         self.table = table
         self.theme = theme
         self.text = text
@@ -75,6 +75,7 @@ final class TableLayout {
         var offsets = [0.0]
         offsets.reserveCapacity(table.rows.count + 1)
         for (index, row) in table.rows.enumerated() {
+            if index & 255 == 255 { try RenderDeadline.check() }
             var tallest = lineHeight
             for slot in slots(row, row: index) where !slot.text.isEmpty {
                 let room = starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX

@@ -38,10 +38,12 @@ final class TextBlock {
     convenience init(_ layout: TextLayout) { self.init(pieces: [layout]) }
 
     /// The laid-out `runs`: one layout, or pieces of a few thousand characters for long text.
+    /// Stops between pieces when the render's deadline has passed.
     convenience init(_ runs: [TextRun], engine: PangoTextEngine, font: FontSpec, width: Double,
-                     alignment: Paragraph.Alignment, linkColor: Color?) {
-        self.init(pieces: TextChunks.chunks(runs).map {
-            engine.paragraph($0, font: font, width: width, alignment: alignment, linkColor: linkColor)
+                     alignment: Paragraph.Alignment, linkColor: Color?) throws {
+        self.init(pieces: try TextChunks.chunks(runs).map {
+            try RenderDeadline.check()
+            return engine.paragraph($0, font: font, width: width, alignment: alignment, linkColor: linkColor)
         })
     }
 

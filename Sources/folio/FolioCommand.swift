@@ -19,7 +19,7 @@ struct FolioCommand: ParsableCommand {
           cat report.yaml | folio render - --format pdf -o - > report.pdf
           folio batch Templates/weekly-summary.yaml --data patients.jsonl --out out --name '{{patient.id}}'
         """,
-        subcommands: [RenderCommand.self, BatchCommand.self]
+        subcommands: [RenderCommand.self, BatchCommand.self, ServeCommand.self]
     )
 
     /// Runs the command. The exit status is 0 (done), 1 (an error, said in one line) or

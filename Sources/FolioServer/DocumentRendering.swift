@@ -1,0 +1,96 @@
+import Folio
+import Foundation
+
+/// What one request asked to render, and how.
+struct RenderParameters: Sendable {
+    /// PDF or HTML.
+    var format = OutputFormat.pdf
+    /// HTML only: page, fragment or shadow.
+    var html = HTMLRenderer.Output.page
+    /// Answer with the layout report (JSON) instead of the document.
+    var report = false
+
+    /// The parameters in `query` (`format`, `html`, `report`); unknown or repeated names are errors.
+    init(query: [(name: String, value: String)]) throws {
+        var seen = Set<String>()
+        for (name, value) in query {
+            guard seen.insert(name).inserted else { throw Problem.invalidRequest("query parameter \"\(name)\" is given twice") }
+            switch name {
+            case "format":
+                guard let format = OutputFormat(rawValue: value) else {
+                    throw Problem.invalidRequest("format: expected pdf or html, found \"\(value)\"")
+                }
+                self.format = format
+            case "html":
+                guard let html = HTMLRenderer.Output(rawValue: value) else {
+                    throw Problem.invalidRequest("html: expected page, fragment or shadow, found \"\(value)\"")
+                }
+                self.html = html
+            case "report":
+                guard value == "true" || value == "false" else {
+                    throw Problem.invalidRequest("report: expected true or false, found \"\(value)\"")
+                }
+                report = value == "true"
+            default:
+                throw Problem.invalidRequest("unknown query parameter \"\(name)\"; expected format, html or report")
+            }
+        }
+        if seen.contains("html"), format != .html {
+            throw Problem.invalidRequest("html: needs format=html")
+        }
+    }
+
+    /// The metrics label of the output: pdf, html or report.
+    var label: String { report ? "report" : format.rawValue }
+}
+
+/// A rendered response body and the headers that describe it.
+struct RenderedBody: Sendable {
+    /// The bytes.
+    var bytes: Data
+    /// `application/pdf`, `text/html; charset=utf-8` or `application/json`.
+    var contentType: String
+    /// HTML: the policy the output works under (its stylesheet allowed by hash).
+    var contentSecurityPolicy: String?
+    /// PDF: pages.
+    var pages: Int?
+}
+
+/// Renders documents the way the service is configured: its theme, its assets folder (or none),
+/// its page shell. Runs on a render worker.
+struct DocumentRendering: Sendable {
+    let theme: Theme
+    let assets: AssetAccess
+    let pageTemplate: String?
+
+    /// The document `data` (JSON or YAML) rendered as `parameters` ask.
+    func render(_ data: Data, format: DocumentDecoder.Format, parameters: RenderParameters) throws -> RenderedBody {
+        try render(try DocumentDecoder.decode(data, format: format), parameters: parameters)
+    }
+
+    /// `template` bound to `record`, rendered as `parameters` ask.
+    func render(template: DocumentTemplate, record: TreeValue, parameters: RenderParameters) throws -> RenderedBody {
+        try render(try template.document(for: record), parameters: parameters)
+    }
+
+    /// `document` rendered as `parameters` ask: the same bytes `folio render` writes.
+    func render(_ document: Document, parameters: RenderParameters) throws -> RenderedBody {
+        var options = RenderOptions(theme: theme, html: parameters.html, pageTemplate: pageTemplate)
+        options.assets = assets
+        if parameters.report {
+            let report = try document.pdfWithReport(options: options).report
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return RenderedBody(bytes: try encoder.encode(report), contentType: "application/json", pages: report.pages)
+        }
+        switch parameters.format {
+        case .pdf:
+            let (bytes, pages) = try document.renderCountingPages(as: .pdf, options: options)
+            return RenderedBody(bytes: bytes, contentType: "application/pdf", pages: pages)
+        case .html:
+            let rendered = try document.renderedHTML(options: options)
+            return RenderedBody(bytes: Data(rendered.html.utf8), contentType: "text/html; charset=utf-8",
+                                contentSecurityPolicy: rendered.contentSecurityPolicy)
+        }
+    }
+}

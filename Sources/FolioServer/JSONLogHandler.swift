@@ -1,0 +1,103 @@
+import Foundation
+import Logging
+
+/// A swift-log handler that writes one JSON object per line to standard error:
+/// `{"time":"…","level":"info","message":"request","id":"…","route":"/v1/render","status":200,"bytes":5120,"ms":12.3}`.
+/// Metadata keys become fields; numbers stay numbers.
+public struct JSONLogHandler: LogHandler {
+    /// The handler's own metadata, added to every line.
+    public var metadata: Logger.Metadata = [:]
+    /// Lines below this level are dropped.
+    public var logLevel: Logger.Level
+    private let label: String
+
+    /// A handler for the logger `label`, writing lines at `level` and above.
+    public init(label: String, level: Logger.Level = .info) {
+        self.label = label
+        self.logLevel = level
+    }
+
+    /// One metadata value by key.
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    /// Writes one line.
+    public func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
+                    source: String, file: String, function: String, line: UInt) {
+        var fields = self.metadata
+        if let explicit { fields.merge(explicit) { $1 } }
+        var text = "{\"time\":\(JSONLogHandler.quoted(JSONLogHandler.timestamp())),\"level\":\"\(level.rawValue)\""
+        text += ",\"message\":\(JSONLogHandler.quoted(message.description))"
+        for key in fields.keys.sorted() {
+            guard let value = fields[key] else { continue }
+            text += ",\(JSONLogHandler.quoted(key)):\(JSONLogHandler.json(value))"
+        }
+        text += "}\n"
+        JSONLogHandler.write(text)
+    }
+
+    private static let outputLock = NSLock()
+
+    private static func write(_ text: String) {
+        outputLock.lock()
+        defer { outputLock.unlock() }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Foundation.write(2, base + offset, raw.count - offset)
+            }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    private static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(now.tv_nsec / 1_000_000))
+    }
+
+    private static func json(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case .string(let text): return quoted(text)
+        case .stringConvertible(let convertible):
+            if let number = convertible as? Int { return String(number) }
+            if let number = convertible as? Double, number.isFinite { return String(format: "%.3f", number) }
+            if let flag = convertible as? Bool { return flag ? "true" : "false" }
+            return quoted(convertible.description)
+        case .array(let values): return "[" + values.map(json).joined(separator: ",") + "]"
+        case .dictionary(let entries):
+            return "{" + entries.keys.sorted().map { "\(quoted($0)):\(json(entries[$0] ?? .string("")))" }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    result += String(format: "\\u%04x", scalar.value)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,208 @@
+import Folio
+import Foundation
+
+/// A fixed set of worker threads that run renders off the event loop, fed by a bounded queue.
+///
+/// `run` waits for a worker; when `queueLimit` renders already wait it fails at once with
+/// `RenderPool.Full` (the server answers 503), so load beyond the pool never grows memory.
+/// Each render runs under its `RenderDeadline`: when the deadline passes, or the request is
+/// cancelled, the caller is answered at once and the render stops at its next check.
+final class RenderPool: @unchecked Sendable {
+    /// The pool is full: `queueLimit` renders already wait.
+    struct Full: Error {}
+
+    /// The number of worker threads.
+    let workers: Int
+    /// Renders that may wait for a worker.
+    let queueLimit: Int
+
+    private let condition = NSCondition()
+    private var waiting: [Job] = []
+    private var waitingStart = 0
+    private var running = 0
+    private var stopped = false
+    private var threads: [Thread] = []
+
+    /// Called with (waiting, running) whenever either changes, under the pool's lock.
+    var onChange: (@Sendable (Int, Int) -> Void)?
+
+    init(workers: Int, queueLimit: Int) {
+        self.workers = max(1, workers)
+        self.queueLimit = max(0, queueLimit)
+    }
+
+    /// Starts the worker threads.
+    func start() {
+        for index in 0..<workers {
+            let thread = Thread { [self] in work() }
+            thread.name = "folio-render-\(index + 1)"
+            thread.stackSize = 16 << 20
+            threads.append(thread)
+            thread.start()
+        }
+    }
+
+    /// Lets the workers finish the renders that run or wait, then exit; new renders are refused.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Whether a render submitted now would be admitted (a hint: another may take the place first).
+    var hasRoom: Bool {
+        condition.lock(); defer { condition.unlock() }
+        let count = waiting.count - waitingStart
+        return !stopped && count < queueLimit + max(0, workers - running - count)
+    }
+
+    /// Renders waiting for a worker.
+    var queueDepth: Int {
+        condition.lock(); defer { condition.unlock() }
+        return waiting.count - waitingStart
+    }
+
+    /// Runs `work` on a worker under `deadline`; throws `Full` when the queue is full,
+    /// `RenderDeadline.Expired` when the deadline passes first, or what `work` throws.
+    func run<T: Sendable>(deadline: RenderDeadline, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let job = Job(deadline: deadline) { try work() }
+        let value = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, Error>) in
+                job.setContinuation(continuation)
+                if enqueue(job) { job.scheduleTimeout() } else { job.finish(.failure(Full())) }
+            }
+        } onCancel: {
+            job.cancel()
+        }
+        guard let result = value as? T else { throw CancellationError() }
+        return result
+    }
+
+    /// Queues `job` unless the pool is stopped or `queueLimit` renders already wait
+    /// beyond the idle workers; false when it was refused.
+    private func enqueue(_ job: Job) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let count = waiting.count - waitingStart
+        guard !stopped, count < queueLimit + max(0, workers - running - count) else { return false }
+        waiting.append(job)
+        onChange?(count + 1, running)
+        condition.signal()
+        return true
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while waiting.count == waitingStart && !stopped { condition.wait() }
+            if stopped && waiting.count == waitingStart {
+                condition.unlock()
+                return
+            }
+            let job = waiting[waitingStart]
+            waitingStart += 1
+            if waitingStart > 64 && waitingStart * 2 > waiting.count {
+                waiting.removeFirst(waitingStart)
+                waitingStart = 0
+            }
+            running += 1
+            onChange?(waiting.count - waitingStart, running)
+            condition.unlock()
+
+            job.execute()
+
+            condition.lock()
+            running -= 1
+            onChange?(waiting.count - waitingStart, running)
+            condition.unlock()
+        }
+    }
+}
+
+/// One render waiting for, or running on, a worker; its caller is answered exactly once:
+/// by the worker, by the deadline's timer or by cancellation, whichever comes first.
+private final class Job: @unchecked Sendable {
+    let deadline: RenderDeadline
+    private let work: @Sendable () throws -> any Sendable
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<any Sendable, Error>?
+    /// The outcome when it came before the continuation (a request cancelled at once).
+    private var early: Result<any Sendable, Error>?
+    private var finished = false
+    private var timer: DispatchSourceTimer?
+
+    init(deadline: RenderDeadline, work: @escaping @Sendable () throws -> any Sendable) {
+        self.deadline = deadline
+        self.work = work
+    }
+
+    func setContinuation(_ continuation: CheckedContinuation<any Sendable, Error>) {
+        lock.lock()
+        if let early {
+            lock.unlock()
+            continuation.resume(with: early)
+            return
+        }
+        self.continuation = continuation
+        lock.unlock()
+    }
+
+    /// Answers the caller with `Expired` when the deadline passes, whatever the worker is doing.
+    func scheduleTimeout() {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline.uptimeNanoseconds))
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.deadline.cancel()
+            self.finish(.failure(RenderDeadline.Expired()))
+        }
+        timer.resume()
+        lock.lock()
+        if finished {
+            lock.unlock()
+            timer.cancel()
+            return
+        }
+        self.timer = timer
+        lock.unlock()
+    }
+
+    /// The request went away: stop the render and answer.
+    func cancel() {
+        deadline.cancel()
+        finish(.failure(CancellationError()))
+    }
+
+    /// Runs the render on the calling worker thread, unless it has already been answered.
+    func execute() {
+        lock.lock()
+        let skip = finished
+        lock.unlock()
+        if skip { return }
+        if deadline.isExpired {
+            finish(.failure(RenderDeadline.Expired()))
+            return
+        }
+        let result = Result { try RenderDeadline.$current.withValue(deadline) { try work() } }
+        finish(result)
+    }
+
+    /// Answers the caller with `result` unless it has been answered.
+    func finish(_ result: Result<any Sendable, Error>) {
+        lock.lock()
+        guard !finished else {
+            lock.unlock()
+            return
+        }
+        finished = true
+        let continuation = self.continuation
+        self.continuation = nil
+        if continuation == nil { early = result }
+        let timer = self.timer
+        self.timer = nil
+        lock.unlock()
+        timer?.cancel()
+        continuation?.resume(with: result)
+    }
+}

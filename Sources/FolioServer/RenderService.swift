@@ -1,0 +1,199 @@
+import Folio
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The render service's routes and the state they share: the worker pool, metrics, templates
+/// and whether the service is ready. `FolioServer` runs it.
+final class RenderService: Sendable {
+    let settings: ServerSettings
+    let pool: RenderPool
+    let metrics: ServerMetrics
+    let logger: Logger
+    private let rendering: DocumentRendering
+    private let readiness = ReadinessFlag()
+
+    init(settings: ServerSettings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+        metrics = ServerMetrics()
+        pool = RenderPool(workers: settings.workers, queueLimit: settings.queue)
+        rendering = DocumentRendering(theme: settings.theme, assets: settings.assets.map { .confined($0) } ?? .embeddedOnly,
+                                      pageTemplate: settings.pageTemplate)
+        let metrics = self.metrics
+        pool.onChange = { waiting, running in metrics.pool(waiting: waiting, running: running) }
+    }
+
+    /// Renders a small document to PDF and HTML, so fonts are loaded and rendering is known to
+    /// work before the service says it is ready; throws what the render throws.
+    func selfTest() throws {
+        let document = Document(title: "Folio self-test", elements: [
+            .paragraph(Paragraph("Ready.")),
+            .chart(.bar(BarChart(categories: ["a", "b"], series: [ChartSeries(title: "s", values: [1, 2])]), title: "Check")),
+        ])
+        for parameters in [try RenderParameters(query: []), try RenderParameters(query: [("format", "html")])] {
+            _ = try rendering.render(document, parameters: parameters)
+        }
+    }
+
+    /// Marks the service ready (after the self-test) or not (shutting down).
+    func setReady(_ ready: Bool) { readiness.set(ready) }
+
+    /// The routes, behind `RequestPolicy`.
+    func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestPolicy(settings: settings, metrics: metrics, logger: logger))
+        router.post("/v1/render") { [self] request, _ in try await renderDocument(request) }
+        router.post("/v1/templates/:name/render") { [self] (request: Request, context: BasicRequestContext) in
+            try await renderTemplate(request, name: context.parameters.get("name") ?? "")
+        }
+        router.get("/v1/templates") { [self] _, _ in
+            json(["templates": settings.templates.names])
+        }
+        router.get("/v1/openapi.yaml") { _, _ in
+            RenderService.response(Data(OpenAPIDocument.yaml), contentType: "application/yaml")
+        }
+        router.get("/healthz") { [self] _, _ in json(["status": "ok"]) }
+        router.get("/readyz") { [self] _, _ in
+            guard readiness.isSet else {
+                throw Problem.unavailable("the service is starting or shutting down", retryAfter: 1)
+            }
+            return json(["status": "ready"])
+        }
+        router.get("/metrics") { [self] _, _ in
+            RenderService.response(Data(metrics.exposition()), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        return router
+    }
+
+    // MARK: Rendering
+
+    private func renderDocument(_ request: Request) async throws -> Response {
+        let parameters = try RenderParameters(query: RenderService.query(request))
+        let format: DocumentDecoder.Format
+        switch RenderService.mediaType(request) {
+        case "application/json": format = .json
+        case "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml": format = .yaml
+        default:
+            throw Problem.unsupportedMediaType("the body must be a document as application/json or application/yaml")
+        }
+        let body = try await admitAndRead(request)
+        let rendering = self.rendering
+        return try await render(parameters) { try rendering.render(body, format: format, parameters: parameters) }
+    }
+
+    private func renderTemplate(_ request: Request, name: String) async throws -> Response {
+        let parameters = try RenderParameters(query: RenderService.query(request))
+        guard TemplateLibrary.isValidName(name), let template = settings.templates[name] else {
+            throw Problem.notFound("no template \"\(Route.shown(name))\"")
+        }
+        guard RenderService.mediaType(request) == "application/json" else {
+            throw Problem.unsupportedMediaType("the body must be one data record as application/json")
+        }
+        let body = try await admitAndRead(request)
+        let rendering = self.rendering
+        return try await render(parameters) {
+            let record = try DocumentDecoder.tree(body, format: .json)
+            guard case .object = record else { throw FolioError(path: "", "the record must be a JSON object") }
+            return try rendering.render(template: template, record: record, parameters: parameters)
+        }
+    }
+
+    /// Refuses the request when the service is shutting down or every worker is busy and the
+    /// queue full (before the body is read), then reads the body within the limits.
+    private func admitAndRead(_ request: Request) async throws -> Data {
+        guard readiness.isSet else { throw Problem.unavailable("the service is shutting down", retryAfter: 1) }
+        guard pool.hasRoom else { throw busy() }
+        return try await BodyReader.read(request, limit: settings.maxBodyBytes, seconds: settings.readTimeout)
+    }
+
+    private func busy() -> Problem {
+        Problem.unavailable("all \(pool.workers) render workers are busy and \(pool.queueLimit) renders wait; retry later",
+                            retryAfter: 1)
+    }
+
+    /// Runs `work` on the pool under the request's time limit and answers with its output.
+    private func render(_ parameters: RenderParameters, _ work: @escaping @Sendable () throws -> RenderedBody) async throws -> Response {
+        let deadline = RenderDeadline(seconds: settings.timeout)
+        let metrics = self.metrics
+        let output: RenderedBody
+        do {
+            output = try await pool.run(deadline: deadline) {
+                let start = DispatchTime.now().uptimeNanoseconds
+                defer {
+                    let elapsed = DispatchTime.now().uptimeNanoseconds - start
+                    metrics.rendered(format: parameters.label, nanoseconds: Int64(clamping: elapsed))
+                }
+                return try work()
+            }
+        } catch is RenderPool.Full {
+            throw busy()
+        } catch is RenderDeadline.Expired {
+            throw Problem.renderTimeout(seconds: settings.timeout)
+        } catch let error as FolioError {
+            throw Problem.invalidDocument(error.description)
+        } catch is CancellationError {
+            throw Problem.unavailable("the service is shutting down", retryAfter: 1)
+        }
+        var headers: HTTPFields = [
+            .contentType: output.contentType,
+            .eTag: "\"\(SHA256Digest.hex(output.bytes))\"",
+            .cacheControl: "no-store",
+        ]
+        if let policy = output.contentSecurityPolicy {
+            if parameters.html == .page {
+                headers[.contentSecurityPolicy] = policy
+            } else {
+                headers[.folioContentSecurityPolicy] = policy
+            }
+        }
+        if let pages = output.pages { headers[.folioPages] = String(pages) }
+        return RenderService.response(output.bytes, headers: headers)
+    }
+
+    // MARK: Helpers
+
+    private func json(_ value: [String: some Encodable]) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return RenderService.response((try? encoder.encode(value)) ?? Data("{}".utf8), contentType: "application/json")
+    }
+
+    private static func response(_ bytes: Data, contentType: String) -> Response {
+        response(bytes, headers: [.contentType: contentType, .cacheControl: "no-store"])
+    }
+
+    private static func response(_ bytes: Data, headers: HTTPFields) -> Response {
+        var headers = headers
+        headers[.contentLength] = String(bytes.count)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The query's name–value pairs, percent-decoded.
+    private static func query(_ request: Request) -> [(name: String, value: String)] {
+        request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+    }
+
+    /// The request's media type, lowercased, without parameters.
+    private static func mediaType(_ request: Request) -> String? {
+        request.headers[.contentType].map {
+            String($0.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        }
+    }
+}
+
+/// Whether the service is ready, shared by the routes and the lifecycle.
+final class ReadinessFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ ready: Bool) { lock.lock(); value = ready; lock.unlock() }
+}
+
+extension HTTPField.Name {
+    /// `Folio-Content-Security-Policy`: for fragments, the policy the host page needs for the fragment's style.
+    static let folioContentSecurityPolicy = HTTPField.Name("Folio-Content-Security-Policy") ?? .via
+    /// `Folio-Pages`: the PDF's page count.
+    static let folioPages = HTTPField.Name("Folio-Pages") ?? .via
+}

@@ -1,0 +1,75 @@
+import Folio
+import Foundation
+
+/// How `folio serve` listens, what it allows and how much it spends.
+public struct ServerSettings: Sendable {
+    /// Address to listen on; loopback by default.
+    public var host = "127.0.0.1"
+    /// Port to listen on; 0 picks a free one (the chosen port is logged).
+    public var port = 8080
+    /// Render threads; one per core by default.
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Renders that may wait for a worker; beyond them requests get 503 with `Retry-After`.
+    public var queue = 64
+    /// Largest request body, in bytes (413 beyond).
+    public var maxBodyBytes = 16 << 20
+    /// Largest total size of a request's header fields, in bytes (431 beyond).
+    public var maxHeaderBytes = 16 << 10
+    /// Seconds one render may take, queueing included (504 beyond; the render is stopped).
+    public var timeout = 30.0
+    /// Seconds the request body may take to arrive (408 beyond).
+    public var readTimeout = 15.0
+    /// Seconds a connection may stay idle, or take to send its request head, before it is closed.
+    public var idleTimeout = 15.0
+    /// Open connections accepted at once; more wait in the listen backlog.
+    public var maxConnections = 1024
+    /// Seconds in-flight requests get to finish after SIGTERM before they are cancelled.
+    public var gracePeriod = 30.0
+    /// The bearer token clients must send; nil accepts requests without one.
+    public var token: String?
+    /// Allows listening on a non-loopback address without a token.
+    public var insecureNoAuth = false
+    /// The only folder image paths (and theme logos) in received documents may come from;
+    /// without one, images must be embedded as base64 `data`.
+    public var assets: AssetFolder?
+    /// The templates `POST /v1/templates/{name}/render` renders, by name.
+    public var templates = TemplateLibrary()
+    /// The theme under every document's own theme settings.
+    public var theme = Theme.standard
+    /// The HTML page shell replacing the built-in one, as for `folio render --template`.
+    public var pageTemplate: String?
+
+    /// The default settings: loopback, port 8080, no token, no assets, no templates.
+    public init() {}
+
+    /// Whether `host` only accepts connections from this machine.
+    public var isLoopback: Bool {
+        let name = host.lowercased()
+        return name == "localhost" || name == "::1" || name == "[::1]" || name.hasPrefix("127.")
+    }
+
+    /// Checks the settings that cannot be served as given; errors name the flag.
+    public func validate() throws {
+        func check(_ condition: Bool, _ flag: String, _ message: String) throws {
+            if !condition { throw FolioError(path: flag, message) }
+        }
+        try check((0...65_535).contains(port), "--port", "must be 0…65535")
+        try check((1...256).contains(workers), "--workers", "must be 1…256")
+        try check((0...100_000).contains(queue), "--queue", "must be 0…100000")
+        try check((1024...InputLimits.documentBytes).contains(maxBodyBytes), "--max-body-bytes",
+                  "must be 1024…\(InputLimits.documentBytes)")
+        try check((1024...(1 << 20)).contains(maxHeaderBytes), "--max-header-bytes", "must be 1024…1048576")
+        try check(timeout > 0 && timeout <= 3600, "--timeout", "must be more than 0 and at most 3600 seconds")
+        try check(readTimeout > 0 && readTimeout <= 3600, "--read-timeout", "must be more than 0 and at most 3600 seconds")
+        try check(idleTimeout > 0 && idleTimeout <= 3600, "--idle-timeout", "must be more than 0 and at most 3600 seconds")
+        try check(gracePeriod >= 0 && gracePeriod <= 3600, "--grace-period", "must be 0…3600 seconds")
+        try check((1...1_000_000).contains(maxConnections), "--max-connections", "must be 1…1000000")
+        if let token {
+            try check(token.utf8.count >= 16, "--token-file", "the token must have at least 16 characters")
+            try check(token.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }, "--token-file",
+                      "the token must be printable ASCII without spaces")
+        }
+        try check(token != nil || isLoopback || insecureNoAuth, "--host",
+                  "listening on \(host), beyond this machine, needs --token-file (or --insecure-no-auth to allow anyone)")
+    }
+}

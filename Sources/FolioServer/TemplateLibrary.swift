@@ -1,0 +1,57 @@
+import Folio
+import Foundation
+
+/// The document templates a server renders by name, read once at start-up from one folder:
+/// `weekly-summary.yaml` is the template `weekly-summary`.
+public struct TemplateLibrary: Sendable {
+    /// The templates by name.
+    public private(set) var templates: [String: DocumentTemplate] = [:]
+
+    /// No templates.
+    public init() {}
+
+    /// Every `.yaml`, `.yml` and `.json` file directly in `directory` whose name is a template name
+    /// (letters, digits, `-`, `_`, `.`, starting with a letter or digit).
+    public init(directory: String) throws {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            throw FolioError(path: "--templates", "cannot list \"\(directory)\": \(error.localizedDescription)")
+        }
+        for file in names {
+            guard let dot = file.lastIndex(of: ".") else { continue }
+            let name = String(file[..<dot])
+            let suffix = file[file.index(after: dot)...].lowercased()
+            guard ["yaml", "yml", "json"].contains(suffix), TemplateLibrary.isValidName(name) else { continue }
+            let path = (directory as NSString).appendingPathComponent(file)
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            guard templates[name] == nil else {
+                throw FolioError(path: "--templates", "two files define the template \"\(name)\"")
+            }
+            let data = try BoundedFile.read(path, limit: InputLimits.documentBytes, field: "--templates", what: "template")
+            do {
+                templates[name] = try DocumentTemplate(data: data, format: DocumentDecoder.Format(fileName: file))
+            } catch let error as FolioError {
+                throw FolioError(path: "--templates \(file)" + (error.path.isEmpty ? "" : " \(error.path)"), error.message)
+            }
+        }
+    }
+
+    /// Whether `name` can name a template: 1…100 of `A-Z a-z 0-9 - _ .`, starting with a letter or digit.
+    public static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 100,
+              ("0"..."9").contains(first) || ("a"..."z").contains(first) || ("A"..."Z").contains(first)
+        else { return false }
+        return name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
+        }
+    }
+
+    /// The template called `name`, if there is one.
+    public subscript(name: String) -> DocumentTemplate? { templates[name] }
+
+    /// The templates' names, sorted.
+    public var names: [String] { templates.keys.sorted() }
+}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import Dispatch
+import Folio
+import FolioServer
+import Foundation
+import Logging
+
+/// `folio serve [--host H] [--port P] …`: the render service over HTTP.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve renders over HTTP (see openapi.yaml and README.md).",
+        discussion: """
+        Routes: POST /v1/render?format=pdf|html&html=page|fragment|shadow&report=true (a document as \
+        application/json or application/yaml); POST /v1/templates/NAME/render (one data record as JSON, \
+        NAME from --templates); GET /v1/templates; GET /v1/openapi.yaml; GET /healthz, /readyz, /metrics.
+        Errors are RFC 9457 problem documents naming the field. Images in received documents must be \
+        base64 data or paths inside --assets; nothing is fetched from URLs. Logs are JSON lines on \
+        standard error. SIGTERM stops accepting, lets in-flight renders finish (--grace-period) and exits 0.
+
+        Example:
+          folio serve --port 8080 --templates Templates --assets Templates
+          curl --data-binary @Samples/weekly-summary.json -H 'Content-Type: application/json' \\
+            'http://127.0.0.1:8080/v1/render?format=pdf' -o summary.pdf
+        """
+    )
+
+    @Option(help: "Address to listen on. Any address beyond loopback needs --token-file (or --insecure-no-auth).")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free port (logged as \"listening\").")
+    var port = 8080
+
+    @Option(help: "Render threads; one per core by default.")
+    var workers = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Renders that may wait for a worker; beyond them requests get 503 with Retry-After.")
+    var queue = 64
+
+    @Option(help: "Largest request body in bytes (413 beyond).")
+    var maxBodyBytes = 16 << 20
+
+    @Option(help: "Largest total size of a request's header fields in bytes (431 beyond).")
+    var maxHeaderBytes = 16 << 10
+
+    @Option(help: "Seconds one render may take, waiting included (504 beyond; the render is stopped).")
+    var timeout = 30.0
+
+    @Option(help: "Seconds the request body may take to arrive (408 beyond).")
+    var readTimeout = 15.0
+
+    @Option(help: "Seconds a connection may stay idle, or take to send its request head, before it is closed.")
+    var idleTimeout = 15.0
+
+    @Option(help: "Open connections accepted at once; more wait in the listen backlog.")
+    var maxConnections = 1024
+
+    @Option(help: "Seconds in-flight requests get to finish after SIGTERM or SIGINT.")
+    var gracePeriod = 30.0
+
+    @Option(help: "A file holding the bearer token clients must send (Authorization: Bearer TOKEN); /healthz, /readyz and /v1/openapi.yaml stay open.")
+    var tokenFile: String?
+
+    @Flag(help: "Allow listening beyond loopback without a token: anyone who reaches the port may render.")
+    var insecureNoAuth = false
+
+    @Option(help: "The only folder image paths in received documents may name (relative, no '..', no symbolic link out). Without it, images must be base64 data.")
+    var assets: String?
+
+    @Option(help: "A folder of document templates (.yaml, .yml, .json) rendered by POST /v1/templates/NAME/render.")
+    var templates: String?
+
+    @Option(help: "A theme file (YAML or JSON, see Templates/theme.yaml) under every document's own theme.")
+    var theme: String?
+
+    @Option(help: "HTML only: a Mustache page shell to use instead of the built-in one (see Templates/page.mustache).")
+    var template: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func run() throws {
+        do {
+            guard let level = Logger.Level(rawValue: logLevel) else {
+                throw FolioError(path: "--log-level", "expected trace, debug, info, notice, warning, error or critical")
+            }
+            var settings = ServerSettings()
+            settings.host = host
+            settings.port = port
+            settings.workers = workers
+            settings.queue = queue
+            settings.maxBodyBytes = maxBodyBytes
+            settings.maxHeaderBytes = maxHeaderBytes
+            settings.timeout = timeout
+            settings.readTimeout = readTimeout
+            settings.idleTimeout = idleTimeout
+            settings.maxConnections = maxConnections
+            settings.gracePeriod = gracePeriod
+            settings.insecureNoAuth = insecureNoAuth
+            if let tokenFile {
+                let bytes = try BoundedFile.read(tokenFile, limit: 4096, field: "--token-file", what: "token file")
+                guard let text = String(validatingUTF8Bytes: bytes) else {
+                    throw FolioError(path: "--token-file", "the token file is not UTF-8 text")
+                }
+                settings.token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            settings.assets = try assets.map { try AssetFolder(path: $0) }
+            settings.templates = try templates.map { try TemplateLibrary(directory: $0) } ?? TemplateLibrary()
+            settings.theme = try ThemeLoader.load(theme)
+            if let template {
+                guard let text = String(validatingUTF8Bytes: try BoundedFile.read(template, limit: 1 << 20, field: "--template",
+                                                                                   what: "template")) else {
+                    throw FolioError(path: "--template", "\(template) is not UTF-8 text")
+                }
+                settings.pageTemplate = text
+            }
+            try settings.validate()
+
+            LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: level) }
+            var logger = Logger(label: "folio")
+            logger.logLevel = level
+            let outcome = Outcome()
+            let done = DispatchSemaphore(value: 0)
+            Task { [settings, logger] in
+                do {
+                    try await FolioServer.run(settings: settings, logger: logger)
+                } catch {
+                    outcome.set(error)
+                }
+                done.signal()
+            }
+            done.wait()
+            if let error = outcome.error { throw error }
+        } catch {
+            StandardStreams.printError(StandardStreams.describe(error))
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// The error the server task ended with, handed to the waiting main thread.
+private final class Outcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Error?
+    var error: Error? { lock.lock(); defer { lock.unlock() }; return stored }
+    func set(_ error: Error) { lock.lock(); stored = error; lock.unlock() }
+}
