@@ -13,9 +13,16 @@ enum BodyReader {
         return try await withThrowingTaskGroup(of: Data?.self) { group in
             group.addTask {
                 var data = Data()
-                for try await chunk in body {
-                    guard data.count + chunk.readableBytes <= limit else { throw Problem.bodyTooLarge(limit: limit) }
-                    data.append(contentsOf: chunk.readableBytesView)
+                do {
+                    for try await chunk in body {
+                        guard data.count + chunk.readableBytes <= limit else { throw Problem.bodyTooLarge(limit: limit) }
+                        data.append(contentsOf: chunk.readableBytesView)
+                    }
+                } catch let problem as Problem {
+                    throw problem
+                } catch {
+                    // The connection closed or went idle (--idle-timeout) before the body was complete.
+                    throw Problem.invalidRequest("the request body ended before it was complete")
                 }
                 return data
             }

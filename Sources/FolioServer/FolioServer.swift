@@ -27,8 +27,10 @@ public enum FolioServer {
         defer { service.pool.stop() }
 
         // NIO's own header limit is a backstop above ours, so ours is answered with a 431 problem document.
+        let connections = ConnectionLimit.Count()
         let hardHeaderLimit = max(2 * settings.maxHeaderBytes, 64 << 10)
         let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [FlushBeforeClose()],
             idleTimeout: TimeAmount.milliseconds(Int64((settings.idleTimeout * 1000).clampedInt())),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: hardHeaderLimit, maxHeaderListSize: hardHeaderLimit,
                                             maxHeaderFieldCount: 1000))
@@ -37,7 +39,7 @@ public enum FolioServer {
             server: .http1(configuration: http),
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: "folio", backlog: 512,
-                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
+                availableConnectionsDelegate: ConnectionLimit(maximum: settings.maxConnections, count: connections)),
             onServerRunning: { channel in
                 service.setReady(true)
                 let port = channel.localAddress?.port ?? settings.port
@@ -61,6 +63,10 @@ public enum FolioServer {
             try await ServiceGroup(configuration: configuration).run()
         } catch let error as ServiceGroupError {
             logger.warning("shutdown", metadata: ["error": .string(String(describing: error))])
+        }
+        // Responses handed to the server may still be on their way to the client.
+        if !(await connections.waitUntilZero(seconds: max(5, settings.gracePeriod))) {
+            logger.warning("connections still open at exit", metadata: ["connections": .stringConvertible(connections.current)])
         }
         logger.info("stopped")
     }

@@ -24,10 +24,11 @@ public struct JSONLogHandler: LogHandler {
     }
 
     /// Writes one line.
-    public func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
-                    source: String, file: String, function: String, line: UInt) {
+    public func log(event: LogEvent) {
+        let level = event.level, message = event.message
         var fields = self.metadata
-        if let explicit { fields.merge(explicit) { $1 } }
+        if let explicit = event.metadata { fields.merge(explicit) { $1 } }
+        if let error = event.error { fields["error"] = .string(String(describing: error)) }
         var text = "{\"time\":\(JSONLogHandler.quoted(JSONLogHandler.timestamp())),\"level\":\"\(level.rawValue)\""
         text += ",\"message\":\(JSONLogHandler.quoted(message.description))"
         for key in fields.keys.sorted() {

@@ -94,7 +94,12 @@ final class RenderService: Sendable {
         let body = try await admitAndRead(request)
         let rendering = self.rendering
         return try await render(parameters) {
-            let record = try DocumentDecoder.tree(body, format: .json)
+            let record: TreeValue
+            do {
+                record = try JSONTreeParser.parse(body)
+            } catch let error as FolioError {
+                throw FolioError(path: error.path, "the record is not valid JSON: \(error.message)")
+            }
             guard case .object = record else { throw FolioError(path: "", "the record must be a JSON object") }
             return try rendering.render(template: template, record: record, parameters: parameters)
         }

@@ -115,7 +115,7 @@ struct RenderCommand: ParsableCommand {
                 }
             }
             if resolvedFormat == .html {
-                let rendered = try document.htmlRenderer(options: options).renderWithStyle(document, as: options.html)
+                let rendered = try document.renderedHTML(options: options)
                 bytes = Data(rendered.html.utf8)
                 if csp { StandardStreams.printError("Content-Security-Policy: \(rendered.contentSecurityPolicy)") }
             } else if bytes == nil {
