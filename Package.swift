@@ -63,7 +63,7 @@ let package = Package(
         ]),
         .executableTarget(name: "folio-bench", dependencies: ["Folio", "FolioPDF", "FolioHTML"]),
         .testTarget(name: "FolioTests", dependencies: [
-            "Folio", "FolioPDF", "FolioHTML", "folio",
+            "Folio", "FolioPDF", "FolioHTML", "FolioServer", "folio",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ], exclude: ["Fixtures", "Golden"]),
     ]

@@ -57,6 +57,12 @@ final class RenderPool: @unchecked Sendable {
         return !stopped && count < queueLimit + max(0, workers - running - count)
     }
 
+    /// Renders running on a worker.
+    var runningCount: Int {
+        condition.lock(); defer { condition.unlock() }
+        return running
+    }
+
     /// Renders waiting for a worker.
     var queueDepth: Int {
         condition.lock(); defer { condition.unlock() }

@@ -1,0 +1,121 @@
+import Foundation
+import XCTest
+@testable import Folio
+@testable import FolioServer
+
+/// The server's worker pool: bounded queue, deadlines, cancellation.
+final class RenderPoolTests: XCTestCase {
+    func testAFullQueueRefusesAtOnceAndQueuedRendersRunInOrder() async throws {
+        let pool = RenderPool(workers: 1, queueLimit: 1)
+        pool.start()
+        defer { pool.stop() }
+        let gate = DispatchSemaphore(value: 0)
+        let order = Recorder()
+        let first = Task { try await pool.run(deadline: RenderDeadline(seconds: 30)) { gate.wait(); order.add(1); return 1 } }
+        while pool.runningCount == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+        let second = Task { try await pool.run(deadline: RenderDeadline(seconds: 30)) { order.add(2); return 2 } }
+        while pool.queueDepth < 1 { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertFalse(pool.hasRoom)
+        do {
+            _ = try await pool.run(deadline: RenderDeadline(seconds: 30)) { 3 }
+            XCTFail("a third render was admitted")
+        } catch is RenderPool.Full {}
+        gate.signal()
+        let results = (try await first.value, try await second.value)
+        XCTAssertEqual(results.0, 1)
+        XCTAssertEqual(results.1, 2)
+        XCTAssertEqual(order.values, [1, 2])
+        XCTAssertTrue(pool.hasRoom)
+    }
+
+    func testARenderThatChecksItsDeadlineStops() async throws {
+        let pool = RenderPool(workers: 1, queueLimit: 4)
+        pool.start()
+        defer { pool.stop() }
+        let checks = Recorder()
+        let started = Date()
+        do {
+            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.2)) { () throws -> Int in
+                while true {
+                    try RenderDeadline.check()
+                    checks.add(1)
+                    usleep(1000)
+                }
+            }
+            XCTFail("the render did not stop")
+        } catch is RenderDeadline.Expired {}
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+        // The worker is free again: the render really stopped.
+        let after = checks.values.count
+        let next = try await pool.run(deadline: RenderDeadline(seconds: 5)) { 7 }
+        XCTAssertEqual(next, 7)
+        XCTAssertEqual(checks.values.count, after)
+    }
+
+    func testTheCallerIsAnsweredAtTheDeadlineEvenWhenTheRenderDoesNotCheck() async throws {
+        let pool = RenderPool(workers: 1, queueLimit: 4)
+        pool.start()
+        defer { pool.stop() }
+        let started = Date()
+        do {
+            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.2)) { () -> Int in usleep(1_500_000); return 1 }
+            XCTFail("no timeout")
+        } catch is RenderDeadline.Expired {}
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1.2)
+        // A render that waited past its deadline in the queue never starts.
+        let ran = Recorder()
+        do {
+            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.1)) { () -> Int in ran.add(1); return 1 }
+            XCTFail("no timeout")
+        } catch is RenderDeadline.Expired {}
+        try await Task.sleep(nanoseconds: 1_700_000_000)
+        XCTAssertEqual(ran.values, [])
+    }
+
+    func testCancellingTheRequestCancelsTheRender() async throws {
+        let pool = RenderPool(workers: 1, queueLimit: 4)
+        pool.start()
+        defer { pool.stop() }
+        let checks = Recorder()
+        let task = Task {
+            try await pool.run(deadline: RenderDeadline(seconds: 30)) { () throws -> Int in
+                while true {
+                    try RenderDeadline.check()
+                    checks.add(1)
+                    usleep(1000)
+                }
+            }
+        }
+        while checks.values.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("not cancelled")
+        } catch is CancellationError {}
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let count = checks.values.count
+        try await Task.sleep(nanoseconds: 100_000_000)
+        XCTAssertEqual(checks.values.count, count, "the render kept running")
+    }
+
+    func testADocumentRenderStopsAtItsDeadline() throws {
+        let rows = Array(repeating: ["2026-11-16", "Blood pressure", "128/82 mmHg"], count: 60_000)
+        let document = Document(title: "Long", elements: [.table(Table(header: ["When", "What", "Value"], rows: rows))])
+        let started = Date()
+        XCTAssertThrowsError(try RenderDeadline.$current.withValue(RenderDeadline(seconds: 0.05)) { try document.pdf() }) {
+            XCTAssertTrue($0 is RenderDeadline.Expired, "\($0)")
+        }
+        XCTAssertThrowsError(try RenderDeadline.$current.withValue(RenderDeadline(seconds: 0.05)) { try document.html() }) {
+            XCTAssertTrue($0 is RenderDeadline.Expired, "\($0)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3)
+    }
+}
+
+/// Values appended from any thread.
+final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Int] = []
+    var values: [Int] { lock.lock(); defer { lock.unlock() }; return stored }
+    func add(_ value: Int) { lock.lock(); stored.append(value); lock.unlock() }
+}
