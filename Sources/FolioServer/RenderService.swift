@@ -78,9 +78,9 @@ final class RenderService: Sendable {
         default:
             throw Problem.unsupportedMediaType("the body must be a document as application/json or application/yaml")
         }
-        let body = try await admitAndRead(request)
+        let (slot, body) = try await admitAndRead(request)
         let rendering = self.rendering
-        return try await render(parameters) { try rendering.render(body, format: format, parameters: parameters) }
+        return try await render(parameters, in: slot) { try rendering.render(body, format: format, parameters: parameters) }
     }
 
     private func renderTemplate(_ request: Request, name: String) async throws -> Response {
@@ -91,9 +91,9 @@ final class RenderService: Sendable {
         guard RenderService.mediaType(request) == "application/json" else {
             throw Problem.unsupportedMediaType("the body must be one data record as application/json")
         }
-        let body = try await admitAndRead(request)
+        let (slot, body) = try await admitAndRead(request)
         let rendering = self.rendering
-        return try await render(parameters) {
+        return try await render(parameters, in: slot) {
             let record: TreeValue
             do {
                 record = try JSONTreeParser.parse(body)
@@ -105,12 +105,17 @@ final class RenderService: Sendable {
         }
     }
 
-    /// Refuses the request when the service is shutting down or every worker is busy and the
-    /// queue full (before the body is read), then reads the body within the limits.
-    private func admitAndRead(_ request: Request) async throws -> Data {
+    /// Takes a slot in the render pool, refusing the request when the service is shutting down
+    /// or no slot is free (before the body is read), then reads the body within the limits.
+    private func admitAndRead(_ request: Request) async throws -> (RenderPool.Slot, Data) {
         guard readiness.isSet else { throw Problem.unavailable("the service is shutting down", retryAfter: 1) }
-        guard pool.hasRoom else { throw busy() }
-        return try await BodyReader.read(request, limit: settings.maxBodyBytes, seconds: settings.readTimeout)
+        guard let slot = pool.reserve() else { throw busy() }
+        do {
+            return (slot, try await BodyReader.read(request, limit: settings.maxBodyBytes, seconds: settings.readTimeout))
+        } catch {
+            slot.release()
+            throw error
+        }
     }
 
     private func busy() -> Problem {
@@ -119,12 +124,13 @@ final class RenderService: Sendable {
     }
 
     /// Runs `work` on the pool under the request's time limit and answers with its output.
-    private func render(_ parameters: RenderParameters, _ work: @escaping @Sendable () throws -> RenderedBody) async throws -> Response {
+    private func render(_ parameters: RenderParameters, in slot: RenderPool.Slot,
+                        _ work: @escaping @Sendable () throws -> RenderedBody) async throws -> Response {
         let deadline = RenderDeadline(seconds: settings.timeout)
         let metrics = self.metrics
         let output: RenderedBody
         do {
-            output = try await pool.run(deadline: deadline) {
+            output = try await pool.run(in: slot, deadline: deadline) {
                 let start = DispatchTime.now().uptimeNanoseconds
                 defer {
                     let elapsed = DispatchTime.now().uptimeNanoseconds - start

@@ -1,0 +1,116 @@
+import Foundation
+import XCTest
+import Yams
+
+/// The systemd unit and the Kubernetes manifests in deploy/: well-formed, and saying only what
+/// `folio serve` understands.
+final class DeploymentManifestTests: XCTestCase {
+    private let deploy = TestSupport.root.appendingPathComponent("deploy")
+
+    /// The long options `folio serve --help` lists.
+    private func serveFlags() throws -> Set<String> {
+        let help = try TestSupport.run(TestSupport.folioBinary.path, ["serve", "--help"]).text
+        let matches = help.matches(of: #/--[a-z][a-z-]+/#).map { String($0.output) }
+        return Set(matches)
+    }
+
+    /// `arguments`' options (`--name` or `--name=value`) by name, each checked against `flags`.
+    private func options(_ arguments: [String], flags: Set<String>, file: StaticString = #filePath, line: UInt = #line) -> [String: String] {
+        var result: [String: String] = [:]
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--") else { continue }
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            XCTAssertTrue(flags.contains(parts[0]), "folio serve has no option \(parts[0])", file: file, line: line)
+            if parts.count == 2 {
+                result[parts[0]] = parts[1]
+            } else if index < arguments.count, !arguments[index].hasPrefix("--") {
+                result[parts[0]] = arguments[index]
+                index += 1
+            } else {
+                result[parts[0]] = ""
+            }
+        }
+        return result
+    }
+
+    func testKubernetesManifestsAreWellFormedAndUseRealOptions() throws {
+        let text = try String(contentsOf: deploy.appendingPathComponent("kubernetes.yaml"), encoding: .utf8)
+        let documents = try Yams.load_all(yaml: text).compactMap { $0 as? [String: Any] }
+        XCTAssertEqual(documents.compactMap { $0["kind"] as? String }, ["Deployment", "Service"])
+        let deployment = documents[0], service = documents[1]
+        XCTAssertEqual(deployment["apiVersion"] as? String, "apps/v1")
+        XCTAssertEqual(service["apiVersion"] as? String, "v1")
+
+        let spec = try XCTUnwrap(deployment["spec"] as? [String: Any])
+        let selector = try XCTUnwrap((spec["selector"] as? [String: Any])?["matchLabels"] as? [String: String])
+        let template = try XCTUnwrap(spec["template"] as? [String: Any])
+        let labels = try XCTUnwrap((template["metadata"] as? [String: Any])?["labels"] as? [String: String])
+        XCTAssertEqual(selector, labels, "the selector must match the pod labels")
+        XCTAssertEqual((service["spec"] as? [String: Any])?["selector"] as? [String: String], labels)
+
+        let pod = try XCTUnwrap(template["spec"] as? [String: Any])
+        let container = try XCTUnwrap((pod["containers"] as? [[String: Any]])?.first)
+        let arguments = try XCTUnwrap(container["args"] as? [String])
+        XCTAssertEqual(arguments.first, "serve")
+        let given = options(arguments, flags: try serveFlags())
+        let port = try XCTUnwrap((container["ports"] as? [[String: Any]])?.first)
+        XCTAssertEqual(port["containerPort"] as? Int, Int(given["--port"] ?? ""))
+        let portName = try XCTUnwrap(port["name"] as? String)
+        XCTAssertNotNil(given["--token-file"], "a pod listening on 0.0.0.0 needs a token")
+        for (probe, path) in [("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")] {
+            let get = try XCTUnwrap((container[probe] as? [String: Any])?["httpGet"] as? [String: Any], probe)
+            XCTAssertEqual(get["path"] as? String, path)
+            XCTAssertEqual(get["port"] as? String, portName)
+        }
+        let grace = try XCTUnwrap(pod["terminationGracePeriodSeconds"] as? Int)
+        XCTAssertGreaterThan(Double(grace), Double(given["--grace-period"] ?? "30") ?? 30,
+                             "the pod must outlive the server's grace period")
+        let servicePorts = try XCTUnwrap((service["spec"] as? [String: Any])?["ports"] as? [[String: Any]])
+        XCTAssertEqual(servicePorts.first?["targetPort"] as? String, portName)
+        // Every volume mounted exists.
+        let volumes = Set(((pod["volumes"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
+        for mount in (container["volumeMounts"] as? [[String: Any]]) ?? [] {
+            XCTAssertTrue(volumes.contains(mount["name"] as? String ?? ""), "\(mount)")
+        }
+    }
+
+    func testSystemdUnitIsWellFormedAndUsesRealOptions() throws {
+        let text = try String(contentsOf: deploy.appendingPathComponent("folio.service"), encoding: .utf8)
+        var sections: [String: [String: String]] = [:]
+        var current = ""
+        let known: [String: Set<String>] = [
+            "Unit": ["Description", "Documentation", "After", "Wants", "Requires"],
+            "Service": ["Type", "DynamicUser", "LoadCredential", "ExecStart", "KillSignal", "TimeoutStopSec", "Restart",
+                        "RestartSec", "Environment", "MemoryMax", "LimitNOFILE", "NoNewPrivileges", "ProtectSystem",
+                        "ProtectHome", "PrivateTmp", "PrivateDevices", "ProtectKernelTunables", "ProtectKernelModules",
+                        "ProtectControlGroups", "RestrictAddressFamilies", "RestrictNamespaces", "LockPersonality",
+                        "MemoryDenyWriteExecute", "SystemCallArchitectures"],
+            "Install": ["WantedBy"],
+        ]
+        for raw in text.split(separator: "\n") {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("[") {
+                current = String(line.dropFirst().dropLast())
+                XCTAssertNotNil(known[current], "unknown section [\(current)]")
+                continue
+            }
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            XCTAssertEqual(parts.count, 2, "not a key=value line: \(line)")
+            XCTAssertTrue(known[current]?.contains(parts[0]) == true, "unexpected key \(parts[0]) in [\(current)]")
+            sections[current, default: [:]][parts[0]] = parts.count == 2 ? parts[1] : ""
+        }
+        let service = try XCTUnwrap(sections["Service"])
+        let command = try XCTUnwrap(service["ExecStart"]).split(separator: " ").map(String.init)
+        XCTAssertEqual(Array(command.prefix(2)), ["/usr/local/bin/folio", "serve"])
+        let given = options(Array(command.dropFirst(2)), flags: try serveFlags())
+        XCTAssertTrue(given["--token-file"]?.hasPrefix("${CREDENTIALS_DIRECTORY}/") == true)
+        XCTAssertTrue(service["LoadCredential"]?.hasPrefix("token:") == true)
+        XCTAssertEqual(service["KillSignal"], "SIGTERM")
+        XCTAssertGreaterThan(Double(service["TimeoutStopSec"] ?? "") ?? 0, Double(given["--grace-period"] ?? "30") ?? 30)
+        XCTAssertEqual(sections["Install"]?["WantedBy"], "multi-user.target")
+    }
+}
