@@ -30,7 +30,7 @@ public enum FolioServer {
         let connections = ConnectionLimit.Count()
         let hardHeaderLimit = max(2 * settings.maxHeaderBytes, 64 << 10)
         let http = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [FlushBeforeClose()],
+            additionalChannelHandlers: [FlushBeforeClose(), ContinueHandler(maxBodyBytes: settings.maxBodyBytes)],
             idleTimeout: TimeAmount.milliseconds(Int64((settings.idleTimeout * 1000).clampedInt())),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: hardHeaderLimit, maxHeaderListSize: hardHeaderLimit,
                                             maxHeaderFieldCount: 1000))

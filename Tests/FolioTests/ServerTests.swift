@@ -336,6 +336,23 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(try server.metric("folio_http_requests_total", labels: #"route="/v1/render",status="500""#), nil)
     }
 
+    func testExpectContinueIsAnsweredUnlessTheBodyIsTooLarge() throws {
+        let server = try RunningServer(["--max-body-bytes", String(2 << 20)])
+        defer { server.stop() }
+        func send(_ bytes: Int) throws -> TestSupport.Output {
+            let subject = String(repeating: "s", count: bytes)
+            let file = try TestSupport.temporaryFile(Data(#"{"title":"T","metadata":{"subject":"\#(subject)"}}"#.utf8), name: "big.json")
+            return try TestSupport.run("curl", ["-v", "-s", "-o", "/dev/null", "-H", "Content-Type: application/json",
+                                                "-H", "Expect: 100-continue", "--data-binary", "@\(file.path)", server.url("/v1/render")])
+        }
+        let accepted = try send(1_200_000)
+        XCTAssertTrue(accepted.stderr.contains("< HTTP/1.1 100 Continue"), accepted.stderr)
+        XCTAssertTrue(accepted.stderr.contains("< HTTP/1.1 200 OK"), accepted.stderr)
+        let refused = try send(3_000_000)
+        XCTAssertFalse(refused.stderr.contains("100 Continue"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("< HTTP/1.1 413"), refused.stderr)
+    }
+
     func testRequestIDsAreEchoedAndEveryRequestIsLoggedAsOneJSONLine() throws {
         let server = try RunningServer([])
         let given = try HTTPExchange.send("GET", server.url("/healthz"), headers: ["X-Request-Id: portal-42.a:b"])
