@@ -37,10 +37,11 @@ public final class PangoTextEngine: TextMeasurer {
     func fontDescription(_ font: FontSpec) -> OpaquePointer {
         if let cached = fonts[font] { return cached }
         // pango_font_description_from_string never returns NULL; the fields are then set one by one.
-        guard let description = pango_font_description_from_string(font.family) else {
+        let family = InstalledFontFamilies.resolve(font.family)
+        guard let description = pango_font_description_from_string(family) else {
             preconditionFailure("Pango could not allocate a font description")
         }
-        pango_font_description_set_family(description, font.family)
+        pango_font_description_set_family(description, family)
         pango_font_description_set_absolute_size(description, font.size * Double(PANGO_SCALE))
         pango_font_description_set_weight(description, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
         pango_font_description_set_style(description, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)

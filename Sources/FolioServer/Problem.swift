@@ -84,7 +84,7 @@ struct Problem: Error, Sendable {
     /// 431: the request's header fields are larger than the limit.
     static func headersTooLarge(limit: Int) -> Problem {
         Problem(status: .requestHeaderFieldsTooLarge, kind: "headers-too-large",
-                detail: "the request's header fields have more than \(limit) bytes (--max-header-bytes)",
+                detail: "the request's target and header fields have more than \(limit) bytes (--max-header-bytes)",
                 headers: [.connection: "close"])
     }
 

@@ -65,7 +65,7 @@ struct RequestPolicy<Context: RequestContext>: RouterMiddleware {
     }
 
     private func checkHeaderSize(_ request: Request) throws {
-        var total = 0
+        var total = request.uri.description.utf8.count
         for field in request.headers { total += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
         if total > settings.maxHeaderBytes { throw Problem.headersTooLarge(limit: settings.maxHeaderBytes) }
     }

@@ -1,9 +1,24 @@
 import Foundation
 import XCTest
 @testable import Folio
+@testable import FolioPDF
 
 /// Checks the PDF the way a reader would: with qpdf, pdffonts, pdfinfo and pdftotext.
 final class PDFOutputTests: XCTestCase {
+    func testFontFamiliesThatAreNotInstalledAreDroppedBeforePangoSeesThem() throws {
+        // Every new name would make fontconfig cache a font set for the life of a server process.
+        XCTAssertEqual(InstalledFontFamilies.resolve("Made Up Sans"), FontSpec.defaultFamily)
+        XCTAssertEqual(InstalledFontFamilies.resolve("Made Up, dejavu serif, sans-serif"), "dejavu serif, sans-serif")
+        XCTAssertEqual(InstalledFontFamilies.resolve("DejaVu Sans Mono"), "DejaVu Sans Mono")
+        // What is drawn does not change: the text is there, in an installed font.
+        var document = Document(title: "Fallback", elements: [.paragraph(Paragraph("Drawn in a font that exists"))])
+        document.theme = ThemeSpec(fontFamily: "Made Up Sans")
+        let pdf = try document.pdf()
+        XCTAssertTrue(try TestSupport.pdfText(pdf).contains("Drawn in a font that exists"))
+        let file = try TestSupport.temporaryFile(pdf, name: "fallback.pdf")
+        XCTAssertTrue(try TestSupport.run("pdffonts", [file.path]).text.contains("DejaVuSans"))
+    }
+
     func testSamplePDFIsValidWithEveryFontEmbedded() throws {
         let pdf = try TestSupport.sampleDocument().pdf(options: TestSupport.sampleOptions)
         let file = try TestSupport.temporaryFile(pdf, name: "w1.pdf")

@@ -143,7 +143,9 @@ final class ServerTests: XCTestCase {
             (try post("", #"{"title":"\#(String(repeating: "x", count: 5000))"}"#), 413, "body-too-large",
              "the request body has more than 4096 bytes (--max-body-bytes)"),
             (try post("", #"{"title":"T"}"#, headers: ["X-Padding: \(String(repeating: "p", count: 3000))"]), 431,
-             "headers-too-large", "the request's header fields have more than 2048 bytes (--max-header-bytes)"),
+             "headers-too-large", "the request's target and header fields have more than 2048 bytes (--max-header-bytes)"),
+            (try post("?format=pdf&\(String(repeating: "x", count: 3000))=1", #"{"title":"T"}"#), 431,
+             "headers-too-large", "the request's target and header fields have more than 2048 bytes (--max-header-bytes)"),
             (try HTTPExchange.send("GET", server.url("/v1/nothing")), 404, "not-found", "no route GET /v1/nothing"),
             (try HTTPExchange.send("GET", server.url("/v1/render")), 405, "method-not-allowed", "GET is not allowed on /v1/render"),
             (try HTTPExchange.send("DELETE", server.url("/healthz")), 405, "method-not-allowed", "DELETE is not allowed on /healthz"),
@@ -157,7 +159,7 @@ final class ServerTests: XCTestCase {
             if !detail.isEmpty { XCTAssertEqual(response.json["detail"] as? String, detail) }
             XCTAssertNotNil(response.headers["x-request-id"])
         }
-        XCTAssertEqual(expectations[10].0.headers["allow"], "POST")
+        XCTAssertEqual(expectations[11].0.headers["allow"], "POST")
         // A YAML syntax error still says where.
         XCTAssertTrue((expectations[1].0.json["detail"] as? String ?? "").contains("line"), expectations[1].0.text)
     }
