@@ -66,8 +66,10 @@ final class DeploymentManifestTests: XCTestCase {
             XCTAssertEqual(get["port"] as? String, portName)
         }
         let grace = try XCTUnwrap(pod["terminationGracePeriodSeconds"] as? Int)
-        XCTAssertGreaterThan(Double(grace), Double(given["--grace-period"] ?? "30") ?? 30,
-                             "the pod must outlive the server's grace period")
+        let preStop = ((((container["lifecycle"] as? [String: Any])?["preStop"] as? [String: Any])?["sleep"]
+            as? [String: Any])?["seconds"] as? Int) ?? 0
+        XCTAssertGreaterThan(Double(grace), Double(preStop) + (Double(given["--grace-period"] ?? "30") ?? 30),
+                             "the pod must outlive the pre-stop pause and the server's grace period")
         let servicePorts = try XCTUnwrap((service["spec"] as? [String: Any])?["ports"] as? [[String: Any]])
         XCTAssertEqual(servicePorts.first?["targetPort"] as? String, portName)
         // Every volume mounted exists.
