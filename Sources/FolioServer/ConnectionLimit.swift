@@ -9,8 +9,20 @@ struct ConnectionLimit: AvailableConnectionsDelegate {
     final class Count: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 0
+        private let observe: @Sendable (Int) -> Void
+
+        /// A count that tells `observe` each new value.
+        init(observe: @escaping @Sendable (Int) -> Void = { _ in }) { self.observe = observe }
+
         var current: Int { lock.lock(); defer { lock.unlock() }; return value }
-        func add(_ delta: Int) { lock.lock(); value += delta; lock.unlock() }
+
+        func add(_ delta: Int) {
+            lock.lock()
+            value += delta
+            let now = value
+            lock.unlock()
+            observe(now)
+        }
 
         /// Waits until no connection is open, or `seconds` pass; whether none is open.
         func waitUntilZero(seconds: Double) async -> Bool {

@@ -27,10 +27,14 @@ public enum FolioServer {
         defer { service.pool.stop() }
 
         // NIO's own header limit is a backstop above ours, so ours is answered with a 431 problem document.
-        let connections = ConnectionLimit.Count()
+        let metrics = service.metrics
+        let connections = ConnectionLimit.Count { metrics.connections($0) }
         let hardHeaderLimit = max(2 * settings.maxHeaderBytes, 64 << 10)
         let http = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [FlushBeforeClose(), ContinueHandler(maxBodyBytes: settings.maxBodyBytes)],
+            additionalChannelHandlers: [
+                ResponseWriteGuard(writeTimeout: .milliseconds(Int64((settings.writeTimeout * 1000).clampedInt()))),
+                ContinueHandler(maxBodyBytes: settings.maxBodyBytes),
+            ],
             idleTimeout: TimeAmount.milliseconds(Int64((settings.idleTimeout * 1000).clampedInt())),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: hardHeaderLimit, maxHeaderListSize: hardHeaderLimit,
                                             maxHeaderFieldCount: 1000))

@@ -108,6 +108,9 @@ final class RenderService: Sendable {
     /// Takes a slot in the render pool, refusing the request when the service is shutting down
     /// or no slot is free (before the body is read), then reads the body within the limits.
     private func admitAndRead(_ request: Request) async throws -> (RenderPool.Slot, Data) {
+        if let encoding = request.headers[.contentEncoding], encoding.lowercased() != "identity" {
+            throw Problem.unsupportedMediaType("Content-Encoding \"\(Route.shown(encoding))\" is not supported; send the body uncompressed")
+        }
         guard readiness.isSet else { throw Problem.unavailable("the service is shutting down", retryAfter: 1) }
         guard let slot = pool.reserve() else { throw busy() }
         do {

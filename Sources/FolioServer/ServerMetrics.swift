@@ -9,12 +9,14 @@ import Prometheus
 /// - `folio_http_rejected_total{reason}`: requests refused before rendering (queue full, too large, …).
 /// - `folio_render_duration_seconds{format}`: time from a worker starting a render to its end (histogram).
 /// - `folio_renders_in_flight`, `folio_render_queue_depth`: renders running, renders waiting.
+/// - `folio_http_connections_open`: open client connections.
 final class ServerMetrics: Sendable {
     /// The registry `/metrics` prints.
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     private let inFlight: Meter
     private let queueDepth: Meter
+    private let openConnections: Meter
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -26,8 +28,10 @@ final class ServerMetrics: Sendable {
         self.factory = factory
         inFlight = Meter(label: "folio_renders_in_flight", factory: factory)
         queueDepth = Meter(label: "folio_render_queue_depth", factory: factory)
+        openConnections = Meter(label: "folio_http_connections_open", factory: factory)
         inFlight.set(0)
         queueDepth.set(0)
+        openConnections.set(0)
     }
 
     /// Counts one answered request.
@@ -53,6 +57,11 @@ final class ServerMetrics: Sendable {
     func pool(waiting: Int, running: Int) {
         queueDepth.set(waiting)
         inFlight.set(running)
+    }
+
+    /// Sets the open-connections gauge.
+    func connections(_ count: Int) {
+        openConnections.set(count)
     }
 
     /// The Prometheus text exposition of every metric.

@@ -21,6 +21,9 @@ public struct ServerSettings: Sendable {
     public var readTimeout = 15.0
     /// Seconds a connection may stay idle, or take to send its request head, before it is closed.
     public var idleTimeout = 15.0
+    /// Seconds a response may take to reach a client that reads slowly (or not at all) before the
+    /// connection is closed.
+    public var writeTimeout = 60.0
     /// Open connections accepted at once; more wait in the listen backlog.
     public var maxConnections = 1024
     /// Seconds in-flight requests get to finish after SIGTERM before they are cancelled.
@@ -62,6 +65,7 @@ public struct ServerSettings: Sendable {
         try check(timeout > 0 && timeout <= 3600, "--timeout", "must be more than 0 and at most 3600 seconds")
         try check(readTimeout > 0 && readTimeout <= 3600, "--read-timeout", "must be more than 0 and at most 3600 seconds")
         try check(idleTimeout > 0 && idleTimeout <= 3600, "--idle-timeout", "must be more than 0 and at most 3600 seconds")
+        try check(writeTimeout > 0 && writeTimeout <= 3600, "--write-timeout", "must be more than 0 and at most 3600 seconds")
         try check(gracePeriod >= 0 && gracePeriod <= 3600, "--grace-period", "must be 0…3600 seconds")
         try check((1...1_000_000).contains(maxConnections), "--max-connections", "must be 1…1000000")
         if let token {

@@ -52,6 +52,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a connection may stay idle, or take to send its request head, before it is closed.")
     var idleTimeout = 15.0
 
+    @Option(help: "Seconds a response may take to reach a client that reads slowly before the connection is closed.")
+    var writeTimeout = 60.0
+
     @Option(help: "Open connections accepted at once; more wait in the listen backlog.")
     var maxConnections = 1024
 
@@ -94,6 +97,7 @@ struct ServeCommand: ParsableCommand {
             settings.timeout = timeout
             settings.readTimeout = readTimeout
             settings.idleTimeout = idleTimeout
+            settings.writeTimeout = writeTimeout
             settings.maxConnections = maxConnections
             settings.gracePeriod = gracePeriod
             settings.insecureNoAuth = insecureNoAuth

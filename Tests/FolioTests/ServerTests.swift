@@ -140,6 +140,8 @@ final class ServerTests: XCTestCase {
              "query parameter \"format\" is given twice"),
             (try post("", "<doc/>", type: "application/xml"), 415, "unsupported-media-type",
              "the body must be a document as application/json or application/yaml"),
+            (try post("", #"{"title":"T"}"#, headers: ["Content-Encoding: gzip"]), 415, "unsupported-media-type",
+             "Content-Encoding \"gzip\" is not supported; send the body uncompressed"),
             (try post("", #"{"title":"\#(String(repeating: "x", count: 5000))"}"#), 413, "body-too-large",
              "the request body has more than 4096 bytes (--max-body-bytes)"),
             (try post("", #"{"title":"T"}"#, headers: ["X-Padding: \(String(repeating: "p", count: 3000))"]), 431,
@@ -159,7 +161,7 @@ final class ServerTests: XCTestCase {
             if !detail.isEmpty { XCTAssertEqual(response.json["detail"] as? String, detail) }
             XCTAssertNotNil(response.headers["x-request-id"])
         }
-        XCTAssertEqual(expectations[11].0.headers["allow"], "POST")
+        XCTAssertEqual(expectations[12].0.headers["allow"], "POST")
         // A YAML syntax error still says where.
         XCTAssertTrue((expectations[1].0.json["detail"] as? String ?? "").contains("line"), expectations[1].0.text)
     }
@@ -336,6 +338,32 @@ final class ServerTests: XCTestCase {
         stalled.send("POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
         _ = stalled.readToEnd()
         XCTAssertEqual(try server.metric("folio_http_requests_total", labels: #"route="/v1/render",status="500""#), nil)
+    }
+
+    func testClientsThatDoNotReadTheirResponseAreDisconnected() throws {
+        let server = try RunningServer(["--write-timeout", "1"])
+        defer { server.stop() }
+        let body = String(decoding: slowDocument(rows: 6_000), as: UTF8.self)
+        let connection = try RawConnection(port: server.port, receiveBuffer: 4096)
+        connection.send("POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        // Wait for the render, then more than the write timeout, without reading.
+        var waited = 0
+        while try server.metric("folio_http_requests_total", labels: #"route="/v1/render",status="200""#) == nil, waited < 600 {
+            usleep(50_000)
+            waited += 1
+        }
+        sleep(3)
+        let started = Date()
+        let received = connection.readToEnd()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the connection was not closed")
+        XCTAssertTrue(received.hasPrefix("HTTP/1.1 200 OK"), String(received.prefix(200)))
+        let length = received.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        XCTAssertGreaterThan(length, 4 << 20)
+        XCTAssertLessThan(received.utf8.count, length, "the whole response arrived; the client was meant to be too slow")
+        // Only the connection asking for the metrics is open.
+        XCTAssertEqual(try server.metric("folio_http_connections_open"), 1)
     }
 
     func testExpectContinueIsAnsweredUnlessTheBodyIsTooLarge() throws {
