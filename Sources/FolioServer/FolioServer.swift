@@ -19,11 +19,10 @@ public enum FolioServer {
         try settings.validate()
         let service = RenderService(settings: settings, logger: logger)
         do {
-            try service.selfTest()
+            try service.pool.start { try service.selfTest() }
         } catch {
             throw FolioError(path: "serve", "the start-up self-test failed: \(error)")
         }
-        service.pool.start()
         defer { service.pool.stop() }
 
         // NIO's own header limit is a backstop above ours, so ours is answered with a 431 problem document.

@@ -54,14 +54,28 @@ final class RenderPool: @unchecked Sendable {
         self.queueLimit = max(0, queueLimit)
     }
 
-    /// Starts the worker threads.
-    func start() {
+    /// Starts the worker threads; each runs `prepare` first (Pango's font map is per thread, so
+    /// each loads its fonts and renders a test document before the first request). Returns when
+    /// every worker is prepared; throws the first error a worker's `prepare` threw.
+    func start(prepare: @escaping @Sendable () throws -> Void = {}) throws {
+        let prepared = DispatchGroup()
+        let failure = FirstError()
         for index in 0..<workers {
-            let thread = Thread { [self] in work() }
+            prepared.enter()
+            let thread = Thread { [self] in
+                do { try prepare() } catch { failure.record(error) }
+                prepared.leave()
+                work()
+            }
             thread.name = "folio-render-\(index + 1)"
             thread.stackSize = 16 << 20
             threads.append(thread)
             thread.start()
+        }
+        prepared.wait()
+        if let error = failure.error {
+            stop()
+            throw error
         }
     }
 
@@ -166,6 +180,14 @@ final class RenderPool: @unchecked Sendable {
             condition.unlock()
         }
     }
+}
+
+/// The first error of several threads.
+private final class FirstError: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Error?
+    var error: Error? { lock.lock(); defer { lock.unlock() }; return stored }
+    func record(_ error: Error) { lock.lock(); if stored == nil { stored = error }; lock.unlock() }
 }
 
 /// One render waiting for, or running on, a worker; its caller is answered exactly once:

@@ -25,8 +25,9 @@ final class RenderService: Sendable {
         pool.onChange = { waiting, running in metrics.pool(waiting: waiting, running: running) }
     }
 
-    /// Renders a small document to PDF and HTML, so fonts are loaded and rendering is known to
-    /// work before the service says it is ready; throws what the render throws.
+    /// Renders a small document to PDF and HTML on the calling worker thread, so its fonts are
+    /// loaded and rendering is known to work before the service says it is ready; throws what the
+    /// render throws.
     func selfTest() throws {
         let document = Document(title: "Folio self-test", elements: [
             .paragraph(Paragraph("Ready.")),

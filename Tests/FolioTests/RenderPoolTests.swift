@@ -7,7 +7,7 @@ import XCTest
 final class RenderPoolTests: XCTestCase {
     func testAFullQueueRefusesAtOnceAndQueuedRendersRunInOrder() async throws {
         let pool = RenderPool(workers: 1, queueLimit: 1)
-        pool.start()
+        try pool.start()
         defer { pool.stop() }
         let gate = DispatchSemaphore(value: 0)
         let order = Recorder()
@@ -36,7 +36,7 @@ final class RenderPoolTests: XCTestCase {
 
     func testARenderThatChecksItsDeadlineStops() async throws {
         let pool = RenderPool(workers: 1, queueLimit: 4)
-        pool.start()
+        try pool.start()
         defer { pool.stop() }
         let checks = Recorder()
         let started = Date()
@@ -60,7 +60,7 @@ final class RenderPoolTests: XCTestCase {
 
     func testTheCallerIsAnsweredAtTheDeadlineEvenWhenTheRenderDoesNotCheck() async throws {
         let pool = RenderPool(workers: 1, queueLimit: 4)
-        pool.start()
+        try pool.start()
         defer { pool.stop() }
         let started = Date()
         do {
@@ -80,7 +80,7 @@ final class RenderPoolTests: XCTestCase {
 
     func testCancellingTheRequestCancelsTheRender() async throws {
         let pool = RenderPool(workers: 1, queueLimit: 4)
-        pool.start()
+        try pool.start()
         defer { pool.stop() }
         let checks = Recorder()
         let task = Task {
@@ -102,6 +102,17 @@ final class RenderPoolTests: XCTestCase {
         let count = checks.values.count
         try await Task.sleep(nanoseconds: 100_000_000)
         XCTAssertEqual(checks.values.count, count, "the render kept running")
+    }
+
+    func testEveryWorkerIsPreparedBeforeStartReturns() throws {
+        let threads = Recorder()
+        let pool = RenderPool(workers: 3, queueLimit: 0)
+        try pool.start { threads.add(Int(bitPattern: pthread_self())) }
+        defer { pool.stop() }
+        XCTAssertEqual(Set(threads.values).count, 3, "each worker thread prepares itself")
+        struct NoFonts: Error {}
+        let broken = RenderPool(workers: 2, queueLimit: 0)
+        XCTAssertThrowsError(try broken.start { throw NoFonts() }) { XCTAssertTrue($0 is NoFonts) }
     }
 
     func testADocumentRenderStopsAtItsDeadline() throws {
