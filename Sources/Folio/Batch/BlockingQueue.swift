@@ -1,9 +1,10 @@
 import Foundation
 
 /// A bounded first-in first-out queue between threads; `pop` waits for an item
-/// or for the queue to be closed and drained.
+/// or for the queue to be closed and drained. A popped item is released at once (its slot is
+/// cleared), so the queue holds at most `capacity` items alive, not the last thousand.
 final class BlockingQueue<Element>: @unchecked Sendable {
-    private var items: [Element] = []
+    private var items: [Element?] = []
     private var head = 0
     private var closed = false
     private let capacity: Int
@@ -42,8 +43,8 @@ final class BlockingQueue<Element>: @unchecked Sendable {
                 condition.wait()
             }
         }
-        guard head < items.count else { return .finished }
-        let item = items[head]
+        guard head < items.count, let item = items[head] else { return .finished }
+        items[head] = nil
         head += 1
         if head > 1024 { items.removeFirst(head); head = 0 }
         condition.broadcast()
