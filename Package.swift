@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -39,7 +40,7 @@ let package = Package(
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
         .target(name: "FolioModel"),
-        .target(name: "FolioGraphics", dependencies: ["FolioModel"]),
+        .target(name: "FolioGraphics", dependencies: ["FolioModel", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
         .target(name: "FolioPDF", dependencies: ["CCairoPango", "CJPEG", "FolioModel", "FolioGraphics", "FolioCharts"]),
         .target(name: "FolioHTML", dependencies: [

@@ -3,6 +3,14 @@ import XCTest
 @testable import Folio
 
 final class ModelTests: XCTestCase {
+    func testSHA256MatchesTheStandardsVectors() {
+        XCTAssertEqual(SHA256Digest.hex(Data()), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(SHA256Digest.hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(SHA256Digest.hex(Data(repeating: UInt8(ascii: "a"), count: 1_000_000)),
+                       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        XCTAssertEqual(SHA256Digest.digest(Array("abc".utf8)).count, 32)
+    }
+
     func testSampleRoundTripsThroughJSON() throws {
         let document = try TestSupport.sampleDocument()
         XCTAssertEqual(document.title, "Weekly Care Summary")
