@@ -4,9 +4,22 @@ import Foundation
 // Prints Folio's W1 figures: in-process PDF and HTML time per document (after
 // warm-up, a different patient each render), cold `folio render` process time,
 // PDF size and peak memory. Usage: folio-bench [BENCH_DIR] [RENDERS]
+// Without BENCH_DIR (or with "generate") the workload is generated into .build/bench-workload
+// from a fixed seed; BENCH_DIR may name a folder with patients-1000.jsonl and logo.png instead.
 
 let arguments = CommandLine.arguments
-let benchDirectory = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : "../shared/bench")
+let benchDirectory: URL
+if arguments.count > 1, arguments[1] != "generate" {
+    benchDirectory = URL(fileURLWithPath: arguments[1])
+} else {
+    do {
+        benchDirectory = try WorkloadGenerator.prepare(in: URL(fileURLWithPath: ".build/bench-workload"),
+                                                      logo: URL(fileURLWithPath: "Samples/logo.png"))
+    } catch {
+        FileHandle.standardError.write(Data("folio-bench: cannot generate the workload: \(error)\n".utf8))
+        exit(1)
+    }
+}
 let isChild = arguments.count > 5 && arguments[2] == "--child"
 let renders = arguments.count > 2 && !isChild ? Int(arguments[2]) ?? 60 : 60
 let warmUp = 5
