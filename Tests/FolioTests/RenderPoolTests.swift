@@ -64,17 +64,17 @@ final class RenderPoolTests: XCTestCase {
         defer { pool.stop() }
         let started = Date()
         do {
-            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.2)) { () -> Int in usleep(1_500_000); return 1 }
+            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.2)) { () -> Int in usleep(700_000); return 1 }
             XCTFail("no timeout")
         } catch is RenderDeadline.Expired {}
-        XCTAssertLessThan(Date().timeIntervalSince(started), 1.2)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.6)
         // A render that waited past its deadline in the queue never starts.
         let ran = Recorder()
         do {
             _ = try await pool.run(deadline: RenderDeadline(seconds: 0.1)) { () -> Int in ran.add(1); return 1 }
             XCTFail("no timeout")
         } catch is RenderDeadline.Expired {}
-        try await Task.sleep(nanoseconds: 1_700_000_000)
+        try await Task.sleep(nanoseconds: 800_000_000)
         XCTAssertEqual(ran.values, [])
     }
 

@@ -11,6 +11,12 @@ enum TestSupport {
 
     static let samples = root.appendingPathComponent("Samples")
 
+    /// Skips a slow test in the fast unit suite (`make unit` sets FOLIO_UNIT_ONLY); CI runs it.
+    /// Whole classes of such tests are named `…IntegrationTests` instead.
+    static func integrationOnly() throws {
+        try XCTSkipIf(ProcessInfo.processInfo.environment["FOLIO_UNIT_ONLY"] != nil, "integration test: run by make test")
+    }
+
     /// The built `folio` executable, next to the test bundle.
     static var folioBinary: URL {
         var directory = Bundle.main.bundleURL

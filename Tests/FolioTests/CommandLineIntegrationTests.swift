@@ -3,7 +3,7 @@ import XCTest
 @testable import Folio
 
 /// Runs the built `folio` binary as a user would.
-final class CommandLineTests: XCTestCase {
+final class CommandLineIntegrationTests: XCTestCase {
     private var folio: String { TestSupport.folioBinary.path }
     private let sample = TestSupport.samples.appendingPathComponent("weekly-summary.yaml").path
 

@@ -3,7 +3,7 @@ import XCTest
 
 /// The served OpenAPI document checked against the running service by schemathesis:
 /// generated requests (valid and invalid) never get a 5xx, and every response matches the schema.
-final class ContractTests: XCTestCase {
+final class ContractIntegrationTests: XCTestCase {
     /// schemathesis: FOLIO_SCHEMATHESIS, the package's .venv, or PATH.
     private var schemathesis: String? {
         if let path = ProcessInfo.processInfo.environment["FOLIO_SCHEMATHESIS"] { return path }

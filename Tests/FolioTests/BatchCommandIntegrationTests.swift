@@ -3,7 +3,7 @@ import XCTest
 @testable import Folio
 
 /// Runs `folio batch` as a user would, on the W1 template.
-final class BatchCommandTests: XCTestCase {
+final class BatchCommandIntegrationTests: XCTestCase {
     private var folio: String { TestSupport.folioBinary.path }
     private let template = TestSupport.root.appendingPathComponent("Templates/weekly-summary.yaml").path
 

@@ -5,7 +5,7 @@ import XCTest
 /// Loads the reports in headless Chromium, standalone and embedded in a host page
 /// with hostile styles, and checks what a reader sees. Screenshots are kept in
 /// `.build/test-artefacts/` (not committed).
-final class BrowserTests: XCTestCase {
+final class BrowserIntegrationTests: XCTestCase {
     private static let artefacts = TestSupport.root.appendingPathComponent(".build/test-artefacts")
 
     private var chromium: String? {
@@ -34,8 +34,8 @@ final class BrowserTests: XCTestCase {
             try Data(try document.html(options: TestSupport.sampleOptions).utf8).write(to: page)
             let pdf = folder.appendingPathComponent("\(name).pdf")
             _ = try browser(["--no-pdf-header-footer", "--print-to-pdf=\(pdf.path)", page.path])
-            try FileManager.default.createDirectory(at: BrowserTests.artefacts, withIntermediateDirectories: true)
-            _ = try browser(["--window-size=1280,2400", "--screenshot=\(BrowserTests.artefacts.appendingPathComponent("\(name)-page-1280.png").path)", page.path])
+            try FileManager.default.createDirectory(at: BrowserIntegrationTests.artefacts, withIntermediateDirectories: true)
+            _ = try browser(["--window-size=1280,2400", "--screenshot=\(BrowserIntegrationTests.artefacts.appendingPathComponent("\(name)-page-1280.png").path)", page.path])
             let text = TestSupport.normalized(try TestSupport.run("pdftotext", [pdf.path, "-"]).text)
             XCTAssertFalse(text.isEmpty, "Chromium printed nothing for \(name)")
             // Right-to-left text is checked on screen below: pdftotext reorders it.
@@ -116,7 +116,7 @@ final class BrowserTests: XCTestCase {
     }
 
     func testEmbeddedInAHostilePageAtPhoneAndDesktopWidths() throws {
-        try FileManager.default.createDirectory(at: BrowserTests.artefacts, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: BrowserIntegrationTests.artefacts, withIntermediateDirectories: true)
         for (name, document) in try documents() {
             for output in [HTMLRenderer.Output.fragment, .shadow] {
                 let fragment = try document.html(options: RenderOptions(baseDirectory: TestSupport.samples, html: output))
@@ -131,7 +131,7 @@ final class BrowserTests: XCTestCase {
                     }
                     let problems = String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"")
                     XCTAssertEqual(problems, "[]", "\(name), \(output), \(width) px")
-                    let shot = BrowserTests.artefacts.appendingPathComponent("\(name)-\(output.rawValue)-\(width).png")
+                    let shot = BrowserIntegrationTests.artefacts.appendingPathComponent("\(name)-\(output.rawValue)-\(width).png")
                     _ = try browser(["--window-size=\(width),1600", "--screenshot=\(shot.path)", page.path])
                     XCTAssertTrue(FileManager.default.fileExists(atPath: shot.path))
                 }

@@ -3,7 +3,7 @@ import XCTest
 @testable import Folio
 
 /// `folio serve` started as a real process on a loopback port and called with curl.
-final class ServerTests: XCTestCase {
+final class ServerIntegrationTests: XCTestCase {
     private var folio: String { TestSupport.folioBinary.path }
 
     /// The output `folio render` writes for `input` with `arguments`.
