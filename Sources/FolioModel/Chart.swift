@@ -161,3 +161,24 @@ public struct BarChart: Sendable, Hashable, Codable {
         valueLabels = try c.decodeIfPresent(Bool.self, forKey: .valueLabels) ?? true
     }
 }
+
+extension Chart: BlockContent {
+    /// `chart`.
+    public static let kind = Block.Kind.chart
+    /// The title, caption, axis titles, threshold labels and the data's names (categories,
+    /// series, plots, segments, rings); which of them a chart draws depends on its options.
+    public var textContent: [String] {
+        var texts = [title, caption, xAxis.title, yAxis.title].compactMap { $0 }
+        texts += thresholds.compactMap(\.label)
+        switch body {
+        case .bar(let bar): texts += bar.categories + (bar.categorySubtitles ?? []) + bar.series.map(\.title)
+        case .line(let line):
+            if case .categories(let names) = line.x { texts += names }
+            texts += line.plots.map(\.title) + line.referenceLines.compactMap(\.label)
+        case .pie(let pie): texts += pie.segments.map(\.title) + [pie.centerTitle, pie.centerText].compactMap { $0 }
+        case .rings(let rings): texts += rings.rings.map(\.title) + [rings.centerLabel].compactMap { $0 }
+        case .range(let range): texts += range.categories + range.plots.map(\.title)
+        }
+        return texts
+    }
+}

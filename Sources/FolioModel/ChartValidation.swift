@@ -1,7 +1,8 @@
 /// Chart checks: finite numbers, matching lengths, sensible axes. Empty data is
 /// not an error: the chart then says "No data".
 extension Chart {
-    func validate(path: String) throws {
+    /// Throws for the first value, length or axis setting that cannot be drawn.
+    public func validate(path: String) throws {
         if let height { try height.validate(path: "\(path).height", allowZero: false) }
         try count(thresholds.count, atMost: InputLimits.chartLayers, "\(path).thresholds", "thresholds")
         try xAxis.validate(path: "\(path).xAxis")

@@ -19,3 +19,30 @@ public struct Columns: Sendable, Hashable, Codable {
         return raw.map { total > 0 ? $0 / total : 1 / Double(max(items.count, 1)) }
     }
 }
+
+extension Columns: BlockContent {
+    /// `columns`.
+    public static let kind = Block.Kind.columns
+    /// Widths match the items; items are blocks that can stand in a column.
+    public func validate(path: String) throws {
+        if items.isEmpty { throw FolioError(path: "\(path).items", "columns need at least one item") }
+        if let widths {
+            if widths.count != items.count {
+                throw FolioError(path: "\(path).widths", "has \(widths.count) widths for \(items.count) items")
+            }
+            if let bad = widths.firstIndex(where: { !($0 > 0) || !($0 <= 1000) }) {
+                throw FolioError(path: "\(path).widths[\(bad)]", "widths must be numbers above 0 and at most 1000")
+            }
+        }
+        for (index, item) in items.enumerated() {
+            switch item.kind {
+            case .table, .section, .pageBreak, .columns:
+                throw FolioError(path: "\(path).items[\(index)]", "a \(item.typeName) cannot stand in a column")
+            default:
+                try item.validate(path: "\(path).items[\(index)]")
+            }
+        }
+    }
+    /// The items' text, column by column.
+    public var textContent: [String] { items.flatMap(\.textContent) }
+}

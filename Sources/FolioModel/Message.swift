@@ -45,3 +45,14 @@ public struct Message: Sendable, Hashable, Codable {
         tint = try container.decodeIfPresent(Color.self, forKey: .tint)
     }
 }
+
+extension Message: BlockContent {
+    /// `message`.
+    public static let kind = Block.Kind.message
+    /// Checks the message's links.
+    public func validate(path: String) throws {
+        try text.validateLinks(path: "\(path).text")
+    }
+    /// The message's title and text without markup.
+    public var textContent: [String] { [title, text.plainText] }
+}

@@ -25,3 +25,14 @@ public struct Paragraph: Sendable, Hashable, Codable {
         align = try container.decodeIfPresent(Alignment.self, forKey: .align) ?? .left
     }
 }
+
+extension Paragraph: BlockContent {
+    /// `paragraph`.
+    public static let kind = Block.Kind.paragraph
+    /// Checks the paragraph's links.
+    public func validate(path: String) throws {
+        try text.validateLinks(path: "\(path).text")
+    }
+    /// The paragraph's text without markup.
+    public var textContent: [String] { [text.plainText] }
+}

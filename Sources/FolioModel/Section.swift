@@ -27,3 +27,16 @@ public struct PageNumbering: Sendable, Hashable {
         self.page = page; self.pages = pages; self.documentPage = documentPage; self.documentPages = documentPages
     }
 }
+
+extension Section: BlockContent {
+    /// `section`.
+    public static let kind = Block.Kind.section
+    /// A section needs a title.
+    public func validate(path: String) throws {
+        if title.isEmpty { throw FolioError(path: "\(path).title", "a section needs a title") }
+    }
+    /// The section's title.
+    public var textContent: [String] { [title] }
+    /// The section's `id`.
+    public var anchor: String? { id }
+}

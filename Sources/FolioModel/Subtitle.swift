@@ -9,3 +9,14 @@ public struct Subtitle: Sendable, Hashable, Codable {
         self.id = id
     }
 }
+
+extension Subtitle: BlockContent {
+    /// `subtitle`.
+    public static let kind = Block.Kind.subtitle
+    /// A subtitle has nothing to check beyond its decoding.
+    public func validate(path: String) throws {}
+    /// The subtitle's text.
+    public var textContent: [String] { [text] }
+    /// The subtitle's `id`.
+    public var anchor: String? { id }
+}

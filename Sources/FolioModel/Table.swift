@@ -148,3 +148,10 @@ public struct Table: Sendable, Hashable, Codable {
         widths = try container.decodeIfPresent([ColumnWidth].self, forKey: .widths)
     }
 }
+
+extension Table: BlockContent {
+    /// `table`.
+    public static let kind = Block.Kind.table
+    /// The header's and every row's cells.
+    public var textContent: [String] { (header ?? []) + rows.flatMap { $0 } }
+}

@@ -32,13 +32,7 @@ extension Document {
 extension Document {
     /// Anchors that subtitles and sections define.
     public var anchors: Set<String> {
-        Set(elements.compactMap { block -> String? in
-            switch block {
-            case .subtitle(let subtitle): return subtitle.id
-            case .section(let section): return section.id
-            default: return nil
-            }
-        })
+        Set(elements.compactMap { $0.content?.anchor })
     }
 
     /// Every `[text](#id)` link must name an anchor of this document.
@@ -66,57 +60,15 @@ extension Document {
 }
 
 extension Block {
-    /// Throws a `FolioError` for the first invalid field under `path`.
+    /// Throws a `FolioError` for the first invalid field under `path`: the kind's own checks.
     public func validate(path: String) throws {
-        switch self {
-        case .subtitle, .pageBreak:
-            break
-        case .section(let section):
-            if section.title.isEmpty { throw FolioError(path: "\(path).title", "a section needs a title") }
-        case .columns(let columns):
-            if columns.items.isEmpty { throw FolioError(path: "\(path).items", "columns need at least one item") }
-            if let widths = columns.widths {
-                if widths.count != columns.items.count {
-                    throw FolioError(path: "\(path).widths", "has \(widths.count) widths for \(columns.items.count) items")
-                }
-                if let bad = widths.firstIndex(where: { !($0 > 0) || !($0 <= 1000) }) {
-                    throw FolioError(path: "\(path).widths[\(bad)]", "widths must be numbers above 0 and at most 1000")
-                }
-            }
-            for (index, item) in columns.items.enumerated() {
-                switch item {
-                case .table, .section, .pageBreak, .columns:
-                    throw FolioError(path: "\(path).items[\(index)]", "a \(item.typeName) cannot stand in a column")
-                default:
-                    try item.validate(path: "\(path).items[\(index)]")
-                }
-            }
-        case .paragraph(let paragraph):
-            try paragraph.text.validateLinks(path: "\(path).text")
-        case .image(let image):
-            if let width = image.width { try width.validate(path: "\(path).width", allowZero: false) }
-            if case .data(let data) = image.source, data.isEmpty {
-                throw FolioError(path: "\(path).data", "image data is empty")
-            }
-        case .table(let table):
-            try table.validate(path: path)
-        case .chart(let chart):
-            try chart.validate(path: path)
-        case .message(let message):
-            try message.text.validateLinks(path: "\(path).text")
-        case .widgets(let widgets):
-            if widgets.items.isEmpty {
-                throw FolioError(path: "\(path).items", "a widgets row needs at least one item")
-            }
-            if widgets.items.count > 64 {
-                throw FolioError(path: "\(path).items", "has \(widgets.items.count) tiles; at most 64 are allowed")
-            }
-        }
+        try content?.validate(path: path)
     }
 }
 
 extension Table {
-    func validate(path: String) throws {
+    /// Throws for the first table dimension, cell or span out of bounds.
+    public func validate(path: String) throws {
         let widest = rows.reduce(header?.count ?? 0) { max($0, $1.count) }
         if widest > InputLimits.tableColumns {
             throw FolioError(path: "\(path).rows", "has \(widest) columns; at most \(InputLimits.tableColumns) are allowed")

@@ -32,3 +32,19 @@ public struct Widgets: Sendable, Hashable, Codable {
         items = try decoder.container(keyedBy: CodingKeys.self).decode([Item].self, forKey: .items)
     }
 }
+
+extension Widgets: BlockContent {
+    /// `widgets`.
+    public static let kind = Block.Kind.widgets
+    /// A row holds 1 to 64 tiles.
+    public func validate(path: String) throws {
+        if items.isEmpty {
+            throw FolioError(path: "\(path).items", "a widgets row needs at least one item")
+        }
+        if items.count > 64 {
+            throw FolioError(path: "\(path).items", "has \(items.count) tiles; at most 64 are allowed")
+        }
+    }
+    /// Each tile's title, value and detail.
+    public var textContent: [String] { items.flatMap { [$0.title, $0.value] + [$0.detail].compactMap { $0 } } }
+}
