@@ -60,18 +60,20 @@ public struct PDFRenderer {
         let numbering = PDFRenderer.numbering(of: pages)
 
         let sink = PDFSink()
-        let unmanaged = Unmanaged.passRetained(sink)
-        defer { unmanaged.release() }
-        guard let surface = cairo_pdf_surface_create_for_stream({ closure, bytes, length in
+        guard let pdfSurface = CairoSurface(cairo_pdf_surface_create_for_stream({ closure, bytes, length in
             guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
             Unmanaged<PDFSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
             return CAIRO_STATUS_SUCCESS
-        }, unmanaged.toOpaque(), pageWidth, pageHeight) else {
+        }, Unmanaged.passUnretained(sink).toOpaque(), pageWidth, pageHeight), writingTo: sink) else {
             throw FolioError(path: "", "Cairo could not create a PDF surface")
         }
-        defer { cairo_surface_destroy(surface) }
+        let surface = pdfSurface.pointer
         setMetadata(document, on: surface)
-        guard let cr = cairo_create(surface) else { throw FolioError(path: "", "Cairo could not create a context") }
+        guard let context = CairoContext(surface: pdfSurface) else { throw FolioError(path: "", "Cairo could not create a context") }
+        let cr = context.pointer
+        // The context (and with it the surface and its sink) lives until the end of this scope and is
+        // destroyed then, also when a render stops early.
+        defer { withExtendedLifetime(context) {} }
         let canvas = CairoCanvas(cr: cr, text: text, images: images)
         let navigation = Navigation(surface: surface)
         canvas.navigation = navigation
@@ -92,7 +94,6 @@ public struct PDFRenderer {
             cairo_show_page(cr)
         }
         let status = cairo_status(cr)
-        cairo_destroy(cr)
         cairo_surface_finish(surface)
         guard status == CAIRO_STATUS_SUCCESS, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
             let failing = status != CAIRO_STATUS_SUCCESS ? status : cairo_surface_status(surface)

@@ -136,3 +136,35 @@ final class Recorder: @unchecked Sendable {
     var values: [Int] { lock.lock(); defer { lock.unlock() }; return stored }
     func add(_ value: Int) { lock.lock(); stored.append(value); lock.unlock() }
 }
+
+extension RenderPoolTests {
+    func testARenderStoppedWhileDrawingPagesLeaksNothing() throws {
+        try TestSupport.integrationOnly()
+        // A server answers every 504 this way: each stopped render leaked its PDF surface (2 MB here).
+        let rows = Array(repeating: ["2026-11-16", "Blood pressure", "128/82 mmHg"], count: 2000)
+        let document = Document(title: "Long", elements: [.table(Table(header: ["When", "What", "Value"], rows: rows))])
+        _ = try document.pdf()
+        // Find a deadline that passes after layout, while pages are drawn.
+        let started = Date()
+        _ = try document.pdf()
+        let full = Date().timeIntervalSince(started)
+        // Resident memory: after the warm-up renders, freed memory is reused, so only leaks add to it.
+        func heap() -> Int {
+            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+        }
+        var stopped = 0
+        let before = heap()
+        for _ in 0..<20 {
+            do {
+                _ = try RenderDeadline.$current.withValue(RenderDeadline(seconds: full * 0.8)) { try document.pdf() }
+            } catch is RenderDeadline.Expired {
+                stopped += 1
+            }
+        }
+        let growth = heap() - before
+        XCTAssertGreaterThan(stopped, 10)
+        XCTAssertLessThan(growth, 4 << 20, "\(stopped) stopped renders left \(growth / 1024) KB behind")
+    }
+}
