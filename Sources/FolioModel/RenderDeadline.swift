@@ -13,11 +13,20 @@ public final class RenderDeadline: @unchecked Sendable {
     public let uptimeNanoseconds: UInt64
     private let lock = NSLock()
     private var cancelled = false
+    /// Checks left before the deadline passes whatever the time; nil for a deadline in time only.
+    private var checksLeft: Int?
 
     /// A deadline `seconds` from now.
     public init(seconds: Double) {
         let nanoseconds = (max(0, seconds) * 1e9).clampedInt()
         uptimeNanoseconds = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, nanoseconds))
+    }
+
+    /// A deadline that passes at the `count`-th check, whatever the time: the same point of the
+    /// same render on every machine, for tests.
+    init(afterChecks count: Int) {
+        uptimeNanoseconds = UInt64.max
+        checksLeft = count
     }
 
     /// Stops the render at its next check, whatever the time.
@@ -33,6 +42,12 @@ public final class RenderDeadline: @unchecked Sendable {
 
     /// Throws `RenderDeadline.Expired` when the render should stop.
     public func check() throws {
+        if checksLeft != nil {
+            lock.lock()
+            checksLeft = (checksLeft ?? 0) - 1
+            if (checksLeft ?? 0) <= 0 { cancelled = true }
+            lock.unlock()
+        }
         if isExpired { throw Expired() }
     }
 
