@@ -20,8 +20,8 @@ struct ServeCommand: ParsableCommand {
 
         Example:
           folio serve --port 8080 --templates Templates --assets Templates
-          curl --data-binary @Samples/weekly-summary.json -H 'Content-Type: application/json' \\
-            'http://127.0.0.1:8080/v1/render?format=pdf' -o summary.pdf
+          curl --data-binary @Samples/charts.yaml -H 'Content-Type: application/yaml' \\
+            'http://127.0.0.1:8080/v1/render?format=pdf' -o charts.pdf
         """
     )
 
