@@ -18,6 +18,7 @@ struct FolioCommand: ParsableCommand {
           folio render report.json --format html --html shadow --csp -o report.html
           cat report.yaml | folio render - --format pdf -o - > report.pdf
           folio batch Templates/weekly-summary.yaml --data patients.jsonl --out out --name '{{patient.id}}'
+          folio serve --port 8080 --templates Templates --assets Templates
         """,
         subcommands: [RenderCommand.self, BatchCommand.self, ServeCommand.self]
     )
