@@ -43,37 +43,47 @@ let package = Package(
         .target(name: "FolioGraphics", dependencies: ["FolioModel", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
         .target(name: "FolioPDF", dependencies: ["CCairoPango", "CJPEG", "FolioModel", "FolioGraphics", "FolioCharts"]),
-        .target(name: "FolioHTML", dependencies: [
-            "FolioModel", "FolioGraphics", "FolioCharts",
-            .product(name: "Mustache", package: "swift-mustache"),
-        ]),
-        .target(name: "Folio", dependencies: [
-            "FolioModel", "FolioGraphics", "FolioCharts", "FolioPDF", "FolioHTML",
-            .product(name: "Yams", package: "Yams"),
-            .product(name: "CSV", package: "CSV.swift"),
-        ]),
-        .target(name: "FolioServer", dependencies: [
-            "Folio",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdCore", package: "hummingbird"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Metrics", package: "swift-metrics"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-        ], resources: [.embedInCode("openapi.yaml")]),
-        .executableTarget(name: "folio", dependencies: [
-            "Folio", "FolioServer",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "FolioHTML",
+            dependencies: [
+                "FolioModel", "FolioGraphics", "FolioCharts",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]),
+        .target(
+            name: "Folio",
+            dependencies: [
+                "FolioModel", "FolioGraphics", "FolioCharts", "FolioPDF", "FolioHTML",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ]),
+        .target(
+            name: "FolioServer",
+            dependencies: [
+                "Folio",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ], resources: [.embedInCode("openapi.yaml")]),
+        .executableTarget(
+            name: "folio",
+            dependencies: [
+                "Folio", "FolioServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(name: "folio-bench", dependencies: ["Folio", "FolioPDF", "FolioHTML"]),
-        .testTarget(name: "FolioTests", dependencies: [
-            "Folio", "FolioPDF", "FolioHTML", "FolioServer", "folio",
-            .product(name: "PropertyBased", package: "swift-property-based"),
-            .product(name: "Yams", package: "Yams"),
-        ], exclude: ["Fixtures", "Golden"]),
+        .testTarget(
+            name: "FolioTests",
+            dependencies: [
+                "Folio", "FolioPDF", "FolioHTML", "FolioServer", "folio",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "Yams", package: "Yams"),
+            ], exclude: ["Fixtures", "Golden"]),
     ]
 )
 

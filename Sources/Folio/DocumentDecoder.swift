@@ -16,10 +16,13 @@ public enum DocumentDecoder {
 
     /// Decodes and validates a document. A key no field has (`titel`) is an error with a
     /// suggestion, or, with `lenient`, a warning passed to `warning`.
-    public static func decode(_ data: Data, format: Format, lenient: Bool = false,
-                              warning: ((FolioError) -> Void)? = nil) throws -> Document {
-        let document = try decode(Document.self, from: try tree(data, format: format), quotingHint: format == .yaml,
-                                  lenient: lenient, warning: warning)
+    public static func decode(
+        _ data: Data, format: Format, lenient: Bool = false,
+        warning: ((FolioError) -> Void)? = nil
+    ) throws -> Document {
+        let document = try decode(
+            Document.self, from: try tree(data, format: format), quotingHint: format == .yaml,
+            lenient: lenient, warning: warning)
         try document.validate()
         return document
     }
@@ -34,8 +37,10 @@ public enum DocumentDecoder {
     /// Decodes any model value (a `ThemeSpec`, a `Chart`) from a tree, errors naming the field;
     /// `quotingHint` adds YAML advice to "expected a string, found a number". Unknown keys are
     /// errors, or warnings with `lenient`.
-    public static func decode<T: Decodable>(_ type: T.Type, from tree: TreeValue, quotingHint: Bool = true,
-                                            lenient: Bool = false, warning: ((FolioError) -> Void)? = nil) throws -> T {
+    public static func decode<T: Decodable>(
+        _ type: T.Type, from tree: TreeValue, quotingHint: Bool = true,
+        lenient: Bool = false, warning: ((FolioError) -> Void)? = nil
+    ) throws -> T {
         do {
             return try TreeDecoder.decode(type, from: tree) { unknown in
                 guard lenient else { throw unknown }

@@ -1,6 +1,6 @@
-import Foundation
 import FolioHTML
 import FolioPDF
+import Foundation
 
 /// The output kinds Folio writes.
 public enum OutputFormat: String, Sendable, CaseIterable {
@@ -23,8 +23,10 @@ public struct RenderOptions: Sendable {
     /// HTML only: a Mustache page shell replacing the built-in one (see Templates/page.mustache).
     public var pageTemplate: String?
 
-    public init(baseDirectory: URL? = nil, theme: Theme = .standard, html: HTMLRenderer.Output = .page,
-                idPrefix: String? = nil, pageTemplate: String? = nil) {
+    public init(
+        baseDirectory: URL? = nil, theme: Theme = .standard, html: HTMLRenderer.Output = .page,
+        idPrefix: String? = nil, pageTemplate: String? = nil
+    ) {
         self.baseDirectory = baseDirectory
         self.theme = theme
         self.html = html
@@ -67,8 +69,9 @@ extension Document {
     /// logo path is reported before any rendering work.
     private func pdfRenderer(_ options: RenderOptions) throws -> PDFRenderer {
         try theme?.validate(path: "theme")
-        return PDFRenderer(theme: try effectiveTheme(base: options.theme, assets: options.effectiveAssets),
-                           assets: options.effectiveAssets)
+        return PDFRenderer(
+            theme: try effectiveTheme(base: options.theme, assets: options.effectiveAssets),
+            assets: options.effectiveAssets)
     }
 
     /// The HTML renderer for `options`, to ask for the output and its Content-Security-Policy.
@@ -76,10 +79,11 @@ extension Document {
         try theme?.validate(path: "theme")
         let (width, _) = page.pageSize
         let chartWidth = width - page.margins.left.points - page.margins.right.points
-        return HTMLRenderer(measurer: PangoTextEngine(),
-                            theme: try effectiveTheme(base: options.theme, assets: options.effectiveAssets),
-                            assets: options.effectiveAssets, chartWidth: chartWidth,
-                            idPrefix: options.idPrefix, pageTemplate: options.pageTemplate)
+        return HTMLRenderer(
+            measurer: PangoTextEngine(),
+            theme: try effectiveTheme(base: options.theme, assets: options.effectiveAssets),
+            assets: options.effectiveAssets, chartWidth: chartWidth,
+            idPrefix: options.idPrefix, pageTemplate: options.pageTemplate)
     }
 
     /// The HTML `options.html` asks for, with the Content-Security-Policy it works under.

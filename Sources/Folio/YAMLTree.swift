@@ -93,11 +93,17 @@ public enum YAMLTree {
         for byte in text.utf8 {
             defer { previous = byte }
             if byte == 0x0A {
-                lineNumber += 1; atLineStart = true; column = 0; compact = 0
+                lineNumber += 1
+                atLineStart = true
+                column = 0
+                compact = 0
                 continue
             }
             if atLineStart {
-                if byte == space { column += 1; continue }
+                if byte == space {
+                    column += 1
+                    continue
+                }
                 atLineStart = false
                 inPrefix = true
                 if flow == 0 {
@@ -131,8 +137,10 @@ public enum YAMLTree {
         case "-.inf", "-.Inf", "-.INF": return .number(-.infinity)
         default: break
         }
-        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
-                || first == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return .string(text) }
+        guard let first = text.utf8.first,
+            first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+                || first == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+        else { return .string(text) }
         if let number = Double(text), number.isFinite, !text.contains(where: { $0.isLetter && $0 != "e" && $0 != "E" }) {
             return .number(number)
         }

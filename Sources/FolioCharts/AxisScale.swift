@@ -1,5 +1,5 @@
-import Foundation
 import FolioModel
+import Foundation
 
 /// Maps data values to 0…1 along an axis, linear or logarithmic, with its ticks.
 struct AxisScale {
@@ -15,10 +15,14 @@ struct AxisScale {
     init(low dataLow: Double, high dataHigh: Double, axis: ChartAxis, includeZero: Bool, isDate: Bool = false) {
         var low = Swift.min(dataLow, axis.min ?? dataLow)
         var high = Swift.max(dataHigh, axis.max ?? dataHigh)
-        if includeZero && axis.scale == .linear { low = Swift.min(low, 0); high = Swift.max(high, 0) }
+        if includeZero && axis.scale == .linear {
+            low = Swift.min(low, 0)
+            high = Swift.max(high, 0)
+        }
         if axis.scale == .log {
             isLog = true
-            let lo = floor(log10(Swift.max(low, 1e-12))), hi = ceil(log10(Swift.max(high, 1e-12)))
+            let lo = floor(log10(Swift.max(low, 1e-12)))
+            let hi = ceil(log10(Swift.max(high, 1e-12)))
             lower = pow(10, lo)
             upper = pow(10, Swift.max(hi, lo + 1))
             ticks = axis.ticks?.filter { $0 > 0 } ?? stride(from: lo, through: Swift.max(hi, lo + 1), by: 1).map { pow(10, $0) }
@@ -30,9 +34,10 @@ struct AxisScale {
             lower = Swift.min(low, explicit.min() ?? low)
             upper = Swift.max(high, explicit.max() ?? high, lower + 1e-9)
             ticks = explicit.sorted()
-            tickDecimals = explicit.map { tick in
-                (0...3).first { abs(tick * pow(10, Double($0)) - (tick * pow(10, Double($0))).rounded()) < 1e-6 } ?? 3
-            }.max() ?? 0
+            tickDecimals =
+                explicit.map { tick in
+                    (0...3).first { abs(tick * pow(10, Double($0)) - (tick * pow(10, Double($0))).rounded()) < 1e-6 } ?? 3
+                }.max() ?? 0
             return
         }
         let scale: NiceScale
@@ -56,7 +61,9 @@ struct AxisScale {
     /// Where `value` falls between 0 (lower) and 1 (upper).
     func fraction(_ value: Double) -> Double {
         if isLog {
-            let v = log10(Swift.max(value, lower / 10)), lo = log10(lower), hi = log10(upper)
+            let v = log10(Swift.max(value, lower / 10))
+            let lo = log10(lower)
+            let hi = log10(upper)
             return hi == lo ? 0 : (v - lo) / (hi - lo)
         }
         return upper == lower ? 0 : (value - lower) / (upper - lower)
@@ -64,8 +71,10 @@ struct AxisScale {
 
     /// Calendar-friendly steps in seconds: seconds, minutes, hours, days, weeks.
     static func dateStep(for raw: Double) -> Double {
-        let steps: [Double] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200,
-                               86_400, 172_800, 604_800, 1_209_600, 2_592_000, 7_776_000, 15_552_000, 31_536_000]
+        let steps: [Double] = [
+            1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200,
+            86_400, 172_800, 604_800, 1_209_600, 2_592_000, 7_776_000, 15_552_000, 31_536_000,
+        ]
         return steps.first { $0 >= raw } ?? (raw / 31_536_000).rounded(.up) * 31_536_000
     }
 

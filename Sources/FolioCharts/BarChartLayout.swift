@@ -48,7 +48,8 @@ struct BarChartLayout {
     private var scaleFloor: Double { valueScale.lower }
 
     var valueScale: AxisScale {
-        var low = 0.0, high = 0.0
+        var low = 0.0
+        var high = 0.0
         if bar.stacked {
             for c in bar.categories.indices {
                 let values = bar.series.map { $0.values[c] }
@@ -64,8 +65,9 @@ struct BarChartLayout {
     }
 
     private var legend: Legend {
-        Legend(entries: bar.series.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofSeries: $0.offset)) },
-               options: chart.legend, context: context)
+        Legend(
+            entries: bar.series.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofSeries: $0.offset)) },
+            options: chart.legend, context: context)
     }
 
     func drawing(width: Double) -> Drawing {
@@ -88,9 +90,10 @@ struct BarChartLayout {
         let valueHeight = bar.valueLabels ? context.lineHeight(context.valueFont) : 0
         let count = Double(bar.categories.count)
         let labels = bar.categories.enumerated().map { PlotFrame.XLabel(fraction: (Double($0.offset) + 0.5) / count, text: $0.element) }
-        let frame = PlotFrame(context: context, width: width, plotHeight: chart.height?.points ?? 170, topPadding: valueHeight + 4,
-                              yScale: valueScale, yAxis: chart.yAxis, xLabels: labels, xAxis: chart.xAxis, xGrid: false,
-                              legend: legend)
+        let frame = PlotFrame(
+            context: context, width: width, plotHeight: chart.height?.points ?? 170, topPadding: valueHeight + 4,
+            yScale: valueScale, yAxis: chart.yAxis, xLabels: labels, xAxis: chart.xAxis, xGrid: false,
+            legend: legend)
         frame.drawBackground(on: canvas)
         thresholds.draw(on: canvas, frame: frame)
 
@@ -108,7 +111,8 @@ struct BarChartLayout {
                 let slot = bar.stacked ? 0 : Double(s)
                 let x = plot.x + Double(c) * groupWidth + (groupWidth - inner) / 2 + slot * barWidth
                 let (start, end) = extents[s][c]
-                let y0 = frame.y(start), y1 = frame.y(end)
+                let y0 = frame.y(start)
+                let y1 = frame.y(end)
                 let rect = Rect(x: x + barWidth * 0.06, y: Swift.min(y0, y1), width: barWidth * 0.88, height: abs(y1 - y0))
                 canvas.rect(rect, color: color)
                 if let threshold = thresholds.exceeded(value, series: series.title) {
@@ -120,13 +124,17 @@ struct BarChartLayout {
                     // Inside the segment, in white, when it fits.
                     let m = context.measurer.measure(label, font: context.valueFont)
                     if rect.height >= m.height + 2, rect.width >= m.width + 2 {
-                        canvas.draw(text: text.item(label, font: context.valueFont, color: color.labelColor, x: rect.midX,
-                                                    centerY: rect.midY, anchor: .middle))
+                        canvas.draw(
+                            text: text.item(
+                                label, font: context.valueFont, color: color.labelColor, x: rect.midX,
+                                centerY: rect.midY, anchor: .middle))
                     }
                 } else {
                     let labelTop = value >= 0 ? rect.y - valueHeight - 1 : rect.maxY + 1
-                    canvas.draw(text: text.item(label, font: context.valueFont, color: color.readable(on: .white), x: rect.midX, top: labelTop,
-                                                anchor: .middle))
+                    canvas.draw(
+                        text: text.item(
+                            label, font: context.valueFont, color: color.readable(on: .white), x: rect.midX, top: labelTop,
+                            anchor: .middle))
                     lowestLabel = Swift.max(lowestLabel, labelTop + valueHeight)
                 }
             }
@@ -138,10 +146,13 @@ struct BarChartLayout {
                 let total = bar.series.reduce(0) { $0 + $1.values[c] }
                 let top = bar.series.map { Swift.max($0.values[c], 0) }.reduce(0, +)
                 let x = plot.x + (Double(c) + 0.5) * groupWidth
-                canvas.draw(text: text.item(NumberFormat.string(total, format: chart.yAxis.format,
-                                                                fallbackDecimals: NumberFormat.decimals(for: [total])),
-                                            font: context.valueFont, color: theme.text, x: x,
-                                            top: frame.y(top) - valueHeight - 1, anchor: .middle))
+                canvas.draw(
+                    text: text.item(
+                        NumberFormat.string(
+                            total, format: chart.yAxis.format,
+                            fallbackDecimals: NumberFormat.decimals(for: [total])),
+                        font: context.valueFont, color: theme.text, x: x,
+                        top: frame.y(top) - valueHeight - 1, anchor: .middle))
             }
         }
         thresholds.drawLabels(on: canvas, frame: frame)
@@ -157,35 +168,41 @@ struct BarChartLayout {
         let lineHeight = context.lineHeight(context.tickFont)
         let subtitleFont = theme.font(theme.smallSize - 1)
         let categoryFont = bar.categorySubtitles == nil ? context.tickFont : context.tickFont.with(bold: true)
-        let categoryWidth = Swift.min((bar.categories.map { context.measurer.measure($0, font: categoryFont).width }.max() ?? 0) + 8,
-                                      width * 0.35)
-        let valueWidth = bar.valueLabels
+        let categoryWidth = Swift.min(
+            (bar.categories.map { context.measurer.measure($0, font: categoryFont).width }.max() ?? 0) + 8,
+            width * 0.35)
+        let valueWidth =
+            bar.valueLabels
             ? (bar.series.indices.flatMap { s in
                 bar.series[s].values.map { context.measurer.measure(label($0, series: s), font: context.valueFont).width }
-              }.max() ?? 0) + 6
+            }.max() ?? 0) + 6
             : 4
         let legend = self.legend
-        let thickness = 10.0, barGap = 2.0
+        let thickness = 10.0
+        let barGap = 2.0
         let titleLines = bar.categorySubtitles == nil ? 1.0 : 2.0
         let barsPerRow = bar.stacked ? 1.0 : Double(bar.series.count)
         let rowGap = 10.0
         let rowHeight = Swift.max(barsPerRow * (thickness + barGap) - barGap, lineHeight * titleLines) + rowGap
         let top = legend.options.position == .top ? legend.bandHeight(width: width) : 0
-        let plot = Rect(x: categoryWidth, y: top, width: Swift.max(width - categoryWidth - valueWidth - legend.sideWidth, 40),
-                        height: Double(bar.categories.count) * rowHeight)
+        let plot = Rect(
+            x: categoryWidth, y: top, width: Swift.max(width - categoryWidth - valueWidth - legend.sideWidth, 40),
+            height: Double(bar.categories.count) * rowHeight)
         func x(_ value: Double) -> Double { plot.x + scale.fraction(value) * plot.width }
 
         canvas.beginGroup(label: "Value axis")
         for (tick, label) in zip(scale.ticks, tickLabels) {
             let tx = x(tick)
-            canvas.line(from: Point(tx, plot.y), to: Point(tx, plot.maxY),
-                        style: StrokeStyle(color: tick == 0 ? theme.axis : theme.grid, width: tick == 0 ? 0.8 : 0.5))
+            canvas.line(
+                from: Point(tx, plot.y), to: Point(tx, plot.maxY),
+                style: StrokeStyle(color: tick == 0 ? theme.axis : theme.grid, width: tick == 0 ? 0.8 : 0.5))
             canvas.draw(text: text.item(label, font: context.tickFont, color: theme.muted, x: tx, top: plot.maxY + 4, anchor: .middle))
         }
         for threshold in chart.thresholds {
             let tx = x(threshold.value)
-            canvas.line(from: Point(tx, plot.y), to: Point(tx, plot.maxY),
-                        style: StrokeStyle(color: thresholds.color(threshold), width: 1, dash: [4, 3]))
+            canvas.line(
+                from: Point(tx, plot.y), to: Point(tx, plot.maxY),
+                style: StrokeStyle(color: thresholds.color(threshold), width: 1, dash: [4, 3]))
         }
         canvas.endGroup()
 
@@ -193,8 +210,10 @@ struct BarChartLayout {
             let rowTop = plot.y + Double(c) * rowHeight + rowGap / 2
             let center = rowTop + (rowHeight - rowGap) / 2
             if let subtitle = bar.categorySubtitles?[c] {
-                canvas.draw(text: text.item(category, font: categoryFont, color: theme.text, x: 0,
-                                            top: center - lineHeight))
+                canvas.draw(
+                    text: text.item(
+                        category, font: categoryFont, color: theme.text, x: 0,
+                        top: center - lineHeight))
                 canvas.draw(text: text.item(subtitle, font: subtitleFont, color: theme.muted, x: 0, top: center))
             } else {
                 canvas.draw(text: text.item(category, font: context.tickFont, color: theme.text, x: 0, centerY: center))
@@ -213,9 +232,11 @@ struct BarChartLayout {
                 let rect = Rect(x: Swift.min(x(start), x(end)), y: top, width: abs(x(end) - x(start)), height: thickness)
                 canvas.rect(rect, color: color)
                 if bar.valueLabels && !bar.stacked {
-                    canvas.draw(text: text.item(label(value, series: s), font: context.valueFont, color: color.readable(on: .white),
-                                                x: value >= 0 ? rect.maxX + 3 : rect.x - 3, centerY: rect.midY,
-                                                anchor: value >= 0 ? .start : .end))
+                    canvas.draw(
+                        text: text.item(
+                            label(value, series: s), font: context.valueFont, color: color.readable(on: .white),
+                            x: value >= 0 ? rect.maxX + 3 : rect.x - 3, centerY: rect.midY,
+                            anchor: value >= 0 ? .start : .end))
                 }
             }
             canvas.endGroup()
@@ -224,8 +245,10 @@ struct BarChartLayout {
         var cursor = plot.maxY + 4 + lineHeight
         if let title = chart.yAxis.title {
             cursor += 3
-            canvas.draw(text: text.item(title, font: context.axisTitleFont, color: theme.muted, x: plot.midX, top: cursor,
-                                        anchor: .middle))
+            canvas.draw(
+                text: text.item(
+                    title, font: context.axisTitleFont, color: theme.muted, x: plot.midX, top: cursor,
+                    anchor: .middle))
             cursor += context.lineHeight(context.axisTitleFont)
         }
         cursor = legend.draw(on: canvas, below: cursor, width: width, sideX: plot.maxX + valueWidth - 6, centerY: plot.midY)

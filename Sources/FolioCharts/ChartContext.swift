@@ -23,8 +23,10 @@ struct ChartContext {
         let canvas = RecordingCanvas()
         let box = Rect(x: 0, y: 0, width: width, height: height)
         canvas.fill(.roundedRect(box, radius: 6), color: theme.tileBackground)
-        canvas.draw(text: text.item("No data", font: theme.font(theme.bodySize, bold: true), color: theme.muted,
-                                    x: box.midX, centerY: box.midY, anchor: .middle))
+        canvas.draw(
+            text: text.item(
+                "No data", font: theme.font(theme.bodySize, bold: true), color: theme.muted,
+                x: box.midX, centerY: box.midY, anchor: .middle))
         return canvas.drawing(size: Size(width, height), description: description)
     }
 }

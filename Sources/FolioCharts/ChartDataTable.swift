@@ -47,9 +47,10 @@ public struct ChartDataTable: Sendable, Hashable {
                 case .numbers(let values)?, .dates(let values)?: x = xFormat.map { $0(values[i]) } ?? ""
                 case nil: x = String(i + 1)
                 }
-                return [x] + zip(line.plots, columns).map { plot, format in
-                    i < plot.values.count ? plot.values[i].map { format($0) } ?? "–" : ""
-                }
+                return [x]
+                    + zip(line.plots, columns).map { plot, format in
+                        i < plot.values.count ? plot.values[i].map { format($0) } ?? "–" : ""
+                    }
             }
         case .pie(let pie):
             header = ["Segment", "Value", "Share"]
@@ -63,11 +64,12 @@ public struct ChartDataTable: Sendable, Hashable {
             header = [chart.xAxis.title ?? "Category"] + range.plots.map(\.title)
             let columns = range.plots.map { ColumnFormat(chart.yAxis.format, values: $0.values.flatMap { $0 }) }
             rows = range.categories.enumerated().map { c, name in
-                [name] + zip(range.plots, columns).map { plot, format in
-                    let entry = plot.values[c].sorted()
-                    if entry.count == 2 && !range.multiplePoints { return "\(format(entry[0]))–\(format(entry[1]))" }
-                    return entry.map { format($0) }.joined(separator: ", ")
-                }
+                [name]
+                    + zip(range.plots, columns).map { plot, format in
+                        let entry = plot.values[c].sorted()
+                        if entry.count == 2 && !range.multiplePoints { return "\(format(entry[0]))–\(format(entry[1]))" }
+                        return entry.map { format($0) }.joined(separator: ", ")
+                    }
             }
         }
     }

@@ -24,7 +24,9 @@ public enum ChartDescription {
                 let values = plot.values.flatMap { $0 }
                 guard let low = values.min(), let high = values.max() else { continue }
                 let decimals = NumberFormat.decimals(for: values)
-                parts.append("\(plot.title) from \(NumberFormat.string(low, decimals: decimals)) to \(NumberFormat.string(high, decimals: decimals))")
+                parts.append(
+                    "\(plot.title) from \(NumberFormat.string(low, decimals: decimals)) to \(NumberFormat.string(high, decimals: decimals))"
+                )
             }
             return parts.joined(separator: ". ") + "."
         }
@@ -39,7 +41,8 @@ public enum ChartDescription {
         var parts = ["\(bar.stacked ? "Stacked bar" : "Bar") chart\(title)" + categories(bar.categories)]
         for series in bar.series {
             guard let low = series.values.indices.min(by: { series.values[$0] < series.values[$1] }),
-                  let high = series.values.indices.max(by: { series.values[$0] < series.values[$1] }) else { continue }
+                let high = series.values.indices.max(by: { series.values[$0] < series.values[$1] })
+            else { continue }
             let decimals = NumberFormat.decimals(for: series.values)
             func value(_ i: Int) -> String {
                 let category = i < bar.categories.count ? bar.categories[i] : "#\(i + 1)"
@@ -59,8 +62,9 @@ public enum ChartDescription {
             case .categories(let names)?: return index < names.count ? names[index] : "#\(index + 1)"
             case .numbers(let values)?, .dates(let values)?:
                 let fallback = NumberFormat.decimals(for: values)
-                return NumberFormat.string(values[index], format: chart.xAxis.format ?? (isDates(plot.x ?? line.x) ? .date(pattern: "MMM d HH:mm") : nil),
-                                           fallbackDecimals: fallback)
+                return NumberFormat.string(
+                    values[index], format: chart.xAxis.format ?? (isDates(plot.x ?? line.x) ? .date(pattern: "MMM d HH:mm") : nil),
+                    fallbackDecimals: fallback)
             case nil: return "#\(index + 1)"
             }
         }

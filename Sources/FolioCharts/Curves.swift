@@ -1,5 +1,5 @@
-import Foundation
 import FolioGraphics
+import Foundation
 
 /// Path building for line plots: straight, stepped and monotone cubic curves,
 /// and thinning of dense data to the output resolution.
@@ -23,10 +23,12 @@ enum Curves {
                 return
             }
             for i in 0..<(points.count - 1) {
-                let a = points[i], b = points[i + 1]
+                let a = points[i]
+                let b = points[i + 1]
                 let dx = (b.x - a.x) / 3
-                path.curve(to: b, control1: Point(a.x + dx, a.y + tangents[i] * dx),
-                           control2: Point(b.x - dx, b.y - tangents[i + 1] * dx))
+                path.curve(
+                    to: b, control1: Point(a.x + dx, a.y + tangents[i] * dx),
+                    control2: Point(b.x - dx, b.y - tangents[i + 1] * dx))
             }
         }
     }
@@ -57,7 +59,8 @@ enum Curves {
                 m[i + 1] = 0
                 continue
             }
-            let a = m[i] / slopes[i], b = m[i + 1] / slopes[i]
+            let a = m[i] / slopes[i]
+            let b = m[i + 1] / slopes[i]
             let s = a * a + b * b
             if s > 9 {
                 let t = 3 / s.squareRoot()
@@ -82,9 +85,10 @@ enum Curves {
             if end - start <= 4 {
                 result.append(contentsOf: points[start..<end])
             } else {
-                var low = start, high = start
+                var low = start
+                var high = start
                 for i in start..<end {
-                    if points[i].y > points[low].y { low = i }   // y grows downwards: larger y is the lower value
+                    if points[i].y > points[low].y { low = i }  // y grows downwards: larger y is the lower value
                     if points[i].y < points[high].y { high = i }
                 }
                 for i in Set([start, low, high, end - 1]).sorted() { result.append(points[i]) }

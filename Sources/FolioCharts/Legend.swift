@@ -102,8 +102,10 @@ struct Legend {
         switch options.swatch {
         case .square: canvas.rect(Rect(x: x, y: centerY - s / 2, width: s, height: s), color: entry.color)
         case .dot: canvas.fill(.circle(center: Point(x + s / 2, centerY), radius: s / 2), color: entry.color)
-        case .line: canvas.line(from: Point(x, centerY), to: Point(x + s, centerY),
-                                style: StrokeStyle(color: entry.color, width: 2.5, cap: .round))
+        case .line:
+            canvas.line(
+                from: Point(x, centerY), to: Point(x + s, centerY),
+                style: StrokeStyle(color: entry.color, width: 2.5, cap: .round))
         }
         canvas.draw(text: context.text.item(entry.title, font: font, color: context.theme.text, x: x + s + 4, centerY: centerY))
     }

@@ -43,8 +43,9 @@ struct LineChartLayout {
         let referenceValues = line.referenceLines.filter { $0.axis == .y }.map(\.value)
         let thresholdValues = chart.thresholds.flatMap { [$0.value] + ($0.upper.map { [$0] } ?? []) }
         let yValues = values + referenceValues + thresholdValues
-        let yScale = AxisScale(low: yValues.min() ?? 0, high: yValues.max() ?? 1, axis: chart.yAxis,
-                               includeZero: line.plots.contains(where: \.fill))
+        let yScale = AxisScale(
+            low: yValues.min() ?? 0, high: yValues.max() ?? 1, axis: chart.yAxis,
+            includeZero: line.plots.contains(where: \.fill))
 
         // The x axis: category slots, or a numeric / date scale with ticks.
         let xAxis = self.xAxis
@@ -61,11 +62,13 @@ struct LineChartLayout {
             xFraction = scale.fraction
             labels = scale.ticks.map { PlotFrame.XLabel(fraction: scale.fraction($0), text: scale.label($0, axis: xAxis)) }
         }
-        let legend = Legend(entries: line.plots.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofPlot: $0.offset)) },
-                            options: chart.legend, context: context)
-        let frame = PlotFrame(context: context, width: width, plotHeight: chart.height?.points ?? 170, topPadding: 6,
-                              yScale: yScale, yAxis: chart.yAxis, xLabels: labels, xAxis: xAxis, xGrid: categories == nil,
-                              legend: legend)
+        let legend = Legend(
+            entries: line.plots.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofPlot: $0.offset)) },
+            options: chart.legend, context: context)
+        let frame = PlotFrame(
+            context: context, width: width, plotHeight: chart.height?.points ?? 170, topPadding: 6,
+            yScale: yScale, yAxis: chart.yAxis, xLabels: labels, xAxis: xAxis, xGrid: categories == nil,
+            legend: legend)
         frame.drawBackground(on: canvas)
         let thresholds = ThresholdPainter(thresholds: chart.thresholds, context: context)
         thresholds.draw(on: canvas, frame: frame)
@@ -92,22 +95,27 @@ struct LineChartLayout {
                 guard y >= plot.y - 0.01, y <= plot.maxY + 0.01 else { continue }
                 canvas.line(from: Point(plot.x, y), to: Point(plot.maxX, y), style: style)
                 if let label = reference.label {
-                    canvas.draw(text: context.text.item(label, font: context.tickFont, color: tint.readable(on: .white), x: plot.x + 3,
-                                                        top: Swift.max(plot.y, y - context.lineHeight(context.tickFont) - 1)))
+                    canvas.draw(
+                        text: context.text.item(
+                            label, font: context.tickFont, color: tint.readable(on: .white), x: plot.x + 3,
+                            top: Swift.max(plot.y, y - context.lineHeight(context.tickFont) - 1)))
                 }
             case .x:
                 let x = frame.x(xFraction(reference.value))
                 guard x >= plot.x - 0.01, x <= plot.maxX + 0.01 else { continue }
                 canvas.line(from: Point(x, plot.y), to: Point(x, plot.maxY), style: style)
                 if let label = reference.label {
-                    canvas.draw(text: context.text.item(label, font: context.tickFont, color: tint.readable(on: .white), x: x + 3, top: plot.y))
+                    canvas.draw(
+                        text: context.text.item(label, font: context.tickFont, color: tint.readable(on: .white), x: x + 3, top: plot.y))
                 }
             }
         }
     }
 
-    private func drawPlot(_ plot: LinePlot, color: Color, on canvas: Canvas, frame: PlotFrame,
-                          xFraction: (Double) -> Double, thresholds: ThresholdPainter) {
+    private func drawPlot(
+        _ plot: LinePlot, color: Color, on canvas: Canvas, frame: PlotFrame,
+        xFraction: (Double) -> Double, thresholds: ThresholdPainter
+    ) {
         let xs = line.xPositions(of: plot)
         // Runs of consecutive set values, in page coordinates.
         var runs: [[Point]] = [[]]
@@ -163,7 +171,8 @@ struct LineChartLayout {
             }
         }
         // Points beyond a threshold get a ring in its colour; dense ones are merged first.
-        let highlighted = beyond.count > 2000
+        let highlighted =
+            beyond.count > 2000
             ? Curves.merged(beyond.map(\.0), cell: column).map { ($0, beyond[0].1) } : beyond
         for (point, tint) in highlighted {
             canvas.fill(.circle(center: point, radius: 3.2), color: .white)

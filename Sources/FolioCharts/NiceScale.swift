@@ -8,7 +8,8 @@ public struct NiceScale: Sendable, Hashable {
 
     /// The smallest nice range covering `low…high` with about `targetTicks` intervals.
     public init(low: Double, high: Double, targetTicks: Int = 5) {
-        var lo = low, hi = high
+        var lo = low
+        var hi = high
         if lo == hi {
             lo -= lo == 0 ? 0 : abs(lo) * 0.5
             hi += hi == 0 ? 1 : abs(hi) * 0.5
@@ -20,12 +21,15 @@ public struct NiceScale: Sendable, Hashable {
     /// A range with a fixed tick interval, widened to whole steps.
     public init(low: Double, high: Double, interval: Double) {
         let hi = high > low ? high : low + interval
-        self.init(lower: (low / interval).rounded(.down) * interval, upper: (hi / interval).rounded(.up) * interval,
-                  step: interval)
+        self.init(
+            lower: (low / interval).rounded(.down) * interval, upper: (hi / interval).rounded(.up) * interval,
+            step: interval)
     }
 
     private init(lower: Double, upper: Double, step: Double) {
-        self.lower = lower; self.upper = upper; self.step = step
+        self.lower = lower
+        self.upper = upper
+        self.step = step
     }
 
     /// 1, 2, 5 or 10 × 10ⁿ, the smallest not below `raw`.

@@ -1,5 +1,5 @@
-import Foundation
 import FolioModel
+import Foundation
 
 /// Formats chart numbers without locale surprises: fixed decimals, percentages, dates, durations.
 public enum NumberFormat {

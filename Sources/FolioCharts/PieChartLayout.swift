@@ -1,6 +1,6 @@
-import Foundation
 import FolioGraphics
 import FolioModel
+import Foundation
 
 /// Pie and donut charts: slices from 12 o'clock, percentage labels outside with
 /// collision avoidance and leader lines, centre text, legend from the segments.
@@ -39,18 +39,23 @@ struct PieChartLayout {
     func drawing(width: Double) -> Drawing {
         let description = ChartDescription.describe(chart)
         let canvas = RecordingCanvas()
-        let legend = Legend(entries: pie.segments.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofSegment: $0.offset)) },
-                            options: chart.legend, context: context)
+        let legend = Legend(
+            entries: pie.segments.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofSegment: $0.offset)) },
+            options: chart.legend, context: context)
         let areaHeight = chart.height?.points ?? 190
         var top = legend.options.position == .top ? legend.bandHeight(width: width) : 0
         // Without a hole, the centre title goes above the pie.
         if !pie.donut, let title = pie.centerTitle {
-            canvas.draw(text: context.text.item(title, font: context.theme.font(theme.bodySize + 1, bold: true), color: theme.text,
-                                                x: (width - legend.sideWidth) / 2, top: top, anchor: .middle))
+            canvas.draw(
+                text: context.text.item(
+                    title, font: context.theme.font(theme.bodySize + 1, bold: true), color: theme.text,
+                    x: (width - legend.sideWidth) / 2, top: top, anchor: .middle))
             top += context.lineHeight(context.theme.font(theme.bodySize + 1, bold: true)) + 4
             if let text = pie.centerText {
-                canvas.draw(text: context.text.item(text, font: context.tickFont, color: theme.muted,
-                                                    x: (width - legend.sideWidth) / 2, top: top, anchor: .middle))
+                canvas.draw(
+                    text: context.text.item(
+                        text, font: context.tickFont, color: theme.muted,
+                        x: (width - legend.sideWidth) / 2, top: top, anchor: .middle))
                 top += context.lineHeight(context.tickFont) + 4
             }
         }
@@ -58,16 +63,21 @@ struct PieChartLayout {
         let labelWidth = context.measurer.measure("100%", font: context.valueFont).width
         let areaWidth = width - legend.sideWidth
         let explodeOffset = pie.explode.isEmpty ? 0.0 : 8.0
-        let radius = Swift.max(10, Swift.min(areaHeight / 2 - labelHeight - 6 - explodeOffset,
-                                             areaWidth / 2 - labelWidth - 22 - explodeOffset))
+        let radius = Swift.max(
+            10,
+            Swift.min(
+                areaHeight / 2 - labelHeight - 6 - explodeOffset,
+                areaWidth / 2 - labelWidth - 22 - explodeOffset))
         let center = Point(areaWidth / 2, top + areaHeight / 2)
         let total = pie.segments.reduce(0) { $0 + $1.value }
         let inner = pie.donut ? radius * 0.58 : 0
 
         if total <= 0 {
             canvas.stroke(.circle(center: center, radius: radius - 6), style: StrokeStyle(color: theme.grid, width: 12))
-            canvas.draw(text: context.text.item("No data", font: theme.font(theme.bodySize, bold: true), color: theme.muted,
-                                                x: center.x, centerY: center.y, anchor: .middle))
+            canvas.draw(
+                text: context.text.item(
+                    "No data", font: theme.font(theme.bodySize, bold: true), color: theme.muted,
+                    x: center.x, centerY: center.y, anchor: .middle))
         } else {
             let angles = self.angles()
             let percents = PieChartLayout.percentages(pie.segments.map(\.value))
@@ -95,23 +105,30 @@ struct PieChartLayout {
                 if pie.percentLabels {
                     let edge = Point(c.x + cos(mid) * radius, c.y + sin(mid) * radius)
                     let anchor = Point(c.x + cos(mid) * (radius + 12), c.y + sin(mid) * (radius + 12))
-                    labels.append(PieLabel(text: "\(percents[index])%", color: color(ofSegment: index), edge: edge,
-                                           natural: anchor, right: cos(mid) >= -1e-9))
+                    labels.append(
+                        PieLabel(
+                            text: "\(percents[index])%", color: color(ofSegment: index), edge: edge,
+                            natural: anchor, right: cos(mid) >= -1e-9))
                 }
             }
-            placeLabels(labels, on: canvas, center: center, radius: radius, labelHeight: labelHeight,
-                        bounds: (top, top + areaHeight))
+            placeLabels(
+                labels, on: canvas, center: center, radius: radius, labelHeight: labelHeight,
+                bounds: (top, top + areaHeight))
             if pie.donut {
                 if let title = pie.centerTitle {
                     let font = context.centerFont
                     let offset = pie.centerText == nil ? 0 : context.lineHeight(context.tickFont) / 2
-                    canvas.draw(text: context.text.item(title, font: font, color: theme.text, x: center.x,
-                                                        centerY: center.y - offset, anchor: .middle))
+                    canvas.draw(
+                        text: context.text.item(
+                            title, font: font, color: theme.text, x: center.x,
+                            centerY: center.y - offset, anchor: .middle))
                 }
                 if let text = pie.centerText {
                     let below = pie.centerTitle == nil ? 0 : context.lineHeight(context.centerFont) / 2
-                    canvas.draw(text: context.text.item(text, font: context.tickFont, color: theme.muted, x: center.x,
-                                                        centerY: center.y + below + 1, anchor: .middle))
+                    canvas.draw(
+                        text: context.text.item(
+                            text, font: context.tickFont, color: theme.muted, x: center.x,
+                            centerY: center.y + below + 1, anchor: .middle))
                 }
             }
         }
@@ -129,8 +146,10 @@ struct PieChartLayout {
     }
 
     /// Stacks each side's labels so none overlap, then draws them with leader lines where they moved.
-    private func placeLabels(_ labels: [PieLabel], on canvas: Canvas, center: Point, radius: Double, labelHeight: Double,
-                             bounds: (Double, Double)) {
+    private func placeLabels(
+        _ labels: [PieLabel], on canvas: Canvas, center: Point, radius: Double, labelHeight: Double,
+        bounds: (Double, Double)
+    ) {
         for side in [true, false] {
             var group = labels.filter { $0.right == side }.sorted { $0.natural.y < $1.natural.y }
             guard !group.isEmpty else { continue }
@@ -157,8 +176,10 @@ struct PieChartLayout {
                     leader.line(to: end)
                     canvas.stroke(leader, style: StrokeStyle(color: theme.muted, width: 0.6))
                 }
-                canvas.draw(text: context.text.item(label.text, font: context.valueFont, color: theme.text, x: x,
-                                                    top: label.y, anchor: side ? .start : .end))
+                canvas.draw(
+                    text: context.text.item(
+                        label.text, font: context.valueFont, color: theme.text, x: x,
+                        top: label.y, anchor: side ? .start : .end))
             }
         }
     }

@@ -1,6 +1,6 @@
-import Foundation
 import FolioGraphics
 import FolioModel
+import Foundation
 
 /// The frame of an x/y chart: value axis with grid and labels on the left, x labels
 /// under the plot (thinned or turned so they never overlap), axis titles and legend.
@@ -27,10 +27,18 @@ struct PlotFrame {
     private let xLayout: XLabelLayout
 
     /// Lays out the frame for `width`, with a plot `plotHeight` tall and `topPadding` above it for labels.
-    init(context: ChartContext, width: Double, plotHeight: Double, topPadding: Double, yScale: AxisScale, yAxis: ChartAxis,
-         xLabels: [XLabel], xAxis: ChartAxis, xGrid: Bool, legend: Legend) {
-        self.context = context; self.width = width; self.yScale = yScale; self.yAxis = yAxis
-        self.xLabels = xLabels; self.xAxis = xAxis; self.xGrid = xGrid; self.legend = legend
+    init(
+        context: ChartContext, width: Double, plotHeight: Double, topPadding: Double, yScale: AxisScale, yAxis: ChartAxis,
+        xLabels: [XLabel], xAxis: ChartAxis, xGrid: Bool, legend: Legend
+    ) {
+        self.context = context
+        self.width = width
+        self.yScale = yScale
+        self.yAxis = yAxis
+        self.xLabels = xLabels
+        self.xAxis = xAxis
+        self.xGrid = xGrid
+        self.legend = legend
         let labels = yScale.ticks.map { yScale.label($0, axis: yAxis) }
         yLabels = labels
         let tickWidth = labels.map { context.measurer.measure($0, font: context.tickFont).width }.max() ?? 0
@@ -53,26 +61,33 @@ struct PlotFrame {
             let ty = y(tick)
             if yAxis.grid || tick == 0 {
                 let isBase = tick == 0 && !yScale.isLog
-                canvas.line(from: Point(plot.x, ty), to: Point(plot.maxX, ty),
-                            style: StrokeStyle(color: isBase ? theme.axis : theme.grid, width: isBase ? 0.8 : 0.5))
+                canvas.line(
+                    from: Point(plot.x, ty), to: Point(plot.maxX, ty),
+                    style: StrokeStyle(color: isBase ? theme.axis : theme.grid, width: isBase ? 0.8 : 0.5))
             }
-            canvas.draw(text: context.text.item(label, font: context.tickFont, color: theme.muted, x: plot.x - 6,
-                                                centerY: ty, anchor: .end))
+            canvas.draw(
+                text: context.text.item(
+                    label, font: context.tickFont, color: theme.muted, x: plot.x - 6,
+                    centerY: ty, anchor: .end))
         }
         if let title = yAxis.title {
             let titleHeight = context.lineHeight(context.axisTitleFont)
-            canvas.draw(text: context.text.verticalItem(title, font: context.axisTitleFont, color: theme.muted,
-                                                        center: Point(titleHeight / 2, plot.midY)))
+            canvas.draw(
+                text: context.text.verticalItem(
+                    title, font: context.axisTitleFont, color: theme.muted,
+                    center: Point(titleHeight / 2, plot.midY)))
         }
         if xGrid && xAxis.grid {
             for label in xLabels {
-                canvas.line(from: Point(x(label.fraction), plot.y), to: Point(x(label.fraction), plot.maxY),
-                            style: StrokeStyle(color: theme.grid, width: 0.5))
+                canvas.line(
+                    from: Point(x(label.fraction), plot.y), to: Point(x(label.fraction), plot.maxY),
+                    style: StrokeStyle(color: theme.grid, width: 0.5))
             }
         }
         if yScale.isLog || yScale.lower > 0 || !yScale.ticks.contains(0) {
-            canvas.line(from: Point(plot.x, plot.maxY), to: Point(plot.maxX, plot.maxY),
-                        style: StrokeStyle(color: theme.axis, width: 0.8))
+            canvas.line(
+                from: Point(plot.x, plot.maxY), to: Point(plot.maxX, plot.maxY),
+                style: StrokeStyle(color: theme.axis, width: 0.8))
         }
         canvas.endGroup()
     }
@@ -85,8 +100,10 @@ struct PlotFrame {
         cursor += xLayout.draw(on: canvas, plotX: plot.x, top: cursor, color: theme.text)
         if let title = xAxis.title {
             cursor += 3
-            canvas.draw(text: context.text.item(title, font: context.axisTitleFont, color: theme.muted, x: plot.midX,
-                                                top: cursor, anchor: .middle))
+            canvas.draw(
+                text: context.text.item(
+                    title, font: context.axisTitleFont, color: theme.muted, x: plot.midX,
+                    top: cursor, anchor: .middle))
             cursor += context.lineHeight(context.axisTitleFont)
         }
         canvas.endGroup()
@@ -130,17 +147,22 @@ struct XLabelLayout {
         for (index, label) in labels.enumerated() where index % stride == 0 {
             let x = plotX + label.fraction * plotWidth
             if rotated {
-                let w = widths[index], h = lineHeight
+                let w = widths[index]
+                let h = lineHeight
                 let c = cos(Double.pi / 4)
                 // The label's end sits just under its tick, running down-left at 45°.
                 let origin = Point(x - w * c - h / 2 * c + 2, top + w * c - h / 2 * c + 2)
                 let metrics = context.measurer.measure(label.text, font: context.tickFont)
-                canvas.draw(text: TextItem(text: label.text, origin: origin, font: context.tickFont, color: color,
-                                           metrics: metrics, rotation: -45))
+                canvas.draw(
+                    text: TextItem(
+                        text: label.text, origin: origin, font: context.tickFont, color: color,
+                        metrics: metrics, rotation: -45))
                 height = Swift.max(height, (w + h) * c + 2)
             } else {
-                canvas.draw(text: context.text.item(label.text, font: context.tickFont, color: color, x: x, top: top,
-                                                    anchor: .middle))
+                canvas.draw(
+                    text: context.text.item(
+                        label.text, font: context.tickFont, color: color, x: x, top: top,
+                        anchor: .middle))
             }
         }
         return height

@@ -19,14 +19,17 @@ struct RangeChartLayout {
         }
         let canvas = RecordingCanvas()
         let thresholdValues = chart.thresholds.flatMap { [$0.value] + ($0.upper.map { [$0] } ?? []) }
-        let yScale = AxisScale(low: (values + thresholdValues).min() ?? 0, high: (values + thresholdValues).max() ?? 1,
-                               axis: chart.yAxis, includeZero: false)
+        let yScale = AxisScale(
+            low: (values + thresholdValues).min() ?? 0, high: (values + thresholdValues).max() ?? 1,
+            axis: chart.yAxis, includeZero: false)
         let count = Double(range.categories.count)
         let labels = range.categories.enumerated().map { PlotFrame.XLabel(fraction: (Double($0.offset) + 0.5) / count, text: $0.element) }
-        let legend = Legend(entries: range.plots.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofPlot: $0.offset)) },
-                            options: chart.legend, context: context)
-        let frame = PlotFrame(context: context, width: width, plotHeight: chart.height?.points ?? 150, topPadding: 6,
-                              yScale: yScale, yAxis: chart.yAxis, xLabels: labels, xAxis: chart.xAxis, xGrid: false, legend: legend)
+        let legend = Legend(
+            entries: range.plots.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofPlot: $0.offset)) },
+            options: chart.legend, context: context)
+        let frame = PlotFrame(
+            context: context, width: width, plotHeight: chart.height?.points ?? 150, topPadding: 6,
+            yScale: yScale, yAxis: chart.yAxis, xLabels: labels, xAxis: chart.xAxis, xGrid: false, legend: legend)
         frame.drawBackground(on: canvas)
         let thresholds = ThresholdPainter(thresholds: chart.thresholds, context: context)
         thresholds.draw(on: canvas, frame: frame)
@@ -41,7 +44,10 @@ struct RangeChartLayout {
                 var path = Path()
                 var started = false
                 for (c, entry) in plot.values.enumerated() {
-                    guard let low = entry.min(), let high = entry.max() else { started = false; continue }
+                    guard let low = entry.min(), let high = entry.max() else {
+                        started = false
+                        continue
+                    }
                     let mid = (low + high) / 2
                     let point = Point(frame.x((Double(c) + 0.5) / count) + offset, frame.y(mid))
                     if started { path.line(to: point) } else { path.move(to: point) }
@@ -53,11 +59,13 @@ struct RangeChartLayout {
                 let x = frame.x((Double(c) + 0.5) / count) + offset
                 let sorted = entry.sorted()
                 if sorted.count == 2 && !range.multiplePoints {
-                    canvas.line(from: Point(x, frame.y(sorted[0])), to: Point(x, frame.y(sorted[1])),
-                                style: StrokeStyle(color: tint, width: 6, cap: .round))
+                    canvas.line(
+                        from: Point(x, frame.y(sorted[0])), to: Point(x, frame.y(sorted[1])),
+                        style: StrokeStyle(color: tint, width: 6, cap: .round))
                 } else if sorted.count > 1 {
-                    canvas.line(from: Point(x, frame.y(sorted[0])), to: Point(x, frame.y(sorted[sorted.count - 1])),
-                                style: StrokeStyle(color: tint.withAlpha(0.5), width: 1.2))
+                    canvas.line(
+                        from: Point(x, frame.y(sorted[0])), to: Point(x, frame.y(sorted[sorted.count - 1])),
+                        style: StrokeStyle(color: tint.withAlpha(0.5), width: 1.2))
                     for value in sorted { canvas.fill(.circle(center: Point(x, frame.y(value)), radius: 3), color: tint) }
                 } else {
                     canvas.fill(.circle(center: Point(x, frame.y(sorted[0])), radius: 3.5), color: tint)

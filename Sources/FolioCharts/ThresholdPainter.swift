@@ -21,9 +21,10 @@ struct ThresholdPainter {
         let height = context.lineHeight(font)
         for threshold in thresholds {
             guard let label = threshold.label else { continue }
-            let item = context.text.item(label, font: font, color: color(threshold).readable(on: .white), x: frame.plot.maxX - 2,
-                                         top: Swift.max(frame.plot.y, labelAnchor(threshold, frame: frame) - height - 1),
-                                         anchor: .end)
+            let item = context.text.item(
+                label, font: font, color: color(threshold).readable(on: .white), x: frame.plot.maxX - 2,
+                top: Swift.max(frame.plot.y, labelAnchor(threshold, frame: frame) - height - 1),
+                anchor: .end)
             canvas.fill(.roundedRect(item.frame.insetBy(dx: -2, dy: 0), radius: 2), color: Color.white.withAlpha(0.85))
             canvas.draw(text: item)
         }
@@ -39,7 +40,8 @@ struct ThresholdPainter {
             func clampedY(_ v: Double) -> Double { Swift.min(Swift.max(frame.y(v), plot.y), plot.maxY) }
             switch threshold.kind {
             case .range:
-                let top = clampedY(threshold.upper ?? threshold.value), bottom = clampedY(threshold.value)
+                let top = clampedY(threshold.upper ?? threshold.value)
+                let bottom = clampedY(threshold.value)
                 canvas.rect(Rect(x: plot.x, y: top, width: plot.width, height: bottom - top), color: tint.withAlpha(0.12))
             case .greaterThan, .lessThan:
                 let y = clampedY(threshold.value)

@@ -1,5 +1,5 @@
-import Foundation
 import FolioModel
+import Foundation
 
 /// Where a document's image files may be read from.
 ///
@@ -18,7 +18,9 @@ public enum AssetAccess: Sendable {
     public func read(_ file: String, field: String, limit: Int = InputLimits.imageBytes) throws -> Data {
         switch self {
         case .files(let folder):
-            let url = file.hasPrefix("/") ? URL(fileURLWithPath: file)
+            let url =
+                file.hasPrefix("/")
+                ? URL(fileURLWithPath: file)
                 : (folder?.appendingPathComponent(file) ?? URL(fileURLWithPath: file))
             return try BoundedFile.read(url.path, limit: limit, field: field, what: "image file", shownAs: file, regularOnly: true)
         case .confined(let folder):
@@ -50,11 +52,13 @@ public struct AssetFolder: Sendable {
     /// The bytes of `file` inside the folder, at most `limit` of them; errors name `field`.
     public func read(_ file: String, field: String, limit: Int = InputLimits.imageBytes) throws -> Data {
         if file.contains("://") || file.lowercased().hasPrefix("data:") {
-            throw FolioError(path: field, "images are never fetched from URLs; embed the image as base64 \"data\" or put it in the assets folder")
+            throw FolioError(
+                path: field, "images are never fetched from URLs; embed the image as base64 \"data\" or put it in the assets folder")
         }
         let parts = file.split(separator: "/", omittingEmptySubsequences: false)
         guard !file.isEmpty, !file.hasPrefix("/"), !file.contains("\0"), !file.contains("\\"),
-              !parts.contains(".."), !parts.contains(where: \.isEmpty) else {
+            !parts.contains(".."), !parts.contains(where: \.isEmpty)
+        else {
             throw FolioError(path: field, "\"\(file)\" is not a path inside the assets folder (it must be relative, without \"..\")")
         }
         guard let resolved = AssetFolder.canonicalPath(root + "/" + file) else {

@@ -1,5 +1,5 @@
-import Foundation
 import FolioModel
+import Foundation
 
 /// Reads whole input files with a size bound: a regular file larger than the bound,
 /// a folder or an endless device (`/dev/zero`) is an error before memory is spent.
@@ -7,8 +7,10 @@ public enum BoundedFile {
     /// The bytes of `path`, at most `limit` of them; errors name `field`.
     /// `shownAs` is the name errors use (the path as the document wrote it).
     /// With `regularOnly`, anything but a regular file (a FIFO, a device) is refused before it is read.
-    public static func read(_ path: String, limit: Int, field: String, what: String = "file", shownAs: String? = nil,
-                            regularOnly: Bool = false) throws -> Data {
+    public static func read(
+        _ path: String, limit: Int, field: String, what: String = "file", shownAs: String? = nil,
+        regularOnly: Bool = false
+    ) throws -> Data {
         let name = shownAs ?? path
         // Non-blocking, so opening a FIFO nobody writes to cannot hang; reading a regular file is unaffected.
         let fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))

@@ -13,8 +13,12 @@ public struct TextItem: Sendable, Hashable {
     public var rotation: Double
 
     public init(text: String, origin: Point, font: FontSpec, color: Color, metrics: TextMetrics, rotation: Double = 0) {
-        self.text = text; self.origin = origin; self.font = font; self.color = color
-        self.metrics = metrics; self.rotation = rotation
+        self.text = text
+        self.origin = origin
+        self.font = font
+        self.color = color
+        self.metrics = metrics
+        self.rotation = rotation
     }
 
     /// The box the text occupies, before rotation.

@@ -21,7 +21,9 @@ public struct Drawing: Sendable, Hashable {
     public var description: String
 
     public init(size: Size, commands: [Command] = [], description: String = "") {
-        self.size = size; self.commands = commands; self.description = description
+        self.size = size
+        self.commands = commands
+        self.description = description
     }
 
     /// Sends every command, in order, to `canvas`.

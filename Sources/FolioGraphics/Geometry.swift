@@ -2,14 +2,20 @@
 public struct Point: Sendable, Hashable {
     public var x: Double
     public var y: Double
-    public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+    public init(_ x: Double, _ y: Double) {
+        self.x = x
+        self.y = y
+    }
 }
 
 /// A width and height in points.
 public struct Size: Sendable, Hashable {
     public var width: Double
     public var height: Double
-    public init(_ width: Double, _ height: Double) { self.width = width; self.height = height }
+    public init(_ width: Double, _ height: Double) {
+        self.width = width
+        self.height = height
+    }
 }
 
 /// An axis-aligned rectangle.
@@ -20,7 +26,10 @@ public struct Rect: Sendable, Hashable {
     public var height: Double
 
     public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x; self.y = y; self.width = width; self.height = height
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
     }
 
     public var maxX: Double { x + width }

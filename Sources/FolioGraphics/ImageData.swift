@@ -1,5 +1,5 @@
-import Foundation
 import FolioModel
+import Foundation
 
 /// Encoded PNG or JPEG bytes with their pixel size, read from the file header.
 public struct ImageData: Sendable, Hashable {
@@ -25,7 +25,8 @@ public struct ImageData: Sendable, Hashable {
     public init?(bytes: Data) {
         let b = [UInt8](bytes.prefix(64 * 1024))
         if b.count >= 24, b[0] == 0x89, b[1] == 0x50, b[2] == 0x4E, b[3] == 0x47,
-           b[12] == 0x49, b[13] == 0x48, b[14] == 0x44, b[15] == 0x52 {
+            b[12] == 0x49, b[13] == 0x48, b[14] == 0x44, b[15] == 0x52
+        {
             let w = Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19])
             let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
             guard w > 0, h > 0 else { return nil }
@@ -43,7 +44,10 @@ public struct ImageData: Sendable, Hashable {
     }
 
     private init(bytes: Data, format: Format, width: Int, height: Int) {
-        self.bytes = bytes; self.format = format; self.pixelWidth = width; self.pixelHeight = height
+        self.bytes = bytes
+        self.format = format
+        self.pixelWidth = width
+        self.pixelHeight = height
     }
 
     /// What one walk over a JPEG's segments found: the first frame's size and colour components,
@@ -61,17 +65,29 @@ public struct ImageData: Sendable, Hashable {
             var scan = JPEGScan()
             var i = 2
             while i + 4 <= b.count {
-                guard b[i] == 0xFF else { scan.problem = "the JPEG file is corrupt"; return scan }
+                guard b[i] == 0xFF else {
+                    scan.problem = "the JPEG file is corrupt"
+                    return scan
+                }
                 let marker = b[i + 1]
-                if marker == 0xFF { i += 1; continue }
+                if marker == 0xFF {
+                    i += 1
+                    continue
+                }
                 let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-                guard length >= 2, i + 2 + length <= b.count else { scan.problem = "the JPEG file is cut short"; return scan }
+                guard length >= 2, i + 2 + length <= b.count else {
+                    scan.problem = "the JPEG file is cut short"
+                    return scan
+                }
                 if marker == 0xEE, length >= 7, Array(b[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) { scan.adobe = true }
                 let isFrame = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
                 if isFrame, scan.frame == nil, length >= 8 {
                     let h = Int(b[i + 5]) << 8 | Int(b[i + 6])
                     let w = Int(b[i + 7]) << 8 | Int(b[i + 8])
-                    guard w > 0, h > 0 else { scan.problem = "the JPEG file is corrupt"; return scan }
+                    guard w > 0, h > 0 else {
+                        scan.problem = "the JPEG file is corrupt"
+                        return scan
+                    }
                     scan.frame = (w, h, Int(b[i + 9]))
                 }
                 if marker == 0xDA {
@@ -95,8 +111,10 @@ public struct ImageData: Sendable, Hashable {
     /// pixel is decoded), a truncated or malformed file, an unsupported JPEG colour model.
     public var problem: String? {
         guard pixelWidth <= InputLimits.imageSide, pixelHeight <= InputLimits.imageSide,
-              pixelWidth * pixelHeight <= InputLimits.imagePixels else {
-            return "the image is \(pixelWidth) × \(pixelHeight) pixels; at most \(InputLimits.imageSide) a side and \(InputLimits.imagePixels / 1_000_000) megapixels are allowed"
+            pixelWidth * pixelHeight <= InputLimits.imagePixels
+        else {
+            return
+                "the image is \(pixelWidth) × \(pixelHeight) pixels; at most \(InputLimits.imageSide) a side and \(InputLimits.imagePixels / 1_000_000) megapixels are allowed"
         }
         switch format {
         case .png: return pngProblem
@@ -117,7 +135,8 @@ public struct ImageData: Sendable, Hashable {
                 let type = String(decoding: b[(i + 4)..<(i + 8)], as: UTF8.self)
                 if i == 8, type != "IHDR" { return "the PNG does not start with its header" }
                 guard length >= 0, i + 12 + length <= b.count else { return "the PNG file is cut short" }
-                let stored = UInt32(b[i + 8 + length]) << 24 | UInt32(b[i + 9 + length]) << 16
+                let stored =
+                    UInt32(b[i + 8 + length]) << 24 | UInt32(b[i + 9 + length]) << 16
                     | UInt32(b[i + 10 + length]) << 8 | UInt32(b[i + 11 + length])
                 if ImageData.crc32(UnsafeBufferPointer(rebasing: b[(i + 4)..<(i + 8 + length)])) != stored {
                     return "the PNG file is corrupt (its \(type) chunk fails its checksum)"
@@ -144,7 +163,6 @@ public struct ImageData: Sendable, Hashable {
         }
         return crc ^ 0xFFFF_FFFF
     }
-
 
     /// `data:` URI of the bytes, for self-contained HTML.
     public var dataURI: String { "data:\(format.mimeType);base64,\(bytes.base64EncodedString())" }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioModel
+import Foundation
 
 /// Reads an image block's bytes and checks that they are a PNG or JPEG.
 public enum ImageLoader {

@@ -11,7 +11,10 @@ public struct StrokeStyle: Sendable, Hashable {
     public var cap: LineCap
 
     public init(color: Color, width: Double = 1, dash: [Double] = [], cap: LineCap = .butt) {
-        self.color = color; self.width = width; self.dash = dash; self.cap = cap
+        self.color = color
+        self.width = width
+        self.dash = dash
+        self.cap = cap
     }
 }
 
@@ -23,7 +26,10 @@ public struct FontSpec: Sendable, Hashable {
     public var italic: Bool
 
     public init(family: String = FontSpec.defaultFamily, size: Double, bold: Bool = false, italic: Bool = false) {
-        self.family = family; self.size = size; self.bold = bold; self.italic = italic
+        self.family = family
+        self.size = size
+        self.bold = bold
+        self.italic = italic
     }
 
     /// The family every default theme uses; DejaVu Sans ships with Debian.

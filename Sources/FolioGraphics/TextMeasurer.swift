@@ -8,7 +8,9 @@ public struct TextMetrics: Sendable, Hashable {
     public var baseline: Double
 
     public init(width: Double, height: Double, baseline: Double) {
-        self.width = width; self.height = height; self.baseline = baseline
+        self.width = width
+        self.height = height
+        self.baseline = baseline
     }
 }
 

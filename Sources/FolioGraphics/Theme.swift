@@ -33,11 +33,20 @@ public struct Theme: Sendable, Hashable {
         // Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
         palette: ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#8C6D1F", "#60646C"].map(hex))
 
-    public init(fontFamily: String, text: Color, muted: Color, accent: Color, rule: Color, grid: Color, axis: Color,
-                tileBackground: Color, tableHeaderBackground: Color, zebraBackground: Color, palette: [Color]) {
-        self.fontFamily = fontFamily; self.text = text; self.muted = muted; self.accent = accent
-        self.rule = rule; self.grid = grid; self.axis = axis; self.tileBackground = tileBackground
-        self.tableHeaderBackground = tableHeaderBackground; self.zebraBackground = zebraBackground
+    public init(
+        fontFamily: String, text: Color, muted: Color, accent: Color, rule: Color, grid: Color, axis: Color,
+        tileBackground: Color, tableHeaderBackground: Color, zebraBackground: Color, palette: [Color]
+    ) {
+        self.fontFamily = fontFamily
+        self.text = text
+        self.muted = muted
+        self.accent = accent
+        self.rule = rule
+        self.grid = grid
+        self.axis = axis
+        self.tileBackground = tileBackground
+        self.tableHeaderBackground = tableHeaderBackground
+        self.zebraBackground = zebraBackground
         self.palette = palette
     }
 
@@ -47,7 +56,10 @@ public struct Theme: Sendable, Hashable {
         var theme = self
         if let v = spec.accent { theme.accent = v }
         if let v = spec.text { theme.text = v }
-        if let v = spec.muted { theme.muted = v; theme.axis = v }
+        if let v = spec.muted {
+            theme.muted = v
+            theme.axis = v
+        }
         if let v = spec.fontFamily { theme.fontFamily = v }
         if let v = spec.titleSize { theme.titleSize = v }
         if let v = spec.subtitleSize { theme.subtitleSize = v }

@@ -40,7 +40,8 @@ struct CSS: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable 
         mutating func appendInterpolation(identifier: String) {
             for scalar in identifier.unicodeScalars {
                 let v = scalar.value
-                let plain = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                let plain =
+                    ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
                     || scalar == "-" || scalar == "_" || (v >= 0x80 && scalar.isAllowedInText)
                 text += plain ? String(scalar) : "\\" + String(v, radix: 16) + " "
             }

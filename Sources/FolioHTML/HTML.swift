@@ -70,7 +70,10 @@ struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable
 
         /// A link target: an allowed URL (http, https, mailto) escaped, or `#` for anything else.
         mutating func appendInterpolation(url: String) {
-            guard RichText.isAllowedLink(url), !url.hasPrefix("#") else { markup += "#"; return }
+            guard RichText.isAllowedLink(url), !url.hasPrefix("#") else {
+                markup += "#"
+                return
+            }
             HTMLEscaping.escape(url, into: &markup)
         }
 

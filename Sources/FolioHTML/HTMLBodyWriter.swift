@@ -1,7 +1,7 @@
-import Foundation
 import FolioCharts
 import FolioGraphics
 import FolioModel
+import Foundation
 
 /// Writes the blocks of a report as HTML, every document string escaped once here,
 /// and collects the tints whose classes the stylesheet must define.
@@ -91,7 +91,8 @@ struct HTMLBodyWriter {
             if let caption = chart.caption { html += "<figcaption>\(caption)</figcaption>" }
             return html + "</figure>"
         case .message(let message):
-            var html: HTML = "<aside class=\"folio-message folio-message-\(message.kind.rawValue) \(tintClass(message.effectiveTint))\" role=\"note\">"
+            var html: HTML =
+                "<aside class=\"folio-message folio-message-\(message.kind.rawValue) \(tintClass(message.effectiveTint))\" role=\"note\">"
             html += "<p class=\"folio-message-title\"><strong>"
             if let label = message.kind.label { html += "\(label): " }
             html += "\(message.title)</strong></p>"
@@ -133,7 +134,8 @@ struct HTMLBodyWriter {
 
     /// The element id of an author's anchor, under this report's prefix so reports on one page never collide.
     func anchorID(_ anchor: String) -> String {
-        ids.prefix + "-" + String(anchor.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
+        ids.prefix + "-"
+            + String(anchor.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
     }
 
     private func anchorAttribute(_ anchor: String?) -> HTML {

@@ -1,7 +1,7 @@
-import Foundation
 import FolioCharts
 import FolioGraphics
 import FolioModel
+import Foundation
 import Mustache
 
 /// Writes a document as HTML: a self-contained page, an embeddable fragment, or a
@@ -32,15 +32,20 @@ public struct HTMLRenderer {
     public var pageTemplate: String?
 
     /// A renderer whose relative image paths start from `baseDirectory`.
-    public init(measurer: TextMeasurer, theme: Theme = .standard, baseDirectory: URL? = nil, chartWidth: Double = 481.9,
-                idPrefix: String? = nil, pageTemplate: String? = nil) {
-        self.init(measurer: measurer, theme: theme, assets: .files(relativeTo: baseDirectory), chartWidth: chartWidth,
-                  idPrefix: idPrefix, pageTemplate: pageTemplate)
+    public init(
+        measurer: TextMeasurer, theme: Theme = .standard, baseDirectory: URL? = nil, chartWidth: Double = 481.9,
+        idPrefix: String? = nil, pageTemplate: String? = nil
+    ) {
+        self.init(
+            measurer: measurer, theme: theme, assets: .files(relativeTo: baseDirectory), chartWidth: chartWidth,
+            idPrefix: idPrefix, pageTemplate: pageTemplate)
     }
 
     /// A renderer that reads image files as `assets` allows.
-    public init(measurer: TextMeasurer, theme: Theme, assets: AssetAccess, chartWidth: Double = 481.9,
-                idPrefix: String? = nil, pageTemplate: String? = nil) {
+    public init(
+        measurer: TextMeasurer, theme: Theme, assets: AssetAccess, chartWidth: Double = 481.9,
+        idPrefix: String? = nil, pageTemplate: String? = nil
+    ) {
         self.measurer = measurer
         self.theme = theme
         self.assets = assets
@@ -77,8 +82,9 @@ public struct HTMLRenderer {
         let id = idPrefix.map(HTMLRenderer.sanitizedID) ?? IDGenerator.prefix(for: document)
         var writer = HTMLBodyWriter(renderer: self, ids: IDGenerator(prefix: id))
         let body = try writer.body(document)
-        let css = HTMLStyle.css(theme: theme, root: id, tints: writer.tints, columnPercents: writer.columnPercents,
-                                columnShares: writer.columnShares)
+        let css = HTMLStyle.css(
+            theme: theme, root: id, tints: writer.tints, columnPercents: writer.columnPercents,
+            columnShares: writer.columnShares)
         let root: HTML = "<div class=\"folio\" id=\"\(id)\" lang=\"\(document.metadata.language)\">\n\(body)</div>\n"
         let style: HTML = "<style>\(css)</style>"
         switch output {
@@ -86,7 +92,8 @@ public struct HTMLRenderer {
             let html: HTML = "<div class=\"folio-embed\" id=\"\(id)-embed\">\(style)\n\(root)</div>\n"
             return Rendered(html: html.markup, css: css.text)
         case .shadow:
-            let html: HTML = "<div class=\"folio-host\" id=\"\(id)-host\"><template shadowrootmode=\"open\">\(style)\n\(root)</template></div>\n"
+            let html: HTML =
+                "<div class=\"folio-host\" id=\"\(id)-host\"><template shadowrootmode=\"open\">\(style)\n\(root)</template></div>\n"
             return Rendered(html: html.markup, css: css.text)
         case .page:
             let rendered = Rendered(html: "", css: css.text)
@@ -116,27 +123,28 @@ public struct HTMLRenderer {
 
     /// The built-in page shell; `Templates/page.mustache` holds the same text for portals to adapt.
     public static let defaultPageTemplate = """
-    <!DOCTYPE html>
-    <html lang="{{language}}">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="{{contentSecurityPolicy}}">
-    <title>{{title}}</title>
-    <meta name="generator" content="Folio">
-    {{#author}}<meta name="author" content="{{author}}">
-    {{/author}}{{#subject}}<meta name="description" content="{{subject}}">
-    {{/subject}}{{#keywords}}<meta name="keywords" content="{{keywords}}">
-    {{/keywords}}<style>{{{style}}}</style>
-    </head>
-    <body>
-    {{{report}}}</body>
-    </html>
+        <!DOCTYPE html>
+        <html lang="{{language}}">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="{{contentSecurityPolicy}}">
+        <title>{{title}}</title>
+        <meta name="generator" content="Folio">
+        {{#author}}<meta name="author" content="{{author}}">
+        {{/author}}{{#subject}}<meta name="description" content="{{subject}}">
+        {{/subject}}{{#keywords}}<meta name="keywords" content="{{keywords}}">
+        {{/keywords}}<style>{{{style}}}</style>
+        </head>
+        <body>
+        {{{report}}}</body>
+        </html>
 
-    """
+        """
 
     static func sanitizedID(_ text: String) -> String {
-        let cleaned = String(text.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "-" })
+        let cleaned = String(
+            text.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "-" })
         return cleaned.first?.isLetter == true ? cleaned : "folio-" + cleaned
     }
 }

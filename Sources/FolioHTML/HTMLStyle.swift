@@ -9,56 +9,57 @@ enum HTMLStyle {
     /// The CSS for a report whose root element has id `root`, with a class per tint used.
     static func css(theme: Theme, root id: String, tints: [Color], columnPercents: [Int] = [], columnShares: [Int] = []) -> CSS {
         let r: CSS = "#\(identifier: id)"
-        let bidi = CSS.joined(["p", "h1", "h2", "th", "td", "li", "caption", "figcaption", "header"].map { "\(r) \(identifier: $0)" }, separator: ",")
+        let bidi = CSS.joined(
+            ["p", "h1", "h2", "th", "td", "li", "caption", "figcaption", "header"].map { "\(r) \(identifier: $0)" }, separator: ",")
         var css: CSS = """
-        \(r),\(r) :not(svg *){all:revert;box-sizing:border-box}
-        \(r){--folio-text:\(theme.text);--folio-muted:\(theme.muted);--folio-accent:\(theme.accent);\
-        --folio-rule:\(theme.rule);--folio-tile:\(theme.tileBackground);--folio-thead:\(theme.tableHeaderBackground);\
-        --folio-zebra:\(theme.zebraBackground);--folio-font:\(string: theme.fontFamily),system-ui,sans-serif;\
-        display:block;font-family:var(--folio-font);font-size:\(number: theme.bodySize * 1.4)px;line-height:1.45;\
-        color:var(--folio-text);background:#fff;max-width:52em;margin:0 auto;padding:1.5em;text-align:left;overflow-wrap:anywhere;\
-        letter-spacing:normal;word-spacing:normal;text-transform:none;text-indent:0;text-shadow:none;font-style:normal;\
-        font-weight:400;white-space:normal;visibility:visible}
-        \(r) svg text{letter-spacing:normal;word-spacing:normal;text-transform:none;text-shadow:none}
-        \(r) .folio-page-header{display:flex;align-items:center;gap:.6em;font-size:.8em;color:var(--folio-muted);border-bottom:1px solid var(--folio-rule);padding-bottom:.3em;margin:0 0 1em}
-        \(r) .folio-page-header img{height:1.6em;width:auto}
-        \(r) h1{display:block;font-size:\(number: theme.titleSize / theme.bodySize)em;line-height:1.2;margin:0 0 .6em;font-weight:700;color:var(--folio-text)}
-        \(r) h2{display:block;font-size:\(number: theme.subtitleSize / theme.bodySize)em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid}
-        \(r) p{display:block;margin:.4em 0;color:var(--folio-text)}
-        \(bidi){unicode-bidi:plaintext;text-align:start}
-        \(r) a{color:var(--folio-accent);text-decoration:underline}
-        \(r) strong{font-weight:700}
-        \(r) em{font-style:italic}
-        \(r) figure{display:block;margin:1em 0;break-inside:avoid}
-        \(r) figcaption{display:block;font-size:.85em;font-style:italic;color:var(--folio-muted);margin-top:.3em}
-        \(r) img{display:block;max-width:100%;height:auto}
-        \(r) svg{display:block;width:100%;max-width:100%;height:auto;overflow:visible}
-        \(r) .folio-figure-title{font-weight:700;margin:0 0 .3em}
-        \(r) .folio-chart-data summary{display:list-item;cursor:pointer;color:var(--folio-accent);font-size:.85em;margin-top:.3em}
-        \(r) .folio-chart-data .folio-table-wrap{max-height:20em;overflow:auto}
-        \(r) .folio-table-wrap{display:block;overflow-x:auto;margin:1em 0}
-        \(r) table{display:table;border-collapse:collapse;width:100%;font-size:.95em}
-        \(r) caption{display:table-caption;caption-side:top;text-align:left;font-style:italic;font-size:.85em;color:var(--folio-muted);padding-bottom:.3em}
-        \(r) th,\(r) td{padding:.3em .45em;border-bottom:1px solid var(--folio-rule);vertical-align:top;text-align:start;color:var(--folio-text);overflow-wrap:normal}
-        \(r) th{font-weight:700}
-        \(r) thead th{background:var(--folio-thead);border-bottom:1.5px solid var(--folio-muted)}
-        \(r) .folio-zebra tbody tr:nth-child(even){background:var(--folio-zebra)}
-        \(r) .folio-center{text-align:center}
-        \(r) .folio-right{text-align:right}
-        \(r) .folio-justify{text-align:justify;hyphens:auto}
-        \(r) .folio-section-title{font-size:\(number: (theme.subtitleSize + 4) / theme.bodySize)em;border-bottom:2px solid var(--folio-accent);padding-bottom:.2em}
-        \(r) table{table-layout:auto}
-        \(r) .folio-message{display:block;margin:1em 0;padding:.7em .9em;border-left:4px solid var(--folio-tint);border-radius:4px;background:var(--folio-tint-bg)}
-        \(r) .folio-message p{margin:.2em 0}
-        \(r) .folio-widgets{display:grid;grid-template-columns:repeat(auto-fit,minmax(9em,1fr));gap:.6em;margin:1em 0;padding:0;list-style:none}
-        \(r) .folio-widget{display:block;background:var(--folio-tile);border-radius:6px;padding:.7em .8em;border-left:3px solid var(--folio-tint)}
-        \(r) .folio-widget-title{font-size:.8em;color:var(--folio-muted);margin:0}
-        \(r) .folio-widget-value{font-size:1.6em;font-weight:700;margin:.1em 0 0;line-height:1.2}
-        \(r) .folio-widget-detail{font-size:.75em;color:var(--folio-muted);margin:0}
-        \(r) .folio-page-break{display:block;break-after:page;height:0;margin:0;border:0}
-        @media (max-width:30em){\(r) .folio-justify{text-align:left}}
-        @media print{\(r) .folio-section-title{break-before:page}\(r){max-width:none;padding:0}\(r) thead{display:table-header-group}\(r) tr{break-inside:avoid}\(r) .folio-table-wrap{overflow:visible}}
-        """
+            \(r),\(r) :not(svg *){all:revert;box-sizing:border-box}
+            \(r){--folio-text:\(theme.text);--folio-muted:\(theme.muted);--folio-accent:\(theme.accent);\
+            --folio-rule:\(theme.rule);--folio-tile:\(theme.tileBackground);--folio-thead:\(theme.tableHeaderBackground);\
+            --folio-zebra:\(theme.zebraBackground);--folio-font:\(string: theme.fontFamily),system-ui,sans-serif;\
+            display:block;font-family:var(--folio-font);font-size:\(number: theme.bodySize * 1.4)px;line-height:1.45;\
+            color:var(--folio-text);background:#fff;max-width:52em;margin:0 auto;padding:1.5em;text-align:left;overflow-wrap:anywhere;\
+            letter-spacing:normal;word-spacing:normal;text-transform:none;text-indent:0;text-shadow:none;font-style:normal;\
+            font-weight:400;white-space:normal;visibility:visible}
+            \(r) svg text{letter-spacing:normal;word-spacing:normal;text-transform:none;text-shadow:none}
+            \(r) .folio-page-header{display:flex;align-items:center;gap:.6em;font-size:.8em;color:var(--folio-muted);border-bottom:1px solid var(--folio-rule);padding-bottom:.3em;margin:0 0 1em}
+            \(r) .folio-page-header img{height:1.6em;width:auto}
+            \(r) h1{display:block;font-size:\(number: theme.titleSize / theme.bodySize)em;line-height:1.2;margin:0 0 .6em;font-weight:700;color:var(--folio-text)}
+            \(r) h2{display:block;font-size:\(number: theme.subtitleSize / theme.bodySize)em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid}
+            \(r) p{display:block;margin:.4em 0;color:var(--folio-text)}
+            \(bidi){unicode-bidi:plaintext;text-align:start}
+            \(r) a{color:var(--folio-accent);text-decoration:underline}
+            \(r) strong{font-weight:700}
+            \(r) em{font-style:italic}
+            \(r) figure{display:block;margin:1em 0;break-inside:avoid}
+            \(r) figcaption{display:block;font-size:.85em;font-style:italic;color:var(--folio-muted);margin-top:.3em}
+            \(r) img{display:block;max-width:100%;height:auto}
+            \(r) svg{display:block;width:100%;max-width:100%;height:auto;overflow:visible}
+            \(r) .folio-figure-title{font-weight:700;margin:0 0 .3em}
+            \(r) .folio-chart-data summary{display:list-item;cursor:pointer;color:var(--folio-accent);font-size:.85em;margin-top:.3em}
+            \(r) .folio-chart-data .folio-table-wrap{max-height:20em;overflow:auto}
+            \(r) .folio-table-wrap{display:block;overflow-x:auto;margin:1em 0}
+            \(r) table{display:table;border-collapse:collapse;width:100%;font-size:.95em}
+            \(r) caption{display:table-caption;caption-side:top;text-align:left;font-style:italic;font-size:.85em;color:var(--folio-muted);padding-bottom:.3em}
+            \(r) th,\(r) td{padding:.3em .45em;border-bottom:1px solid var(--folio-rule);vertical-align:top;text-align:start;color:var(--folio-text);overflow-wrap:normal}
+            \(r) th{font-weight:700}
+            \(r) thead th{background:var(--folio-thead);border-bottom:1.5px solid var(--folio-muted)}
+            \(r) .folio-zebra tbody tr:nth-child(even){background:var(--folio-zebra)}
+            \(r) .folio-center{text-align:center}
+            \(r) .folio-right{text-align:right}
+            \(r) .folio-justify{text-align:justify;hyphens:auto}
+            \(r) .folio-section-title{font-size:\(number: (theme.subtitleSize + 4) / theme.bodySize)em;border-bottom:2px solid var(--folio-accent);padding-bottom:.2em}
+            \(r) table{table-layout:auto}
+            \(r) .folio-message{display:block;margin:1em 0;padding:.7em .9em;border-left:4px solid var(--folio-tint);border-radius:4px;background:var(--folio-tint-bg)}
+            \(r) .folio-message p{margin:.2em 0}
+            \(r) .folio-widgets{display:grid;grid-template-columns:repeat(auto-fit,minmax(9em,1fr));gap:.6em;margin:1em 0;padding:0;list-style:none}
+            \(r) .folio-widget{display:block;background:var(--folio-tile);border-radius:6px;padding:.7em .8em;border-left:3px solid var(--folio-tint)}
+            \(r) .folio-widget-title{font-size:.8em;color:var(--folio-muted);margin:0}
+            \(r) .folio-widget-value{font-size:1.6em;font-weight:700;margin:.1em 0 0;line-height:1.2}
+            \(r) .folio-widget-detail{font-size:.75em;color:var(--folio-muted);margin:0}
+            \(r) .folio-page-break{display:block;break-after:page;height:0;margin:0;border:0}
+            @media (max-width:30em){\(r) .folio-justify{text-align:left}}
+            @media print{\(r) .folio-section-title{break-before:page}\(r){max-width:none;padding:0}\(r) thead{display:table-header-group}\(r) tr{break-inside:avoid}\(r) .folio-table-wrap{overflow:visible}}
+            """
         if !columnShares.isEmpty {
             css += "\n\(r) .folio-columns{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start;margin:1em 0}"
             css += "\n\(r) .folio-column{display:block;min-width:0}"

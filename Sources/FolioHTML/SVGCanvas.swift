@@ -1,6 +1,6 @@
-import Foundation
 import FolioGraphics
 import FolioModel
+import Foundation
 
 /// The `Canvas` protocol written as SVG elements through the `HTML` type, so every
 /// text is escaped and numbers have fixed precision: equal drawings give equal bytes.
@@ -72,7 +72,8 @@ public final class SVGCanvas: Canvas {
     static func svg(_ drawing: Drawing, id: String, title: String, fontFamily: String) -> HTML {
         let canvas = SVGCanvas()
         drawing.replay(on: canvas)
-        let w = drawing.size.width, h = drawing.size.height
+        let w = drawing.size.width
+        let h = drawing.size.height
         return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(number: w) \(number: h)\" width=\"\(number: w)\""
             + " height=\"\(number: h)\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\""
             + " font-family=\"\(fontFamily), sans-serif\">"
@@ -99,10 +100,22 @@ extension HTML.StringInterpolation {
         }
         for element in path.elements {
             switch element {
-            case .move(let p): markup += "M"; point(p); current = p
-            case .line(let p): markup += "L"; point(p); current = p
+            case .move(let p):
+                markup += "M"
+                point(p)
+                current = p
+            case .line(let p):
+                markup += "L"
+                point(p)
+                current = p
             case .curve(let c1, let c2, let p):
-                markup += "C"; point(c1); markup += " "; point(c2); markup += " "; point(p); current = p
+                markup += "C"
+                point(c1)
+                markup += " "
+                point(c2)
+                markup += " "
+                point(p)
+                current = p
             case .arc(let center, let radius, let start, let end):
                 func at(_ angle: Double) -> Point {
                     Point(center.x + radius * cos(angle), center.y + radius * sin(angle))

@@ -12,13 +12,19 @@ enum SVGNumber {
     static func write(_ value: Double, into text: inout String) {
         let scaled = (value * 100).rounded()
         // Checked here, so the conversion below cannot trap.
-        guard scaled.isFinite, abs(scaled) < 1e15, scaled != 0 else { text += "0"; return }
+        guard scaled.isFinite, abs(scaled) < 1e15, scaled != 0 else {
+            text += "0"
+            return
+        }
         var hundredths = Int(scaled)
         let negative = hundredths < 0
         hundredths = abs(hundredths)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
             var index = 24
-            func put(_ byte: UInt8) { index -= 1; buffer[index] = byte }
+            func put(_ byte: UInt8) {
+                index -= 1
+                buffer[index] = byte
+            }
             let fraction = hundredths % 100
             if fraction != 0 {
                 if fraction % 10 != 0 { put(UInt8(truncatingIfNeeded: 48 + fraction % 10)) }

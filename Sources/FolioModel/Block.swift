@@ -29,7 +29,8 @@ public enum Block: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(String.self, forKey: .type)
         guard let kind = Kind(typeName: type) else {
-            throw DecodingError.dataCorruptedError(forKey: .type, in: container,
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container,
                 debugDescription: "unknown block type \"\(type)\"; expected one of: \(Block.typeNames.joined(separator: ", "))")
         }
         switch kind {

@@ -27,16 +27,28 @@ public struct Chart: Sendable, Hashable, Codable {
     public var dataTable: Bool
     public var body: Body
 
-    public init(title: String? = nil, caption: String? = nil, height: Length? = nil, xAxis: ChartAxis = ChartAxis(),
-                yAxis: ChartAxis = ChartAxis(), legend: LegendOptions = LegendOptions(), thresholds: [ChartThreshold] = [],
-                alt: String? = nil, dataTable: Bool = false, _ body: Body) {
-        self.title = title; self.caption = caption; self.height = height; self.xAxis = xAxis; self.yAxis = yAxis
-        self.legend = legend; self.thresholds = thresholds; self.alt = alt; self.dataTable = dataTable; self.body = body
+    public init(
+        title: String? = nil, caption: String? = nil, height: Length? = nil, xAxis: ChartAxis = ChartAxis(),
+        yAxis: ChartAxis = ChartAxis(), legend: LegendOptions = LegendOptions(), thresholds: [ChartThreshold] = [],
+        alt: String? = nil, dataTable: Bool = false, _ body: Body
+    ) {
+        self.title = title
+        self.caption = caption
+        self.height = height
+        self.xAxis = xAxis
+        self.yAxis = yAxis
+        self.legend = legend
+        self.thresholds = thresholds
+        self.alt = alt
+        self.dataTable = dataTable
+        self.body = body
     }
 
     /// A grouped (or stacked) bar chart, as CareKit's `OCKBarChart`.
-    public static func bar(_ chart: BarChart, title: String? = nil, caption: String? = nil,
-                           xAxis: ChartAxis = ChartAxis(), yAxis: ChartAxis = ChartAxis()) -> Chart {
+    public static func bar(
+        _ chart: BarChart, title: String? = nil, caption: String? = nil,
+        xAxis: ChartAxis = ChartAxis(), yAxis: ChartAxis = ChartAxis()
+    ) -> Chart {
         Chart(title: title, caption: caption, xAxis: xAxis, yAxis: yAxis, .bar(chart))
     }
 
@@ -79,7 +91,8 @@ public struct Chart: Sendable, Hashable, Codable {
         case "rings": body = .rings(try RingChart(from: decoder))
         case "range": body = .range(try RangeChart(from: decoder))
         default:
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: c,
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: c,
                 debugDescription: "unknown chart kind \"\(kind)\"; expected one of: \(Chart.kinds.joined(separator: ", "))")
         }
         if let type = xAxis.type, case .line(var line) = body {
@@ -122,7 +135,9 @@ public struct ChartSeries: Sendable, Hashable, Codable {
     public var tint: Color?
 
     public init(title: String, values: [Double], tint: Color? = nil) {
-        self.title = title; self.values = values; self.tint = tint
+        self.title = title
+        self.values = values
+        self.tint = tint
     }
 }
 
@@ -141,10 +156,16 @@ public struct BarChart: Sendable, Hashable, Codable {
     /// Print each bar's value at its end, in the series colour.
     public var valueLabels: Bool
 
-    public init(categories: [String], categorySubtitles: [String]? = nil, series: [ChartSeries],
-                orientation: Orientation = .vertical, stacked: Bool = false, valueLabels: Bool = true) {
-        self.categories = categories; self.categorySubtitles = categorySubtitles; self.series = series
-        self.orientation = orientation; self.stacked = stacked; self.valueLabels = valueLabels
+    public init(
+        categories: [String], categorySubtitles: [String]? = nil, series: [ChartSeries],
+        orientation: Orientation = .vertical, stacked: Bool = false, valueLabels: Bool = true
+    ) {
+        self.categories = categories
+        self.categorySubtitles = categorySubtitles
+        self.series = series
+        self.orientation = orientation
+        self.stacked = stacked
+        self.valueLabels = valueLabels
     }
 
     private enum CodingKeys: String, CodingKey {

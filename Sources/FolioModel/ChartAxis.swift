@@ -23,11 +23,20 @@ public struct ChartAxis: Sendable, Hashable, Codable {
     /// nil reads numbers as numbers, ISO 8601 strings as dates and other strings as categories.
     public var type: ValueType?
 
-    public init(title: String? = nil, min: Double? = nil, max: Double? = nil, tickInterval: Double? = nil,
-                ticks: [Double]? = nil, format: ValueFormat? = nil, grid: Bool = true, scale: Scale = .linear,
-                type: ValueType? = nil) {
-        self.title = title; self.min = min; self.max = max; self.tickInterval = tickInterval
-        self.ticks = ticks; self.format = format; self.grid = grid; self.scale = scale; self.type = type
+    public init(
+        title: String? = nil, min: Double? = nil, max: Double? = nil, tickInterval: Double? = nil,
+        ticks: [Double]? = nil, format: ValueFormat? = nil, grid: Bool = true, scale: Scale = .linear,
+        type: ValueType? = nil
+    ) {
+        self.title = title
+        self.min = min
+        self.max = max
+        self.tickInterval = tickInterval
+        self.ticks = ticks
+        self.format = format
+        self.grid = grid
+        self.scale = scale
+        self.type = type
     }
 
     private enum CodingKeys: String, CodingKey { case title, min, max, tickInterval, ticks, format, grid, scale, type }

@@ -21,10 +21,17 @@ public struct ChartThreshold: Sendable, Hashable, Codable {
     /// Title of the series or plot whose points it highlights; nil for all of them.
     public var series: String?
 
-    public init(kind: Kind, value: Double, upper: Double? = nil, label: String? = nil, tint: Color? = nil,
-                highlight: Bool = true, series: String? = nil) {
-        self.kind = kind; self.value = value; self.upper = upper; self.label = label; self.tint = tint
-        self.highlight = highlight; self.series = series
+    public init(
+        kind: Kind, value: Double, upper: Double? = nil, label: String? = nil, tint: Color? = nil,
+        highlight: Bool = true, series: String? = nil
+    ) {
+        self.kind = kind
+        self.value = value
+        self.upper = upper
+        self.label = label
+        self.tint = tint
+        self.highlight = highlight
+        self.series = series
     }
 
     /// Whether `v` lies beyond the threshold.

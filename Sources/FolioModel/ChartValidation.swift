@@ -80,13 +80,15 @@ extension BarChart {
         try count(series.count, atMost: InputLimits.chartLayers, "\(path).series", "series")
         try count(categories.count * series.count, atMost: InputLimits.chartMarks, "\(path).series", "values")
         if let subtitles = categorySubtitles, subtitles.count != categories.count {
-            throw FolioError(path: "\(path).categorySubtitles",
-                             "has \(subtitles.count) entries but the chart has \(categories.count) categories")
+            throw FolioError(
+                path: "\(path).categorySubtitles",
+                "has \(subtitles.count) entries but the chart has \(categories.count) categories")
         }
         for (index, series) in series.enumerated() {
             let seriesPath = "\(path).series[\(index)]"
             if series.values.count != categories.count {
-                throw FolioError(path: "\(seriesPath).values",
+                throw FolioError(
+                    path: "\(seriesPath).values",
                     "has \(series.values.count) values but the chart has \(categories.count) categories")
             }
             for (v, value) in series.values.enumerated() {
@@ -120,7 +122,8 @@ extension LineChart {
             let plotPath = "\(path).plots[\(index)]"
             try plot.x?.validate(path: "\(plotPath).x")
             if let positions = plot.x ?? x, positions.count != plot.values.count {
-                throw FolioError(path: "\(plotPath).values",
+                throw FolioError(
+                    path: "\(plotPath).values",
                     "has \(plot.values.count) values but \(plot.x == nil ? "the chart's" : "its") x has \(positions.count)")
             }
             for (v, value) in plot.values.enumerated() {
@@ -154,12 +157,14 @@ extension RangeChart {
     func validate(path: String, logScale: Bool) throws {
         try count(categories.count, atMost: InputLimits.chartEntries, "\(path).categories", "categories")
         try count(plots.count, atMost: InputLimits.chartLayers, "\(path).plots", "plots")
-        try count(plots.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }, atMost: InputLimits.chartMarks,
-                  "\(path).plots", "values")
+        try count(
+            plots.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }, atMost: InputLimits.chartMarks,
+            "\(path).plots", "values")
         for (index, plot) in plots.enumerated() {
             let plotPath = "\(path).plots[\(index)]"
             if plot.values.count != categories.count {
-                throw FolioError(path: "\(plotPath).values",
+                throw FolioError(
+                    path: "\(plotPath).values",
                     "has \(plot.values.count) entries but the chart has \(categories.count) categories")
             }
             for (v, entry) in plot.values.enumerated() {

@@ -8,7 +8,10 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
     public var alpha: Double
 
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
     }
 
     /// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA`; nil for anything else.
@@ -18,8 +21,9 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
         if digits.count == 3 { digits = Substring(digits.map { "\($0)\($0)" }.joined()) }
         guard digits.count == 6 || digits.count == 8, let value = UInt32(digits, radix: 16) else { return nil }
         let rgba = digits.count == 6 ? (value << 8 | 0xFF) : value
-        self.init(red: Double(rgba >> 24 & 0xFF) / 255, green: Double(rgba >> 16 & 0xFF) / 255,
-                  blue: Double(rgba >> 8 & 0xFF) / 255, alpha: Double(rgba & 0xFF) / 255)
+        self.init(
+            red: Double(rgba >> 24 & 0xFF) / 255, green: Double(rgba >> 16 & 0xFF) / 255,
+            blue: Double(rgba >> 8 & 0xFF) / 255, alpha: Double(rgba & 0xFF) / 255)
     }
 
     /// `#RRGGBB`, or `#RRGGBBAA` when not opaque.
@@ -38,15 +42,17 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// This colour mixed with white: `amount` 0 keeps it, 1 gives white.
     public func lightened(_ amount: Double) -> Color {
-        Color(red: red + (1 - red) * amount, green: green + (1 - green) * amount,
-              blue: blue + (1 - blue) * amount, alpha: alpha)
+        Color(
+            red: red + (1 - red) * amount, green: green + (1 - green) * amount,
+            blue: blue + (1 - blue) * amount, alpha: alpha)
     }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let color = Color(hex: text) else {
-            throw DecodingError.dataCorruptedError(in: container,
+            throw DecodingError.dataCorruptedError(
+                in: container,
                 debugDescription: "\"\(text)\" is not a colour; use #RRGGBB")
         }
         self = color
@@ -70,7 +76,8 @@ extension Color {
 
     /// WCAG contrast ratio between this colour and `other`, from 1 to 21.
     public func contrast(with other: Color) -> Double {
-        let a = luminance + 0.05, b = other.luminance + 0.05
+        let a = luminance + 0.05
+        let b = other.luminance + 0.05
         return max(a, b) / min(a, b)
     }
 
@@ -78,8 +85,9 @@ extension Color {
     public func composited(over background: Color) -> Color {
         guard alpha < 1 else { return self }
         let a = min(max(alpha, 0), 1)
-        return Color(red: red * a + background.red * (1 - a), green: green * a + background.green * (1 - a),
-                     blue: blue * a + background.blue * (1 - a), alpha: 1)
+        return Color(
+            red: red * a + background.red * (1 - a), green: green * a + background.green * (1 - a),
+            blue: blue * a + background.blue * (1 - a), alpha: 1)
     }
 
     /// This colour as it shows on `background` (translucency blended in), darkened just enough
@@ -91,9 +99,10 @@ extension Color {
         while color.contrast(with: background) < ratio && step < 40 {
             let lighter = background.luminance < 0.5
             let k = lighter ? 0.06 : -0.06
-            color = Color(red: min(max(color.red + (lighter ? (1 - color.red) : color.red) * k, 0), 1),
-                          green: min(max(color.green + (lighter ? (1 - color.green) : color.green) * k, 0), 1),
-                          blue: min(max(color.blue + (lighter ? (1 - color.blue) : color.blue) * k, 0), 1), alpha: color.alpha)
+            color = Color(
+                red: min(max(color.red + (lighter ? (1 - color.red) : color.red) * k, 0), 1),
+                green: min(max(color.green + (lighter ? (1 - color.green) : color.green) * k, 0), 1),
+                blue: min(max(color.blue + (lighter ? (1 - color.blue) : color.blue) * k, 0), 1), alpha: color.alpha)
             step += 1
         }
         return color

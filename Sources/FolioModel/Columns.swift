@@ -13,7 +13,8 @@ public struct Columns: Sendable, Hashable, Codable {
 
     /// Each item's share of the width, adding up to 1.
     public var fractions: [Double] {
-        let raw = widths.map { $0.count == items.count ? $0 : Array(repeating: 1, count: items.count) }
+        let raw =
+            widths.map { $0.count == items.count ? $0 : Array(repeating: 1, count: items.count) }
             ?? Array(repeating: 1, count: items.count)
         let total = raw.reduce(0, +)
         return raw.map { total > 0 ? $0 / total : 1 / Double(max(items.count, 1)) }

@@ -18,10 +18,17 @@ public struct Document: Sendable, Hashable, Codable {
     public var theme: ThemeSpec?
     public var elements: [Block]
 
-    public init(title: String, header: String? = nil, footer: String = Document.defaultFooter,
-                page: PageSetup = PageSetup(), metadata: Metadata = Metadata(), theme: ThemeSpec? = nil, elements: [Block]) {
-        self.title = title; self.header = header; self.footer = footer
-        self.page = page; self.metadata = metadata; self.theme = theme; self.elements = elements
+    public init(
+        title: String, header: String? = nil, footer: String = Document.defaultFooter,
+        page: PageSetup = PageSetup(), metadata: Metadata = Metadata(), theme: ThemeSpec? = nil, elements: [Block]
+    ) {
+        self.title = title
+        self.header = header
+        self.footer = footer
+        self.page = page
+        self.metadata = metadata
+        self.theme = theme
+        self.elements = elements
     }
 
     private enum CodingKeys: String, CodingKey { case title, header, footer, page, metadata, theme, elements }

@@ -7,13 +7,15 @@ public enum ISODate {
     public static func parse(_ text: String) -> Double? {
         var scanner = Scanner(Array(text.utf8))
         guard let year = scanner.digits(4), scanner.take(UInt8(ascii: "-")), let month = scanner.digits(2),
-              scanner.take(UInt8(ascii: "-")), let day = scanner.digits(2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
+            scanner.take(UInt8(ascii: "-")), let day = scanner.digits(2),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
         if scanner.atEnd { return seconds }
         guard scanner.take(UInt8(ascii: "T")) || scanner.take(UInt8(ascii: "t")) || scanner.take(UInt8(ascii: " ")),
-              let hour = scanner.digits(2), scanner.take(UInt8(ascii: ":")), let minute = scanner.digits(2),
-              hour <= 24, minute <= 59 else { return nil }
+            let hour = scanner.digits(2), scanner.take(UInt8(ascii: ":")), let minute = scanner.digits(2),
+            hour <= 24, minute <= 59
+        else { return nil }
         var second = 0.0
         if scanner.take(UInt8(ascii: ":")) {
             guard let whole = scanner.digits(2), whole <= 60 else { return nil }
@@ -66,7 +68,10 @@ public enum ISODate {
         let rest = seconds - days * 86_400
         if rest == 0 { return date }
         let millis = (rest * 1000).clampedInt()
-        let h = millis / 3_600_000, mi = millis / 60_000 % 60, s = millis / 1000 % 60, ms = millis % 1000
+        let h = millis / 3_600_000
+        let mi = millis / 60_000 % 60
+        let s = millis / 1000 % 60
+        let ms = millis % 1000
         let fraction = ms == 0 ? "" : "." + String(1000 + ms).dropFirst()
         return "\(date)T\(two(h)):\(two(mi)):\(two(s))\(fraction)Z"
     }
@@ -127,8 +132,8 @@ public enum ISODate {
     }
 }
 
-private extension String {
-    init(format4 n: Int) {
+extension String {
+    fileprivate init(format4 n: Int) {
         let digits = String(abs(n))
         self = (n < 0 ? "-" : "") + String(repeating: "0", count: Swift.max(0, 4 - digits.count)) + digits
     }

@@ -19,7 +19,10 @@ public struct ImageBlock: Sendable, Hashable, Codable {
     public var caption: String?
 
     public init(source: Source, width: Length? = nil, alt: String = "", caption: String? = nil) {
-        self.source = source; self.width = width; self.alt = alt; self.caption = caption
+        self.source = source
+        self.width = width
+        self.alt = alt
+        self.caption = caption
     }
 
     private enum CodingKeys: String, CodingKey { case path, data, width, alt, caption }
@@ -34,13 +37,16 @@ public struct ImageBlock: Sendable, Hashable, Codable {
                 text = String(text[text.index(after: comma)...])
             }
             guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-                throw DecodingError.dataCorruptedError(forKey: .data, in: container,
+                throw DecodingError.dataCorruptedError(
+                    forKey: .data, in: container,
                     debugDescription: "not valid base64")
             }
             source = .data(bytes)
         } else {
-            throw DecodingError.keyNotFound(CodingKeys.path, DecodingError.Context(
-                codingPath: container.codingPath, debugDescription: "an image needs \"path\" or base64 \"data\""))
+            throw DecodingError.keyNotFound(
+                CodingKeys.path,
+                DecodingError.Context(
+                    codingPath: container.codingPath, debugDescription: "an image needs \"path\" or base64 \"data\""))
         }
         width = try container.decodeIfPresent(Length.self, forKey: .width)
         alt = try container.decodeIfPresent(String.self, forKey: .alt) ?? ""

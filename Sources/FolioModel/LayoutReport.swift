@@ -12,7 +12,10 @@ public struct LayoutReport: Sendable, Hashable, Codable {
         public var rows: [[Int]]?
 
         public init(path: String, type: String, pages: [Int], rows: [[Int]]? = nil) {
-            self.path = path; self.type = type; self.pages = pages; self.rows = rows
+            self.path = path
+            self.type = type
+            self.pages = pages
+            self.rows = rows
         }
     }
 
@@ -39,7 +42,10 @@ public struct LayoutReport: Sendable, Hashable, Codable {
         public var message: String
 
         public init(kind: Kind, path: String, page: Int? = nil, message: String) {
-            self.kind = kind; self.path = path; self.page = page; self.message = message
+            self.kind = kind
+            self.path = path
+            self.page = page
+            self.message = message
         }
     }
 
@@ -48,6 +54,8 @@ public struct LayoutReport: Sendable, Hashable, Codable {
     public var warnings: [Warning]
 
     public init(pages: Int = 0, blocks: [Block] = [], warnings: [Warning] = []) {
-        self.pages = pages; self.blocks = blocks; self.warnings = warnings
+        self.pages = pages
+        self.blocks = blocks
+        self.warnings = warnings
     }
 }

@@ -7,7 +7,8 @@ public struct LegendOptions: Sendable, Hashable, Codable {
     public var swatch: Swatch
 
     public init(position: Position = .bottom, swatch: Swatch = .square) {
-        self.position = position; self.swatch = swatch
+        self.position = position
+        self.swatch = swatch
     }
 
     /// No legend.
@@ -22,7 +23,8 @@ public struct LegendOptions: Sendable, Hashable, Codable {
             return
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(position: try c.decodeIfPresent(Position.self, forKey: .position) ?? .bottom,
-                  swatch: try c.decodeIfPresent(Swatch.self, forKey: .swatch) ?? .square)
+        self.init(
+            position: try c.decodeIfPresent(Position.self, forKey: .position) ?? .bottom,
+            swatch: try c.decodeIfPresent(Swatch.self, forKey: .swatch) ?? .square)
     }
 }

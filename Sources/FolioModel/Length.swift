@@ -42,11 +42,13 @@ public struct Length: Sendable, Hashable, Codable, ExpressibleByFloatLiteral, Ex
             return
         }
         guard let text = try? container.decode(String.self) else {
-            throw DecodingError.dataCorruptedError(in: container,
+            throw DecodingError.dataCorruptedError(
+                in: container,
                 debugDescription: "expected a length such as 12, \"2cm\", \"20mm\" or \"1in\"")
         }
         guard let parsed = Length(parsing: text) else {
-            throw DecodingError.dataCorruptedError(in: container,
+            throw DecodingError.dataCorruptedError(
+                in: container,
                 debugDescription: "\"\(text)\" is not a length; use a number of points or \"2cm\", \"20mm\", \"1in\", \"12pt\"")
         }
         self = parsed
@@ -63,8 +65,11 @@ extension Length {
     /// with `allowZero: false` it must also be above 0.
     public func validate(path: String, allowZero: Bool = true) throws {
         guard points.isFinite, allowZero ? points >= 0 : points > 0, points <= InputLimits.length else {
-            throw FolioError(path: path, allowZero ? "must be a length from 0 to 14400 points (200 inches)"
-                                                   : "must be a length above 0 and at most 14400 points (200 inches)")
+            throw FolioError(
+                path: path,
+                allowZero
+                    ? "must be a length from 0 to 14400 points (200 inches)"
+                    : "must be a length above 0 and at most 14400 points (200 inches)")
         }
     }
 }

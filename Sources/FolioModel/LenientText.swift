@@ -14,8 +14,10 @@ struct LenientText: Decodable {
         } else if let flag = try? container.decode(Bool.self) {
             value = String(flag)
         } else {
-            throw DecodingError.typeMismatch(String.self, DecodingError.Context(
-                codingPath: decoder.codingPath, debugDescription: "expected a string"))
+            throw DecodingError.typeMismatch(
+                String.self,
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "expected a string"))
         }
     }
 }
@@ -34,8 +36,10 @@ struct LenientRow: Decodable {
 
     init(from decoder: Decoder) throws {
         guard var container = try? decoder.unkeyedContainer() else {
-            throw DecodingError.typeMismatch([String].self, DecodingError.Context(
-                codingPath: decoder.codingPath, debugDescription: "expected an array of strings"))
+            throw DecodingError.typeMismatch(
+                [String].self,
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "expected an array of strings"))
         }
         var cells: [String] = []
         var spans: [Int: Int] = [:]
@@ -46,8 +50,10 @@ struct LenientRow: Decodable {
             }
             let index = container.currentIndex
             guard let cell = try? container.decode(SpanningCell.self) else {
-                throw DecodingError.typeMismatch(String.self, DecodingError.Context(
-                    codingPath: decoder.codingPath + [IndexKey(index)], debugDescription: "expected a string or {text, span}"))
+                throw DecodingError.typeMismatch(
+                    String.self,
+                    DecodingError.Context(
+                        codingPath: decoder.codingPath + [IndexKey(index)], debugDescription: "expected a string or {text, span}"))
             }
             if let span = cell.span {
                 guard (1...64).contains(span) else {

@@ -36,19 +36,21 @@ public enum XValues: Sendable, Hashable, Codable {
         case .category?:
             return .categories(strings)
         case .number?:
-            return .numbers(try strings.enumerated().map { index, text in
-                guard let number = Double(text.trimmingWhitespace()), number.isFinite else {
-                    throw failure(index, "\"\(text)\" is not a number (xAxis.type is number)")
-                }
-                return number
-            })
+            return .numbers(
+                try strings.enumerated().map { index, text in
+                    guard let number = Double(text.trimmingWhitespace()), number.isFinite else {
+                        throw failure(index, "\"\(text)\" is not a number (xAxis.type is number)")
+                    }
+                    return number
+                })
         case .date?:
-            return .dates(try strings.enumerated().map { index, text in
-                guard let date = ISODate.parse(text) else {
-                    throw failure(index, "\"\(text)\" is not an ISO 8601 date such as 2026-11-14 or 2026-11-14T08:00:00.250Z")
-                }
-                return date
-            })
+            return .dates(
+                try strings.enumerated().map { index, text in
+                    guard let date = ISODate.parse(text) else {
+                        throw failure(index, "\"\(text)\" is not an ISO 8601 date such as 2026-11-14 or 2026-11-14T08:00:00.250Z")
+                    }
+                    return date
+                })
         case nil:
             guard !strings.isEmpty, strings.allSatisfy(ISODate.looksLikeDate) else { return .categories(strings) }
             return try reading(strings, as: .date, codingPath: codingPath)
@@ -59,12 +61,16 @@ public enum XValues: Sendable, Hashable, Codable {
     public func coerced(to type: ChartAxis.ValueType, codingPath: [CodingKey] = []) throws -> XValues {
         switch (self, type) {
         case (.categories(let names), _): return try XValues.reading(names, as: type, codingPath: codingPath)
-        case (.numbers(let values), .category): return .categories(values.map { $0 == $0.rounded() && abs($0) < 1e15 ? String($0.clampedInt()) : String($0) })
+        case (.numbers(let values), .category):
+            return .categories(values.map { $0 == $0.rounded() && abs($0) < 1e15 ? String($0.clampedInt()) : String($0) })
         case (.dates(let values), .category): return .categories(values.map(ISODate.format))
         case (.numbers, .number), (.dates, .date): return self
         case (.numbers, .date):
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
-                "xAxis.type is date, but x holds numbers; write dates as ISO 8601 strings"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath,
+                    debugDescription:
+                        "xAxis.type is date, but x holds numbers; write dates as ISO 8601 strings"))
         case (.dates(let values), .number): return .numbers(values)
         }
     }
@@ -93,10 +99,17 @@ public struct LinePlot: Sendable, Hashable, Codable {
     public var markers: Bool?
     public var dashed: Bool
 
-    public init(title: String, values: [Double?], x: XValues? = nil, tint: Color? = nil, fill: Bool = false,
-                markers: Bool? = nil, dashed: Bool = false) {
-        self.title = title; self.values = values; self.x = x; self.tint = tint; self.fill = fill
-        self.markers = markers; self.dashed = dashed
+    public init(
+        title: String, values: [Double?], x: XValues? = nil, tint: Color? = nil, fill: Bool = false,
+        markers: Bool? = nil, dashed: Bool = false
+    ) {
+        self.title = title
+        self.values = values
+        self.x = x
+        self.tint = tint
+        self.fill = fill
+        self.markers = markers
+        self.dashed = dashed
     }
 
     private enum CodingKeys: String, CodingKey { case title, values, x, tint, fill, markers, dashed }
@@ -134,10 +147,16 @@ public struct LineChart: Sendable, Hashable, Codable {
     /// Join the points with lines (false for a scatter plot).
     public var connect: Bool
 
-    public init(x: XValues? = nil, plots: [LinePlot], interpolation: Interpolation = .linear, markers: Bool = false,
-                referenceLines: [ReferenceLine] = [], connect: Bool = true) {
-        self.x = x; self.plots = plots; self.interpolation = interpolation; self.markers = markers
-        self.referenceLines = referenceLines; self.connect = connect
+    public init(
+        x: XValues? = nil, plots: [LinePlot], interpolation: Interpolation = .linear, markers: Bool = false,
+        referenceLines: [ReferenceLine] = [], connect: Bool = true
+    ) {
+        self.x = x
+        self.plots = plots
+        self.interpolation = interpolation
+        self.markers = markers
+        self.referenceLines = referenceLines
+        self.connect = connect
     }
 
     private enum CodingKeys: String, CodingKey { case x, plots, interpolation, markers, referenceLines }

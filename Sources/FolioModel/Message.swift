@@ -29,7 +29,10 @@ public struct Message: Sendable, Hashable, Codable {
     public var tint: Color?
 
     public init(title: String, text: RichText, kind: Kind = .tip, tint: Color? = nil) {
-        self.title = title; self.text = text; self.kind = kind; self.tint = tint
+        self.title = title
+        self.text = text
+        self.kind = kind
+        self.tint = tint
     }
 
     /// The tint given, or the kind's default.

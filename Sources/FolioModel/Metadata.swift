@@ -13,8 +13,10 @@ public struct Metadata: Sendable, Hashable, Codable {
     /// assistive technology. On by default; a 100,000-row table's tree is most of its file.
     public var tagged: Bool
 
-    public init(author: String? = nil, subject: String? = nil, keywords: [String] = [],
-                language: String = "en", creationDate: Date? = nil, tagged: Bool = true) {
+    public init(
+        author: String? = nil, subject: String? = nil, keywords: [String] = [],
+        language: String = "en", creationDate: Date? = nil, tagged: Bool = true
+    ) {
         self.author = author
         self.subject = subject
         self.keywords = keywords
@@ -34,7 +36,8 @@ public struct Metadata: Sendable, Hashable, Codable {
         tagged = try container.decodeIfPresent(Bool.self, forKey: .tagged) ?? true
         if let text = try container.decodeIfPresent(String.self, forKey: .creationDate) {
             guard let date = Metadata.parseDate(text) else {
-                throw DecodingError.dataCorruptedError(forKey: .creationDate, in: container,
+                throw DecodingError.dataCorruptedError(
+                    forKey: .creationDate, in: container,
                     debugDescription: "\"\(text)\" is not an ISO 8601 date such as 2026-11-15 or 2026-11-15T09:30:00Z")
             }
             creationDate = date

@@ -15,7 +15,10 @@ public struct PageSetup: Sendable, Hashable, Codable {
             }
         }
 
-        private struct Custom: Codable { var width: Length; var height: Length }
+        private struct Custom: Codable {
+            var width: Length
+            var height: Length
+        }
 
         public init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
@@ -24,7 +27,8 @@ public struct PageSetup: Sendable, Hashable, Codable {
                 case "a4": self = .a4
                 case "letter", "us-letter", "usletter": self = .letter
                 default:
-                    throw DecodingError.dataCorruptedError(in: container,
+                    throw DecodingError.dataCorruptedError(
+                        in: container,
                         debugDescription: "unknown page size \"\(name)\"; use \"A4\", \"Letter\" or {width, height}")
                 }
                 return
@@ -56,25 +60,35 @@ public struct PageSetup: Sendable, Hashable, Codable {
         public var left: Length
 
         /// The same margin on every side.
-        public init(all: Length) { top = all; right = all; bottom = all; left = all }
+        public init(all: Length) {
+            top = all
+            right = all
+            bottom = all
+            left = all
+        }
         public init(top: Length, right: Length, bottom: Length, left: Length) {
-            self.top = top; self.right = right; self.bottom = bottom; self.left = left
+            self.top = top
+            self.right = right
+            self.bottom = bottom
+            self.left = left
         }
 
         private enum CodingKeys: String, CodingKey { case top, right, bottom, left }
 
         public init(from decoder: Decoder) throws {
             if let single = try? decoder.singleValueContainer(),
-               (try? single.decode(String.self)) != nil || (try? single.decode(Double.self)) != nil {
+                (try? single.decode(String.self)) != nil || (try? single.decode(Double.self)) != nil
+            {
                 self.init(all: try single.decode(Length.self))
                 return
             }
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let fallback = Length.cm(2)
-            self.init(top: try container.decodeIfPresent(Length.self, forKey: .top) ?? fallback,
-                      right: try container.decodeIfPresent(Length.self, forKey: .right) ?? fallback,
-                      bottom: try container.decodeIfPresent(Length.self, forKey: .bottom) ?? fallback,
-                      left: try container.decodeIfPresent(Length.self, forKey: .left) ?? fallback)
+            self.init(
+                top: try container.decodeIfPresent(Length.self, forKey: .top) ?? fallback,
+                right: try container.decodeIfPresent(Length.self, forKey: .right) ?? fallback,
+                bottom: try container.decodeIfPresent(Length.self, forKey: .bottom) ?? fallback,
+                left: try container.decodeIfPresent(Length.self, forKey: .left) ?? fallback)
         }
     }
 

@@ -5,7 +5,9 @@ public struct ChartSegment: Sendable, Hashable, Codable {
     public var tint: Color?
 
     public init(title: String, value: Double, tint: Color? = nil) {
-        self.title = title; self.value = value; self.tint = tint
+        self.title = title
+        self.value = value
+        self.tint = tint
     }
 }
 
@@ -25,10 +27,17 @@ public struct PieChart: Sendable, Hashable, Codable {
     /// Indexes of slices pulled out of the pie.
     public var explode: [Int]
 
-    public init(segments: [ChartSegment], donut: Bool = false, clockwise: Bool = true, centerTitle: String? = nil,
-                centerText: String? = nil, percentLabels: Bool = true, explode: [Int] = []) {
-        self.segments = segments; self.donut = donut; self.clockwise = clockwise; self.centerTitle = centerTitle
-        self.centerText = centerText; self.percentLabels = percentLabels; self.explode = explode
+    public init(
+        segments: [ChartSegment], donut: Bool = false, clockwise: Bool = true, centerTitle: String? = nil,
+        centerText: String? = nil, percentLabels: Bool = true, explode: [Int] = []
+    ) {
+        self.segments = segments
+        self.donut = donut
+        self.clockwise = clockwise
+        self.centerTitle = centerTitle
+        self.centerText = centerText
+        self.percentLabels = percentLabels
+        self.explode = explode
     }
 
     private enum CodingKeys: String, CodingKey { case segments, clockwise, centerTitle, centerText, percentLabels, explode }

@@ -6,7 +6,9 @@ public struct RangePlot: Sendable, Hashable, Codable {
     public var tint: Color?
 
     public init(title: String, values: [[Double]], tint: Color? = nil) {
-        self.title = title; self.values = values; self.tint = tint
+        self.title = title
+        self.values = values
+        self.tint = tint
     }
 }
 
@@ -21,7 +23,10 @@ public struct RangeChart: Sendable, Hashable, Codable {
     public var multiplePoints: Bool
 
     public init(categories: [String], plots: [RangePlot], connected: Bool = false, multiplePoints: Bool = false) {
-        self.categories = categories; self.plots = plots; self.connected = connected; self.multiplePoints = multiplePoints
+        self.categories = categories
+        self.plots = plots
+        self.connected = connected
+        self.multiplePoints = multiplePoints
     }
 
     private enum CodingKeys: String, CodingKey { case categories, plots, connected, multiplePoints }

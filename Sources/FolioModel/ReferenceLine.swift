@@ -14,7 +14,11 @@ public struct ReferenceLine: Sendable, Hashable, Codable {
     public var dashed: Bool
 
     public init(axis: Axis = .y, value: Double, label: String? = nil, tint: Color? = nil, dashed: Bool = true) {
-        self.axis = axis; self.value = value; self.label = label; self.tint = tint; self.dashed = dashed
+        self.axis = axis
+        self.value = value
+        self.label = label
+        self.tint = tint
+        self.dashed = dashed
     }
 
     private enum CodingKeys: String, CodingKey { case axis, value, label, tint, dashed }

@@ -31,12 +31,16 @@ public final class RenderDeadline: @unchecked Sendable {
 
     /// Stops the render at its next check, whatever the time.
     public func cancel() {
-        lock.lock(); cancelled = true; lock.unlock()
+        lock.lock()
+        cancelled = true
+        lock.unlock()
     }
 
     /// Whether the render should stop: cancelled, or past the deadline.
     public var isExpired: Bool {
-        lock.lock(); let cancelled = self.cancelled; lock.unlock()
+        lock.lock()
+        let cancelled = self.cancelled
+        lock.unlock()
         return cancelled || DispatchTime.now().uptimeNanoseconds >= uptimeNanoseconds
     }
 

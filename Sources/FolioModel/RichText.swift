@@ -7,7 +7,10 @@ public struct TextRun: Sendable, Hashable {
     public var link: String?
 
     public init(_ text: String, bold: Bool = false, italic: Bool = false, link: String? = nil) {
-        self.text = text; self.bold = bold; self.italic = italic; self.link = link
+        self.text = text
+        self.bold = bold
+        self.italic = italic
+        self.link = link
     }
 }
 
@@ -111,7 +114,10 @@ private struct MarkupParser {
         var open: [Int] = []
         var k = 0
         while k < n {
-            if chars[k] == "\\", k + 1 < n { k += 2; continue }
+            if chars[k] == "\\", k + 1 < n {
+                k += 2
+                continue
+            }
             if chars[k] == "(" { open.append(k) } else if chars[k] == ")", let start = open.popLast() { closing[start] = k }
             k += 1
         }
@@ -122,18 +128,25 @@ private struct MarkupParser {
         while index < chars.count {
             let c = chars[index]
             if c == "\\", index + 1 < chars.count, "*[]()\\_".unicodeScalars.contains(chars[index + 1]) {
-                buffer.unicodeScalars.append(chars[index + 1]); index += 2
+                buffer.unicodeScalars.append(chars[index + 1])
+                index += 2
             } else if c == "*", peek(1) == "*", bold || hasClosing(double: true) {
-                flush(); bold.toggle(); index += 2
+                flush()
+                bold.toggle()
+                index += 2
             } else if c == "*", peek(1) == "*" {
-                buffer += "**"; index += 2
+                buffer += "**"
+                index += 2
             } else if c == "*", italic || hasClosing(double: false) {
-                flush(); italic.toggle(); index += 1
+                flush()
+                italic.toggle()
+                index += 1
             } else if c == "[", let link = parseLink() {
                 flush()
                 runs.append(TextRun(link.text, bold: bold, italic: italic, link: link.url))
             } else {
-                buffer.unicodeScalars.append(c); index += 1
+                buffer.unicodeScalars.append(c)
+                index += 1
             }
         }
         flush()

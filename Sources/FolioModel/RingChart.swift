@@ -5,6 +5,7 @@ public struct RingChart: Sendable, Hashable, Codable {
     public var centerLabel: String?
 
     public init(rings: [ChartSegment], centerLabel: String? = nil) {
-        self.rings = rings; self.centerLabel = centerLabel
+        self.rings = rings
+        self.centerLabel = centerLabel
     }
 }

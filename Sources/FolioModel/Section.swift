@@ -9,7 +9,9 @@ public struct Section: Sendable, Hashable, Codable {
     public var id: String?
 
     public init(title: String, label: String? = nil, id: String? = nil) {
-        self.title = title; self.label = label; self.id = id
+        self.title = title
+        self.label = label
+        self.id = id
     }
 }
 
@@ -24,7 +26,10 @@ public struct PageNumbering: Sendable, Hashable {
     public var documentPages: Int
 
     public init(page: Int, pages: Int, documentPage: Int, documentPages: Int) {
-        self.page = page; self.pages = pages; self.documentPage = documentPage; self.documentPages = documentPages
+        self.page = page
+        self.pages = pages
+        self.documentPage = documentPage
+        self.documentPages = documentPages
     }
 }
 

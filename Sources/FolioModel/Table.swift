@@ -28,7 +28,9 @@ public struct Table: Sendable, Hashable, Codable {
         public var span: Int
 
         public init(row: Int, cell: Int, span: Int) {
-            self.row = row; self.cell = cell; self.span = span
+            self.row = row
+            self.cell = cell
+            self.span = span
         }
     }
 
@@ -39,7 +41,9 @@ public struct Table: Sendable, Hashable, Codable {
         public var span: Int
 
         public init(text: String, column: Int, span: Int) {
-            self.text = text; self.column = column; self.span = span
+            self.text = text
+            self.column = column
+            self.span = span
         }
     }
 
@@ -53,7 +57,10 @@ public struct Table: Sendable, Hashable, Codable {
             let container = try decoder.singleValueContainer()
             if let text = try? container.decode(String.self) {
                 let trimmed = text.trimmingWhitespace()
-                if trimmed == "auto" { self = .auto; return }
+                if trimmed == "auto" {
+                    self = .auto
+                    return
+                }
                 if trimmed.hasSuffix("%"), let value = Double(trimmed.dropLast()), value > 0, value <= 100 {
                     self = .percent(value)
                     return
@@ -72,10 +79,18 @@ public struct Table: Sendable, Hashable, Codable {
         }
     }
 
-    public init(header: [String]? = nil, rows: [[String]], align: [Alignment] = [], zebra: Bool = true,
-                caption: String? = nil, continuedCaption: String? = nil, widths: [ColumnWidth]? = nil, spans: [CellSpan] = []) {
-        self.header = header; self.rows = rows; self.align = align; self.zebra = zebra; self.caption = caption
-        self.continuedCaption = continuedCaption; self.widths = widths; self.spans = spans
+    public init(
+        header: [String]? = nil, rows: [[String]], align: [Alignment] = [], zebra: Bool = true,
+        caption: String? = nil, continuedCaption: String? = nil, widths: [ColumnWidth]? = nil, spans: [CellSpan] = []
+    ) {
+        self.header = header
+        self.rows = rows
+        self.align = align
+        self.zebra = zebra
+        self.caption = caption
+        self.continuedCaption = continuedCaption
+        self.widths = widths
+        self.spans = spans
     }
 
     /// Number of columns: the widest of the header and the rows, spans counted.
@@ -121,7 +136,6 @@ public struct Table: Sendable, Hashable, Codable {
     public func alignment(ofColumn index: Int) -> Alignment {
         index < align.count ? align[index] : .left
     }
-
 
     private enum CodingKeys: String, CodingKey { case header, rows, align, zebra, caption, continuedCaption, widths, spans }
 

@@ -17,12 +17,21 @@ public struct ThemeSpec: Sendable, Hashable, Codable {
     /// A PNG or JPEG shown in the page header, relative to the file that names it.
     public var logo: String?
 
-    public init(accent: Color? = nil, text: Color? = nil, muted: Color? = nil, fontFamily: String? = nil,
-                titleSize: Double? = nil, subtitleSize: Double? = nil, bodySize: Double? = nil, smallSize: Double? = nil,
-                palette: [Color]? = nil, logo: String? = nil) {
-        self.accent = accent; self.text = text; self.muted = muted; self.fontFamily = fontFamily
-        self.titleSize = titleSize; self.subtitleSize = subtitleSize; self.bodySize = bodySize; self.smallSize = smallSize
-        self.palette = palette; self.logo = logo
+    public init(
+        accent: Color? = nil, text: Color? = nil, muted: Color? = nil, fontFamily: String? = nil,
+        titleSize: Double? = nil, subtitleSize: Double? = nil, bodySize: Double? = nil, smallSize: Double? = nil,
+        palette: [Color]? = nil, logo: String? = nil
+    ) {
+        self.accent = accent
+        self.text = text
+        self.muted = muted
+        self.fontFamily = fontFamily
+        self.titleSize = titleSize
+        self.subtitleSize = subtitleSize
+        self.bodySize = bodySize
+        self.smallSize = smallSize
+        self.palette = palette
+        self.logo = logo
     }
 
     /// Checks sizes and the palette, naming the field.
@@ -35,8 +44,9 @@ public struct ThemeSpec: Sendable, Hashable, Codable {
         if let palette, palette.isEmpty { throw FolioError(path: "\(path).palette", "the palette needs at least one colour") }
         if let palette, palette.count > 256 { throw FolioError(path: "\(path).palette", "at most 256 colours") }
         if let fontFamily, !ThemeSpec.isSafeFontFamily(fontFamily) {
-            throw FolioError(path: "\(path).fontFamily",
-                             "a font family is 1 to 100 letters, digits, spaces, hyphens, underscores or periods, such as \"DejaVu Sans\"")
+            throw FolioError(
+                path: "\(path).fontFamily",
+                "a font family is 1 to 100 letters, digits, spaces, hyphens, underscores or periods, such as \"DejaVu Sans\"")
         }
     }
 

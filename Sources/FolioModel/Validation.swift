@@ -12,7 +12,8 @@ extension Document {
             try margin.validate(path: "page.margins.\(name)")
         }
         guard [m.top, m.right, m.bottom, m.left].allSatisfy({ $0.points >= 0 }),
-              width - m.left.points - m.right.points >= 72, height - m.top.points - m.bottom.points >= 72 else {
+            width - m.left.points - m.right.points >= 72, height - m.top.points - m.bottom.points >= 72
+        else {
             throw FolioError(path: "page.margins", "margins must be positive and leave at least 1 inch of content")
         }
         try theme?.validate(path: "theme")
@@ -77,10 +78,13 @@ extension Table {
             throw FolioError(path: "\(path).rows", "has \(rows.count) rows; at most \(InputLimits.tableRows) are allowed")
         }
         func checkCells(_ cells: [String], _ rowPath: @autoclosure () -> String) throws {
-            for (index, cell) in cells.enumerated() where cell.utf8.count > InputLimits.tableCellScalars
-                && cell.unicodeScalars.count > InputLimits.tableCellScalars {
-                throw FolioError(path: "\(rowPath())[\(index)]",
-                                 "a table cell holds at most \(InputLimits.tableCellScalars) characters; put longer text in a paragraph")
+            for (index, cell) in cells.enumerated()
+            where cell.utf8.count > InputLimits.tableCellScalars
+                && cell.unicodeScalars.count > InputLimits.tableCellScalars
+            {
+                throw FolioError(
+                    path: "\(rowPath())[\(index)]",
+                    "a table cell holds at most \(InputLimits.tableCellScalars) characters; put longer text in a paragraph")
             }
         }
         if let header { try checkCells(header, "\(path).header") }
@@ -111,8 +115,12 @@ extension Table {
 extension Metadata {
     func validate(path: String) throws {
         let tag = language.unicodeScalars
-        guard !tag.isEmpty, tag.count <= 35, tag.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0)
-            || ("0"..."9").contains($0) || $0 == "-" }), tag.first != "-" else {
+        guard !tag.isEmpty, tag.count <= 35,
+            tag.allSatisfy({
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0)
+                    || ("0"..."9").contains($0) || $0 == "-"
+            }), tag.first != "-"
+        else {
             throw FolioError(path: "\(path).language", "\"\(language)\" is not a BCP 47 language tag such as en, fr-CA or zh-Hant")
         }
     }
@@ -126,8 +134,11 @@ extension RichText {
     /// no control characters, spaces or quotes that could end it early in HTML or PDF.
     public static func isAllowedLink(_ url: String) -> Bool {
         guard url.utf8.count <= 8192,
-              !url.unicodeScalars.contains(where: { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value)
-                  || $0 == "\"" || $0 == "<" || $0 == ">" || $0 == "\\" || $0 == "`" }) else { return false }
+            !url.unicodeScalars.contains(where: {
+                $0.value <= 0x20 || (0x7F...0x9F).contains($0.value)
+                    || $0 == "\"" || $0 == "<" || $0 == ">" || $0 == "\\" || $0 == "`"
+            })
+        else { return false }
         if url.hasPrefix("#") { return url.count > 1 }
         guard let colon = url.firstIndex(of: ":") else { return false }
         return allowedSchemes.contains(url[..<colon].lowercased())
@@ -136,7 +147,9 @@ extension RichText {
     func validateLinks(path: String) throws {
         for run in runs {
             if let link = run.link, !RichText.isAllowedLink(link) {
-                throw FolioError(path: path, "link target \"\(link)\" must be an http(s) or mailto URL, or #anchor, without spaces, quotes or control characters")
+                throw FolioError(
+                    path: path,
+                    "link target \"\(link)\" must be an http(s) or mailto URL, or #anchor, without spaces, quotes or control characters")
             }
         }
     }

@@ -22,8 +22,11 @@ public enum ValueFormat: Sendable, Hashable, Codable {
         if let format = ValueFormat(parsing: text) {
             self = format
         } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription:
-                "unknown format \"\(text)\"; use a number of decimals, \"0.0\", \"percent\", \"date\", \"date:PATTERN\", \"time\" or \"duration\"")
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription:
+                    "unknown format \"\(text)\"; use a number of decimals, \"0.0\", \"percent\", \"date\", \"date:PATTERN\", \"time\" or \"duration\""
+            )
         }
     }
 

@@ -9,7 +9,10 @@ public struct Widgets: Sendable, Hashable, Codable {
         public var tint: Color?
 
         public init(title: String, value: String, detail: String? = nil, tint: Color? = nil) {
-            self.title = title; self.value = value; self.detail = detail; self.tint = tint
+            self.title = title
+            self.value = value
+            self.detail = detail
+            self.tint = tint
         }
 
         private enum CodingKeys: String, CodingKey { case title, value, detail, tint }

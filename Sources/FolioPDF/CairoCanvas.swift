@@ -1,7 +1,7 @@
 import CCairoPango
-import Foundation
 import FolioGraphics
 import FolioModel
+import Foundation
 
 /// The `Canvas` protocol drawn with Cairo into the current PDF page.
 final class CairoCanvas: Canvas {
@@ -21,7 +21,10 @@ final class CairoCanvas: Canvas {
 
     /// Runs `body` inside a PDF structure element such as `P`, `H1`, `Table`, `TD` or `Figure`.
     func tagged(_ name: String, _ body: () -> Void) {
-        guard tagsStructure else { body(); return }
+        guard tagsStructure else {
+            body()
+            return
+        }
         cairo_tag_begin(cr, name, nil)
         body()
         cairo_tag_end(cr, name)
@@ -29,7 +32,8 @@ final class CairoCanvas: Canvas {
 
     /// Marks `point` as the destination of internal links to `anchor`.
     func destination(_ anchor: String, at point: Point) {
-        let attributes = "name='\(Navigation.destinationName(anchor))' x=\(point.x.clampedInt(.down)) y=\(max(point.y - 6, 0).clampedInt(.down))"
+        let attributes =
+            "name='\(Navigation.destinationName(anchor))' x=\(point.x.clampedInt(.down)) y=\(max(point.y - 6, 0).clampedInt(.down))"
         cairo_tag_begin(cr, CAIRO_TAG_DEST, attributes)
         cairo_tag_end(cr, CAIRO_TAG_DEST)
     }
@@ -119,7 +123,8 @@ final class CairoCanvas: Canvas {
         }
         let lines = layout.lines
         // The first line at or below the visible range's top (lines are in order).
-        var low = 0, high = lines.count
+        var low = 0
+        var high = lines.count
         while low < high {
             let mid = (low + high) / 2
             if lines[mid].extents.midY < visible.lowerBound { low = mid + 1 } else { high = mid }
@@ -148,8 +153,9 @@ final class CairoCanvas: Canvas {
         } else {
             target = "uri='\(CairoCanvas.percentEncoded(url))'"
         }
-        let attributes = String(format: "%@ rect=[%.2f %.2f %.2f %.2f]", target,
-                                origin.x + rect.x, origin.y + rect.y, rect.width, rect.height)
+        let attributes = String(
+            format: "%@ rect=[%.2f %.2f %.2f %.2f]", target,
+            origin.x + rect.x, origin.y + rect.y, rect.width, rect.height)
         cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
         cairo_tag_end(cr, CAIRO_TAG_LINK)
     }

@@ -27,10 +27,17 @@ final class FigureFlowable: Flowable {
 
     private static let gap = 4.0
 
-    init(content: Content, title: TextLayout?, caption: TextLayout?, frameWidth: Double, scale: Double = 1,
-         textColor: Color, captionColor: Color) {
-        self.content = content; self.title = title; self.caption = caption; self.frameWidth = frameWidth
-        self.scale = scale; self.textColor = textColor; self.captionColor = captionColor
+    init(
+        content: Content, title: TextLayout?, caption: TextLayout?, frameWidth: Double, scale: Double = 1,
+        textColor: Color, captionColor: Color
+    ) {
+        self.content = content
+        self.title = title
+        self.caption = caption
+        self.frameWidth = frameWidth
+        self.scale = scale
+        self.textColor = textColor
+        self.captionColor = captionColor
     }
 
     private var titleHeight: Double { title.map { $0.metrics.height + FigureFlowable.gap } ?? 0 }
@@ -41,9 +48,10 @@ final class FigureFlowable: Flowable {
     func scaled(toFit available: Double) -> Flowable? {
         let room = available - titleHeight - captionHeight
         guard room > 20 else { return nil }
-        return FigureFlowable(content: content, title: title, caption: caption, frameWidth: frameWidth,
-                              scale: min(scale, room / content.size.height), textColor: textColor,
-                              captionColor: captionColor)
+        return FigureFlowable(
+            content: content, title: title, caption: caption, frameWidth: frameWidth,
+            scale: min(scale, room / content.size.height), textColor: textColor,
+            captionColor: captionColor)
     }
 
     func draw(on canvas: CairoCanvas, at origin: Point) {

@@ -1,8 +1,8 @@
 import CCairoPango
-import Foundation
 import FolioCharts
 import FolioGraphics
 import FolioModel
+import Foundation
 
 /// Turns a document's title and blocks into flowables at the content width, and
 /// notes what a reader might miss (glyphs no font has, images without alt text).
@@ -24,7 +24,11 @@ final class FlowableBuilder {
     fileprivate(set) var inSection = false
 
     init(text: PangoTextEngine, theme: Theme, width: Double, assets: AssetAccess, images: ImageSurfaceCache) {
-        self.text = text; self.theme = theme; self.width = width; self.assets = assets; self.images = images
+        self.text = text
+        self.theme = theme
+        self.width = width
+        self.assets = assets
+        self.images = images
     }
 
     func items(for document: Document) throws -> [Paginator.Item] {
@@ -33,7 +37,9 @@ final class FlowableBuilder {
             if sources.last?.path != path { sources.append(Source(path: path, type: type)) }
             items.append(Paginator.Item(flowable: flowable, source: sources.count - 1))
         }
-        add(heading(document.title, size: theme.titleSize, role: .title, level: 0, anchor: nil, path: "title"), path: "title", type: "title")
+        add(
+            heading(document.title, size: theme.titleSize, role: .title, level: 0, anchor: nil, path: "title"), path: "title", type: "title"
+        )
         for (index, block) in document.elements.enumerated() {
             let path = "elements[\(index)]"
             try RenderDeadline.check()
@@ -46,30 +52,39 @@ final class FlowableBuilder {
         let missing = pango_layout_get_unknown_glyphs_count(layout.pointer)
         guard missing > 0 else { return }
         let sample = string.count > 60 ? String(string.prefix(57)) + "…" : string
-        warnings.append(LayoutReport.Warning(kind: .missingGlyphs, path: path,
-                                             message: "\(missing) character\(missing == 1 ? "" : "s") no installed font can draw, in \"\(sample)\""))
+        warnings.append(
+            LayoutReport.Warning(
+                kind: .missingGlyphs, path: path,
+                message: "\(missing) character\(missing == 1 ? "" : "s") no installed font can draw, in \"\(sample)\""))
     }
 
-    private func heading(_ string: String, size: Double, role: TextFlowable.Role, level: Int, anchor: String?, path: String,
-                         spaceBefore: Double = 0) -> TextFlowable {
+    private func heading(
+        _ string: String, size: Double, role: TextFlowable.Role, level: Int, anchor: String?, path: String,
+        spaceBefore: Double = 0
+    ) -> TextFlowable {
         let layout = text.paragraph([TextRun(string)], font: theme.font(size, bold: true), width: width, lineSpacing: 1.1)
         checkGlyphs(layout, string, path: path)
-        return TextFlowable(layout: layout, text: string, color: theme.text, spaceBefore: spaceBefore, keepWithNext: true,
-                            role: role, outlineLevel: level, anchor: anchor)
+        return TextFlowable(
+            layout: layout, text: string, color: theme.text, spaceBefore: spaceBefore, keepWithNext: true,
+            role: role, outlineLevel: level, anchor: anchor)
     }
 
-    private func body(_ runs: [TextRun], width: Double, size: Double? = nil, bold: Bool = false, path: String,
-                      alignment: Paragraph.Alignment = .left) -> TextLayout {
-        let layout = text.paragraph(runs, font: theme.font(size ?? theme.bodySize, bold: bold), width: width,
-                                    alignment: alignment, linkColor: theme.accent)
+    private func body(
+        _ runs: [TextRun], width: Double, size: Double? = nil, bold: Bool = false, path: String,
+        alignment: Paragraph.Alignment = .left
+    ) -> TextLayout {
+        let layout = text.paragraph(
+            runs, font: theme.font(size ?? theme.bodySize, bold: bold), width: width,
+            alignment: alignment, linkColor: theme.accent)
         checkGlyphs(layout, runs.map(\.text).joined(), path: path)
         return layout
     }
 
     /// Body text of any length (paragraphs, message text) as a block of stacked layouts.
     private func textBlock(_ runs: [TextRun], width: Double, path: String, alignment: Paragraph.Alignment = .left) throws -> TextBlock {
-        let block = try TextBlock(runs, engine: text, font: theme.font(theme.bodySize), width: width, alignment: alignment,
-                              linkColor: theme.accent)
+        let block = try TextBlock(
+            runs, engine: text, font: theme.font(theme.bodySize), width: width, alignment: alignment,
+            linkColor: theme.accent)
         let plain = runs.map(\.text).joined()
         for piece in block.pieces { checkGlyphs(piece, plain, path: path) }
         return block
@@ -95,15 +110,24 @@ final class FlowableBuilder {
             return [ColumnsFlowable(columns: placed)]
         case .section(let section):
             inSection = true
-            return [SectionFlowable(section),
-                    heading(section.title, size: theme.subtitleSize + 4, role: .section, level: 1, anchor: section.id, path: path,
-                            spaceBefore: 18)]
+            return [
+                SectionFlowable(section),
+                heading(
+                    section.title, size: theme.subtitleSize + 4, role: .section, level: 1, anchor: section.id, path: path,
+                    spaceBefore: 18),
+            ]
         case .subtitle(let subtitle):
-            return [heading(subtitle.text, size: theme.subtitleSize, role: .subtitle, level: inSection ? 2 : 1,
-                            anchor: subtitle.id, path: path, spaceBefore: 16)]
+            return [
+                heading(
+                    subtitle.text, size: theme.subtitleSize, role: .subtitle, level: inSection ? 2 : 1,
+                    anchor: subtitle.id, path: path, spaceBefore: 16)
+            ]
         case .paragraph(let paragraph):
-            return [TextFlowable(block: try textBlock(paragraph.text.runs, width: width, path: path, alignment: paragraph.align),
-                                 text: paragraph.text.plainText, color: theme.text, spaceBefore: 6)]
+            return [
+                TextFlowable(
+                    block: try textBlock(paragraph.text.runs, width: width, path: path, alignment: paragraph.align),
+                    text: paragraph.text.plainText, color: theme.text, spaceBefore: 6)
+            ]
         case .image(let image):
             let data = try ImageLoader.load(image, path: path, assets: assets)
             guard images.surface(for: data) != nil else {
@@ -117,8 +141,11 @@ final class FlowableBuilder {
             let natural = Double(data.pixelWidth) * 0.75
             let shownWidth = min(image.width?.points ?? natural, width)
             let size = Size(shownWidth, shownWidth * Double(data.pixelHeight) / Double(data.pixelWidth))
-            return [FigureFlowable(content: .image(data, size), title: nil, caption: caption(image.caption),
-                                   frameWidth: width, textColor: theme.text, captionColor: theme.muted)]
+            return [
+                FigureFlowable(
+                    content: .image(data, size), title: nil, caption: caption(image.caption),
+                    frameWidth: width, textColor: theme.text, captionColor: theme.muted)
+            ]
         case .table(let table):
             let layout = try TableLayout(table: table, width: width, text: text, theme: theme)
             if let header = layout.header { zip(header, layout.headerSlots).forEach { checkGlyphs($0, $1.text, path: path) } }
@@ -126,16 +153,22 @@ final class FlowableBuilder {
         case .chart(let chart):
             let drawing = ChartRenderer(measurer: text, theme: theme).drawing(for: chart, width: width)
             let title = chart.title.map { body([TextRun($0)], width: width, size: theme.bodySize + 1, bold: true, path: path) }
-            return [FigureFlowable(content: .drawing(drawing), title: title, caption: caption(chart.caption),
-                                   frameWidth: width, textColor: theme.text, captionColor: theme.muted)]
+            return [
+                FigureFlowable(
+                    content: .drawing(drawing), title: title, caption: caption(chart.caption),
+                    frameWidth: width, textColor: theme.text, captionColor: theme.muted)
+            ]
         case .message(let message):
             let textWidth = MessageFlowable.textWidth(frame: width)
             var titleRuns: [TextRun] = []
             if let label = message.kind.label { titleRuns.append(TextRun(label + ": ", bold: true)) }
             titleRuns.append(TextRun(message.title, bold: true))
             let bodyText = message.text.runs.isEmpty ? nil : try textBlock(message.text.runs, width: textWidth, path: path)
-            return [MessageFlowable(title: body(titleRuns, width: textWidth, path: path), body: bodyText,
-                                    tint: message.effectiveTint, width: width, textColor: theme.text)]
+            return [
+                MessageFlowable(
+                    title: body(titleRuns, width: textWidth, path: path), body: bodyText,
+                    tint: message.effectiveTint, width: width, textColor: theme.text)
+            ]
         case .widgets(let widgets):
             let textWidth = WidgetsFlowable.textWidth(frame: width, count: widgets.items.count)
             let tiles = widgets.items.enumerated().map { index, item in

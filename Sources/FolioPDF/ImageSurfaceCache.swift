@@ -1,7 +1,7 @@
 import CCairoPango
 import CJPEG
-import Foundation
 import FolioGraphics
+import Foundation
 
 /// Decodes each picture once per render into a Cairo surface; JPEGs are passed
 /// through to the PDF as they are (no re-encoding).
@@ -35,18 +35,19 @@ final class ImageSurfaceCache {
         let cursor = ReadCursor(data)
         let unmanaged = Unmanaged.passRetained(cursor)
         defer { unmanaged.release() }
-        let surface = cairo_image_surface_create_from_png_stream({ closure, buffer, length in
-            guard let closure, let buffer else { return CAIRO_STATUS_READ_ERROR }
-            let cursor = Unmanaged<ReadCursor>.fromOpaque(closure).takeUnretainedValue()
-            let count = Int(length)
-            guard cursor.offset + count <= cursor.bytes.count else { return CAIRO_STATUS_READ_ERROR }
-            cursor.bytes.withUnsafeBufferPointer { source in
-                guard let base = source.baseAddress else { return }
-                buffer.update(from: base + cursor.offset, count: count)
-            }
-            cursor.offset += count
-            return CAIRO_STATUS_SUCCESS
-        }, unmanaged.toOpaque())
+        let surface = cairo_image_surface_create_from_png_stream(
+            { closure, buffer, length in
+                guard let closure, let buffer else { return CAIRO_STATUS_READ_ERROR }
+                let cursor = Unmanaged<ReadCursor>.fromOpaque(closure).takeUnretainedValue()
+                let count = Int(length)
+                guard cursor.offset + count <= cursor.bytes.count else { return CAIRO_STATUS_READ_ERROR }
+                cursor.bytes.withUnsafeBufferPointer { source in
+                    guard let base = source.baseAddress else { return }
+                    buffer.update(from: base + cursor.offset, count: count)
+                }
+                cursor.offset += count
+                return CAIRO_STATUS_SUCCESS
+            }, unmanaged.toOpaque())
         guard let surface, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
             if let surface { cairo_surface_destroy(surface) }
             return nil
@@ -58,15 +59,17 @@ final class ImageSurfaceCache {
     /// inverted inks as a negative.
     private static func decodeCMYK(_ image: ImageData) -> OpaquePointer? {
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(image.pixelWidth), Int32(image.pixelHeight)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let pixels = cairo_image_surface_get_data(surface) else {
+            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let pixels = cairo_image_surface_get_data(surface)
+        else {
             return nil
         }
         cairo_surface_flush(surface)
         let stride = cairo_image_surface_get_stride(surface)
         let decoded = image.bytes.withUnsafeBytes { raw -> Int32 in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return 0 }
-            return folio_jpeg_decode_cmyk(base, UInt(raw.count), pixels, Int32(image.pixelWidth), Int32(image.pixelHeight),
-                                          stride, image.invertedCMYK ? 1 : 0)
+            return folio_jpeg_decode_cmyk(
+                base, UInt(raw.count), pixels, Int32(image.pixelWidth), Int32(image.pixelHeight),
+                stride, image.invertedCMYK ? 1 : 0)
         }
         guard decoded == 1 else {
             cairo_surface_destroy(surface)
@@ -77,15 +80,20 @@ final class ImageSurfaceCache {
     }
 
     private static func wrapJPEG(_ image: ImageData) -> OpaquePointer? {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(image.pixelWidth),
-                                                       Int32(image.pixelHeight)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
+        guard
+            let surface = cairo_image_surface_create(
+                CAIRO_FORMAT_RGB24, Int32(image.pixelWidth),
+                Int32(image.pixelHeight)),
+            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+        else { return nil }
         let length = image.bytes.count
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: length)
         image.bytes.copyBytes(to: copy, count: length)
-        let status = cairo_surface_set_mime_data(surface, CAIRO_MIME_TYPE_JPEG, copy, UInt(length), { pointer in
-            pointer?.assumingMemoryBound(to: UInt8.self).deallocate()
-        }, copy)
+        let status = cairo_surface_set_mime_data(
+            surface, CAIRO_MIME_TYPE_JPEG, copy, UInt(length),
+            { pointer in
+                pointer?.assumingMemoryBound(to: UInt8.self).deallocate()
+            }, copy)
         guard status == CAIRO_STATUS_SUCCESS else {
             copy.deallocate()
             cairo_surface_destroy(surface)

@@ -11,8 +11,10 @@ import Foundation
 /// drawn does not change.
 enum InstalledFontFamilies {
     /// Generic names fontconfig resolves by its own rules.
-    private static let generic: Set<String> = ["sans-serif", "sans", "serif", "monospace", "mono", "system-ui",
-                                               "cursive", "fantasy", "emoji", "math"]
+    private static let generic: Set<String> = [
+        "sans-serif", "sans", "serif", "monospace", "mono", "system-ui",
+        "cursive", "fantasy", "emoji", "math",
+    ]
 
     /// Lowercased names of the installed families.
     private static let installed: Set<String> = {

@@ -20,14 +20,22 @@ final class MessageFlowable: Flowable {
     static let bar = 4.0
 
     init(title: TextLayout, body: TextBlock?, tint: Color, width: Double, textColor: Color) {
-        self.title = title; self.body = body; self.tint = tint; self.width = width; self.textColor = textColor
+        self.title = title
+        self.body = body
+        self.tint = tint
+        self.width = width
+        self.textColor = textColor
         showsTitle = true
         bodyLines = body?.lines ?? []
         bodyRange = 0..<bodyLines.count
     }
 
     private init(_ other: MessageFlowable, showsTitle: Bool, bodyRange: Range<Int>) {
-        title = other.title; body = other.body; tint = other.tint; width = other.width; textColor = other.textColor
+        title = other.title
+        body = other.body
+        tint = other.tint
+        width = other.width
+        textColor = other.textColor
         bodyLines = other.bodyLines
         self.showsTitle = showsTitle
         self.bodyRange = bodyRange
@@ -62,8 +70,10 @@ final class MessageFlowable: Flowable {
         while end < bodyRange.upperBound, fixed + bodyHeight(to: end + 1) <= available { end += 1 }
         end = min(end, bodyRange.upperBound - minimumLines)
         guard end - bodyRange.lowerBound >= minimumLines, end < bodyRange.upperBound else { return nil }
-        return (MessageFlowable(self, showsTitle: showsTitle, bodyRange: bodyRange.lowerBound..<end),
-                MessageFlowable(self, showsTitle: false, bodyRange: end..<bodyRange.upperBound))
+        return (
+            MessageFlowable(self, showsTitle: showsTitle, bodyRange: bodyRange.lowerBound..<end),
+            MessageFlowable(self, showsTitle: false, bodyRange: end..<bodyRange.upperBound)
+        )
     }
 
     func draw(on canvas: CairoCanvas, at origin: Point) {

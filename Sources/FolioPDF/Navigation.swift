@@ -14,8 +14,9 @@ final class Navigation {
     /// Adds a bookmark at `level` (0 for the title) pointing at `y` on the current page.
     func addOutline(_ title: String, level: Int, y: Double) {
         let parent = level == 0 || lastAtLevel.isEmpty ? Int32(CAIRO_PDF_OUTLINE_ROOT) : lastAtLevel[min(level, lastAtLevel.count) - 1]
-        let id = cairo_pdf_surface_add_outline(surface, parent, title, "page=\(page) pos=[0 \(max(y - 6, 0).clampedInt(.down))]",
-                                               cairo_pdf_outline_flags_t(rawValue: 0))
+        let id = cairo_pdf_surface_add_outline(
+            surface, parent, title, "page=\(page) pos=[0 \(max(y - 6, 0).clampedInt(.down))]",
+            cairo_pdf_outline_flags_t(rawValue: 0))
         if lastAtLevel.count > level { lastAtLevel.removeLast(lastAtLevel.count - level) }
         while lastAtLevel.count < level { lastAtLevel.append(lastAtLevel.last ?? Int32(CAIRO_PDF_OUTLINE_ROOT)) }
         lastAtLevel.append(Int32(id))
@@ -28,6 +29,10 @@ final class Navigation {
 
     /// A destination name safe in Cairo's attribute syntax.
     static func destinationName(_ anchor: String) -> String {
-        "folio-" + String(anchor.unicodeScalars.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
+        "folio-"
+            + String(
+                anchor.unicodeScalars.map {
+                    $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_"
+                })
     }
 }

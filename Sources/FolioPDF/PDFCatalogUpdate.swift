@@ -7,12 +7,13 @@ import Foundation
 enum PDFCatalogUpdate {
     static func adding(language: String, to pdf: Data) -> Data {
         guard !language.isEmpty, language.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }),
-              let tail = String(data: pdf.suffix(2048), encoding: .isoLatin1),
-              let trailerRange = tail.range(of: "trailer", options: .backwards),
-              let root = number(after: "/Root", in: tail[trailerRange.upperBound...]),
-              let size = number(after: "/Size", in: tail[trailerRange.upperBound...]),
-              let startxrefRange = tail.range(of: "startxref", options: .backwards),
-              let previous = number(after: "", in: tail[startxrefRange.upperBound...]) else { return pdf }
+            let tail = String(data: pdf.suffix(2048), encoding: .isoLatin1),
+            let trailerRange = tail.range(of: "trailer", options: .backwards),
+            let root = number(after: "/Root", in: tail[trailerRange.upperBound...]),
+            let size = number(after: "/Size", in: tail[trailerRange.upperBound...]),
+            let startxrefRange = tail.range(of: "startxref", options: .backwards),
+            let previous = number(after: "", in: tail[startxrefRange.upperBound...])
+        else { return pdf }
         let info = number(after: "/Info", in: tail[trailerRange.upperBound...])
         guard let catalog = catalogDictionary(object: root, in: pdf) else { return pdf }
         var entries = "   /Lang (\(language))\n   /ViewerPreferences << /DisplayDocTitle true >>\n"
@@ -37,9 +38,10 @@ enum PDFCatalogUpdate {
     private static func catalogDictionary(object number: Int, in pdf: Data) -> String? {
         let marker = Data("\n\(number) 0 obj\n".utf8)
         guard let start = pdf.range(of: marker, options: .backwards)?.upperBound,
-              let end = pdf.range(of: Data("endobj".utf8), in: start..<pdf.count)?.lowerBound,
-              let body = String(data: pdf[start..<end], encoding: .isoLatin1)?.trimmingCharacters(in: .whitespacesAndNewlines),
-              body.hasPrefix("<<"), body.hasSuffix(">>"), body.contains("/Type /Catalog"), !body.contains("/Lang") else { return nil }
+            let end = pdf.range(of: Data("endobj".utf8), in: start..<pdf.count)?.lowerBound,
+            let body = String(data: pdf[start..<end], encoding: .isoLatin1)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            body.hasPrefix("<<"), body.hasSuffix(">>"), body.contains("/Type /Catalog"), !body.contains("/Lang")
+        else { return nil }
         return body
     }
 }

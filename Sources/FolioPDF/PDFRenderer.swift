@@ -1,7 +1,7 @@
 import CCairoPango
-import Foundation
 import FolioGraphics
 import FolioModel
+import Foundation
 
 /// Renders a document to PDF with Cairo and Pango: flowables, pagination, then
 /// every page with its header and "Page N of M" footer once the counts are known;
@@ -46,9 +46,10 @@ public struct PDFRenderer {
         let text = PangoTextEngine()
         let (pageWidth, pageHeight) = document.page.pageSize
         let margins = document.page.margins
-        let content = Rect(x: margins.left.points, y: margins.top.points,
-                           width: pageWidth - margins.left.points - margins.right.points,
-                           height: pageHeight - margins.top.points - margins.bottom.points)
+        let content = Rect(
+            x: margins.left.points, y: margins.top.points,
+            width: pageWidth - margins.left.points - margins.right.points,
+            height: pageHeight - margins.top.points - margins.bottom.points)
         let images = ImageSurfaceCache()
         let builder = FlowableBuilder(text: text, theme: theme, width: content.width, assets: assets, images: images)
         let items = try builder.items(for: document)
@@ -60,11 +61,15 @@ public struct PDFRenderer {
         let numbering = PDFRenderer.numbering(of: pages)
 
         let sink = PDFSink()
-        guard let pdfSurface = CairoSurface(cairo_pdf_surface_create_for_stream({ closure, bytes, length in
-            guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
-            Unmanaged<PDFSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
-            return CAIRO_STATUS_SUCCESS
-        }, Unmanaged.passUnretained(sink).toOpaque(), pageWidth, pageHeight), writingTo: sink) else {
+        guard
+            let pdfSurface = CairoSurface(
+                cairo_pdf_surface_create_for_stream(
+                    { closure, bytes, length in
+                        guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+                        Unmanaged<PDFSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
+                        return CAIRO_STATUS_SUCCESS
+                    }, Unmanaged.passUnretained(sink).toOpaque(), pageWidth, pageHeight), writingTo: sink)
+        else {
             throw FolioError(path: "", "Cairo could not create a PDF surface")
         }
         let surface = pdfSurface.pointer
@@ -78,8 +83,9 @@ public struct PDFRenderer {
         let navigation = Navigation(surface: surface)
         canvas.navigation = navigation
         canvas.tagsStructure = document.metadata.tagged
-        let decorations = PageDecorations(document: document, theme: theme, text: text, content: content,
-                                          pageSize: Size(pageWidth, pageHeight))
+        let decorations = PageDecorations(
+            document: document, theme: theme, text: text, content: content,
+            pageSize: Size(pageWidth, pageHeight))
         let decorationWarnings = numbering.last.map { decorations.warnings(lastPage: $0) } ?? []
         for (index, page) in pages.enumerated() {
             try RenderDeadline.check()
@@ -100,8 +106,11 @@ public struct PDFRenderer {
             throw FolioError(path: "", "Cairo failed to write the PDF: \(String(cString: cairo_status_to_string(failing)))")
         }
         let data = PDFCatalogUpdate.adding(language: document.metadata.language, to: sink.data)
-        return Result(data: data, report: report(pages: pages, sources: builder.sources,
-                                                 warnings: decorationWarnings + builder.warnings, pageWarnings: pageWarnings))
+        return Result(
+            data: data,
+            report: report(
+                pages: pages, sources: builder.sources,
+                warnings: decorationWarnings + builder.warnings, pageWarnings: pageWarnings))
     }
 
     /// Section-relative and document page numbers of every page.
@@ -111,13 +120,16 @@ public struct PDFRenderer {
         var seen: [Int: Int] = [:]
         return pages.enumerated().map { index, page in
             seen[page.section, default: 0] += 1
-            return PageNumbering(page: seen[page.section] ?? 1, pages: counts[page.section] ?? 1,
-                                 documentPage: index + 1, documentPages: pages.count)
+            return PageNumbering(
+                page: seen[page.section] ?? 1, pages: counts[page.section] ?? 1,
+                documentPage: index + 1, documentPages: pages.count)
         }
     }
 
-    private func report(pages: [PageContent], sources: [FlowableBuilder.Source], warnings: [LayoutReport.Warning],
-                        pageWarnings: [Paginator.Warning]) -> LayoutReport {
+    private func report(
+        pages: [PageContent], sources: [FlowableBuilder.Source], warnings: [LayoutReport.Warning],
+        pageWarnings: [Paginator.Warning]
+    ) -> LayoutReport {
         var blocks = sources.map { LayoutReport.Block(path: $0.path, type: $0.type, pages: []) }
         for (index, page) in pages.enumerated() {
             for placement in page.placements {

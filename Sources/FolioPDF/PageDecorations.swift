@@ -21,7 +21,11 @@ struct PageDecorations {
     private static let footerGap = 14.0
 
     init(document: Document, theme: Theme, text: PangoTextEngine, content: Rect, pageSize: Size) {
-        self.document = document; self.theme = theme; self.text = text; self.content = content; self.pageSize = pageSize
+        self.document = document
+        self.theme = theme
+        self.text = text
+        self.content = content
+        self.pageSize = pageSize
         font = theme.font(theme.smallSize + 0.5)
         let logoSize = theme.logo.map { logo in Size(16 * Double(logo.pixelWidth) / Double(logo.pixelHeight), 16) }
         self.logoSize = logoSize
@@ -41,21 +45,32 @@ struct PageDecorations {
         if let header {
             let needed = PageDecorations.gap + 4 + max(header.metrics.height, logoSize?.height ?? 0)
             if needed > content.y {
-                warnings.append(LayoutReport.Warning(kind: .overflow, path: "header", page: nil, message:
-                    "the page header needs \(needed.clampedInt(.up)) pt above the content but the top margin is \(content.y.clampedInt(.down)) pt: part of it is off the page"))
+                warnings.append(
+                    LayoutReport.Warning(
+                        kind: .overflow, path: "header", page: nil,
+                        message:
+                            "the page header needs \(needed.clampedInt(.up)) pt above the content but the top margin is \(content.y.clampedInt(.down)) pt: part of it is off the page"
+                    ))
             }
         }
         let footer = text.singleLine(document.footerText(numbering), font: font)
         let below = pageSize.height - content.maxY
         let needed = PageDecorations.footerGap + max(footer.metrics.height, title.metrics.height)
         if needed > below {
-            warnings.append(LayoutReport.Warning(kind: .overflow, path: "footer", page: nil, message:
-                "the footer needs \(needed.clampedInt(.up)) pt below the content but the bottom margin is \(below.clampedInt(.down)) pt: part of it is off the page"))
+            warnings.append(
+                LayoutReport.Warning(
+                    kind: .overflow, path: "footer", page: nil,
+                    message:
+                        "the footer needs \(needed.clampedInt(.up)) pt below the content but the bottom margin is \(below.clampedInt(.down)) pt: part of it is off the page"
+                ))
         }
         // The page number and the title share the footer line: the number may not run into the title.
         if title.metrics.width > 0, title.metrics.width + 8 > content.width - footer.metrics.width {
-            warnings.append(LayoutReport.Warning(kind: .overflow, path: "footer", page: nil, message:
-                "the footer text is so long that it overlaps the title in the footer"))
+            warnings.append(
+                LayoutReport.Warning(
+                    kind: .overflow, path: "footer", page: nil,
+                    message:
+                        "the footer text is so long that it overlaps the title in the footer"))
         }
         return warnings
     }
@@ -70,8 +85,9 @@ struct PageDecorations {
                 x += size.width + 8
             }
             canvas.draw(layout: header, at: Point(x, lineY - 4 - header.metrics.height), color: theme.muted)
-            canvas.line(from: Point(content.x, lineY), to: Point(content.x + content.width, lineY),
-                        style: StrokeStyle(color: theme.rule, width: 0.5))
+            canvas.line(
+                from: Point(content.x, lineY), to: Point(content.x + content.width, lineY),
+                style: StrokeStyle(color: theme.rule, width: 0.5))
         }
         let footerY = content.maxY + PageDecorations.footerGap
         let footer = text.singleLine(document.footerText(numbering), font: font)

@@ -49,8 +49,10 @@ struct Paginator {
         func place(_ item: Item, at top: Double) {
             if let keep = pendingKeep, keep.source != item.source {
                 if keep.page != pages.count {
-                    warnings.append(Warning(kind: .keepBroken, source: keep.source, page: keep.page,
-                                            message: "the heading could not stay with the block after it"))
+                    warnings.append(
+                        Warning(
+                            kind: .keepBroken, source: keep.source, page: keep.page,
+                            message: "the heading could not stay with the block after it"))
                 }
                 pendingKeep = nil
             }
@@ -98,20 +100,26 @@ struct Paginator {
                 newPage()
                 carried = item
             } else if let (head, tail) = next.forceSplit(available: pageHeight) {
-                warnings.append(Warning(kind: .rowSplit, source: item.source, page: pages.count,
-                                        message: "a table row taller than a page was split inside its cells"))
+                warnings.append(
+                    Warning(
+                        kind: .rowSplit, source: item.source, page: pages.count,
+                        message: "a table row taller than a page was split inside its cells"))
                 place(Item(flowable: head, source: item.source), at: 0)
                 newPage()
                 carried = Item(flowable: tail, source: item.source)
             } else if let shrunk = next.scaled(toFit: pageHeight) {
                 let percent = (shrunk.height / next.height * 100).clampedInt()
-                warnings.append(Warning(kind: .scaledToFit, source: item.source, page: pages.count,
-                                        message: "taller than a page: shrunk to \(percent)%"))
+                warnings.append(
+                    Warning(
+                        kind: .scaledToFit, source: item.source, page: pages.count,
+                        message: "taller than a page: shrunk to \(percent)%"))
                 place(Item(flowable: shrunk, source: item.source), at: 0)
                 y = shrunk.height
             } else {
-                warnings.append(Warning(kind: .overflow, source: item.source, page: pages.count,
-                                        message: "taller than a page and cannot split or shrink: cut at the page bottom"))
+                warnings.append(
+                    Warning(
+                        kind: .overflow, source: item.source, page: pages.count,
+                        message: "taller than a page and cannot split or shrink: cut at the page bottom"))
                 place(item, at: 0)
                 y = pageHeight
             }

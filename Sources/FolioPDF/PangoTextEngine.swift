@@ -69,7 +69,10 @@ public final class PangoTextEngine: TextMeasurer {
         // Bytes, not scalars: any non-space byte counts, so a word of 64 bytes is a candidate; checked exactly below.
         for byte in clean.utf8 {
             run = byte == 0x20 || byte == 0x0A || byte == 0x09 ? 0 : run + 1
-            if run > 64 { needsBreaks = true; break }
+            if run > 64 {
+                needsBreaks = true
+                break
+            }
         }
         guard needsBreaks else { return clean }
         var result = String.UnicodeScalarView()
@@ -80,7 +83,8 @@ public final class PangoTextEngine: TextMeasurer {
                 run = 0
             } else {
                 run += 1
-                let joins = previous == "\u{200D}" || scalar == "\u{200D}" || (0xFE00...0xFE0F).contains(scalar.value)
+                let joins =
+                    previous == "\u{200D}" || scalar == "\u{200D}" || (0xFE00...0xFE0F).contains(scalar.value)
                     || [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory)
                 if run > 32, !joins {
                     result.append("\u{200B}")
@@ -93,10 +97,11 @@ public final class PangoTextEngine: TextMeasurer {
         return String(result)
     }
 
-
     /// Wrapped rich text at `width` points, aligned as asked.
-    func paragraph(_ runs: [TextRun], font: FontSpec, width: Double, alignment: Table.Alignment = .left,
-                   linkColor: Color? = nil, lineSpacing: Double = 1.25) -> TextLayout {
+    func paragraph(
+        _ runs: [TextRun], font: FontSpec, width: Double, alignment: Table.Alignment = .left,
+        linkColor: Color? = nil, lineSpacing: Double = 1.25
+    ) -> TextLayout {
         let paragraphAlignment: Paragraph.Alignment
         switch alignment {
         case .left: paragraphAlignment = .left
@@ -107,8 +112,10 @@ public final class PangoTextEngine: TextMeasurer {
     }
 
     /// Wrapped rich text at `width` points; `justify` stretches every line but the last.
-    func paragraph(_ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment,
-                   linkColor: Color? = nil, lineSpacing: Double = 1.25) -> TextLayout {
+    func paragraph(
+        _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment,
+        linkColor: Color? = nil, lineSpacing: Double = 1.25
+    ) -> TextLayout {
         let layout = TextLayout(context: context)
         let pointer = layout.pointer
         pango_layout_set_font_description(pointer, fontDescription(font))
@@ -130,7 +137,8 @@ public final class PangoTextEngine: TextMeasurer {
         for run in runs {
             let runText = PangoTextEngine.prepared(run.text)
             let length = runText.utf8.count
-            let start = UInt32(offset), end = UInt32(offset + length)
+            let start = UInt32(offset)
+            let end = UInt32(offset + length)
             func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?) {
                 guard let attribute else { return }
                 attribute.pointee.start_index = start

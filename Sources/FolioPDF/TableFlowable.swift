@@ -13,8 +13,11 @@ final class TableFlowable: Flowable {
     let lastRowEnd: [Double]?
 
     init(layout: TableLayout, range: Range<Int>, isFirstPart: Bool, firstRowStart: [Double]? = nil, lastRowEnd: [Double]? = nil) {
-        self.layout = layout; self.range = range; self.isFirstPart = isFirstPart
-        self.firstRowStart = firstRowStart; self.lastRowEnd = lastRowEnd
+        self.layout = layout
+        self.range = range
+        self.isFirstPart = isFirstPart
+        self.firstRowStart = firstRowStart
+        self.lastRowEnd = lastRowEnd
     }
 
     private var captionLayout: TextLayout? { isFirstPart ? layout.caption : layout.continuedCaption }
@@ -51,14 +54,17 @@ final class TableFlowable: Flowable {
         guard firstRowStart == nil else { return splitWithin(available: available) }
         let room = available - fixedHeight
         // Largest end with rows lowerBound..<end fitting, by binary search on the prefix sums.
-        var low = range.lowerBound, high = range.upperBound
+        var low = range.lowerBound
+        var high = range.upperBound
         while low < high {
             let mid = (low + high + 1) / 2
             if layout.height(rows: range.lowerBound..<mid) <= room { low = mid } else { high = mid - 1 }
         }
         guard low > range.lowerBound, low < range.upperBound else { return nil }
-        return (TableFlowable(layout: layout, range: range.lowerBound..<low, isFirstPart: isFirstPart),
-                TableFlowable(layout: layout, range: low..<range.upperBound, isFirstPart: false))
+        return (
+            TableFlowable(layout: layout, range: range.lowerBound..<low, isFirstPart: isFirstPart),
+            TableFlowable(layout: layout, range: low..<range.upperBound, isFirstPart: false)
+        )
     }
 
     /// When even the first row cannot fit a whole page: cut it between lines.
@@ -77,8 +83,10 @@ final class TableFlowable: Flowable {
             var end = first + 1
             while end < range.upperBound, firstHeight + layout.height(rows: first + 1..<end + 1) <= room + padding { end += 1 }
             guard end < range.upperBound else { return nil }
-            return (TableFlowable(layout: layout, range: first..<end, isFirstPart: isFirstPart, firstRowStart: firstRowStart),
-                    TableFlowable(layout: layout, range: end..<range.upperBound, isFirstPart: false))
+            return (
+                TableFlowable(layout: layout, range: first..<end, isFirstPart: isFirstPart, firstRowStart: firstRowStart),
+                TableFlowable(layout: layout, range: end..<range.upperBound, isFirstPart: false)
+            )
         }
         let cells = layout.cells(ofRow: first)
         var cuts: [Double] = []
@@ -93,9 +101,12 @@ final class TableFlowable: Flowable {
             cuts.append(cut)
         }
         guard progress else { return nil }
-        return (TableFlowable(layout: layout, range: first..<first + 1, isFirstPart: isFirstPart, firstRowStart: firstRowStart,
-                              lastRowEnd: cuts),
-                TableFlowable(layout: layout, range: first..<range.upperBound, isFirstPart: false, firstRowStart: cuts))
+        return (
+            TableFlowable(
+                layout: layout, range: first..<first + 1, isFirstPart: isFirstPart, firstRowStart: firstRowStart,
+                lastRowEnd: cuts),
+            TableFlowable(layout: layout, range: first..<range.upperBound, isFirstPart: false, firstRowStart: cuts)
+        )
     }
 
     func draw(on canvas: CairoCanvas, at origin: Point) {
@@ -123,8 +134,9 @@ final class TableFlowable: Flowable {
                 let starts = index == range.lowerBound ? firstRowStart : nil
                 let ends = index == range.upperBound - 1 ? lastRowEnd : nil
                 canvas.tagged("TR") {
-                    drawRow(layout.cells(ofRow: index), slots: layout.slots(ofRow: index), tag: "TD", on: canvas, x: origin.x, y: y,
-                            starts: starts, ends: ends)
+                    drawRow(
+                        layout.cells(ofRow: index), slots: layout.slots(ofRow: index), tag: "TD", on: canvas, x: origin.x, y: y,
+                        starts: starts, ends: ends)
                 }
                 y += height
                 canvas.line(from: Point(origin.x, y), to: Point(origin.x + width, y), style: StrokeStyle(color: theme.rule, width: 0.4))
@@ -132,8 +144,10 @@ final class TableFlowable: Flowable {
         }
     }
 
-    private func drawRow(_ cells: [TextLayout], slots: [Table.Slot], tag: String, on canvas: CairoCanvas, x: Double, y: Double,
-                         starts: [Double]?, ends: [Double]?) {
+    private func drawRow(
+        _ cells: [TextLayout], slots: [Table.Slot], tag: String, on canvas: CairoCanvas, x: Double, y: Double,
+        starts: [Double]?, ends: [Double]?
+    ) {
         for (c, (cell, slot)) in zip(cells, slots).enumerated() {
             let cellX = x + layout.columnStarts[slot.column]
             let point = Point(cellX + TableLayout.paddingX, y + TableLayout.paddingY)

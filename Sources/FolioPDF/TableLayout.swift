@@ -61,8 +61,9 @@ final class TableLayout {
         columnStarts = starts
 
         func cellLayout(_ slot: Table.Slot, font: FontSpec) -> TextLayout {
-            text.paragraph([TextRun(slot.text)], font: font, width: starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX,
-                           alignment: table.alignment(ofColumn: slot.column), lineSpacing: 1)
+            text.paragraph(
+                [TextRun(slot.text)], font: font, width: starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX,
+                alignment: table.alignment(ofColumn: slot.column), lineSpacing: 1)
         }
         let headerCells = table.header == nil ? nil : headerSlots.map { cellLayout($0, font: bold) }
         header = headerCells
@@ -116,7 +117,9 @@ final class TableLayout {
             switch c < explicit.count ? explicit[c] : .auto {
             case .fixed(let length): widths[c] = min(length.points, remaining)
             case .percent(let value): widths[c] = min(width * value / 100, remaining)
-            case .auto: open.append(c); continue
+            case .auto:
+                open.append(c)
+                continue
             }
             remaining -= widths[c]
         }
@@ -171,8 +174,9 @@ final class TableLayout {
     func cells(ofRow index: Int) -> [TextLayout] {
         if let recentRow, recentRow.index == index { return recentRow.cells }
         let cells = slots(ofRow: index).map { slot in
-            text.paragraph([TextRun(slot.text)], font: font, width: width(of: slot) - 2 * TableLayout.paddingX,
-                           alignment: table.alignment(ofColumn: slot.column), lineSpacing: 1)
+            text.paragraph(
+                [TextRun(slot.text)], font: font, width: width(of: slot) - 2 * TableLayout.paddingX,
+                alignment: table.alignment(ofColumn: slot.column), lineSpacing: 1)
         }
         recentRow = (index, cells)
         return cells

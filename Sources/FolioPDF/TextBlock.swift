@@ -39,12 +39,15 @@ final class TextBlock {
 
     /// The laid-out `runs`: one layout, or pieces of a few thousand characters for long text.
     /// Stops between pieces when the render's deadline has passed.
-    convenience init(_ runs: [TextRun], engine: PangoTextEngine, font: FontSpec, width: Double,
-                     alignment: Paragraph.Alignment, linkColor: Color?) throws {
-        self.init(pieces: try TextChunks.chunks(runs).map {
-            try RenderDeadline.check()
-            return engine.paragraph($0, font: font, width: width, alignment: alignment, linkColor: linkColor)
-        })
+    convenience init(
+        _ runs: [TextRun], engine: PangoTextEngine, font: FontSpec, width: Double,
+        alignment: Paragraph.Alignment, linkColor: Color?
+    ) throws {
+        self.init(
+            pieces: try TextChunks.chunks(runs).map {
+                try RenderDeadline.check()
+                return engine.paragraph($0, font: font, width: width, alignment: alignment, linkColor: linkColor)
+            })
     }
 
     /// Height of lines `range` from the top of its first line to the bottom of its last.
@@ -65,8 +68,9 @@ final class TextBlock {
         for index in pieceOfLine[range.lowerBound]...pieceOfLine[range.upperBound - 1] {
             // The visible part in the piece's own coordinates.
             let visible = (top - pieceTops[index])...(top + height(of: range) - pieceTops[index])
-            canvas.draw(layout: pieces[index], at: Point(origin.x, origin.y - top + pieceTops[index]), color: color,
-                        visible: visible)
+            canvas.draw(
+                layout: pieces[index], at: Point(origin.x, origin.y - top + pieceTops[index]), color: color,
+                visible: visible)
         }
     }
 }

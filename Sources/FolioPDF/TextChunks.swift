@@ -31,7 +31,10 @@ enum TextChunks {
                 while index > window.startIndex {
                     if window[index].properties.isWhitespace {
                         if cut == nil { cut = index + 1 }
-                        if ".!?".unicodeScalars.contains(window[index - 1]) { sentence = index + 1; break }
+                        if ".!?".unicodeScalars.contains(window[index - 1]) {
+                            sentence = index + 1
+                            break
+                        }
                         if index < window.startIndex + room * 2 / 3 { break }
                     }
                     index -= 1

@@ -30,8 +30,10 @@ final class TextFlowable: Flowable {
     let anchor: String?
     private let plainText: String
 
-    init(block: TextBlock, text: String, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
-         role: Role = .paragraph, outlineLevel: Int? = nil, anchor: String? = nil) {
+    init(
+        block: TextBlock, text: String, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
+        role: Role = .paragraph, outlineLevel: Int? = nil, anchor: String? = nil
+    ) {
         self.block = block
         self.color = color
         self.lines = block.lines
@@ -45,10 +47,13 @@ final class TextFlowable: Flowable {
     }
 
     /// Text of one layout, such as a heading.
-    convenience init(layout: TextLayout, text: String, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
-                     role: Role = .paragraph, outlineLevel: Int? = nil, anchor: String? = nil) {
-        self.init(block: TextBlock(layout), text: text, color: color, spaceBefore: spaceBefore, keepWithNext: keepWithNext,
-                  role: role, outlineLevel: outlineLevel, anchor: anchor)
+    convenience init(
+        layout: TextLayout, text: String, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
+        role: Role = .paragraph, outlineLevel: Int? = nil, anchor: String? = nil
+    ) {
+        self.init(
+            block: TextBlock(layout), text: text, color: color, spaceBefore: spaceBefore, keepWithNext: keepWithNext,
+            role: role, outlineLevel: outlineLevel, anchor: anchor)
     }
 
     private init(_ other: TextFlowable, range: Range<Int>) {

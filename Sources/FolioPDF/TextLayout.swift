@@ -38,8 +38,9 @@ final class TextLayout {
         var logical = PangoRectangle()
         pango_layout_get_extents(pointer, nil, &logical)
         let scale = Double(PANGO_SCALE)
-        return TextMetrics(width: Double(logical.width) / scale, height: Double(logical.height) / scale,
-                           baseline: Double(pango_layout_get_baseline(pointer)) / scale)
+        return TextMetrics(
+            width: Double(logical.width) / scale, height: Double(logical.height) / scale,
+            baseline: Double(pango_layout_get_baseline(pointer)) / scale)
     }
 
     /// One laid-out line: its logical extents and baseline in layout coordinates (points),
@@ -66,11 +67,14 @@ final class TextLayout {
                 pango_layout_iter_get_line_extents(iterator, nil, &logical)
                 guard let line = pango_layout_iter_get_line_readonly(iterator) else { continue }
                 let start = Int(line.pointee.start_index)
-                result.append(Line(pointer: line,
-                                   extents: Rect(x: Double(logical.x) / scale, y: Double(logical.y) / scale,
-                                                 width: Double(logical.width) / scale, height: Double(logical.height) / scale),
-                                   baseline: Double(pango_layout_iter_get_baseline(iterator)) / scale,
-                                   startByte: start, endByte: start + Int(line.pointee.length)))
+                result.append(
+                    Line(
+                        pointer: line,
+                        extents: Rect(
+                            x: Double(logical.x) / scale, y: Double(logical.y) / scale,
+                            width: Double(logical.width) / scale, height: Double(logical.height) / scale),
+                        baseline: Double(pango_layout_iter_get_baseline(iterator)) / scale,
+                        startByte: start, endByte: start + Int(line.pointee.length)))
             } while pango_layout_iter_next_line(iterator) != 0
         }
         cachedLines = result
@@ -83,7 +87,8 @@ final class TextLayout {
     /// Index of the first line whose text ends after `byte` (binary search).
     func lineIndex(containing byte: Int) -> Int {
         let all = lines
-        var low = 0, high = all.count
+        var low = 0
+        var high = all.count
         while low < high {
             let mid = (low + high) / 2
             if all[mid].endByte <= byte { low = mid + 1 } else { high = mid }
@@ -106,9 +111,11 @@ final class TextLayout {
 
     /// The part of `line` that shows bytes `startByte..<endByte`, in layout coordinates.
     func rect(of line: Line, startByte: Int, endByte: Int) -> Rect? {
-        let from = max(startByte, line.startByte), to = min(endByte, line.endByte)
+        let from = max(startByte, line.startByte)
+        let to = min(endByte, line.endByte)
         guard to > from else { return nil }
-        var x0: Int32 = 0, x1: Int32 = 0
+        var x0: Int32 = 0
+        var x1: Int32 = 0
         pango_layout_line_index_to_x(line.pointer, Int32(from), 0, &x0)
         pango_layout_line_index_to_x(line.pointer, Int32(to), 0, &x1)
         if to >= line.endByte {
@@ -118,7 +125,8 @@ final class TextLayout {
             x1 = last
         }
         let scale = Double(PANGO_SCALE)
-        let left = Double(min(x0, x1)) / scale, right = Double(max(x0, x1)) / scale
+        let left = Double(min(x0, x1)) / scale
+        let right = Double(max(x0, x1)) / scale
         return Rect(x: line.extents.x + left, y: line.extents.y, width: max(right - left, 0), height: line.extents.height)
     }
 }

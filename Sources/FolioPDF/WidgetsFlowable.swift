@@ -18,7 +18,9 @@ final class WidgetsFlowable: Flowable {
     static let padding = 10.0
 
     init(tiles: [Tile], width: Double, theme: Theme) {
-        self.tiles = tiles; self.width = width; self.theme = theme
+        self.tiles = tiles
+        self.width = width
+        self.theme = theme
     }
 
     /// Width of each tile's text for `count` tiles in `frame`.

@@ -14,7 +14,11 @@ struct ConnectionLimit: AvailableConnectionsDelegate {
         /// A count that tells `observe` each new value.
         init(observe: @escaping @Sendable (Int) -> Void = { _ in }) { self.observe = observe }
 
-        var current: Int { lock.lock(); defer { lock.unlock() }; return value }
+        var current: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return value
+        }
 
         func add(_ delta: Int) {
             lock.lock()

@@ -89,8 +89,9 @@ struct DocumentRendering: Sendable {
             return RenderedBody(bytes: bytes, contentType: "application/pdf", pages: pages)
         case .html:
             let rendered = try document.renderedHTML(options: options)
-            return RenderedBody(bytes: Data(rendered.html.utf8), contentType: "text/html; charset=utf-8",
-                                contentSecurityPolicy: rendered.contentSecurityPolicy)
+            return RenderedBody(
+                bytes: Data(rendered.html.utf8), contentType: "text/html; charset=utf-8",
+                contentSecurityPolicy: rendered.contentSecurityPolicy)
         }
     }
 }

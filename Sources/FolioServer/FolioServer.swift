@@ -14,8 +14,10 @@ import ServiceLifecycle
 public enum FolioServer {
     /// Runs the service until SIGTERM or SIGINT; throws when the settings are invalid, the
     /// self-test fails or the address cannot be bound. `listening` is called with the bound port.
-    public static func run(settings: ServerSettings, logger: Logger,
-                           listening: (@Sendable (Int) -> Void)? = nil) async throws {
+    public static func run(
+        settings: ServerSettings, logger: Logger,
+        listening: (@Sendable (Int) -> Void)? = nil
+    ) async throws {
         try settings.validate()
         let service = RenderService(settings: settings, logger: logger)
         do {
@@ -35,8 +37,9 @@ public enum FolioServer {
                 ContinueHandler(maxBodyBytes: settings.maxBodyBytes),
             ],
             idleTimeout: TimeAmount.milliseconds(Int64((settings.idleTimeout * 1000).clampedInt())),
-            httpDecoderConfiguration: .init(maxHeaderFieldSize: hardHeaderLimit, maxHeaderListSize: hardHeaderLimit,
-                                            maxHeaderFieldCount: 1000))
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: hardHeaderLimit, maxHeaderListSize: hardHeaderLimit,
+                maxHeaderFieldCount: 1000))
         let app = Application(
             router: service.router(),
             server: .http1(configuration: http),
@@ -46,9 +49,13 @@ public enum FolioServer {
             onServerRunning: { channel in
                 service.setReady(true)
                 let port = channel.localAddress?.port ?? settings.port
-                logger.info("listening", metadata: ["host": .string(settings.host), "port": .stringConvertible(port),
-                                                    "workers": .stringConvertible(settings.workers),
-                                                    "queue": .stringConvertible(settings.queue)])
+                logger.info(
+                    "listening",
+                    metadata: [
+                        "host": .string(settings.host), "port": .stringConvertible(port),
+                        "workers": .stringConvertible(settings.workers),
+                        "queue": .stringConvertible(settings.queue),
+                    ])
                 listening?(port)
             },
             logger: logger)

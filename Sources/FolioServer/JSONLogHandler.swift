@@ -25,7 +25,8 @@ public struct JSONLogHandler: LogHandler {
 
     /// Writes one line.
     public func log(event: LogEvent) {
-        let level = event.level, message = event.message
+        let level = event.level
+        let message = event.message
         var fields = self.metadata
         if let explicit = event.metadata { fields.merge(explicit) { $1 } }
         if let error = event.error { fields["error"] = .string(String(describing: error)) }
@@ -63,8 +64,9 @@ public struct JSONLogHandler: LogHandler {
         var seconds = now.tv_sec
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(now.tv_nsec / 1_000_000))
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(now.tv_nsec / 1_000_000))
     }
 
     private static func json(_ value: Logger.Metadata.Value) -> String {

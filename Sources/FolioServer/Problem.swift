@@ -25,8 +25,9 @@ struct Problem: Error, Sendable {
 
     /// The response for this problem; `requestID` becomes the document's `instance`.
     func response(requestID: String?) -> Response {
-        let body = Body(type: "urn:folio:problem:\(kind)", title: status.reasonPhrase, status: status.code,
-                        detail: detail, instance: requestID.map { "urn:folio:request:\($0)" })
+        let body = Body(
+            type: "urn:folio:problem:\(kind)", title: status.reasonPhrase, status: status.code,
+            detail: detail, instance: requestID.map { "urn:folio:request:\($0)" })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let bytes = (try? encoder.encode(body)) ?? Data("{\"status\":\(status.code)}".utf8)
@@ -51,8 +52,9 @@ struct Problem: Error, Sendable {
 
     /// 401: no valid bearer token.
     static func unauthorized(_ detail: String) -> Problem {
-        Problem(status: .unauthorized, kind: "unauthorized", detail: detail,
-                headers: [.wwwAuthenticate: "Bearer realm=\"folio\""])
+        Problem(
+            status: .unauthorized, kind: "unauthorized", detail: detail,
+            headers: [.wwwAuthenticate: "Bearer realm=\"folio\""])
     }
 
     /// 404: no such route or template.
@@ -72,8 +74,9 @@ struct Problem: Error, Sendable {
 
     /// 413: the body is larger than the limit.
     static func bodyTooLarge(limit: Int) -> Problem {
-        Problem(status: .contentTooLarge, kind: "body-too-large",
-                detail: "the request body has more than \(limit) bytes (--max-body-bytes)", headers: [.connection: "close"])
+        Problem(
+            status: .contentTooLarge, kind: "body-too-large",
+            detail: "the request body has more than \(limit) bytes (--max-body-bytes)", headers: [.connection: "close"])
     }
 
     /// 415: a body type the route does not read.
@@ -83,9 +86,10 @@ struct Problem: Error, Sendable {
 
     /// 431: the request's header fields are larger than the limit.
     static func headersTooLarge(limit: Int) -> Problem {
-        Problem(status: .requestHeaderFieldsTooLarge, kind: "headers-too-large",
-                detail: "the request's target and header fields have more than \(limit) bytes (--max-header-bytes)",
-                headers: [.connection: "close"])
+        Problem(
+            status: .requestHeaderFieldsTooLarge, kind: "headers-too-large",
+            detail: "the request's target and header fields have more than \(limit) bytes (--max-header-bytes)",
+            headers: [.connection: "close"])
     }
 
     /// 503: every worker is busy and the queue is full, or the service is shutting down.
@@ -95,8 +99,9 @@ struct Problem: Error, Sendable {
 
     /// 504: the render took longer than the limit and was stopped.
     static func renderTimeout(seconds: Double) -> Problem {
-        Problem(status: .gatewayTimeout, kind: "render-timeout",
-                detail: "the render took longer than \(SecondsText(seconds)) s (--timeout) and was stopped")
+        Problem(
+            status: .gatewayTimeout, kind: "render-timeout",
+            detail: "the render took longer than \(SecondsText(seconds)) s (--timeout) and was stopped")
     }
 
     /// 500: a failure that is Folio's, not the request's.

@@ -104,13 +104,15 @@ final class RenderPool: @unchecked Sendable {
 
     /// Renders running on a worker.
     var runningCount: Int {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return running
     }
 
     /// Renders waiting for a worker.
     var queueDepth: Int {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return waiting.count - waitingStart
     }
 
@@ -186,8 +188,16 @@ final class RenderPool: @unchecked Sendable {
 private final class FirstError: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Error?
-    var error: Error? { lock.lock(); defer { lock.unlock() }; return stored }
-    func record(_ error: Error) { lock.lock(); if stored == nil { stored = error }; lock.unlock() }
+    var error: Error? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func record(_ error: Error) {
+        lock.lock()
+        if stored == nil { stored = error }
+        lock.unlock()
+    }
 }
 
 /// One render waiting for, or running on, a worker; its caller is answered exactly once:

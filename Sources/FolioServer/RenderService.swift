@@ -19,8 +19,9 @@ final class RenderService: Sendable {
         self.logger = logger
         metrics = ServerMetrics()
         pool = RenderPool(workers: settings.workers, queueLimit: settings.queue)
-        rendering = DocumentRendering(theme: settings.theme, assets: settings.assets.map { .confined($0) } ?? .embeddedOnly,
-                                      pageTemplate: settings.pageTemplate)
+        rendering = DocumentRendering(
+            theme: settings.theme, assets: settings.assets.map { .confined($0) } ?? .embeddedOnly,
+            pageTemplate: settings.pageTemplate)
         let metrics = self.metrics
         pool.onChange = { waiting, running in metrics.pool(waiting: waiting, running: running) }
     }
@@ -29,10 +30,12 @@ final class RenderService: Sendable {
     /// loaded and rendering is known to work before the service says it is ready; throws what the
     /// render throws.
     func selfTest() throws {
-        let document = Document(title: "Folio self-test", elements: [
-            .paragraph(Paragraph("Ready.")),
-            .chart(.bar(BarChart(categories: ["a", "b"], series: [ChartSeries(title: "s", values: [1, 2])]), title: "Check")),
-        ])
+        let document = Document(
+            title: "Folio self-test",
+            elements: [
+                .paragraph(Paragraph("Ready.")),
+                .chart(.bar(BarChart(categories: ["a", "b"], series: [ChartSeries(title: "s", values: [1, 2])]), title: "Check")),
+            ])
         for parameters in [try RenderParameters(query: []), try RenderParameters(query: [("format", "html")])] {
             _ = try rendering.render(document, parameters: parameters)
         }
@@ -123,13 +126,16 @@ final class RenderService: Sendable {
     }
 
     private func busy() -> Problem {
-        Problem.unavailable("all \(pool.workers) render workers are busy and \(pool.queueLimit) renders wait; retry later",
-                            retryAfter: 1)
+        Problem.unavailable(
+            "all \(pool.workers) render workers are busy and \(pool.queueLimit) renders wait; retry later",
+            retryAfter: 1)
     }
 
     /// Runs `work` on the pool under the request's time limit and answers with its output.
-    private func render(_ parameters: RenderParameters, in slot: RenderPool.Slot,
-                        _ work: @escaping @Sendable () throws -> RenderedBody) async throws -> Response {
+    private func render(
+        _ parameters: RenderParameters, in slot: RenderPool.Slot,
+        _ work: @escaping @Sendable () throws -> RenderedBody
+    ) async throws -> Response {
         let deadline = RenderDeadline(seconds: settings.timeout)
         let metrics = self.metrics
         let output: RenderedBody
@@ -202,8 +208,16 @@ final class RenderService: Sendable {
 final class ReadinessFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ ready: Bool) { lock.lock(); value = ready; lock.unlock() }
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+    func set(_ ready: Bool) {
+        lock.lock()
+        value = ready
+        lock.unlock()
+    }
 }
 
 extension HTTPField.Name {

@@ -37,8 +37,10 @@ struct RequestPolicy<Context: RequestContext>: RouterMiddleware {
             response = problem.response(requestID: id)
         } catch let error as HTTPError where error.status == .notFound {
             if let allowed = route.methods, !allowed.contains(request.method) {
-                response = Problem.methodNotAllowed("\(request.method.rawValue) is not allowed on \(route.name)",
-                                                    allow: allowed.map(\.rawValue).joined(separator: ", ")).response(requestID: id)
+                response = Problem.methodNotAllowed(
+                    "\(request.method.rawValue) is not allowed on \(route.name)",
+                    allow: allowed.map(\.rawValue).joined(separator: ", ")
+                ).response(requestID: id)
             } else {
                 response = Problem.notFound("no route \(request.method.rawValue) \(Route.shown(request.uri.path))")
                     .response(requestID: id)
@@ -56,11 +58,13 @@ struct RequestPolicy<Context: RequestContext>: RouterMiddleware {
         let bytes = response.body.contentLength ?? 0
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         metrics.request(route: route.name, status: response.status.code, bytes: bytes)
-        logger.info("request", metadata: [
-            "id": .string(id), "method": .string(request.method.rawValue), "route": .string(route.name),
-            "status": .stringConvertible(response.status.code), "bytes": .stringConvertible(bytes),
-            "ms": .stringConvertible(milliseconds),
-        ])
+        logger.info(
+            "request",
+            metadata: [
+                "id": .string(id), "method": .string(request.method.rawValue), "route": .string(route.name),
+                "status": .stringConvertible(response.status.code), "bytes": .stringConvertible(bytes),
+                "ms": .stringConvertible(milliseconds),
+            ])
         return response
     }
 
@@ -88,8 +92,10 @@ struct RequestPolicy<Context: RequestContext>: RouterMiddleware {
     /// The client's `X-Request-Id` when it is a safe one (1…128 of `A-Z a-z 0-9 - _ . :`), else nil.
     static func requestID(_ given: String?) -> String? {
         guard let given, (1...128).contains(given.utf8.count),
-              given.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
-                  || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E || $0 == 0x3A })
+            given.utf8.allSatisfy({
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                    || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E || $0 == 0x3A
+            })
         else { return nil }
         return given
     }

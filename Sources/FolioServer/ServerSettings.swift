@@ -59,8 +59,9 @@ public struct ServerSettings: Sendable {
         try check((0...65_535).contains(port), "--port", "must be 0…65535")
         try check((1...256).contains(workers), "--workers", "must be 1…256")
         try check((0...100_000).contains(queue), "--queue", "must be 0…100000")
-        try check((1024...InputLimits.documentBytes).contains(maxBodyBytes), "--max-body-bytes",
-                  "must be 1024…\(InputLimits.documentBytes)")
+        try check(
+            (1024...InputLimits.documentBytes).contains(maxBodyBytes), "--max-body-bytes",
+            "must be 1024…\(InputLimits.documentBytes)")
         try check((1024...(1 << 20)).contains(maxHeaderBytes), "--max-header-bytes", "must be 1024…1048576")
         try check(timeout > 0 && timeout <= 3600, "--timeout", "must be more than 0 and at most 3600 seconds")
         try check(readTimeout > 0 && readTimeout <= 3600, "--read-timeout", "must be more than 0 and at most 3600 seconds")
@@ -70,10 +71,12 @@ public struct ServerSettings: Sendable {
         try check((1...1_000_000).contains(maxConnections), "--max-connections", "must be 1…1000000")
         if let token {
             try check(token.utf8.count >= 16, "--token-file", "the token must have at least 16 characters")
-            try check(token.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }, "--token-file",
-                      "the token must be printable ASCII without spaces")
+            try check(
+                token.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }, "--token-file",
+                "the token must be printable ASCII without spaces")
         }
-        try check(token != nil || isLoopback || insecureNoAuth, "--host",
-                  "listening on \(host), beyond this machine, needs --token-file (or --insecure-no-auth to allow anyone)")
+        try check(
+            token != nil || isLoopback || insecureNoAuth, "--host",
+            "listening on \(host), beyond this machine, needs --token-file (or --insecure-no-auth to allow anyone)")
     }
 }

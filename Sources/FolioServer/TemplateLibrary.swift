@@ -42,7 +42,7 @@ public struct TemplateLibrary: Sendable {
     /// Whether `name` can name a template: 1…100 of `A-Z a-z 0-9 - _ .`, starting with a letter or digit.
     public static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 100,
-              ("0"..."9").contains(first) || ("a"..."z").contains(first) || ("A"..."Z").contains(first)
+            ("0"..."9").contains(first) || ("a"..."z").contains(first) || ("A"..."Z").contains(first)
         else { return false }
         return name.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."

@@ -11,18 +11,23 @@ enum BatchBenchmark {
             for jobs in [1, 2] {
                 let out = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-w3-\(format)-\(jobs)")
                 try? FileManager.default.removeItem(at: out)
-                let arguments = [folio.path, "batch", template, "--data", data.path, "--out", out.path, "--format", format,
-                                 "--name", "{{patient.id}}", "--jobs", String(jobs), "--quiet"]
+                let arguments = [
+                    folio.path, "batch", template, "--data", data.path, "--out", out.path, "--format", format,
+                    "--name", "{{patient.id}}", "--jobs", String(jobs), "--quiet",
+                ]
                 let start = Timing.now()
                 guard let (status, peakKB) = spawnAndWait(arguments) else {
                     print("  cannot start \(folio.path)")
                     return
                 }
                 let seconds = Timing.now() - start
-                let count = ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix("." + format) }.count
-                print(String(format: "  %@ --jobs %d: %d documents in %.2f s = %.1f documents/s, peak memory %d MB%@",
-                             format.uppercased() as NSString, jobs, count, seconds, Double(count) / seconds, peakKB / 1024,
-                             (status == 0 ? "" : " (exit status \(status))") as NSString))
+                let count = ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix("." + format) }
+                    .count
+                print(
+                    String(
+                        format: "  %@ --jobs %d: %d documents in %.2f s = %.1f documents/s, peak memory %d MB%@",
+                        format.uppercased() as NSString, jobs, count, seconds, Double(count) / seconds, peakKB / 1024,
+                        (status == 0 ? "" : " (exit status \(status))") as NSString))
                 try? FileManager.default.removeItem(at: out)
             }
         }
@@ -45,27 +50,40 @@ enum BatchBenchmark {
 /// decoding the bound tree, and rendering.
 enum BatchStages {
     static func run(data: URL, count: Int) throws {
-        let template = try DocumentTemplate(data: try Data(contentsOf: URL(fileURLWithPath: "Templates/weekly-summary.yaml")), format: .yaml)
+        let template = try DocumentTemplate(
+            data: try Data(contentsOf: URL(fileURLWithPath: "Templates/weekly-summary.yaml")), format: .yaml)
         let lines = try String(contentsOf: data, encoding: .utf8).split(separator: "\n").prefix(count).map { Array($0.utf8) }
         let options = RenderOptions(baseDirectory: URL(fileURLWithPath: "Templates"))
-        var parse = 0.0, bind = 0.0, decode = 0.0, pdf = 0.0, html = 0.0, hash = 0.0
+        var parse = 0.0
+        var bind = 0.0
+        var decode = 0.0
+        var pdf = 0.0
+        var html = 0.0
+        var hash = 0.0
         for (index, line) in lines.enumerated() {
             var t = Timing.now()
             let record = try JSONTreeParser.parse(line)
-            parse += Timing.now() - t; t = Timing.now()
+            parse += Timing.now() - t
+            t = Timing.now()
             let tree = try template.bind(record, number: index + 1)
-            bind += Timing.now() - t; t = Timing.now()
+            bind += Timing.now() - t
+            t = Timing.now()
             let document = try DocumentDecoder.decode(tree)
-            decode += Timing.now() - t; t = Timing.now()
+            decode += Timing.now() - t
+            t = Timing.now()
             let bytes = try document.pdf(options: options)
-            pdf += Timing.now() - t; t = Timing.now()
+            pdf += Timing.now() - t
+            t = Timing.now()
             _ = try document.html(options: options)
-            html += Timing.now() - t; t = Timing.now()
+            html += Timing.now() - t
+            t = Timing.now()
             _ = SHA256Digest.hex(bytes)
             hash += Timing.now() - t
         }
         let n = Double(lines.count) / 1000
-        print(String(format: "W3 stages per document (ms): parse %.2f, bind %.2f, decode %.2f, PDF %.2f, HTML %.2f, SHA-256 of the PDF %.2f",
-                     parse / n, bind / n, decode / n, pdf / n, html / n, hash / n))
+        print(
+            String(
+                format: "W3 stages per document (ms): parse %.2f, bind %.2f, decode %.2f, PDF %.2f, HTML %.2f, SHA-256 of the PDF %.2f",
+                parse / n, bind / n, decode / n, pdf / n, html / n, hash / n))
     }
 }

@@ -19,8 +19,10 @@ enum ChartBenchmark {
             }
             let single = Document(title: "Chart", elements: [.chart(chart)])
             let pdf = try Timing.median(repetitions) { _ = try single.pdf() }
-            print(String(format: "  %-22@ layout+SVG %7.3f ms   PDF %6.2f ms", "\(chart.kind)\(chartVariant(chart))" as NSString,
-                         layout * 1000, pdf * 1000))
+            print(
+                String(
+                    format: "  %-22@ layout+SVG %7.3f ms   PDF %6.2f ms", "\(chart.kind)\(chartVariant(chart))" as NSString,
+                    layout * 1000, pdf * 1000))
         }
 
         let count = 100_000
@@ -29,18 +31,22 @@ enum ChartBenchmark {
             let noise = Double((index * 7919) % 13) - 6
             return 70 + wave + noise
         }
-        let big = Chart(title: "100,000 points", xAxis: ChartAxis(title: "Sample"),
-                        .line(LineChart(x: .numbers((0..<count).map(Double.init)), plots: [LinePlot(title: "Signal", values: values)])))
+        let big = Chart(
+            title: "100,000 points", xAxis: ChartAxis(title: "Sample"),
+            .line(LineChart(x: .numbers((0..<count).map(Double.init)), plots: [LinePlot(title: "Signal", values: values)])))
         let bigDocument = Document(title: "Large line chart", elements: [.chart(big)])
         let untagged = Document(title: "Large line chart", metadata: Metadata(tagged: false), elements: [.chart(big)])
         let untaggedTime = try Timing.median(5) { _ = try untagged.pdf() }
-        var pdfSize = 0, svgSize = 0
+        var pdfSize = 0
+        var svgSize = 0
         let pdfTime = try Timing.median(5) { pdfSize = try bigDocument.pdf().count }
         let svgTime = Timing.median(5) {
             svgSize = SVGCanvas.svgMarkup(renderer.drawing(for: big, width: 482), id: "c", title: "", fontFamily: "DejaVu Sans").utf8.count
         }
-        print(String(format: "100,000-point line chart: PDF %.1f ms (untagged %.1f ms), %d KB; SVG %.1f ms, %d KB", pdfTime * 1000,
-                     untaggedTime * 1000, pdfSize / 1024, svgTime * 1000, svgSize / 1024))
+        print(
+            String(
+                format: "100,000-point line chart: PDF %.1f ms (untagged %.1f ms), %d KB; SVG %.1f ms, %d KB", pdfTime * 1000,
+                untaggedTime * 1000, pdfSize / 1024, svgTime * 1000, svgSize / 1024))
     }
 
     private static func chartVariant(_ chart: Chart) -> String {

@@ -18,25 +18,36 @@ enum ScalingBenchmark {
         for record in records.prefix(min(patients, 10)) {
             let hr = record.heartRate
             for i in hr.elapsedSeconds.indices {
-                rows.append([record.patient.id, NumberFormat.string(hr.elapsedSeconds[i], decimals: 0),
-                             NumberFormat.string(hr.expected[i], decimals: 1), NumberFormat.string(hr.actual[i], decimals: 1)])
+                rows.append([
+                    record.patient.id, NumberFormat.string(hr.elapsedSeconds[i], decimals: 0),
+                    NumberFormat.string(hr.expected[i], decimals: 1), NumberFormat.string(hr.actual[i], decimals: 1),
+                ])
             }
         }
         elements.append(.section(Section(title: "Appendix: heart-rate samples", label: "A")))
-        elements.append(.table(Table(header: ["Patient", "Elapsed (s)", "Expected (bpm)", "Actual (bpm)"], rows: rows,
-                                     align: [.left, .right, .right, .right], caption: "Heart-rate samples",
-                                     continuedCaption: "Heart-rate samples (continued)")))
-        return Document(title: "Weekly Care Summaries", footer: "Page {page} of {pages} · {documentPage}/{documentPages}",
-                        metadata: Metadata(author: "Folio benchmark", creationDate: Date(timeIntervalSince1970: 1_763_280_000)),
-                        elements: elements)
+        elements.append(
+            .table(
+                Table(
+                    header: ["Patient", "Elapsed (s)", "Expected (bpm)", "Actual (bpm)"], rows: rows,
+                    align: [.left, .right, .right, .right], caption: "Heart-rate samples",
+                    continuedCaption: "Heart-rate samples (continued)")))
+        return Document(
+            title: "Weekly Care Summaries", footer: "Page {page} of {pages} · {documentPage}/{documentPages}",
+            metadata: Metadata(author: "Folio benchmark", creationDate: Date(timeIntervalSince1970: 1_763_280_000)),
+            elements: elements)
     }
 
     /// One table of `rows` rows and 4 columns.
     static func table(rows: Int, tagged: Bool) -> Document {
         let data = (0..<rows).map { ["P\($0 % 1000)", String($0 * 10), String(format: "%.1f", 70 + Double($0 % 90)), "note \($0 % 97)"] }
-        return Document(title: "\(rows) rows", metadata: Metadata(tagged: tagged),
-                        elements: [.table(Table(header: ["Patient", "Elapsed", "Rate", "Note"], rows: data,
-                                                continuedCaption: "(continued)"))])
+        return Document(
+            title: "\(rows) rows", metadata: Metadata(tagged: tagged),
+            elements: [
+                .table(
+                    Table(
+                        header: ["Patient", "Elapsed", "Rate", "Note"], rows: data,
+                        continuedCaption: "(continued)"))
+            ])
     }
 
     /// Child mode: render once and write "seconds pages bytes" to `resultPath`.
@@ -48,25 +59,33 @@ enum ScalingBenchmark {
     }
 
     static func run(bench: URL) {
-        let runs = [("w2", [1, 10, 50], "patients", "W2 (sections per patient + appendix table), render time and peak memory:"),
-                    ("table", [1_000, 10_000, 100_000], "rows", "Long tables (4 columns, tagged PDF), render time and peak memory:"),
-                    ("table-untagged", [1_000, 10_000, 100_000], "rows", "Long tables (4 columns, untagged: metadata.tagged false):")]
+        let runs = [
+            ("w2", [1, 10, 50], "patients", "W2 (sections per patient + appendix table), render time and peak memory:"),
+            ("table", [1_000, 10_000, 100_000], "rows", "Long tables (4 columns, tagged PDF), render time and peak memory:"),
+            ("table-untagged", [1_000, 10_000, 100_000], "rows", "Long tables (4 columns, untagged: metadata.tagged false):"),
+        ]
         for (kind, sizes, label, heading) in runs {
             print(heading)
             for size in sizes {
                 let resultPath = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-child-\(getpid())").path
                 let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
-                guard let (_, peakKB) = BatchBenchmark.spawnAndWait([executable, bench.path, "--child", kind, String(size), resultPath]) else {
+                guard let (_, peakKB) = BatchBenchmark.spawnAndWait([executable, bench.path, "--child", kind, String(size), resultPath])
+                else {
                     print("  cannot run \(executable)")
                     return
                 }
                 let output = (try? String(contentsOfFile: resultPath, encoding: .utf8)) ?? ""
                 try? FileManager.default.removeItem(atPath: resultPath)
                 let parts = output.split(separator: " ")
-                guard parts.count == 3, let seconds = Double(parts[0]) else { print("  \(size) \(label): failed: \(output)"); continue }
-                print(String(format: "  %6d %@: %.2f s, %@ pages, %d KB PDF, peak memory %d MB", size, label as NSString, seconds,
-                             String(parts[1]) as NSString, (Int(parts[2].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) / 1024,
-                             peakKB / 1024))
+                guard parts.count == 3, let seconds = Double(parts[0]) else {
+                    print("  \(size) \(label): failed: \(output)")
+                    continue
+                }
+                print(
+                    String(
+                        format: "  %6d %@: %.2f s, %@ pages, %d KB PDF, peak memory %d MB", size, label as NSString, seconds,
+                        String(parts[1]) as NSString, (Int(parts[2].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) / 1024,
+                        peakKB / 1024))
             }
         }
     }

@@ -22,10 +22,14 @@ enum WorkloadGenerator {
         return (1...max(1, count)).map { record(number: $0, random: &random) }
     }
 
-    private static let firstNames = ["Émile", "Gül", "Bo", "Amara", "Jonas", "Mei", "Sofía", "Kwame", "Ingrid", "Ravi",
-                                     "Chloé", "Tomasz", "Aiyana", "Lars", "Yuki", "Zanele", "Mateo", "Noor", "Oskar", "Leilani"]
-    private static let lastNames = ["Okafor", "Tanaka", "O'Brien", "Nguyen", "Müller", "Haddad", "García", "Kowalski",
-                                    "Lindqvist", "Mensah", "Dubois", "Patel", "Søndergaard", "Ivanova", "Kim", "Rossi"]
+    private static let firstNames = [
+        "Émile", "Gül", "Bo", "Amara", "Jonas", "Mei", "Sofía", "Kwame", "Ingrid", "Ravi",
+        "Chloé", "Tomasz", "Aiyana", "Lars", "Yuki", "Zanele", "Mateo", "Noor", "Oskar", "Leilani",
+    ]
+    private static let lastNames = [
+        "Okafor", "Tanaka", "O'Brien", "Nguyen", "Müller", "Haddad", "García", "Kowalski",
+        "Lindqvist", "Mensah", "Dubois", "Patel", "Søndergaard", "Ivanova", "Kim", "Rossi",
+    ]
     private static let medications: [(name: String, dose: String, schedule: String, doses: Int)] = [
         ("Ibuprofen", "400 mg", "3× daily", 21), ("Gabapentin", "300 mg", "2× daily", 14), ("Vitamin D", "1000 IU", "daily", 7),
         ("Omeprazole", "20 mg", "daily", 7), ("Cyclobenzaprine", "5 mg", "at night", 7), ("Acetaminophen", "500 mg", "as needed", 7),
@@ -56,8 +60,10 @@ enum WorkloadGenerator {
         let actual = expected.map { rounded($0 + (random.unit() - 0.5) * 14, 10) }
         let takenMedications = medications.map { medication -> [String: String] in
             let taken = medication.doses - random.below(max(1, medication.doses / 3))
-            return ["name": medication.name, "dose": medication.dose, "schedule": medication.schedule,
-                    "taken": "\(taken)/\(medication.doses)"]
+            return [
+                "name": medication.name, "dose": medication.dose, "schedule": medication.schedule,
+                "taken": "\(taken)/\(medication.doses)",
+            ]
         }
         let record: [String: Any] = [
             "patient": ["id": String(format: "P%05d", number), "name": name, "week": "2026-11-09 to 2026-11-15"],

@@ -13,8 +13,9 @@ if arguments.count > 1, arguments[1] != "generate" {
     benchDirectory = URL(fileURLWithPath: arguments[1])
 } else {
     do {
-        benchDirectory = try WorkloadGenerator.prepare(in: URL(fileURLWithPath: ".build/bench-workload"),
-                                                      logo: URL(fileURLWithPath: "Samples/logo.png"))
+        benchDirectory = try WorkloadGenerator.prepare(
+            in: URL(fileURLWithPath: ".build/bench-workload"),
+            logo: URL(fileURLWithPath: "Samples/logo.png"))
     } catch {
         FileHandle.standardError.write(Data("folio-bench: cannot generate the workload: \(error)\n".utf8))
         exit(1)
@@ -30,7 +31,8 @@ func fail(_ message: String) -> Never {
 }
 
 guard let lines = try? String(contentsOf: benchDirectory.appendingPathComponent("patients-1000.jsonl"), encoding: .utf8),
-      let logo = try? Data(contentsOf: benchDirectory.appendingPathComponent("logo.png")) else {
+    let logo = try? Data(contentsOf: benchDirectory.appendingPathComponent("logo.png"))
+else {
     fail("cannot read patients-1000.jsonl and logo.png in \(benchDirectory.path)")
 }
 let decoder = JSONDecoder()

@@ -9,28 +9,28 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Render one template for every record of a data file, on all cores.",
         discussion: """
-        The template is a document (YAML or JSON) whose strings may hold placeholders \
-        filled from each record: "{{patient.name}}" inside text, or a whole value such as \
-        values: "{{pain}}" for a chart series. Lists may hold {$each: medications, $as: m, $item: …} \
-        to repeat an entry per element and {$if: field, $item: …} to keep it only when the field \
-        is present. Filters: mean, sum, min, max, count, round: n, fixed: n, percent: n, scale: k, \
-        thousands, entries, keys, values, default: text, join: sep, upper, lower. \
-        Values go into the parsed document, never into the template's text.
+            The template is a document (YAML or JSON) whose strings may hold placeholders \
+            filled from each record: "{{patient.name}}" inside text, or a whole value such as \
+            values: "{{pain}}" for a chart series. Lists may hold {$each: medications, $as: m, $item: …} \
+            to repeat an entry per element and {$if: field, $item: …} to keep it only when the field \
+            is present. Filters: mean, sum, min, max, count, round: n, fixed: n, percent: n, scale: k, \
+            thousands, entries, keys, values, default: text, join: sep, upper, lower. \
+            Values go into the parsed document, never into the template's text.
 
-        Data: JSON lines, a JSON array or CSV with a header row (dotted column names such as \
-        patient.name make nested fields; cells holding numbers or JSON lists become those), \
-        read as a stream; '-' reads standard input.
+            Data: JSON lines, a JSON array or CSV with a header row (dotted column names such as \
+            patient.name make nested fields; cells holding numbers or JSON lists become those), \
+            read as a stream; '-' reads standard input.
 
-        Each file is written under a temporary name and renamed, so an interrupted run leaves \
-        no partial file; --resume skips records whose outputs exist. A bad record fails alone: \
-        it goes to DIR/failures.jsonl with its number, id and an error naming the field, and \
-        the exit status is 1. DIR/manifest.jsonl lists every file with its size, pages and SHA-256. \
-        With --shard K/N these are manifest-shard-K-of-N.jsonl and failures-shard-K-of-N.jsonl, \
-        so shards can write into one folder.
+            Each file is written under a temporary name and renamed, so an interrupted run leaves \
+            no partial file; --resume skips records whose outputs exist. A bad record fails alone: \
+            it goes to DIR/failures.jsonl with its number, id and an error naming the field, and \
+            the exit status is 1. DIR/manifest.jsonl lists every file with its size, pages and SHA-256. \
+            With --shard K/N these are manifest-shard-K-of-N.jsonl and failures-shard-K-of-N.jsonl, \
+            so shards can write into one folder.
 
-        Example (Kubernetes Indexed Job, Slurm array or GNU parallel):
-          folio batch Templates/weekly-summary.yaml --data patients.jsonl --out out --shard $JOB_COMPLETION_INDEX/4
-        """
+            Example (Kubernetes Indexed Job, Slurm array or GNU parallel):
+              folio batch Templates/weekly-summary.yaml --data patients.jsonl --out out --shard $JOB_COMPLETION_INDEX/4
+            """
     )
 
     @Argument(help: "The document template, YAML or JSON.")

@@ -8,12 +8,12 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render one document to PDF or HTML.",
         discussion: """
-        The input is JSON when its name ends in .json, YAML otherwise (JSON is valid YAML). \
-        Image paths in the document are relative to the input file's folder \
-        (the current folder for standard input). \
-        On bad input folio prints one line naming the field, such as \
-        "elements[3].rows[2]: expected an array of strings", and exits with status 1.
-        """
+            The input is JSON when its name ends in .json, YAML otherwise (JSON is valid YAML). \
+            Image paths in the document are relative to the input file's folder \
+            (the current folder for standard input). \
+            On bad input folio prints one line naming the field, such as \
+            "elements[3].rows[2]: expected an array of strings", and exits with status 1.
+            """
     )
 
     @Argument(help: "The document, JSON or YAML; '-' reads standard input.")
@@ -28,7 +28,10 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "HTML only: write one embeddable <div> with scoped styles instead of a whole page (same as --html fragment).")
     var fragment = false
 
-    @Option(help: "HTML only: page (default), fragment (one <div>, styles scoped under its id) or shadow (a <div> with a declarative shadow root: fully isolated styles, no script).")
+    @Option(
+        help:
+            "HTML only: page (default), fragment (one <div>, styles scoped under its id) or shadow (a <div> with a declarative shadow root: fully isolated styles, no script)."
+    )
     var html: HTMLRenderer.Output?
 
     @Option(help: "HTML only: a Mustache page shell to use instead of the built-in one (see Templates/page.mustache).")
@@ -43,7 +46,10 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "HTML only: print the Content-Security-Policy the output works under (its stylesheet allowed by hash) on standard error.")
     var csp = false
 
-    @Option(help: "Write the layout report (pages, each block's pages, split tables, broken keep rules, overflow, missing glyphs, images without alt text) as JSON to this file.")
+    @Option(
+        help:
+            "Write the layout report (pages, each block's pages, split tables, broken keep rules, overflow, missing glyphs, images without alt text) as JSON to this file."
+    )
     var layoutReport: String?
 
     @Flag(help: "Exit with status 1 when the layout report has warnings (the output is still written).")
@@ -51,7 +57,8 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         if fragment || html != nil || template != nil || idPrefix != nil || csp, resolvedFormat != .html {
-            throw ValidationError("--fragment, --html, --template, --id-prefix and --csp need HTML output (--format html or an .html output)")
+            throw ValidationError(
+                "--fragment, --html, --template, --id-prefix and --csp need HTML output (--format html or an .html output)")
         }
         if fragment, let html, html != .fragment {
             throw ValidationError("--fragment and --html \(html.rawValue) contradict each other")
@@ -69,7 +76,8 @@ struct RenderCommand: ParsableCommand {
 
     var outputPath: String {
         if let output { return output }
-        let base = input.hasSuffix(".json") || input.hasSuffix(".yaml") || input.hasSuffix(".yml")
+        let base =
+            input.hasSuffix(".json") || input.hasSuffix(".yaml") || input.hasSuffix(".yml")
             ? String(input[..<(input.lastIndex(of: ".") ?? input.endIndex)]) : input
         return base + "." + resolvedFormat.rawValue
     }
@@ -93,11 +101,16 @@ struct RenderCommand: ParsableCommand {
             let document = try DocumentDecoder.decode(data, format: DocumentDecoder.Format(fileName: input), lenient: lenient) {
                 StandardStreams.printError("folio: warning: \($0)")
             }
-            var options = RenderOptions(baseDirectory: baseDirectory, theme: try ThemeLoader.load(theme),
-                                        html: html ?? (fragment ? .fragment : .page), idPrefix: idPrefix)
+            var options = RenderOptions(
+                baseDirectory: baseDirectory, theme: try ThemeLoader.load(theme),
+                html: html ?? (fragment ? .fragment : .page), idPrefix: idPrefix)
             if let template {
-                guard let text = String(validatingUTF8Bytes: try BoundedFile.read(template, limit: 1 << 20, field: "--template",
-                                                                                   what: "template")) else {
+                guard
+                    let text = String(
+                        validatingUTF8Bytes: try BoundedFile.read(
+                            template, limit: 1 << 20, field: "--template",
+                            what: "template"))
+                else {
                     throw FolioError(path: "--template", "\(template) is not UTF-8 text")
                 }
                 options.pageTemplate = text

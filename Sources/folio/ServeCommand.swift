@@ -11,18 +11,18 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve renders over HTTP (see openapi.yaml and README.md).",
         discussion: """
-        Routes: POST /v1/render?format=pdf|html&html=page|fragment|shadow&report=true (a document as \
-        application/json or application/yaml); POST /v1/templates/NAME/render (one data record as JSON, \
-        NAME from --templates); GET /v1/templates; GET /v1/openapi.yaml; GET /healthz, /readyz, /metrics.
-        Errors are RFC 9457 problem documents naming the field. Images in received documents must be \
-        base64 data or paths inside --assets; nothing is fetched from URLs. Logs are JSON lines on \
-        standard error. SIGTERM stops accepting, lets in-flight renders finish (--grace-period) and exits 0.
+            Routes: POST /v1/render?format=pdf|html&html=page|fragment|shadow&report=true (a document as \
+            application/json or application/yaml); POST /v1/templates/NAME/render (one data record as JSON, \
+            NAME from --templates); GET /v1/templates; GET /v1/openapi.yaml; GET /healthz, /readyz, /metrics.
+            Errors are RFC 9457 problem documents naming the field. Images in received documents must be \
+            base64 data or paths inside --assets; nothing is fetched from URLs. Logs are JSON lines on \
+            standard error. SIGTERM stops accepting, lets in-flight renders finish (--grace-period) and exits 0.
 
-        Example:
-          folio serve --port 8080 --templates Templates --assets Templates
-          curl --data-binary @Samples/charts.yaml -H 'Content-Type: application/yaml' \\
-            'http://127.0.0.1:8080/v1/render?format=pdf' -o charts.pdf
-        """
+            Example:
+              folio serve --port 8080 --templates Templates --assets Templates
+              curl --data-binary @Samples/charts.yaml -H 'Content-Type: application/yaml' \\
+                'http://127.0.0.1:8080/v1/render?format=pdf' -o charts.pdf
+            """
     )
 
     @Option(help: "Address to listen on. Any address beyond loopback needs --token-file (or --insecure-no-auth).")
@@ -61,13 +61,19 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds in-flight requests get to finish after SIGTERM or SIGINT.")
     var gracePeriod = 30.0
 
-    @Option(help: "A file holding the bearer token clients must send (Authorization: Bearer TOKEN); /healthz, /readyz and /v1/openapi.yaml stay open.")
+    @Option(
+        help:
+            "A file holding the bearer token clients must send (Authorization: Bearer TOKEN); /healthz, /readyz and /v1/openapi.yaml stay open."
+    )
     var tokenFile: String?
 
     @Flag(help: "Allow listening beyond loopback without a token: anyone who reaches the port may render.")
     var insecureNoAuth = false
 
-    @Option(help: "The only folder image paths in received documents may name (relative, no '..', no symbolic link out). Without it, images must be base64 data.")
+    @Option(
+        help:
+            "The only folder image paths in received documents may name (relative, no '..', no symbolic link out). Without it, images must be base64 data."
+    )
     var assets: String?
 
     @Option(help: "A folder of document templates (.yaml, .yml, .json) rendered by POST /v1/templates/NAME/render.")
@@ -112,8 +118,12 @@ struct ServeCommand: ParsableCommand {
             settings.templates = try templates.map { try TemplateLibrary(directory: $0) } ?? TemplateLibrary()
             settings.theme = try ThemeLoader.load(theme)
             if let template {
-                guard let text = String(validatingUTF8Bytes: try BoundedFile.read(template, limit: 1 << 20, field: "--template",
-                                                                                   what: "template")) else {
+                guard
+                    let text = String(
+                        validatingUTF8Bytes: try BoundedFile.read(
+                            template, limit: 1 << 20, field: "--template",
+                            what: "template"))
+                else {
                     throw FolioError(path: "--template", "\(template) is not UTF-8 text")
                 }
                 settings.pageTemplate = text
@@ -146,6 +156,14 @@ struct ServeCommand: ParsableCommand {
 private final class Outcome: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Error?
-    var error: Error? { lock.lock(); defer { lock.unlock() }; return stored }
-    func set(_ error: Error) { lock.lock(); stored = error; lock.unlock() }
+    var error: Error? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func set(_ error: Error) {
+        lock.lock()
+        stored = error
+        lock.unlock()
+    }
 }

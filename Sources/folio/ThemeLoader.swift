@@ -9,7 +9,8 @@ enum ThemeLoader {
         let data = try BoundedFile.read(path, limit: InputLimits.documentBytes, field: "--theme", what: "theme")
         let spec: ThemeSpec
         do {
-            spec = try DocumentDecoder.decode(ThemeSpec.self, from: try DocumentDecoder.tree(data, format: DocumentDecoder.Format(fileName: path)))
+            spec = try DocumentDecoder.decode(
+                ThemeSpec.self, from: try DocumentDecoder.tree(data, format: DocumentDecoder.Format(fileName: path)))
         } catch let error as FolioError {
             throw FolioError(path: "--theme" + (error.path.isEmpty ? "" : " \(error.path)"), error.message)
         }

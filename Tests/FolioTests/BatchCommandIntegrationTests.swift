@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Folio
 
 /// Runs `folio batch` as a user would, on the W1 template.
@@ -33,16 +34,21 @@ final class BatchCommandIntegrationTests: XCTestCase {
 
     func testSampleBatchWritesGoodRecordsAndListsTheBadOne() throws {
         let out = try TestSupport.temporaryDirectory()
-        let result = try TestSupport.run(folio, ["batch", template, "--data", TestSupport.samples.appendingPathComponent("patients.jsonl").path,
-                                                 "--out", out.path, "--format", "pdf,html", "--name", "{{patient.id}}-week.pdf"])
+        let result = try TestSupport.run(
+            folio,
+            [
+                "batch", template, "--data", TestSupport.samples.appendingPathComponent("patients.jsonl").path,
+                "--out", out.path, "--format", "pdf,html", "--name", "{{patient.id}}-week.pdf",
+            ])
         XCTAssertEqual(result.status, 1, "a failed record makes the exit status non-zero")
         XCTAssertTrue(result.stderr.contains("folio: 4 written, 1 failed"), result.stderr)
         let failures = lines(out.appendingPathComponent("failures.jsonl"))
         XCTAssertEqual(failures.count, 1)
         XCTAssertEqual(failures.first?["record"] as? Int, 4)
         XCTAssertEqual(failures.first?["id"] as? String, "P00005")
-        XCTAssertEqual(failures.first?["error"] as? String,
-                       "elements[2].items[0].value: mean needs numbers, but pain[3] is a string")
+        XCTAssertEqual(
+            failures.first?["error"] as? String,
+            "elements[2].items[0].value: mean needs numbers, but pain[3] is a string")
         for id in ["P00001", "P00002", "P00003", "P00004"] {
             let pdf = out.appendingPathComponent("\(id)-week.pdf")
             XCTAssertEqual(try TestSupport.run("qpdf", ["--check", pdf.path]).status, 0, id)
@@ -62,24 +68,33 @@ final class BatchCommandIntegrationTests: XCTestCase {
             }
         }
         // The follow-up message appears only for the record that has the field.
-        XCTAssertTrue(try TestSupport.pageTexts(Data(contentsOf: out.appendingPathComponent("P00002-week.pdf"))).joined()
-            .contains("Call on Monday"))
-        XCTAssertFalse(try TestSupport.pageTexts(Data(contentsOf: out.appendingPathComponent("P00001-week.pdf"))).joined()
-            .contains("Follow-up"))
+        XCTAssertTrue(
+            try TestSupport.pageTexts(Data(contentsOf: out.appendingPathComponent("P00002-week.pdf"))).joined()
+                .contains("Call on Monday"))
+        XCTAssertFalse(
+            try TestSupport.pageTexts(Data(contentsOf: out.appendingPathComponent("P00001-week.pdf"))).joined()
+                .contains("Follow-up"))
     }
 
     func testInjectionAttemptsStayLiteralText() throws {
-        let hostile = ["{{x}}", "</p><script>alert(1)</script>", "': [", "---", String(repeating: "W", count: 10_000),
-                       "[Pay here](https://evil.example) **now**"]
-        let data = try write(try records(hostile.count) { index, record in
-            var patient = record["patient"] as? [String: Any] ?? [:]
-            patient["name"] = hostile[index - 1]
-            record["patient"] = patient
-            record["notes"] = [hostile[index - 1]]
-        })
+        let hostile = [
+            "{{x}}", "</p><script>alert(1)</script>", "': [", "---", String(repeating: "W", count: 10_000),
+            "[Pay here](https://evil.example) **now**",
+        ]
+        let data = try write(
+            try records(hostile.count) { index, record in
+                var patient = record["patient"] as? [String: Any] ?? [:]
+                patient["name"] = hostile[index - 1]
+                record["patient"] = patient
+                record["notes"] = [hostile[index - 1]]
+            })
         let out = try TestSupport.temporaryDirectory()
-        let result = try TestSupport.run(folio, ["batch", template, "--data", data.path, "--out", out.path, "--format", "pdf,html",
-                                                 "--name", "{{patient.name}}", "--quiet"])
+        let result = try TestSupport.run(
+            folio,
+            [
+                "batch", template, "--data", data.path, "--out", out.path, "--format", "pdf,html",
+                "--name", "{{patient.name}}", "--quiet",
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }
         XCTAssertEqual(files.count, hostile.count)
@@ -91,8 +106,10 @@ final class BatchCommandIntegrationTests: XCTestCase {
             if name.count < 100 {
                 XCTAssertTrue(text.contains("update for \(name)"), "record \(index + 1): \(name)")
             }
-            XCTAssertTrue(TestSupport.normalized(text).replacingOccurrences(of: " ", with: "").contains(String(name.prefix(500)).replacingOccurrences(of: " ", with: "")),
-                          "note of record \(index + 1) missing")
+            XCTAssertTrue(
+                TestSupport.normalized(text).replacingOccurrences(of: " ", with: "").contains(
+                    String(name.prefix(500)).replacingOccurrences(of: " ", with: "")),
+                "note of record \(index + 1) missing")
             let html = try String(contentsOf: out.appendingPathComponent(stem + ".html"), encoding: .utf8)
             XCTAssertFalse(html.contains("<script"))
             XCTAssertFalse(html.contains("href=\"https://evil.example"), "a bound value became a link")
@@ -101,17 +118,20 @@ final class BatchCommandIntegrationTests: XCTestCase {
     }
 
     func testAValueThatBreaksAFilterFailsItsRecordAlone() throws {
-        let data = try write(try records(3) { index, record in
-            if index == 2 { record["steps"] = [1e20] }
-        })
+        let data = try write(
+            try records(3) { index, record in
+                if index == 2 { record["steps"] = [1e20] }
+            })
         let out = try TestSupport.temporaryDirectory()
-        let result = try TestSupport.run(folio, ["batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}", "--quiet"])
+        let result = try TestSupport.run(
+            folio, ["batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}", "--quiet"])
         XCTAssertEqual(result.status, 1)
         let failures = lines(out.appendingPathComponent("failures.jsonl"))
         XCTAssertEqual(failures.count, 1)
         XCTAssertEqual(failures.first?["record"] as? Int, 2)
-        XCTAssertEqual(failures.first?["error"] as? String,
-                       "elements[2].items[2].value: thousands needs a number between -1e15 and 1e15, but steps is 1e+20")
+        XCTAssertEqual(
+            failures.first?["error"] as? String,
+            "elements[2].items[2].value: thousands needs a number between -1e15 and 1e15, but steps is 1e+20")
         for id in ["P1", "P3"] { XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("\(id).pdf").path)) }
     }
 
@@ -180,8 +200,12 @@ final class BatchCommandIntegrationTests: XCTestCase {
         let shared = try TestSupport.temporaryDirectory()
         for k in 0..<3 {
             let out = try TestSupport.temporaryDirectory()
-            let result = try TestSupport.run(folio, ["batch", template, "--data", data.path, "--out", out.path,
-                                                     "--name", "{{patient.id}}", "--shard", "\(k)/3", "--jobs", "2", "--quiet"])
+            let result = try TestSupport.run(
+                folio,
+                [
+                    "batch", template, "--data", data.path, "--out", out.path,
+                    "--name", "{{patient.id}}", "--shard", "\(k)/3", "--jobs", "2", "--quiet",
+                ])
             XCTAssertEqual(result.status, 0, result.stderr)
             let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }
             XCTAssertTrue(names.allSatisfy { name in (Int(name.dropFirst().dropLast(4)) ?? -1) % 3 == k }, "\(names)")
@@ -192,8 +216,10 @@ final class BatchCommandIntegrationTests: XCTestCase {
         let processes = try (0..<3).map { k -> Process in
             let process = Process()
             process.executableURL = TestSupport.folioBinary
-            process.arguments = ["batch", template, "--data", data.path, "--out", shared.path, "--name", "{{patient.id}}",
-                                 "--shard", "\(k)/3", "--jobs", "1", "--quiet"]
+            process.arguments = [
+                "batch", template, "--data", data.path, "--out", shared.path, "--name", "{{patient.id}}",
+                "--shard", "\(k)/3", "--jobs", "1", "--quiet",
+            ]
             try process.run()
             return process
         }
@@ -205,38 +231,49 @@ final class BatchCommandIntegrationTests: XCTestCase {
     }
 
     func testNameCollisionsStopTheBatchBeforeAnythingIsWritten() throws {
-        let data = try write(try records(3) { index, record in
-            if index == 3 { record["patient"] = ["id": "P1", "name": "Twin", "week": "w"] }
-        })
+        let data = try write(
+            try records(3) { index, record in
+                if index == 3 { record["patient"] = ["id": "P1", "name": "Twin", "week": "w"] }
+            })
         let out = try TestSupport.temporaryDirectory()
         let result = try TestSupport.run(folio, ["batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}"])
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, "folio: error: --name: records 1 and 3 would both be written to \"P1.pdf\"; make the pattern unique, for example with {{$number}}\n")
+        XCTAssertEqual(
+            result.stderr,
+            "folio: error: --name: records 1 and 3 would both be written to \"P1.pdf\"; make the pattern unique, for example with {{$number}}\n"
+        )
         XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }.isEmpty)
     }
 
     func testCSVAndJSONArrayAndStandardInput() throws {
         let csv = """
-        patient.id,patient.name,patient.week,days,pain,medicationAdherence,steps,stress,rings,activityShare,heartRate,medications,notes
-        C1,"Ann, Jr.",week 1,"[""Mon"",""Tue""]","[1,2]","[0.5,0.6]","[100,200]","[[1,2],[2,3]]","{""Move"":0.5}","{""Steps"":1}","{""elapsedSeconds"":[0,10],""expected"":[70,71],""actual"":[72,73]}","[]","[""Short note""]"
-        C2,Bob,week 1,"[""Mon""]","[x]","[0.5]","[1]","[[1,2]]","{}","{}","{""elapsedSeconds"":[0],""expected"":[1],""actual"":[1]}","[]","[]"
-        """
+            patient.id,patient.name,patient.week,days,pain,medicationAdherence,steps,stress,rings,activityShare,heartRate,medications,notes
+            C1,"Ann, Jr.",week 1,"[""Mon"",""Tue""]","[1,2]","[0.5,0.6]","[100,200]","[[1,2],[2,3]]","{""Move"":0.5}","{""Steps"":1}","{""elapsedSeconds"":[0,10],""expected"":[70,71],""actual"":[72,73]}","[]","[""Short note""]"
+            C2,Bob,week 1,"[""Mon""]","[x]","[0.5]","[1]","[[1,2]]","{}","{}","{""elapsedSeconds"":[0],""expected"":[1],""actual"":[1]}","[]","[]"
+            """
         let csvFile = try TestSupport.temporaryFile(Data(csv.utf8), name: "data.csv")
         let out = try TestSupport.temporaryDirectory()
-        let result = try TestSupport.run(folio, ["batch", template, "--data", csvFile.path, "--out", out.path, "--name", "{{patient.id}}", "--quiet"])
+        let result = try TestSupport.run(
+            folio, ["batch", template, "--data", csvFile.path, "--out", out.path, "--name", "{{patient.id}}", "--quiet"])
         XCTAssertEqual(result.status, 1, "C2's pain is not a number")
         XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("C1.pdf").path))
-        XCTAssertTrue(try TestSupport.pageTexts(Data(contentsOf: out.appendingPathComponent("C1.pdf"))).joined().contains("update for Ann, Jr."))
+        XCTAssertTrue(
+            try TestSupport.pageTexts(Data(contentsOf: out.appendingPathComponent("C1.pdf"))).joined().contains("update for Ann, Jr."))
         XCTAssertEqual(lines(out.appendingPathComponent("failures.jsonl")).first?["id"] as? String, "C2")
 
         let array = "[\n" + (try records(3)).joined(separator: ",\n") + "\n]"
         let arrayOut = try TestSupport.temporaryDirectory()
-        let fromStdin = try TestSupport.run(folio, ["batch", template, "--data", "-", "--out", arrayOut.path, "--name", "{{patient.id}}",
-                                                    "--format", "pdf,html", "--html", "shadow", "--quiet"],
-                                            input: Data(array.utf8))
+        let fromStdin = try TestSupport.run(
+            folio,
+            [
+                "batch", template, "--data", "-", "--out", arrayOut.path, "--name", "{{patient.id}}",
+                "--format", "pdf,html", "--html", "shadow", "--quiet",
+            ],
+            input: Data(array.utf8))
         XCTAssertEqual(fromStdin.status, 0, fromStdin.stderr)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: arrayOut.path).filter { $0.hasSuffix(".pdf") }.sorted(),
-                       ["P1.pdf", "P2.pdf", "P3.pdf"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: arrayOut.path).filter { $0.hasSuffix(".pdf") }.sorted(),
+            ["P1.pdf", "P2.pdf", "P3.pdf"])
         let shadow = try String(contentsOf: arrayOut.appendingPathComponent("P2.html"), encoding: .utf8)
         XCTAssertTrue(shadow.hasPrefix("<div class=\"folio-host\""), "--html shadow writes fragments")
     }
@@ -246,14 +283,20 @@ final class BatchCommandIntegrationTests: XCTestCase {
         data.insert("{\"patient\": {\"id\": \"broken\"", at: 1)
         let file = try write(data)
         let out = try TestSupport.temporaryDirectory()
-        let result = try TestSupport.run(folio, ["batch", template, "--data", file.path, "--out", out.path, "--name", "{{patient.id}}", "--quiet"])
+        let result = try TestSupport.run(
+            folio, ["batch", template, "--data", file.path, "--out", out.path, "--name", "{{patient.id}}", "--quiet"])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("4 written, 1 failed"), result.stderr)
-        XCTAssertTrue((lines(out.appendingPathComponent("failures.jsonl")).first?["error"] as? String ?? "").hasPrefix("invalid JSON at line 1"))
+        XCTAssertTrue(
+            (lines(out.appendingPathComponent("failures.jsonl")).first?["error"] as? String ?? "").hasPrefix("invalid JSON at line 1"))
 
         let fast = try TestSupport.temporaryDirectory()
-        let stopped = try TestSupport.run(folio, ["batch", template, "--data", file.path, "--out", fast.path, "--name", "{{patient.id}}",
-                                                  "--fail-fast", "--jobs", "1", "--quiet"])
+        let stopped = try TestSupport.run(
+            folio,
+            [
+                "batch", template, "--data", file.path, "--out", fast.path, "--name", "{{patient.id}}",
+                "--fail-fast", "--jobs", "1", "--quiet",
+            ])
         XCTAssertEqual(stopped.status, 1)
         XCTAssertLessThan(try FileManager.default.contentsOfDirectory(atPath: fast.path).filter { $0.hasSuffix(".pdf") }.count, 4)
     }
@@ -264,7 +307,9 @@ final class BatchCommandIntegrationTests: XCTestCase {
         let out = try TestSupport.temporaryDirectory()
         let process = Process()
         process.executableURL = TestSupport.folioBinary
-        process.arguments = ["batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}", "--jobs", "2", "--quiet"]
+        process.arguments = [
+            "batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}", "--jobs", "2", "--quiet",
+        ]
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Interrupt once a few documents exist.
@@ -285,8 +330,12 @@ final class BatchCommandIntegrationTests: XCTestCase {
             XCTAssertEqual(try TestSupport.run("qpdf", ["--check", out.appendingPathComponent(pdf).path]).status, 0, "partial \(pdf)")
         }
 
-        let resumed = try TestSupport.run(folio, ["batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}",
-                                                  "--resume", "--jobs", "2"])
+        let resumed = try TestSupport.run(
+            folio,
+            [
+                "batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}",
+                "--resume", "--jobs", "2",
+            ])
         XCTAssertEqual(resumed.status, 0, resumed.stderr)
         XCTAssertTrue(resumed.stderr.contains("\(count - pdfs.count) written, \(pdfs.count) skipped, 0 failed"), resumed.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }.count, count)

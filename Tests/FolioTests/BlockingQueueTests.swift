@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Folio
 
 /// The queue between batch reader, workers and writer.
@@ -26,7 +27,10 @@ final class BlockingQueueTests: XCTestCase {
 
     func testOrderCapacityAndClose() {
         let queue = BlockingQueue<Int>(capacity: 2)
-        let producer = Thread { for value in 0..<3000 { queue.push(value) }; queue.close() }
+        let producer = Thread {
+            for value in 0..<3000 { queue.push(value) }
+            queue.close()
+        }
         producer.start()
         var values: [Int] = []
         while case .item(let value) = queue.pop(timeout: 10) { values.append(value) }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Folio
 
 /// Loads the reports in headless Chromium, standalone and embedded in a host page
@@ -17,13 +18,19 @@ final class BrowserIntegrationTests: XCTestCase {
     private func browser(_ arguments: [String]) throws -> TestSupport.Output {
         guard let chromium else { throw XCTSkip("Chromium is not installed: run `make test`, which installs it") }
         let profile = try TestSupport.temporaryDirectory()
-        return try TestSupport.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                                              "--no-first-run", "--user-data-dir=\(profile.path)"] + arguments)
+        return try TestSupport.run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                "--no-first-run", "--user-data-dir=\(profile.path)",
+            ] + arguments)
     }
 
     private func documents() throws -> [(name: String, document: Document)] {
-        let gallery = try DocumentDecoder.decode(try Data(contentsOf: TestSupport.samples.appendingPathComponent("charts.yaml")), format: .yaml)
-        let packet = try DocumentDecoder.decode(try Data(contentsOf: TestSupport.samples.appendingPathComponent("packet.yaml")), format: .yaml)
+        let gallery = try DocumentDecoder.decode(
+            try Data(contentsOf: TestSupport.samples.appendingPathComponent("charts.yaml")), format: .yaml)
+        let packet = try DocumentDecoder.decode(
+            try Data(contentsOf: TestSupport.samples.appendingPathComponent("packet.yaml")), format: .yaml)
         return [("weekly-summary", try TestSupport.sampleDocument()), ("charts", gallery), ("packet", packet)]
     }
 
@@ -35,11 +42,15 @@ final class BrowserIntegrationTests: XCTestCase {
             let pdf = folder.appendingPathComponent("\(name).pdf")
             _ = try browser(["--no-pdf-header-footer", "--print-to-pdf=\(pdf.path)", page.path])
             try FileManager.default.createDirectory(at: BrowserIntegrationTests.artefacts, withIntermediateDirectories: true)
-            _ = try browser(["--window-size=1280,2400", "--screenshot=\(BrowserIntegrationTests.artefacts.appendingPathComponent("\(name)-page-1280.png").path)", page.path])
+            _ = try browser([
+                "--window-size=1280,2400",
+                "--screenshot=\(BrowserIntegrationTests.artefacts.appendingPathComponent("\(name)-page-1280.png").path)", page.path,
+            ])
             let text = TestSupport.normalized(try TestSupport.run("pdftotext", [pdf.path, "-"]).text)
             XCTAssertFalse(text.isEmpty, "Chromium printed nothing for \(name)")
             // Right-to-left text is checked on screen below: pdftotext reorders it.
-            for string in TestSupport.visibleStrings(of: document) where !string.unicodeScalars.contains(where: { (0x0590...0x08FF).contains($0.value) }) {
+            for string in TestSupport.visibleStrings(of: document)
+            where !string.unicodeScalars.contains(where: { (0x0590...0x08FF).contains($0.value) }) {
                 XCTAssertTrue(text.contains(TestSupport.normalized(string)), "\(name): '\(string)' is not visible in Chromium's print")
             }
         }

@@ -1,9 +1,10 @@
+import FolioPDF
 import Foundation
 import XCTest
+
 @testable import Folio
 @testable import FolioCharts
 @testable import FolioHTML
-import FolioPDF
 
 /// Geometry of the pie, ring, line and range families, and their handling of bad or empty data.
 final class ChartFamiliesTests: XCTestCase {
@@ -20,8 +21,10 @@ final class ChartFamiliesTests: XCTestCase {
     // MARK: pie
 
     func testPieAnglesSumToAFullTurnInProportion() {
-        let pie = PieChart(segments: [ChartSegment(title: "a", value: 60), ChartSegment(title: "b", value: 0),
-                                      ChartSegment(title: "c", value: 25), ChartSegment(title: "d", value: 15)])
+        let pie = PieChart(segments: [
+            ChartSegment(title: "a", value: 60), ChartSegment(title: "b", value: 0),
+            ChartSegment(title: "c", value: 25), ChartSegment(title: "d", value: 15),
+        ])
         let layout = PieChartLayout(chart: Chart(.pie(pie)), pie: pie, context: ChartContext(measurer: FixedMeasurer(), theme: .standard))
         let angles = layout.angles()
         XCTAssertEqual(angles.reduce(0) { $0 + ($1.end - $1.start) }, 2 * .pi, accuracy: 1e-12)
@@ -32,8 +35,10 @@ final class ChartFamiliesTests: XCTestCase {
 
         var counter = pie
         counter.clockwise = false
-        let reversed = PieChartLayout(chart: Chart(.pie(counter)), pie: counter,
-                                      context: ChartContext(measurer: FixedMeasurer(), theme: .standard)).angles()
+        let reversed = PieChartLayout(
+            chart: Chart(.pie(counter)), pie: counter,
+            context: ChartContext(measurer: FixedMeasurer(), theme: .standard)
+        ).angles()
         XCTAssertEqual(reversed[0].end - reversed[0].start, -2 * .pi * 0.60, accuracy: 1e-12)
     }
 
@@ -46,8 +51,11 @@ final class ChartFamiliesTests: XCTestCase {
 
     func testPieLabelsNeverOverlapEvenForManySmallSlices() {
         let values: [Double] = [40, 30, 2, 1.5, 1, 1, 0.5, 0.5, 12]
-        let chart = Chart(.pie(PieChart(segments: values.enumerated().map { ChartSegment(title: "s\($0.offset)", value: $0.element) },
-                                        donut: true)))
+        let chart = Chart(
+            .pie(
+                PieChart(
+                    segments: values.enumerated().map { ChartSegment(title: "s\($0.offset)", value: $0.element) },
+                    donut: true)))
         let drawing = ChartRenderer(measurer: PangoTextEngine()).drawing(for: chart, width: 420)
         let labels = texts(drawing).filter { $0.text.hasSuffix("%") }
         XCTAssertEqual(labels.count, values.count)
@@ -65,8 +73,10 @@ final class ChartFamiliesTests: XCTestCase {
     // MARK: rings
 
     func testRingArcsMatchTheirValues() {
-        let rings = RingChart(rings: [ChartSegment(title: "Move", value: 0.49), ChartSegment(title: "Exercise", value: 0.86),
-                                      ChartSegment(title: "Stand", value: 1.25)])
+        let rings = RingChart(rings: [
+            ChartSegment(title: "Move", value: 0.49), ChartSegment(title: "Exercise", value: 0.86),
+            ChartSegment(title: "Stand", value: 1.25),
+        ])
         let drawing = renderer.drawing(for: Chart(.rings(rings)), width: 300)
         let arcs = strokes(drawing).compactMap { path, style -> (Double, Double, Double)? in
             guard style.cap == .round, case .arc(_, let radius, let start, let end)? = path.elements.first else { return nil }
@@ -97,7 +107,8 @@ final class ChartFamiliesTests: XCTestCase {
             case .move(let p): previous = p
             case .curve(let c1, let c2, let end):
                 guard let start = previous else { return XCTFail("curve without start") }
-                let low = min(start.y, end.y) - 1e-9, high = max(start.y, end.y) + 1e-9
+                let low = min(start.y, end.y) - 1e-9
+                let high = max(start.y, end.y) + 1e-9
                 XCTAssertTrue((low...high).contains(c1.y) && (low...high).contains(c2.y), "overshoot between \(start) and \(end)")
                 previous = end
                 curves += 1
@@ -117,9 +128,10 @@ final class ChartFamiliesTests: XCTestCase {
     func testAHundredThousandPointsAreThinnedKeepingPeaks() {
         let count = 100_000
         var values: [Double?] = (0..<count).map { sin(Double($0) / 500) * 10 + 50 }
-        values[31_337] = 400     // a one-sample spike
+        values[31_337] = 400  // a one-sample spike
         values[77_777] = -300
-        let chart = Chart(.line(LineChart(x: .numbers((0..<count).map(Double.init)), plots: [LinePlot(title: "x", values: values, tint: .black)])))
+        let chart = Chart(
+            .line(LineChart(x: .numbers((0..<count).map(Double.init)), plots: [LinePlot(title: "x", values: values, tint: .black)])))
         let drawing = renderer.drawing(for: chart, width: 480)
         guard let (path, _) = strokes(drawing).first(where: { $0.1.color == .black }) else { return XCTFail("no line") }
         XCTAssertLessThan(path.elements.count, 4 * 2 * 480, "thinned to the output resolution")
@@ -132,7 +144,8 @@ final class ChartFamiliesTests: XCTestCase {
         let frame = texts(drawing).filter { $0.text == "400" || $0.text == "-300" }
         XCTAssertFalse(frame.isEmpty, "the axis reaches the peaks")
         // The highest and lowest drawn points are the spikes (y grows downwards).
-        let top = ys.min() ?? 0, bottom = ys.max() ?? 0
+        let top = ys.min() ?? 0
+        let bottom = ys.max() ?? 0
         let allYs = ys.sorted()
         XCTAssertLessThan(top, allYs[1] - 50, "the 400 spike survives")
         XCTAssertGreaterThan(bottom, allYs[allYs.count - 2] + 50, "the -300 spike survives")
@@ -152,13 +165,13 @@ final class ChartFamiliesTests: XCTestCase {
 
     func testDatesOnTheXAxisGetCalendarTicks() throws {
         let yaml = """
-        title: T
-        elements:
-          - type: chart
-            kind: line
-            x: [2026-11-14T06:00:00Z, 2026-11-14T12:00:00Z, 2026-11-14T18:00:00Z]
-            plots: [{title: g, values: [5, 6, 7]}]
-        """
+            title: T
+            elements:
+              - type: chart
+                kind: line
+                x: [2026-11-14T06:00:00Z, 2026-11-14T12:00:00Z, 2026-11-14T18:00:00Z]
+                plots: [{title: g, values: [5, 6, 7]}]
+            """
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
         guard case .chart(let chart) = document.elements[0] else { return XCTFail("not a chart") }
         let labels = texts(renderer.drawing(for: chart, width: 400)).map(\.text)
@@ -192,8 +205,12 @@ final class ChartFamiliesTests: XCTestCase {
     // MARK: range
 
     func testRangesSpanFromLowToHigh() {
-        let chart = Chart(yAxis: ChartAxis(min: 0, max: 10), .range(RangeChart(categories: ["a", "b"],
-            plots: [RangePlot(title: "s", values: [[2, 8], [5]], tint: .black)])))
+        let chart = Chart(
+            yAxis: ChartAxis(min: 0, max: 10),
+            .range(
+                RangeChart(
+                    categories: ["a", "b"],
+                    plots: [RangePlot(title: "s", values: [[2, 8], [5]], tint: .black)])))
         let drawing = renderer.drawing(for: chart, width: 300)
         let bars = strokes(drawing).filter { $0.1.color == .black && $0.1.width == 6 }
         XCTAssertEqual(bars.count, 1)
@@ -232,12 +249,14 @@ final class ChartFamiliesTests: XCTestCase {
     func testDescriptionsSummariseEachFamily() throws {
         let document = try TestSupport.sampleDocument()
         let descriptions = TestSupport.charts(of: document).map(ChartDescription.describe)
-        XCTAssertEqual(descriptions, [
-            "Bar chart, Pain and medication adherence by day, 7 categories Mon–Sun. Pain from 1 (Wed) to 7 (Sat). Medication adherence from 3.1 (Fri) to 9.4 (Wed).",
-            "Line chart, Heart rate during the Saturday session, 300 points from 0 to 2990. Expected from 70.0 (at 0) to 130.0 (at 1760). Actual from 67.5 (at 2970) to 139.7 (at 1590).",
-            "Pie chart, Share of activity. Steps taken 60%, Tasks completed 25%, Surveys completed 15%.",
-            "Ring chart, Activity rings. Move 49%, Exercise 86%, Stand 15%.",
-            "Range chart, Daily stress, low to high, 7 categories Mon–Sun. Stress from 1 to 8.",
-        ])
+        XCTAssertEqual(
+            descriptions,
+            [
+                "Bar chart, Pain and medication adherence by day, 7 categories Mon–Sun. Pain from 1 (Wed) to 7 (Sat). Medication adherence from 3.1 (Fri) to 9.4 (Wed).",
+                "Line chart, Heart rate during the Saturday session, 300 points from 0 to 2990. Expected from 70.0 (at 0) to 130.0 (at 1760). Actual from 67.5 (at 2970) to 139.7 (at 1590).",
+                "Pie chart, Share of activity. Steps taken 60%, Tasks completed 25%, Surveys completed 15%.",
+                "Ring chart, Activity rings. Move 49%, Exercise 86%, Stand 15%.",
+                "Range chart, Daily stress, low to high, 7 categories Mon–Sun. Stress from 1 to 8.",
+            ])
     }
 }

@@ -1,8 +1,9 @@
+import FolioPDF
 import Foundation
 import XCTest
+
 @testable import Folio
 @testable import FolioHTML
-import FolioPDF
 
 /// A measurer with fixed advances, so geometry is predictable.
 final class FixedMeasurer: TextMeasurer {
@@ -16,11 +17,15 @@ final class ChartGeometryTests: XCTestCase {
     private let adherence = Color(hex: "#3E63DD") ?? .black
 
     private func sampleChart(orientation: BarChart.Orientation = .vertical) -> Chart {
-        .bar(BarChart(categories: ["Mon", "Tue", "Wed", "Thu"],
-                      series: [ChartSeries(title: "Pain", values: [3, 5, 1, 8], tint: pain),
-                               ChartSeries(title: "Adherence", values: [6.5, 2, 9.4, 0], tint: adherence)],
-                      orientation: orientation),
-             title: "Pain", xAxis: ChartAxis(title: "Day"), yAxis: ChartAxis(title: "Score"))
+        .bar(
+            BarChart(
+                categories: ["Mon", "Tue", "Wed", "Thu"],
+                series: [
+                    ChartSeries(title: "Pain", values: [3, 5, 1, 8], tint: pain),
+                    ChartSeries(title: "Adherence", values: [6.5, 2, 9.4, 0], tint: adherence),
+                ],
+                orientation: orientation),
+            title: "Pain", xAxis: ChartAxis(title: "Day"), yAxis: ChartAxis(title: "Score"))
     }
 
     /// Filled rectangles of `color`, in drawing order, without the legend's swatch (drawn last).
@@ -31,8 +36,9 @@ final class ChartGeometryTests: XCTestCase {
     private func allRects(_ drawing: Drawing, color: Color) -> [Rect] {
         drawing.commands.compactMap { command in
             guard case .fill(let path, let fill) = command, fill == color, path.elements.count == 5,
-                  case .move(let a) = path.elements[0], case .line(let b) = path.elements[1],
-                  case .line(let c) = path.elements[2] else { return nil }
+                case .move(let a) = path.elements[0], case .line(let b) = path.elements[1],
+                case .line(let c) = path.elements[2]
+            else { return nil }
             return Rect(x: a.x, y: a.y, width: b.x - a.x, height: c.y - b.y)
         }
     }
@@ -108,8 +114,10 @@ final class ChartGeometryTests: XCTestCase {
 
     func testManyCategoriesAreThinnedInsteadOfOverlapping() {
         let categories = (1...60).map { "Day \($0)" }
-        let chart = Chart.bar(BarChart(categories: categories, series: [ChartSeries(title: "x", values: categories.map { _ in 1 })],
-                                       valueLabels: false))
+        let chart = Chart.bar(
+            BarChart(
+                categories: categories, series: [ChartSeries(title: "x", values: categories.map { _ in 1 })],
+                valueLabels: false))
         let drawing = ChartRenderer(measurer: FixedMeasurer()).drawing(for: chart, width: 400)
         let labels = texts(drawing).filter { $0.text.hasPrefix("Day ") }
         XCTAssertLessThan(labels.count, 60)
@@ -125,9 +133,17 @@ final class ChartGeometryTests: XCTestCase {
 
         let svg = SVGCanvas()
         drawing.replay(on: svg)
-        let counts = (fills: drawing.commands.filter { if case .fill = $0 { return true }; return false }.count,
-                      strokes: drawing.commands.filter { if case .stroke = $0 { return true }; return false }.count,
-                      texts: texts(drawing).count)
+        let counts = (
+            fills: drawing.commands.filter {
+                if case .fill = $0 { return true }
+                return false
+            }.count,
+            strokes: drawing.commands.filter {
+                if case .stroke = $0 { return true }
+                return false
+            }.count,
+            texts: texts(drawing).count
+        )
         XCTAssertEqual(svg.markup.components(separatedBy: "fill=\"none\"").count - 1, counts.strokes)
         XCTAssertEqual(svg.markup.components(separatedBy: "<path d=").count - 1, counts.fills + counts.strokes)
         XCTAssertEqual(svg.markup.components(separatedBy: "<text ").count - 1, counts.texts)
@@ -138,12 +154,14 @@ final class ChartGeometryTests: XCTestCase {
 
     func testDescriptionSummarisesTheData() {
         let description = ChartRenderer(measurer: FixedMeasurer()).drawing(for: sampleChart(), width: 400).description
-        XCTAssertEqual(description, "Bar chart, Pain, 4 categories Mon–Thu. Pain from 1 (Wed) to 8 (Thu). Adherence from 0.0 (Thu) to 9.4 (Wed).")
+        XCTAssertEqual(
+            description, "Bar chart, Pain, 4 categories Mon–Thu. Pain from 1 (Wed) to 8 (Thu). Adherence from 0.0 (Thu) to 9.4 (Wed).")
     }
 
     func testSVGNumbersHaveTwoDecimalsAtMost() {
-        XCTAssertEqual([0, -0.004, 2.5, 2.05, -3.1, 100, 0.999, 1e20].map(SVGCanvas.number),
-                       ["0", "0", "2.5", "2.05", "-3.1", "100", "1", "0"])
+        XCTAssertEqual(
+            [0, -0.004, 2.5, 2.05, -3.1, 100, 0.999, 1e20].map(SVGCanvas.number),
+            ["0", "0", "2.5", "2.05", "-3.1", "100", "1", "0"])
     }
 
     func testSVGArcsMatchTheirAngles() {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Folio
 
 /// Runs the built `folio` binary as a user would.
@@ -33,12 +34,18 @@ final class CommandLineIntegrationTests: XCTestCase {
 
     func testBadInputGivesOneLineNamingTheField() throws {
         let cases: [(String, String)] = [
-            (#"{"title": "T", "elements": [{"type": "table", "rows": [["a"], ["b"], 7]}]}"#,
-             "folio: error: elements[0].rows[2]: expected an array of strings"),
-            (#"{"title": "T", "elements": [{"type": "chart", "categories": ["a"], "series": [{"title": "s", "values": [1, 2]}]}]}"#,
-             "folio: error: elements[0].series[0].values: has 2 values but the chart has 1 categories"),
-            (#"{"title": "T", "elements": [{"type": "image", "path": "missing.png"}]}"#,
-             #"folio: error: elements[0].path: cannot read image file "missing.png""#),
+            (
+                #"{"title": "T", "elements": [{"type": "table", "rows": [["a"], ["b"], 7]}]}"#,
+                "folio: error: elements[0].rows[2]: expected an array of strings"
+            ),
+            (
+                #"{"title": "T", "elements": [{"type": "chart", "categories": ["a"], "series": [{"title": "s", "values": [1, 2]}]}]}"#,
+                "folio: error: elements[0].series[0].values: has 2 values but the chart has 1 categories"
+            ),
+            (
+                #"{"title": "T", "elements": [{"type": "image", "path": "missing.png"}]}"#,
+                #"folio: error: elements[0].path: cannot read image file "missing.png""#
+            ),
             ("{not json", "folio: error: the input is not valid"),
         ]
         let folder = try TestSupport.temporaryDirectory()

@@ -21,12 +21,14 @@ final class ContractIntegrationTests: XCTestCase {
         let reports = try TestSupport.temporaryDirectory()
         // Every check but "a schema-valid request is accepted": the schema cannot say everything a
         // document must be (a chart's values must match its categories), and those get a 400.
-        let result = try TestSupport.run(schemathesis, [
-            "run", server.url("/v1/openapi.yaml"), "--url", server.url(""), "--checks", "all",
-            "--exclude-checks", "positive_data_acceptance", "--max-examples", "80", "--seed", "20261122",
-            "--generation-database", "none", "--request-timeout", "30", "--no-color",
-            "--report-dir", reports.path,
-        ])
+        let result = try TestSupport.run(
+            schemathesis,
+            [
+                "run", server.url("/v1/openapi.yaml"), "--url", server.url(""), "--checks", "all",
+                "--exclude-checks", "positive_data_acceptance", "--max-examples", "80", "--seed", "20261122",
+                "--generation-database", "none", "--request-timeout", "30", "--no-color",
+                "--report-dir", reports.path,
+            ])
         XCTAssertEqual(result.status, 0, "schemathesis failed:\n\(result.text.suffix(6000))\n\(result.stderr.suffix(2000))")
         let tested = result.text.range(of: #"(\d+) generated"#, options: .regularExpression).map { result.text[$0] } ?? ""
         XCTAssertFalse(tested.isEmpty, result.text)

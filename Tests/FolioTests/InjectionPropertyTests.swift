@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import Folio
 
 /// Generated documents whose every string field holds an injection payload: in page, fragment
@@ -39,19 +40,30 @@ struct InjectionPropertyTests {
             case 3: elements.append(.message(Message(title: p(0), text: RichText(p(1)), kind: .alert)))
             case 4: elements.append(.widgets(Widgets([.init(title: p(0), value: p(1), detail: p(2))])))
             case 5:
-                elements.append(.chart(Chart(title: p(0), caption: p(1), xAxis: ChartAxis(title: p(2)), yAxis: ChartAxis(title: p(3)),
-                                             thresholds: [ChartThreshold(kind: .greaterThan, value: 2, label: p(4))], alt: p(5),
-                                             dataTable: true,
-                                             .bar(BarChart(categories: [p(6), p(7)], series: [ChartSeries(title: p(8), values: [1, 3])])))))
+                elements.append(
+                    .chart(
+                        Chart(
+                            title: p(0), caption: p(1), xAxis: ChartAxis(title: p(2)), yAxis: ChartAxis(title: p(3)),
+                            thresholds: [ChartThreshold(kind: .greaterThan, value: 2, label: p(4))], alt: p(5),
+                            dataTable: true,
+                            .bar(BarChart(categories: [p(6), p(7)], series: [ChartSeries(title: p(8), values: [1, 3])])))))
             case 6:
-                elements.append(.chart(Chart(title: p(0), .pie(PieChart(segments: [ChartSegment(title: p(1), value: 2),
-                                                                                  ChartSegment(title: p(2), value: 1)])))))
+                elements.append(
+                    .chart(
+                        Chart(
+                            title: p(0),
+                            .pie(
+                                PieChart(segments: [
+                                    ChartSegment(title: p(1), value: 2),
+                                    ChartSegment(title: p(2), value: 1),
+                                ])))))
             case 7: elements.append(.image(ImageBlock(source: .file("logo.png"), alt: p(0), caption: p(1))))
             default: elements.append(.section(Section(title: p(0), label: "S")))
             }
         }
-        return Document(title: payload(plan.first ?? 0), header: payload((plan.first ?? 0) + 1), footer: payload(3) + " {page}",
-                        metadata: Metadata(author: payload(4), subject: payload(5), keywords: [payload(6)]), elements: elements)
+        return Document(
+            title: payload(plan.first ?? 0), header: payload((plan.first ?? 0) + 1), footer: payload(3) + " {page}",
+            metadata: Metadata(author: payload(4), subject: payload(5), keywords: [payload(6)]), elements: elements)
     }
 
     /// The names of every attribute of every start tag, read as a browser tokenizes them
@@ -62,16 +74,22 @@ struct InjectionPropertyTests {
         var i = 0
         func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D || c == 0x0C }
         while i < b.count {
-            guard b[i] == UInt8(ascii: "<"), i + 1 < b.count, (b[i + 1] | 0x20) >= UInt8(ascii: "a"), (b[i + 1] | 0x20) <= UInt8(ascii: "z") else {
+            guard b[i] == UInt8(ascii: "<"), i + 1 < b.count, (b[i + 1] | 0x20) >= UInt8(ascii: "a"), (b[i + 1] | 0x20) <= UInt8(ascii: "z")
+            else {
                 i += 1
                 continue
             }
             i += 1
             while i < b.count, !isSpace(b[i]), b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "/") { i += 1 }
             while i < b.count, b[i] != UInt8(ascii: ">") {
-                if isSpace(b[i]) || b[i] == UInt8(ascii: "/") { i += 1; continue }
+                if isSpace(b[i]) || b[i] == UInt8(ascii: "/") {
+                    i += 1
+                    continue
+                }
                 let start = i
-                while i < b.count, !isSpace(b[i]), b[i] != UInt8(ascii: "="), b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "/") { i += 1 }
+                while i < b.count, !isSpace(b[i]), b[i] != UInt8(ascii: "="), b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "/") {
+                    i += 1
+                }
                 names.append(String(decoding: b[start..<i], as: UTF8.self).lowercased())
                 while i < b.count, isSpace(b[i]) { i += 1 }
                 guard i < b.count, b[i] == UInt8(ascii: "=") else { continue }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Folio
 @testable import FolioHTML
 @testable import FolioPDF
@@ -21,8 +22,10 @@ final class LayoutInvariantTests: XCTestCase {
             range.lowerBound + Int(next() % UInt64(range.count))
         }
         mutating func words(_ count: Int) -> String {
-            let words = ["care", "plan", "steps", "heart", "rate", "medication", "adherence", "Émile", "week", "notes",
-                         "blood-pressure", "follow-up", "appointment", "reviewed", "stable"]
+            let words = [
+                "care", "plan", "steps", "heart", "rate", "medication", "adherence", "Émile", "week", "notes",
+                "blood-pressure", "follow-up", "appointment", "reviewed", "stable",
+            ]
             return (0..<count).map { _ in words[int(0...words.count - 1)] }.joined(separator: " ")
         }
     }
@@ -33,23 +36,28 @@ final class LayoutInvariantTests: XCTestCase {
         let (width, height) = document.page.pageSize
         let m = document.page.margins
         let content = Size(width - m.left.points - m.right.points, height - m.top.points - m.bottom.points)
-        let builder = FlowableBuilder(text: PangoTextEngine(), theme: theme, width: content.width, assets: .files(relativeTo: baseDirectory),
-                                      images: ImageSurfaceCache())
+        let builder = FlowableBuilder(
+            text: PangoTextEngine(), theme: theme, width: content.width, assets: .files(relativeTo: baseDirectory),
+            images: ImageSurfaceCache())
         let items = try builder.items(for: document)
         return (content, Paginator(pageHeight: content.height).paginate(items).pages)
     }
 
-    private func assertInsideContentBox(_ document: Document, _ name: String, baseDirectory: URL? = nil,
-                                        file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertInsideContentBox(
+        _ document: Document, _ name: String, baseDirectory: URL? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let (content, pages) = try paginate(document, baseDirectory: baseDirectory)
         XCTAssertFalse(pages.isEmpty, name, file: file, line: line)
         for (number, page) in pages.enumerated() {
             for placement in page.placements {
-                XCTAssertGreaterThanOrEqual(placement.y, -0.01, "\(name): page \(number + 1) starts above the content box",
-                                            file: file, line: line)
-                XCTAssertLessThanOrEqual(placement.y + placement.flowable.height, content.height + 0.01,
-                                         "\(name): page \(number + 1): a \(type(of: placement.flowable)) ends \(placement.y + placement.flowable.height - content.height) pt below the content box",
-                                         file: file, line: line)
+                XCTAssertGreaterThanOrEqual(
+                    placement.y, -0.01, "\(name): page \(number + 1) starts above the content box",
+                    file: file, line: line)
+                XCTAssertLessThanOrEqual(
+                    placement.y + placement.flowable.height, content.height + 0.01,
+                    "\(name): page \(number + 1): a \(type(of: placement.flowable)) ends \(placement.y + placement.flowable.height - content.height) pt below the content box",
+                    file: file, line: line)
             }
         }
     }
@@ -75,19 +83,28 @@ final class LayoutInvariantTests: XCTestCase {
                     let rows = (0..<random.int(1...120)).map { _ in
                         (0..<columns).map { _ in random.words(random.int(0...(random.int(0...9) == 0 ? 200 : 6))) }
                     }
-                    elements.append(.table(Table(header: (0..<columns).map { "Column \($0)" }, rows: rows,
-                                                 caption: random.int(0...1) == 0 ? nil : "Caption",
-                                                 continuedCaption: random.int(0...1) == 0 ? nil : "Caption (continued)")))
+                    elements.append(
+                        .table(
+                            Table(
+                                header: (0..<columns).map { "Column \($0)" }, rows: rows,
+                                caption: random.int(0...1) == 0 ? nil : "Caption",
+                                continuedCaption: random.int(0...1) == 0 ? nil : "Caption (continued)")))
                 case 3:
-                    elements.append(.chart(.bar(BarChart(categories: ["a", "b", "c"], series: [
-                        ChartSeries(title: "S", values: [1, Double(random.int(0...100)), 3]),
-                    ]), title: "Bars")))
+                    elements.append(
+                        .chart(
+                            .bar(
+                                BarChart(
+                                    categories: ["a", "b", "c"],
+                                    series: [
+                                        ChartSeries(title: "S", values: [1, Double(random.int(0...100)), 3])
+                                    ]), title: "Bars")))
                 default:
                     elements.append(.message(Message(title: "Note", text: RichText(random.words(random.int(1...300))), kind: .tip)))
                 }
             }
-            let page = PageSetup(size: random.int(0...1) == 0 ? .a4 : .custom(width: Length(points: 300), height: Length(points: 400)),
-                                 margins: PageSetup.Margins(all: Length(points: Double(random.int(30...60)))))
+            let page = PageSetup(
+                size: random.int(0...1) == 0 ? .a4 : .custom(width: Length(points: 300), height: Length(points: 400)),
+                margins: PageSetup.Margins(all: Length(points: Double(random.int(30...60)))))
             let document = Document(title: "Generated \(round)", page: page, elements: elements)
             try assertInsideContentBox(document, "generated document \(round)")
         }
@@ -95,8 +112,9 @@ final class LayoutInvariantTests: XCTestCase {
 
     func testParagraphsNeverLeaveOneLineAloneOnAPage() throws {
         let text = PangoTextEngine()
-        let layout = text.paragraph([TextRun(String(repeating: "word ", count: 60))], font: Theme.standard.font(10), width: 120,
-                                    alignment: Paragraph.Alignment.left)
+        let layout = text.paragraph(
+            [TextRun(String(repeating: "word ", count: 60))], font: Theme.standard.font(10), width: 120,
+            alignment: Paragraph.Alignment.left)
         let paragraph = TextFlowable(layout: layout, text: "", color: .black, spaceBefore: 0)
         let lines = paragraph.lines
         XCTAssertGreaterThanOrEqual(lines.count, 6)
@@ -123,11 +141,13 @@ final class LayoutInvariantTests: XCTestCase {
     }
 
     func testInternalLinksLeadToTheirHeadingsPage() throws {
-        let document = Document(title: "Navigation", elements: [
-            .paragraph(Paragraph("Jump to [the results](#results).")),
-            .pageBreak,
-            .subtitle(Subtitle("Results", id: "results")),
-        ])
+        let document = Document(
+            title: "Navigation",
+            elements: [
+                .paragraph(Paragraph("Jump to [the results](#results).")),
+                .pageBreak,
+                .subtitle(Subtitle("Results", id: "results")),
+            ])
         let file = try TestSupport.temporaryFile(try document.pdf(), name: "links.pdf")
         let json = try TestSupport.run("qpdf", ["--json", "--json-key=qpdf", "--json-key=pages", file.path]).stdout
         let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: json) as? [String: Any])
@@ -153,8 +173,9 @@ final class LayoutInvariantTests: XCTestCase {
     }
 
     func testSVGTextSitsOnItsBaseline() throws {
-        let item = TextItem(text: "Mon", origin: Point(10, 20), font: FontSpec(family: "DejaVu Sans", size: 10, bold: false, italic: false),
-                            color: .black, metrics: TextMetrics(width: 20, height: 12, baseline: 9.5))
+        let item = TextItem(
+            text: "Mon", origin: Point(10, 20), font: FontSpec(family: "DejaVu Sans", size: 10, bold: false, italic: false),
+            color: .black, metrics: TextMetrics(width: 20, height: 12, baseline: 9.5))
         let canvas = SVGCanvas()
         canvas.draw(text: item)
         XCTAssertEqual(canvas.markup, ##"<text x="10" y="29.5" font-size="10" fill="#000000">Mon</text>"##)
@@ -163,7 +184,8 @@ final class LayoutInvariantTests: XCTestCase {
     /// Every chart of the gallery drawn as SVG, compared byte for byte with Tests/FolioTests/Golden.
     /// `FOLIO_UPDATE_GOLDEN=1 swift test --filter testChartDrawingsMatchTheirGoldenFiles` rewrites them after a deliberate change.
     func testChartDrawingsMatchTheirGoldenFiles() throws {
-        let gallery = try DocumentDecoder.decode(try Data(contentsOf: TestSupport.samples.appendingPathComponent("charts.yaml")), format: .yaml)
+        let gallery = try DocumentDecoder.decode(
+            try Data(contentsOf: TestSupport.samples.appendingPathComponent("charts.yaml")), format: .yaml)
         let renderer = ChartRenderer(measurer: PangoTextEngine(), theme: .standard)
         let folder = TestSupport.root.appendingPathComponent("Tests/FolioTests/Golden")
         let update = ProcessInfo.processInfo.environment["FOLIO_UPDATE_GOLDEN"] != nil
@@ -171,8 +193,10 @@ final class LayoutInvariantTests: XCTestCase {
         let charts = TestSupport.charts(of: gallery)
         XCTAssertGreaterThan(charts.count, 10)
         for (index, chart) in charts.enumerated() {
-            let svg = SVGCanvas.svgMarkup(renderer.drawing(for: chart, width: 480), id: "c\(index)", title: chart.title ?? "",
-                                          fontFamily: "DejaVu Sans") + "\n"
+            let svg =
+                SVGCanvas.svgMarkup(
+                    renderer.drawing(for: chart, width: 480), id: "c\(index)", title: chart.title ?? "",
+                    fontFamily: "DejaVu Sans") + "\n"
             let file = folder.appendingPathComponent(String(format: "chart-%02d-%@.svg", index, chart.kind))
             if update {
                 try Data(svg.utf8).write(to: file)

@@ -1,13 +1,15 @@
 import Foundation
 import XCTest
+
 @testable import Folio
 
 final class ModelTests: XCTestCase {
     func testSHA256MatchesTheStandardsVectors() {
         XCTAssertEqual(SHA256Digest.hex(Data()), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         XCTAssertEqual(SHA256Digest.hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        XCTAssertEqual(SHA256Digest.hex(Data(repeating: UInt8(ascii: "a"), count: 1_000_000)),
-                       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        XCTAssertEqual(
+            SHA256Digest.hex(Data(repeating: UInt8(ascii: "a"), count: 1_000_000)),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
         XCTAssertEqual(SHA256Digest.digest(Array("abc".utf8)).count, 32)
     }
 
@@ -22,15 +24,15 @@ final class ModelTests: XCTestCase {
 
     func testSwiftAPIBuildsTheSameDocumentAsYAML() throws {
         let yaml = """
-        title: Summary
-        header: Week 46
-        page: {size: Letter, orientation: landscape, margins: 1in}
-        elements:
-          - {type: subtitle, text: Key metrics}
-          - type: widgets
-            items: [{title: Steps, value: 1200}]
-          - {type: paragraph, text: "Hello **world**"}
-        """
+            title: Summary
+            header: Week 46
+            page: {size: Letter, orientation: landscape, margins: 1in}
+            elements:
+              - {type: subtitle, text: Key metrics}
+              - type: widgets
+                items: [{title: Steps, value: 1200}]
+              - {type: paragraph, text: "Hello **world**"}
+            """
         let decoded = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
         let built = Document(
             title: "Summary", header: "Week 46",
@@ -55,8 +57,12 @@ final class ModelTests: XCTestCase {
 
     func testRichTextParsesBoldItalicLinksAndBreaks() {
         let text = RichText("Plain **bold** and *italic* with [a link](https://example.org)\nnext line, 2 * 3 and \\*stars\\*")
-        XCTAssertEqual(text.runs.map(\.text), ["Plain ", "bold", " and ", "italic", " with ", "a link",
-                                               "\nnext line, 2 * 3 and *stars*"])
+        XCTAssertEqual(
+            text.runs.map(\.text),
+            [
+                "Plain ", "bold", " and ", "italic", " with ", "a link",
+                "\nnext line, 2 * 3 and *stars*",
+            ])
         XCTAssertTrue(text.runs[1].bold)
         XCTAssertTrue(text.runs[3].italic)
         XCTAssertEqual(text.runs[5].link, "https://example.org")
@@ -65,12 +71,12 @@ final class ModelTests: XCTestCase {
 
     func testCellsMaySpanColumns() throws {
         let yaml = """
-        title: T
-        elements:
-          - type: table
-            header: [A, B, C]
-            rows: [[{text: Both, span: 2}, c], [a, b, c], [{text: All, span: 3}]]
-        """
+            title: T
+            elements:
+              - type: table
+                header: [A, B, C]
+                rows: [[{text: Both, span: 2}, c], [a, b, c], [{text: All, span: 3}]]
+            """
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
         guard case .table(let table) = document.elements[0] else { return XCTFail("not a table") }
         XCTAssertEqual(table.columnCount, 3)
@@ -93,16 +99,17 @@ final class ModelTests: XCTestCase {
 
     func testTableRowsArePaddedAndCellsMayBeNumbers() throws {
         let yaml = """
-        title: T
-        elements:
-          - type: table
-            header: [A, B, C]
-            rows: [[1, 2.5], [x, true, z]]
-        """
+            title: T
+            elements:
+              - type: table
+                header: [A, B, C]
+                rows: [[1, 2.5], [x, true, z]]
+            """
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
         guard case .table(let table) = document.elements[0] else { return XCTFail("not a table") }
-        XCTAssertEqual(Table.slots(table.rows[0], row: 0, columns: table.columnCount, lookup: table.spanLookup).map(\.text),
-                       ["1", "2.5", ""])
+        XCTAssertEqual(
+            Table.slots(table.rows[0], row: 0, columns: table.columnCount, lookup: table.spanLookup).map(\.text),
+            ["1", "2.5", ""])
         XCTAssertEqual(table.rows[1], ["x", "true", "z"])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Folio
 
 /// Pagination, typography, navigation and structure of the PDF, checked on
@@ -13,11 +14,13 @@ final class PDFLayoutTests: XCTestCase {
     private func words(_ pdf: Data, page: Int = 1) throws -> [(text: String, xMin: Double, yMin: Double, xMax: Double)] {
         let file = try TestSupport.temporaryFile(pdf, name: "doc.pdf")
         let html = try TestSupport.run("pdftotext", ["-bbox", "-f", String(page), "-l", String(page), file.path, "-"]).text
-        return html.matches(of: try Regex(#"<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>"#)).compactMap {
-            guard let x0 = $0.output[1].substring.flatMap({ Double($0) }), let y0 = $0.output[2].substring.flatMap({ Double($0) }),
-                  let x1 = $0.output[3].substring.flatMap({ Double($0) }), let word = $0.output[4].substring else { return nil }
-            return (String(word), x0, y0, x1)
-        }
+        return html.matches(of: try Regex(#"<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>"#))
+            .compactMap {
+                guard let x0 = $0.output[1].substring.flatMap({ Double($0) }), let y0 = $0.output[2].substring.flatMap({ Double($0) }),
+                    let x1 = $0.output[3].substring.flatMap({ Double($0) }), let word = $0.output[4].substring
+                else { return nil }
+                return (String(word), x0, y0, x1)
+            }
     }
 
     private let rightEdge = 595.2756 - 56.6929
@@ -32,16 +35,18 @@ final class PDFLayoutTests: XCTestCase {
         XCTAssertGreaterThan(report.pages, 3)
         let byPath = Dictionary(uniqueKeysWithValues: report.blocks.map { ($0.path, $0) })
         for index in stride(from: 0, to: elements.count, by: 2) {
-            XCTAssertEqual(byPath["elements[\(index)]"]?.pages.first, byPath["elements[\(index + 1)]"]?.pages.first,
-                           "heading \(index / 2) left alone")
+            XCTAssertEqual(
+                byPath["elements[\(index)]"]?.pages.first, byPath["elements[\(index + 1)]"]?.pages.first,
+                "heading \(index / 2) left alone")
         }
         XCTAssertTrue(report.warnings.isEmpty, "\(report.warnings)")
     }
 
     func testARowTallerThanAPageSplitsInsideItsCells() throws {
         let long = (1...160).map { "Line \($0) of a very long note." }.joined(separator: "\n")
-        let table = Table(header: ["Date", "Note"], rows: [["Mon", "short"], ["Tue", long], ["Wed", "after"]],
-                          caption: "Notes", continuedCaption: "Notes (continued)")
+        let table = Table(
+            header: ["Date", "Note"], rows: [["Mon", "short"], ["Tue", long], ["Wed", "after"]],
+            caption: "Notes", continuedCaption: "Notes (continued)")
         let result = try render(Document(title: "Tall row", elements: [.table(table)]))
         XCTAssertGreaterThanOrEqual(result.pages, 3)
         XCTAssertEqual(result.report.warnings.map(\.kind), [.rowSplit])
@@ -64,8 +69,9 @@ final class PDFLayoutTests: XCTestCase {
     func testAHundredThousandRowTableKeepsEveryRowOnce() throws {
         try TestSupport.integrationOnly()
         let rows = (0..<100_000).map { ["R\($0)", String($0 * 3)] }
-        let document = Document(title: "Long", metadata: Metadata(tagged: false),
-                                elements: [.table(Table(header: ["Row", "Value"], rows: rows))])
+        let document = Document(
+            title: "Long", metadata: Metadata(tagged: false),
+            elements: [.table(Table(header: ["Row", "Value"], rows: rows))])
         let result = try render(document)
         let parts = try XCTUnwrap(result.report.blocks.first { $0.type == "table" }?.rows)
         XCTAssertEqual(parts.first?.first, 0)
@@ -102,15 +108,17 @@ final class PDFLayoutTests: XCTestCase {
     }
 
     func testBookmarksInternalLinksAndTaggedStructure() throws {
-        let document = Document(title: "Navigation", metadata: Metadata(language: "fr-CA"), elements: [
-            .paragraph(Paragraph("Jump to [the results](#results).")),
-            .subtitle(Subtitle("Method")),
-            .paragraph(Paragraph("How it was done.")),
-            .pageBreak,
-            .subtitle(Subtitle("Results", id: "results")),
-            .table(Table(header: ["A", "B"], rows: [["1", "2"]])),
-            .image(ImageBlock(source: .file("logo.png"), alt: "Logo")),
-        ])
+        let document = Document(
+            title: "Navigation", metadata: Metadata(language: "fr-CA"),
+            elements: [
+                .paragraph(Paragraph("Jump to [the results](#results).")),
+                .subtitle(Subtitle("Method")),
+                .paragraph(Paragraph("How it was done.")),
+                .pageBreak,
+                .subtitle(Subtitle("Results", id: "results")),
+                .table(Table(header: ["A", "B"], rows: [["1", "2"]])),
+                .image(ImageBlock(source: .file("logo.png"), alt: "Logo")),
+            ])
         let data = try document.pdf(options: RenderOptions(baseDirectory: TestSupport.samples))
         let file = try TestSupport.temporaryFile(data, name: "nav.pdf")
         XCTAssertEqual(try TestSupport.run("qpdf", ["--check", file.path]).status, 0)
@@ -120,8 +128,9 @@ final class PDFLayoutTests: XCTestCase {
         let raw = String(decoding: data, as: UTF8.self)
         XCTAssertTrue(raw.contains("/Lang (fr-CA)"))
         XCTAssertTrue(raw.contains("/MarkInfo << /Marked true >>"))
-        XCTAssertTrue(raw.contains("/Dest (folio-results)") || raw.contains("/Dest /folio-results") || raw.contains("folio-results"),
-                      "no internal link")
+        XCTAssertTrue(
+            raw.contains("/Dest (folio-results)") || raw.contains("/Dest /folio-results") || raw.contains("folio-results"),
+            "no internal link")
         let structure = try TestSupport.run("pdfinfo", ["-struct", file.path]).text
         for tag in ["H1", "P", "H2", "Link", "Table", "TR", "TH", "TD", "Figure"] {
             XCTAssertTrue(structure.contains(tag), "no \(tag) in the structure tree:\n\(structure)")
@@ -149,10 +158,12 @@ final class PDFLayoutTests: XCTestCase {
     }
 
     func testMissingGlyphsAndImagesWithoutAltAreReported() throws {
-        let document = Document(title: "Report", elements: [
-            .paragraph(Paragraph("A private-use character: \u{10FFFD}")),
-            .image(ImageBlock(source: .file("logo.png"))),
-        ])
+        let document = Document(
+            title: "Report",
+            elements: [
+                .paragraph(Paragraph("A private-use character: \u{10FFFD}")),
+                .image(ImageBlock(source: .file("logo.png"))),
+            ])
         let report = try document.pdfWithReport(options: RenderOptions(baseDirectory: TestSupport.samples)).report
         XCTAssertEqual(Set(report.warnings.map(\.kind)), [.missingGlyphs, .missingAlt])
         XCTAssertEqual(report.warnings.first { $0.kind == .missingGlyphs }?.path, "elements[0]")
@@ -188,8 +199,12 @@ final class PDFLayoutTests: XCTestCase {
         let logo = input.deletingLastPathComponent().appendingPathComponent("logo.png")
         try? FileManager.default.copyItem(at: TestSupport.samples.appendingPathComponent("logo.png"), to: logo)
         let folio = TestSupport.folioBinary.path
-        let relaxed = try TestSupport.run(folio, ["render", input.path, "-o", folder.appendingPathComponent("a.pdf").path,
-                                                  "--layout-report", report.path])
+        let relaxed = try TestSupport.run(
+            folio,
+            [
+                "render", input.path, "-o", folder.appendingPathComponent("a.pdf").path,
+                "--layout-report", report.path,
+            ])
         XCTAssertEqual(relaxed.status, 0, relaxed.stderr)
         let decoded = try JSONDecoder().decode(LayoutReport.self, from: Data(contentsOf: report))
         XCTAssertEqual(decoded.pages, 1)
@@ -202,7 +217,8 @@ final class PDFLayoutTests: XCTestCase {
 
     func testSourceDateEpochGivesIdenticalBytes() throws {
         try TestSupport.integrationOnly()
-        let yaml = try TestSupport.temporaryFile(Data("title: Same\nelements:\n  - {type: paragraph, text: Body}\n".utf8), name: "same.yaml")
+        let yaml = try TestSupport.temporaryFile(
+            Data("title: Same\nelements:\n  - {type: paragraph, text: Body}\n".utf8), name: "same.yaml")
         var environment = ProcessInfo.processInfo.environment
         environment["SOURCE_DATE_EPOCH"] = "1763280000"
         let a = try TestSupport.run(TestSupport.folioBinary.path, ["render", yaml.path, "-o", "-"], environment: environment).stdout
@@ -222,7 +238,8 @@ enum TableLayoutPadding {
 /// Blocks side by side and internal-link checks.
 final class ColumnsTests: XCTestCase {
     func testColumnsStandSideBySideOnOnePage() throws {
-        let pie = Chart(title: "Share", .pie(PieChart(segments: [ChartSegment(title: "Steps", value: 60), ChartSegment(title: "Tasks", value: 40)])))
+        let pie = Chart(
+            title: "Share", .pie(PieChart(segments: [ChartSegment(title: "Steps", value: 60), ChartSegment(title: "Tasks", value: 40)])))
         let rings = Chart(title: "Rings", .rings(RingChart(rings: [ChartSegment(title: "Move", value: 0.5)])))
         let document = Document(title: "Columns", elements: [.columns(Columns([.chart(pie), .chart(rings)], widths: [3, 2]))])
         let result = try document.pdfWithReport()
@@ -237,7 +254,8 @@ final class ColumnsTests: XCTestCase {
             html.firstMatch(of: try! Regex(#"<word xMin="[\d.]+" yMin="([\d.]+)"[^>]*>"# + word + "</word>"))
                 .flatMap { $0.output[1].substring.flatMap { Double($0) } }
         }
-        let share = try XCTUnwrap(x("Share")), ringsX = try XCTUnwrap(x("Rings"))
+        let share = try XCTUnwrap(x("Share"))
+        let ringsX = try XCTUnwrap(x("Rings"))
         // The second column starts 3/5 of the way across (less the gap).
         XCTAssertEqual(ringsX - share, (481.89 - 14) * 0.6 + 14, accuracy: 1)
         XCTAssertEqual(try XCTUnwrap(y("Share")), try XCTUnwrap(y("Rings")), accuracy: 0.5, "titles on one line")
@@ -254,7 +272,8 @@ final class ColumnsTests: XCTestCase {
     }
 
     func testInternalLinksMustNameAnAnchor() throws {
-        let document = Document(title: "T", elements: [.paragraph(Paragraph("See [results](#results)")), .subtitle(Subtitle("Results", id: "result"))])
+        let document = Document(
+            title: "T", elements: [.paragraph(Paragraph("See [results](#results)")), .subtitle(Subtitle("Results", id: "result"))])
         XCTAssertThrowsError(try document.pdf()) {
             XCTAssertEqual("\($0)", ##"elements[0].text: link to "#results", but no subtitle or section has id "results""##)
         }

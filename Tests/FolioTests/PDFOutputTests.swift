@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Folio
 @testable import FolioPDF
 
@@ -77,19 +78,23 @@ final class PDFOutputTests: XCTestCase {
     }
 
     func testMarkupCharactersAppearLiterally() throws {
-        let document = Document(title: "Escapes", elements: [
-            .paragraph(Paragraph("<script>alert(1)</script>")),
-            .table(Table(header: ["Cell"], rows: [["&<>\"'"]])),
-        ])
+        let document = Document(
+            title: "Escapes",
+            elements: [
+                .paragraph(Paragraph("<script>alert(1)</script>")),
+                .table(Table(header: ["Cell"], rows: [["&<>\"'"]])),
+            ])
         let text = try TestSupport.pageTexts(try document.pdf()).joined()
         XCTAssertTrue(text.contains("<script>alert(1)</script>"))
         XCTAssertTrue(text.contains("&<>\"'"))
     }
 
     func testLinksAreClickable() throws {
-        let document = Document(title: "Links", elements: [
-            .paragraph(Paragraph("Read the [care plan](https://example.org/plan?a=1&b=2) or **mail** [us](mailto:team@example.org).")),
-        ])
+        let document = Document(
+            title: "Links",
+            elements: [
+                .paragraph(Paragraph("Read the [care plan](https://example.org/plan?a=1&b=2) or **mail** [us](mailto:team@example.org)."))
+            ])
         let pdf = try document.pdf()
         let raw = String(decoding: pdf, as: UTF8.self)
         XCTAssertTrue(raw.contains("/URI (https://example.org/plan?a=1&b=2)"), "no link annotation")
@@ -144,19 +149,22 @@ final class PDFOutputTests: XCTestCase {
 
     func testImageTallerThanAPageIsScaledOntoOnePage() throws {
         // A 100 × 3000 pixel PNG, made by rendering a tall page with Folio and pdftoppm.
-        let tall = Document(title: "Tall", page: PageSetup(size: .custom(width: 100, height: 3000), margins: .init(all: 10)),
-                            elements: [])
+        let tall = Document(
+            title: "Tall", page: PageSetup(size: .custom(width: 100, height: 3000), margins: .init(all: 10)),
+            elements: [])
         let pdfFile = try TestSupport.temporaryFile(try tall.pdf(), name: "tall.pdf")
         let pngBase = pdfFile.deletingLastPathComponent().appendingPathComponent("tall")
         XCTAssertEqual(try TestSupport.run("pdftoppm", ["-r", "72", "-png", "-singlefile", pdfFile.path, pngBase.path]).status, 0)
         let png = try Data(contentsOf: pngBase.appendingPathExtension("png"))
         XCTAssertEqual(ImageData(bytes: png)?.pixelHeight, 3000)
 
-        let document = Document(title: "Scaled", elements: [
-            .paragraph(Paragraph("Before the picture.")),
-            .image(ImageBlock(source: .data(png), alt: "tall strip", caption: "A tall strip")),
-            .paragraph(Paragraph("After the picture.")),
-        ])
+        let document = Document(
+            title: "Scaled",
+            elements: [
+                .paragraph(Paragraph("Before the picture.")),
+                .image(ImageBlock(source: .data(png), alt: "tall strip", caption: "A tall strip")),
+                .paragraph(Paragraph("After the picture.")),
+            ])
         let pages = try TestSupport.pageTexts(try document.pdf())
         XCTAssertEqual(pages.count, 3, "the picture moves to its own page, shrunk to fit")
         XCTAssertTrue(pages[1].contains("A tall strip"))
@@ -166,11 +174,21 @@ final class PDFOutputTests: XCTestCase {
     func testJPEGImagesAreEmbeddedAsJPEG() throws {
         let base = try TestSupport.temporaryDirectory()
         let source = base.appendingPathComponent("page.pdf")
-        try Document(title: "Photo", page: PageSetup(size: .custom(width: 200, height: 150), orientation: .landscape,
-                                            margins: .init(all: 10)), elements: [])
-            .pdf().write(to: source)
-        XCTAssertEqual(try TestSupport.run("pdftoppm", ["-r", "72", "-jpeg", "-singlefile", source.path,
-                                                        base.appendingPathComponent("photo").path]).status, 0)
+        try Document(
+            title: "Photo",
+            page: PageSetup(
+                size: .custom(width: 200, height: 150), orientation: .landscape,
+                margins: .init(all: 10)), elements: []
+        )
+        .pdf().write(to: source)
+        XCTAssertEqual(
+            try TestSupport.run(
+                "pdftoppm",
+                [
+                    "-r", "72", "-jpeg", "-singlefile", source.path,
+                    base.appendingPathComponent("photo").path,
+                ]
+            ).status, 0)
         let yaml = "title: With photo\nelements:\n  - {type: image, path: photo.jpg, width: 5cm, alt: A photo}\n"
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
         let pdf = try document.pdf(options: RenderOptions(baseDirectory: base))

@@ -1,7 +1,8 @@
-import XCTest
-@testable import FolioPDF
 import FolioGraphics
 import FolioModel
+import XCTest
+
+@testable import FolioPDF
 
 /// A block of fixed-height lines for exercising the paginator.
 private final class Lines: Flowable {
@@ -13,8 +14,12 @@ private final class Lines: Flowable {
     let scale: Double
 
     init(_ name: String, lines: Int, lineHeight: Double = 10, keepWithNext: Bool = false, splittable: Bool = true, scale: Double = 1) {
-        self.name = name; self.count = lines; self.lineHeight = lineHeight
-        self.keepWithNext = keepWithNext; self.splittable = splittable; self.scale = scale
+        self.name = name
+        self.count = lines
+        self.lineHeight = lineHeight
+        self.keepWithNext = keepWithNext
+        self.splittable = splittable
+        self.scale = scale
     }
 
     var height: Double { Double(count) * lineHeight * scale }
@@ -53,23 +58,28 @@ final class PaginatorTests: XCTestCase {
     }
 
     func testKeepWithNextMovesAHeadingThatWouldEndAPage() {
-        let pages = layout([Lines("a", lines: 8), Lines("heading", lines: 1, keepWithNext: true, splittable: false),
-                            Lines("body", lines: 5)])
+        let pages = layout([
+            Lines("a", lines: 8), Lines("heading", lines: 1, keepWithNext: true, splittable: false),
+            Lines("body", lines: 5),
+        ])
         XCTAssertEqual(pages, [["a:8"], ["heading:1", "body:5"]])
     }
 
     func testAKeepRuleThatCannotHoldIsReported() {
         // The heading starts a page, and what follows is too tall to start on it.
-        let (_, warnings) = Paginator(pageHeight: 100).paginate(items([
-            Lines("heading", lines: 1, keepWithNext: true, splittable: false),
-            Lines("figure", lines: 10, lineHeight: 9.5, splittable: false),
-        ]))
+        let (_, warnings) = Paginator(pageHeight: 100).paginate(
+            items([
+                Lines("heading", lines: 1, keepWithNext: true, splittable: false),
+                Lines("figure", lines: 10, lineHeight: 9.5, splittable: false),
+            ]))
         XCTAssertEqual(warnings.map(\.kind), [.keepBroken])
     }
 
     func testSectionsStartPagesAndNumberTheirOwnPages() {
-        let items = items([Lines("title", lines: 1), SectionFlowable(Section(title: "A")), Lines("a", lines: 15),
-                           SectionFlowable(Section(title: "B")), Lines("b", lines: 3)])
+        let items = items([
+            Lines("title", lines: 1), SectionFlowable(Section(title: "A")), Lines("a", lines: 15),
+            SectionFlowable(Section(title: "B")), Lines("b", lines: 3),
+        ])
         let (pages, _) = Paginator(pageHeight: 100).paginate(items)
         XCTAssertEqual(pages.map(\.section), [0, 0, 1], "section A shares the title's page")
         let numbers = PDFRenderer.numbering(of: pages)
@@ -83,7 +93,8 @@ final class PaginatorTests: XCTestCase {
     }
 
     func testBlockTallerThanAPageIsScaledDown() {
-        let (pages, warnings) = Paginator(pageHeight: 100).paginate(items([Lines("a", lines: 2), Lines("figure", lines: 30, splittable: false)]))
+        let (pages, warnings) = Paginator(pageHeight: 100).paginate(
+            items([Lines("a", lines: 2), Lines("figure", lines: 30, splittable: false)]))
         XCTAssertEqual(pages.count, 2)
         XCTAssertEqual(pages[1].placements[0].flowable.height, 100, accuracy: 1e-9)
         XCTAssertEqual(warnings.map(\.kind), [.scaledToFit])

@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
+
 @testable import Folio
-@testable import FolioServer
 @testable import FolioModel
+@testable import FolioServer
 
 /// The server's worker pool: bounded queue, deadlines, cancellation.
 final class RenderPoolTests: XCTestCase {
@@ -12,9 +13,20 @@ final class RenderPoolTests: XCTestCase {
         defer { pool.stop() }
         let gate = DispatchSemaphore(value: 0)
         let order = Recorder()
-        let first = Task { try await pool.run(deadline: RenderDeadline(seconds: 30)) { gate.wait(); order.add(1); return 1 } }
+        let first = Task {
+            try await pool.run(deadline: RenderDeadline(seconds: 30)) {
+                gate.wait()
+                order.add(1)
+                return 1
+            }
+        }
         while pool.runningCount == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
-        let second = Task { try await pool.run(deadline: RenderDeadline(seconds: 30)) { order.add(2); return 2 } }
+        let second = Task {
+            try await pool.run(deadline: RenderDeadline(seconds: 30)) {
+                order.add(2)
+                return 2
+            }
+        }
         while pool.queueDepth < 1 { try await Task.sleep(nanoseconds: 5_000_000) }
         XCTAssertNil(pool.reserve())
         do {
@@ -65,14 +77,20 @@ final class RenderPoolTests: XCTestCase {
         defer { pool.stop() }
         let started = Date()
         do {
-            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.2)) { () -> Int in usleep(700_000); return 1 }
+            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.2)) { () -> Int in
+                usleep(700_000)
+                return 1
+            }
             XCTFail("no timeout")
         } catch is RenderDeadline.Expired {}
         XCTAssertLessThan(Date().timeIntervalSince(started), 0.6)
         // A render that waited past its deadline in the queue never starts.
         let ran = Recorder()
         do {
-            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.1)) { () -> Int in ran.add(1); return 1 }
+            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.1)) { () -> Int in
+                ran.add(1)
+                return 1
+            }
             XCTFail("no timeout")
         } catch is RenderDeadline.Expired {}
         try await Task.sleep(nanoseconds: 800_000_000)
@@ -134,8 +152,16 @@ final class RenderPoolTests: XCTestCase {
 final class Recorder: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [Int] = []
-    var values: [Int] { lock.lock(); defer { lock.unlock() }; return stored }
-    func add(_ value: Int) { lock.lock(); stored.append(value); lock.unlock() }
+    var values: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func add(_ value: Int) {
+        lock.lock()
+        stored.append(value)
+        lock.unlock()
+    }
 }
 
 extension RenderPoolTests {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Folio
 
 /// `folio serve` started as a real process on a loopback port and called with curl.
@@ -9,8 +10,9 @@ final class ServerIntegrationTests: XCTestCase {
     /// The output `folio render` writes for `input` with `arguments`.
     private func commandLineOutput(_ input: URL, _ arguments: [String]) throws -> Data {
         let output = try TestSupport.temporaryDirectory().appendingPathComponent("out")
-        let result = try TestSupport.run(folio, ["render", input.path, "-o", output.path] + arguments,
-                                         environment: ["SOURCE_DATE_EPOCH": "1763280000"])
+        let result = try TestSupport.run(
+            folio, ["render", input.path, "-o", output.path] + arguments,
+            environment: ["SOURCE_DATE_EPOCH": "1763280000"])
         XCTAssertEqual(result.status, 0, result.stderr)
         return try Data(contentsOf: output)
     }
@@ -28,8 +30,9 @@ final class ServerIntegrationTests: XCTestCase {
                 ("format=html&html=shadow", ["--format", "html", "--html", "shadow"], "text/html; charset=utf-8"),
             ]
             for (query, arguments, type) in cases {
-                let response = try HTTPExchange.send("POST", server.url("/v1/render?\(query)"),
-                                                     headers: ["Content-Type: application/yaml"], body: body)
+                let response = try HTTPExchange.send(
+                    "POST", server.url("/v1/render?\(query)"),
+                    headers: ["Content-Type: application/yaml"], body: body)
                 XCTAssertEqual(response.status, 200, "\(sample) \(query): \(response.text.prefix(300))")
                 XCTAssertEqual(response.headers["content-type"], type)
                 let expected = try commandLineOutput(input, arguments)
@@ -42,19 +45,24 @@ final class ServerIntegrationTests: XCTestCase {
         // The page's CSP header is the policy `--csp` prints; JSON bodies render the same as YAML.
         let input = TestSupport.samples.appendingPathComponent("charts.yaml")
         let csp = try TestSupport.run(folio, ["render", input.path, "--format", "html", "--csp", "-o", "-"]).stderr
-        let page = try HTTPExchange.send("POST", server.url("/v1/render?format=html"),
-                                         headers: ["Content-Type: application/yaml"], body: try Data(contentsOf: input))
-        XCTAssertEqual("Content-Security-Policy: \(page.headers["content-security-policy"] ?? "")",
-                       csp.trimmingCharacters(in: .whitespacesAndNewlines))
-        let fragment = try HTTPExchange.send("POST", server.url("/v1/render?format=html&html=fragment"),
-                                             headers: ["Content-Type: application/yaml"], body: try Data(contentsOf: input))
+        let page = try HTTPExchange.send(
+            "POST", server.url("/v1/render?format=html"),
+            headers: ["Content-Type: application/yaml"], body: try Data(contentsOf: input))
+        XCTAssertEqual(
+            "Content-Security-Policy: \(page.headers["content-security-policy"] ?? "")",
+            csp.trimmingCharacters(in: .whitespacesAndNewlines))
+        let fragment = try HTTPExchange.send(
+            "POST", server.url("/v1/render?format=html&html=fragment"),
+            headers: ["Content-Type: application/yaml"], body: try Data(contentsOf: input))
         XCTAssertNil(fragment.headers["content-security-policy"])
         XCTAssertTrue(fragment.headers["folio-content-security-policy"]?.contains("style-src 'sha256-") == true)
 
-        let json = #"{"title":"Vitals","metadata":{"creationDate":"2026-11-16T08:00:00Z"},"elements":[{"type":"paragraph","text":"Résumé **bold**"}]}"#
+        let json =
+            #"{"title":"Vitals","metadata":{"creationDate":"2026-11-16T08:00:00Z"},"elements":[{"type":"paragraph","text":"Résumé **bold**"}]}"#
         let jsonFile = try TestSupport.temporaryFile(Data(json.utf8), name: "vitals.json")
-        let fromJSON = try HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json"],
-                                             body: Data(json.utf8))
+        let fromJSON = try HTTPExchange.send(
+            "POST", server.url("/v1/render"), headers: ["Content-Type: application/json"],
+            body: Data(json.utf8))
         XCTAssertEqual(fromJSON.status, 200)
         XCTAssertEqual(fromJSON.body, try commandLineOutput(jsonFile, []))
         XCTAssertEqual(fromJSON.headers["folio-pages"], "1")
@@ -65,8 +73,9 @@ final class ServerIntegrationTests: XCTestCase {
         let server = try RunningServer(["--assets", TestSupport.samples.path])
         defer { server.stop() }
         let input = TestSupport.samples.appendingPathComponent("packet.yaml")
-        let response = try HTTPExchange.send("POST", server.url("/v1/render?report=true"), headers: ["Content-Type: application/yaml"],
-                                             body: try Data(contentsOf: input))
+        let response = try HTTPExchange.send(
+            "POST", server.url("/v1/render?report=true"), headers: ["Content-Type: application/yaml"],
+            body: try Data(contentsOf: input))
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.headers["content-type"], "application/json")
         let reportFile = try TestSupport.temporaryDirectory().appendingPathComponent("report.json")
@@ -77,47 +86,60 @@ final class ServerIntegrationTests: XCTestCase {
 
     func testTemplatesRenderRecordsAsBatchDoes() throws {
         let root = TestSupport.root
-        let server = try RunningServer(["--templates", root.appendingPathComponent("Templates").path,
-                                        "--assets", root.appendingPathComponent("Templates").path])
+        let server = try RunningServer([
+            "--templates", root.appendingPathComponent("Templates").path,
+            "--assets", root.appendingPathComponent("Templates").path,
+        ])
         defer { server.stop() }
         let list = try HTTPExchange.send("GET", server.url("/v1/templates"))
         XCTAssertEqual(list.status, 200)
         XCTAssertTrue((list.json["templates"] as? [String])?.contains("weekly-summary") == true, list.text)
 
-        let record = try XCTUnwrap(try String(contentsOf: TestSupport.samples.appendingPathComponent("patients.jsonl"), encoding: .utf8)
-            .split(separator: "\n").first.map { Data($0.utf8) })
-        let response = try HTTPExchange.send("POST", server.url("/v1/templates/weekly-summary/render"),
-                                             headers: ["Content-Type: application/json"], body: record)
+        let record = try XCTUnwrap(
+            try String(contentsOf: TestSupport.samples.appendingPathComponent("patients.jsonl"), encoding: .utf8)
+                .split(separator: "\n").first.map { Data($0.utf8) })
+        let response = try HTTPExchange.send(
+            "POST", server.url("/v1/templates/weekly-summary/render"),
+            headers: ["Content-Type: application/json"], body: record)
         XCTAssertEqual(response.status, 200, response.text.prefix(300).description)
         XCTAssertTrue(try TestSupport.pdfText(response.body).contains("Émile Okafor"))
 
         // The same record through `folio batch` gives the same bytes.
         let folder = try TestSupport.temporaryDirectory()
         let data = try TestSupport.temporaryFile(record + Data("\n".utf8), name: "one.jsonl")
-        let batch = try TestSupport.run(folio, ["batch", root.appendingPathComponent("Templates/weekly-summary.yaml").path,
-                                                "--data", data.path, "--out", folder.path, "--name", "one", "--quiet"],
-                                        environment: ["SOURCE_DATE_EPOCH": "1763280000"])
+        let batch = try TestSupport.run(
+            folio,
+            [
+                "batch", root.appendingPathComponent("Templates/weekly-summary.yaml").path,
+                "--data", data.path, "--out", folder.path, "--name", "one", "--quiet",
+            ],
+            environment: ["SOURCE_DATE_EPOCH": "1763280000"])
         XCTAssertEqual(batch.status, 0, batch.stderr)
         XCTAssertEqual(response.body, try Data(contentsOf: folder.appendingPathComponent("one.pdf")))
 
-        let html = try HTTPExchange.send("POST", server.url("/v1/templates/weekly-summary/render?format=html&html=shadow"),
-                                         headers: ["Content-Type: application/json"], body: record)
+        let html = try HTTPExchange.send(
+            "POST", server.url("/v1/templates/weekly-summary/render?format=html&html=shadow"),
+            headers: ["Content-Type: application/json"], body: record)
         XCTAssertEqual(html.status, 200)
         XCTAssertTrue(html.text.contains("shadowrootmode=\"open\""))
 
-        let missing = try HTTPExchange.send("POST", server.url("/v1/templates/no-such/render"),
-                                            headers: ["Content-Type: application/json"], body: record)
+        let missing = try HTTPExchange.send(
+            "POST", server.url("/v1/templates/no-such/render"),
+            headers: ["Content-Type: application/json"], body: record)
         XCTAssertEqual(missing.status, 404)
         XCTAssertEqual(missing.json["detail"] as? String, "no template \"no-such\"")
-        let traversal = try HTTPExchange.send("POST", server.url("/v1/templates/..%2F..%2Fetc%2Fpasswd/render"),
-                                              headers: ["Content-Type: application/json"], body: record)
+        let traversal = try HTTPExchange.send(
+            "POST", server.url("/v1/templates/..%2F..%2Fetc%2Fpasswd/render"),
+            headers: ["Content-Type: application/json"], body: record)
         XCTAssertEqual(traversal.status, 404)
-        let notObject = try HTTPExchange.send("POST", server.url("/v1/templates/weekly-summary/render"),
-                                              headers: ["Content-Type: application/json"], body: Data("[1,2]".utf8))
+        let notObject = try HTTPExchange.send(
+            "POST", server.url("/v1/templates/weekly-summary/render"),
+            headers: ["Content-Type: application/json"], body: Data("[1,2]".utf8))
         XCTAssertEqual(notObject.status, 400)
         XCTAssertEqual(notObject.json["detail"] as? String, "the record must be a JSON object")
-        let yaml = try HTTPExchange.send("POST", server.url("/v1/templates/weekly-summary/render"),
-                                         headers: ["Content-Type: application/yaml"], body: record)
+        let yaml = try HTTPExchange.send(
+            "POST", server.url("/v1/templates/weekly-summary/render"),
+            headers: ["Content-Type: application/yaml"], body: record)
         XCTAssertEqual(yaml.status, 415)
     }
 
@@ -125,29 +147,46 @@ final class ServerIntegrationTests: XCTestCase {
         let server = try RunningServer(["--max-body-bytes", "4096", "--max-header-bytes", "2048"])
         defer { server.stop() }
         func post(_ query: String, _ body: String, type: String = "application/json", headers: [String] = []) throws -> HTTPExchange {
-            try HTTPExchange.send("POST", server.url("/v1/render\(query)"), headers: ["Content-Type: \(type)"] + headers,
-                                  body: Data(body.utf8))
+            try HTTPExchange.send(
+                "POST", server.url("/v1/render\(query)"), headers: ["Content-Type: \(type)"] + headers,
+                body: Data(body.utf8))
         }
         let expectations: [(HTTPExchange, Int, String, String)] = [
-            (try post("", #"{"title":"T","elements":[{"type":"table","rows":[["a"],"b"]}]}"#), 400, "invalid-document",
-             "elements[0].rows[1]: expected an array of strings"),
+            (
+                try post("", #"{"title":"T","elements":[{"type":"table","rows":[["a"],"b"]}]}"#), 400, "invalid-document",
+                "elements[0].rows[1]: expected an array of strings"
+            ),
             (try post("", "title: [unclosed", type: "application/yaml"), 400, "invalid-document", ""),
-            (try post("?fromat=pdf", #"{"title":"T"}"#), 400, "invalid-request",
-             "unknown query parameter \"fromat\"; expected format, html or report"),
+            (
+                try post("?fromat=pdf", #"{"title":"T"}"#), 400, "invalid-request",
+                "unknown query parameter \"fromat\"; expected format, html or report"
+            ),
             (try post("?format=docx", #"{"title":"T"}"#), 400, "invalid-request", "format: expected pdf or html, found \"docx\""),
             (try post("?format=pdf&html=page", #"{"title":"T"}"#), 400, "invalid-request", "html: needs format=html"),
-            (try post("?format=pdf&format=html", #"{"title":"T"}"#), 400, "invalid-request",
-             "query parameter \"format\" is given twice"),
-            (try post("", "<doc/>", type: "application/xml"), 415, "unsupported-media-type",
-             "the body must be a document as application/json or application/yaml"),
-            (try post("", #"{"title":"T"}"#, headers: ["Content-Encoding: gzip"]), 415, "unsupported-media-type",
-             "Content-Encoding \"gzip\" is not supported; send the body uncompressed"),
-            (try post("", #"{"title":"\#(String(repeating: "x", count: 5000))"}"#), 413, "body-too-large",
-             "the request body has more than 4096 bytes (--max-body-bytes)"),
-            (try post("", #"{"title":"T"}"#, headers: ["X-Padding: \(String(repeating: "p", count: 3000))"]), 431,
-             "headers-too-large", "the request's target and header fields have more than 2048 bytes (--max-header-bytes)"),
-            (try post("?format=pdf&\(String(repeating: "x", count: 3000))=1", #"{"title":"T"}"#), 431,
-             "headers-too-large", "the request's target and header fields have more than 2048 bytes (--max-header-bytes)"),
+            (
+                try post("?format=pdf&format=html", #"{"title":"T"}"#), 400, "invalid-request",
+                "query parameter \"format\" is given twice"
+            ),
+            (
+                try post("", "<doc/>", type: "application/xml"), 415, "unsupported-media-type",
+                "the body must be a document as application/json or application/yaml"
+            ),
+            (
+                try post("", #"{"title":"T"}"#, headers: ["Content-Encoding: gzip"]), 415, "unsupported-media-type",
+                "Content-Encoding \"gzip\" is not supported; send the body uncompressed"
+            ),
+            (
+                try post("", #"{"title":"\#(String(repeating: "x", count: 5000))"}"#), 413, "body-too-large",
+                "the request body has more than 4096 bytes (--max-body-bytes)"
+            ),
+            (
+                try post("", #"{"title":"T"}"#, headers: ["X-Padding: \(String(repeating: "p", count: 3000))"]), 431,
+                "headers-too-large", "the request's target and header fields have more than 2048 bytes (--max-header-bytes)"
+            ),
+            (
+                try post("?format=pdf&\(String(repeating: "x", count: 3000))=1", #"{"title":"T"}"#), 431,
+                "headers-too-large", "the request's target and header fields have more than 2048 bytes (--max-header-bytes)"
+            ),
             (try HTTPExchange.send("GET", server.url("/v1/nothing")), 404, "not-found", "no route GET /v1/nothing"),
             (try HTTPExchange.send("GET", server.url("/v1/render")), 405, "method-not-allowed", "GET is not allowed on /v1/render"),
             (try HTTPExchange.send("DELETE", server.url("/healthz")), 405, "method-not-allowed", "DELETE is not allowed on /healthz"),
@@ -177,12 +216,14 @@ final class ServerIntegrationTests: XCTestCase {
         XCTAssertEqual(none.headers["www-authenticate"], "Bearer realm=\"folio\"")
         XCTAssertEqual(none.json["type"] as? String, "urn:folio:problem:unauthorized")
         for wrong in ["Bearer \(token)x", "Bearer s3cret", "Basic \(token)", token] {
-            let response = try HTTPExchange.send("POST", server.url("/v1/render"),
-                                                 headers: ["Content-Type: application/json", "Authorization: \(wrong)"], body: body)
+            let response = try HTTPExchange.send(
+                "POST", server.url("/v1/render"),
+                headers: ["Content-Type: application/json", "Authorization: \(wrong)"], body: body)
             XCTAssertEqual(response.status, 401, wrong)
         }
-        let right = try HTTPExchange.send("POST", server.url("/v1/render"),
-                                          headers: ["Content-Type: application/json", "Authorization: Bearer \(token)"], body: body)
+        let right = try HTTPExchange.send(
+            "POST", server.url("/v1/render"),
+            headers: ["Content-Type: application/json", "Authorization: Bearer \(token)"], body: body)
         XCTAssertEqual(right.status, 200)
         XCTAssertEqual(try HTTPExchange.send("GET", server.url("/metrics")).status, 401)
         XCTAssertEqual(try HTTPExchange.send("GET", server.url("/metrics"), headers: ["Authorization: Bearer \(token)"]).status, 200)
@@ -211,10 +252,12 @@ final class ServerIntegrationTests: XCTestCase {
         try FileManager.default.createDirectory(at: assets.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try logo.write(to: assets.appendingPathComponent("sub/inner.png"))
         try logo.write(to: outside.appendingPathComponent("secret.png"))
-        try FileManager.default.createSymbolicLink(at: assets.appendingPathComponent("escape.png"),
-                                                   withDestinationURL: outside.appendingPathComponent("secret.png"))
-        try FileManager.default.createSymbolicLink(at: assets.appendingPathComponent("inside.png"),
-                                                   withDestinationURL: assets.appendingPathComponent("sub/inner.png"))
+        try FileManager.default.createSymbolicLink(
+            at: assets.appendingPathComponent("escape.png"),
+            withDestinationURL: outside.appendingPathComponent("secret.png"))
+        try FileManager.default.createSymbolicLink(
+            at: assets.appendingPathComponent("inside.png"),
+            withDestinationURL: assets.appendingPathComponent("sub/inner.png"))
         func document(_ path: String, logo: Bool = false) -> Data {
             let image = #"{"type":"image","path":"\#(path)","alt":"Logo"}"#
             return Data((logo ? #"{"title":"T","theme":{"logo":"\#(path)"}}"# : #"{"title":"T","elements":[\#(image)]}"#).utf8)
@@ -251,14 +294,19 @@ final class ServerIntegrationTests: XCTestCase {
         // Without --assets only embedded images render.
         let bare = try RunningServer([])
         defer { bare.stop() }
-        let noFiles = try HTTPExchange.send("POST", bare.url("/v1/render"), headers: ["Content-Type: application/json"],
-                                            body: document("logo.png"))
+        let noFiles = try HTTPExchange.send(
+            "POST", bare.url("/v1/render"), headers: ["Content-Type: application/json"],
+            body: document("logo.png"))
         XCTAssertEqual(noFiles.status, 400)
-        XCTAssertEqual(noFiles.json["detail"] as? String,
-                       "elements[0].path: image files cannot be read here; embed the image as base64 \"data\"")
+        XCTAssertEqual(
+            noFiles.json["detail"] as? String,
+            "elements[0].path: image files cannot be read here; embed the image as base64 \"data\"")
         let embedded = #"{"title":"T","elements":[{"type":"image","data":"\#(logo.base64EncodedString())","alt":"Logo"}]}"#
-        XCTAssertEqual(try HTTPExchange.send("POST", bare.url("/v1/render"), headers: ["Content-Type: application/json"],
-                                             body: Data(embedded.utf8)).status, 200)
+        XCTAssertEqual(
+            try HTTPExchange.send(
+                "POST", bare.url("/v1/render"), headers: ["Content-Type: application/json"],
+                body: Data(embedded.utf8)
+            ).status, 200)
     }
 
     /// A document whose PDF takes seconds: one table of many rows.
@@ -272,8 +320,9 @@ final class ServerIntegrationTests: XCTestCase {
         let server = try RunningServer(["--timeout", "0.5", "--max-body-bytes", String(32 << 20)])
         defer { server.stop() }
         let started = Date()
-        let response = try HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json"],
-                                             body: slowDocument(rows: 100_000))
+        let response = try HTTPExchange.send(
+            "POST", server.url("/v1/render"), headers: ["Content-Type: application/json"],
+            body: slowDocument(rows: 100_000))
         XCTAssertEqual(response.status, 504, response.text)
         XCTAssertEqual(response.json["type"] as? String, "urn:folio:problem:render-timeout")
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
@@ -285,8 +334,11 @@ final class ServerIntegrationTests: XCTestCase {
             usleep(100_000)
         }
         XCTAssertEqual(inFlight, 0)
-        XCTAssertEqual(try HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json"],
-                                             body: Data(#"{"title":"Quick"}"#.utf8)).status, 200)
+        XCTAssertEqual(
+            try HTTPExchange.send(
+                "POST", server.url("/v1/render"), headers: ["Content-Type: application/json"],
+                body: Data(#"{"title":"Quick"}"#.utf8)
+            ).status, 200)
         let metrics = try HTTPExchange.send("GET", server.url("/metrics")).text
         XCTAssertTrue(metrics.contains(#"folio_http_rejected_total{reason="render_timeout"} 1"#), metrics)
     }
@@ -307,8 +359,9 @@ final class ServerIntegrationTests: XCTestCase {
             if !running { usleep(20_000) }
         }
         XCTAssertTrue(running)
-        let second = try HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json"],
-                                           body: Data(#"{"title":"Second"}"#.utf8))
+        let second = try HTTPExchange.send(
+            "POST", server.url("/v1/render"), headers: ["Content-Type: application/json"],
+            body: Data(#"{"title":"Second"}"#.utf8))
         XCTAssertEqual(second.status, 503, second.text)
         XCTAssertEqual(second.headers["retry-after"], "1")
         XCTAssertEqual(second.json["type"] as? String, "urn:folio:problem:unavailable")
@@ -345,8 +398,9 @@ final class ServerIntegrationTests: XCTestCase {
         defer { server.stop() }
         let body = String(decoding: slowDocument(rows: 6_000), as: UTF8.self)
         let connection = try RawConnection(port: server.port, receiveBuffer: 4096)
-        connection.send("POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                        + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        connection.send(
+            "POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
         // Wait for the render, then more than the write timeout, without reading.
         var waited = 0
         while try server.metric("folio_http_requests_total", labels: #"route="/v1/render",status="200""#) == nil, waited < 600 {
@@ -358,7 +412,8 @@ final class ServerIntegrationTests: XCTestCase {
         let received = connection.readToEnd()
         XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the connection was not closed")
         XCTAssertTrue(received.hasPrefix("HTTP/1.1 200 OK"), String(received.prefix(200)))
-        let length = received.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+        let length =
+            received.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
         XCTAssertGreaterThan(length, 4 << 20)
         XCTAssertLessThan(received.utf8.count, length, "the whole response arrived; the client was meant to be too slow")
@@ -372,8 +427,12 @@ final class ServerIntegrationTests: XCTestCase {
         func send(_ bytes: Int) throws -> TestSupport.Output {
             let subject = String(repeating: "s", count: bytes)
             let file = try TestSupport.temporaryFile(Data(#"{"title":"T","metadata":{"subject":"\#(subject)"}}"#.utf8), name: "big.json")
-            return try TestSupport.run("curl", ["-v", "-s", "-o", "/dev/null", "-H", "Content-Type: application/json",
-                                                "-H", "Expect: 100-continue", "--data-binary", "@\(file.path)", server.url("/v1/render")])
+            return try TestSupport.run(
+                "curl",
+                [
+                    "-v", "-s", "-o", "/dev/null", "-H", "Content-Type: application/json",
+                    "-H", "Expect: 100-continue", "--data-binary", "@\(file.path)", server.url("/v1/render"),
+                ])
         }
         let accepted = try send(1_200_000)
         XCTAssertTrue(accepted.stderr.contains("< HTTP/1.1 100 Continue"), accepted.stderr)
@@ -391,8 +450,9 @@ final class ServerIntegrationTests: XCTestCase {
         let generated = try XCTUnwrap(unsafe.headers["x-request-id"])
         XCTAssertNotEqual(generated, "<script>")
         XCTAssertFalse(generated.isEmpty)
-        _ = try HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json", "X-Request-Id: r1"],
-                                  body: Data(#"{"title":"T"}"#.utf8))
+        _ = try HTTPExchange.send(
+            "POST", server.url("/v1/render"), headers: ["Content-Type: application/json", "X-Request-Id: r1"],
+            body: Data(#"{"title":"T"}"#.utf8))
         XCTAssertEqual(server.stop(), 0)
         let requests = server.logEntries().filter { $0["message"] as? String == "request" }
         let render = try XCTUnwrap(requests.first { $0["id"] as? String == "r1" })
@@ -423,7 +483,8 @@ final class ServerIntegrationTests: XCTestCase {
         kill(server.process.processIdentifier, SIGTERM)
         usleep(200_000)
         // No new connections are accepted while the render finishes.
-        let refused = try TestSupport.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "5", server.url("/healthz")])
+        let refused = try TestSupport.run(
+            "curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "5", server.url("/healthz")])
         XCTAssertEqual(refused.text, "000")
         XCTAssertEqual(server.stop(signal: 0), 0)
         while !thread.isFinished { usleep(20_000) }
@@ -448,14 +509,17 @@ final class ServerIntegrationTests: XCTestCase {
         let openAPI = try HTTPExchange.send("GET", server.url("/v1/openapi.yaml"))
         XCTAssertEqual(openAPI.headers["content-type"], "application/yaml")
         XCTAssertEqual(openAPI.body, try Data(contentsOf: TestSupport.root.appendingPathComponent("Sources/FolioServer/openapi.yaml")))
-        _ = try HTTPExchange.send("POST", server.url("/v1/render?format=html"), headers: ["Content-Type: application/json"],
-                                  body: Data(#"{"title":"T"}"#.utf8))
+        _ = try HTTPExchange.send(
+            "POST", server.url("/v1/render?format=html"), headers: ["Content-Type: application/json"],
+            body: Data(#"{"title":"T"}"#.utf8))
         let metrics = try HTTPExchange.send("GET", server.url("/metrics"))
         XCTAssertEqual(metrics.headers["content-type"], "text/plain; version=0.0.4; charset=utf-8")
-        for expected in [#"folio_http_requests_total{route="/v1/render",status="200"} 1"#,
-                         #"folio_http_requests_total{route="/healthz",status="200"} 1"#,
-                         #"folio_render_duration_seconds_count{format="html"} 1"#,
-                         #"folio_http_response_bytes_total{route="/v1/render"}"#] {
+        for expected in [
+            #"folio_http_requests_total{route="/v1/render",status="200"} 1"#,
+            #"folio_http_requests_total{route="/healthz",status="200"} 1"#,
+            #"folio_render_duration_seconds_count{format="html"} 1"#,
+            #"folio_http_response_bytes_total{route="/v1/render"}"#,
+        ] {
             XCTAssertTrue(metrics.text.contains(expected), "\(expected) missing in\n\(metrics.text)")
         }
         XCTAssertEqual(try server.metric("folio_renders_in_flight"), 0)

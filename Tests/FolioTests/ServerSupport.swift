@@ -88,8 +88,16 @@ final class RunningServer: @unchecked Sendable {
 final class LogBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored = ""
-    var text: String { lock.lock(); defer { lock.unlock() }; return stored }
-    func append(_ text: String) { lock.lock(); stored += text; lock.unlock() }
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func append(_ text: String) {
+        lock.lock()
+        stored += text
+        lock.unlock()
+    }
 }
 
 /// An HTTP exchange made with curl.
@@ -103,12 +111,17 @@ struct HTTPExchange {
     var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any]) ?? [:] }
 
     /// Sends one request with curl: `headers` as "Name: value" lines.
-    static func send(_ method: String, _ url: String, headers: [String] = [], body: Data? = nil,
-                     timeout: Int = 60) throws -> HTTPExchange {
+    static func send(
+        _ method: String, _ url: String, headers: [String] = [], body: Data? = nil,
+        timeout: Int = 60
+    ) throws -> HTTPExchange {
         let folder = try TestSupport.temporaryDirectory()
-        let headerFile = folder.appendingPathComponent("headers"), bodyFile = folder.appendingPathComponent("body")
-        var arguments = ["-s", "-S", "-X", method, "-D", headerFile.path, "-o", bodyFile.path, "-w", "%{http_code}",
-                         "--max-time", String(timeout), "-H", "Expect:"]
+        let headerFile = folder.appendingPathComponent("headers")
+        let bodyFile = folder.appendingPathComponent("body")
+        var arguments = [
+            "-s", "-S", "-X", method, "-D", headerFile.path, "-o", bodyFile.path, "-w", "%{http_code}",
+            "--max-time", String(timeout), "-H", "Expect:",
+        ]
         for header in headers { arguments += ["-H", header] }
         if let body {
             let input = folder.appendingPathComponent("input")
@@ -123,8 +136,9 @@ struct HTTPExchange {
             guard let colon = line.firstIndex(of: ":") else { continue }
             fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return HTTPExchange(status: Int(result.text) ?? 0, headers: fields,
-                            body: (try? Data(contentsOf: bodyFile)) ?? Data())
+        return HTTPExchange(
+            status: Int(result.text) ?? 0, headers: fields,
+            body: (try? Data(contentsOf: bodyFile)) ?? Data())
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Folio
 @testable import FolioCharts
 
@@ -37,14 +38,20 @@ enum TestSupport {
 
     /// Runs `executable` with `arguments`, feeding `input` on standard input.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], input: Data? = nil,
-                    environment: [String: String]? = nil) throws -> Output {
+    static func run(
+        _ executable: String, _ arguments: [String], input: Data? = nil,
+        environment: [String: String]? = nil
+    ) throws -> Output {
         let process = Process()
-        process.executableURL = executable.hasPrefix("/") ? URL(fileURLWithPath: executable)
+        process.executableURL =
+            executable.hasPrefix("/")
+            ? URL(fileURLWithPath: executable)
             : URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
         if let environment { process.environment = environment }
-        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        let stdin = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = stdin
@@ -110,7 +117,8 @@ enum TestSupport {
         let result = try run("pdftoppm", ["-r", String(dpi), "-f", "1", "-l", "1", url.path])
         // A binary PPM: "P6\n<w> <h>\n255\n" then RGB bytes.
         let bytes = [UInt8](result.stdout)
-        var newlines = 0, index = 0
+        var newlines = 0
+        var index = 0
         while index < bytes.count, newlines < 3 {
             if bytes[index] == 0x0A { newlines += 1 }
             index += 1
@@ -175,8 +183,13 @@ enum TestSupport {
             strings += bar.categories
             if chart.legend.position != .none { strings += bar.series.map(\.title) }
             if bar.valueLabels, !bar.stacked {
-                strings += bar.series.flatMap { s in s.values.map { NumberFormat.string($0, format: chart.yAxis.format,
-                                                                                         fallbackDecimals: NumberFormat.decimals(for: s.values)) } }
+                strings += bar.series.flatMap { s in
+                    s.values.map {
+                        NumberFormat.string(
+                            $0, format: chart.yAxis.format,
+                            fallbackDecimals: NumberFormat.decimals(for: s.values))
+                    }
+                }
             }
         case .line(let line):
             if chart.legend.position != .none { strings += line.plots.map(\.title) }

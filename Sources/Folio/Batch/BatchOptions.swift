@@ -25,13 +25,22 @@ public struct BatchOptions: Sendable {
     /// HTML outputs as whole pages, fragments or shadow-root fragments.
     public var html: HTMLRenderer.Output = .page
 
-    public init(template: URL, data: String, outputDirectory: URL, formats: [OutputFormat] = [.pdf],
-                namePattern: String = "record-{{$number}}", idField: String? = nil,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, resume: Bool = false,
-                shard: (index: Int, count: Int)? = nil, failFast: Bool = false) {
-        self.template = template; self.data = data; self.outputDirectory = outputDirectory; self.formats = formats
-        self.namePattern = namePattern; self.idField = idField; self.jobs = jobs; self.resume = resume
-        self.shard = shard; self.failFast = failFast
+    public init(
+        template: URL, data: String, outputDirectory: URL, formats: [OutputFormat] = [.pdf],
+        namePattern: String = "record-{{$number}}", idField: String? = nil,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, resume: Bool = false,
+        shard: (index: Int, count: Int)? = nil, failFast: Bool = false
+    ) {
+        self.template = template
+        self.data = data
+        self.outputDirectory = outputDirectory
+        self.formats = formats
+        self.namePattern = namePattern
+        self.idField = idField
+        self.jobs = jobs
+        self.resume = resume
+        self.shard = shard
+        self.failFast = failFast
     }
 
     /// `manifest.jsonl`, or `manifest-shard-K-of-N.jsonl` for a shard, so shards can share a folder.

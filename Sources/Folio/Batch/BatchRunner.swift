@@ -22,8 +22,9 @@ public final class BatchRunner: @unchecked Sendable {
         self.options = options
         let data = try BoundedFile.read(options.template.path, limit: InputLimits.documentBytes, field: "", what: "template")
         template = try DocumentTemplate(data: data, format: DocumentDecoder.Format(fileName: options.template.path))
-        renderOptions = RenderOptions(baseDirectory: options.template.deletingLastPathComponent(), theme: options.theme,
-                                      html: options.html)
+        renderOptions = RenderOptions(
+            baseDirectory: options.template.deletingLastPathComponent(), theme: options.theme,
+            html: options.html)
     }
 
     /// Asks a running batch to stop after the documents being rendered; callable from any thread.
@@ -63,8 +64,9 @@ public final class BatchRunner: @unchecked Sendable {
         // skipped only when every one of its files exists and has its manifest line; the rest are rendered again.
         recordedFiles = options.resume ? BatchRunner.filesListed(in: manifestURL) : []
         let manifest = try LineWriter(url: manifestURL, append: options.resume)
-        let failures = try LineWriter(url: options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.failuresName)),
-                                      append: options.resume)
+        let failures = try LineWriter(
+            url: options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.failuresName)),
+            append: options.resume)
         let work = BlockingQueue<DataRecord>(capacity: options.jobs * 2)
         let results = BlockingQueue<Outcome>(capacity: options.jobs * 4)
         let reader = try RecordReader(path: dataPath)
@@ -103,17 +105,21 @@ public final class BatchRunner: @unchecked Sendable {
                 case .written(let number, let files):
                     summary.written += 1
                     for file in files {
-                        manifest.write(jsonObject: [("record", .number(Double(number))), ("file", .string(file.name)),
-                                                    ("bytes", .number(Double(file.bytes))),
-                                                    ("pages", file.pages.map { .number(Double($0)) } ?? .null),
-                                                    ("sha256", .string(file.sha256))])
+                        manifest.write(jsonObject: [
+                            ("record", .number(Double(number))), ("file", .string(file.name)),
+                            ("bytes", .number(Double(file.bytes))),
+                            ("pages", file.pages.map { .number(Double($0)) } ?? .null),
+                            ("sha256", .string(file.sha256)),
+                        ])
                     }
                 case .skipped:
                     summary.skipped += 1
                 case .failed(let number, let id, let error):
                     summary.failed += 1
-                    failures.write(jsonObject: [("record", .number(Double(number))), ("id", id.map(TreeValue.string) ?? .null),
-                                                ("error", .string(error))])
+                    failures.write(jsonObject: [
+                        ("record", .number(Double(number))), ("id", id.map(TreeValue.string) ?? .null),
+                        ("error", .string(error)),
+                    ])
                     if options.failFast { cancelled.set() }
                 }
             }
@@ -147,9 +153,11 @@ public final class BatchRunner: @unchecked Sendable {
                 try FileNaming.name(pattern: options.namePattern, record: value, number: record.number, format: $0)
             }
             let urls = names.map { options.outputDirectory.appendingPathComponent($0) }
-            if options.resume, zip(names, urls).allSatisfy({ name, url in
-                recordedFiles.contains(name) && FileManager.default.fileExists(atPath: url.path)
-            }) {
+            if options.resume,
+                zip(names, urls).allSatisfy({ name, url in
+                    recordedFiles.contains(name) && FileManager.default.fileExists(atPath: url.path)
+                })
+            {
                 return .skipped(number: record.number)
             }
             let document = try template.document(for: value, number: record.number, lenient: options.lenient)
@@ -243,12 +251,18 @@ public final class BatchRunner: @unchecked Sendable {
             total += 1
             guard case .success(let value) = record.value else { continue }
             for format in options.formats {
-                guard let name = try? FileNaming.name(pattern: options.namePattern, record: value, number: record.number,
-                                                      format: format) else { continue }
+                guard
+                    let name = try? FileNaming.name(
+                        pattern: options.namePattern, record: value, number: record.number,
+                        format: format)
+                else { continue }
                 var hash: UInt64 = 0xcbf2_9ce4_8422_2325
                 for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
                 if let first = seen[hash] {
-                    throw FolioError(path: "--name", "records \(first) and \(record.number) would both be written to \"\(name)\"; make the pattern unique, for example with {{$number}}")
+                    throw FolioError(
+                        path: "--name",
+                        "records \(first) and \(record.number) would both be written to \"\(name)\"; make the pattern unique, for example with {{$number}}"
+                    )
                 }
                 seen[hash] = record.number
             }

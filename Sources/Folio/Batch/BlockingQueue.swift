@@ -46,7 +46,10 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         guard head < items.count, let item = items[head] else { return .finished }
         items[head] = nil
         head += 1
-        if head > 1024 { items.removeFirst(head); head = 0 }
+        if head > 1024 {
+            items.removeFirst(head)
+            head = 0
+        }
         condition.broadcast()
         return .item(item)
     }

@@ -82,7 +82,10 @@ public final class RecordReader {
         } catch {
             throw FolioError(path: "", "cannot read the data file: \((error as NSError).localizedDescription)")
         }
-        if chunk.isEmpty { atEnd = true; return false }
+        if chunk.isEmpty {
+            atEnd = true
+            return false
+        }
         if position > 0 {
             buffer.removeFirst(position)
             position = 0
@@ -120,31 +123,48 @@ public final class RecordReader {
                 position = buffer.count
                 return line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 || $0 == 0x0A }) ? nil : record(line)
             }
-            scanned -= consumed   // fill() dropped the bytes before `position`
+            scanned -= consumed  // fill() dropped the bytes before `position`
         }
     }
 
     /// Scans to the end of the next top-level element, tracking strings and nesting.
     private func nextArrayElement() throws -> DataRecord? {
         var scan = position
-        var depth = 0, inString = false, escaped = false, start: Int?
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var start: Int?
         while true {
             while scan < buffer.count {
                 let byte = buffer[scan]
                 if inString {
-                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true }
-                    else if byte == UInt8(ascii: "\"") { inString = false }
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
                 } else if !arrayStarted {
-                    if byte == UInt8(ascii: "[") { arrayStarted = true; position = scan + 1 }
-                    else if ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains(byte) {
+                    if byte == UInt8(ascii: "[") {
+                        arrayStarted = true
+                        position = scan + 1
+                    } else if ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains(byte) {
                         throw FolioError(path: "", "the data file is not a JSON array")
                     }
                 } else if start == nil {
-                    if byte == UInt8(ascii: "]") { atEnd = true; position = buffer.count; return nil }
+                    if byte == UInt8(ascii: "]") {
+                        atEnd = true
+                        position = buffer.count
+                        return nil
+                    }
                     if ![0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ",")].contains(byte) {
                         start = scan
-                        if byte == UInt8(ascii: "\"") { inString = true }
-                        else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth = 1 }
+                        if byte == UInt8(ascii: "\"") {
+                            inString = true
+                        } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                            depth = 1
+                        }
                     }
                 } else if byte == UInt8(ascii: "\"") {
                     inString = true

@@ -18,7 +18,8 @@ public enum AtomicFile {
         try requireRegularFileOrNothing(at: destination)
         let folder = url.deletingLastPathComponent().path
         let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent("\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(url.lastPathComponent.prefix(100))").path
+            .appendingPathComponent("\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(url.lastPathComponent.prefix(100))")
+            .path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else {
             let reason = errno == ENOENT ? "the folder \(folder) does not exist" : String(cString: strerror(errno))

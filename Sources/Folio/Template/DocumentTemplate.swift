@@ -27,8 +27,10 @@ public struct DocumentTemplate: Sendable {
         do {
             tree = try DocumentDecoder.tree(data, format: format)
         } catch let error as FolioError {
-            throw FolioError(path: error.path, error.message.replacingOccurrences(of: "the input", with: "the template")
-                .replacingOccurrences(of: "the document must", with: "the template must"))
+            throw FolioError(
+                path: error.path,
+                error.message.replacingOccurrences(of: "the input", with: "the template")
+                    .replacingOccurrences(of: "the document must", with: "the template must"))
         }
     }
 
@@ -53,7 +55,10 @@ public struct DocumentTemplate: Sendable {
         let limit: Int
         var remaining: Int
 
-        init(_ limit: Int) { self.limit = limit; remaining = limit }
+        init(_ limit: Int) {
+            self.limit = limit
+            remaining = limit
+        }
 
         func spend(_ path: String) throws {
             remaining -= 1
@@ -76,8 +81,10 @@ public struct DocumentTemplate: Sendable {
     /// Block types whose `text` is rich text: values bound into it are escaped to stay literal.
     private static let richTextBlocks: Set<String> = ["paragraph", "message"]
 
-    private func bind(_ value: TreeValue, scope: TemplateScope, path: String, richText: Bool = false,
-                      budget: BindBudget) throws -> TreeValue {
+    private func bind(
+        _ value: TreeValue, scope: TemplateScope, path: String, richText: Bool = false,
+        budget: BindBudget
+    ) throws -> TreeValue {
         try budget.spend(path)
         switch value {
         case .string(let text):
@@ -85,10 +92,15 @@ public struct DocumentTemplate: Sendable {
         case .object(let members):
             var isRichBlock = false
             if case .string(let type)? = value["type"] { isRichBlock = DocumentTemplate.richTextBlocks.contains(type) }
-            return .object(try members.map { member in
-                (member.key, try bind(member.value, scope: scope, path: path.isEmpty ? member.key : "\(path).\(member.key)",
-                                      richText: isRichBlock && member.key == "text", budget: budget))
-            })
+            return .object(
+                try members.map { member in
+                    (
+                        member.key,
+                        try bind(
+                            member.value, scope: scope, path: path.isEmpty ? member.key : "\(path).\(member.key)",
+                            richText: isRichBlock && member.key == "text", budget: budget)
+                    )
+                })
         case .array(let items):
             var result: [TreeValue] = []
             result.reserveCapacity(items.count)
@@ -102,8 +114,10 @@ public struct DocumentTemplate: Sendable {
     }
 
     /// Appends `item` bound, or what its `$each` / `$if` / `$unless` directive produces.
-    private func expand(_ item: TreeValue, scope: TemplateScope, path: String, into result: inout [TreeValue],
-                        budget: BindBudget) throws {
+    private func expand(
+        _ item: TreeValue, scope: TemplateScope, path: String, into result: inout [TreeValue],
+        budget: BindBudget
+    ) throws {
         guard case .object = item, item["$each"] != nil || item["$if"] != nil || item["$unless"] != nil else {
             result.append(try bind(item, scope: scope, path: path, budget: budget))
             return
@@ -119,8 +133,9 @@ public struct DocumentTemplate: Sendable {
         }
         func append(_ scope: TemplateScope) throws {
             for (index, entry) in body.enumerated() {
-                try expand(entry, scope: scope, path: item["$items"] == nil ? "\(path).$item" : "\(path).$items[\(index)]",
-                           into: &result, budget: budget)
+                try expand(
+                    entry, scope: scope, path: item["$items"] == nil ? "\(path).$item" : "\(path).$items[\(index)]",
+                    into: &result, budget: budget)
             }
         }
         if case .string(let condition)? = item["$if"] ?? item["$unless"] {
@@ -170,7 +185,8 @@ public struct DocumentTemplate: Sendable {
         pieces.append((rest, nil))
         // A string that is one placeholder and nothing else takes the value as it is.
         if pieces.count == 2, pieces[0].literal.allSatisfy(\.isWhitespace), pieces[1].literal.allSatisfy(\.isWhitespace),
-           let expression = pieces[0].expression {
+            let expression = pieces[0].expression
+        {
             let value = try TemplateExpression(parsing: expression.trimmingCharacters(in: .whitespaces), templatePath: path)
                 .evaluate(in: scope, templatePath: path)
             if richText, case .string(let string) = value { return .string(RichText.escaped(string)) }

@@ -11,8 +11,10 @@ struct TemplateExpression: Sendable, Hashable {
     let path: String
     let filters: [Filter]
 
-    static let filterNames = ["mean", "sum", "min", "max", "count", "round", "fixed", "percent", "scale", "thousands",
-                              "entries", "keys", "values", "default", "join", "upper", "lower"]
+    static let filterNames = [
+        "mean", "sum", "min", "max", "count", "round", "fixed", "percent", "scale", "thousands",
+        "entries", "keys", "values", "default", "join", "upper", "lower",
+    ]
 
     /// Parses `path | filter: argument | …`; unknown filters are an error naming the template field.
     init(parsing text: String, templatePath: String) throws {
@@ -25,10 +27,14 @@ struct TemplateExpression: Sendable, Hashable {
             let pieces = part.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let name = pieces.first ?? ""
             guard TemplateExpression.filterNames.contains(name) else {
-                throw FolioError(path: templatePath, "unknown filter \"\(name)\" in {{\(text)}}; filters: \(TemplateExpression.filterNames.joined(separator: ", "))")
+                throw FolioError(
+                    path: templatePath,
+                    "unknown filter \"\(name)\" in {{\(text)}}; filters: \(TemplateExpression.filterNames.joined(separator: ", "))")
             }
             var argument = pieces.count > 1 ? pieces[1] : nil
-            if let quoted = argument, quoted.count >= 2, (quoted.hasPrefix("\"") && quoted.hasSuffix("\"")) || (quoted.hasPrefix("'") && quoted.hasSuffix("'")) {
+            if let quoted = argument, quoted.count >= 2,
+                (quoted.hasPrefix("\"") && quoted.hasSuffix("\"")) || (quoted.hasPrefix("'") && quoted.hasSuffix("'"))
+            {
                 argument = String(quoted.dropFirst().dropLast())
             }
             return Filter(name: name, argument: argument)
@@ -99,7 +105,8 @@ struct TemplateExpression: Sendable, Hashable {
             let scale = pow(10, Double(try integerArgument(filter, default: 0, templatePath)))
             return .number((try number(value, filter, templatePath) * scale).rounded() / scale)
         case "fixed":
-            return .string(String(format: "%.\(try integerArgument(filter, default: 1, templatePath))f", try number(value, filter, templatePath)))
+            return .string(
+                String(format: "%.\(try integerArgument(filter, default: 1, templatePath))f", try number(value, filter, templatePath)))
         case "percent":
             let decimals = try integerArgument(filter, default: 0, templatePath)
             return .string(String(format: "%.\(decimals)f", try number(value, filter, templatePath) * 100) + "%")
@@ -108,10 +115,11 @@ struct TemplateExpression: Sendable, Hashable {
                 throw FolioError(path: templatePath, "scale needs a number, as in scale: 10")
             }
             if case .array(let items) = value {
-                return .array(try items.map { item in
-                    if item == .null { return .null }
-                    return .number(try number(item, filter, templatePath) * factor)
-                })
+                return .array(
+                    try items.map { item in
+                        if item == .null { return .null }
+                        return .number(try number(item, filter, templatePath) * factor)
+                    })
             }
             return .number(try number(value, filter, templatePath) * factor)
         case "thousands":

@@ -23,9 +23,15 @@ public struct JSONTreeParser {
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
     private func error(_ message: String) -> FolioError {
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for byte in bytes[..<min(index, bytes.count)] {
-            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
         }
         return FolioError(path: "", "invalid JSON at line \(line), column \(column): \(message)")
     }
@@ -41,9 +47,15 @@ public struct JSONTreeParser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "t"):
+            try expect("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expect("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return .null
         default: return .number(try parseNumber())
         }
     }
@@ -61,7 +73,10 @@ public struct JSONTreeParser {
         var members: [(key: String, value: TreeValue)] = []
         var keys = Set<String>()
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
@@ -78,8 +93,14 @@ public struct JSONTreeParser {
             members.append((key, try parseValue(depth: depth + 1)))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
             throw error("expected ',' or '}'")
         }
     }
@@ -88,14 +109,23 @@ public struct JSONTreeParser {
         index += 1
         var items: [TreeValue] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(items)
+        }
         while true {
             skipWhitespace()
             items.append(try parseValue(depth: depth + 1))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
             throw error("expected ',' or ']'")
         }
     }
@@ -124,7 +154,8 @@ public struct JSONTreeParser {
                     var scalar = try hex4()
                     // A surrogate pair makes one character; a lone surrogate becomes U+FFFD.
                     if (0xD800...0xDBFF).contains(scalar), index + 5 < bytes.count,
-                       bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                    {
                         let mark = index
                         index += 2
                         let low = try hex4()
@@ -136,7 +167,9 @@ public struct JSONTreeParser {
                     }
                     buffer.append(contentsOf: Array(String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8))
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
-                default: index -= 1; throw error("unknown escape \\\(Character(Unicode.Scalar(escape)))")
+                default:
+                    index -= 1
+                    throw error("unknown escape \\\(Character(Unicode.Scalar(escape)))")
                 }
                 continue
             }
@@ -149,7 +182,8 @@ public struct JSONTreeParser {
 
     private mutating func hex4() throws -> UInt32 {
         guard index + 4 <= bytes.count,
-              let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+            let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+        else {
             throw error("bad \\u escape")
         }
         index += 4

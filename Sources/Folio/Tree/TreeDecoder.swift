@@ -17,8 +17,10 @@ struct TreeDecoder: Decoder {
     }
 
     /// Decodes `type`; with `unknownKeys`, members no model type asked for are reported there.
-    static func decode<T: Decodable>(_ type: T.Type, from value: TreeValue,
-                                     unknownKeys: ((FolioError) throws -> Void)? = nil) throws -> T {
+    static func decode<T: Decodable>(
+        _ type: T.Type, from value: TreeValue,
+        unknownKeys: ((FolioError) throws -> Void)? = nil
+    ) throws -> T {
         let usage = unknownKeys == nil ? nil : KeyUsage()
         let result = try TreeDecoder(value, usage: usage).decodeValue(type)
         if let usage, let unknownKeys {
@@ -48,7 +50,8 @@ struct TreeDecoder: Decoder {
         if value == .null {
             return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "Expected \(type) value but found null instead."))
         }
-        return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "Expected to decode \(type) but found \(value.kindName) instead."))
+        return .typeMismatch(
+            type, .init(codingPath: codingPath, debugDescription: "Expected to decode \(type) but found \(value.kindName) instead."))
     }
 
     /// The value as `T`: primitives directly, anything else through its own `init(from:)`.
@@ -57,8 +60,11 @@ struct TreeDecoder: Decoder {
         switch (type, value) {
         case (is String.Type, .string(let s)):
             guard s.utf8.count <= InputLimits.stringScalars || s.unicodeScalars.count <= InputLimits.stringScalars else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
-                    "is longer than \(InputLimits.stringScalars) characters"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: codingPath,
+                        debugDescription:
+                            "is longer than \(InputLimits.stringScalars) characters"))
             }
             primitive = s
         case (is Double.Type, .number(let n)): primitive = n
@@ -71,16 +77,33 @@ struct TreeDecoder: Decoder {
             primitive = n.clampedInt()
         case (is String.Type, _), (is Double.Type, _), (is Float.Type, _), (is Bool.Type, _), (is Int.Type, _):
             throw mismatch(type)
-        case (is [Double].Type, .array(let items)) where items.allSatisfy({ if case .number = $0 { return true }; return false }):
-            // Chart series: hundreds of numbers, decoded without a container per element.
-            primitive = items.map { if case .number(let n) = $0 { return n }; return 0 }
-        case (is [Double?].Type, .array(let items)) where items.allSatisfy({
-            switch $0 { case .number, .null: return true; default: return false }
+        case (is [Double].Type, .array(let items))
+        where items.allSatisfy({
+            if case .number = $0 { return true }
+            return false
         }):
-            primitive = items.map { (item: TreeValue) -> Double? in if case .number(let n) = item { return n }; return nil }
+            // Chart series: hundreds of numbers, decoded without a container per element.
+            primitive = items.map {
+                if case .number(let n) = $0 { return n }
+                return 0
+            }
+        case (is [Double?].Type, .array(let items))
+        where items.allSatisfy({
+            switch $0 {
+            case .number, .null: return true
+            default: return false
+            }
+        }):
+            primitive = items.map { (item: TreeValue) -> Double? in
+                if case .number(let n) = item { return n }
+                return nil
+            }
         case (let option as NamedOption.Type, .string(let word)) where !option.optionNames.contains(word):
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
-                "unknown value \"\(word)\"; expected one of: \(option.optionNames.joined(separator: ", "))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath,
+                    debugDescription:
+                        "unknown value \"\(word)\"; expected one of: \(option.optionNames.joined(separator: ", "))"))
         default:
             return try T(from: self)
         }
@@ -147,7 +170,8 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     private mutating func next() throws -> TreeDecoder {
         let key = IndexKey(currentIndex)
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath + [key], debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.valueNotFound(
+                Any.self, .init(codingPath: codingPath + [key], debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
         return decoder.child(items[currentIndex], key)
@@ -162,7 +186,10 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // A failed element must not be consumed, so a caller may try another type.
         let element = decoder.child(isAtEnd ? .null : items[currentIndex], IndexKey(currentIndex))
-        guard !isAtEnd else { _ = try next(); return try element.decodeValue(type) }
+        guard !isAtEnd else {
+            _ = try next()
+            return try element.decodeValue(type)
+        }
         let value = try element.decodeValue(type)
         currentIndex += 1
         return value

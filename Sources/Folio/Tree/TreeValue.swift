@@ -30,7 +30,11 @@ public enum TreeValue: Sendable, Hashable {
         case .number(let n): hasher.combine(n)
         case .string(let s): hasher.combine(s)
         case .array(let a): hasher.combine(a)
-        case .object(let o): for (k, v) in o { hasher.combine(k); hasher.combine(v) }
+        case .object(let o):
+            for (k, v) in o {
+                hasher.combine(k)
+                hasher.combine(v)
+            }
         }
     }
 
@@ -97,8 +101,13 @@ public enum TreeValue: Sendable, Hashable {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n):
-            if n.isNaN { out += "\"NaN\"" } else if n.isInfinite { out += n > 0 ? "\"+Infinity\"" : "\"-Infinity\"" }
-            else { out += TreeValue.numberText(n) }
+            if n.isNaN {
+                out += "\"NaN\""
+            } else if n.isInfinite {
+                out += n > 0 ? "\"+Infinity\"" : "\"-Infinity\""
+            } else {
+                out += TreeValue.numberText(n)
+            }
         case .string(let s): TreeValue.writeString(s, into: &out)
         case .array(let items):
             out += "["
