@@ -23,6 +23,7 @@ public struct RenderOptions: Sendable {
     /// HTML only: a Mustache page shell replacing the built-in one (see Templates/page.mustache).
     public var pageTemplate: String?
 
+    /// Options with a base folder for image paths, a theme and HTML settings.
     public init(
         baseDirectory: URL? = nil, theme: Theme = .standard, html: HTMLRenderer.Output = .page,
         idPrefix: String? = nil, pageTemplate: String? = nil

@@ -2,7 +2,9 @@ import FolioModel
 
 /// A chart's data as a table, for readers who cannot see the drawing.
 public struct ChartDataTable: Sendable, Hashable {
+    /// The column headings.
     public var header: [String]
+    /// The rows, one per category or point, values formatted as the chart's axis says.
     public var rows: [[String]]
 
     /// Prints the numbers of one column with the decimals the whole column needs, decided once.

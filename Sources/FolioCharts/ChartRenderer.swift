@@ -3,9 +3,12 @@ import FolioModel
 
 /// Lays out any chart block into a `Drawing`, the one thing both backends draw.
 public struct ChartRenderer {
+    /// Measures every label (Pango, for both outputs).
     public let measurer: TextMeasurer
+    /// Colours, fonts and sizes.
     public let theme: Theme
 
+    /// A renderer measuring with `measurer`, in `theme`.
     public init(measurer: TextMeasurer, theme: Theme = .standard) {
         self.measurer = measurer
         self.theme = theme

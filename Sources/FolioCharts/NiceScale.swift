@@ -2,8 +2,11 @@ import Foundation
 
 /// A linear value axis whose ticks fall on 1, 2 or 5 × 10ⁿ.
 public struct NiceScale: Sendable, Hashable {
+    /// The first tick.
     public let lower: Double
+    /// The last tick.
     public let upper: Double
+    /// The distance between ticks.
     public let step: Double
 
     /// The smallest nice range covering `low…high` with about `targetTicks` intervals.

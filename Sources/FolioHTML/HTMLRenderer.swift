@@ -19,6 +19,7 @@ public struct HTMLRenderer {
         case shadow
     }
 
+    /// Colours, fonts and sizes, also written as CSS custom properties.
     public var theme: Theme
     /// Where image files may be read from.
     public var assets: AssetAccess
@@ -56,6 +57,7 @@ public struct HTMLRenderer {
 
     /// A rendered report: its markup and the stylesheet it carries.
     public struct Rendered: Sendable {
+        /// The markup: a page, or a fragment to embed.
         public var html: String
         /// The exact text of the report's `<style>` element.
         public var css: String

@@ -8,6 +8,7 @@ public final class SVGCanvas: Canvas {
     /// The elements drawn so far.
     var body = HTML()
 
+    /// An empty canvas.
     public init() {}
 
     /// The markup drawn so far.
@@ -25,15 +26,18 @@ public final class SVGCanvas: Canvas {
     /// The SVG path data of `path` (numbers and command letters only).
     static func pathData(_ path: Path) -> HTML { "\(path: path)" }
 
+    /// Fills `path` with `color`.
     public func fill(_ path: Path, color: Color) {
         body += "<path d=\"\(path: path)\" fill=\"\(color)\"\(SVGCanvas.opacity(color, stroke: false))/>"
     }
 
+    /// Fills the rectangle `r` with `color`.
     public func rect(_ r: Rect, color: Color) {
         body += "<rect x=\"\(number: r.x)\" y=\"\(number: r.y)\" width=\"\(number: r.width)\" height=\"\(number: r.height)\""
         body += " fill=\"\(color)\"\(SVGCanvas.opacity(color, stroke: false))/>"
     }
 
+    /// Strokes `path` with `style`.
     public func stroke(_ path: Path, style: StrokeStyle) {
         var attributes: HTML = "fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"\(number: style.width)\""
         attributes += SVGCanvas.opacity(style.color, stroke: true)
@@ -48,6 +52,7 @@ public final class SVGCanvas: Canvas {
         body += "<path d=\"\(path: path)\" \(attributes)/>"
     }
 
+    /// Writes one text item as an escaped `<text>`.
     public func draw(text item: TextItem) {
         var attributes: HTML = "x=\"\(number: item.origin.x)\" y=\"\(number: item.origin.y + item.metrics.baseline)\""
         attributes += " font-size=\"\(number: item.font.size)\""
@@ -60,12 +65,15 @@ public final class SVGCanvas: Canvas {
         body += "<text \(attributes)>\(item.text)</text>"
     }
 
+    /// Embeds `image` as a data URI filling `rect`.
     public func draw(image: ImageData, in rect: Rect) {
         body += "<image x=\"\(number: rect.x)\" y=\"\(number: rect.y)\" width=\"\(number: rect.width)\""
         body += " height=\"\(number: rect.height)\" href=\"\(dataURI: image)\"/>"
     }
 
+    /// Opens a group (`<g>`).
     public func beginGroup(label: String) { body += "<g>" }
+    /// Closes the last group.
     public func endGroup() { body += "</g>" }
 
     /// A complete `<svg>` element for `drawing`, labelled by its title and description.

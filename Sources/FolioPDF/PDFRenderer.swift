@@ -7,6 +7,7 @@ import Foundation
 /// every page with its header and "Page N of M" footer once the counts are known;
 /// bookmarks, internal links, page labels, a structure tree and a layout report.
 public struct PDFRenderer {
+    /// Colours, fonts and sizes.
     public var theme: Theme
     /// Where image files may be read from.
     public var assets: AssetAccess
@@ -24,8 +25,11 @@ public struct PDFRenderer {
 
     /// What one render produced.
     public struct Result: Sendable {
+        /// The PDF's bytes.
         public var data: Data
+        /// Where every block went and what rules bent.
         public var report: LayoutReport
+        /// The number of pages.
         public var pages: Int { report.pages }
     }
 

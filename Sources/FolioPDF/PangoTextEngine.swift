@@ -174,6 +174,7 @@ public final class PangoTextEngine: TextMeasurer {
         return layout
     }
 
+    /// The size of `text` on one line in `font`, shaped by Pango.
     public func measure(_ text: String, font: FontSpec) -> TextMetrics {
         cachedLine(text, font: font).metrics
     }

@@ -2,19 +2,25 @@ import Foundation
 
 /// What `folio batch` was asked to do.
 public struct BatchOptions: Sendable {
+    /// The document template (YAML or JSON).
     public var template: URL
     /// The data file; `-` for standard input.
     public var data: String
+    /// The folder the documents, the manifest and the failures go to.
     public var outputDirectory: URL
+    /// The formats written for each record.
     public var formats: [OutputFormat]
     /// File name pattern, bound to each record; the format's extension is added.
     public var namePattern: String
     /// Field that identifies a record in `failures.jsonl`; by default `id` or `patient.id`.
     public var idField: String?
+    /// Worker threads (1…256).
     public var jobs: Int
+    /// Skip records whose files all exist and are in the manifest.
     public var resume: Bool
     /// Render only records whose number ≡ `shard.index` (mod `shard.count`).
     public var shard: (index: Int, count: Int)?
+    /// Stop the batch at the first failed record.
     public var failFast: Bool
     /// The theme under each document's own `theme` settings.
     public var theme: Theme = .standard
@@ -25,6 +31,7 @@ public struct BatchOptions: Sendable {
     /// HTML outputs as whole pages, fragments or shadow-root fragments.
     public var html: HTMLRenderer.Output = .page
 
+    /// Options for a batch of `template` over `data` into `outputDirectory`.
     public init(
         template: URL, data: String, outputDirectory: URL, formats: [OutputFormat] = [.pdf],
         namePattern: String = "record-{{$number}}", idField: String? = nil,
@@ -59,11 +66,17 @@ public struct BatchOptions: Sendable {
 
 /// How a batch ended.
 public struct BatchSummary: Sendable {
+    /// Records read.
     public var total = 0
+    /// Records whose files were written.
     public var written = 0
+    /// Records skipped by `--resume`.
     public var skipped = 0
+    /// Records that failed (listed in failures.jsonl).
     public var failed = 0
+    /// Whether the batch was interrupted before its end.
     public var interrupted = false
+    /// Wall-clock seconds the batch took.
     public var seconds = 0.0
 
     /// Documents per second over the run.

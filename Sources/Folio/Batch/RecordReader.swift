@@ -3,7 +3,9 @@ import Foundation
 
 /// One input record: its 1-based number and its value, or why it could not be read.
 public struct DataRecord: Sendable {
+    /// The record's number, from 1.
     public let number: Int
+    /// The record, or why it could not be read.
     public let value: Result<TreeValue, FolioError>
 }
 

@@ -20,6 +20,7 @@ public struct DocumentTemplate: Sendable {
     /// The parsed template.
     public let tree: TreeValue
 
+    /// A template from an already parsed tree.
     public init(tree: TreeValue) { self.tree = tree }
 
     /// Reads a template from JSON or YAML bytes.

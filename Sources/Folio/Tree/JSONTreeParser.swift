@@ -11,6 +11,7 @@ public struct JSONTreeParser {
         try parse([UInt8](data))
     }
 
+    /// Parses JSON bytes into a tree, keeping key order; errors say where.
     public static func parse(_ bytes: [UInt8]) throws -> TreeValue {
         var parser = JSONTreeParser(bytes: bytes)
         parser.skipWhitespace()

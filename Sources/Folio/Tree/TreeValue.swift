@@ -10,6 +10,7 @@ public enum TreeValue: Sendable, Hashable {
     case array([TreeValue])
     case object([(key: String, value: TreeValue)])
 
+    /// Whether two trees hold the same values (objects compare in key order).
     public static func == (lhs: TreeValue, rhs: TreeValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
@@ -23,6 +24,7 @@ public enum TreeValue: Sendable, Hashable {
         }
     }
 
+    /// Hashes the tree consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
