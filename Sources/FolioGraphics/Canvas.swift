@@ -2,16 +2,20 @@ import FolioModel
 
 /// A line of text placed by layout: the canvas draws it where the measurer said it fits.
 public struct TextItem: Sendable, Hashable {
+    /// The text, as drawn.
     public var text: String
     /// Top-left corner of the line box.
     public var origin: Point
+    /// The font it is drawn in.
     public var font: FontSpec
+    /// Its colour.
     public var color: Color
     /// The measured size, so a canvas never measures again.
     public var metrics: TextMetrics
     /// Rotation in degrees about `origin`, counter-clockwise negative (screen convention).
     public var rotation: Double
 
+    /// A text item whose line box starts at `origin` (top-left), measured as `metrics`, turned by `rotation` degrees.
     public init(text: String, origin: Point, font: FontSpec, color: Color, metrics: TextMetrics, rotation: Double = 0) {
         self.text = text
         self.origin = origin
@@ -58,6 +62,8 @@ extension Canvas {
         stroke(path, style: style)
     }
 
+    /// Groups nothing by default; canvases that keep structure override it.
     public func beginGroup(label: String) {}
+    /// Ends a group; nothing by default.
     public func endGroup() {}
 }

@@ -15,11 +15,14 @@ public struct Drawing: Sendable, Hashable {
         case endGroup
     }
 
+    /// The drawing's size in points.
     public var size: Size
+    /// The drawing commands, in order.
     public var commands: [Command]
     /// A text alternative describing what the drawing shows.
     public var description: String
 
+    /// A drawing of `size` with `commands` and a text `description` for assistive technology.
     public init(size: Size, commands: [Command] = [], description: String = "") {
         self.size = size
         self.commands = commands
@@ -43,15 +46,23 @@ public struct Drawing: Sendable, Hashable {
 
 /// A canvas that records calls into a `Drawing`.
 public final class RecordingCanvas: Canvas {
+    /// The commands recorded so far.
     public private(set) var commands: [Drawing.Command] = []
 
+    /// An empty recording.
     public init() {}
 
+    /// Records a fill.
     public func fill(_ path: Path, color: Color) { commands.append(.fill(path, color)) }
+    /// Records a stroke.
     public func stroke(_ path: Path, style: StrokeStyle) { commands.append(.stroke(path, style)) }
+    /// Records a text item.
     public func draw(text: TextItem) { commands.append(.text(text)) }
+    /// Records an image.
     public func draw(image: ImageData, in rect: Rect) { commands.append(.image(image, rect)) }
+    /// Records the start of a labelled group.
     public func beginGroup(label: String) { commands.append(.beginGroup(label)) }
+    /// Records the end of a group.
     public func endGroup() { commands.append(.endGroup) }
 
     /// The recorded commands as a drawing of `size`.

@@ -3,6 +3,7 @@ import Foundation
 
 /// Encoded PNG or JPEG bytes with their pixel size, read from the file header.
 public struct ImageData: Sendable, Hashable {
+    /// The encodings Folio reads.
     public enum Format: String, Sendable, Hashable {
         case png, jpeg
 
@@ -10,9 +11,13 @@ public struct ImageData: Sendable, Hashable {
         public var mimeType: String { self == .png ? "image/png" : "image/jpeg" }
     }
 
+    /// The encoded bytes.
     public var bytes: Data
+    /// PNG or JPEG.
     public var format: Format
+    /// Width in pixels.
     public var pixelWidth: Int
+    /// Height in pixels.
     public var pixelHeight: Int
     /// Colour components of a JPEG (1 grey, 3 YCbCr/RGB, 4 CMYK); 0 for PNG.
     public var components: Int = 0

@@ -10,18 +10,25 @@ public struct Path: Sendable, Hashable {
         case close
     }
 
+    /// The path's elements, in order.
     public private(set) var elements: [Element] = []
 
+    /// An empty path.
     public init() {}
 
+    /// Starts a subpath at `point`.
     public mutating func move(to point: Point) { elements.append(.move(point)) }
+    /// A straight line to `point`.
     public mutating func line(to point: Point) { elements.append(.line(point)) }
+    /// A cubic Bézier curve to `end`.
     public mutating func curve(to end: Point, control1: Point, control2: Point) {
         elements.append(.curve(control1, control2, end))
     }
+    /// An arc around `center` from angle `start` to `end` (radians; clockwise on screen when `end > start`).
     public mutating func arc(center: Point, radius: Double, start: Double, end: Double) {
         elements.append(.arc(center: center, radius: radius, start: start, end: end))
     }
+    /// Closes the subpath.
     public mutating func close() { elements.append(.close) }
 
     /// A rectangle path.

@@ -7,6 +7,7 @@ public struct TextMetrics: Sendable, Hashable {
     /// Distance from the top of the line box to the baseline.
     public var baseline: Double
 
+    /// Metrics of `width` by `height` with the baseline `baseline` below the top.
     public init(width: Double, height: Double, baseline: Double) {
         self.width = width
         self.height = height

@@ -2,15 +2,25 @@ import FolioModel
 
 /// Colours and fonts shared by the PDF and the HTML output.
 public struct Theme: Sendable, Hashable {
+    /// The font family of all text.
     public var fontFamily: String
+    /// Body text colour.
     public var text: Color
+    /// Secondary text colour (captions, details).
     public var muted: Color
+    /// Accent colour (links and highlights).
     public var accent: Color
+    /// Colour of rules.
     public var rule: Color
+    /// Colour of chart gridlines.
     public var grid: Color
+    /// Colour of chart axes.
     public var axis: Color
+    /// Background of metric tiles.
     public var tileBackground: Color
+    /// Background of table header rows.
     public var tableHeaderBackground: Color
+    /// Background of every second table row.
     public var zebraBackground: Color
     /// Series colours in order; distinguishable for colour-blind readers.
     public var palette: [Color]
@@ -18,10 +28,15 @@ public struct Theme: Sendable, Hashable {
     /// A logo for the page header.
     public var logo: ImageData?
 
+    /// Title size in points.
     public var titleSize: Double = 22
+    /// Subtitle size in points.
     public var subtitleSize: Double = 14
+    /// Body text size in points.
     public var bodySize: Double = 10
+    /// Small text size in points (captions, footers, chart labels).
     public var smallSize: Double = 8
+    /// Size of a metric tile's value in points.
     public var widgetValueSize: Double = 18
 
     /// The theme used when a document names none.
@@ -33,6 +48,7 @@ public struct Theme: Sendable, Hashable {
         // Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
         palette: ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#8C6D1F", "#60646C"].map(hex))
 
+    /// A theme with every colour and the font family given.
     public init(
         fontFamily: String, text: Color, muted: Color, accent: Color, rule: Color, grid: Color, axis: Color,
         tileBackground: Color, tableHeaderBackground: Color, zebraBackground: Color, palette: [Color]
