@@ -25,6 +25,7 @@ public enum Block: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case type }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(String.self, forKey: .type)
@@ -47,6 +48,7 @@ public enum Block: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value as a document writes it.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(typeName, forKey: .type)

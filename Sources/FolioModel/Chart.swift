@@ -13,20 +13,28 @@ public struct Chart: Sendable, Hashable, Codable {
         case range(RangeChart)
     }
 
+    /// Heading above the chart.
     public var title: String?
+    /// Text under the chart.
     public var caption: String?
     /// Plot height; each family picks a sensible default.
     public var height: Length?
+    /// The horizontal axis: title, range, ticks, format.
     public var xAxis: ChartAxis
+    /// The vertical axis: title, range, ticks, format, scale.
     public var yAxis: ChartAxis
+    /// Where the legend goes and how its swatches look.
     public var legend: LegendOptions
+    /// Target bands and lines drawn over the plot.
     public var thresholds: [ChartThreshold]
     /// A text alternative written by the author; by default one is generated from the data.
     public var alt: String?
     /// HTML: add the data as a table in a `<details>` element under the chart.
     public var dataTable: Bool
+    /// The chart family and its data.
     public var body: Body
 
+    /// A chart of `body` with its title, caption, axes, legend, thresholds and text alternative.
     public init(
         title: String? = nil, caption: String? = nil, height: Length? = nil, xAxis: ChartAxis = ChartAxis(),
         yAxis: ChartAxis = ChartAxis(), legend: LegendOptions = LegendOptions(), thresholds: [ChartThreshold] = [],
@@ -70,6 +78,7 @@ public struct Chart: Sendable, Hashable, Codable {
         case kind, title, caption, height, xAxis, yAxis, legend, thresholds, alt, dataTable
     }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         title = try c.decodeIfPresent(String.self, forKey: .title)
@@ -106,6 +115,7 @@ public struct Chart: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value as a document writes it.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .kind)
@@ -130,10 +140,14 @@ public struct Chart: Sendable, Hashable, Codable {
 
 /// One named sequence of values in a chart, drawn in its tint.
 public struct ChartSeries: Sendable, Hashable, Codable {
+    /// The series name, shown in the legend.
     public var title: String
+    /// One value per category.
     public var values: [Double]
+    /// Its colour; the palette's next colour when nil.
     public var tint: Color?
 
+    /// A series named `title` with `values`.
     public init(title: String, values: [Double], tint: Color? = nil) {
         self.title = title
         self.values = values
@@ -146,16 +160,20 @@ public struct BarChart: Sendable, Hashable, Codable {
     /// Bars rising from the x axis, or lying along rows as in CareKit.
     public enum Orientation: String, Sendable, Hashable, Codable, CaseIterable, NamedOption { case vertical, horizontal }
 
+    /// The category labels along the axis.
     public var categories: [String]
     /// A second, smaller line under each category title (horizontal bars), as in CareKit.
     public var categorySubtitles: [String]?
+    /// The series, side by side (or stacked).
     public var series: [ChartSeries]
+    /// Vertical (bars rise) or horizontal (bars extend to the right).
     public var orientation: Orientation
     /// Stack the series on each other (ResearchKit's value stacks) instead of grouping them.
     public var stacked: Bool
     /// Print each bar's value at its end, in the series colour.
     public var valueLabels: Bool
 
+    /// A bar chart of `series` over `categories`.
     public init(
         categories: [String], categorySubtitles: [String]? = nil, series: [ChartSeries],
         orientation: Orientation = .vertical, stacked: Bool = false, valueLabels: Bool = true
@@ -172,6 +190,7 @@ public struct BarChart: Sendable, Hashable, Codable {
         case categories, categorySubtitles, series, orientation, stacked, valueLabels
     }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         categories = try c.decode([LenientText].self, forKey: .categories).map(\.value)

@@ -1,6 +1,7 @@
 /// A target zone or limit, as CareKit's thresholds: drawn as a line or a band
 /// with a label; values beyond it are highlighted.
 public struct ChartThreshold: Sendable, Hashable, Codable {
+    /// A line at one value, or a band from the value up or down.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
         /// Values above `value` are beyond the threshold.
         case greaterThan
@@ -10,17 +11,22 @@ public struct ChartThreshold: Sendable, Hashable, Codable {
         case range
     }
 
+    /// Line or band.
     public var kind: Kind
+    /// Where it is drawn, in data units.
     public var value: Double
     /// Upper end, for `range`.
     public var upper: Double?
+    /// Its label, drawn beside it.
     public var label: String?
+    /// Its colour.
     public var tint: Color?
     /// Highlight the points beyond the threshold (default true).
     public var highlight: Bool
     /// Title of the series or plot whose points it highlights; nil for all of them.
     public var series: String?
 
+    /// A threshold of `kind` at `value`.
     public init(
         kind: Kind, value: Double, upper: Double? = nil, label: String? = nil, tint: Color? = nil,
         highlight: Bool = true, series: String? = nil
@@ -45,6 +51,7 @@ public struct ChartThreshold: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case kind, value, upper, label, tint, highlight, series }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         kind = try c.decodeIfPresent(Kind.self, forKey: .kind) ?? .greaterThan

@@ -2,11 +2,16 @@ import Foundation
 
 /// An sRGB colour with alpha, written `#RRGGBB` or `#RRGGBBAA` in documents.
 public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Red, 0…1.
     public var red: Double
+    /// Green, 0…1.
     public var green: Double
+    /// Blue, 0…1.
     public var blue: Double
+    /// Opacity, 0…1.
     public var alpha: Double
 
+    /// A colour from components in 0…1.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red
         self.green = green
@@ -35,6 +40,7 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
         return "#" + byte(red) + byte(green) + byte(blue) + (alpha < 1 ? byte(alpha) : "")
     }
 
+    /// The value as text.
     public var description: String { hex }
 
     /// The same colour with another alpha.
@@ -47,6 +53,7 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
             blue: blue + (1 - blue) * amount, alpha: alpha)
     }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -58,12 +65,15 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
         self = color
     }
 
+    /// Encodes the value as a document writes it.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(hex)
     }
 
+    /// Black.
     public static let black = Color(red: 0, green: 0, blue: 0)
+    /// White.
     public static let white = Color(red: 1, green: 1, blue: 1)
 }
 

@@ -6,6 +6,7 @@ public struct Columns: Sendable, Hashable, Codable {
     /// Relative widths, one per item (`[2, 1]`); equal by default.
     public var widths: [Double]?
 
+    /// `items` side by side, in `widths` proportions (equal when nil).
     public init(_ items: [Block], widths: [Double]? = nil) {
         self.items = items
         self.widths = widths

@@ -7,17 +7,22 @@ public struct Document: Sendable, Hashable, Codable {
     /// The default footer: page number and page count.
     public static let defaultFooter = "Page {page} of {pages}"
 
+    /// The title, at the top of the first page and in the PDF's metadata.
     public var title: String
     /// Text at the top of every page.
     public var header: String?
     /// Text at the bottom right of every page; `{page}` and `{pages}` are replaced.
     public var footer: String
+    /// Paper size, orientation and margins.
     public var page: PageSetup
+    /// Author, subject, keywords, language, date, tagging.
     public var metadata: Metadata
     /// Colours, fonts, sizes and logo for this document, over the default theme.
     public var theme: ThemeSpec?
+    /// The blocks, in reading order.
     public var elements: [Block]
 
+    /// A document with its title, running header and footer, page setup, metadata, theme and blocks.
     public init(
         title: String, header: String? = nil, footer: String = Document.defaultFooter,
         page: PageSetup = PageSetup(), metadata: Metadata = Metadata(), theme: ThemeSpec? = nil, elements: [Block]
@@ -33,6 +38,7 @@ public struct Document: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case title, header, footer, page, metadata, theme, elements }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decode(String.self, forKey: .title)

@@ -6,10 +6,12 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, in words a document author understands.
     public var message: String
 
+    /// A problem at `path` (a dotted field path, or empty) described by `message`.
     public init(path: String, _ message: String) {
         self.path = path
         self.message = message
     }
 
+    /// The value as text.
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }

@@ -10,6 +10,7 @@ public struct ImageBlock: Sendable, Hashable, Codable {
         case data(Data)
     }
 
+    /// Where the bytes come from.
     public var source: Source
     /// Displayed width; the height follows the picture's aspect ratio. Defaults to its natural size.
     public var width: Length?
@@ -18,6 +19,7 @@ public struct ImageBlock: Sendable, Hashable, Codable {
     /// Caption under the picture.
     public var caption: String?
 
+    /// An image from `source`, `width` wide, with its text alternative and caption.
     public init(source: Source, width: Length? = nil, alt: String = "", caption: String? = nil) {
         self.source = source
         self.width = width
@@ -27,6 +29,7 @@ public struct ImageBlock: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case path, data, width, alt, caption }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let path = try container.decodeIfPresent(String.self, forKey: .path) {
@@ -53,6 +56,7 @@ public struct ImageBlock: Sendable, Hashable, Codable {
         caption = try container.decodeIfPresent(String.self, forKey: .caption)
     }
 
+    /// Encodes the value as a document writes it.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch source {

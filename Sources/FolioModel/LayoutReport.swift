@@ -5,12 +5,14 @@ public struct LayoutReport: Sendable, Hashable, Codable {
     public struct Block: Sendable, Hashable, Codable {
         /// The block's field path, such as `elements[7]`.
         public var path: String
+        /// Its `type` name.
         public var type: String
         /// Pages (from 1) the block appears on.
         public var pages: [Int]
         /// For tables: the data rows on each page, `[first, last]` from 0; a row split inside its cells appears twice.
         public var rows: [[Int]]?
 
+        /// Where the block at `path` went: its pages and, for tables, the rows on each.
         public init(path: String, type: String, pages: [Int], rows: [[Int]]? = nil) {
             self.path = path
             self.type = type
@@ -21,6 +23,7 @@ public struct LayoutReport: Sendable, Hashable, Codable {
 
     /// Something a reader might notice.
     public struct Warning: Sendable, Hashable, Codable {
+        /// What rule bent.
         public enum Kind: String, Sendable, Hashable, Codable {
             /// A keep-together or keep-with-next rule could not be kept.
             case keepBroken
@@ -36,11 +39,16 @@ public struct LayoutReport: Sendable, Hashable, Codable {
             case missingAlt
         }
 
+        /// What rule bent.
         public var kind: Kind
+        /// The field path of the block concerned.
         public var path: String
+        /// The page, when the warning is about one.
         public var page: Int?
+        /// What happened, in words.
         public var message: String
 
+        /// A warning of `kind` about `path`.
         public init(kind: Kind, path: String, page: Int? = nil, message: String) {
             self.kind = kind
             self.path = path
@@ -49,10 +57,14 @@ public struct LayoutReport: Sendable, Hashable, Codable {
         }
     }
 
+    /// The number of pages.
     public var pages: Int
+    /// Every block and its pages.
     public var blocks: [Block]
+    /// Every rule that bent.
     public var warnings: [Warning]
 
+    /// A report of `pages` pages.
     public init(pages: Int = 0, blocks: [Block] = [], warnings: [Warning] = []) {
         self.pages = pages
         self.blocks = blocks

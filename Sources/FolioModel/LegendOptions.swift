@@ -1,11 +1,16 @@
 /// Where the legend goes and what its swatches look like.
 public struct LegendOptions: Sendable, Hashable, Codable {
+    /// Where the legend goes; `none` hides it.
     public enum Position: String, Sendable, Hashable, Codable, CaseIterable, NamedOption { case bottom, top, right, none }
+    /// The shape drawn before each entry.
     public enum Swatch: String, Sendable, Hashable, Codable, CaseIterable, NamedOption { case square, dot, line }
 
+    /// Where the legend goes.
     public var position: Position
+    /// The shape before each entry.
     public var swatch: Swatch
 
+    /// Legend options.
     public init(position: Position = .bottom, swatch: Swatch = .square) {
         self.position = position
         self.swatch = swatch

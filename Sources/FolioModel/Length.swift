@@ -8,7 +8,9 @@ public struct Length: Sendable, Hashable, Codable, ExpressibleByFloatLiteral, Ex
 
     /// Creates a length from points.
     public init(points: Double) { self.points = points }
+    /// A length of `value` points.
     public init(floatLiteral value: Double) { points = value }
+    /// A length of `value` points.
     public init(integerLiteral value: Int) { points = Double(value) }
 
     /// A length in millimetres.
@@ -32,6 +34,7 @@ public struct Length: Sendable, Hashable, Codable, ExpressibleByFloatLiteral, Ex
         self.points = value
     }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Double.self) {
@@ -54,6 +57,7 @@ public struct Length: Sendable, Hashable, Codable, ExpressibleByFloatLiteral, Ex
         self = parsed
     }
 
+    /// Encodes the value as a document writes it.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(points)

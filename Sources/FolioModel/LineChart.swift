@@ -7,6 +7,7 @@ public enum XValues: Sendable, Hashable, Codable {
     case numbers([Double])
     case dates([Double])
 
+    /// The number of values.
     public var count: Int {
         switch self {
         case .categories(let names): return names.count
@@ -75,6 +76,7 @@ public enum XValues: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value as a document writes it.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -88,17 +90,22 @@ public enum XValues: Sendable, Hashable, Codable {
 
 /// One line (or point cloud) of a line chart; `nil` values leave a gap.
 public struct LinePlot: Sendable, Hashable, Codable {
+    /// The plot's name, shown in the legend.
     public var title: String
+    /// One value per x; nil leaves a gap.
     public var values: [Double?]
     /// This plot's own x positions; by default the chart's `x`.
     public var x: XValues?
+    /// Its colour; the palette's next colour when nil.
     public var tint: Color?
     /// Fill the area under the line.
     public var fill: Bool
     /// Draw a marker at each point; nil follows the chart.
     public var markers: Bool?
+    /// Drawn dashed.
     public var dashed: Bool
 
+    /// A plot named `title` with `values`.
     public init(
         title: String, values: [Double?], x: XValues? = nil, tint: Color? = nil, fill: Bool = false,
         markers: Bool? = nil, dashed: Bool = false
@@ -114,6 +121,7 @@ public struct LinePlot: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case title, values, x, tint, fill, markers, dashed }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
@@ -140,13 +148,18 @@ public struct LineChart: Sendable, Hashable, Codable {
 
     /// Shared x positions; by default 0, 1, 2, … per value.
     public var x: XValues?
+    /// The plots, drawn in order.
     public var plots: [LinePlot]
+    /// How points are joined: straight, stepped or curved.
     public var interpolation: Interpolation
+    /// Draw a marker at every point.
     public var markers: Bool
+    /// Labelled straight lines across the plot.
     public var referenceLines: [ReferenceLine]
     /// Join the points with lines (false for a scatter plot).
     public var connect: Bool
 
+    /// A line (or scatter) chart of `plots`.
     public init(
         x: XValues? = nil, plots: [LinePlot], interpolation: Interpolation = .linear, markers: Bool = false,
         referenceLines: [ReferenceLine] = [], connect: Bool = true
@@ -171,8 +184,10 @@ public struct LineChart: Sendable, Hashable, Codable {
         self.connect = connect
     }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws { try self.init(from: decoder, connect: true) }
 
+    /// Encodes the value as a document writes it.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(x, forKey: .x)

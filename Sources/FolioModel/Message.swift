@@ -23,11 +23,16 @@ public struct Message: Sendable, Hashable, Codable {
         }
     }
 
+    /// The heading, after the kind's word ("Tip:").
     public var title: String
+    /// The body, with **bold**, *italic* and links.
     public var text: RichText
+    /// Tip, alert or another kind; sets the word and the default colour.
     public var kind: Kind
+    /// The bar's colour; the kind's colour when nil.
     public var tint: Color?
 
+    /// A message of `kind` with `title` and `text`.
     public init(title: String, text: RichText, kind: Kind = .tip, tint: Color? = nil) {
         self.title = title
         self.text = text
@@ -40,6 +45,7 @@ public struct Message: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case title, text, kind, tint }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decodeIfPresent(String.self, forKey: .title) ?? ""

@@ -2,8 +2,11 @@ import Foundation
 
 /// Descriptive information written into the PDF's info dictionary and the HTML head.
 public struct Metadata: Sendable, Hashable, Codable {
+    /// The PDF's author.
     public var author: String?
+    /// The PDF's subject.
     public var subject: String?
+    /// The PDF's keywords.
     public var keywords: [String]
     /// BCP 47 language tag, such as `en` or `fr-CA`.
     public var language: String
@@ -13,6 +16,7 @@ public struct Metadata: Sendable, Hashable, Codable {
     /// assistive technology. On by default; a 100,000-row table's tree is most of its file.
     public var tagged: Bool
 
+    /// Metadata with the given fields.
     public init(
         author: String? = nil, subject: String? = nil, keywords: [String] = [],
         language: String = "en", creationDate: Date? = nil, tagged: Bool = true
@@ -27,6 +31,7 @@ public struct Metadata: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case author, subject, keywords, language, creationDate, tagged }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         author = try container.decodeIfPresent(String.self, forKey: .author)
@@ -46,6 +51,7 @@ public struct Metadata: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value as a document writes it.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(author, forKey: .author)

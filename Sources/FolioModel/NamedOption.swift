@@ -6,5 +6,6 @@ public protocol NamedOption {
 }
 
 extension NamedOption where Self: CaseIterable & RawRepresentable, RawValue == String {
+    /// Every option's name, for error messages.
     public static var optionNames: [String] { allCases.map(\.rawValue) }
 }

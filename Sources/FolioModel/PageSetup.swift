@@ -20,6 +20,7 @@ public struct PageSetup: Sendable, Hashable, Codable {
             var height: Length
         }
 
+        /// Decodes the value from a document, as written in JSON or YAML.
         public init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let name = try? container.decode(String.self) {
@@ -37,6 +38,7 @@ public struct PageSetup: Sendable, Hashable, Codable {
             self = .custom(width: custom.width, height: custom.height)
         }
 
+        /// Encodes the value as a document writes it.
         public func encode(to encoder: Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
@@ -54,9 +56,13 @@ public struct PageSetup: Sendable, Hashable, Codable {
 
     /// Space between the paper edge and the content, per side.
     public struct Margins: Sendable, Hashable, Codable {
+        /// Top margin.
         public var top: Length
+        /// Right margin.
         public var right: Length
+        /// Bottom margin.
         public var bottom: Length
+        /// Left margin.
         public var left: Length
 
         /// The same margin on every side.
@@ -66,6 +72,7 @@ public struct PageSetup: Sendable, Hashable, Codable {
             bottom = all
             left = all
         }
+        /// Margins on each side.
         public init(top: Length, right: Length, bottom: Length, left: Length) {
             self.top = top
             self.right = right
@@ -75,6 +82,7 @@ public struct PageSetup: Sendable, Hashable, Codable {
 
         private enum CodingKeys: String, CodingKey { case top, right, bottom, left }
 
+        /// Decodes the value from a document, as written in JSON or YAML.
         public init(from decoder: Decoder) throws {
             if let single = try? decoder.singleValueContainer(),
                 (try? single.decode(String.self)) != nil || (try? single.decode(Double.self)) != nil
@@ -92,8 +100,11 @@ public struct PageSetup: Sendable, Hashable, Codable {
         }
     }
 
+    /// Paper size.
     public var size: Size
+    /// Portrait or landscape.
     public var orientation: Orientation
+    /// Margins.
     public var margins: Margins
 
     /// A4 portrait with 2 cm margins unless told otherwise.
@@ -114,6 +125,7 @@ public struct PageSetup: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case size, orientation, margins }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         size = try container.decodeIfPresent(Size.self, forKey: .size) ?? .a4

@@ -5,20 +5,25 @@ public struct Paragraph: Sendable, Hashable, Codable {
         case left, center, right, justify
     }
 
+    /// The text, with **bold**, *italic* and links.
     public var text: RichText
+    /// Left, right, centred or justified.
     public var align: Alignment
 
+    /// A paragraph of `text`.
     public init(_ text: RichText, align: Alignment = .left) {
         self.text = text
         self.align = align
     }
 
+    /// A paragraph of `text`, read as markup.
     public init(_ text: String, align: Alignment = .left) {
         self.init(RichText(text), align: align)
     }
 
     private enum CodingKeys: String, CodingKey { case text, align }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         text = try container.decode(RichText.self, forKey: .text)

@@ -1,9 +1,13 @@
 /// One slice of a pie or one ring: a title, a value and a tint.
 public struct ChartSegment: Sendable, Hashable, Codable {
+    /// The segment's name.
     public var title: String
+    /// Its value; segments are drawn in proportion.
     public var value: Double
+    /// Its colour; the palette's next colour when nil.
     public var tint: Color?
 
+    /// A segment named `title` of `value`.
     public init(title: String, value: Double, tint: Color? = nil) {
         self.title = title
         self.value = value
@@ -13,6 +17,7 @@ public struct ChartSegment: Sendable, Hashable, Codable {
 
 /// Pie and donut charts (ResearchKit's `ORKPieChartView`).
 public struct PieChart: Sendable, Hashable, Codable {
+    /// The segments, clockwise from the top by default.
     public var segments: [ChartSegment]
     /// A hole in the middle, for a donut.
     public var donut: Bool
@@ -27,6 +32,7 @@ public struct PieChart: Sendable, Hashable, Codable {
     /// Indexes of slices pulled out of the pie.
     public var explode: [Int]
 
+    /// A pie (or donut) chart of `segments`.
     public init(
         segments: [ChartSegment], donut: Bool = false, clockwise: Bool = true, centerTitle: String? = nil,
         centerText: String? = nil, percentLabels: Bool = true, explode: [Int] = []
@@ -53,8 +59,10 @@ public struct PieChart: Sendable, Hashable, Codable {
         explode = try c.decodeIfPresent([Int].self, forKey: .explode) ?? []
     }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws { try self.init(from: decoder, donut: false) }
 
+    /// Encodes the value as a document writes it.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(segments, forKey: .segments)

@@ -1,5 +1,6 @@
 /// A labelled straight line across the plot at a fixed value.
 public struct ReferenceLine: Sendable, Hashable, Codable {
+    /// Which axis the value is on.
     public enum Axis: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
         /// A horizontal line at a y value.
         case y
@@ -7,12 +8,18 @@ public struct ReferenceLine: Sendable, Hashable, Codable {
         case x
     }
 
+    /// Which axis the value is on.
     public var axis: Axis
+    /// Where the line is drawn, in data units.
     public var value: Double
+    /// Its label.
     public var label: String?
+    /// Its colour.
     public var tint: Color?
+    /// Drawn dashed.
     public var dashed: Bool
 
+    /// A line at `value` on `axis`.
     public init(axis: Axis = .y, value: Double, label: String? = nil, tint: Color? = nil, dashed: Bool = true) {
         self.axis = axis
         self.value = value
@@ -23,6 +30,7 @@ public struct ReferenceLine: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case axis, value, label, tint, dashed }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         axis = try c.decodeIfPresent(Axis.self, forKey: .axis) ?? .y

@@ -1,11 +1,15 @@
 /// One run of inline text with the same style.
 public struct TextRun: Sendable, Hashable {
+    /// The run's text.
     public var text: String
+    /// Bold.
     public var bold: Bool
+    /// Italic.
     public var italic: Bool
     /// Target URL when the run is a link.
     public var link: String?
 
+    /// A run of `text`.
     public init(_ text: String, bold: Bool = false, italic: Bool = false, link: String? = nil) {
         self.text = text
         self.bold = bold
@@ -24,11 +28,13 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
     /// The parsed runs, in order.
     public let runs: [TextRun]
 
+    /// Text read as markup: **bold**, *italic*, [links](url).
     public init(_ source: String) {
         self.source = source
         self.runs = RichText.parse(source)
     }
 
+    /// Text read as markup.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// `literal` with every markup character escaped, so it reads as itself: `[Pay](https://x)`
@@ -47,16 +53,20 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
     /// The text without markup, as a reader sees it.
     public var plainText: String { runs.map(\.text).joined() }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         self.init(try decoder.singleValueContainer().decode(String.self))
     }
 
+    /// Encodes the value as a document writes it.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(source)
     }
 
+    /// Whether two texts have the same markup.
     public static func == (lhs: RichText, rhs: RichText) -> Bool { lhs.source == rhs.source }
+    /// Hashes the markup.
     public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 
     static func parse(_ source: String) -> [TextRun] {

@@ -2,8 +2,10 @@
 public struct RingChart: Sendable, Hashable, Codable {
     /// Outermost first; a value above 1 wraps round with a visible overlap.
     public var rings: [ChartSegment]
+    /// Text in the centre.
     public var centerLabel: String?
 
+    /// Rings from the outside in, with a centre label.
     public init(rings: [ChartSegment], centerLabel: String? = nil) {
         self.rings = rings
         self.centerLabel = centerLabel

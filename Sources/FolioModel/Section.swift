@@ -8,6 +8,7 @@ public struct Section: Sendable, Hashable, Codable {
     /// Anchor for internal links (`[see](#id)`).
     public var id: String?
 
+    /// A section titled `title`, with page labels starting `label` and an anchor `id`.
     public init(title: String, label: String? = nil, id: String? = nil) {
         self.title = title
         self.label = label
@@ -23,8 +24,10 @@ public struct PageNumbering: Sendable, Hashable {
     public var pages: Int
     /// Page number in the whole document, from 1.
     public var documentPage: Int
+    /// Pages in the document.
     public var documentPages: Int
 
+    /// Page facts of one page.
     public init(page: Int, pages: Int, documentPage: Int, documentPages: Int) {
         self.page = page
         self.pages = pages

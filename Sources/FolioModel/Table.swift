@@ -13,6 +13,7 @@ public struct Table: Sendable, Hashable, Codable {
     public var align: [Alignment]
     /// Shade every other row.
     public var zebra: Bool
+    /// Text under the table.
     public var caption: String?
     /// Caption over the parts after a page break, such as "Medications (continued)"; none by default.
     public var continuedCaption: String?
@@ -23,10 +24,14 @@ public struct Table: Sendable, Hashable, Codable {
 
     /// A cell across `span` columns: cell `cell` (counted in the row's list) of row `row`, -1 for the header.
     public struct CellSpan: Sendable, Hashable, Codable {
+        /// The row (-1 for the header).
         public var row: Int
+        /// The cell's index in its row.
         public var cell: Int
+        /// How many columns the cell covers.
         public var span: Int
 
+        /// A span of `span` columns from `cell` in `row`.
         public init(row: Int, cell: Int, span: Int) {
             self.row = row
             self.cell = cell
@@ -36,10 +41,14 @@ public struct Table: Sendable, Hashable, Codable {
 
     /// A cell as laid out: its text, first column and number of columns.
     public struct Slot: Sendable, Hashable {
+        /// The cell's text.
         public var text: String
+        /// The first column it covers.
         public var column: Int
+        /// How many columns it covers.
         public var span: Int
 
+        /// A cell at `column` covering `span` columns.
         public init(text: String, column: Int, span: Int) {
             self.text = text
             self.column = column
@@ -53,6 +62,7 @@ public struct Table: Sendable, Hashable, Codable {
         case percent(Double)
         case auto
 
+        /// Decodes the value from a document, as written in JSON or YAML.
         public init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let text = try? container.decode(String.self) {
@@ -69,6 +79,7 @@ public struct Table: Sendable, Hashable, Codable {
             self = .fixed(try container.decode(Length.self))
         }
 
+        /// Encodes the value as a document writes it.
         public func encode(to encoder: Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
@@ -79,6 +90,7 @@ public struct Table: Sendable, Hashable, Codable {
         }
     }
 
+    /// A table with an optional header row, rows of strings, alignment, zebra stripes, spans and caption.
     public init(
         header: [String]? = nil, rows: [[String]], align: [Alignment] = [], zebra: Bool = true,
         caption: String? = nil, continuedCaption: String? = nil, widths: [ColumnWidth]? = nil, spans: [CellSpan] = []
@@ -139,6 +151,7 @@ public struct Table: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case header, rows, align, zebra, caption, continuedCaption, widths, spans }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let headerRow = try container.decodeIfPresent(LenientRow.self, forKey: .header)

@@ -3,20 +3,26 @@
 public struct ThemeSpec: Sendable, Hashable, Codable {
     /// Links, tips and the first series colour.
     public var accent: Color?
+    /// Body text colour.
     public var text: Color?
     /// Secondary text: captions, axis labels, the page header.
     public var muted: Color?
     /// A font family Pango and browsers know, such as "DejaVu Sans" or "Noto Sans".
     public var fontFamily: String?
+    /// Title size in points.
     public var titleSize: Double?
+    /// Subtitle size in points.
     public var subtitleSize: Double?
+    /// Body size in points.
     public var bodySize: Double?
+    /// Small text size in points.
     public var smallSize: Double?
     /// Series colours, in order.
     public var palette: [Color]?
     /// A PNG or JPEG shown in the page header, relative to the file that names it.
     public var logo: String?
 
+    /// Theme settings; nil keeps the base theme's value.
     public init(
         accent: Color? = nil, text: Color? = nil, muted: Color? = nil, fontFamily: String? = nil,
         titleSize: Double? = nil, subtitleSize: Double? = nil, bodySize: Double? = nil, smallSize: Double? = nil,

@@ -51,6 +51,7 @@ public enum ValueFormat: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value as a document writes it.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -2,12 +2,16 @@
 public struct Widgets: Sendable, Hashable, Codable {
     /// One tile.
     public struct Item: Sendable, Hashable, Codable {
+        /// The tile's label.
         public var title: String
+        /// The metric, as text.
         public var value: String
         /// Optional small text under the value, such as a unit or trend.
         public var detail: String?
+        /// The tile's accent colour.
         public var tint: Color?
 
+        /// A tile showing `value` under `title`.
         public init(title: String, value: String, detail: String? = nil, tint: Color? = nil) {
             self.title = title
             self.value = value
@@ -17,6 +21,7 @@ public struct Widgets: Sendable, Hashable, Codable {
 
         private enum CodingKeys: String, CodingKey { case title, value, detail, tint }
 
+        /// Decodes the value from a document, as written in JSON or YAML.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             title = try container.decode(LenientText.self, forKey: .title).value
@@ -26,11 +31,14 @@ public struct Widgets: Sendable, Hashable, Codable {
         }
     }
 
+    /// The tiles, left to right.
     public var items: [Item]
+    /// A row of `items`.
     public init(_ items: [Item]) { self.items = items }
 
     private enum CodingKeys: String, CodingKey { case items }
 
+    /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         items = try decoder.container(keyedBy: CodingKeys.self).decode([Item].self, forKey: .items)
     }
