@@ -16,7 +16,7 @@ struct ChartContext {
     func lineHeight(_ font: FontSpec) -> Double { measurer.measure("Ag", font: font).height }
 
     /// A colour for thresholds without a tint.
-    var thresholdColor: Color { Color(hex: "#C2410C") ?? theme.accent }
+    var thresholdColor: Color { theme.threshold }
 
     /// The "No data" drawing every family uses when there is nothing to plot.
     func noData(width: Double, height: Double, description: String) -> Drawing {

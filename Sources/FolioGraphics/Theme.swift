@@ -24,6 +24,14 @@ public struct Theme: Sendable, Hashable {
     public var zebraBackground: Color
     /// Series colours in order; distinguishable for colour-blind readers.
     public var palette: [Color]
+    /// The bar of tip messages.
+    public var tip = Message.Kind.tip.defaultTint
+    /// The bar of alert messages.
+    public var alert = Message.Kind.alert.defaultTint
+    /// The bar of plain messages.
+    public var plainMessage = Message.Kind.plain.defaultTint
+    /// Threshold lines and bands without a tint of their own.
+    public var threshold = Theme.hex("#C2410C")
 
     /// A logo for the page header.
     public var logo: ImageData?
@@ -82,8 +90,21 @@ public struct Theme: Sendable, Hashable {
         if let v = spec.bodySize { theme.bodySize = v }
         if let v = spec.smallSize { theme.smallSize = v }
         if let v = spec.palette, !v.isEmpty { theme.palette = v }
+        if let v = spec.tip { theme.tip = v }
+        if let v = spec.alert { theme.alert = v }
+        if let v = spec.threshold { theme.threshold = v }
         if let logo { theme.logo = logo }
         return theme
+    }
+
+    /// The bar colour of `message`: its own tint, else the theme's colour for its kind.
+    public func tint(of message: Message) -> Color {
+        if let tint = message.tint { return tint }
+        switch message.kind {
+        case .tip: return tip
+        case .alert: return alert
+        case .plain: return plainMessage
+        }
     }
 
     /// Colour of series `index`, cycling through the palette.

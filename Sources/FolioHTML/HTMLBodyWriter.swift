@@ -92,7 +92,7 @@ struct HTMLBodyWriter {
             return html + "</figure>"
         case .message(let message):
             var html: HTML =
-                "<aside class=\"folio-message folio-message-\(message.kind.rawValue) \(tintClass(message.effectiveTint))\" role=\"note\">"
+                "<aside class=\"folio-message folio-message-\(message.kind.rawValue) \(tintClass(theme.tint(of: message)))\" role=\"note\">"
             html += "<p class=\"folio-message-title\"><strong>"
             if let label = message.kind.label { html += "\(label): " }
             html += "\(message.title)</strong></p>"

@@ -1,7 +1,7 @@
 /// A target zone or limit, as CareKit's thresholds: drawn as a line or a band
 /// with a label; values beyond it are highlighted.
 public struct ChartThreshold: Sendable, Hashable, Codable {
-    /// A line at one value, or a band from the value up or down.
+    /// Which side of `value` is beyond the threshold, or a target range.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
         /// Values above `value` are beyond the threshold.
         case greaterThan
@@ -11,7 +11,7 @@ public struct ChartThreshold: Sendable, Hashable, Codable {
         case range
     }
 
-    /// Line or band.
+    /// Above, below, or a target range.
     public var kind: Kind
     /// Where it is drawn, in data units.
     public var value: Double

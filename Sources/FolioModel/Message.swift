@@ -13,7 +13,7 @@ public struct Message: Sendable, Hashable, Codable {
             }
         }
 
-        /// Default accent colour of the kind.
+        /// The kind's colour in the standard theme (a theme's `tip` and `alert` replace it).
         public var defaultTint: Color {
             switch self {
             case .tip: return Color(hex: "#3E63DD") ?? .black

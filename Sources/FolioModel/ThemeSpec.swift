@@ -21,12 +21,18 @@ public struct ThemeSpec: Sendable, Hashable, Codable {
     public var palette: [Color]?
     /// A PNG or JPEG shown in the page header, relative to the file that names it.
     public var logo: String?
+    /// The bar of tip messages.
+    public var tip: Color?
+    /// The bar of alert messages.
+    public var alert: Color?
+    /// Threshold lines and bands without a tint of their own.
+    public var threshold: Color?
 
     /// Theme settings; nil keeps the base theme's value.
     public init(
         accent: Color? = nil, text: Color? = nil, muted: Color? = nil, fontFamily: String? = nil,
         titleSize: Double? = nil, subtitleSize: Double? = nil, bodySize: Double? = nil, smallSize: Double? = nil,
-        palette: [Color]? = nil, logo: String? = nil
+        palette: [Color]? = nil, logo: String? = nil, tip: Color? = nil, alert: Color? = nil, threshold: Color? = nil
     ) {
         self.accent = accent
         self.text = text
@@ -38,6 +44,9 @@ public struct ThemeSpec: Sendable, Hashable, Codable {
         self.smallSize = smallSize
         self.palette = palette
         self.logo = logo
+        self.tip = tip
+        self.alert = alert
+        self.threshold = threshold
     }
 
     /// Checks sizes and the palette, naming the field.

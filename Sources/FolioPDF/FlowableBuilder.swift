@@ -167,7 +167,7 @@ final class FlowableBuilder {
             return [
                 MessageFlowable(
                     title: body(titleRuns, width: textWidth, path: path), body: bodyText,
-                    tint: message.effectiveTint, width: width, textColor: theme.text)
+                    tint: theme.tint(of: message), width: width, textColor: theme.text)
             ]
         case .widgets(let widgets):
             let textWidth = WidgetsFlowable.textWidth(frame: width, count: widgets.items.count)

@@ -192,6 +192,32 @@ final class HTMLOutputTests: XCTestCase {
         XCTAssertTrue(try TestSupport.run("pdfimages", ["-list", pdf.path]).text.contains("rgb"), "logo in the header")
     }
 
+    func testMessageAndThresholdColoursComeFromTheTheme() throws {
+        let chart = Chart.bar(BarChart(categories: ["Mon", "Tue"], series: [ChartSeries(title: "Pain", values: [3, 7])]), title: "Pain")
+        var withThreshold = chart
+        withThreshold.thresholds = [ChartThreshold(kind: .greaterThan, value: 5, label: "Limit")]
+        var document = Document(
+            title: "Colours",
+            elements: [
+                .message(Message(title: "Hydrate", text: "Drink water.", kind: .tip)),
+                .message(Message(title: "Call", text: "Call the clinic.", kind: .alert)),
+                .chart(withThreshold),
+            ])
+        document.theme = ThemeSpec(tip: Color(hex: "#117733"), alert: Color(hex: "#882255"), threshold: Color(hex: "#AA4499"))
+        let html = try document.html()
+        for hex in ["117733", "882255", "AA4499"] {
+            XCTAssertTrue(html.uppercased().contains(hex), "#\(hex) missing from the HTML")
+        }
+        XCTAssertFalse(html.uppercased().contains("C2410C"), "the standard threshold colour is still used")
+        let pixels = Set(try TestSupport.rasterize(try document.pdf(), dpi: 100))
+        func present(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool {
+            pixels.contains { abs(Int($0.r) - Int(r)) < 6 && abs(Int($0.g) - Int(g)) < 6 && abs(Int($0.b) - Int(b)) < 6 }
+        }
+        XCTAssertTrue(present(0x11, 0x77, 0x33), "tip bar colour missing from the PDF")
+        XCTAssertTrue(present(0x88, 0x22, 0x55), "alert bar colour missing from the PDF")
+        XCTAssertTrue(present(0xAA, 0x44, 0x99), "threshold colour missing from the PDF")
+    }
+
     func testTemplatesFolderMatchesTheBuiltInDefaults() throws {
         let shell = try String(contentsOf: TestSupport.root.appendingPathComponent("Templates/page.mustache"), encoding: .utf8)
         XCTAssertEqual(shell, HTMLRenderer.defaultPageTemplate)
