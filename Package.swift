@@ -39,10 +39,11 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
+        .target(name: "CPDFFinish", linkerSettings: [.linkedLibrary("qpdf")]),
         .target(name: "FolioModel"),
         .target(name: "FolioGraphics", dependencies: ["FolioModel", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
-        .target(name: "FolioPDF", dependencies: ["CCairoPango", "CJPEG", "FolioModel", "FolioGraphics", "FolioCharts"]),
+        .target(name: "FolioPDF", dependencies: ["CCairoPango", "CJPEG", "CPDFFinish", "FolioModel", "FolioGraphics", "FolioCharts"]),
         .target(
             name: "FolioHTML",
             dependencies: [
@@ -84,7 +85,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Yams", package: "Yams"),
             ], exclude: ["Fixtures", "Golden"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )
 
 // The libFuzzer target exists only for `make fuzz` (FOLIO_FUZZ=1): it has no main of its own.

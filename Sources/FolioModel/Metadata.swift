@@ -15,12 +15,23 @@ public struct Metadata: Sendable, Hashable, Codable {
     /// Write a tagged PDF: a structure tree of headings, paragraphs, tables and figures for
     /// assistive technology. On by default; a 100,000-row table's tree is most of its file.
     public var tagged: Bool
+    /// The PDF standards the file claims: PDF/UA-1 when tagged, and PDF/A-2u as well when archival.
+    public var conformance: Conformance
+
+    /// Which PDF standards a document's PDF is written to.
+    public enum Conformance: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
+        /// PDF/UA-1 (when tagged): accessible, the default.
+        case accessible = "pdfua-1"
+        /// PDF/A-2u as well: for archiving, with an sRGB output intent and every glyph mapped to Unicode.
+        case archival = "pdfa-2u"
+    }
 
     /// Metadata with the given fields.
     public init(
         author: String? = nil, subject: String? = nil, keywords: [String] = [],
-        language: String = "en", creationDate: Date? = nil, tagged: Bool = true
+        language: String = "en", creationDate: Date? = nil, tagged: Bool = true, conformance: Conformance = .accessible
     ) {
+        self.conformance = conformance
         self.author = author
         self.subject = subject
         self.keywords = keywords
@@ -29,7 +40,7 @@ public struct Metadata: Sendable, Hashable, Codable {
         self.tagged = tagged
     }
 
-    private enum CodingKeys: String, CodingKey { case author, subject, keywords, language, creationDate, tagged }
+    private enum CodingKeys: String, CodingKey { case author, subject, keywords, language, creationDate, tagged, conformance }
 
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
@@ -39,6 +50,7 @@ public struct Metadata: Sendable, Hashable, Codable {
         keywords = try container.decodeIfPresent([String].self, forKey: .keywords) ?? []
         language = try container.decodeIfPresent(String.self, forKey: .language) ?? "en"
         tagged = try container.decodeIfPresent(Bool.self, forKey: .tagged) ?? true
+        conformance = try container.decodeIfPresent(Conformance.self, forKey: .conformance) ?? .accessible
         if let text = try container.decodeIfPresent(String.self, forKey: .creationDate) {
             guard let date = Metadata.parseDate(text) else {
                 throw DecodingError.dataCorruptedError(
@@ -59,6 +71,7 @@ public struct Metadata: Sendable, Hashable, Codable {
         try container.encode(keywords, forKey: .keywords)
         try container.encode(language, forKey: .language)
         try container.encode(tagged, forKey: .tagged)
+        try container.encode(conformance, forKey: .conformance)
         if let creationDate {
             try container.encode(ISO8601DateFormatter().string(from: creationDate), forKey: .creationDate)
         }

@@ -12,6 +12,8 @@ final class CairoCanvas: Canvas {
     var navigation: Navigation?
     /// Whether drawing builds the PDF structure tree (tagged PDF).
     var tagsStructure = true
+    /// Figures, tables and links drawn so far, for the finishing step.
+    private(set) var structure = StructureRecord()
 
     init(cr: OpaquePointer, text: PangoTextEngine, images: ImageSurfaceCache) {
         self.cr = cr
@@ -19,15 +21,29 @@ final class CairoCanvas: Canvas {
         self.images = images
     }
 
-    /// Runs `body` inside a PDF structure element such as `P`, `H1`, `Table`, `TD` or `Figure`.
-    func tagged(_ name: String, _ body: () -> Void) {
+    /// Runs `body` inside a PDF structure element such as `P`, `H1`, `TD` (for figures and
+    /// tables, use `figure` and `table`). What is drawn outside any element is an Artifact.
+    func tagged(_ tag: StructureTag, _ body: () -> Void) {
         guard tagsStructure else {
             body()
             return
         }
-        cairo_tag_begin(cr, name, nil)
+        cairo_tag_begin(cr, tag.rawValue, nil)
         body()
-        cairo_tag_end(cr, name)
+        cairo_tag_end(cr, tag.rawValue)
+    }
+
+    /// Runs `body` inside a `Figure` element whose text alternative is `alternative`.
+    func figure(alternative: String, _ body: () -> Void) {
+        if tagsStructure { structure.figureAlternatives.append(alternative) }
+        tagged(.figure, body)
+    }
+
+    /// Runs `body` inside a `Table` element; `continues` when it is a later page's part of
+    /// a table already begun, so that the parts become one element.
+    func table(continues: Bool, _ body: () -> Void) {
+        if tagsStructure { structure.tableContinues.append(continues) }
+        tagged(.table, body)
     }
 
     /// Marks `point` as the destination of internal links to `anchor`.
@@ -117,7 +133,9 @@ final class CairoCanvas: Canvas {
             cairo_move_to(cr, origin.x, origin.y)
             pango_cairo_show_layout(cr, layout.pointer)
             for link in layout.links {
-                for r in layout.rects(startByte: link.startByte, endByte: link.endByte) { addLink(link.url, r, origin) }
+                for r in layout.rects(startByte: link.startByte, endByte: link.endByte) {
+                    addLink(link.url, r, origin, description: layout.description(of: link))
+                }
             }
             return
         }
@@ -139,14 +157,17 @@ final class CairoCanvas: Canvas {
             var index = linkIndex
             while index < layout.links.count, layout.links[index].startByte < line.endByte {
                 let link = layout.links[index]
-                if let rect = layout.rect(of: line, startByte: link.startByte, endByte: link.endByte) { addLink(link.url, rect, origin) }
+                if let rect = layout.rect(of: line, startByte: link.startByte, endByte: link.endByte) {
+                    addLink(link.url, rect, origin, description: layout.description(of: link))
+                }
                 index += 1
             }
         }
     }
 
-    /// A link annotation over `rect` (layout coordinates, drawn at `origin`).
-    private func addLink(_ url: String, _ rect: Rect, _ origin: Point) {
+    /// A link annotation over `rect` (layout coordinates, drawn at `origin`) described as `description`.
+    private func addLink(_ url: String, _ rect: Rect, _ origin: Point, description: String) {
+        structure.linkDescriptions.append(description)
         let target: String
         if url.hasPrefix("#") {
             target = "dest='\(Navigation.destinationName(String(url.dropFirst())))'"

@@ -24,14 +24,17 @@ final class FigureFlowable: Flowable {
     let scale: Double
     let textColor: Color
     let captionColor: Color
+    /// The text alternative; nil for a decorative image, which is drawn as an Artifact.
+    let alternative: String?
 
     private static let gap = 4.0
 
     init(
         content: Content, title: TextLayout?, caption: TextLayout?, frameWidth: Double, scale: Double = 1,
-        textColor: Color, captionColor: Color
+        textColor: Color, captionColor: Color, alternative: String?
     ) {
         self.content = content
+        self.alternative = alternative
         self.title = title
         self.caption = caption
         self.frameWidth = frameWidth
@@ -51,14 +54,24 @@ final class FigureFlowable: Flowable {
         return FigureFlowable(
             content: content, title: title, caption: caption, frameWidth: frameWidth,
             scale: min(scale, room / content.size.height), textColor: textColor,
-            captionColor: captionColor)
+            captionColor: captionColor, alternative: alternative)
     }
 
+    /// A figure with a text alternative is a `Figure` element (its title and picture) followed by
+    /// its `Caption`, which stays readable text; one without is decoration, its caption still text.
     func draw(on canvas: CairoCanvas, at origin: Point) {
-        canvas.tagged("Figure") { drawContent(on: canvas, at: origin) }
+        if let alternative {
+            canvas.figure(alternative: alternative) { drawPicture(on: canvas, at: origin) }
+        } else {
+            drawPicture(on: canvas, at: origin)
+        }
+        if let caption {
+            let y = origin.y + titleHeight + content.size.height * scale + FigureFlowable.gap
+            canvas.tagged(.caption) { canvas.draw(layout: caption, at: Point(origin.x, y), color: captionColor) }
+        }
     }
 
-    private func drawContent(on canvas: CairoCanvas, at origin: Point) {
+    private func drawPicture(on canvas: CairoCanvas, at origin: Point) {
         var y = origin.y
         if let title {
             canvas.draw(layout: title, at: Point(origin.x, y), color: textColor)
@@ -71,10 +84,6 @@ final class FigureFlowable: Flowable {
             canvas.draw(image: image, in: Rect(x: x, y: y, width: size.width, height: size.height))
         case .drawing(let drawing):
             canvas.transformed(translate: Point(x, y), scale: scale) { drawing.replay(on: canvas) }
-        }
-        y += size.height
-        if let caption {
-            canvas.draw(layout: caption, at: Point(origin.x, y + FigureFlowable.gap), color: captionColor)
         }
     }
 }

@@ -135,8 +135,12 @@ final class FlowableBuilder {
                 if case .file = image.source { field = "\(path).path" } else { field = "\(path).data" }
                 throw FolioError(path: field, "the image data is corrupt and cannot be decoded")
             }
-            if image.alt.trimmingCharacters(in: .whitespaces).isEmpty {
-                warnings.append(LayoutReport.Warning(kind: .missingAlt, path: "\(path).alt", message: "the image has no text alternative"))
+            let alternative = image.alt.trimmingCharacters(in: .whitespacesAndNewlines)
+            if alternative.isEmpty {
+                warnings.append(
+                    LayoutReport.Warning(
+                        kind: .missingAlt, path: "\(path).alt",
+                        message: "the image has no text alternative, so it is treated as decoration"))
             }
             let natural = Double(data.pixelWidth) * 0.75
             let shownWidth = min(image.width?.points ?? natural, width)
@@ -144,7 +148,8 @@ final class FlowableBuilder {
             return [
                 FigureFlowable(
                     content: .image(data, size), title: nil, caption: caption(image.caption),
-                    frameWidth: width, textColor: theme.text, captionColor: theme.muted)
+                    frameWidth: width, textColor: theme.text, captionColor: theme.muted,
+                    alternative: alternative.isEmpty ? nil : alternative)
             ]
         case .table(let table):
             let layout = try TableLayout(table: table, width: width, text: text, theme: theme)
@@ -156,7 +161,7 @@ final class FlowableBuilder {
             return [
                 FigureFlowable(
                     content: .drawing(drawing), title: title, caption: caption(chart.caption),
-                    frameWidth: width, textColor: theme.text, captionColor: theme.muted)
+                    frameWidth: width, textColor: theme.text, captionColor: theme.muted, alternative: drawing.description)
             ]
         case .message(let message):
             let textWidth = MessageFlowable.textWidth(frame: width)

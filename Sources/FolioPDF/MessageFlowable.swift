@@ -77,7 +77,7 @@ final class MessageFlowable: Flowable {
     }
 
     func draw(on canvas: CairoCanvas, at origin: Point) {
-        canvas.tagged("Div") { drawContent(on: canvas, at: origin) }
+        canvas.tagged(.division) { drawContent(on: canvas, at: origin) }
     }
 
     private func drawContent(on canvas: CairoCanvas, at origin: Point) {
@@ -86,8 +86,8 @@ final class MessageFlowable: Flowable {
         canvas.rect(Rect(x: box.x, y: box.y, width: MessageFlowable.bar, height: box.height), color: tint)
         let x = box.x + MessageFlowable.bar + MessageFlowable.padding
         let y = box.y + MessageFlowable.padding
-        if showsTitle { canvas.tagged("P") { canvas.draw(layout: title, at: Point(x, y), color: textColor) } }
+        if showsTitle { canvas.tagged(.paragraph) { canvas.draw(layout: title, at: Point(x, y), color: textColor) } }
         guard let body, !bodyRange.isEmpty else { return }
-        canvas.tagged("P") { body.draw(lines: bodyRange, on: canvas, at: Point(x, y + titleHeight + bodyGap), color: textColor) }
+        canvas.tagged(.paragraph) { body.draw(lines: bodyRange, on: canvas, at: Point(x, y + titleHeight + bodyGap), color: textColor) }
     }
 }

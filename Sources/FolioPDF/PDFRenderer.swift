@@ -109,7 +109,8 @@ public struct PDFRenderer {
             let failing = status != CAIRO_STATUS_SUCCESS ? status : cairo_surface_status(surface)
             throw FolioError(path: "", "Cairo failed to write the PDF: \(String(cString: cairo_status_to_string(failing)))")
         }
-        let data = PDFCatalogUpdate.adding(language: document.metadata.language, to: sink.data)
+        let data = try PDFFinisher(document: document, structure: canvas.structure, date: PDFRenderer.creationDate(document.metadata))
+            .finish(sink.data)
         return Result(
             data: data,
             report: report(
@@ -160,9 +161,7 @@ public struct PDFRenderer {
         }
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Folio")
         let date = PDFRenderer.creationDate(meta)
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        let stamp = formatter.string(from: date)
+        let stamp = XMPPacket.dateStamp(date)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, stamp)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, stamp)
     }

@@ -8,11 +8,11 @@ final class TextFlowable: Flowable {
     enum Role {
         case title, section, subtitle, paragraph
 
-        var tag: String {
+        var tag: StructureTag {
             switch self {
-            case .title, .section: return "H1"
-            case .subtitle: return "H2"
-            case .paragraph: return "P"
+            case .title, .section: return .heading1
+            case .subtitle: return .heading2
+            case .paragraph: return .paragraph
             }
         }
     }

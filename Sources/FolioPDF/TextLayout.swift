@@ -1,5 +1,6 @@
 import CCairoPango
 import FolioGraphics
+import Foundation
 
 /// An owned Pango layout: measured once, drawn as measured, freed on deinit.
 final class TextLayout {
@@ -128,5 +129,21 @@ final class TextLayout {
         let left = Double(min(x0, x1)) / scale
         let right = Double(max(x0, x1)) / scale
         return Rect(x: line.extents.x + left, y: line.extents.y, width: max(right - left, 0), height: line.extents.height)
+    }
+}
+
+extension TextLayout {
+    /// What a link says, for its annotation's description: its text, else its address.
+    func description(of link: Link) -> String {
+        if let text = pango_layout_get_text(pointer) {
+            let length = strlen(text)
+            if link.startByte >= 0, link.startByte < link.endByte, link.endByte <= length {
+                let bytes = UnsafeRawBufferPointer(
+                    start: UnsafeRawPointer(text).advanced(by: link.startByte), count: link.endByte - link.startByte)
+                let words = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                if !words.isEmpty { return words }
+            }
+        }
+        return link.url
     }
 }

@@ -35,7 +35,7 @@ final class WidgetsFlowable: Flowable {
     var height: Double { (tiles.map(contentHeight).max() ?? 0) + 2 * WidgetsFlowable.padding }
 
     func draw(on canvas: CairoCanvas, at origin: Point) {
-        canvas.tagged("Div") { drawContent(on: canvas, at: origin) }
+        canvas.tagged(.division) { drawContent(on: canvas, at: origin) }
     }
 
     private func drawContent(on canvas: CairoCanvas, at origin: Point) {
@@ -47,7 +47,7 @@ final class WidgetsFlowable: Flowable {
             canvas.rect(Rect(x: box.x, y: box.y + 6, width: 3, height: box.height - 12), color: tile.tint)
             var y = box.y + WidgetsFlowable.padding
             let textX = box.x + WidgetsFlowable.padding
-            canvas.tagged("P") {
+            canvas.tagged(.paragraph) {
                 canvas.draw(layout: tile.title, at: Point(textX, y), color: theme.muted)
                 y += tile.title.metrics.height + 4
                 canvas.draw(layout: tile.value, at: Point(textX, y), color: theme.text)

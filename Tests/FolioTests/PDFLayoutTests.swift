@@ -212,7 +212,8 @@ final class PDFLayoutTests: XCTestCase {
         XCTAssertEqual(decoded.warnings.map(\.kind), [.missingAlt])
         let strict = try TestSupport.run(folio, ["render", input.path, "-o", folder.appendingPathComponent("b.pdf").path, "--strict"])
         XCTAssertEqual(strict.status, 1)
-        XCTAssertEqual(strict.stderr, "folio: error: elements[0].alt: layout: the image has no text alternative\n")
+        XCTAssertEqual(
+            strict.stderr, "folio: error: elements[0].alt: layout: the image has no text alternative, so it is treated as decoration\n")
     }
 
     func testSourceDateEpochGivesIdenticalBytes() throws {

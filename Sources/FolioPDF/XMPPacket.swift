@@ -1,0 +1,117 @@
+import Foundation
+
+/// The document's XMP metadata packet: Dublin Core title, author, subject and language,
+/// dates, producer, and the conformance claims (PDF/UA-1; PDF/A-2u when archival).
+/// Every value is written through `XMLText`, so no value can break out of its element.
+struct XMPPacket {
+    var title: String
+    var author: String?
+    var subject: String?
+    var keywords: [String]
+    var language: String
+    var date: Date
+    var producer: String
+    var claimsUniversalAccessibility: Bool
+    var claimsArchival: Bool
+
+    /// The packet as UTF-8 XML.
+    var xml: String {
+        let stamp = XMPPacket.dateStamp(date)
+        var lines = [
+            "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>",
+            "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">",
+            "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">",
+            "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\""
+                + " xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\""
+                + (claimsUniversalAccessibility ? " xmlns:pdfuaid=\"http://www.aiim.org/pdfua/ns/id/\"" : "")
+                + (claimsArchival
+                    ? " xmlns:pdfaid=\"http://www.aiim.org/pdfa/ns/id/\""
+                        + " xmlns:pdfaExtension=\"http://www.aiim.org/pdfa/ns/extension/\""
+                        + " xmlns:pdfaSchema=\"http://www.aiim.org/pdfa/ns/schema#\""
+                        + " xmlns:pdfaProperty=\"http://www.aiim.org/pdfa/ns/property#\"" : "") + ">",
+            "<dc:format>application/pdf</dc:format>",
+            "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">\(XMLText(title))</rdf:li></rdf:Alt></dc:title>",
+            "<dc:language><rdf:Bag><rdf:li>\(XMLText(language))</rdf:li></rdf:Bag></dc:language>",
+        ]
+        if let author {
+            lines.append("<dc:creator><rdf:Seq><rdf:li>\(XMLText(author))</rdf:li></rdf:Seq></dc:creator>")
+        }
+        if let subject {
+            lines.append("<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">\(XMLText(subject))</rdf:li></rdf:Alt></dc:description>")
+        }
+        if !keywords.isEmpty {
+            lines.append("<pdf:Keywords>\(XMLText(keywords.joined(separator: ", ")))</pdf:Keywords>")
+        }
+        lines += [
+            "<pdf:Producer>\(XMLText(producer))</pdf:Producer>",
+            "<xmp:CreatorTool>Folio</xmp:CreatorTool>",
+            "<xmp:CreateDate>\(stamp)</xmp:CreateDate>",
+            "<xmp:ModifyDate>\(stamp)</xmp:ModifyDate>",
+            "<xmp:MetadataDate>\(stamp)</xmp:MetadataDate>",
+        ]
+        if claimsUniversalAccessibility { lines.append("<pdfuaid:part>1</pdfuaid:part>") }
+        if claimsArchival {
+            lines += ["<pdfaid:part>2</pdfaid:part>", "<pdfaid:conformance>U</pdfaid:conformance>"]
+            if claimsUniversalAccessibility { lines += XMPPacket.universalAccessibilitySchema }
+        }
+        lines += ["</rdf:Description>", "</rdf:RDF>", "</x:xmpmeta>", "<?xpacket end=\"w\"?>"]
+        return lines.joined(separator: "\n")
+    }
+
+    /// PDF/A allows only predefined XMP schemas unless described: this describes pdfuaid.
+    private static let universalAccessibilitySchema = [
+        "<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType=\"Resource\">",
+        "<pdfaSchema:schema>PDF/UA Universal Accessibility Schema</pdfaSchema:schema>",
+        "<pdfaSchema:namespaceURI>http://www.aiim.org/pdfua/ns/id/</pdfaSchema:namespaceURI>",
+        "<pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>",
+        "<pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType=\"Resource\">",
+        "<pdfaProperty:name>part</pdfaProperty:name>",
+        "<pdfaProperty:valueType>Integer</pdfaProperty:valueType>",
+        "<pdfaProperty:category>internal</pdfaProperty:category>",
+        "<pdfaProperty:description>Indicates, which part of ISO 14289 standard is followed</pdfaProperty:description>",
+        "</rdf:li></rdf:Seq></pdfaSchema:property>",
+        "</rdf:li></rdf:Bag></pdfaExtension:schemas>",
+    ]
+
+    /// `date` as an ISO 8601 UTC date-time, such as 2026-11-15T09:30:00Z (one formatter for
+    /// all renders: making one costs more than the rest of the metadata).
+    static func dateStamp(_ date: Date) -> String {
+        dateLock.lock()
+        defer { dateLock.unlock() }
+        return dateFormatter.string(from: date)
+    }
+
+    private static let dateLock = NSLock()
+    nonisolated(unsafe) private static let dateFormatter: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter
+    }()
+}
+
+/// Text for an XML element's content, escaped when interpolated; characters XML 1.0 cannot
+/// hold (most controls) are dropped.
+struct XMLText: CustomStringConvertible {
+    let raw: String
+
+    init(_ raw: String) { self.raw = raw }
+
+    var description: String {
+        var escaped = ""
+        escaped.reserveCapacity(raw.utf8.count)
+        for scalar in raw.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
+            default:
+                let value = scalar.value
+                guard value >= 0x20, !(0xFFFE...0xFFFF).contains(value) else { continue }
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+}

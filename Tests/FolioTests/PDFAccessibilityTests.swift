@@ -1,0 +1,230 @@
+import Foundation
+import XCTest
+
+@testable import Folio
+@testable import FolioCharts
+@testable import FolioPDF
+
+/// PDF/UA-1: what a screen reader and an auditor's checker find in Folio's PDFs.
+final class PDFAccessibilityTests: XCTestCase {
+    /// A document with everything the structure tree has to get right: a table split over
+    /// pages, sections, links, a chart, images with and without alt, right-to-left and CJK text.
+    static let hardDocument = """
+        title: "Accessibility <check> & more"
+        header: Riverside ward
+        metadata: {author: "Dr. Ann O'Neil", language: en, creationDate: 2026-11-15}
+        elements:
+          - {type: paragraph, text: "See [the results](#results) or [the guide](https://example.org/guide?a=1&b=2)."}
+          - {type: section, title: Vitals, label: V}
+          - type: chart
+            kind: bar
+            title: Pain by day
+            categories: [Mon, Tue, Wed]
+            series: [{title: Pain, values: [3, 5, 2]}]
+          - {type: image, path: logo.png, alt: Riverside Care logo, caption: Our logo}
+          - {type: image, path: logo.png}
+          - {type: subtitle, text: Results, id: results}
+          - type: table
+            caption: Daily observations
+            header: [Day, Heart rate, Note]
+            zebra: true
+            rows:
+        \((1...90).map { "        - [Day \($0), \"\(60 + $0 % 40)\", \"note \($0)\"]" }.joined(separator: "\n"))
+          - {type: paragraph, text: "هذا نص عربي قصير يكتب من اليمين إلى اليسار"}
+          - {type: paragraph, text: "患者本周完成了大部分治疗计划，疼痛在周中达到高峰。"}
+        """
+
+    private func render(_ yaml: String) throws -> Data {
+        let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+        return try document.pdf(options: RenderOptions(baseDirectory: TestSupport.samples))
+    }
+
+    /// Every object of `pdf` as qpdf's JSON (version 2) shows it: "obj:N 0 R" → value.
+    private func objects(_ pdf: Data) throws -> [String: Any] {
+        let file = try TestSupport.temporaryFile(pdf, name: "objects.pdf")
+        let json = try TestSupport.run("qpdf", ["--json=2", "--json-key=qpdf", file.path]).text
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let qpdf = try XCTUnwrap(root["qpdf"] as? [Any])
+        let objects = try XCTUnwrap(qpdf.last as? [String: Any])
+        return objects.compactMapValues { ($0 as? [String: Any])?["value"] }
+    }
+
+    /// Structure elements (dictionaries with /S and /P), with their object key.
+    private func structureElements(_ objects: [String: Any]) -> [(key: String, value: [String: Any])] {
+        objects.compactMap { key, value in
+            guard let dictionary = value as? [String: Any], dictionary["/S"] != nil, dictionary["/P"] != nil else { return nil }
+            return (key, dictionary)
+        }.sorted { $0.key < $1.key }
+    }
+
+    private func elements(_ type: String, in objects: [String: Any]) -> [[String: Any]] {
+        structureElements(objects).map(\.value).filter { $0["/S"] as? String == type }
+    }
+
+    func testFiguresCarryTheirTextAlternativeAndImagesWithoutAltAreArtifacts() throws {
+        let pdf = try render(PDFAccessibilityTests.hardDocument)
+        let objects = try objects(pdf)
+        let figures = elements("/Figure", in: objects)
+        let alternatives = figures.compactMap { $0["/Alt"] as? String }
+        XCTAssertEqual(figures.count, 2, "the chart and the image with alt; the image without alt is decoration")
+        XCTAssertEqual(alternatives.count, 2)
+        XCTAssertTrue(alternatives.contains("u:Riverside Care logo"), "\(alternatives)")
+        let chart = try XCTUnwrap(alternatives.first { $0.hasPrefix("u:Bar chart, Pain by day") })
+        XCTAssertTrue(chart.contains("Pain from 2 (Wed) to 5 (Tue)"), chart)
+    }
+
+    func testATableSplitOverPagesIsOneTableWithItsHeaderRowOnceAndScoped() throws {
+        let pdf = try render(PDFAccessibilityTests.hardDocument)
+        XCTAssertGreaterThan(try TestSupport.pageTexts(pdf).filter { $0.contains("Heart rate") }.count, 1, "the table should split")
+        let objects = try objects(pdf)
+        XCTAssertEqual(elements("/Table", in: objects).count, 1)
+        let headers = elements("/TH", in: objects)
+        XCTAssertEqual(headers.count, 3, "the repeated header is an artifact, not more header cells")
+        for header in headers {
+            let attributes = try XCTUnwrap(header["/A"] as? [String: Any])
+            XCTAssertEqual(attributes["/Scope"] as? String, "/Column")
+            XCTAssertEqual(attributes["/O"] as? String, "/Table")
+        }
+        XCTAssertEqual(elements("/TR", in: objects).count, 91)
+        XCTAssertEqual(elements("/TD", in: objects).count, 270)
+        // Every row hangs under the one table.
+        let table = try XCTUnwrap(structureElements(objects).first { $0.value["/S"] as? String == "/Table" }).key
+        let tableReference = String(table.dropFirst("obj:".count))
+        for row in elements("/TR", in: objects) { XCTAssertEqual(row["/P"] as? String, tableReference) }
+        XCTAssertEqual(elements("/Caption", in: objects).count, 2, "the table's and the image's; not \"(continued)\"")
+    }
+
+    func testLinksAreDescribedByTheirText() throws {
+        let pdf = try render(PDFAccessibilityTests.hardDocument)
+        let objects = try objects(pdf)
+        let links = objects.values.compactMap { $0 as? [String: Any] }.filter { $0["/Subtype"] as? String == "/Link" }
+        XCTAssertEqual(Set(links.compactMap { $0["/Contents"] as? String }), ["u:the results", "u:the guide"])
+        XCTAssertEqual(elements("/Link", in: objects).count, 2)
+    }
+
+    func testCatalogPagesAndXMPDeclarePDFUA() throws {
+        let pdf = try render(PDFAccessibilityTests.hardDocument)
+        let objects = try objects(pdf)
+        let catalog = try XCTUnwrap(objects.values.compactMap { $0 as? [String: Any] }.first { $0["/Type"] as? String == "/Catalog" })
+        XCTAssertEqual(catalog["/Lang"] as? String, "u:en")
+        XCTAssertEqual((catalog["/MarkInfo"] as? [String: Any])?["/Marked"] as? Bool, true)
+        XCTAssertEqual((catalog["/ViewerPreferences"] as? [String: Any])?["/DisplayDocTitle"] as? Bool, true)
+        let pages = objects.values.compactMap { $0 as? [String: Any] }.filter { $0["/Type"] as? String == "/Page" }
+        XCTAssertFalse(pages.isEmpty)
+        for page in pages { XCTAssertEqual(page["/Tabs"] as? String, "/S") }
+        let file = try TestSupport.temporaryFile(pdf, name: "xmp.pdf")
+        let xmp = try TestSupport.run("pdfinfo", ["-meta", file.path]).text
+        XCTAssertTrue(xmp.contains("<pdfuaid:part>1</pdfuaid:part>"), xmp)
+        XCTAssertTrue(xmp.contains("<rdf:li xml:lang=\"x-default\">Accessibility &lt;check&gt; &amp; more</rdf:li>"), xmp)
+        XCTAssertTrue(xmp.contains("<rdf:li>Dr. Ann O'Neil</rdf:li>"), xmp)
+        XCTAssertTrue(xmp.contains("<xmp:CreateDate>2026-11-15T00:00:00Z</xmp:CreateDate>"), xmp)
+        XCTAssertFalse(xmp.contains("pdfaid"), "not archival unless asked")
+    }
+
+    /// Every painting operator at marked-content depth 0 is inside an /Artifact sequence, and
+    /// marked content nests properly. Content streams are read with whitespace tokens, which is
+    /// exact for these test documents (no string holds an operator name between spaces).
+    func testNothingIsDrawnOutsideStructureOrArtifacts() throws {
+        let pdf = try render(PDFAccessibilityTests.hardDocument)
+        let file = try TestSupport.temporaryFile(pdf, name: "content.pdf")
+        let folder = try TestSupport.temporaryDirectory()
+        let qdf = folder.appendingPathComponent("content.qdf").path
+        XCTAssertEqual(try TestSupport.run("qpdf", ["--qdf", "--object-streams=disable", file.path, qdf]).status, 0)
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
+        let painting: Set<Substring> = ["re", "m", "f", "S", "Tj", "TJ", "Do", "sh", "BI"]
+        var pagesSeen = 0
+        for page in text.components(separatedBy: "%% Contents for page ").dropFirst() {
+            pagesSeen += 1
+            guard let start = page.range(of: "stream\n"), let end = page.range(of: "\nendstream") else { continue }
+            var stack: [Substring] = []
+            var previous: Substring = ""
+            var artifactSequences = 0
+            for token in page[start.upperBound..<end.lowerBound].split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+                switch token {
+                case "BMC", "BDC":
+                    stack.append(previous)
+                    if previous == "/Artifact" { artifactSequences += 1 }
+                case "EMC": XCTAssertNotNil(stack.popLast(), "EMC without a sequence")
+                default:
+                    if painting.contains(token) { XCTAssertFalse(stack.isEmpty, "\(token) outside marked content") }
+                }
+                if token.hasPrefix("/") { previous = token }
+            }
+            XCTAssertTrue(stack.isEmpty, "unclosed marked content")
+            XCTAssertGreaterThan(artifactSequences, 0, "the running header and footer are artifacts")
+        }
+        XCTAssertGreaterThan(pagesSeen, 1)
+        // Poppler reads every operator: no "Unknown operator" from a badly joined sequence.
+        let rendered = try TestSupport.run("pdftotext", [file.path, "-"])
+        XCTAssertEqual(rendered.stderr, "")
+        XCTAssertTrue(rendered.text.contains("Day 90"))
+        XCTAssertEqual(try TestSupport.run("qpdf", ["--check", file.path]).status, 0)
+    }
+
+    func testUntaggedDocumentsHaveNoStructureButKeepTheirLanguage() throws {
+        let pdf = try render(
+            """
+            title: Fast
+            metadata: {tagged: false, language: de}
+            elements: [{type: paragraph, text: "Guten Tag"}, {type: chart, kind: bar, categories: [a], series: [{title: s, values: [1]}]}]
+            """)
+        let raw = String(decoding: pdf, as: UTF8.self)
+        XCTAssertFalse(raw.contains("/StructTreeRoot"))
+        XCTAssertFalse(raw.contains("/Artifact"))
+        XCTAssertFalse(raw.contains("pdfuaid"))
+        XCTAssertTrue(raw.contains("/Lang (de)"))
+    }
+
+    func testArchivalDocumentsCarryAnSRGBOutputIntentAndClaimPDFA2U() throws {
+        let pdf = try render(
+            """
+            title: Archive
+            metadata: {conformance: pdfa-2u}
+            elements: [{type: paragraph, text: "Kept for [ten years](https://example.org)."}]
+            """)
+        let objects = try objects(pdf)
+        let intents = objects.values.compactMap { $0 as? [String: Any] }.filter { $0["/Type"] as? String == "/OutputIntent" }
+        XCTAssertEqual(intents.count, 1)
+        XCTAssertEqual(intents.first?["/S"] as? String, "/GTS_PDFA1")
+        XCTAssertEqual(intents.first?["/OutputConditionIdentifier"] as? String, "u:sRGB IEC61966-2.1")
+        let links = objects.values.compactMap { $0 as? [String: Any] }.filter { $0["/Subtype"] as? String == "/Link" }
+        XCTAssertEqual(links.first?["/F"] as? Int, 4, "PDF/A: annotations are printed")
+        let file = try TestSupport.temporaryFile(pdf, name: "archive.pdf")
+        let xmp = try TestSupport.run("pdfinfo", ["-meta", file.path]).text
+        for claim in ["<pdfaid:part>2</pdfaid:part>", "<pdfaid:conformance>U</pdfaid:conformance>", "<pdfuaid:part>1</pdfuaid:part>"] {
+            XCTAssertTrue(xmp.contains(claim), claim)
+        }
+        XCTAssertTrue(xmp.contains("<pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>"), "PDF/A needs pdfuaid described")
+    }
+
+    func testUnknownConformanceNamesTheField() throws {
+        XCTAssertThrowsError(try render("title: x\nmetadata: {conformance: pdfa-1b}\nelements: []")) { error in
+            XCTAssertTrue("\(error)".contains("metadata.conformance"), "\(error)")
+            XCTAssertTrue("\(error)".contains("pdfa-2u"), "\(error)")
+        }
+    }
+
+    /// The PDF/UA-1 checker auditors run (pdfua, from PyPI): no errors and no warnings on
+    /// every sample and on the hard document.
+    func testPDFUACheckerFindsNothing() throws {
+        try TestSupport.integrationOnly()
+        let checker =
+            ProcessInfo.processInfo.environment["FOLIO_PDFUA"]
+            ?? TestSupport.root.appendingPathComponent(".venv/bin/pdfua").path
+        guard FileManager.default.isExecutableFile(atPath: checker) else {
+            return XCTFail("pdfua not found: run `make test`, which installs it into .venv")
+        }
+        var files = [try TestSupport.temporaryFile(try render(PDFAccessibilityTests.hardDocument), name: "hard.pdf")]
+        let samples = try FileManager.default.contentsOfDirectory(atPath: TestSupport.samples.path).filter { $0.hasSuffix(".yaml") }
+        XCTAssertGreaterThanOrEqual(samples.count, 3)
+        for sample in samples.sorted() {
+            let yaml = try String(contentsOf: TestSupport.samples.appendingPathComponent(sample), encoding: .utf8)
+            files.append(try TestSupport.temporaryFile(try render(yaml), name: sample.replacingOccurrences(of: ".yaml", with: ".pdf")))
+        }
+        for file in files {
+            let result = try TestSupport.run(checker, ["check", file.path])
+            XCTAssertEqual(result.status, 0, "\(file.lastPathComponent):\n\(result.text)\(result.stderr)")
+            XCTAssertTrue(result.text.contains("errors=0 warnings=0"), result.text)
+        }
+    }
+}
