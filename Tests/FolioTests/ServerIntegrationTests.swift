@@ -346,7 +346,7 @@ final class ServerIntegrationTests: XCTestCase {
     func testAFullQueueAnswers503WithRetryAfter() throws {
         let server = try RunningServer(["--workers", "1", "--queue", "0"])
         defer { server.stop() }
-        let slow = slowDocument(rows: 6_000)
+        let slow = slowDocument(rows: 6_500)
         let first = ExchangeBox()
         let thread = Thread {
             first.value = try? HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json"], body: slow)
@@ -396,7 +396,7 @@ final class ServerIntegrationTests: XCTestCase {
     func testClientsThatDoNotReadTheirResponseAreDisconnected() throws {
         let server = try RunningServer(["--write-timeout", "1"])
         defer { server.stop() }
-        let body = String(decoding: slowDocument(rows: 6_000), as: UTF8.self)
+        let body = String(decoding: slowDocument(rows: 6_500), as: UTF8.self)
         let connection = try RawConnection(port: server.port, receiveBuffer: 4096)
         connection.send(
             "POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -468,7 +468,7 @@ final class ServerIntegrationTests: XCTestCase {
 
     func testSIGTERMLetsInFlightRendersFinishAndExitsZero() throws {
         let server = try RunningServer(["--workers", "1"])
-        let slow = slowDocument(rows: 6_000)
+        let slow = slowDocument(rows: 6_500)
         let first = ExchangeBox()
         let thread = Thread {
             first.value = try? HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json"], body: slow)
