@@ -1,4 +1,6 @@
 // Folio's PDF finishing step on libqpdf: see include/folio_pdf_finish.h.
+// qpdf 11: use std::shared_ptr throughout, not the deprecated PointerHolder.
+#define POINTERHOLDER_TRANSITION 4
 #include "folio_pdf_finish.h"
 
 #include <qpdf/Buffer.hh>
@@ -350,7 +352,7 @@ void finishPages(QPDF &pdf, folio_pdf_finishing const &finishing) {
                 ++links;
             }
         }
-        if (finishing.mark_artifacts) markArtifacts(pdf, page);
+        if (finishing.tagged) markArtifacts(pdf, page);
     }
     if (links != finishing.link_count) {
         throw std::runtime_error(

@@ -21,7 +21,7 @@ struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable
     /// Text, escaped.
     init(text: String) {
         markup = ""
-        HTMLEscaping.escape(text, into: &markup)
+        MarkupEscaping.escape(text, into: &markup)
     }
 
     var description: String { markup }
@@ -52,7 +52,7 @@ struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable
         mutating func appendLiteral(_ literal: String) { markup += literal }
 
         /// Document text, escaped for element content and quoted attribute values.
-        mutating func appendInterpolation(_ text: String) { HTMLEscaping.escape(text, into: &markup) }
+        mutating func appendInterpolation(_ text: String) { MarkupEscaping.escape(text, into: &markup) }
 
         /// Markup built the same way.
         mutating func appendInterpolation(_ html: HTML) { markup += html.markup }
@@ -74,7 +74,7 @@ struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable
                 markup += "#"
                 return
             }
-            HTMLEscaping.escape(url, into: &markup)
+            MarkupEscaping.escape(url, into: &markup)
         }
 
         /// A `data:` URI of an image whose format was checked.

@@ -61,20 +61,32 @@ public enum ISODate {
 
     /// `YYYY-MM-DD` for a midnight, else `YYYY-MM-DDTHH:MM:SSZ` (with milliseconds when there are any).
     public static func format(_ seconds: Double) -> String {
-        let days = (seconds / 86_400).rounded(.down)
-        let (y, m, d) = civil(fromDays: days.clampedInt())
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let date = "\(String(format4: y))-\(two(m))-\(two(d))"
-        let rest = seconds - days * 86_400
-        if rest == 0 { return date }
-        let millis = (rest * 1000).clampedInt()
-        let h = millis / 3_600_000
-        let mi = millis / 60_000 % 60
-        let s = millis / 1000 % 60
+        let (date, millis) = split(seconds)
+        if seconds == (seconds / 86_400).rounded(.down) * 86_400 { return date }
         let ms = millis % 1000
         let fraction = ms == 0 ? "" : "." + String(1000 + ms).dropFirst()
-        return "\(date)T\(two(h)):\(two(mi)):\(two(s))\(fraction)Z"
+        return "\(date)T\(time(millis))\(fraction)Z"
     }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` in whole seconds, midnight included: the form PDF metadata and XMP use.
+    public static func dateTime(_ seconds: Double) -> String {
+        let (date, millis) = split(seconds)
+        return "\(date)T\(time(millis))Z"
+    }
+
+    /// The `YYYY-MM-DD` day of `seconds` and the milliseconds since its midnight.
+    private static func split(_ seconds: Double) -> (date: String, millis: Int) {
+        let days = (seconds / 86_400).rounded(.down)
+        let (y, m, d) = civil(fromDays: days.clampedInt())
+        return ("\(String(format4: y))-\(two(m))-\(two(d))", ((seconds - days * 86_400) * 1000).clampedInt())
+    }
+
+    /// `HH:MM:SS` of a time of day in milliseconds.
+    private static func time(_ millis: Int) -> String {
+        "\(two(millis / 3_600_000)):\(two(millis / 60_000 % 60)):\(two(millis / 1000 % 60))"
+    }
+
+    private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {

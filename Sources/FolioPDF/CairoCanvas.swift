@@ -22,9 +22,10 @@ final class CairoCanvas: Canvas {
     }
 
     /// Runs `body` inside a PDF structure element such as `P`, `H1`, `TD` (for figures and
-    /// tables, use `figure` and `table`). What is drawn outside any element is an Artifact.
-    func tagged(_ tag: StructureTag, _ body: () -> Void) {
-        guard tagsStructure else {
+    /// tables, use `figure` and `table`). With `nil`, `body` is decoration: what is drawn outside
+    /// every element becomes an Artifact in the finished PDF.
+    func tagged(_ tag: StructureTag?, _ body: () -> Void) {
+        guard tagsStructure, let tag else {
             body()
             return
         }
@@ -33,8 +34,10 @@ final class CairoCanvas: Canvas {
         cairo_tag_end(cr, tag.rawValue)
     }
 
-    /// Runs `body` inside a `Figure` element whose text alternative is `alternative`.
-    func figure(alternative: String, _ body: () -> Void) {
+    /// Runs `body` inside a `Figure` element whose text alternative is `alternative`; without
+    /// one, the picture is decoration.
+    func figure(alternative: String?, _ body: () -> Void) {
+        guard let alternative else { return tagged(nil, body) }
         if tagsStructure { structure.figureAlternatives.append(alternative) }
         tagged(.figure, body)
     }
@@ -133,8 +136,9 @@ final class CairoCanvas: Canvas {
             cairo_move_to(cr, origin.x, origin.y)
             pango_cairo_show_layout(cr, layout.pointer)
             for link in layout.links {
+                let description = layout.description(of: link)
                 for r in layout.rects(startByte: link.startByte, endByte: link.endByte) {
-                    addLink(link.url, r, origin, description: layout.description(of: link))
+                    addLink(link.url, r, origin, description: description)
                 }
             }
             return

@@ -60,11 +60,7 @@ final class FigureFlowable: Flowable {
     /// A figure with a text alternative is a `Figure` element (its title and picture) followed by
     /// its `Caption`, which stays readable text; one without is decoration, its caption still text.
     func draw(on canvas: CairoCanvas, at origin: Point) {
-        if let alternative {
-            canvas.figure(alternative: alternative) { drawPicture(on: canvas, at: origin) }
-        } else {
-            drawPicture(on: canvas, at: origin)
-        }
+        canvas.figure(alternative: alternative) { drawPicture(on: canvas, at: origin) }
         if let caption {
             let y = origin.y + titleHeight + content.size.height * scale + FigureFlowable.gap
             canvas.tagged(.caption) { canvas.draw(layout: caption, at: Point(origin.x, y), color: captionColor) }

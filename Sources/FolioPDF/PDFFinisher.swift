@@ -15,46 +15,44 @@ struct PDFFinisher {
 
     func finish(_ pdf: Data) throws -> Data {
         let metadata = document.metadata
-        let tagged = metadata.tagged
         let archival = metadata.conformance == .archival
-        let profile = archival ? try PDFFinisher.outputProfile() : nil
+        let profile = archival ? try PDFFinisher.outputProfile() : Data()
         let xmp = XMPPacket(
             title: document.title, author: metadata.author, subject: metadata.subject, keywords: metadata.keywords,
             language: metadata.language, date: date, producer: PDFFinisher.producer,
-            claimsUniversalAccessibility: tagged, claimsArchival: archival
+            claimsUniversalAccessibility: metadata.tagged, claimsArchival: archival
         ).xml
-        let figures = CStringArray(tagged ? structure.figureAlternatives : [])
+        // The canvas records figures and tables only when it tags, links always (they are
+        // annotations either way).
+        let strings = CStringArray([xmp, metadata.language, PDFFinisher.outputCondition])
+        let figures = CStringArray(structure.figureAlternatives)
         let links = CStringArray(structure.linkDescriptions)
-        let continues = (tagged ? structure.tableContinues : []).map { UInt8($0 ? 1 : 0) }
+        let continues = structure.tableContinues.map { UInt8($0 ? 1 : 0) }
+        var finishing = folio_pdf_finishing(
+            language: strings.pointers[1], xmp: strings.pointers[0], xmp_length: strlen(strings.pointers[0]!),
+            figure_alternatives: figures.pointers, figure_count: figures.count, table_continues: nil, table_count: continues.count,
+            link_descriptions: links.pointers, link_count: links.count, tagged: metadata.tagged ? 1 : 0,
+            icc_profile: nil, icc_profile_length: profile.count, output_condition: strings.pointers[2])
         var output: UnsafeMutablePointer<UInt8>?
         var outputLength = 0
         var message = [CChar](repeating: 0, count: 512)
-        let status = xmp.withCString { xmpPointer in
-            metadata.language.withCString { language in
-                PDFFinisher.outputCondition.withCString { condition in
-                    continues.withUnsafeBufferPointer { continuesPointer in
-                        (profile ?? Data()).withUnsafeBytes { profileBytes in
-                            pdf.withUnsafeBytes { pdfBytes in
-                                var finishing = folio_pdf_finishing(
-                                    language: language, xmp: xmpPointer, xmp_length: strlen(xmpPointer),
-                                    figure_alternatives: figures.pointers, figure_count: figures.count,
-                                    table_continues: continuesPointer.baseAddress, table_count: continues.count,
-                                    link_descriptions: links.pointers, link_count: links.count,
-                                    mark_artifacts: tagged ? 1 : 0, tagged: tagged ? 1 : 0,
-                                    icc_profile: profile == nil ? nil : profileBytes.bindMemory(to: UInt8.self).baseAddress,
-                                    icc_profile_length: profileBytes.count, output_condition: condition)
-                                return folio_pdf_finish(
-                                    &finishing, pdfBytes.bindMemory(to: UInt8.self).baseAddress, pdfBytes.count, &output,
-                                    &outputLength, &message, message.count)
-                            }
-                        }
+        // The C arrays must outlive the call: ARC may free a class instance after its last use.
+        let status = withExtendedLifetime((strings, figures, links)) {
+            continues.withUnsafeBufferPointer { continues in
+                profile.withUnsafeBytes { profile in
+                    pdf.withUnsafeBytes { pdf in
+                        finishing.table_continues = continues.baseAddress
+                        finishing.icc_profile = archival ? profile.bindMemory(to: UInt8.self).baseAddress : nil
+                        return folio_pdf_finish(
+                            &finishing, pdf.bindMemory(to: UInt8.self).baseAddress, pdf.count, &output, &outputLength, &message,
+                            message.count)
                     }
                 }
             }
         }
         guard status == 0, let output else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw FolioError(path: "", "could not finish the PDF: \(reason)")
+            throw FolioError(path: "", "internal error, please report it: libqpdf could not finish the PDF: \(reason)")
         }
         defer { folio_pdf_free(output) }
         return Data(bytes: output, count: outputLength)
@@ -80,22 +78,5 @@ struct PDFFinisher {
             path: "metadata.conformance",
             "PDF/A needs an sRGB ICC profile and none is installed (apt-get install colord-data): looked in "
                 + outputProfilePaths.joined(separator: ", "))
-    }
-}
-
-/// NUL-terminated copies of strings in a C array of `char *` that lives as long as the value.
-final class CStringArray {
-    let pointers: UnsafeMutablePointer<UnsafePointer<CChar>?>
-    let count: Int
-
-    init(_ strings: [String]) {
-        count = strings.count
-        pointers = .allocate(capacity: max(strings.count, 1))
-        for (index, string) in strings.enumerated() { pointers[index] = UnsafePointer(strdup(string)) }
-    }
-
-    deinit {
-        for index in 0..<count { free(UnsafeMutableRawPointer(mutating: pointers[index])) }
-        pointers.deallocate()
     }
 }

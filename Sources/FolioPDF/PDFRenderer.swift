@@ -161,7 +161,7 @@ public struct PDFRenderer {
         }
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Folio")
         let date = PDFRenderer.creationDate(meta)
-        let stamp = XMPPacket.dateStamp(date)
+        let stamp = ISODate.dateTime(date.timeIntervalSince1970)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, stamp)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, stamp)
     }

@@ -114,22 +114,19 @@ final class TableFlowable: Flowable {
         let width = layout.columnWidths.reduce(0, +)
         var y = origin.y
         if let caption = captionLayout {
-            let drawCaption = { canvas.draw(layout: caption, at: Point(origin.x, y), color: theme.muted) }
             // "(continued)" on a later page is a pagination artifact, like the repeated header.
-            if isFirstPart { canvas.tagged(.caption, drawCaption) } else { drawCaption() }
+            canvas.tagged(isFirstPart ? .caption : nil) { canvas.draw(layout: caption, at: Point(origin.x, y), color: theme.muted) }
             y += layout.captionHeight(caption)
         }
         canvas.table(continues: !isFirstPart) {
             if let header = layout.header {
                 canvas.rect(Rect(x: origin.x, y: y, width: width, height: layout.headerHeight), color: theme.tableHeaderBackground)
-                if isFirstPart {
-                    canvas.tagged(.tableRow) {
-                        drawRow(header, slots: layout.headerSlots, tag: .headerCell, on: canvas, x: origin.x, y: y, starts: nil, ends: nil)
-                    }
-                } else {
-                    // A header repeated on a later page is a pagination artifact: the table's
-                    // structure has its header row once.
-                    drawRow(header, slots: layout.headerSlots, tag: nil, on: canvas, x: origin.x, y: y, starts: nil, ends: nil)
+                // A header repeated on a later page is a pagination artifact: the table's structure
+                // has its header row once.
+                canvas.tagged(isFirstPart ? .tableRow : nil) {
+                    drawRow(
+                        header, slots: layout.headerSlots, tag: isFirstPart ? .headerCell : nil, on: canvas, x: origin.x, y: y,
+                        starts: nil, ends: nil)
                 }
                 y += layout.headerHeight
                 canvas.line(from: Point(origin.x, y), to: Point(origin.x + width, y), style: StrokeStyle(color: theme.axis, width: 0.8))
@@ -159,18 +156,17 @@ final class TableFlowable: Flowable {
         for (c, (cell, slot)) in zip(cells, slots).enumerated() {
             let cellX = x + layout.columnStarts[slot.column]
             let point = Point(cellX + TableLayout.paddingX, y + TableLayout.paddingY)
-            let drawCell = {
+            canvas.tagged(tag) {
                 if starts == nil && ends == nil {
-                    canvas.draw(layout: cell, at: point, color: self.layout.theme.text)
+                    canvas.draw(layout: cell, at: point, color: layout.theme.text)
                 } else {
                     let from = starts?[c] ?? 0
                     let to = ends?[c] ?? cell.metrics.height
-                    canvas.clipped(to: Rect(x: cellX, y: point.y, width: self.layout.width(of: slot), height: max(to - from, 0))) {
-                        canvas.draw(layout: cell, at: Point(point.x, point.y - from), color: self.layout.theme.text, visible: from...to)
+                    canvas.clipped(to: Rect(x: cellX, y: point.y, width: layout.width(of: slot), height: max(to - from, 0))) {
+                        canvas.draw(layout: cell, at: Point(point.x, point.y - from), color: layout.theme.text, visible: from...to)
                     }
                 }
             }
-            if let tag { canvas.tagged(tag, drawCell) } else { drawCell() }
         }
     }
 }

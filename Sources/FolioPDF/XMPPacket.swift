@@ -1,3 +1,4 @@
+import FolioModel
 import Foundation
 
 /// The document's XMP metadata packet: Dublin Core title, author, subject and language,
@@ -16,7 +17,7 @@ struct XMPPacket {
 
     /// The packet as UTF-8 XML.
     var xml: String {
-        let stamp = XMPPacket.dateStamp(date)
+        let stamp = ISODate.dateTime(date.timeIntervalSince1970)
         var lines = [
             "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>",
             "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">",
@@ -73,45 +74,13 @@ struct XMPPacket {
         "</rdf:li></rdf:Bag></pdfaExtension:schemas>",
     ]
 
-    /// `date` as an ISO 8601 UTC date-time, such as 2026-11-15T09:30:00Z (one formatter for
-    /// all renders: making one costs more than the rest of the metadata).
-    static func dateStamp(_ date: Date) -> String {
-        dateLock.lock()
-        defer { dateLock.unlock() }
-        return dateFormatter.string(from: date)
-    }
-
-    private static let dateLock = NSLock()
-    nonisolated(unsafe) private static let dateFormatter: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter
-    }()
 }
 
-/// Text for an XML element's content, escaped when interpolated; characters XML 1.0 cannot
-/// hold (most controls) are dropped.
+/// Text for an XML element's content, escaped when interpolated.
 struct XMLText: CustomStringConvertible {
     let raw: String
 
     init(_ raw: String) { self.raw = raw }
 
-    var description: String {
-        var escaped = ""
-        escaped.reserveCapacity(raw.utf8.count)
-        for scalar in raw.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-            default:
-                let value = scalar.value
-                guard value >= 0x20, !(0xFFFE...0xFFFF).contains(value) else { continue }
-                escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
-    }
+    var description: String { MarkupEscaping.escape(raw) }
 }

@@ -239,9 +239,9 @@ final class ChartFamiliesTests: XCTestCase {
         for case .chart(let chart) in document.elements {
             for string in TestSupport.visibleStrings(of: chart) {
                 XCTAssertTrue(text.contains(TestSupport.normalized(string)), "PDF lacks \(string)")
-                XCTAssertTrue(html.contains(HTMLEscaping.escape(string)), "HTML lacks \(string)")
+                XCTAssertTrue(html.contains(MarkupEscaping.escape(string)), "HTML lacks \(string)")
             }
-            XCTAssertTrue(html.contains(HTMLEscaping.escape(ChartDescription.describe(chart))))
+            XCTAssertTrue(html.contains(MarkupEscaping.escape(ChartDescription.describe(chart))))
         }
         XCTAssertTrue(html.contains("<details class=\"folio-chart-data\"><summary>Data</summary>"))
     }

@@ -116,7 +116,7 @@ final class PDFAccessibilityTests: XCTestCase {
         let xmp = try TestSupport.run("pdfinfo", ["-meta", file.path]).text
         XCTAssertTrue(xmp.contains("<pdfuaid:part>1</pdfuaid:part>"), xmp)
         XCTAssertTrue(xmp.contains("<rdf:li xml:lang=\"x-default\">Accessibility &lt;check&gt; &amp; more</rdf:li>"), xmp)
-        XCTAssertTrue(xmp.contains("<rdf:li>Dr. Ann O'Neil</rdf:li>"), xmp)
+        XCTAssertTrue(xmp.contains("<rdf:li>Dr. Ann O&#39;Neil</rdf:li>"), xmp)
         XCTAssertTrue(xmp.contains("<xmp:CreateDate>2026-11-15T00:00:00Z</xmp:CreateDate>"), xmp)
         XCTAssertFalse(xmp.contains("pdfaid"), "not archival unless asked")
     }

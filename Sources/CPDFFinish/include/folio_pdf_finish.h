@@ -29,10 +29,9 @@ typedef struct folio_pdf_finishing {
     /// The description (/Contents) of every link annotation, in drawing order.
     const char *const *link_descriptions;
     size_t link_count;
-    /// Non-zero: page content outside any structure element becomes an /Artifact
-    /// marked-content sequence (running headers, footers, rules, backgrounds).
-    int mark_artifacts;
-    /// Non-zero: PDF/UA-1 page and catalog entries (/Tabs /S, /MarkInfo, DisplayDocTitle).
+    /// Non-zero for a tagged PDF: page content outside any structure element becomes an
+    /// /Artifact marked-content sequence (running headers, footers, rules, backgrounds), and
+    /// pages and catalog get PDF/UA-1's /Tabs /S and /MarkInfo.
     int tagged;
     /// An ICC profile for a PDF/A output intent; NULL for none.
     const unsigned char *icc_profile;

@@ -1,11 +1,10 @@
-import FolioModel
-
-/// Escaping for text and attribute values. Only the `HTML` and `CSS` types call it:
-/// a document string reaches the output through their interpolations, never by hand.
-enum HTMLEscaping {
+/// Escaping for XML and HTML text and attribute values. Only the types that write markup
+/// call it (FolioHTML's `HTML` and `CSS`, FolioPDF's `XMLText`): a document string reaches
+/// the output through their interpolations, never by hand.
+package enum MarkupEscaping {
     /// `&`, `<`, `>`, `"` and `'` replaced by character references; characters that
-    /// HTML does not allow (controls, noncharacters such as U+FFFE) replaced by U+FFFD.
-    static func escape(_ text: String, into result: inout String) {
+    /// HTML and XML do not allow (controls, noncharacters such as U+FFFE) replaced by U+FFFD.
+    package static func escape(_ text: String, into result: inout String) {
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
@@ -20,7 +19,7 @@ enum HTMLEscaping {
     }
 
     /// `text` escaped, as a new string.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         escape(text, into: &result)

@@ -1,0 +1,18 @@
+import Foundation
+
+/// NUL-terminated copies of strings in a C array of `char *` that lives as long as the value.
+final class CStringArray {
+    let pointers: UnsafeMutablePointer<UnsafePointer<CChar>?>
+    let count: Int
+
+    init(_ strings: [String]) {
+        count = strings.count
+        pointers = .allocate(capacity: max(strings.count, 1))
+        for (index, string) in strings.enumerated() { pointers[index] = UnsafePointer(strdup(string)) }
+    }
+
+    deinit {
+        for index in 0..<count { free(UnsafeMutableRawPointer(mutating: pointers[index])) }
+        pointers.deallocate()
+    }
+}
