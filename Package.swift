@@ -84,7 +84,7 @@ let package = Package(
                 "Folio", "FolioPDF", "FolioHTML", "FolioServer", "folio",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Yams", package: "Yams"),
-            ], exclude: ["Fixtures", "Golden"]),
+            ], exclude: ["Fixtures", "Golden", "Browser"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -78,8 +78,8 @@ struct AxisScale {
         return steps.first { $0 >= raw } ?? (raw / 31_536_000).rounded(.up) * 31_536_000
     }
 
-    /// Label of tick `value` for `axis`.
-    func label(_ value: Double, axis: ChartAxis) -> String {
-        NumberFormat.string(value, format: axis.format, fallbackDecimals: tickDecimals)
+    /// Label of tick `value` for `axis`, written by `numbers`.
+    func label(_ value: Double, axis: ChartAxis, numbers: NumberFormat) -> String {
+        numbers.string(value, format: axis.format, fallbackDecimals: tickDecimals)
     }
 }

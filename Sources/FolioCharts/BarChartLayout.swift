@@ -15,7 +15,7 @@ struct BarChartLayout {
 
     /// Series `index`'s value label: the value axis format, else the decimals its values need.
     func label(_ value: Double, series index: Int) -> String {
-        NumberFormat.string(value, format: chart.yAxis.format, fallbackDecimals: seriesDecimals[index])
+        context.numbers.string(value, format: chart.yAxis.format, fallbackDecimals: seriesDecimals[index])
     }
 
     /// Decimals each series' values need, decided once per chart rather than per bar.
@@ -71,7 +71,7 @@ struct BarChartLayout {
     }
 
     func drawing(width: Double) -> Drawing {
-        let description = ChartDescription.describe(chart)
+        let description = ChartDescription.describe(chart, strings: context.strings)
         guard !bar.categories.isEmpty, !bar.series.isEmpty else {
             return context.noData(width: width, height: chart.height?.points ?? 120, description: description)
         }
@@ -104,6 +104,15 @@ struct BarChartLayout {
         let barWidth = inner / slots
         var lowestLabel = plot.maxY
         let extents = self.extents()
+        // Labels above side-by-side bars are drawn only when each fits over its own bar (a narrow
+        // layout of many groups would overlap them; the values stay in the description and data table).
+        let labelsFit =
+            bar.stacked
+            || bar.series.indices.allSatisfy { s in
+                bar.series[s].values.allSatisfy {
+                    context.measurer.measure(label($0, series: s), font: context.valueFont).width <= barWidth + 1
+                }
+            }
         for (s, series) in bar.series.enumerated() {
             canvas.beginGroup(label: series.title)
             let color = color(ofSeries: s)
@@ -118,7 +127,7 @@ struct BarChartLayout {
                 if let threshold = thresholds.exceeded(value, series: series.title) {
                     canvas.stroke(.rect(rect), style: StrokeStyle(color: thresholds.color(threshold), width: 1.5))
                 }
-                guard bar.valueLabels else { continue }
+                guard bar.valueLabels, labelsFit else { continue }
                 let label = self.label(value, series: s)
                 if bar.stacked {
                     // Inside the segment, in white, when it fits.
@@ -148,7 +157,7 @@ struct BarChartLayout {
                 let x = plot.x + (Double(c) + 0.5) * groupWidth
                 canvas.draw(
                     text: text.item(
-                        NumberFormat.string(
+                        context.numbers.string(
                             total, format: chart.yAxis.format,
                             fallbackDecimals: NumberFormat.decimals(for: [total])),
                         font: context.valueFont, color: theme.text, x: x,
@@ -164,13 +173,15 @@ struct BarChartLayout {
 
     private func drawHorizontal(on canvas: Canvas, width: Double) -> Double {
         let scale = valueScale
-        let tickLabels = scale.ticks.map { scale.label($0, axis: chart.yAxis) }
+        let tickLabels = scale.ticks.map { scale.label($0, axis: chart.yAxis, numbers: context.numbers) }
         let lineHeight = context.lineHeight(context.tickFont)
         let subtitleFont = theme.font(theme.smallSize - 1)
         let categoryFont = bar.categorySubtitles == nil ? context.tickFont : context.tickFont.with(bold: true)
-        let categoryWidth = Swift.min(
-            (bar.categories.map { context.measurer.measure($0, font: categoryFont).width }.max() ?? 0) + 8,
-            width * 0.35)
+        let widestCategory = (bar.categories.map { context.measurer.measure($0, font: categoryFont).width }.max() ?? 0) + 8
+        // Names too wide for a column on the left (a narrow layout) go on their own lines above their bars.
+        let labelsAbove = widestCategory > width * 0.35
+        let tickOverhang = (tickLabels.first.map { context.measurer.measure($0, font: context.tickFont).width } ?? 0) / 2 + 2
+        let categoryWidth = labelsAbove ? tickOverhang : widestCategory
         let valueWidth =
             bar.valueLabels
             ? (bar.series.indices.flatMap { s in
@@ -183,7 +194,9 @@ struct BarChartLayout {
         let titleLines = bar.categorySubtitles == nil ? 1.0 : 2.0
         let barsPerRow = bar.stacked ? 1.0 : Double(bar.series.count)
         let rowGap = 10.0
-        let rowHeight = Swift.max(barsPerRow * (thickness + barGap) - barGap, lineHeight * titleLines) + rowGap
+        let barsHeight = barsPerRow * (thickness + barGap) - barGap
+        let labelBand = labelsAbove ? lineHeight * titleLines + 2 : 0
+        let rowHeight = (labelsAbove ? labelBand + barsHeight : Swift.max(barsHeight, lineHeight * titleLines)) + rowGap
         let top = legend.options.position == .top ? legend.bandHeight(width: width) : 0
         let plot = Rect(
             x: categoryWidth, y: top, width: Swift.max(width - categoryWidth - valueWidth - legend.sideWidth, 40),
@@ -208,7 +221,7 @@ struct BarChartLayout {
 
         for (c, category) in bar.categories.enumerated() {
             let rowTop = plot.y + Double(c) * rowHeight + rowGap / 2
-            let center = rowTop + (rowHeight - rowGap) / 2
+            let center = labelsAbove ? rowTop + labelBand / 2 : rowTop + (rowHeight - rowGap) / 2
             if let subtitle = bar.categorySubtitles?[c] {
                 canvas.draw(
                     text: text.item(
@@ -225,8 +238,8 @@ struct BarChartLayout {
             let color = color(ofSeries: s)
             for (c, value) in series.values.enumerated() {
                 let slot = bar.stacked ? 0 : Double(s)
-                let barsHeight = barsPerRow * (thickness + barGap) - barGap
-                let rowTop = plot.y + Double(c) * rowHeight + rowGap / 2 + (rowHeight - rowGap - barsHeight) / 2
+                let barsOffset: Double = rowGap / 2 + labelBand + (rowHeight - rowGap - labelBand - barsHeight) / 2
+                let rowTop = plot.y + Double(c) * rowHeight + barsOffset
                 let top = rowTop + slot * (thickness + barGap)
                 let (start, end) = extents[s][c]
                 let rect = Rect(x: Swift.min(x(start), x(end)), y: top, width: abs(x(end) - x(start)), height: thickness)

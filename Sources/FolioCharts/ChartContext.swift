@@ -1,10 +1,20 @@
 import FolioGraphics
 import FolioModel
 
-/// What every chart layout needs: the measurer, the theme and the fonts it uses.
+/// What every chart layout needs: the measurer, the theme and the fonts it uses, the
+/// document's built-in words and its number format.
 struct ChartContext {
     let measurer: TextMeasurer
     let theme: Theme
+    let strings: BuiltInStrings
+    let numbers: NumberFormat
+
+    init(measurer: TextMeasurer, theme: Theme, strings: BuiltInStrings = .english) {
+        self.measurer = measurer
+        self.theme = theme
+        self.strings = strings
+        numbers = NumberFormat(strings)
+    }
 
     var text: ChartText { ChartText(measurer: measurer) }
     var tickFont: FontSpec { theme.font(theme.smallSize) }
@@ -25,7 +35,7 @@ struct ChartContext {
         canvas.fill(.roundedRect(box, radius: 6), color: theme.tileBackground)
         canvas.draw(
             text: text.item(
-                "No data", font: theme.font(theme.bodySize, bold: true), color: theme.muted,
+                strings[.noData], font: theme.font(theme.bodySize, bold: true), color: theme.muted,
                 x: box.midX, centerY: box.midY, anchor: .middle))
         return canvas.drawing(size: Size(width, height), description: description)
     }

@@ -11,23 +11,27 @@ public struct ChartDataTable: Sendable, Hashable {
     private struct ColumnFormat {
         let format: ValueFormat?
         let decimals: Int
+        let numbers: NumberFormat
 
-        init(_ format: ValueFormat?, values: [Double]) {
+        init(_ format: ValueFormat?, values: [Double], numbers: NumberFormat) {
             self.format = format
+            self.numbers = numbers
             decimals = NumberFormat.decimals(for: values)
         }
 
         func callAsFunction(_ value: Double) -> String {
-            NumberFormat.string(value, format: format, fallbackDecimals: decimals)
+            numbers.string(value, format: format, fallbackDecimals: decimals)
         }
     }
 
-    /// The table for `chart`: one row per category, x position, slice or ring.
-    public init(_ chart: Chart) {
+    /// The table for `chart`: one row per category, x position, slice or ring, headed and
+    /// formatted in `strings`' language.
+    public init(_ chart: Chart, strings: BuiltInStrings) {
+        let numbers = NumberFormat(strings)
         switch chart.body {
         case .bar(let bar):
-            header = [chart.xAxis.title ?? "Category"] + bar.series.map(\.title)
-            let columns = bar.series.map { ColumnFormat(chart.yAxis.format, values: $0.values) }
+            header = [chart.xAxis.title ?? strings[.category]] + bar.series.map(\.title)
+            let columns = bar.series.map { ColumnFormat(chart.yAxis.format, values: $0.values, numbers: numbers) }
             rows = bar.categories.enumerated().map { c, name in
                 [name] + zip(bar.series, columns).map { series, format in format(series.values[c]) }
             }
@@ -35,11 +39,11 @@ public struct ChartDataTable: Sendable, Hashable {
             header = [chart.xAxis.title ?? "x"] + line.plots.map(\.title)
             let count = line.plots.map(\.values.count).max() ?? 0
             let positions = line.plots.first { $0.values.count == count }?.x ?? line.x
-            let columns = line.plots.map { ColumnFormat(chart.yAxis.format, values: $0.values.compactMap { $0 }) }
+            let columns = line.plots.map { ColumnFormat(chart.yAxis.format, values: $0.values.compactMap { $0 }, numbers: numbers) }
             let xFormat: ColumnFormat?
             switch positions {
-            case .numbers(let values)?: xFormat = ColumnFormat(chart.xAxis.format, values: values)
-            case .dates?: xFormat = ColumnFormat(chart.xAxis.format ?? .date(pattern: "yyyy-MM-dd HH:mm"), values: [])
+            case .numbers(let values)?: xFormat = ColumnFormat(chart.xAxis.format, values: values, numbers: numbers)
+            case .dates?: xFormat = ColumnFormat(chart.xAxis.format ?? .date(pattern: "yyyy-MM-dd HH:mm"), values: [], numbers: numbers)
             default: xFormat = nil
             }
             rows = (0..<count).map { i in
@@ -55,16 +59,16 @@ public struct ChartDataTable: Sendable, Hashable {
                     }
             }
         case .pie(let pie):
-            header = ["Segment", "Value", "Share"]
+            header = [strings[.segment], strings[.value], strings[.share]]
             let percents = PieChartLayout.percentages(pie.segments.map(\.value))
-            let format = ColumnFormat(nil, values: pie.segments.map(\.value))
+            let format = ColumnFormat(nil, values: pie.segments.map(\.value), numbers: numbers)
             rows = zip(pie.segments, percents).map { [$0.title, format($0.value), "\($1)%"] }
         case .rings(let rings):
-            header = ["Ring", "Progress"]
+            header = [strings[.ring], strings[.progress]]
             rows = rings.rings.map { [$0.title, "\(($0.value * 100).clampedInt())%"] }
         case .range(let range):
-            header = [chart.xAxis.title ?? "Category"] + range.plots.map(\.title)
-            let columns = range.plots.map { ColumnFormat(chart.yAxis.format, values: $0.values.flatMap { $0 }) }
+            header = [chart.xAxis.title ?? strings[.category]] + range.plots.map(\.title)
+            let columns = range.plots.map { ColumnFormat(chart.yAxis.format, values: $0.values.flatMap { $0 }, numbers: numbers) }
             rows = range.categories.enumerated().map { c, name in
                 [name]
                     + zip(range.plots, columns).map { plot, format in

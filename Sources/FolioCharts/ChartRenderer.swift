@@ -8,15 +8,20 @@ public struct ChartRenderer {
     /// Colours, fonts and sizes.
     public let theme: Theme
 
-    /// A renderer measuring with `measurer`, in `theme`.
-    public init(measurer: TextMeasurer, theme: Theme = .standard) {
+    /// The document's built-in words (empty charts, descriptions) and number format.
+    public let strings: BuiltInStrings
+
+    /// A renderer measuring with `measurer`, in `theme`, writing numbers and words as `strings` says
+    /// (renderers pass the document's `builtInStrings`).
+    public init(measurer: TextMeasurer, theme: Theme = .standard, strings: BuiltInStrings = .english) {
         self.measurer = measurer
         self.theme = theme
+        self.strings = strings
     }
 
     /// The chart's drawing at `width` points wide; its height follows the chart's own rules.
     public func drawing(for chart: Chart, width: Double) -> Drawing {
-        let context = ChartContext(measurer: measurer, theme: theme)
+        let context = ChartContext(measurer: measurer, theme: theme, strings: strings)
         switch chart.body {
         case .bar(let bar): return BarChartLayout(chart: chart, bar: bar, context: context).drawing(width: width)
         case .line(let line): return LineChartLayout(chart: chart, line: line, context: context).drawing(width: width)

@@ -34,7 +34,7 @@ struct LineChartLayout {
     }
 
     func drawing(width: Double) -> Drawing {
-        let description = ChartDescription.describe(chart)
+        let description = ChartDescription.describe(chart, strings: context.strings)
         let values = line.plots.flatMap { $0.values.compactMap { $0 } }
         guard !values.isEmpty else {
             return context.noData(width: width, height: chart.height?.points ?? 120, description: description)
@@ -60,7 +60,9 @@ struct LineChartLayout {
             let timeSteps = isDate || xAxis.format == .duration
             let scale = AxisScale(low: xs.min() ?? 0, high: xs.max() ?? 1, axis: xAxis, includeZero: false, isDate: timeSteps)
             xFraction = scale.fraction
-            labels = scale.ticks.map { PlotFrame.XLabel(fraction: scale.fraction($0), text: scale.label($0, axis: xAxis)) }
+            labels = scale.ticks.map {
+                PlotFrame.XLabel(fraction: scale.fraction($0), text: scale.label($0, axis: xAxis, numbers: context.numbers))
+            }
         }
         let legend = Legend(
             entries: line.plots.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofPlot: $0.offset)) },

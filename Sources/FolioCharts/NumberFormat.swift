@@ -1,13 +1,29 @@
 import FolioModel
 import Foundation
 
-/// Formats chart numbers without locale surprises: fixed decimals, percentages, dates, durations.
-public enum NumberFormat {
-    /// `value` with `decimals` digits after the point; `-0` prints as `0`.
-    public static func string(_ value: Double, decimals: Int) -> String {
-        let text = String(format: "%.\(max(0, min(decimals, 6)))f", value)
-        if text.hasPrefix("-"), Double(text) == 0 { return String(text.dropFirst()) }
-        return text
+/// Formats chart numbers for one language: fixed decimals with its decimal separator,
+/// percentages, dates with its month names, durations. No grouping separators, so a
+/// value reads the same in every table and label.
+public struct NumberFormat: Sendable {
+    /// The character between whole and fractional digits.
+    public let decimalSeparator: String
+    /// The locale dates are written in.
+    public let localeIdentifier: String
+
+    /// Numbers as `strings`' language writes them.
+    public init(_ strings: BuiltInStrings) {
+        decimalSeparator = strings.decimalSeparator
+        localeIdentifier = strings.localeIdentifier
+    }
+
+    /// English: a decimal point, English month names.
+    public static let english = NumberFormat(.english)
+
+    /// `value` with `decimals` digits after the separator; `-0` prints as `0`.
+    public func string(_ value: Double, decimals: Int) -> String {
+        var text = String(format: "%.\(max(0, min(decimals, 6)))f", value)
+        if text.hasPrefix("-"), Double(text) == 0 { text.removeFirst() }
+        return decimalSeparator == "." ? text : text.replacingOccurrences(of: ".", with: decimalSeparator)
     }
 
     /// 0 when every value is whole, else 1.
@@ -16,13 +32,13 @@ public enum NumberFormat {
     }
 
     /// `value` printed as `format` says; plain numbers use `fallbackDecimals` when the format names none.
-    public static func string(_ value: Double, format: ValueFormat?, fallbackDecimals: Int) -> String {
+    public func string(_ value: Double, format: ValueFormat?, fallbackDecimals: Int) -> String {
         switch format {
         case nil, .number(nil)?: return string(value, decimals: fallbackDecimals)
         case .number(let decimals?)?: return string(value, decimals: decimals)
         case .percent(let decimals)?: return string(value * 100, decimals: decimals) + "%"
         case .date(let pattern)?: return dateString(value, pattern: pattern)
-        case .duration?: return duration(value)
+        case .duration?: return NumberFormat.duration(value)
         }
     }
 
@@ -38,19 +54,22 @@ public enum NumberFormat {
     private static let formatterLock = NSLock()
     nonisolated(unsafe) private static var formatters: [String: DateFormatter] = [:]
 
-    /// Seconds since 1970 printed in UTC with a `DateFormatter` pattern, in English.
-    public static func dateString(_ seconds: Double, pattern: String) -> String {
-        formatterLock.lock()
-        defer { formatterLock.unlock() }
+    /// Seconds since 1970 printed in UTC with a `DateFormatter` pattern, in this format's locale.
+    public func dateString(_ seconds: Double, pattern: String) -> String {
+        NumberFormat.formatterLock.lock()
+        defer { NumberFormat.formatterLock.unlock() }
+        let key = localeIdentifier + "\u{0}" + pattern
         let formatter: DateFormatter
-        if let cached = formatters[pattern] {
+        if let cached = NumberFormat.formatters[key] {
             formatter = cached
         } else {
             formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.locale = Locale(identifier: localeIdentifier)
             formatter.timeZone = TimeZone(identifier: "UTC")
             formatter.dateFormat = pattern
-            formatters[pattern] = formatter
+            // Patterns come from documents: keep the cache bounded.
+            if NumberFormat.formatters.count >= 64 { NumberFormat.formatters.removeAll() }
+            NumberFormat.formatters[key] = formatter
         }
         return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }

@@ -37,7 +37,7 @@ struct PieChartLayout {
     }
 
     func drawing(width: Double) -> Drawing {
-        let description = ChartDescription.describe(chart)
+        let description = ChartDescription.describe(chart, strings: context.strings)
         let canvas = RecordingCanvas()
         let legend = Legend(
             entries: pie.segments.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofSegment: $0.offset)) },
@@ -76,7 +76,7 @@ struct PieChartLayout {
             canvas.stroke(.circle(center: center, radius: radius - 6), style: StrokeStyle(color: theme.grid, width: 12))
             canvas.draw(
                 text: context.text.item(
-                    "No data", font: theme.font(theme.bodySize, bold: true), color: theme.muted,
+                    context.strings[.noData], font: theme.font(theme.bodySize, bold: true), color: theme.muted,
                     x: center.x, centerY: center.y, anchor: .middle))
         } else {
             let angles = self.angles()

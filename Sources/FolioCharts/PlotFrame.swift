@@ -39,15 +39,22 @@ struct PlotFrame {
         self.xAxis = xAxis
         self.xGrid = xGrid
         self.legend = legend
-        let labels = yScale.ticks.map { yScale.label($0, axis: yAxis) }
+        let labels = yScale.ticks.map { yScale.label($0, axis: yAxis, numbers: context.numbers) }
         yLabels = labels
         let tickWidth = labels.map { context.measurer.measure($0, font: context.tickFont).width }.max() ?? 0
         let titleHeight = context.lineHeight(context.axisTitleFont)
         let left = (yAxis.title != nil ? titleHeight + 4 : 0) + tickWidth + 6
         let top = topPadding + legend.bandHeight(width: width) * (legend.options.position == .top ? 1 : 0)
-        let plotWidth = Swift.max(width - left - 6 - legend.sideWidth, 40)
-        plot = Rect(x: left, y: top, width: plotWidth, height: plotHeight)
-        xLayout = XLabelLayout(labels: xLabels, plotWidth: plotWidth, context: context)
+        var plotWidth = Swift.max(width - left - 6 - legend.sideWidth, 40)
+        var layout = XLabelLayout(labels: xLabels, plotWidth: plotWidth, context: context)
+        // Turned labels run down-left from their ticks: the first must not start left of the drawing.
+        let overhang = layout.leftOverhang(plotX: left)
+        if overhang > 0 {
+            plotWidth = Swift.max(plotWidth - overhang, 40)
+            layout = XLabelLayout(labels: xLabels, plotWidth: plotWidth, context: context)
+        }
+        plot = Rect(x: left + Swift.max(overhang, 0), y: top, width: plotWidth, height: plotHeight)
+        xLayout = layout
     }
 
     func y(_ value: Double) -> Double { plot.maxY - yScale.fraction(value) * plot.height }
@@ -139,6 +146,26 @@ struct XLabelLayout {
         return (false, Swift.max(1, (widest / space).clampedInt(.up)))
     }
 
+    /// How far the leftmost label would start left of x = 0 with the plot starting at `plotX`.
+    func leftOverhang(plotX: Double) -> Double {
+        let (rotated, stride) = plan
+        guard rotated else { return 0 }
+        let widths = self.widths
+        var overhang = 0.0
+        for index in Swift.stride(from: 0, to: labels.count, by: stride) {
+            let x = plotX + labels[index].fraction * plotWidth
+            overhang = Swift.max(overhang, -rotatedOrigin(x: x, width: widths[index]).x)
+        }
+        return overhang
+    }
+
+    /// Where a label `width` wide, turned 45°, starts so that its end sits just under the tick at `x`.
+    private func rotatedOrigin(x: Double, width w: Double, top: Double = 0) -> Point {
+        let h = lineHeight
+        let c = cos(Double.pi / 4)
+        return Point(x - w * c - h / 2 * c + 2, top + w * c - h / 2 * c + 2)
+    }
+
     /// Draws the labels with their tops at `top`; returns the height used.
     func draw(on canvas: Canvas, plotX: Double, top: Double, color: Color) -> Double {
         let (rotated, stride) = plan
@@ -150,8 +177,7 @@ struct XLabelLayout {
                 let w = widths[index]
                 let h = lineHeight
                 let c = cos(Double.pi / 4)
-                // The label's end sits just under its tick, running down-left at 45°.
-                let origin = Point(x - w * c - h / 2 * c + 2, top + w * c - h / 2 * c + 2)
+                let origin = rotatedOrigin(x: x, width: w, top: top)
                 let metrics = context.measurer.measure(label.text, font: context.tickFont)
                 canvas.draw(
                     text: TextItem(

@@ -12,7 +12,7 @@ struct RangeChartLayout {
     func color(ofPlot index: Int) -> Color { range.plots[index].tint ?? theme.seriesColor(index + 4) }
 
     func drawing(width: Double) -> Drawing {
-        let description = ChartDescription.describe(chart)
+        let description = ChartDescription.describe(chart, strings: context.strings)
         let values = range.plots.flatMap { $0.values.flatMap { $0 } }
         guard !values.isEmpty, !range.categories.isEmpty else {
             return context.noData(width: width, height: chart.height?.points ?? 120, description: description)

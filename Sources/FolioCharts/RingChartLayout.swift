@@ -21,7 +21,7 @@ struct RingChartLayout {
     }
 
     func drawing(width: Double) -> Drawing {
-        let description = ChartDescription.describe(chart)
+        let description = ChartDescription.describe(chart, strings: context.strings)
         guard !rings.rings.isEmpty else {
             return context.noData(width: width, height: chart.height?.points ?? 120, description: description)
         }

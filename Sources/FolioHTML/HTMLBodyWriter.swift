@@ -7,6 +7,8 @@ import Foundation
 /// and collects the tints whose classes the stylesheet must define.
 struct HTMLBodyWriter {
     let renderer: HTMLRenderer
+    /// The document's built-in words and number format.
+    let strings: BuiltInStrings
     var ids: IDGenerator
     private(set) var tints: [Color] = []
     /// Column widths in percent that the stylesheet must define classes for.
@@ -14,8 +16,9 @@ struct HTMLBodyWriter {
     /// Flex-grow shares of side-by-side columns that the stylesheet must define classes for.
     private(set) var columnShares: [Int] = []
 
-    init(renderer: HTMLRenderer, ids: IDGenerator) {
+    init(renderer: HTMLRenderer, strings: BuiltInStrings, ids: IDGenerator) {
         self.renderer = renderer
+        self.strings = strings
         self.ids = ids
     }
 
@@ -30,7 +33,7 @@ struct HTMLBodyWriter {
             html += "<span>\(header)</span></header>\n"
         }
         html += "<h1>\(document.title)</h1>\n"
-        let charts = ChartRenderer(measurer: renderer.measurer, theme: theme)
+        let charts = ScreenChart(measurer: renderer.measurer, theme: theme, strings: strings)
         for (index, block) in document.elements.enumerated() {
             try RenderDeadline.check()
             html += try self.html(for: block, path: "elements[\(index)]", charts: charts)
@@ -44,17 +47,15 @@ struct HTMLBodyWriter {
         return HTMLStyle.className(tint)
     }
 
-    private mutating func html(for block: Block, path: String, charts: ChartRenderer, chartWidth: Double? = nil) throws -> HTML {
+    private mutating func html(for block: Block, path: String, charts: ScreenChart) throws -> HTML {
         switch block {
         case .columns(let columns):
-            let gap = 14.0
-            let usable = (chartWidth ?? renderer.chartWidth) - gap * Double(columns.items.count - 1)
             var html: HTML = "<div class=\"folio-columns\">"
             for (index, (item, fraction)) in zip(columns.items, columns.fractions).enumerated() {
                 let share = max(1, (fraction * 100).clampedInt())
                 if !columnShares.contains(share) { columnShares.append(share) }
                 html += "<div class=\"folio-column folio-share-\(share)\">"
-                html += try self.html(for: item, path: "\(path).items[\(index)]", charts: charts, chartWidth: usable * fraction)
+                html += try self.html(for: item, path: "\(path).items[\(index)]", charts: charts)
                 html += "</div>"
             }
             return html + "</div>"
@@ -77,14 +78,12 @@ struct HTMLBodyWriter {
         case .table(let table):
             return try tableHTML(table)
         case .chart(let chart):
-            let drawing = charts.drawing(for: chart, width: chartWidth ?? renderer.chartWidth)
-            let id = ids.next("chart")
             var html: HTML = "<figure class=\"folio-chart\">"
             if let title = chart.title { html += "<div class=\"folio-figure-title\">\(title)</div>" }
-            html += SVGCanvas.svg(drawing, id: id, title: chart.title ?? "Chart", fontFamily: theme.fontFamily)
+            html += charts.markup(for: chart, ids: &ids, fontFamily: theme.fontFamily)
             if chart.dataTable {
-                let data = ChartDataTable(chart)
-                html += "<details class=\"folio-chart-data\"><summary>Data</summary>"
+                let data = ChartDataTable(chart, strings: strings)
+                html += "<details class=\"folio-chart-data\"><summary>\(strings[.data])</summary>"
                 html += try tableHTML(Table(header: data.header, rows: data.rows, zebra: true))
                 html += "</details>"
             }
@@ -94,7 +93,7 @@ struct HTMLBodyWriter {
             var html: HTML =
                 "<aside class=\"folio-message folio-message-\(message.kind.rawValue) \(tintClass(theme.tint(of: message)))\" role=\"note\">"
             html += "<p class=\"folio-message-title\"><strong>"
-            if let label = message.kind.label { html += "\(label): " }
+            if let label = message.kind.label(in: strings) { html += "\(label): " }
             html += "\(message.title)</strong></p>"
             if !message.text.runs.isEmpty { html += "<p>\(inline(message.text))</p>" }
             return html + "</aside>"
@@ -155,7 +154,11 @@ struct HTMLBodyWriter {
         func cellAttributes(_ slot: Table.Slot) -> HTML {
             cellClass(slot.column) + (slot.span > 1 ? " colspan=\"\(slot.span)\"" : "")
         }
-        var html: HTML = "<div class=\"folio-table-wrap\"><table\(table.zebra ? " class=\"folio-zebra\"" : HTML())>"
+        // The wrapper scrolls a wide table sideways; keyboard users reach it by Tab (WCAG 2.1.1), and
+        // screen readers announce it as a region named by the caption.
+        var html: HTML =
+            "<div class=\"folio-table-wrap\" role=\"region\" tabindex=\"0\" aria-label=\"\(table.caption ?? strings[.table])\">"
+        html += "<table\(table.zebra ? " class=\"folio-zebra\"" : HTML())>"
         if let caption = table.caption { html += "<caption>\(caption)</caption>" }
         if let widths = table.widths, !widths.isEmpty {
             html += "<colgroup>"

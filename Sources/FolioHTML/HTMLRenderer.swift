@@ -25,7 +25,8 @@ public struct HTMLRenderer {
     public var assets: AssetAccess
     /// The measurer charts are laid out with; the PDF uses the same one.
     public let measurer: TextMeasurer
-    /// Width charts are laid out at, in points; SVG scales it to the page.
+    /// Width of the report's text column in points (A4 less margins): fixed table column widths
+    /// become percentages of it. Charts are laid out for screens by `ScreenChart` instead.
     public var chartWidth: Double
     /// Prefix of every id; by default derived from the document, so two reports differ.
     public var idPrefix: String?
@@ -82,12 +83,14 @@ public struct HTMLRenderer {
     public func renderWithStyle(_ document: Document, as output: Output) throws -> Rendered {
         try document.validate()
         let id = idPrefix.map(HTMLRenderer.sanitizedID) ?? IDGenerator.prefix(for: document)
-        var writer = HTMLBodyWriter(renderer: self, ids: IDGenerator(prefix: id))
+        let strings = document.builtInStrings
+        var writer = HTMLBodyWriter(renderer: self, strings: strings, ids: IDGenerator(prefix: id))
         let body = try writer.body(document)
         let css = HTMLStyle.css(
             theme: theme, root: id, tints: writer.tints, columnPercents: writer.columnPercents,
             columnShares: writer.columnShares)
-        let root: HTML = "<div class=\"folio\" id=\"\(id)\" lang=\"\(document.metadata.language)\">\n\(body)</div>\n"
+        let root: HTML =
+            "<div class=\"folio\" id=\"\(id)\" lang=\"\(document.metadata.language)\"\(strings.isRightToLeft ? " dir=\"rtl\"" : HTML())>\n\(body)</div>\n"
         let style: HTML = "<style>\(css)</style>"
         switch output {
         case .fragment:
@@ -99,12 +102,13 @@ public struct HTMLRenderer {
             return Rendered(html: html.markup, css: css.text)
         case .page:
             let rendered = Rendered(html: "", css: css.text)
-            return Rendered(html: try shell(document, report: root, css: css, policy: rendered.contentSecurityPolicy), css: css.text)
+            return Rendered(
+                html: try shell(document, strings: strings, report: root, css: css, policy: rendered.contentSecurityPolicy), css: css.text)
         }
     }
 
     /// The page shell filled in: the built-in one or `pageTemplate`.
-    private func shell(_ document: Document, report: HTML, css: CSS, policy: String) throws -> String {
+    private func shell(_ document: Document, strings: BuiltInStrings, report: HTML, css: CSS, policy: String) throws -> String {
         let template: MustacheTemplate
         do {
             template = try MustacheTemplate(string: pageTemplate ?? HTMLRenderer.defaultPageTemplate)
@@ -116,7 +120,7 @@ public struct HTMLRenderer {
         // {{{style}}} and {{{report}}} are the CSS and HTML types' own output.
         func text(_ value: String?) -> Any { value.map(\.replacingDisallowedCharacters) ?? false }
         let context: [String: Any] = [
-            "language": meta.language, "title": text(document.title), "author": text(meta.author),
+            "language": meta.language, "rightToLeft": strings.isRightToLeft, "title": text(document.title), "author": text(meta.author),
             "subject": text(meta.subject), "keywords": meta.keywords.isEmpty ? false : text(meta.keywords.joined(separator: ", ")),
             "contentSecurityPolicy": policy, "style": css.text, "report": report.markup,
         ]
@@ -126,7 +130,7 @@ public struct HTMLRenderer {
     /// The built-in page shell; `Templates/page.mustache` holds the same text for portals to adapt.
     public static let defaultPageTemplate = """
         <!DOCTYPE html>
-        <html lang="{{language}}">
+        <html lang="{{language}}"{{#rightToLeft}} dir="rtl"{{/rightToLeft}}>
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">

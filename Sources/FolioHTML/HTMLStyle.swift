@@ -17,7 +17,7 @@ enum HTMLStyle {
             --folio-rule:\(theme.rule);--folio-tile:\(theme.tileBackground);--folio-thead:\(theme.tableHeaderBackground);\
             --folio-zebra:\(theme.zebraBackground);--folio-font:\(string: theme.fontFamily),system-ui,sans-serif;\
             display:block;font-family:var(--folio-font);font-size:\(number: theme.bodySize * 1.4)px;line-height:1.45;\
-            color:var(--folio-text);background:#fff;max-width:52em;margin:0 auto;padding:1.5em;text-align:left;overflow-wrap:anywhere;\
+            color:var(--folio-text);background:#fff;max-width:52em;margin:0 auto;padding:1.5em;text-align:start;overflow-wrap:anywhere;\
             letter-spacing:normal;word-spacing:normal;text-transform:none;text-indent:0;text-shadow:none;font-style:normal;\
             font-weight:400;white-space:normal;visibility:visible}
             \(r) svg text{letter-spacing:normal;word-spacing:normal;text-transform:none;text-shadow:none}
@@ -33,13 +33,14 @@ enum HTMLStyle {
             \(r) figure{display:block;margin:1em 0;break-inside:avoid}
             \(r) figcaption{display:block;font-size:.85em;font-style:italic;color:var(--folio-muted);margin-top:.3em}
             \(r) img{display:block;max-width:100%;height:auto}
-            \(r) svg{display:block;width:100%;max-width:100%;height:auto;overflow:visible}
+            \(r) svg{display:block;width:100%;max-width:100%;height:auto;overflow:visible;direction:ltr}
             \(r) .folio-figure-title{font-weight:700;margin:0 0 .3em}
             \(r) .folio-chart-data summary{display:list-item;cursor:pointer;color:var(--folio-accent);font-size:.85em;margin-top:.3em}
             \(r) .folio-chart-data .folio-table-wrap{max-height:20em;overflow:auto}
             \(r) .folio-table-wrap{display:block;overflow-x:auto;margin:1em 0}
+            \(r) .folio-table-wrap:focus-visible{outline:2px solid var(--folio-accent);outline-offset:2px}
             \(r) table{display:table;border-collapse:collapse;width:100%;font-size:.95em}
-            \(r) caption{display:table-caption;caption-side:top;text-align:left;font-style:italic;font-size:.85em;color:var(--folio-muted);padding-bottom:.3em}
+            \(r) caption{display:table-caption;caption-side:top;text-align:start;font-style:italic;font-size:.85em;color:var(--folio-muted);padding-bottom:.3em}
             \(r) th,\(r) td{padding:.3em .45em;border-bottom:1px solid var(--folio-rule);vertical-align:top;text-align:start;color:var(--folio-text);overflow-wrap:normal}
             \(r) th{font-weight:700}
             \(r) thead th{background:var(--folio-thead);border-bottom:1.5px solid var(--folio-muted)}
@@ -49,15 +50,16 @@ enum HTMLStyle {
             \(r) .folio-justify{text-align:justify;hyphens:auto}
             \(r) .folio-section-title{font-size:\(number: (theme.subtitleSize + 4) / theme.bodySize)em;border-bottom:2px solid var(--folio-accent);padding-bottom:.2em}
             \(r) table{table-layout:auto}
-            \(r) .folio-message{display:block;margin:1em 0;padding:.7em .9em;border-left:4px solid var(--folio-tint);border-radius:4px;background:var(--folio-tint-bg)}
+            \(r) .folio-message{display:block;margin:1em 0;padding:.7em .9em;border-inline-start:4px solid var(--folio-tint);border-radius:4px;background:var(--folio-tint-bg)}
             \(r) .folio-message p{margin:.2em 0}
             \(r) .folio-widgets{display:grid;grid-template-columns:repeat(auto-fit,minmax(9em,1fr));gap:.6em;margin:1em 0;padding:0;list-style:none}
-            \(r) .folio-widget{display:block;background:var(--folio-tile);border-radius:6px;padding:.7em .8em;border-left:3px solid var(--folio-tint)}
+            \(r) .folio-widget{display:block;background:var(--folio-tile);border-radius:6px;padding:.7em .8em;border-inline-start:3px solid var(--folio-tint)}
             \(r) .folio-widget-title{font-size:.8em;color:var(--folio-muted);margin:0}
             \(r) .folio-widget-value{font-size:1.6em;font-weight:700;margin:.1em 0 0;line-height:1.2}
             \(r) .folio-widget-detail{font-size:.75em;color:var(--folio-muted);margin:0}
             \(r) .folio-page-break{display:block;break-after:page;height:0;margin:0;border:0}
-            @media (max-width:30em){\(r) .folio-justify{text-align:left}}
+            \(ScreenChart.css(root: r))
+            @media (max-width:30em){\(r) .folio-justify{text-align:start}}
             @media print{\(r) .folio-section-title{break-before:page}\(r){max-width:none;padding:0}\(r) thead{display:table-header-group}\(r) tr{break-inside:avoid}\(r) .folio-table-wrap{overflow:visible}}
             """
         if !columnShares.isEmpty {
@@ -66,7 +68,7 @@ enum HTMLStyle {
             css += "\n\(r) .folio-column>figure,\(r) .folio-column>ul,\(r) .folio-column>aside{margin-top:0}"
         }
         for share in columnShares {
-            css += "\n\(r) .folio-share-\(share){flex:\(share) 1 16em}"
+            css += "\n\(r) .folio-share-\(share){flex:\(share) 1 \(number: ScreenChart.columnBasis)px}"
         }
         for percent in columnPercents {
             css += "\n\(r) .folio-col-\(percent){width:\(percent)%}"

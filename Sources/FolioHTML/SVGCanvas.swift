@@ -76,13 +76,14 @@ public final class SVGCanvas: Canvas {
     /// Closes the last group.
     public func endGroup() { body += "</g>" }
 
-    /// A complete `<svg>` element for `drawing`, labelled by its title and description.
-    static func svg(_ drawing: Drawing, id: String, title: String, fontFamily: String) -> HTML {
+    /// A complete `<svg>` element for `drawing`, labelled by its title and description, of class `className`.
+    static func svg(_ drawing: Drawing, id: String, title: String, fontFamily: String, className: String? = nil) -> HTML {
         let canvas = SVGCanvas()
         drawing.replay(on: canvas)
         let w = drawing.size.width
         let h = drawing.size.height
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(number: w) \(number: h)\" width=\"\(number: w)\""
+        let classAttribute: HTML = className.map { " class=\"\($0)\"" } ?? ""
+        return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(number: w) \(number: h)\"\(classAttribute) width=\"\(number: w)\""
             + " height=\"\(number: h)\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\""
             + " font-family=\"\(fontFamily), sans-serif\">"
             + "<title id=\"\(id)-title\">\(title)</title>"

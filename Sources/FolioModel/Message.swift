@@ -4,11 +4,11 @@ public struct Message: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
         case tip, alert, plain
 
-        /// Word shown before the title so the kind does not rely on colour.
-        public var label: String? {
+        /// Word shown before the title so the kind does not rely on colour, in `strings`' language.
+        public func label(in strings: BuiltInStrings) -> String? {
             switch self {
-            case .tip: return "Tip"
-            case .alert: return "Alert"
+            case .tip: return strings[.tip]
+            case .alert: return strings[.alert]
             case .plain: return nil
             }
         }

@@ -15,6 +15,8 @@ final class FlowableBuilder {
 
     let text: PangoTextEngine
     let theme: Theme
+    /// The document's built-in words and number format.
+    let strings: BuiltInStrings
     let width: Double
     let assets: AssetAccess
     /// Decoded pictures, shared with the canvas: each is decoded once, here, so a corrupt one is an error.
@@ -23,9 +25,10 @@ final class FlowableBuilder {
     private(set) var warnings: [LayoutReport.Warning] = []
     fileprivate(set) var inSection = false
 
-    init(text: PangoTextEngine, theme: Theme, width: Double, assets: AssetAccess, images: ImageSurfaceCache) {
+    init(text: PangoTextEngine, theme: Theme, strings: BuiltInStrings, width: Double, assets: AssetAccess, images: ImageSurfaceCache) {
         self.text = text
         self.theme = theme
+        self.strings = strings
         self.width = width
         self.assets = assets
         self.images = images
@@ -99,7 +102,8 @@ final class FlowableBuilder {
             var placed: [(x: Double, flowable: Flowable)] = []
             for (index, (item, fraction)) in zip(columns.items, columns.fractions).enumerated() {
                 let columnWidth = usable * fraction
-                let builder = FlowableBuilder(text: text, theme: theme, width: columnWidth, assets: assets, images: images)
+                let builder = FlowableBuilder(
+                    text: text, theme: theme, strings: strings, width: columnWidth, assets: assets, images: images)
                 builder.inSection = inSection
                 for flowable in try builder.flowables(for: item, path: "\(path).items[\(index)]") {
                     placed.append((x, flowable))
@@ -152,11 +156,11 @@ final class FlowableBuilder {
                     alternative: alternative.isEmpty ? nil : alternative)
             ]
         case .table(let table):
-            let layout = try TableLayout(table: table, width: width, text: text, theme: theme)
+            let layout = try TableLayout(table: table, width: width, text: text, theme: theme, strings: strings)
             if let header = layout.header { zip(header, layout.headerSlots).forEach { checkGlyphs($0, $1.text, path: path) } }
             return [TableFlowable(layout: layout, range: 0..<table.rows.count, isFirstPart: true)]
         case .chart(let chart):
-            let drawing = ChartRenderer(measurer: text, theme: theme).drawing(for: chart, width: width)
+            let drawing = ChartRenderer(measurer: text, theme: theme, strings: strings).drawing(for: chart, width: width)
             let title = chart.title.map { body([TextRun($0)], width: width, size: theme.bodySize + 1, bold: true, path: path) }
             return [
                 FigureFlowable(
@@ -166,7 +170,7 @@ final class FlowableBuilder {
         case .message(let message):
             let textWidth = MessageFlowable.textWidth(frame: width)
             var titleRuns: [TextRun] = []
-            if let label = message.kind.label { titleRuns.append(TextRun(label + ": ", bold: true)) }
+            if let label = message.kind.label(in: strings) { titleRuns.append(TextRun(label + ": ", bold: true)) }
             titleRuns.append(TextRun(message.title, bold: true))
             let bodyText = message.text.runs.isEmpty ? nil : try textBlock(message.text.runs, width: textWidth, path: path)
             return [

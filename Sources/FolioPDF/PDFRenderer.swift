@@ -55,7 +55,8 @@ public struct PDFRenderer {
             width: pageWidth - margins.left.points - margins.right.points,
             height: pageHeight - margins.top.points - margins.bottom.points)
         let images = ImageSurfaceCache()
-        let builder = FlowableBuilder(text: text, theme: theme, width: content.width, assets: assets, images: images)
+        let strings = document.builtInStrings
+        let builder = FlowableBuilder(text: text, theme: theme, strings: strings, width: content.width, assets: assets, images: images)
         let items = try builder.items(for: document)
         let (pages, pageWarnings) = Paginator(pageHeight: content.height).paginate(items)
         let sections = document.elements.compactMap { block -> Section? in
@@ -88,7 +89,7 @@ public struct PDFRenderer {
         canvas.navigation = navigation
         canvas.tagsStructure = document.metadata.tagged
         let decorations = PageDecorations(
-            document: document, theme: theme, text: text, content: content,
+            document: document, strings: strings, theme: theme, text: text, content: content,
             pageSize: Size(pageWidth, pageHeight))
         let decorationWarnings = numbering.last.map { decorations.warnings(lastPage: $0) } ?? []
         for (index, page) in pages.enumerated() {

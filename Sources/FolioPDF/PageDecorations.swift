@@ -3,9 +3,11 @@ import FolioModel
 
 /// The running header and the footer, laid out once and drawn on every page when the
 /// page count is known. Nothing is cut: a long header or title wraps, and a header or
-/// footer that does not fit in its margin is a layout-report warning.
+/// footer that does not fit in its margin is a layout-report warning. In a right-to-left
+/// language the logo and the title are on the right, the page number on the left.
 struct PageDecorations {
     let document: Document
+    let strings: BuiltInStrings
     let theme: Theme
     let text: PangoTextEngine
     let content: Rect
@@ -15,13 +17,16 @@ struct PageDecorations {
     private let title: TextLayout
     private let logoSize: Size?
 
+    /// The share of the footer line the title may wrap in.
+    private static let titleShare = 0.6
     /// Room between the content and the header's rule.
     private static let gap = 10.0
     /// Room between the content and the footer's text.
     private static let footerGap = 14.0
 
-    init(document: Document, theme: Theme, text: PangoTextEngine, content: Rect, pageSize: Size) {
+    init(document: Document, strings: BuiltInStrings, theme: Theme, text: PangoTextEngine, content: Rect, pageSize: Size) {
         self.document = document
+        self.strings = strings
         self.theme = theme
         self.text = text
         self.content = content
@@ -36,7 +41,7 @@ struct PageDecorations {
         } else {
             header = nil
         }
-        title = text.paragraph([TextRun(document.title)], font: font, width: content.width * 0.6)
+        title = text.paragraph([TextRun(document.title)], font: font, width: content.width * PageDecorations.titleShare)
     }
 
     /// Warnings for a header or footer that does not fit between its content edge and the page edge.
@@ -53,7 +58,7 @@ struct PageDecorations {
                     ))
             }
         }
-        let footer = text.singleLine(document.footerText(numbering), font: font)
+        let footer = text.singleLine(document.footerText(numbering, strings: strings), font: font)
         let below = pageSize.height - content.maxY
         let needed = PageDecorations.footerGap + max(footer.metrics.height, title.metrics.height)
         if needed > below {
@@ -80,9 +85,10 @@ struct PageDecorations {
             let lineY = content.y - PageDecorations.gap
             var x = content.x
             if let logo = theme.logo, let size = logoSize {
-                // The theme's logo, 16 pt high, at the start of the header line.
-                canvas.draw(image: logo, in: Rect(x: x, y: lineY - 4 - size.height, width: size.width, height: size.height))
-                x += size.width + 8
+                // The theme's logo, 16 pt high, at the start of the header line (the right end in right-to-left).
+                let logoX = strings.isRightToLeft ? content.maxX - size.width : x
+                canvas.draw(image: logo, in: Rect(x: logoX, y: lineY - 4 - size.height, width: size.width, height: size.height))
+                if !strings.isRightToLeft { x += size.width + 8 }
             }
             canvas.draw(layout: header, at: Point(x, lineY - 4 - header.metrics.height), color: theme.muted)
             canvas.line(
@@ -90,8 +96,13 @@ struct PageDecorations {
                 style: StrokeStyle(color: theme.rule, width: 0.5))
         }
         let footerY = content.maxY + PageDecorations.footerGap
-        let footer = text.singleLine(document.footerText(numbering), font: font)
-        canvas.draw(layout: footer, at: Point(content.x + content.width - footer.metrics.width, footerY), color: theme.muted)
-        canvas.draw(layout: title, at: Point(content.x, footerY), color: theme.muted)
+        let footer = text.singleLine(document.footerText(numbering, strings: strings), font: font)
+        if strings.isRightToLeft {
+            canvas.draw(layout: footer, at: Point(content.x, footerY), color: theme.muted)
+            canvas.draw(layout: title, at: Point(content.maxX - content.width * PageDecorations.titleShare, footerY), color: theme.muted)
+        } else {
+            canvas.draw(layout: footer, at: Point(content.x + content.width - footer.metrics.width, footerY), color: theme.muted)
+            canvas.draw(layout: title, at: Point(content.x, footerY), color: theme.muted)
+        }
     }
 }

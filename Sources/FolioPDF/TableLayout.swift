@@ -30,7 +30,7 @@ final class TableLayout {
     /// Rows whose content sets the natural column widths; later rows wrap to them.
     static let sampleRows = 500
 
-    init(table: Table, width: Double, text: PangoTextEngine, theme: Theme) throws {
+    init(table: Table, width: Double, text: PangoTextEngine, theme: Theme, strings: BuiltInStrings) throws {
         self.table = table
         self.theme = theme
         self.text = text
@@ -91,7 +91,9 @@ final class TableLayout {
         rowOffsets = offsets
         let captionFont = theme.font(theme.smallSize + 1, italic: true)
         caption = table.caption.map { text.paragraph([TextRun($0)], font: captionFont, width: width) }
-        continuedCaption = table.continuedCaption.map { text.paragraph([TextRun($0)], font: captionFont, width: width) }
+        // Later parts say they continue: the author's words, else the caption and the language's "continued".
+        let continued = table.continuedCaption ?? table.caption.map { "\($0) (\(strings[.continued]))" }
+        continuedCaption = continued.map { text.paragraph([TextRun($0)], font: captionFont, width: width) }
     }
 
     /// Measures one unwrapped line, reusing one layout per font.

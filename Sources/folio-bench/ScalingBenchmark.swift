@@ -19,8 +19,8 @@ enum ScalingBenchmark {
             let hr = record.heartRate
             for i in hr.elapsedSeconds.indices {
                 rows.append([
-                    record.patient.id, NumberFormat.string(hr.elapsedSeconds[i], decimals: 0),
-                    NumberFormat.string(hr.expected[i], decimals: 1), NumberFormat.string(hr.actual[i], decimals: 1),
+                    record.patient.id, NumberFormat.english.string(hr.elapsedSeconds[i], decimals: 0),
+                    NumberFormat.english.string(hr.expected[i], decimals: 1), NumberFormat.english.string(hr.actual[i], decimals: 1),
                 ])
             }
         }

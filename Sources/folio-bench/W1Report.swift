@@ -65,7 +65,7 @@ enum W1Report {
             .subtitle(Subtitle("Key metrics")),
             .widgets(
                 Widgets([
-                    .init(title: "Average pain", value: NumberFormat.string(averagePain, decimals: 1), detail: "out of 10"),
+                    .init(title: "Average pain", value: NumberFormat.english.string(averagePain, decimals: 1), detail: "out of 10"),
                     .init(title: "Medication adherence", value: percent, detail: "mean of 7 days"),
                     .init(title: "Total steps", value: record.steps.reduce(0, +).formatted(), detail: "this week"),
                 ])),

@@ -8,7 +8,7 @@ import XCTest
 
 /// Geometry of the pie, ring, line and range families, and their handling of bad or empty data.
 final class ChartFamiliesTests: XCTestCase {
-    private let renderer = ChartRenderer(measurer: FixedMeasurer())
+    private let renderer = ChartRenderer(measurer: FixedMeasurer(), strings: .english)
 
     private func texts(_ drawing: Drawing) -> [TextItem] {
         drawing.commands.compactMap { if case .text(let item) = $0 { return item } else { return nil } }
@@ -67,7 +67,7 @@ final class ChartFamiliesTests: XCTestCase {
     func testPieWithNothingToShowSaysNoData() {
         let chart = Chart(.pie(PieChart(segments: [ChartSegment(title: "a", value: 0)])))
         XCTAssertTrue(texts(renderer.drawing(for: chart, width: 300)).contains { $0.text == "No data" })
-        XCTAssertEqual(ChartDescription.describe(chart), "Pie chart: no data.")
+        XCTAssertEqual(ChartDescription.describe(chart, strings: .english), "Pie chart: No data.")
     }
 
     // MARK: rings
@@ -241,14 +241,14 @@ final class ChartFamiliesTests: XCTestCase {
                 XCTAssertTrue(text.contains(TestSupport.normalized(string)), "PDF lacks \(string)")
                 XCTAssertTrue(html.contains(MarkupEscaping.escape(string)), "HTML lacks \(string)")
             }
-            XCTAssertTrue(html.contains(MarkupEscaping.escape(ChartDescription.describe(chart))))
+            XCTAssertTrue(html.contains(MarkupEscaping.escape(ChartDescription.describe(chart, strings: .english))))
         }
         XCTAssertTrue(html.contains("<details class=\"folio-chart-data\"><summary>Data</summary>"))
     }
 
     func testDescriptionsSummariseEachFamily() throws {
         let document = try TestSupport.sampleDocument()
-        let descriptions = TestSupport.charts(of: document).map(ChartDescription.describe)
+        let descriptions = TestSupport.charts(of: document).map { ChartDescription.describe($0, strings: .english) }
         XCTAssertEqual(
             descriptions,
             [

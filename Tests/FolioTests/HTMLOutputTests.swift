@@ -49,7 +49,12 @@ final class HTMLOutputTests: XCTestCase {
             html.contains(
                 "Bar chart, Pain and medication adherence by day, 7 categories Mon–Sun. Pain from 1 (Wed) to 7 (Sat). Medication adherence from 3.1 (Fri) to 9.4 (Wed)."
             ))
-        XCTAssertTrue(html.contains("viewBox=\"0 0 481.89 "))
+        // Two layouts of each chart for screens, wide and narrow, chosen by a container query.
+        XCTAssertTrue(html.contains("viewBox=\"0 0 600 "))
+        XCTAssertTrue(html.contains("viewBox=\"0 0 256 "))
+        XCTAssertEqual(
+            html.components(separatedBy: "class=\"folio-chart-wide\"").count,
+            html.components(separatedBy: "class=\"folio-chart-narrow\"").count)
     }
 
     func testEveryUserStringIsEscaped() throws {
@@ -113,7 +118,7 @@ final class HTMLOutputTests: XCTestCase {
         let id = try XCTUnwrap(fragment.firstMatch(of: try Regex(#"<div class="folio" id="([^"]+)""#))?.output[1].substring)
         for rule in try stylesheet(of: fragment).split(separator: "}") {
             let selector = rule.split(separator: "{").first.map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            guard !selector.isEmpty, !selector.hasPrefix("@media") else { continue }
+            guard !selector.isEmpty, !selector.hasPrefix("@media"), !selector.hasPrefix("@container") else { continue }
             for part in selector.split(separator: ",") {
                 XCTAssertTrue(part.hasPrefix("#\(id)"), "unscoped selector: \(part)")
             }

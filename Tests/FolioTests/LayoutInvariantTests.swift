@@ -37,7 +37,7 @@ final class LayoutInvariantTests: XCTestCase {
         let m = document.page.margins
         let content = Size(width - m.left.points - m.right.points, height - m.top.points - m.bottom.points)
         let builder = FlowableBuilder(
-            text: PangoTextEngine(), theme: theme, width: content.width, assets: .files(relativeTo: baseDirectory),
+            text: PangoTextEngine(), theme: theme, strings: .english, width: content.width, assets: .files(relativeTo: baseDirectory),
             images: ImageSurfaceCache())
         let items = try builder.items(for: document)
         return (content, Paginator(pageHeight: content.height).paginate(items).pages)
@@ -132,7 +132,7 @@ final class LayoutInvariantTests: XCTestCase {
 
     func testTableSplitsFitTheRoomTheyAreGiven() throws {
         let table = Table(header: ["A", "B"], rows: (0..<60).map { ["Row \($0)", String(repeating: "text ", count: $0 % 7 * 8)] })
-        let layout = try TableLayout(table: table, width: 300, text: PangoTextEngine(), theme: .standard)
+        let layout = try TableLayout(table: table, width: 300, text: PangoTextEngine(), theme: .standard, strings: .english)
         let flowable = TableFlowable(layout: layout, range: 0..<table.rows.count, isFirstPart: true)
         for available in stride(from: 20.0, through: 700, by: 7) {
             guard let (head, _) = flowable.split(available: available) else { continue }
@@ -186,7 +186,7 @@ final class LayoutInvariantTests: XCTestCase {
     func testChartDrawingsMatchTheirGoldenFiles() throws {
         let gallery = try DocumentDecoder.decode(
             try Data(contentsOf: TestSupport.samples.appendingPathComponent("charts.yaml")), format: .yaml)
-        let renderer = ChartRenderer(measurer: PangoTextEngine(), theme: .standard)
+        let renderer = ChartRenderer(measurer: PangoTextEngine(), theme: .standard, strings: .english)
         let folder = TestSupport.root.appendingPathComponent("Tests/FolioTests/Golden")
         let update = ProcessInfo.processInfo.environment["FOLIO_UPDATE_GOLDEN"] != nil
         if update { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }

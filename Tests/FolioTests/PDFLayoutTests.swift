@@ -262,7 +262,7 @@ final class ColumnsTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(y("Share")), try XCTUnwrap(y("Rings")), accuracy: 0.5, "titles on one line")
         let page = try document.html()
         XCTAssertTrue(page.contains("<div class=\"folio-columns\"><div class=\"folio-column folio-share-60\">"))
-        XCTAssertTrue(page.contains("folio-share-40{flex:40 1 16em}"))
+        XCTAssertTrue(page.contains("folio-share-40{flex:40 1 256px}"))
     }
 
     func testColumnsRejectBlocksThatCannotStandInThem() throws {

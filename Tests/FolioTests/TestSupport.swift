@@ -185,7 +185,7 @@ enum TestSupport {
             if bar.valueLabels, !bar.stacked {
                 strings += bar.series.flatMap { s in
                     s.values.map {
-                        NumberFormat.string(
+                        NumberFormat.english.string(
                             $0, format: chart.yAxis.format,
                             fallbackDecimals: NumberFormat.decimals(for: s.values))
                     }

@@ -1,0 +1,112 @@
+/// The built-in string tables, one per language. A translation keeps every `{name}` of the English pattern.
+extension BuiltInStrings {
+    /// English, the fallback for every missing entry.
+    public static let english = BuiltInStrings(
+        language: "en", decimalSeparator: ".", localeIdentifier: "en_US_POSIX",
+        table: [
+            .tip: "Tip", .alert: "Alert", .noData: "No data", .continued: "continued", .pageFooter: "Page {page} of {pages}",
+            .data: "Data", .table: "Table", .chart: "Chart",
+            .category: "Category", .segment: "Segment", .value: "Value", .share: "Share", .ring: "Ring", .progress: "Progress",
+            .barChart: "Bar chart", .stackedBarChart: "Stacked bar chart", .lineChart: "Line chart", .scatterChart: "Scatter chart",
+            .pieChart: "Pie chart", .donutChart: "Donut chart", .ringChart: "Ring chart", .rangeChart: "Range chart",
+            .categories: "{count} categories {first}–{last}", .oneCategory: "1 category {name}",
+            .points: "{count} points", .onePoint: "1 point", .fromTo: "{name} from {low} to {high}", .at: "at {x}",
+            .missing: "{count} missing", .valuesBeyond: "{count} values beyond {threshold}",
+            .oneValueBeyond: "1 value beyond {threshold}", .theThreshold: "the threshold",
+        ])
+
+    /// French: decimal comma.
+    public static let french = BuiltInStrings(
+        language: "fr", decimalSeparator: ",", localeIdentifier: "fr_FR",
+        table: [
+            .tip: "Conseil", .alert: "Alerte", .noData: "Aucune donnée", .continued: "suite",
+            .pageFooter: "Page {page} sur {pages}", .data: "Données", .table: "Tableau", .chart: "Graphique",
+            .category: "Catégorie", .segment: "Segment", .value: "Valeur", .share: "Part", .ring: "Anneau", .progress: "Progression",
+            .barChart: "Graphique à barres", .stackedBarChart: "Graphique à barres empilées", .lineChart: "Graphique linéaire",
+            .scatterChart: "Nuage de points", .pieChart: "Graphique circulaire", .donutChart: "Graphique en anneau",
+            .ringChart: "Graphique à anneaux", .rangeChart: "Graphique d’intervalles",
+            .categories: "{count} catégories {first}–{last}", .oneCategory: "1 catégorie {name}",
+            .points: "{count} points", .onePoint: "1 point", .fromTo: "{name} de {low} à {high}", .at: "à {x}",
+            .missing: "{count} manquantes", .valuesBeyond: "{count} valeurs au-delà de {threshold}",
+            .oneValueBeyond: "1 valeur au-delà de {threshold}", .theThreshold: "le seuil",
+        ])
+
+    /// German: decimal comma.
+    public static let german = BuiltInStrings(
+        language: "de", decimalSeparator: ",", localeIdentifier: "de_DE",
+        table: [
+            .tip: "Tipp", .alert: "Warnung", .noData: "Keine Daten", .continued: "Fortsetzung",
+            .pageFooter: "Seite {page} von {pages}", .data: "Daten", .table: "Tabelle", .chart: "Diagramm",
+            .category: "Kategorie", .segment: "Segment", .value: "Wert", .share: "Anteil", .ring: "Ring", .progress: "Fortschritt",
+            .barChart: "Balkendiagramm", .stackedBarChart: "Gestapeltes Balkendiagramm", .lineChart: "Liniendiagramm",
+            .scatterChart: "Streudiagramm", .pieChart: "Kreisdiagramm", .donutChart: "Ringdiagramm",
+            .ringChart: "Fortschrittsringe", .rangeChart: "Bereichsdiagramm",
+            .categories: "{count} Kategorien {first}–{last}", .oneCategory: "1 Kategorie {name}",
+            .points: "{count} Punkte", .onePoint: "1 Punkt", .fromTo: "{name} von {low} bis {high}", .at: "bei {x}",
+            .missing: "{count} fehlend", .valuesBeyond: "{count} Werte jenseits von {threshold}",
+            .oneValueBeyond: "1 Wert jenseits von {threshold}", .theThreshold: "dem Grenzwert",
+        ])
+
+    /// Spanish: decimal comma.
+    public static let spanish = BuiltInStrings(
+        language: "es", decimalSeparator: ",", localeIdentifier: "es_ES",
+        table: [
+            .tip: "Consejo", .alert: "Alerta", .noData: "Sin datos", .continued: "continuación",
+            .pageFooter: "Página {page} de {pages}", .data: "Datos", .table: "Tabla", .chart: "Gráfico",
+            .category: "Categoría", .segment: "Segmento", .value: "Valor", .share: "Proporción", .ring: "Anillo", .progress: "Progreso",
+            .barChart: "Gráfico de barras", .stackedBarChart: "Gráfico de barras apiladas", .lineChart: "Gráfico de líneas",
+            .scatterChart: "Gráfico de dispersión", .pieChart: "Gráfico circular", .donutChart: "Gráfico de anillo",
+            .ringChart: "Gráfico de anillos", .rangeChart: "Gráfico de rangos",
+            .categories: "{count} categorías {first}–{last}", .oneCategory: "1 categoría {name}",
+            .points: "{count} puntos", .onePoint: "1 punto", .fromTo: "{name} de {low} a {high}", .at: "en {x}",
+            .missing: "{count} ausentes", .valuesBeyond: "{count} valores más allá de {threshold}",
+            .oneValueBeyond: "1 valor más allá de {threshold}", .theThreshold: "el umbral",
+        ])
+
+    /// Portuguese: decimal comma.
+    public static let portuguese = BuiltInStrings(
+        language: "pt", decimalSeparator: ",", localeIdentifier: "pt_PT",
+        table: [
+            .tip: "Dica", .alert: "Alerta", .noData: "Sem dados", .continued: "continuação",
+            .pageFooter: "Página {page} de {pages}", .data: "Dados", .table: "Tabela", .chart: "Gráfico",
+            .category: "Categoria", .segment: "Segmento", .value: "Valor", .share: "Proporção", .ring: "Anel", .progress: "Progresso",
+            .barChart: "Gráfico de barras", .stackedBarChart: "Gráfico de barras empilhadas", .lineChart: "Gráfico de linhas",
+            .scatterChart: "Gráfico de dispersão", .pieChart: "Gráfico circular", .donutChart: "Gráfico de anel",
+            .ringChart: "Gráfico de anéis", .rangeChart: "Gráfico de intervalos",
+            .categories: "{count} categorias {first}–{last}", .oneCategory: "1 categoria {name}",
+            .points: "{count} pontos", .onePoint: "1 ponto", .fromTo: "{name} de {low} a {high}", .at: "em {x}",
+            .missing: "{count} em falta", .valuesBeyond: "{count} valores além de {threshold}",
+            .oneValueBeyond: "1 valor além de {threshold}", .theThreshold: "o limite",
+        ])
+
+    /// Arabic: right to left; Latin digits and a decimal point, as in most Arabic clinical documents.
+    public static let arabic = BuiltInStrings(
+        language: "ar", decimalSeparator: ".", isRightToLeft: true, localeIdentifier: "ar@numbers=latn",
+        table: [
+            .tip: "نصيحة", .alert: "تنبيه", .noData: "لا توجد بيانات", .continued: "تابع",
+            .pageFooter: "صفحة {page} من {pages}", .data: "البيانات", .table: "جدول", .chart: "رسم بياني",
+            .category: "الفئة", .segment: "الجزء", .value: "القيمة", .share: "النسبة", .ring: "الحلقة", .progress: "التقدم",
+            .barChart: "مخطط شريطي", .stackedBarChart: "مخطط شريطي مكدس", .lineChart: "مخطط خطي",
+            .scatterChart: "مخطط انتشار", .pieChart: "مخطط دائري", .donutChart: "مخطط حلقي",
+            .ringChart: "مخطط الحلقات", .rangeChart: "مخطط النطاقات",
+            .categories: "{count} فئات {first}–{last}", .oneCategory: "فئة واحدة {name}",
+            .points: "{count} نقاط", .onePoint: "نقطة واحدة", .fromTo: "{name} من {low} إلى {high}", .at: "عند {x}",
+            .missing: "{count} مفقودة", .valuesBeyond: "{count} قيم تتجاوز {threshold}",
+            .oneValueBeyond: "قيمة واحدة تتجاوز {threshold}", .theThreshold: "الحد",
+        ])
+
+    /// Chinese (simplified).
+    public static let chinese = BuiltInStrings(
+        language: "zh", decimalSeparator: ".", localeIdentifier: "zh_CN",
+        table: [
+            .tip: "提示", .alert: "警告", .noData: "无数据", .continued: "续",
+            .pageFooter: "第 {page} 页，共 {pages} 页", .data: "数据", .table: "表格", .chart: "图表",
+            .category: "类别", .segment: "部分", .value: "数值", .share: "占比", .ring: "圆环", .progress: "进度",
+            .barChart: "柱状图", .stackedBarChart: "堆积柱状图", .lineChart: "折线图", .scatterChart: "散点图",
+            .pieChart: "饼图", .donutChart: "环形图", .ringChart: "圆环进度图", .rangeChart: "范围图",
+            .categories: "{count} 个类别 {first}–{last}", .oneCategory: "1 个类别 {name}",
+            .points: "{count} 个点", .onePoint: "1 个点", .fromTo: "{name} 从 {low} 到 {high}", .at: "于 {x}",
+            .missing: "缺失 {count} 个", .valuesBeyond: "{count} 个值超出{threshold}",
+            .oneValueBeyond: "1 个值超出{threshold}", .theThreshold: "阈值",
+        ])
+}

@@ -1,0 +1,131 @@
+/// Every word Folio writes by itself, in the document's language: message labels, "No data",
+/// the page footer, "continued", the generated chart descriptions; with the language's decimal
+/// separator and writing direction. Chosen by `metadata.language` (its primary subtag; English when
+/// there is no table for it), then the document's `strings` override single entries.
+public struct BuiltInStrings: Sendable, Hashable {
+    /// One built-in text. Sentence patterns name their parts in braces, such as `{count}`.
+    public enum Key: String, Sendable, Hashable, CaseIterable, CodingKey {
+        /// Label before a tip message's title.
+        case tip
+        /// Label before an alert message's title.
+        case alert
+        /// What an empty chart says.
+        case noData
+        /// Added to a split table's caption on later pages: "Medications (continued)".
+        case continued
+        /// The default page footer; `{page}` and `{pages}` are replaced.
+        case pageFooter
+        /// The summary of a chart's data table (HTML).
+        case data
+        /// The name of a scrollable table region without a caption (HTML).
+        case table
+        /// The name of a chart without a title.
+        case chart
+        /// Column headings of a chart's data table.
+        case category, segment, value, share, ring, progress
+        /// Chart kinds, at the start of a chart description.
+        case barChart, stackedBarChart, lineChart, scatterChart, pieChart, donutChart, ringChart, rangeChart
+        /// "{count} categories {first}–{last}".
+        case categories
+        /// "1 category {name}".
+        case oneCategory
+        /// "{count} points".
+        case points
+        /// "1 point".
+        case onePoint
+        /// "{name} from {low} to {high}".
+        case fromTo
+        /// "at {x}", after a value in a line chart's description.
+        case at
+        /// "{count} missing".
+        case missing
+        /// "{count} values beyond {threshold}".
+        case valuesBeyond
+        /// "1 value beyond {threshold}".
+        case oneValueBeyond
+        /// A threshold without a label, in `valuesBeyond`.
+        case theThreshold
+    }
+
+    /// A document's replacements for single built-in strings, written as `strings: {tip: "Hint"}`;
+    /// an unknown key is an error like any other.
+    public struct Overrides: Sendable, Hashable, Codable {
+        /// The replacement text by key.
+        public var entries: [Key: String]
+
+        /// Replacements `entries` (none by default).
+        public init(_ entries: [Key: String] = [:]) { self.entries = entries }
+
+        /// Decodes `{key: text}` with the keys of `Key`.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            var entries: [Key: String] = [:]
+            for key in Key.allCases {
+                if let text = try container.decodeIfPresent(String.self, forKey: key) { entries[key] = text }
+            }
+            self.entries = entries
+        }
+
+        /// Encodes `{key: text}`, keys in declaration order.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for key in Key.allCases { try container.encodeIfPresent(entries[key], forKey: key) }
+        }
+    }
+
+    /// The language these strings are in (primary subtag, such as `fr`).
+    public let language: String
+    /// The character between whole and fractional digits: "." or ",".
+    public let decimalSeparator: String
+    /// Whether the language is written right to left.
+    public let isRightToLeft: Bool
+    /// The locale month and day names are written in.
+    public let localeIdentifier: String
+    private var table: [Key: String]
+
+    /// The text for `key`.
+    public subscript(key: Key) -> String { table[key] ?? BuiltInStrings.english.table[key] ?? key.rawValue }
+
+    /// `key`'s pattern with each `{name}` replaced by its value.
+    public func format(_ key: Key, _ values: [String: String]) -> String {
+        var text = self[key]
+        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        return text
+    }
+
+    /// These strings with `overrides` replacing single entries.
+    public func overridden(by overrides: [Key: String]) -> BuiltInStrings {
+        var copy = self
+        copy.table.merge(overrides) { _, new in new }
+        return copy
+    }
+
+    init(language: String, decimalSeparator: String, isRightToLeft: Bool = false, localeIdentifier: String, table: [Key: String]) {
+        self.language = language
+        self.decimalSeparator = decimalSeparator
+        self.isRightToLeft = isRightToLeft
+        self.localeIdentifier = localeIdentifier
+        self.table = table
+    }
+
+    /// The languages with a built-in table.
+    public static let languages = ["en", "fr", "de", "es", "pt", "ar", "zh"]
+
+    /// The strings for a BCP 47 tag such as `fr-CA`: by its primary subtag, English when unknown.
+    /// Hebrew, Persian and Urdu have no table yet but are still laid out right to left.
+    public static func forLanguage(_ tag: String) -> BuiltInStrings {
+        let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? "en"
+        switch primary {
+        case "fr": return french
+        case "de": return german
+        case "es": return spanish
+        case "pt": return portuguese
+        case "ar": return arabic
+        case "zh": return chinese
+        case "he", "iw", "fa", "ur", "yi":
+            return BuiltInStrings(
+                language: primary, decimalSeparator: ".", isRightToLeft: true, localeIdentifier: "en_US_POSIX", table: english.table)
+        default: return english
+        }
+    }
+}
