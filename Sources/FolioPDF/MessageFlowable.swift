@@ -10,6 +10,8 @@ final class MessageFlowable: Flowable {
     let tint: Color
     let width: Double
     let textColor: Color
+    /// The accent bar on the right, for right-to-left languages.
+    let rightToLeft: Bool
     /// Whether this part shows the title (the first part does).
     let showsTitle: Bool
     /// The body lines this part shows.
@@ -19,7 +21,8 @@ final class MessageFlowable: Flowable {
     static let padding = 10.0
     static let bar = 4.0
 
-    init(title: TextLayout, body: TextBlock?, tint: Color, width: Double, textColor: Color) {
+    init(title: TextLayout, body: TextBlock?, tint: Color, width: Double, textColor: Color, rightToLeft: Bool) {
+        self.rightToLeft = rightToLeft
         self.title = title
         self.body = body
         self.tint = tint
@@ -36,6 +39,7 @@ final class MessageFlowable: Flowable {
         tint = other.tint
         width = other.width
         textColor = other.textColor
+        rightToLeft = other.rightToLeft
         bodyLines = other.bodyLines
         self.showsTitle = showsTitle
         self.bodyRange = bodyRange
@@ -83,8 +87,9 @@ final class MessageFlowable: Flowable {
     private func drawContent(on canvas: CairoCanvas, at origin: Point) {
         let box = Rect(x: origin.x, y: origin.y, width: width, height: height)
         canvas.fill(.roundedRect(box, radius: 4), color: tint.lightened(0.9))
-        canvas.rect(Rect(x: box.x, y: box.y, width: MessageFlowable.bar, height: box.height), color: tint)
-        let x = box.x + MessageFlowable.bar + MessageFlowable.padding
+        let barX = rightToLeft ? box.maxX - MessageFlowable.bar : box.x
+        canvas.rect(Rect(x: barX, y: box.y, width: MessageFlowable.bar, height: box.height), color: tint)
+        let x = box.x + (rightToLeft ? 0 : MessageFlowable.bar) + MessageFlowable.padding
         let y = box.y + MessageFlowable.padding
         if showsTitle { canvas.tagged(.paragraph) { canvas.draw(layout: title, at: Point(x, y), color: textColor) } }
         guard let body, !bodyRange.isEmpty else { return }

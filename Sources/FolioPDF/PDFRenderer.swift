@@ -47,7 +47,7 @@ public struct PDFRenderer {
     /// The PDF and its layout report.
     public func renderWithReport(_ document: Document) throws -> Result {
         try document.validate()
-        let text = PangoTextEngine()
+        let text = PangoTextEngine(rightToLeft: document.builtInStrings.isRightToLeft)
         let (pageWidth, pageHeight) = document.page.pageSize
         let margins = document.page.margins
         let content = Rect(

@@ -6,6 +6,9 @@ import FolioModel
 /// the same in every backend. One engine per thread: Pango's font map is per-thread.
 public final class PangoTextEngine: TextMeasurer {
     private let context: OpaquePointer
+    /// A right-to-left document: text without a strong direction (digits) runs right to left, and
+    /// alignments are logical: left is the start of a line (the right for Arabic), right its end.
+    let rightToLeft: Bool
     private var fonts: [FontSpec: OpaquePointer] = [:]
     /// Single lines measured or drawn in this render, so each is shaped once.
     private var lineCache: [MetricsKey: TextLayout] = [:]
@@ -15,10 +18,14 @@ public final class PangoTextEngine: TextMeasurer {
         let font: FontSpec
     }
 
-    /// Creates an engine on this thread's default Pango font map.
-    public init() {
+    /// Creates an engine on this thread's default Pango font map. Each paragraph takes its direction
+    /// from its first strong character, so an Arabic paragraph runs, and is aligned, from its start;
+    /// `rightToLeft` makes right to left the direction of text that has none of its own.
+    public init(rightToLeft: Bool = false) {
+        self.rightToLeft = rightToLeft
         let fontMap = pango_cairo_font_map_get_default()
         context = pango_font_map_create_context(fontMap)
+        if rightToLeft { pango_context_set_base_dir(context, PANGO_DIRECTION_RTL) }
         pango_cairo_context_set_resolution(context, 72)
         let options = cairo_font_options_create()
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -122,12 +129,16 @@ public final class PangoTextEngine: TextMeasurer {
         pango_layout_set_width(pointer, Int32(min(max(width, 1), 100_000) * Double(PANGO_SCALE)))
         pango_layout_set_wrap(pointer, PANGO_WRAP_WORD_CHAR)
         pango_layout_set_line_spacing(pointer, Float(lineSpacing))
+        // Pango swaps left and right for a paragraph whose direction differs from the context's, so
+        // in a right-to-left context "right" is where a right-to-left paragraph starts.
+        let start = rightToLeft ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT
+        let end = rightToLeft ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT
         switch alignment {
-        case .left: pango_layout_set_alignment(pointer, PANGO_ALIGN_LEFT)
+        case .left: pango_layout_set_alignment(pointer, start)
         case .center: pango_layout_set_alignment(pointer, PANGO_ALIGN_CENTER)
-        case .right: pango_layout_set_alignment(pointer, PANGO_ALIGN_RIGHT)
+        case .right: pango_layout_set_alignment(pointer, end)
         case .justify:
-            pango_layout_set_alignment(pointer, PANGO_ALIGN_LEFT)
+            pango_layout_set_alignment(pointer, start)
             pango_layout_set_justify(pointer, 1)
         }
         var text = ""

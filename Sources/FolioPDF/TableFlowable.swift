@@ -154,7 +154,7 @@ final class TableFlowable: Flowable {
         starts: [Double]?, ends: [Double]?
     ) {
         for (c, (cell, slot)) in zip(cells, slots).enumerated() {
-            let cellX = x + layout.columnStarts[slot.column]
+            let cellX = x + layout.start(of: slot)
             let point = Point(cellX + TableLayout.paddingX, y + TableLayout.paddingY)
             canvas.tagged(tag) {
                 if starts == nil && ends == nil {

@@ -14,6 +14,8 @@ final class TableLayout {
     let rowOffsets: [Double]
     let caption: TextLayout?
     let continuedCaption: TextLayout?
+    /// Columns run from the right (right-to-left languages).
+    let rightToLeft: Bool
     let theme: Theme
     /// Number of columns, counted once.
     let columns: Int
@@ -31,6 +33,7 @@ final class TableLayout {
     static let sampleRows = 500
 
     init(table: Table, width: Double, text: PangoTextEngine, theme: Theme, strings: BuiltInStrings) throws {
+        rightToLeft = strings.isRightToLeft
         self.table = table
         self.theme = theme
         self.text = text
@@ -165,6 +168,12 @@ final class TableLayout {
     }
 
     /// Width of `slot` across its columns.
+    /// Where `slot` starts from the table's left edge: columns run from the right in right-to-left languages.
+    func start(of slot: Table.Slot) -> Double {
+        guard rightToLeft else { return columnStarts[slot.column] }
+        return (columnStarts.last ?? 0) - columnStarts[slot.column + slot.span]
+    }
+
     func width(of slot: Table.Slot) -> Double { columnStarts[slot.column + slot.span] - columnStarts[slot.column] }
 
     /// The most recent row's cell layouts: a row taller than a page is split and drawn on

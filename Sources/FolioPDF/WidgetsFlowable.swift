@@ -17,7 +17,11 @@ final class WidgetsFlowable: Flowable {
     static let gap = 8.0
     static let padding = 10.0
 
-    init(tiles: [Tile], width: Double, theme: Theme) {
+    /// Tiles run from the right, accent bars on their right, for right-to-left languages.
+    let rightToLeft: Bool
+
+    init(tiles: [Tile], width: Double, theme: Theme, rightToLeft: Bool) {
+        self.rightToLeft = rightToLeft
         self.tiles = tiles
         self.width = width
         self.theme = theme
@@ -41,10 +45,11 @@ final class WidgetsFlowable: Flowable {
     private func drawContent(on canvas: CairoCanvas, at origin: Point) {
         let tileWidth = (width - WidgetsFlowable.gap * Double(tiles.count - 1)) / Double(tiles.count)
         for (index, tile) in tiles.enumerated() {
-            let x = origin.x + Double(index) * (tileWidth + WidgetsFlowable.gap)
+            let slot = rightToLeft ? tiles.count - 1 - index : index
+            let x = origin.x + Double(slot) * (tileWidth + WidgetsFlowable.gap)
             let box = Rect(x: x, y: origin.y, width: tileWidth, height: height)
             canvas.fill(.roundedRect(box, radius: 6), color: theme.tileBackground)
-            canvas.rect(Rect(x: box.x, y: box.y + 6, width: 3, height: box.height - 12), color: tile.tint)
+            canvas.rect(Rect(x: rightToLeft ? box.maxX - 3 : box.x, y: box.y + 6, width: 3, height: box.height - 12), color: tile.tint)
             var y = box.y + WidgetsFlowable.padding
             let textX = box.x + WidgetsFlowable.padding
             canvas.tagged(.paragraph) {

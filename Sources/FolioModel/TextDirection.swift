@@ -1,0 +1,26 @@
+/// The direction of a piece of text by its first strong character, as Pango and the Unicode
+/// bidirectional algorithm (rules P2–P3) decide it: Hebrew, Arabic and other right-to-left scripts
+/// are right to left, other letters left to right; digits and punctuation have no direction.
+public enum TextDirection: Sendable, Hashable {
+    case leftToRight, rightToLeft
+
+    /// The direction of `text`'s first strong character; nil when it has none (only digits, signs, spaces).
+    public static func of(_ text: String) -> TextDirection? {
+        for scalar in text.unicodeScalars {
+            if isRightToLeft(scalar) { return .rightToLeft }
+            if scalar.properties.isAlphabetic { return .leftToRight }
+        }
+        return nil
+    }
+
+    /// Whether `scalar` belongs to a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko,
+    /// Samaritan, Mandaic and their presentation forms and supplements).
+    static func isRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF:
+            // Arabic-Indic digits and marks are weak, not strong.
+            return scalar.properties.isAlphabetic
+        default: return false
+        }
+    }
+}
