@@ -17,9 +17,16 @@ final class AccessibilityIntegrationTests: XCTestCase {
         let page: String
         let width: Int
         let violations: [Violation]
-        let chart_texts: Int
-        let smallest_chart_text: Double?
-        let small_texts: [String]
+        let chartTexts: Int
+        let smallestChartText: Double?
+        let smallTexts: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case page, width, violations
+            case chartTexts = "chart_texts"
+            case smallestChartText = "smallest_chart_text"
+            case smallTexts = "small_texts"
+        }
     }
 
     /// The test venv's Python (make test-deps installs selenium and axe-playwright-python into it).
@@ -80,14 +87,14 @@ final class AccessibilityIntegrationTests: XCTestCase {
             XCTAssertEqual(
                 finding.violations.map(\.id), [],
                 "\(label): \(finding.violations.map { "\($0.id): \($0.targets.joined(separator: "; "))" })")
-            if let smallest = finding.smallest_chart_text {
-                XCTAssertGreaterThanOrEqual(smallest, 12, "\(label): chart text below 12 px: \(finding.small_texts)")
+            if let smallest = finding.smallestChartText {
+                XCTAssertGreaterThanOrEqual(smallest, 12, "\(label): chart text below 12 px: \(finding.smallTexts)")
             }
         }
         // The gallery's charts were measured, at every width.
         let gallery = findings.filter { $0.page.hasSuffix("charts-page.html") }
         XCTAssertEqual(gallery.count, 4)
-        XCTAssertTrue(gallery.allSatisfy { $0.chart_texts > 100 }, "\(gallery.map(\.chart_texts))")
+        XCTAssertTrue(gallery.allSatisfy { $0.chartTexts > 100 }, "\(gallery.map(\.chartTexts))")
     }
 
     /// The harness finds what it is there to find: a missing alt text, unreadably small chart text.
@@ -104,7 +111,7 @@ final class AccessibilityIntegrationTests: XCTestCase {
         XCTAssertEqual(findings.count, 4)
         for finding in findings {
             XCTAssertTrue(finding.violations.contains { $0.id == "image-alt" }, "\(finding.violations.map(\.id))")
-            XCTAssertLessThan(try XCTUnwrap(finding.smallest_chart_text), 12)
+            XCTAssertLessThan(try XCTUnwrap(finding.smallestChartText), 12)
         }
     }
 }
