@@ -39,7 +39,7 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
-        .target(name: "CPDFFinish", linkerSettings: [.linkedLibrary("qpdf")]),
+        .target(name: "CPDFFinish", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("deflate")]),
         .target(name: "FolioModel"),
         .target(name: "FolioGraphics", dependencies: ["FolioModel", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),

@@ -225,6 +225,10 @@ final class PDFAccessibilityTests: XCTestCase {
             let result = try TestSupport.run(checker, ["check", file.path])
             XCTAssertEqual(result.status, 0, "\(file.lastPathComponent):\n\(result.text)\(result.stderr)")
             XCTAssertTrue(result.text.contains("errors=0 warnings=0"), result.text)
+            // The finishing step copies untouched objects and writes a new cross-reference table: qpdf reads it cleanly.
+            let check = try TestSupport.run("qpdf", ["--check", file.path])
+            XCTAssertEqual(check.status, 0, "\(file.lastPathComponent):\n\(check.text)\(check.stderr)")
+            XCTAssertTrue(check.text.contains("No syntax or stream encoding errors found"), check.text)
         }
     }
 }
