@@ -595,7 +595,13 @@ void finishPages(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler 
     for (auto &page : QPDFPageDocumentHelper(pdf).getAllPages()) {
         QPDFObjectHandle object = page.getObjectHandle();
         if (finishing.tagged) object.replaceKey("/Tabs", QPDFObjectHandle::newName("/S"));
-        if (file != nullptr) file->rewrite(object);
+        if (file != nullptr) {
+            file->rewrite(object);
+            // Cairo 1.16 can name one image twice in a resource dictionary; written again by qpdf, the
+            // duplicate is gone (as it was when qpdf wrote the whole file).
+            QPDFObjectHandle resources = object.getKey("/Resources");
+            if (resources.isIndirect() && resources.isDictionary()) file->rewrite(resources);
+        }
         QPDFObjectHandle annotations = object.getKey("/Annots");
         if (annotations.isArray()) {
             if (file != nullptr && annotations.isIndirect()) file->rewrite(annotations);
