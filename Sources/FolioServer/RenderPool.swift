@@ -250,10 +250,11 @@ private final class Job: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// The request went away: stop the render and answer.
+    /// The request went away: answer, then stop the render (in this order, so the render's own
+    /// "time limit" error, thrown once the deadline is cancelled, can never answer first).
     func cancel() {
-        deadline.cancel()
         finish(.failure(CancellationError()))
+        deadline.cancel()
     }
 
     /// Runs the render on the calling worker thread, unless it has already been answered.
