@@ -63,10 +63,17 @@ test: test-deps lint
 unit: deps
 	FOLIO_UNIT_ONLY=1 swift test --parallel --skip IntegrationTests
 
+# The C cairo+pango program (bench/peers/cairo_report.c) runs in the same benchmark, reading the
+# workload folio-bench generates, so every target is printed beside its figure and the ratio.
+BENCH_WORKLOAD := $(CURDIR)/.build/bench-workload
 bench: deps
+	@dpkg -s libcjson-dev >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcjson-dev; }
 	swift build -c release --product folio
 	swift build -c release --product folio-bench
-	.build/release/folio-bench
+	@mkdir -p .build
+	cc -O2 -Wall -Wno-unused-result -DDATA_DIR='"$(BENCH_WORKLOAD)"' -o .build/cairo_report bench/peers/cairo_report.c \
+	  $$(pkg-config --cflags --libs pangocairo cairo libcjson) -lm
+	FOLIO_BENCH_C=.build/cairo_report .build/release/folio-bench
 
 # folio serve under load (wrk on loopback) beside folio batch --jobs 2: requests/s, p50/p99, RSS at
 # 1, 2, 8 and 64 connections, an overload run that must answer 503s, then a soak (SOAK_SECONDS, default 600).

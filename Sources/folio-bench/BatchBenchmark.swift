@@ -4,7 +4,11 @@ import Foundation
 /// W3: `folio batch` over the 1,000 records of patients-1000.jsonl, PDF and HTML,
 /// with one and two workers: documents per second, wall time and peak memory.
 enum BatchBenchmark {
-    static func run(folio: URL, data: URL) {
+    /// Runs the batch for PDF and HTML with one and two workers; returns documents per second
+    /// by "pdf-1", "pdf-2", "html-1", "html-2".
+    @discardableResult
+    static func run(folio: URL, data: URL) -> [String: Double] {
+        var rates: [String: Double] = [:]
         let template = "Templates/weekly-summary.yaml"
         print("W3 batch (\(data.lastPathComponent), \(template)):")
         for format in ["pdf", "html"] {
@@ -16,9 +20,9 @@ enum BatchBenchmark {
                     "--name", "{{patient.id}}", "--jobs", String(jobs), "--quiet",
                 ]
                 let start = Timing.now()
-                guard let (status, peakKB) = spawnAndWait(arguments) else {
+                guard let (status, peakKB) = ChildProcess.runMeasuringMemory(arguments) else {
                     print("  cannot start \(folio.path)")
-                    return
+                    return rates
                 }
                 let seconds = Timing.now() - start
                 let count = ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix("." + format) }
@@ -29,20 +33,10 @@ enum BatchBenchmark {
                         format.uppercased() as NSString, jobs, count, seconds, Double(count) / seconds, peakKB / 1024,
                         (status == 0 ? "" : " (exit status \(status))") as NSString))
                 try? FileManager.default.removeItem(at: out)
+                if status == 0 { rates["\(format)-\(jobs)"] = Double(count) / seconds }
             }
         }
-    }
-
-    /// Runs a process and returns its exit status and peak resident memory in KB.
-    static func spawnAndWait(_ arguments: [String]) -> (Int32, Int)? {
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, arguments[0], nil, nil, &argv, environ) == 0 else { return nil }
-        var status: Int32 = 0
-        var usage = rusage()
-        wait4(pid, &status, 0, &usage)
-        return ((status >> 8) & 0xFF, usage.ru_maxrss)
+        return rates
     }
 }
 

@@ -58,7 +58,11 @@ enum ScalingBenchmark {
         try Data(String(format: "%.4f %d %d", Timing.now() - start, pages, data.count).utf8).write(to: URL(fileURLWithPath: resultPath))
     }
 
-    static func run(bench: URL) {
+    /// Runs every size in a child process and prints its figures; returns peak memory in KB
+    /// by kind ("w2", "table", "table-untagged") and size.
+    @discardableResult
+    static func run(bench: URL) -> [String: [Int: Int]] {
+        var peaks: [String: [Int: Int]] = [:]
         let runs = [
             ("w2", [1, 10, 50], "patients", "W2 (sections per patient + appendix table), render time and peak memory:"),
             ("table", [1_000, 10_000, 100_000], "rows", "Long tables (4 columns, tagged PDF), render time and peak memory:"),
@@ -69,10 +73,11 @@ enum ScalingBenchmark {
             for size in sizes {
                 let resultPath = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-child-\(getpid())").path
                 let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
-                guard let (_, peakKB) = BatchBenchmark.spawnAndWait([executable, bench.path, "--child", kind, String(size), resultPath])
+                guard
+                    let (_, peakKB) = ChildProcess.runMeasuringMemory([executable, bench.path, "--child", kind, String(size), resultPath])
                 else {
                     print("  cannot run \(executable)")
-                    return
+                    return peaks
                 }
                 let output = (try? String(contentsOfFile: resultPath, encoding: .utf8)) ?? ""
                 try? FileManager.default.removeItem(atPath: resultPath)
@@ -81,6 +86,7 @@ enum ScalingBenchmark {
                     print("  \(size) \(label): failed: \(output)")
                     continue
                 }
+                peaks[kind, default: [:]][size] = peakKB
                 print(
                     String(
                         format: "  %6d %@: %.2f s, %@ pages, %d KB PDF, peak memory %d MB", size, label as NSString, seconds,
@@ -88,5 +94,6 @@ enum ScalingBenchmark {
                         peakKB / 1024))
             }
         }
+        return peaks
     }
 }

@@ -10,8 +10,11 @@ enum WorkloadGenerator {
     /// The folder the generated workload is written to: `patients-1000.jsonl` and `logo.png`.
     static func prepare(in folder: URL, logo: URL, count: Int = 1000) throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let lines = records(count: count).joined(separator: "\n") + "\n"
+        let records = records(count: count)
+        let lines = records.joined(separator: "\n") + "\n"
         try Data(lines.utf8).write(to: folder.appendingPathComponent("patients-1000.jsonl"), options: .atomic)
+        // The C program's single-document modes read the first patient from weekly-summary.json.
+        try Data((records.first ?? "{}").utf8).write(to: folder.appendingPathComponent("weekly-summary.json"), options: .atomic)
         try Data(contentsOf: logo).write(to: folder.appendingPathComponent("logo.png"), options: .atomic)
         return folder
     }

@@ -70,41 +70,68 @@ func time(_ body: (Document) throws -> Void) rethrows -> [Double] {
     return samples
 }
 
+func median(_ samples: [Double]) -> Double { samples.sorted()[samples.count / 2] }
+
+let cProgram = CProgramBenchmark.fromEnvironment()
+if cProgram == nil { print("The C program: not built (make bench builds bench/peers/cairo_report.c and names it in FOLIO_BENCH_C)") }
+var targets = TargetTable()
+
 do {
+    // The C program first, then Folio, so both see the same machine within seconds.
+    let cW1 = cProgram?.w1InProcess(renders: renders)
     var pdfSize = 0
     let pdfTimes = try time { pdfSize = try $0.pdf().count }
     let htmlTimes = try time { _ = try $0.html() }
     print("W1 PDF  in-process: \(summary(pdfTimes))")
     print("W1 HTML in-process: \(summary(htmlTimes))")
     print("W1 PDF size: \(pdfSize / 1024) KB (\(pdfSize) bytes)")
+    if let cW1 { print(String(format: "W1 PDF  in-process, the C program: median %.2f ms", cW1 * 1000)) }
+    targets.ratio("W1 PDF in-process, median", folio: median(pdfTimes) * 1000, c: cW1.map { $0 * 1000 }, unit: "ms", atMost: 1.05)
+    targets.absolute("W1 HTML in-process, median", folio: median(htmlTimes) * 1000, c: nil, unit: "ms", atMost: 2)
 
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("folio")
     if FileManager.default.isExecutableFile(atPath: binary.path) {
         var cold: [Double] = []
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-cold.pdf")
+        let arguments = [binary.path, "render", "Samples/weekly-summary.yaml", "-o", output.path]
         for _ in 0..<10 {
             // posix_spawn and waitpid: Foundation's Process polls for exit and would add tens of milliseconds.
-            let arguments = [binary.path, "render", "Samples/weekly-summary.yaml", "-o", output.path]
-            var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            var pid: pid_t = 0
             let start = now()
-            guard posix_spawn(&pid, binary.path, nil, nil, &argv, environ) == 0 else { fail("cannot start \(binary.path)") }
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            guard let pid = ChildProcess.spawn(arguments) else { fail("cannot start \(binary.path)") }
+            let status = ChildProcess.wait(pid)
             cold.append(now() - start)
             if status != 0 { fail("folio render failed with status \(status)") }
         }
         print("W1 cold `folio render` process (Samples/weekly-summary.yaml to PDF): \(summary(cold))")
+        let coldPeak = ChildProcess.runMeasuringMemory(arguments).map { Double($0.peakKB) / 1024 }
+        if let coldPeak { print(String(format: "W1 cold process peak memory: %.1f MB", coldPeak)) }
+        let cCold = cProgram?.w1ColdProcess(runs: 10)
+        if let cCold { print(String(format: "W1 cold process, the C program (cairo_report w1): median %.2f ms", cCold * 1000)) }
+        let cColdPeak = cProgram?.w1ColdPeakMemory().map { Double($0) / 1024 }
+        if let cColdPeak { print(String(format: "W1 cold process peak memory, the C program: %.1f MB", cColdPeak)) }
+        targets.ratio("W1 cold process, median", folio: median(cold) * 1000, c: cCold.map { $0 * 1000 }, unit: "ms", atMost: 1.5)
+        targets.forScale("W1 cold process, peak memory", folio: coldPeak, c: cColdPeak, unit: "MB")
     } else {
         print("W1 cold process: skipped, no folio binary beside folio-bench")
     }
     try ChartBenchmark.run(gallery: URL(fileURLWithPath: "Samples/charts.yaml"), repetitions: 20)
-    ScalingBenchmark.run(bench: benchDirectory)
+    let peaks = ScalingBenchmark.run(bench: benchDirectory)
+    let cW2 = cProgram?.w2(patients: 50)
+    if let cW2 { print(String(format: "W2 50 patients, the C program: %.2f s, peak memory %d MB", cW2.seconds, cW2.peakKB / 1024)) }
+    targets.absolute(
+        "W2 50 patients, peak memory", folio: peaks["w2"]?[50].map { Double($0) / 1024 }, c: cW2.map { Double($0.peakKB) / 1024 },
+        unit: "MB", atMost: 40)
+    targets.absolute(
+        "100,000-row tagged table, peak memory", folio: peaks["table"]?[100_000].map { Double($0) / 1024 }, c: nil, unit: "MB",
+        atMost: 150)
     try BatchStages.run(data: benchDirectory.appendingPathComponent("patients-1000.jsonl"), count: 100)
     if FileManager.default.isExecutableFile(atPath: binary.path) {
-        BatchBenchmark.run(folio: binary, data: benchDirectory.appendingPathComponent("patients-1000.jsonl"))
+        let rates = BatchBenchmark.run(folio: binary, data: benchDirectory.appendingPathComponent("patients-1000.jsonl"))
+        let cW3 = cProgram?.w3TwoProcesses(count: 1000)
+        if let cW3 { print(String(format: "W3 1,000 PDFs, the C program in two processes: %.1f documents/s", cW3)) }
+        targets.ratio("W3 PDF, folio batch --jobs 2", folio: rates["pdf-2"], c: cW3, unit: "documents/s", atLeast: 0.9)
     }
+    print(targets.printed())
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     print("Peak memory (this process): \(usage.ru_maxrss / 1024) MB")
