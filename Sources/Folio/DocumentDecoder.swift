@@ -20,15 +20,22 @@ public enum DocumentDecoder {
         _ data: Data, format: Format, lenient: Bool = false,
         warning: ((FolioError) -> Void)? = nil
     ) throws -> Document {
-        let document = try decode(
-            Document.self, from: try tree(data, format: format), quotingHint: format == .yaml,
-            lenient: lenient, warning: warning)
+        let document = try decodeForRendering(data, format: format, lenient: lenient, warning: warning)
         try document.validate()
         return document
     }
 
+    /// Decodes a document without validating it, for a caller that renders it next: rendering
+    /// validates once (`Document.prepared(options:)`), so a render validates one time, not two.
+    package static func decodeForRendering(
+        _ data: Data, format: Format, lenient: Bool = false,
+        warning: ((FolioError) -> Void)? = nil
+    ) throws -> Document {
+        try decode(Document.self, from: try tree(data, format: format), quotingHint: format == .yaml, lenient: lenient, warning: warning)
+    }
+
     /// Decodes and validates a document from a tree, such as a bound template.
-    public static func decode(_ tree: TreeValue, lenient: Bool = false, warning: ((FolioError) -> Void)? = nil) throws -> Document {
+    package static func decode(_ tree: TreeValue, lenient: Bool = false, warning: ((FolioError) -> Void)? = nil) throws -> Document {
         let document = try decode(Document.self, from: tree, lenient: lenient, warning: warning)
         try document.validate()
         return document
@@ -37,7 +44,7 @@ public enum DocumentDecoder {
     /// Decodes any model value (a `ThemeSpec`, a `Chart`) from a tree, errors naming the field;
     /// `quotingHint` adds YAML advice to "expected a string, found a number". Unknown keys are
     /// errors, or warnings with `lenient`.
-    public static func decode<T: Decodable>(
+    package static func decode<T: Decodable>(
         _ type: T.Type, from tree: TreeValue, quotingHint: Bool = true,
         lenient: Bool = false, warning: ((FolioError) -> Void)? = nil
     ) throws -> T {
@@ -52,7 +59,7 @@ public enum DocumentDecoder {
     }
 
     /// The input parsed into a tree: JSON keeps its key order, YAML its scalars' types.
-    public static func tree(_ data: Data, format: Format) throws -> TreeValue {
+    package static func tree(_ data: Data, format: Format) throws -> TreeValue {
         guard data.count <= InputLimits.documentBytes else {
             throw FolioError(path: "", "the input has \(data.count) bytes; at most \(InputLimits.documentBytes) are allowed")
         }
@@ -83,7 +90,7 @@ public enum DocumentDecoder {
     }
 
     /// The dotted path of a coding path: `elements[3].series[1].values`.
-    public static func path(_ codingPath: [CodingKey]) -> String {
+    package static func path(_ codingPath: [CodingKey]) -> String {
         var result = ""
         for key in codingPath {
             if let index = key.intValue, key.stringValue.hasPrefix("Index") || Int(key.stringValue) == index {
@@ -96,7 +103,7 @@ public enum DocumentDecoder {
     }
 
     /// A one-line message for a decoding error, naming the field.
-    public static func describe(_ error: DecodingError, quotingHint: Bool = false) -> FolioError {
+    package static func describe(_ error: DecodingError, quotingHint: Bool = false) -> FolioError {
         switch error {
         case .typeMismatch(let type, let context):
             if context.debugDescription.hasPrefix("expected") {
@@ -165,7 +172,7 @@ public enum DocumentDecoder {
 
 extension String {
     /// The text of `data` if it is valid UTF-8 without NUL characters, else nil.
-    public init?(validatingUTF8Bytes data: Data) {
+    package init?(validatingUTF8Bytes data: Data) {
         guard !data.contains(0), let text = String(data: data, encoding: .utf8) else { return nil }
         self = text
     }

@@ -47,54 +47,30 @@ extension RenderOptions {
 }
 
 extension Document {
-    /// The theme this document renders with: `base`, then the document's `theme` settings and logo.
-    public func effectiveTheme(base: Theme = .standard, baseDirectory: URL? = nil) throws -> Theme {
-        try effectiveTheme(base: base, assets: .files(relativeTo: baseDirectory))
-    }
-
-    /// The theme this document renders with, its logo read as `assets` allows.
-    public func effectiveTheme(base: Theme, assets: AssetAccess) throws -> Theme {
-        guard let spec = theme else { return base }
-        let logo = try spec.logo.map {
-            try ImageLoader.load(ImageBlock(source: .file($0)), path: "theme.logo", assets: assets, field: "theme.logo")
-        }
-        return base.applying(spec, logo: logo)
+    /// The document validated once, its theme built and its images read once as `options` allow:
+    /// render it in several formats with the `PreparedDocument` methods below.
+    package func prepared(options: RenderOptions = RenderOptions()) throws -> PreparedDocument {
+        try PreparedDocument(self, base: options.theme, assets: options.effectiveAssets)
     }
 
     /// The document as PDF bytes.
     public func pdf(options: RenderOptions = RenderOptions()) throws -> Data {
-        try pdfRenderer(options).render(self)
-    }
-
-    /// The renderers validate the document themselves; the theme is checked first so a bad
-    /// logo path is reported before any rendering work.
-    private func pdfRenderer(_ options: RenderOptions) throws -> PDFRenderer {
-        try theme?.validate(path: "theme")
-        return PDFRenderer(
-            theme: try effectiveTheme(base: options.theme, assets: options.effectiveAssets),
-            assets: options.effectiveAssets)
+        try prepared(options: options).pdfWithReport().data
     }
 
     /// The HTML renderer for `options`, to ask for the output and its Content-Security-Policy.
     public func htmlRenderer(options: RenderOptions = RenderOptions()) throws -> HTMLRenderer {
-        try theme?.validate(path: "theme")
-        let (width, _) = page.pageSize
-        let chartWidth = width - page.margins.left.points - page.margins.right.points
-        return HTMLRenderer(
-            measurer: PangoTextEngine(),
-            theme: try effectiveTheme(base: options.theme, assets: options.effectiveAssets),
-            assets: options.effectiveAssets, chartWidth: chartWidth,
-            idPrefix: options.idPrefix, pageTemplate: options.pageTemplate)
+        HTMLRenderer.forPage(page, options: options)
     }
 
     /// The HTML `options.html` asks for, with the Content-Security-Policy it works under.
     public func renderedHTML(options: RenderOptions = RenderOptions()) throws -> HTMLRenderer.Rendered {
-        try htmlRenderer(options: options).renderWithStyle(self, as: options.html)
+        try prepared(options: options).renderedHTML(options: options)
     }
 
     /// The document as a self-contained HTML page, or the fragment `options.html` asks for.
     public func html(options: RenderOptions = RenderOptions()) throws -> String {
-        try htmlRenderer(options: options).render(self, as: options.html)
+        try renderedHTML(options: options).html
     }
 
     /// The document as a self-contained HTML page.
@@ -104,24 +80,51 @@ extension Document {
 
     /// The PDF and the layout report of its pagination.
     public func pdfWithReport(options: RenderOptions = RenderOptions()) throws -> PDFRenderer.Result {
-        try pdfRenderer(options).renderWithReport(self)
+        try prepared(options: options).pdfWithReport()
     }
 
     /// The document in `format` with its page count (nil for HTML, which has no pages).
     public func renderCountingPages(as format: OutputFormat, options: RenderOptions = RenderOptions()) throws -> (data: Data, pages: Int?) {
-        switch format {
-        case .pdf:
-            let (data, pages) = try pdfRenderer(options).renderCountingPages(self)
-            return (data, pages)
-        case .html: return (Data(try html(options: options).utf8), nil)
-        }
+        try prepared(options: options).renderCountingPages(as: format, options: options)
     }
 
     /// The document in `format`, as bytes.
     public func render(as format: OutputFormat, options: RenderOptions = RenderOptions()) throws -> Data {
+        try renderCountingPages(as: format, options: options).data
+    }
+}
+
+extension PreparedDocument {
+    /// The PDF and the layout report of its pagination.
+    package func pdfWithReport() throws -> PDFRenderer.Result {
+        try PDFRenderer(theme: theme, assets: .embeddedOnly).renderWithReport(self)
+    }
+
+    /// The HTML `options.html` asks for, with the Content-Security-Policy it works under
+    /// (the theme and images are this document's; `options` gives the HTML settings).
+    package func renderedHTML(options: RenderOptions) throws -> HTMLRenderer.Rendered {
+        try HTMLRenderer.forPage(document.page, options: options).renderWithStyle(self, as: options.html)
+    }
+
+    /// The document in `format` with its page count (nil for HTML, which has no pages).
+    package func renderCountingPages(as format: OutputFormat, options: RenderOptions) throws -> (data: Data, pages: Int?) {
         switch format {
-        case .pdf: return try pdf(options: options)
-        case .html: return Data(try html(options: options).utf8)
+        case .pdf:
+            let result = try pdfWithReport()
+            return (result.data, result.pages)
+        case .html: return (Data(try renderedHTML(options: options).html.utf8), nil)
         }
+    }
+}
+
+extension HTMLRenderer {
+    /// The renderer for a page setup: charts as wide as its text column, with the HTML settings
+    /// of `options`.
+    static func forPage(_ page: PageSetup, options: RenderOptions) -> HTMLRenderer {
+        let (width, _) = page.pageSize
+        let chartWidth = width - page.margins.left.points - page.margins.right.points
+        return HTMLRenderer(
+            measurer: PangoTextEngine(), theme: options.theme, assets: options.effectiveAssets, chartWidth: chartWidth,
+            idPrefix: options.idPrefix, pageTemplate: options.pageTemplate)
     }
 }

@@ -5,11 +5,11 @@ import Yams
 /// quoted text stays text; plain `true`/`false`, `null`/`~`, numbers and
 /// `.nan`/`.inf` are typed. Decoding that tree through JSON is several times
 /// faster than decoding YAML nodes directly, and gives the same field paths.
-public enum YAMLTree {
+package enum YAMLTree {
     /// Parses YAML text into a tree; syntax errors name the line. Nesting deeper than
     /// `InputLimits.nestingDepth`, aliases that expand past `InputLimits.treeValues`
     /// values and keys that appear twice in one mapping are errors.
-    public static func parse(_ text: String) throws -> TreeValue {
+    package static func parse(_ text: String) throws -> TreeValue {
         try checkNesting(text)
         guard let node = try Yams.compose(yaml: text) else { return .null }
         // Without aliases a tree has fewer values than its text has bytes; aliases may repeat a little.

@@ -1,11 +1,11 @@
 import FolioModel
 
 /// A chart's data as a table, for readers who cannot see the drawing.
-public struct ChartDataTable: Sendable, Hashable {
+package struct ChartDataTable: Sendable, Hashable {
     /// The column headings.
-    public var header: [String]
+    package var header: [String]
     /// The rows, one per category or point, values formatted as the chart's axis says.
-    public var rows: [[String]]
+    package var rows: [[String]]
 
     /// Prints the numbers of one column with the decimals the whole column needs, decided once.
     private struct ColumnFormat {
@@ -26,7 +26,7 @@ public struct ChartDataTable: Sendable, Hashable {
 
     /// The table for `chart`: one row per category, x position, slice or ring, headed and
     /// formatted in `strings`' language.
-    public init(_ chart: Chart, strings: BuiltInStrings) {
+    package init(_ chart: Chart, strings: BuiltInStrings) {
         let numbers = NumberFormat(strings)
         switch chart.body {
         case .bar(let bar):

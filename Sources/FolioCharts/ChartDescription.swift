@@ -2,10 +2,10 @@ import FolioModel
 
 /// Text alternatives generated from chart data, for screen readers and PDF alt text,
 /// in the document's language.
-public enum ChartDescription {
+package enum ChartDescription {
     /// The author's `alt`, or a summary of the data such as
     /// "Bar chart, Pain, 7 categories Mon–Sun. Pain from 1 (Wed) to 7 (Sat)."
-    public static func describe(_ chart: Chart, strings: BuiltInStrings) -> String {
+    package static func describe(_ chart: Chart, strings: BuiltInStrings) -> String {
         if let alt = chart.alt, !alt.isEmpty { return alt }
         let numbers = NumberFormat(strings)
         let title = chart.title.map { $0.isEmpty ? "" : ", \($0)" } ?? ""

@@ -2,25 +2,25 @@ import FolioGraphics
 import FolioModel
 
 /// Lays out any chart block into a `Drawing`, the one thing both backends draw.
-public struct ChartRenderer {
+package struct ChartRenderer {
     /// Measures every label (Pango, for both outputs).
-    public let measurer: TextMeasurer
+    package let measurer: TextMeasurer
     /// Colours, fonts and sizes.
-    public let theme: Theme
+    package let theme: Theme
 
     /// The document's built-in words (empty charts, descriptions) and number format.
-    public let strings: BuiltInStrings
+    package let strings: BuiltInStrings
 
     /// A renderer measuring with `measurer`, in `theme`, writing numbers and words as `strings` says
     /// (renderers pass the document's `builtInStrings`).
-    public init(measurer: TextMeasurer, theme: Theme = .standard, strings: BuiltInStrings = .english) {
+    package init(measurer: TextMeasurer, theme: Theme = .standard, strings: BuiltInStrings = .english) {
         self.measurer = measurer
         self.theme = theme
         self.strings = strings
     }
 
     /// The chart's drawing at `width` points wide; its height follows the chart's own rules.
-    public func drawing(for chart: Chart, width: Double) -> Drawing {
+    package func drawing(for chart: Chart, width: Double) -> Drawing {
         let context = ChartContext(measurer: measurer, theme: theme, strings: strings)
         switch chart.body {
         case .bar(let bar): return BarChartLayout(chart: chart, bar: bar, context: context).drawing(width: width)

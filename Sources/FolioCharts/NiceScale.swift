@@ -1,16 +1,16 @@
 import Foundation
 
 /// A linear value axis whose ticks fall on 1, 2 or 5 × 10ⁿ.
-public struct NiceScale: Sendable, Hashable {
+package struct NiceScale: Sendable, Hashable {
     /// The first tick.
-    public let lower: Double
+    package let lower: Double
     /// The last tick.
-    public let upper: Double
+    package let upper: Double
     /// The distance between ticks.
-    public let step: Double
+    package let step: Double
 
     /// The smallest nice range covering `low…high` with about `targetTicks` intervals.
-    public init(low: Double, high: Double, targetTicks: Int = 5) {
+    package init(low: Double, high: Double, targetTicks: Int = 5) {
         var lo = low
         var hi = high
         if lo == hi {
@@ -22,7 +22,7 @@ public struct NiceScale: Sendable, Hashable {
     }
 
     /// A range with a fixed tick interval, widened to whole steps.
-    public init(low: Double, high: Double, interval: Double) {
+    package init(low: Double, high: Double, interval: Double) {
         let hi = high > low ? high : low + interval
         self.init(
             lower: (low / interval).rounded(.down) * interval, upper: (hi / interval).rounded(.up) * interval,
@@ -36,7 +36,7 @@ public struct NiceScale: Sendable, Hashable {
     }
 
     /// 1, 2, 5 or 10 × 10ⁿ, the smallest not below `raw`.
-    public static func niceStep(for raw: Double) -> Double {
+    package static func niceStep(for raw: Double) -> Double {
         guard raw > 0, raw.isFinite else { return 1 }
         let magnitude = pow(10, floor(log10(raw)))
         let fraction = raw / magnitude
@@ -45,7 +45,7 @@ public struct NiceScale: Sendable, Hashable {
     }
 
     /// Tick values from `lower` to `upper` inclusive.
-    public var ticks: [Double] {
+    package var ticks: [Double] {
         // Never more than a thousand ticks, whatever the range and step.
         let count = Swift.min(((upper - lower) / step).clampedInt(), 1000)
         let first = (lower / step).rounded()
@@ -55,12 +55,12 @@ public struct NiceScale: Sendable, Hashable {
     }
 
     /// Where `value` falls between 0 (lower) and 1 (upper).
-    public func fraction(_ value: Double) -> Double {
+    package func fraction(_ value: Double) -> Double {
         upper == lower ? 0 : (value - lower) / (upper - lower)
     }
 
     /// Decimal places that print every tick exactly.
-    public var tickDecimals: Int {
+    package var tickDecimals: Int {
         step >= 1 ? 0 : Swift.min(ceil(-log10(step) - 1e-9).clampedInt(), 20)
     }
 }

@@ -4,35 +4,35 @@ import Foundation
 /// Formats chart numbers for one language: fixed decimals with its decimal separator,
 /// percentages, dates with its month names, durations. No grouping separators, so a
 /// value reads the same in every table and label.
-public struct NumberFormat: Sendable {
+package struct NumberFormat: Sendable {
     /// The character between whole and fractional digits.
-    public let decimalSeparator: String
+    package let decimalSeparator: String
     /// The locale dates are written in.
-    public let localeIdentifier: String
+    package let localeIdentifier: String
 
     /// Numbers as `strings`' language writes them.
-    public init(_ strings: BuiltInStrings) {
+    package init(_ strings: BuiltInStrings) {
         decimalSeparator = strings.decimalSeparator
         localeIdentifier = strings.localeIdentifier
     }
 
     /// English: a decimal point, English month names.
-    public static let english = NumberFormat(.english)
+    package static let english = NumberFormat(.english)
 
     /// `value` with `decimals` digits after the separator; `-0` prints as `0`.
-    public func string(_ value: Double, decimals: Int) -> String {
+    package func string(_ value: Double, decimals: Int) -> String {
         var text = String(format: "%.\(max(0, min(decimals, 6)))f", value)
         if text.hasPrefix("-"), Double(text) == 0 { text.removeFirst() }
         return decimalSeparator == "." ? text : text.replacingOccurrences(of: ".", with: decimalSeparator)
     }
 
     /// 0 when every value is whole, else 1.
-    public static func decimals(for values: [Double]) -> Int {
+    package static func decimals(for values: [Double]) -> Int {
         values.allSatisfy { $0 == $0.rounded() } ? 0 : 1
     }
 
     /// `value` printed as `format` says; plain numbers use `fallbackDecimals` when the format names none.
-    public func string(_ value: Double, format: ValueFormat?, fallbackDecimals: Int) -> String {
+    package func string(_ value: Double, format: ValueFormat?, fallbackDecimals: Int) -> String {
         switch format {
         case nil, .number(nil)?: return string(value, decimals: fallbackDecimals)
         case .number(let decimals?)?: return string(value, decimals: decimals)
@@ -43,7 +43,7 @@ public struct NumberFormat: Sendable {
     }
 
     /// `m:ss`, or `h:mm:ss` from an hour.
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let total = seconds.clampedInt()
         let sign = total < 0 ? "-" : ""
         let s = abs(total)
@@ -55,7 +55,7 @@ public struct NumberFormat: Sendable {
     nonisolated(unsafe) private static var formatters: [String: DateFormatter] = [:]
 
     /// Seconds since 1970 printed in UTC with a `DateFormatter` pattern, in this format's locale.
-    public func dateString(_ seconds: Double, pattern: String) -> String {
+    package func dateString(_ seconds: Double, pattern: String) -> String {
         NumberFormat.formatterLock.lock()
         defer { NumberFormat.formatterLock.unlock() }
         let key = localeIdentifier + "\u{0}" + pattern

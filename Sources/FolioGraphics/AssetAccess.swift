@@ -15,7 +15,7 @@ public enum AssetAccess: Sendable {
     case embeddedOnly
 
     /// The bytes of the image file `file`, at most `limit` of them; errors name `field`.
-    public func read(_ file: String, field: String, limit: Int = InputLimits.imageBytes) throws -> Data {
+    package func read(_ file: String, field: String, limit: Int = InputLimits.imageBytes) throws -> Data {
         switch self {
         case .files(let folder):
             let url =
@@ -50,7 +50,7 @@ public struct AssetFolder: Sendable {
     }
 
     /// The bytes of `file` inside the folder, at most `limit` of them; errors name `field`.
-    public func read(_ file: String, field: String, limit: Int = InputLimits.imageBytes) throws -> Data {
+    package func read(_ file: String, field: String, limit: Int = InputLimits.imageBytes) throws -> Data {
         if file.contains("://") || file.lowercased().hasPrefix("data:") {
             throw FolioError(
                 path: field, "images are never fetched from URLs; embed the image as base64 \"data\" or put it in the assets folder")

@@ -3,11 +3,11 @@ import Foundation
 
 /// Reads whole input files with a size bound: a regular file larger than the bound,
 /// a folder or an endless device (`/dev/zero`) is an error before memory is spent.
-public enum BoundedFile {
+package enum BoundedFile {
     /// The bytes of `path`, at most `limit` of them; errors name `field`.
     /// `shownAs` is the name errors use (the path as the document wrote it).
     /// With `regularOnly`, anything but a regular file (a FIFO, a device) is refused before it is read.
-    public static func read(
+    package static func read(
         _ path: String, limit: Int, field: String, what: String = "file", shownAs: String? = nil,
         regularOnly: Bool = false
     ) throws -> Data {
@@ -46,7 +46,7 @@ public enum BoundedFile {
     }
 
     /// Standard input, at most `limit` bytes.
-    public static func readStandardInput(limit: Int) throws -> Data {
+    package static func readStandardInput(limit: Int) throws -> Data {
         try read("/dev/stdin", limit: limit, field: "", what: "standard input")
     }
 }

@@ -1,22 +1,22 @@
 import FolioModel
 
 /// A line of text placed by layout: the canvas draws it where the measurer said it fits.
-public struct TextItem: Sendable, Hashable {
+package struct TextItem: Sendable, Hashable {
     /// The text, as drawn.
-    public var text: String
+    package var text: String
     /// Top-left corner of the line box.
-    public var origin: Point
+    package var origin: Point
     /// The font it is drawn in.
-    public var font: FontSpec
+    package var font: FontSpec
     /// Its colour.
-    public var color: Color
+    package var color: Color
     /// The measured size, so a canvas never measures again.
-    public var metrics: TextMetrics
+    package var metrics: TextMetrics
     /// Rotation in degrees about `origin`, counter-clockwise negative (screen convention).
-    public var rotation: Double
+    package var rotation: Double
 
     /// A text item whose line box starts at `origin` (top-left), measured as `metrics`, turned by `rotation` degrees.
-    public init(text: String, origin: Point, font: FontSpec, color: Color, metrics: TextMetrics, rotation: Double = 0) {
+    package init(text: String, origin: Point, font: FontSpec, color: Color, metrics: TextMetrics, rotation: Double = 0) {
         self.text = text
         self.origin = origin
         self.font = font
@@ -26,14 +26,14 @@ public struct TextItem: Sendable, Hashable {
     }
 
     /// The box the text occupies, before rotation.
-    public var frame: Rect { Rect(x: origin.x, y: origin.y, width: metrics.width, height: metrics.height) }
+    package var frame: Rect { Rect(x: origin.x, y: origin.y, width: metrics.width, height: metrics.height) }
 }
 
 /// The vector-drawing protocol every backend implements: SVG for HTML, Cairo for PDF.
 ///
 /// Only `fill`, `stroke` and `draw(text:)` are required; `line`, `rect` and `arc`
 /// have defaults built from paths that a backend may replace with native calls.
-public protocol Canvas: AnyObject {
+package protocol Canvas: AnyObject {
     func fill(_ path: Path, color: Color)
     func stroke(_ path: Path, style: StrokeStyle)
     func draw(text: TextItem)
@@ -46,24 +46,24 @@ public protocol Canvas: AnyObject {
 
 extension Canvas {
     /// A straight line.
-    public func line(from a: Point, to b: Point, style: StrokeStyle) {
+    package func line(from a: Point, to b: Point, style: StrokeStyle) {
         stroke(.line(from: a, to: b), style: style)
     }
 
     /// A filled rectangle, the primitive of bar charts.
-    public func rect(_ r: Rect, color: Color) {
+    package func rect(_ r: Rect, color: Color) {
         fill(.rect(r), color: color)
     }
 
     /// A stroked circular arc, angles in radians from 3 o'clock, clockwise.
-    public func arc(center: Point, radius: Double, start: Double, end: Double, style: StrokeStyle) {
+    package func arc(center: Point, radius: Double, start: Double, end: Double, style: StrokeStyle) {
         var path = Path()
         path.arc(center: center, radius: radius, start: start, end: end)
         stroke(path, style: style)
     }
 
     /// Groups nothing by default; canvases that keep structure override it.
-    public func beginGroup(label: String) {}
+    package func beginGroup(label: String) {}
     /// Ends a group; nothing by default.
-    public func endGroup() {}
+    package func endGroup() {}
 }

@@ -4,9 +4,9 @@ import FolioModel
 ///
 /// Charts lay out once into a `Drawing`; the same commands then reach the SVG
 /// canvas and the Cairo canvas.
-public struct Drawing: Sendable, Hashable {
+package struct Drawing: Sendable, Hashable {
     /// One recorded canvas call.
-    public enum Command: Sendable, Hashable {
+    package enum Command: Sendable, Hashable {
         case fill(Path, Color)
         case stroke(Path, StrokeStyle)
         case text(TextItem)
@@ -16,21 +16,21 @@ public struct Drawing: Sendable, Hashable {
     }
 
     /// The drawing's size in points.
-    public var size: Size
+    package var size: Size
     /// The drawing commands, in order.
-    public var commands: [Command]
+    package var commands: [Command]
     /// A text alternative describing what the drawing shows.
-    public var description: String
+    package var description: String
 
     /// A drawing of `size` with `commands` and a text `description` for assistive technology.
-    public init(size: Size, commands: [Command] = [], description: String = "") {
+    package init(size: Size, commands: [Command] = [], description: String = "") {
         self.size = size
         self.commands = commands
         self.description = description
     }
 
     /// Sends every command, in order, to `canvas`.
-    public func replay(on canvas: Canvas) {
+    package func replay(on canvas: Canvas) {
         for command in commands {
             switch command {
             case .fill(let path, let color): canvas.fill(path, color: color)
@@ -45,28 +45,28 @@ public struct Drawing: Sendable, Hashable {
 }
 
 /// A canvas that records calls into a `Drawing`.
-public final class RecordingCanvas: Canvas {
+package final class RecordingCanvas: Canvas {
     /// The commands recorded so far.
-    public private(set) var commands: [Drawing.Command] = []
+    package private(set) var commands: [Drawing.Command] = []
 
     /// An empty recording.
-    public init() {}
+    package init() {}
 
     /// Records a fill.
-    public func fill(_ path: Path, color: Color) { commands.append(.fill(path, color)) }
+    package func fill(_ path: Path, color: Color) { commands.append(.fill(path, color)) }
     /// Records a stroke.
-    public func stroke(_ path: Path, style: StrokeStyle) { commands.append(.stroke(path, style)) }
+    package func stroke(_ path: Path, style: StrokeStyle) { commands.append(.stroke(path, style)) }
     /// Records a text item.
-    public func draw(text: TextItem) { commands.append(.text(text)) }
+    package func draw(text: TextItem) { commands.append(.text(text)) }
     /// Records an image.
-    public func draw(image: ImageData, in rect: Rect) { commands.append(.image(image, rect)) }
+    package func draw(image: ImageData, in rect: Rect) { commands.append(.image(image, rect)) }
     /// Records the start of a labelled group.
-    public func beginGroup(label: String) { commands.append(.beginGroup(label)) }
+    package func beginGroup(label: String) { commands.append(.beginGroup(label)) }
     /// Records the end of a group.
-    public func endGroup() { commands.append(.endGroup) }
+    package func endGroup() { commands.append(.endGroup) }
 
     /// The recorded commands as a drawing of `size`.
-    public func drawing(size: Size, description: String = "") -> Drawing {
+    package func drawing(size: Size, description: String = "") -> Drawing {
         Drawing(size: size, commands: commands, description: description)
     }
 }

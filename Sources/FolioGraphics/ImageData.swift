@@ -2,32 +2,32 @@ import FolioModel
 import Foundation
 
 /// Encoded PNG or JPEG bytes with their pixel size, read from the file header.
-public struct ImageData: Sendable, Hashable {
+package struct ImageData: Sendable, Hashable {
     /// The encodings Folio reads.
-    public enum Format: String, Sendable, Hashable {
+    package enum Format: String, Sendable, Hashable {
         case png, jpeg
 
         /// The MIME type, for data URIs.
-        public var mimeType: String { self == .png ? "image/png" : "image/jpeg" }
+        package var mimeType: String { self == .png ? "image/png" : "image/jpeg" }
     }
 
     /// The encoded bytes.
-    public var bytes: Data
+    package var bytes: Data
     /// PNG or JPEG.
-    public var format: Format
+    package var format: Format
     /// Width in pixels.
-    public var pixelWidth: Int
+    package var pixelWidth: Int
     /// Height in pixels.
-    public var pixelHeight: Int
+    package var pixelHeight: Int
     /// Colour components of a JPEG (1 grey, 3 YCbCr/RGB, 4 CMYK); 0 for PNG.
-    public var components: Int = 0
+    package var components: Int = 0
     /// Whether a CMYK JPEG stores its inks inverted, as Adobe's writers do (APP14 marker).
-    public var invertedCMYK = false
+    package var invertedCMYK = false
     /// What the one walk over a JPEG's segments found wrong with it (cut short, corrupt).
     private var jpegProblem: String?
 
     /// Reads the format and size; nil when the bytes are neither a PNG nor a baseline/progressive JPEG.
-    public init?(bytes: Data) {
+    package init?(bytes: Data) {
         let b = [UInt8](bytes.prefix(64 * 1024))
         if b.count >= 24, b[0] == 0x89, b[1] == 0x50, b[2] == 0x4E, b[3] == 0x47,
             b[12] == 0x49, b[13] == 0x48, b[14] == 0x44, b[15] == 0x52
@@ -114,7 +114,7 @@ public struct ImageData: Sendable, Hashable {
 
     /// Why the image cannot be used, or nil: a size beyond the limits (checked before any
     /// pixel is decoded), a truncated or malformed file, an unsupported JPEG colour model.
-    public var problem: String? {
+    package var problem: String? {
         guard pixelWidth <= InputLimits.imageSide, pixelHeight <= InputLimits.imageSide,
             pixelWidth * pixelHeight <= InputLimits.imagePixels
         else {
@@ -170,5 +170,5 @@ public struct ImageData: Sendable, Hashable {
     }
 
     /// `data:` URI of the bytes, for self-contained HTML.
-    public var dataURI: String { "data:\(format.mimeType);base64,\(bytes.base64EncodedString())" }
+    package var dataURI: String { "data:\(format.mimeType);base64,\(bytes.base64EncodedString())" }
 }

@@ -2,16 +2,16 @@ import FolioModel
 import Foundation
 
 /// Reads an image block's bytes and checks that they are a PNG or JPEG.
-public enum ImageLoader {
+package enum ImageLoader {
     /// The image of `block`, with files resolved against `baseDirectory`;
     /// errors name `path` (such as `elements[1]`) and the bad field.
-    public static func load(_ block: ImageBlock, path: String, baseDirectory: URL?, field fieldName: String? = nil) throws -> ImageData {
+    package static func load(_ block: ImageBlock, path: String, baseDirectory: URL?, field fieldName: String? = nil) throws -> ImageData {
         try load(block, path: path, assets: .files(relativeTo: baseDirectory), field: fieldName)
     }
 
     /// The image of `block`, with files read as `assets` allows;
     /// errors name `path` (such as `elements[1]`) and the bad field.
-    public static func load(_ block: ImageBlock, path: String, assets: AssetAccess, field fieldName: String? = nil) throws -> ImageData {
+    package static func load(_ block: ImageBlock, path: String, assets: AssetAccess, field fieldName: String? = nil) throws -> ImageData {
         let bytes: Data
         let field: String
         switch block.source {

@@ -1,7 +1,7 @@
 /// A vector outline built from lines, cubic curves and arcs.
-public struct Path: Sendable, Hashable {
+package struct Path: Sendable, Hashable {
     /// One drawing step of a path.
-    public enum Element: Sendable, Hashable {
+    package enum Element: Sendable, Hashable {
         case move(Point)
         case line(Point)
         case curve(Point, Point, Point)
@@ -11,28 +11,28 @@ public struct Path: Sendable, Hashable {
     }
 
     /// The path's elements, in order.
-    public private(set) var elements: [Element] = []
+    package private(set) var elements: [Element] = []
 
     /// An empty path.
-    public init() {}
+    package init() {}
 
     /// Starts a subpath at `point`.
-    public mutating func move(to point: Point) { elements.append(.move(point)) }
+    package mutating func move(to point: Point) { elements.append(.move(point)) }
     /// A straight line to `point`.
-    public mutating func line(to point: Point) { elements.append(.line(point)) }
+    package mutating func line(to point: Point) { elements.append(.line(point)) }
     /// A cubic Bézier curve to `end`.
-    public mutating func curve(to end: Point, control1: Point, control2: Point) {
+    package mutating func curve(to end: Point, control1: Point, control2: Point) {
         elements.append(.curve(control1, control2, end))
     }
     /// An arc around `center` from angle `start` to `end` (radians; clockwise on screen when `end > start`).
-    public mutating func arc(center: Point, radius: Double, start: Double, end: Double) {
+    package mutating func arc(center: Point, radius: Double, start: Double, end: Double) {
         elements.append(.arc(center: center, radius: radius, start: start, end: end))
     }
     /// Closes the subpath.
-    public mutating func close() { elements.append(.close) }
+    package mutating func close() { elements.append(.close) }
 
     /// A rectangle path.
-    public static func rect(_ r: Rect) -> Path {
+    package static func rect(_ r: Rect) -> Path {
         var path = Path()
         path.move(to: Point(r.x, r.y))
         path.line(to: Point(r.maxX, r.y))
@@ -43,7 +43,7 @@ public struct Path: Sendable, Hashable {
     }
 
     /// A rectangle with rounded corners; the radius is clamped to half the shorter side.
-    public static func roundedRect(_ r: Rect, radius: Double) -> Path {
+    package static func roundedRect(_ r: Rect, radius: Double) -> Path {
         let rad = min(radius, r.width / 2, r.height / 2)
         guard rad > 0 else { return rect(r) }
         var path = Path()
@@ -56,7 +56,7 @@ public struct Path: Sendable, Hashable {
     }
 
     /// A straight segment.
-    public static func line(from a: Point, to b: Point) -> Path {
+    package static func line(from a: Point, to b: Point) -> Path {
         var path = Path()
         path.move(to: a)
         path.line(to: b)
@@ -64,7 +64,7 @@ public struct Path: Sendable, Hashable {
     }
 
     /// A full circle.
-    public static func circle(center: Point, radius: Double) -> Path {
+    package static func circle(center: Point, radius: Double) -> Path {
         var path = Path()
         path.arc(center: center, radius: radius, start: 0, end: 2 * .pi)
         path.close()

@@ -4,9 +4,9 @@ import Foundation
 /// SHA-256 (FIPS 180-4) from swift-crypto (BoringSSL on Linux), for the checksums in a batch's
 /// manifest, the service's ETags and the stylesheet hash of a Content-Security-Policy.
 /// The bytes are hashed where they are, without a copy.
-public enum SHA256Digest {
+package enum SHA256Digest {
     /// The lowercase hex digest of `bytes`.
-    public static func hex<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
+    package static func hex<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(64)
@@ -18,7 +18,7 @@ public enum SHA256Digest {
     }
 
     /// The 32-byte digest of `bytes`.
-    public static func digest<Bytes: DataProtocol>(_ bytes: Bytes) -> [UInt8] {
+    package static func digest<Bytes: DataProtocol>(_ bytes: Bytes) -> [UInt8] {
         Array(Crypto.SHA256.hash(data: bytes))
     }
 }

@@ -1,14 +1,14 @@
 /// The size of one line of text as the text engine will draw it.
-public struct TextMetrics: Sendable, Hashable {
+package struct TextMetrics: Sendable, Hashable {
     /// Advance width of the text.
-    public var width: Double
+    package var width: Double
     /// Line height: ascent plus descent.
-    public var height: Double
+    package var height: Double
     /// Distance from the top of the line box to the baseline.
-    public var baseline: Double
+    package var baseline: Double
 
     /// Metrics of `width` by `height` with the baseline `baseline` below the top.
-    public init(width: Double, height: Double, baseline: Double) {
+    package init(width: Double, height: Double, baseline: Double) {
         self.width = width
         self.height = height
         self.baseline = baseline
@@ -17,6 +17,6 @@ public struct TextMetrics: Sendable, Hashable {
 
 /// Measures single lines of text. Folio has one implementation, backed by Pango,
 /// so the HTML (SVG) and the PDF of a chart share the same geometry.
-public protocol TextMeasurer: AnyObject {
+package protocol TextMeasurer: AnyObject {
     func measure(_ text: String, font: FontSpec) -> TextMetrics
 }

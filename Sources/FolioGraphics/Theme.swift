@@ -34,7 +34,7 @@ public struct Theme: Sendable, Hashable {
     public var threshold = Theme.hex("#C2410C")
 
     /// A logo for the page header.
-    public var logo: ImageData?
+    package var logo: ImageData?
 
     /// Title size in points.
     public var titleSize: Double = 22
@@ -74,8 +74,19 @@ public struct Theme: Sendable, Hashable {
         self.palette = palette
     }
 
+    /// This theme with `spec` applied: the one place a theme is assembled. `spec` is checked and its
+    /// logo read as `assets` allows; errors name `field` (`theme.logo`, `--theme.bodySize`).
+    package func applying(_ spec: ThemeSpec?, assets: AssetAccess, field: String) throws -> Theme {
+        guard let spec else { return self }
+        try spec.validate(path: field)
+        let logo = try spec.logo.map {
+            try ImageLoader.load(ImageBlock(source: .file($0)), path: field, assets: assets, field: "\(field).logo")
+        }
+        return applying(spec, logo: logo)
+    }
+
     /// This theme with the values `spec` sets; `logo` is the spec's logo, already loaded.
-    public func applying(_ spec: ThemeSpec?, logo: ImageData? = nil) -> Theme {
+    private func applying(_ spec: ThemeSpec?, logo: ImageData?) -> Theme {
         guard let spec else { return self }
         var theme = self
         if let v = spec.accent { theme.accent = v }
@@ -98,7 +109,7 @@ public struct Theme: Sendable, Hashable {
     }
 
     /// The bar colour of `message`: its own tint, else the theme's colour for its kind.
-    public func tint(of message: Message) -> Color {
+    package func tint(of message: Message) -> Color {
         if let tint = message.tint { return tint }
         switch message.kind {
         case .tip: return tip
@@ -108,10 +119,10 @@ public struct Theme: Sendable, Hashable {
     }
 
     /// Colour of series `index`, cycling through the palette.
-    public func seriesColor(_ index: Int) -> Color { palette[index % palette.count] }
+    package func seriesColor(_ index: Int) -> Color { palette[index % palette.count] }
 
     /// A font of the theme's family.
-    public func font(_ size: Double, bold: Bool = false, italic: Bool = false) -> FontSpec {
+    package func font(_ size: Double, bold: Bool = false, italic: Bool = false) -> FontSpec {
         FontSpec(family: fontFamily, size: size, bold: bold, italic: italic)
     }
 

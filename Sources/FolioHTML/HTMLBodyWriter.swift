@@ -7,6 +7,8 @@ import Foundation
 /// and collects the tints whose classes the stylesheet must define.
 struct HTMLBodyWriter {
     let renderer: HTMLRenderer
+    /// The validated document's images, read before writing.
+    let prepared: PreparedDocument
     /// The document's built-in words and number format.
     let strings: BuiltInStrings
     var ids: IDGenerator
@@ -16,8 +18,9 @@ struct HTMLBodyWriter {
     /// Flex-grow shares of side-by-side columns that the stylesheet must define classes for.
     private(set) var columnShares: [Int] = []
 
-    init(renderer: HTMLRenderer, strings: BuiltInStrings, ids: IDGenerator) {
+    init(renderer: HTMLRenderer, prepared: PreparedDocument, strings: BuiltInStrings, ids: IDGenerator) {
         self.renderer = renderer
+        self.prepared = prepared
         self.strings = strings
         self.ids = ids
     }
@@ -68,7 +71,7 @@ struct HTMLBodyWriter {
             let alignment: HTML = paragraph.align == .left ? "" : " class=\"folio-\(paragraph.align.rawValue)\""
             return "<p\(alignment)\(neutralDirection(paragraph.text.runs.map(\.text).joined()))>\(inline(paragraph.text))</p>"
         case .image(let image):
-            let data = try ImageLoader.load(image, path: path, assets: renderer.assets)
+            let data = try prepared.image(at: path)
             let width = image.width?.points ?? Double(data.pixelWidth) * 0.75
             let height = width * Double(data.pixelHeight) / Double(data.pixelWidth)
             var html: HTML = "<figure class=\"folio-image\"><img src=\"\(dataURI: data)\" alt=\"\(image.alt)\""

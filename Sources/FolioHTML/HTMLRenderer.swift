@@ -24,7 +24,7 @@ public struct HTMLRenderer {
     /// Where image files may be read from.
     public var assets: AssetAccess
     /// The measurer charts are laid out with; the PDF uses the same one.
-    public let measurer: TextMeasurer
+    package let measurer: TextMeasurer
     /// Width of the report's text column in points (A4 less margins): fixed table column widths
     /// become percentages of it. Charts are laid out for screens by `ScreenChart` instead.
     public var chartWidth: Double
@@ -34,7 +34,7 @@ public struct HTMLRenderer {
     public var pageTemplate: String?
 
     /// A renderer whose relative image paths start from `baseDirectory`.
-    public init(
+    package init(
         measurer: TextMeasurer, theme: Theme = .standard, baseDirectory: URL? = nil, chartWidth: Double = 481.9,
         idPrefix: String? = nil, pageTemplate: String? = nil
     ) {
@@ -44,7 +44,7 @@ public struct HTMLRenderer {
     }
 
     /// A renderer that reads image files as `assets` allows.
-    public init(
+    package init(
         measurer: TextMeasurer, theme: Theme, assets: AssetAccess, chartWidth: Double = 481.9,
         idPrefix: String? = nil, pageTemplate: String? = nil
     ) {
@@ -70,7 +70,7 @@ public struct HTMLRenderer {
     }
 
     /// `sha256-…` of a stylesheet, as CSP hash sources are written.
-    public static func styleHash(_ css: String) -> String {
+    package static func styleHash(_ css: String) -> String {
         "sha256-" + Data(SHA256Digest.digest(Array(css.utf8))).base64EncodedString()
     }
 
@@ -81,10 +81,22 @@ public struct HTMLRenderer {
 
     /// The document as `output` with its stylesheet, for the CSP header.
     public func renderWithStyle(_ document: Document, as output: Output) throws -> Rendered {
-        try document.validate()
+        try renderWithStyle(try PreparedDocument(document, base: theme, assets: assets), as: output)
+    }
+
+    /// A document already validated and with its files read, as `output` with its stylesheet.
+    package func renderWithStyle(_ prepared: PreparedDocument, as output: Output) throws -> Rendered {
+        let document = prepared.document
+        var renderer = self
+        renderer.theme = prepared.theme
+        return try renderer.write(document, prepared: prepared, as: output)
+    }
+
+    /// Writes the page, fragment or shadow fragment with this renderer's (the document's) theme.
+    private func write(_ document: Document, prepared: PreparedDocument, as output: Output) throws -> Rendered {
         let id = idPrefix.map(HTMLRenderer.sanitizedID) ?? IDGenerator.prefix(for: document)
         let strings = document.builtInStrings
-        var writer = HTMLBodyWriter(renderer: self, strings: strings, ids: IDGenerator(prefix: id))
+        var writer = HTMLBodyWriter(renderer: self, prepared: prepared, strings: strings, ids: IDGenerator(prefix: id))
         let body = try writer.body(document)
         let css = HTMLStyle.css(
             theme: theme, root: id, tints: writer.tints, columnPercents: writer.columnPercents,

@@ -4,15 +4,15 @@ import Foundation
 
 /// The `Canvas` protocol written as SVG elements through the `HTML` type, so every
 /// text is escaped and numbers have fixed precision: equal drawings give equal bytes.
-public final class SVGCanvas: Canvas {
+package final class SVGCanvas: Canvas {
     /// The elements drawn so far.
     var body = HTML()
 
     /// An empty canvas.
-    public init() {}
+    package init() {}
 
     /// The markup drawn so far.
-    public var markup: String { body.markup }
+    package var markup: String { body.markup }
 
     /// `value` to two decimals without trailing zeros.
     static func number(_ value: Double) -> String { SVGNumber.text(value) }
@@ -27,18 +27,18 @@ public final class SVGCanvas: Canvas {
     static func pathData(_ path: Path) -> HTML { "\(path: path)" }
 
     /// Fills `path` with `color`.
-    public func fill(_ path: Path, color: Color) {
+    package func fill(_ path: Path, color: Color) {
         body += "<path d=\"\(path: path)\" fill=\"\(color)\"\(SVGCanvas.opacity(color, stroke: false))/>"
     }
 
     /// Fills the rectangle `r` with `color`.
-    public func rect(_ r: Rect, color: Color) {
+    package func rect(_ r: Rect, color: Color) {
         body += "<rect x=\"\(number: r.x)\" y=\"\(number: r.y)\" width=\"\(number: r.width)\" height=\"\(number: r.height)\""
         body += " fill=\"\(color)\"\(SVGCanvas.opacity(color, stroke: false))/>"
     }
 
     /// Strokes `path` with `style`.
-    public func stroke(_ path: Path, style: StrokeStyle) {
+    package func stroke(_ path: Path, style: StrokeStyle) {
         var attributes: HTML = "fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"\(number: style.width)\""
         attributes += SVGCanvas.opacity(style.color, stroke: true)
         if !style.dash.isEmpty {
@@ -53,7 +53,7 @@ public final class SVGCanvas: Canvas {
     }
 
     /// Writes one text item as an escaped `<text>`.
-    public func draw(text item: TextItem) {
+    package func draw(text item: TextItem) {
         var attributes: HTML = "x=\"\(number: item.origin.x)\" y=\"\(number: item.origin.y + item.metrics.baseline)\""
         attributes += " font-size=\"\(number: item.font.size)\""
         if item.font.bold { attributes += " font-weight=\"bold\"" }
@@ -66,15 +66,15 @@ public final class SVGCanvas: Canvas {
     }
 
     /// Embeds `image` as a data URI filling `rect`.
-    public func draw(image: ImageData, in rect: Rect) {
+    package func draw(image: ImageData, in rect: Rect) {
         body += "<image x=\"\(number: rect.x)\" y=\"\(number: rect.y)\" width=\"\(number: rect.width)\""
         body += " height=\"\(number: rect.height)\" href=\"\(dataURI: image)\"/>"
     }
 
     /// Opens a group (`<g>`).
-    public func beginGroup(label: String) { body += "<g>" }
+    package func beginGroup(label: String) { body += "<g>" }
     /// Closes the last group.
-    public func endGroup() { body += "</g>" }
+    package func endGroup() { body += "</g>" }
 
     /// A complete `<svg>` element for `drawing`, labelled by its title and description, of class `className`.
     static func svg(_ drawing: Drawing, id: String, title: String, fontFamily: String, className: String? = nil) -> HTML {
@@ -92,7 +92,7 @@ public final class SVGCanvas: Canvas {
     }
 
     /// The markup of a complete `<svg>` element for `drawing` (for benchmarks and tests).
-    public static func svgMarkup(_ drawing: Drawing, id: String, title: String, fontFamily: String) -> String {
+    package static func svgMarkup(_ drawing: Drawing, id: String, title: String, fontFamily: String) -> String {
         svg(drawing, id: id, title: title, fontFamily: fontFamily).markup
     }
 }

@@ -4,7 +4,7 @@
 /// Adding a kind of block is one model type conforming to this protocol, one case in `Block`
 /// (its `Kind`, its decoding and its `content`: each a `switch` the compiler checks), one
 /// flowable (FolioPDF) and one HTML writer case (FolioHTML); see CONTRIBUTING.md.
-public protocol BlockContent: Sendable, Hashable, Codable {
+package protocol BlockContent: Sendable, Hashable, Codable {
     /// The kind, whose raw value is the `type` name in documents.
     static var kind: Block.Kind { get }
     /// Throws a `FolioError` naming the first invalid field under `path` (such as `elements[3]`).
@@ -18,7 +18,7 @@ public protocol BlockContent: Sendable, Hashable, Codable {
 
 extension BlockContent {
     /// Most blocks define no anchor.
-    public var anchor: String? { nil }
+    package var anchor: String? { nil }
 }
 
 extension Block {
@@ -37,7 +37,7 @@ extension Block {
     }
 
     /// The block's model, or nil for a page break (which has none).
-    public var content: (any BlockContent)? {
+    package var content: (any BlockContent)? {
         switch self {
         case .subtitle(let value): return value
         case .paragraph(let value): return value
@@ -53,5 +53,5 @@ extension Block {
     }
 
     /// The text the block prints, plain, in reading order.
-    public var textContent: [String] { content?.textContent ?? [] }
+    package var textContent: [String] { content?.textContent ?? [] }
 }

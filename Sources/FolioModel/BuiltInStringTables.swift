@@ -1,7 +1,7 @@
 /// The built-in string tables, one per language. A translation keeps every `{name}` of the English pattern.
 extension BuiltInStrings {
     /// English, the fallback for every missing entry.
-    public static let english = BuiltInStrings(
+    package static let english = BuiltInStrings(
         language: "en", decimalSeparator: ".", localeIdentifier: "en_US_POSIX",
         table: [
             .tip: "Tip", .alert: "Alert", .noData: "No data", .continued: "continued", .pageFooter: "Page {page} of {pages}",
@@ -16,7 +16,7 @@ extension BuiltInStrings {
         ])
 
     /// French: decimal comma.
-    public static let french = BuiltInStrings(
+    package static let french = BuiltInStrings(
         language: "fr", decimalSeparator: ",", localeIdentifier: "fr_FR",
         table: [
             .tip: "Conseil", .alert: "Alerte", .noData: "Aucune donnée", .continued: "suite",
@@ -32,7 +32,7 @@ extension BuiltInStrings {
         ])
 
     /// German: decimal comma.
-    public static let german = BuiltInStrings(
+    package static let german = BuiltInStrings(
         language: "de", decimalSeparator: ",", localeIdentifier: "de_DE",
         table: [
             .tip: "Tipp", .alert: "Warnung", .noData: "Keine Daten", .continued: "Fortsetzung",
@@ -48,7 +48,7 @@ extension BuiltInStrings {
         ])
 
     /// Spanish: decimal comma.
-    public static let spanish = BuiltInStrings(
+    package static let spanish = BuiltInStrings(
         language: "es", decimalSeparator: ",", localeIdentifier: "es_ES",
         table: [
             .tip: "Consejo", .alert: "Alerta", .noData: "Sin datos", .continued: "continuación",
@@ -64,7 +64,7 @@ extension BuiltInStrings {
         ])
 
     /// Portuguese: decimal comma.
-    public static let portuguese = BuiltInStrings(
+    package static let portuguese = BuiltInStrings(
         language: "pt", decimalSeparator: ",", localeIdentifier: "pt_PT",
         table: [
             .tip: "Dica", .alert: "Alerta", .noData: "Sem dados", .continued: "continuação",
@@ -80,7 +80,7 @@ extension BuiltInStrings {
         ])
 
     /// Arabic: right to left; Latin digits and a decimal point, as in most Arabic clinical documents.
-    public static let arabic = BuiltInStrings(
+    package static let arabic = BuiltInStrings(
         language: "ar", decimalSeparator: ".", isRightToLeft: true, localeIdentifier: "ar@numbers=latn",
         table: [
             .tip: "نصيحة", .alert: "تنبيه", .noData: "لا توجد بيانات", .continued: "تابع",
@@ -96,7 +96,7 @@ extension BuiltInStrings {
         ])
 
     /// Chinese (simplified).
-    public static let chinese = BuiltInStrings(
+    package static let chinese = BuiltInStrings(
         language: "zh", decimalSeparator: ".", localeIdentifier: "zh_CN",
         table: [
             .tip: "提示", .alert: "警告", .noData: "无数据", .continued: "续",

@@ -74,27 +74,27 @@ public struct BuiltInStrings: Sendable, Hashable {
     }
 
     /// The language these strings are in (primary subtag, such as `fr`).
-    public let language: String
+    package let language: String
     /// The character between whole and fractional digits: "." or ",".
-    public let decimalSeparator: String
+    package let decimalSeparator: String
     /// Whether the language is written right to left.
-    public let isRightToLeft: Bool
+    package let isRightToLeft: Bool
     /// The locale month and day names are written in.
-    public let localeIdentifier: String
+    package let localeIdentifier: String
     private var table: [Key: String]
 
     /// The text for `key`.
-    public subscript(key: Key) -> String { table[key] ?? BuiltInStrings.english.table[key] ?? key.rawValue }
+    package subscript(key: Key) -> String { table[key] ?? BuiltInStrings.english.table[key] ?? key.rawValue }
 
     /// `key`'s pattern with each `{name}` replaced by its value.
-    public func format(_ key: Key, _ values: [String: String]) -> String {
+    package func format(_ key: Key, _ values: [String: String]) -> String {
         var text = self[key]
         for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
         return text
     }
 
     /// These strings with `overrides` replacing single entries.
-    public func overridden(by overrides: [Key: String]) -> BuiltInStrings {
+    package func overridden(by overrides: [Key: String]) -> BuiltInStrings {
         var copy = self
         copy.table.merge(overrides) { _, new in new }
         return copy
@@ -109,11 +109,11 @@ public struct BuiltInStrings: Sendable, Hashable {
     }
 
     /// The languages with a built-in table.
-    public static let languages = ["en", "fr", "de", "es", "pt", "ar", "zh"]
+    package static let languages = ["en", "fr", "de", "es", "pt", "ar", "zh"]
 
     /// The strings for a BCP 47 tag such as `fr-CA`: by its primary subtag, English when unknown.
     /// Hebrew, Persian and Urdu have no table yet but are still laid out right to left.
-    public static func forLanguage(_ tag: String) -> BuiltInStrings {
+    package static func forLanguage(_ tag: String) -> BuiltInStrings {
         let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? "en"
         switch primary {
         case "fr": return french

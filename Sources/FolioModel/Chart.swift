@@ -61,7 +61,7 @@ public struct Chart: Sendable, Hashable, Codable {
     }
 
     /// The `kind` names accepted in documents.
-    public static let kinds = ["bar", "line", "scatter", "pie", "donut", "rings", "range"]
+    package static let kinds = ["bar", "line", "scatter", "pie", "donut", "rings", "range"]
 
     /// The family's name, as written in `kind`.
     public var kind: String {
@@ -204,10 +204,10 @@ public struct BarChart: Sendable, Hashable, Codable {
 
 extension Chart: BlockContent {
     /// `chart`.
-    public static let kind = Block.Kind.chart
+    package static let kind = Block.Kind.chart
     /// The title, caption, axis titles, threshold labels and the data's names (categories,
     /// series, plots, segments, rings); which of them a chart draws depends on its options.
-    public var textContent: [String] {
+    package var textContent: [String] {
         var texts = [title, caption, xAxis.title, yAxis.title].compactMap { $0 }
         texts += thresholds.compactMap(\.label)
         switch body {

@@ -2,7 +2,7 @@
 /// not an error: the chart then says "No data".
 extension Chart {
     /// Throws for the first value, length or axis setting that cannot be drawn.
-    public func validate(path: String) throws {
+    package func validate(path: String) throws {
         if let height { try height.validate(path: "\(path).height", allowZero: false) }
         try count(thresholds.count, atMost: InputLimits.chartLayers, "\(path).thresholds", "thresholds")
         try xAxis.validate(path: "\(path).xAxis")

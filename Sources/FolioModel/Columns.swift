@@ -24,9 +24,9 @@ public struct Columns: Sendable, Hashable, Codable {
 
 extension Columns: BlockContent {
     /// `columns`.
-    public static let kind = Block.Kind.columns
+    package static let kind = Block.Kind.columns
     /// Widths match the items; items are blocks that can stand in a column.
-    public func validate(path: String) throws {
+    package func validate(path: String) throws {
         if items.isEmpty { throw FolioError(path: "\(path).items", "columns need at least one item") }
         if let widths {
             if widths.count != items.count {
@@ -46,5 +46,5 @@ extension Columns: BlockContent {
         }
     }
     /// The items' text, column by column.
-    public var textContent: [String] { items.flatMap(\.textContent) }
+    package var textContent: [String] { items.flatMap(\.textContent) }
 }

@@ -53,13 +53,13 @@ public struct Document: Sendable, Hashable, Codable {
     }
 
     /// Every word Folio writes by itself in this document: its language's table with its overrides.
-    public var builtInStrings: BuiltInStrings {
+    package var builtInStrings: BuiltInStrings {
         BuiltInStrings.forLanguage(metadata.language).overridden(by: strings.entries)
     }
 
     /// The footer text for a page: `{page}` and `{pages}` count within the page's section
     /// (the whole document without sections), `{documentPage}` and `{documentPages}` the whole document.
-    public func footerText(_ numbering: PageNumbering, strings builtIn: BuiltInStrings) -> String {
+    package func footerText(_ numbering: PageNumbering, strings builtIn: BuiltInStrings) -> String {
         (footer ?? builtIn[.pageFooter]).replacingOccurrences(of: "{documentPages}", with: String(numbering.documentPages))
             .replacingOccurrences(of: "{documentPage}", with: String(numbering.documentPage))
             .replacingOccurrences(of: "{pages}", with: String(numbering.pages))

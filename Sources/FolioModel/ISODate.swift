@@ -2,9 +2,9 @@
 /// `2026-11-14`, `2026-11-14T08:00`, `2026-11-14T08:00:00`, `2026-11-14 08:00:00.250`,
 /// each optionally followed by `Z`, `+01:00`, `-0500` or `+01`. A time without a zone is UTC;
 /// a date alone is midnight UTC. Anything else (or an impossible date) is not a date.
-public enum ISODate {
+package enum ISODate {
     /// Seconds since 1970-01-01T00:00:00Z, or nil when `text` is not such a date.
-    public static func parse(_ text: String) -> Double? {
+    package static func parse(_ text: String) -> Double? {
         var scanner = Scanner(Array(text.utf8))
         guard let year = scanner.digits(4), scanner.take(UInt8(ascii: "-")), let month = scanner.digits(2),
             scanner.take(UInt8(ascii: "-")), let day = scanner.digits(2),
@@ -50,7 +50,7 @@ public enum ISODate {
     }
 
     /// Whether `text` starts like a date (`YYYY-MM-DD`), so that failing to read it is an error, not a category.
-    public static func looksLikeDate(_ text: String) -> Bool {
+    package static func looksLikeDate(_ text: String) -> Bool {
         let b = Array(text.utf8.prefix(10))
         guard b.count == 10 else { return false }
         for (i, c) in b.enumerated() {
@@ -60,7 +60,7 @@ public enum ISODate {
     }
 
     /// `YYYY-MM-DD` for a midnight, else `YYYY-MM-DDTHH:MM:SSZ` (with milliseconds when there are any).
-    public static func format(_ seconds: Double) -> String {
+    package static func format(_ seconds: Double) -> String {
         let (date, millis) = split(seconds)
         if seconds == (seconds / 86_400).rounded(.down) * 86_400 { return date }
         let ms = millis % 1000
@@ -69,7 +69,7 @@ public enum ISODate {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` in whole seconds, midnight included: the form PDF metadata and XMP use.
-    public static func dateTime(_ seconds: Double) -> String {
+    package static func dateTime(_ seconds: Double) -> String {
         let (date, millis) = split(seconds)
         return "\(date)T\(time(millis))Z"
     }

@@ -71,14 +71,14 @@ public struct ImageBlock: Sendable, Hashable, Codable {
 
 extension ImageBlock: BlockContent {
     /// `image`.
-    public static let kind = Block.Kind.image
+    package static let kind = Block.Kind.image
     /// Checks the width and that embedded data is not empty (the bytes are checked when loaded).
-    public func validate(path: String) throws {
+    package func validate(path: String) throws {
         if let width { try width.validate(path: "\(path).width", allowZero: false) }
         if case .data(let data) = source, data.isEmpty {
             throw FolioError(path: "\(path).data", "image data is empty")
         }
     }
     /// The caption (the text alternative is not printed).
-    public var textContent: [String] { [caption].compactMap { $0 } }
+    package var textContent: [String] { [caption].compactMap { $0 } }
 }

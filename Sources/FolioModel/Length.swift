@@ -67,7 +67,7 @@ public struct Length: Sendable, Hashable, Codable, ExpressibleByFloatLiteral, Ex
 extension Length {
     /// Throws unless the length is finite and within 0…14,400 points (200 inches);
     /// with `allowZero: false` it must also be above 0.
-    public func validate(path: String, allowZero: Bool = true) throws {
+    package func validate(path: String, allowZero: Bool = true) throws {
         guard points.isFinite, allowZero ? points >= 0 : points > 0, points <= InputLimits.length else {
             throw FolioError(
                 path: path,

@@ -69,35 +69,35 @@ struct LenientRow: Decodable {
 }
 
 /// The position of an element in a list, written `[n]` in error paths.
-public struct IndexKey: CodingKey, Sendable {
+package struct IndexKey: CodingKey, Sendable {
     /// The index.
-    public let intValue: Int?
+    package let intValue: Int?
     /// The index as text.
-    public let stringValue: String
+    package let stringValue: String
 
     /// The key of array element `index`.
-    public init(_ index: Int) {
+    package init(_ index: Int) {
         intValue = index
         stringValue = "Index \(index)"
     }
 
     /// The key of array element `intValue`.
-    public init?(intValue: Int) { self.init(intValue) }
+    package init?(intValue: Int) { self.init(intValue) }
     /// Never: an index key is made from a number.
-    public init?(stringValue: String) { return nil }
+    package init?(stringValue: String) { return nil }
 }
 
 /// A field named in an error path, for checks made after decoding.
-public struct FieldKey: CodingKey, Sendable {
+package struct FieldKey: CodingKey, Sendable {
     /// The field name.
-    public let stringValue: String
+    package let stringValue: String
     /// Never an index.
-    public var intValue: Int? { nil }
+    package var intValue: Int? { nil }
 
     /// The key of field `name`.
-    public init(_ name: String) { stringValue = name }
+    package init(_ name: String) { stringValue = name }
     /// The key of field `stringValue`.
-    public init?(stringValue: String) { self.stringValue = stringValue }
+    package init?(stringValue: String) { self.stringValue = stringValue }
     /// Never: a field key is made from a name.
-    public init?(intValue: Int) { return nil }
+    package init?(intValue: Int) { return nil }
 }

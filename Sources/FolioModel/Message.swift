@@ -57,11 +57,11 @@ public struct Message: Sendable, Hashable, Codable {
 
 extension Message: BlockContent {
     /// `message`.
-    public static let kind = Block.Kind.message
+    package static let kind = Block.Kind.message
     /// Checks the message's links.
-    public func validate(path: String) throws {
+    package func validate(path: String) throws {
         try text.validateLinks(path: "\(path).text")
     }
     /// The message's title and text without markup.
-    public var textContent: [String] { [title, text.plainText] }
+    package var textContent: [String] { [title, text.plainText] }
 }

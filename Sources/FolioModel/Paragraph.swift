@@ -33,11 +33,11 @@ public struct Paragraph: Sendable, Hashable, Codable {
 
 extension Paragraph: BlockContent {
     /// `paragraph`.
-    public static let kind = Block.Kind.paragraph
+    package static let kind = Block.Kind.paragraph
     /// Checks the paragraph's links.
-    public func validate(path: String) throws {
+    package func validate(path: String) throws {
         try text.validateLinks(path: "\(path).text")
     }
     /// The paragraph's text without markup.
-    public var textContent: [String] { [text.plainText] }
+    package var textContent: [String] { [text.plainText] }
 }

@@ -1,16 +1,16 @@
 /// One run of inline text with the same style.
-public struct TextRun: Sendable, Hashable {
+package struct TextRun: Sendable, Hashable {
     /// The run's text.
-    public var text: String
+    package var text: String
     /// Bold.
-    public var bold: Bool
+    package var bold: Bool
     /// Italic.
-    public var italic: Bool
+    package var italic: Bool
     /// Target URL when the run is a link.
-    public var link: String?
+    package var link: String?
 
     /// A run of `text`.
-    public init(_ text: String, bold: Bool = false, italic: Bool = false, link: String? = nil) {
+    package init(_ text: String, bold: Bool = false, italic: Bool = false, link: String? = nil) {
         self.text = text
         self.bold = bold
         self.italic = italic
@@ -26,7 +26,7 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
     /// The text as written, markup included.
     public var source: String
     /// The parsed runs, in order.
-    public let runs: [TextRun]
+    package let runs: [TextRun]
 
     /// Text read as markup: **bold**, *italic*, [links](url).
     public init(_ source: String) {
@@ -51,7 +51,7 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
     }
 
     /// The text without markup, as a reader sees it.
-    public var plainText: String { runs.map(\.text).joined() }
+    package var plainText: String { runs.map(\.text).joined() }
 
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {

@@ -38,13 +38,13 @@ public struct PageNumbering: Sendable, Hashable {
 
 extension Section: BlockContent {
     /// `section`.
-    public static let kind = Block.Kind.section
+    package static let kind = Block.Kind.section
     /// A section needs a title.
-    public func validate(path: String) throws {
+    package func validate(path: String) throws {
         if title.isEmpty { throw FolioError(path: "\(path).title", "a section needs a title") }
     }
     /// The section's title.
-    public var textContent: [String] { [title] }
+    package var textContent: [String] { [title] }
     /// The section's `id`.
-    public var anchor: String? { id }
+    package var anchor: String? { id }
 }

@@ -14,11 +14,11 @@ public struct Subtitle: Sendable, Hashable, Codable {
 
 extension Subtitle: BlockContent {
     /// `subtitle`.
-    public static let kind = Block.Kind.subtitle
+    package static let kind = Block.Kind.subtitle
     /// A subtitle has nothing to check beyond its decoding.
-    public func validate(path: String) throws {}
+    package func validate(path: String) throws {}
     /// The subtitle's text.
-    public var textContent: [String] { [text] }
+    package var textContent: [String] { [text] }
     /// The subtitle's `id`.
-    public var anchor: String? { id }
+    package var anchor: String? { id }
 }

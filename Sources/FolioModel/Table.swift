@@ -40,16 +40,16 @@ public struct Table: Sendable, Hashable, Codable {
     }
 
     /// A cell as laid out: its text, first column and number of columns.
-    public struct Slot: Sendable, Hashable {
+    package struct Slot: Sendable, Hashable {
         /// The cell's text.
-        public var text: String
+        package var text: String
         /// The first column it covers.
-        public var column: Int
+        package var column: Int
         /// How many columns it covers.
-        public var span: Int
+        package var span: Int
 
         /// A cell at `column` covering `span` columns.
-        public init(text: String, column: Int, span: Int) {
+        package init(text: String, column: Int, span: Int) {
             self.text = text
             self.column = column
             self.span = span
@@ -106,7 +106,7 @@ public struct Table: Sendable, Hashable, Codable {
     }
 
     /// Number of columns: the widest of the header and the rows, spans counted.
-    public var columnCount: Int {
+    package var columnCount: Int {
         guard !spans.isEmpty else { return rows.reduce(header?.count ?? 0) { max($0, $1.count) } }
         let lookup = spanLookup
         var widest = header.map { width(of: $0, row: -1, lookup) } ?? 0
@@ -115,7 +115,7 @@ public struct Table: Sendable, Hashable, Codable {
     }
 
     /// Spans by row, then by cell index.
-    public var spanLookup: [Int: [Int: Int]] {
+    package var spanLookup: [Int: [Int: Int]] {
         var lookup: [Int: [Int: Int]] = [:]
         for span in spans { lookup[span.row, default: [:]][span.cell] = span.span }
         return lookup
@@ -128,7 +128,7 @@ public struct Table: Sendable, Hashable, Codable {
 
     /// The cells of `cells` (row `row`, -1 for the header) placed in `columns` columns;
     /// a short row ends with empty cells, a too-long span is cut at the last column.
-    public static func slots(_ cells: [String], row: Int, columns: Int, lookup: [Int: [Int: Int]]) -> [Slot] {
+    package static func slots(_ cells: [String], row: Int, columns: Int, lookup: [Int: [Int: Int]]) -> [Slot] {
         var slots: [Slot] = []
         var column = 0
         let spans = lookup[row]
@@ -145,7 +145,7 @@ public struct Table: Sendable, Hashable, Codable {
     }
 
     /// The alignment of column `index`.
-    public func alignment(ofColumn index: Int) -> Alignment {
+    package func alignment(ofColumn index: Int) -> Alignment {
         index < align.count ? align[index] : .left
     }
 
@@ -178,7 +178,7 @@ public struct Table: Sendable, Hashable, Codable {
 
 extension Table: BlockContent {
     /// `table`.
-    public static let kind = Block.Kind.table
+    package static let kind = Block.Kind.table
     /// The header's and every row's cells.
-    public var textContent: [String] { (header ?? []) + rows.flatMap { $0 } }
+    package var textContent: [String] { (header ?? []) + rows.flatMap { $0 } }
 }

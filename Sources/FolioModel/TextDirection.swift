@@ -1,11 +1,11 @@
 /// The direction of a piece of text by its first strong character, as Pango and the Unicode
 /// bidirectional algorithm (rules P2–P3) decide it: Hebrew, Arabic and other right-to-left scripts
 /// are right to left, other letters left to right; digits and punctuation have no direction.
-public enum TextDirection: Sendable, Hashable {
+package enum TextDirection: Sendable, Hashable {
     case leftToRight, rightToLeft
 
     /// The direction of `text`'s first strong character; nil when it has none (only digits, signs, spaces).
-    public static func of(_ text: String) -> TextDirection? {
+    package static func of(_ text: String) -> TextDirection? {
         for scalar in text.unicodeScalars {
             if isRightToLeft(scalar) { return .rightToLeft }
             if scalar.properties.isAlphabetic { return .leftToRight }

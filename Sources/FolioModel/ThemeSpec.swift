@@ -50,7 +50,7 @@ public struct ThemeSpec: Sendable, Hashable, Codable {
     }
 
     /// Checks sizes and the palette, naming the field.
-    public func validate(path: String) throws {
+    package func validate(path: String) throws {
         for (name, size) in [("titleSize", titleSize), ("subtitleSize", subtitleSize), ("bodySize", bodySize), ("smallSize", smallSize)] {
             if let size, !(size >= 4 && size <= 96) {
                 throw FolioError(path: "\(path).\(name)", "font sizes must be between 4 and 96 points")

@@ -32,7 +32,7 @@ extension Document {
 
 extension Document {
     /// Anchors that subtitles and sections define.
-    public var anchors: Set<String> {
+    package var anchors: Set<String> {
         Set(elements.compactMap { $0.content?.anchor })
     }
 
@@ -62,14 +62,14 @@ extension Document {
 
 extension Block {
     /// Throws a `FolioError` for the first invalid field under `path`: the kind's own checks.
-    public func validate(path: String) throws {
+    package func validate(path: String) throws {
         try content?.validate(path: path)
     }
 }
 
 extension Table {
     /// Throws for the first table dimension, cell or span out of bounds.
-    public func validate(path: String) throws {
+    package func validate(path: String) throws {
         let widest = rows.reduce(header?.count ?? 0) { max($0, $1.count) }
         if widest > InputLimits.tableColumns {
             throw FolioError(path: "\(path).rows", "has \(widest) columns; at most \(InputLimits.tableColumns) are allowed")
@@ -128,11 +128,11 @@ extension Metadata {
 
 extension RichText {
     /// The URL schemes a link may use.
-    public static let allowedSchemes = ["http", "https", "mailto"]
+    package static let allowedSchemes = ["http", "https", "mailto"]
 
     /// Whether `url` starts with an allowed scheme, or is an internal `#anchor`, and has
     /// no control characters, spaces or quotes that could end it early in HTML or PDF.
-    public static func isAllowedLink(_ url: String) -> Bool {
+    package static func isAllowedLink(_ url: String) -> Bool {
         guard url.utf8.count <= 8192,
             !url.unicodeScalars.contains(where: {
                 $0.value <= 0x20 || (0x7F...0x9F).contains($0.value)

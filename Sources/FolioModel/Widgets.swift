@@ -46,9 +46,9 @@ public struct Widgets: Sendable, Hashable, Codable {
 
 extension Widgets: BlockContent {
     /// `widgets`.
-    public static let kind = Block.Kind.widgets
+    package static let kind = Block.Kind.widgets
     /// A row holds 1 to 64 tiles.
-    public func validate(path: String) throws {
+    package func validate(path: String) throws {
         if items.isEmpty {
             throw FolioError(path: "\(path).items", "a widgets row needs at least one item")
         }
@@ -57,5 +57,5 @@ extension Widgets: BlockContent {
         }
     }
     /// Each tile's title, value and detail.
-    public var textContent: [String] { items.flatMap { [$0.title, $0.value] + [$0.detail].compactMap { $0 } } }
+    package var textContent: [String] { items.flatMap { [$0.title, $0.value] + [$0.detail].compactMap { $0 } } }
 }

@@ -18,19 +18,20 @@ final class FlowableBuilder {
     /// The document's built-in words and number format.
     let strings: BuiltInStrings
     let width: Double
-    let assets: AssetAccess
+    let prepared: PreparedDocument
     /// Decoded pictures, shared with the canvas: each is decoded once, here, so a corrupt one is an error.
     let images: ImageSurfaceCache
     private(set) var sources: [Source] = []
     private(set) var warnings: [LayoutReport.Warning] = []
     fileprivate(set) var inSection = false
 
-    init(text: PangoTextEngine, theme: Theme, strings: BuiltInStrings, width: Double, assets: AssetAccess, images: ImageSurfaceCache) {
+    init(text: PangoTextEngine, theme: Theme, strings: BuiltInStrings, width: Double, prepared: PreparedDocument, images: ImageSurfaceCache)
+    {
         self.text = text
         self.theme = theme
         self.strings = strings
         self.width = width
-        self.assets = assets
+        self.prepared = prepared
         self.images = images
     }
 
@@ -103,7 +104,7 @@ final class FlowableBuilder {
             for (index, (item, fraction)) in zip(columns.items, columns.fractions).enumerated() {
                 let columnWidth = usable * fraction
                 let builder = FlowableBuilder(
-                    text: text, theme: theme, strings: strings, width: columnWidth, assets: assets, images: images)
+                    text: text, theme: theme, strings: strings, width: columnWidth, prepared: prepared, images: images)
                 builder.inSection = inSection
                 for flowable in try builder.flowables(for: item, path: "\(path).items[\(index)]") {
                     placed.append((x, flowable))
@@ -133,7 +134,7 @@ final class FlowableBuilder {
                     text: paragraph.text.plainText, color: theme.text, spaceBefore: 6)
             ]
         case .image(let image):
-            let data = try ImageLoader.load(image, path: path, assets: assets)
+            let data = try prepared.image(at: path)
             guard images.surface(for: data) != nil else {
                 let field: String
                 if case .file = image.source { field = "\(path).path" } else { field = "\(path).data" }

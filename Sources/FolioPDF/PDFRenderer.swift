@@ -44,9 +44,16 @@ public struct PDFRenderer {
         return (result.data, result.pages)
     }
 
-    /// The PDF and its layout report.
+    /// The PDF and its layout report: `document` validated, its theme applied over `theme` and
+    /// its images read as `assets` allows, then rendered.
     public func renderWithReport(_ document: Document) throws -> Result {
-        try document.validate()
+        try renderWithReport(try PreparedDocument(document, base: theme, assets: assets))
+    }
+
+    /// The PDF and its layout report of a document already validated and with its files read.
+    package func renderWithReport(_ prepared: PreparedDocument) throws -> Result {
+        let document = prepared.document
+        let theme = prepared.theme
         let text = PangoTextEngine(rightToLeft: document.builtInStrings.isRightToLeft)
         let (pageWidth, pageHeight) = document.page.pageSize
         let margins = document.page.margins
@@ -56,7 +63,7 @@ public struct PDFRenderer {
             height: pageHeight - margins.top.points - margins.bottom.points)
         let images = ImageSurfaceCache()
         let strings = document.builtInStrings
-        let builder = FlowableBuilder(text: text, theme: theme, strings: strings, width: content.width, assets: assets, images: images)
+        let builder = FlowableBuilder(text: text, theme: theme, strings: strings, width: content.width, prepared: prepared, images: images)
         let items = try builder.items(for: document)
         let (pages, pageWarnings) = Paginator(pageHeight: content.height).paginate(items)
         let sections = document.elements.compactMap { block -> Section? in

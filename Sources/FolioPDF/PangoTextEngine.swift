@@ -4,7 +4,7 @@ import FolioModel
 
 /// Shapes and measures text with Pango at 72 dpi with hinting off, so sizes are
 /// the same in every backend. One engine per thread: Pango's font map is per-thread.
-public final class PangoTextEngine: TextMeasurer {
+package final class PangoTextEngine: TextMeasurer {
     private let context: OpaquePointer
     /// A right-to-left document: text without a strong direction (digits) runs right to left, and
     /// alignments are logical: left is the start of a line (the right for Arabic), right its end.
@@ -21,7 +21,7 @@ public final class PangoTextEngine: TextMeasurer {
     /// Creates an engine on this thread's default Pango font map. Each paragraph takes its direction
     /// from its first strong character, so an Arabic paragraph runs, and is aligned, from its start;
     /// `rightToLeft` makes right to left the direction of text that has none of its own.
-    public init(rightToLeft: Bool = false) {
+    package init(rightToLeft: Bool = false) {
         self.rightToLeft = rightToLeft
         let fontMap = pango_cairo_font_map_get_default()
         context = pango_font_map_create_context(fontMap)
@@ -186,7 +186,7 @@ public final class PangoTextEngine: TextMeasurer {
     }
 
     /// The size of `text` on one line in `font`, shaped by Pango.
-    public func measure(_ text: String, font: FontSpec) -> TextMetrics {
+    package func measure(_ text: String, font: FontSpec) -> TextMetrics {
         cachedLine(text, font: font).metrics
     }
 }

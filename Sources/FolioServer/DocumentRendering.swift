@@ -65,27 +65,29 @@ struct DocumentRendering: Sendable {
 
     /// The document `data` (JSON or YAML) rendered as `parameters` ask.
     func render(_ data: Data, format: DocumentDecoder.Format, parameters: RenderParameters) throws -> RenderedBody {
-        try render(try DocumentDecoder.decode(data, format: format), parameters: parameters)
+        try render(try DocumentDecoder.decodeForRendering(data, format: format), parameters: parameters)
     }
 
     /// `template` bound to `record`, rendered as `parameters` ask.
     func render(template: DocumentTemplate, record: TreeValue, parameters: RenderParameters) throws -> RenderedBody {
-        try render(try template.document(for: record), parameters: parameters)
+        try render(try template.documentForRendering(for: record), parameters: parameters)
     }
 
-    /// `document` rendered as `parameters` ask: the same bytes `folio render` writes.
-    func render(_ document: Document, parameters: RenderParameters) throws -> RenderedBody {
+    /// `document` validated once and rendered as `parameters` ask: the same bytes `folio render` writes.
+    func render(_ decoded: Document, parameters: RenderParameters) throws -> RenderedBody {
         var options = RenderOptions(theme: theme, html: parameters.html, pageTemplate: pageTemplate)
         options.assets = assets
+        let document = try decoded.prepared(options: options)
         if parameters.report {
-            let report = try document.pdfWithReport(options: options).report
+            let report = try document.pdfWithReport().report
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return RenderedBody(bytes: try encoder.encode(report), contentType: "application/json", pages: report.pages)
         }
         switch parameters.format {
         case .pdf:
-            let (bytes, pages) = try document.renderCountingPages(as: .pdf, options: options)
+            let result = try document.pdfWithReport()
+            let (bytes, pages) = (result.data, result.pages)
             return RenderedBody(bytes: bytes, contentType: "application/pdf", pages: pages)
         case .html:
             let rendered = try document.renderedHTML(options: options)

@@ -4,27 +4,27 @@ import Logging
 /// A swift-log handler that writes one JSON object per line to standard error:
 /// `{"time":"…","level":"info","message":"request","id":"…","route":"/v1/render","status":200,"bytes":5120,"ms":12.3}`.
 /// Metadata keys become fields; numbers stay numbers.
-public struct JSONLogHandler: LogHandler {
+package struct JSONLogHandler: LogHandler {
     /// The handler's own metadata, added to every line.
-    public var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
     /// Lines below this level are dropped.
-    public var logLevel: Logger.Level
+    package var logLevel: Logger.Level
     private let label: String
 
     /// A handler for the logger `label`, writing lines at `level` and above.
-    public init(label: String, level: Logger.Level = .info) {
+    package init(label: String, level: Logger.Level = .info) {
         self.label = label
         self.logLevel = level
     }
 
     /// One metadata value by key.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     /// Writes one line.
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         let level = event.level
         let message = event.message
         var fields = self.metadata

@@ -5,7 +5,7 @@ import Foundation
 /// `weekly-summary.yaml` is the template `weekly-summary`.
 public struct TemplateLibrary: Sendable {
     /// The templates by name.
-    public private(set) var templates: [String: DocumentTemplate] = [:]
+    package private(set) var templates: [String: DocumentTemplate] = [:]
 
     /// No templates.
     public init() {}
@@ -40,7 +40,7 @@ public struct TemplateLibrary: Sendable {
     }
 
     /// Whether `name` can name a template: 1…100 of `A-Z a-z 0-9 - _ .`, starting with a letter or digit.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 100,
             ("0"..."9").contains(first) || ("a"..."z").contains(first) || ("A"..."Z").contains(first)
         else { return false }
@@ -50,7 +50,7 @@ public struct TemplateLibrary: Sendable {
     }
 
     /// The template called `name`, if there is one.
-    public subscript(name: String) -> DocumentTemplate? { templates[name] }
+    package subscript(name: String) -> DocumentTemplate? { templates[name] }
 
     /// The templates' names, sorted.
     public var names: [String] { templates.keys.sorted() }

@@ -98,7 +98,7 @@ struct RenderCommand: ParsableCommand {
                 data = try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
                 baseDirectory = URL(fileURLWithPath: input).deletingLastPathComponent()
             }
-            let document = try DocumentDecoder.decode(data, format: DocumentDecoder.Format(fileName: input), lenient: lenient) {
+            let decoded = try DocumentDecoder.decodeForRendering(data, format: DocumentDecoder.Format(fileName: input), lenient: lenient) {
                 StandardStreams.printError("folio: warning: \($0)")
             }
             var options = RenderOptions(
@@ -115,10 +115,12 @@ struct RenderCommand: ParsableCommand {
                 }
                 options.pageTemplate = text
             }
+            // Validated, themed and with its images read once, whatever is rendered from it.
+            let document = try decoded.prepared(options: options)
             var report: LayoutReport?
             var bytes: Data?
             if layoutReport != nil || strict {
-                let result = try document.pdfWithReport(options: options)
+                let result = try document.pdfWithReport()
                 report = result.report
                 if resolvedFormat == .pdf { bytes = result.data }
                 if let path = layoutReport {
@@ -132,7 +134,7 @@ struct RenderCommand: ParsableCommand {
                 bytes = Data(rendered.html.utf8)
                 if csp { StandardStreams.printError("Content-Security-Policy: \(rendered.contentSecurityPolicy)") }
             } else if bytes == nil {
-                bytes = try document.render(as: resolvedFormat, options: options)
+                bytes = try document.renderCountingPages(as: resolvedFormat, options: options).data
             }
             if outputPath == "-" {
                 try StandardStreams.writeOutput(bytes ?? Data())

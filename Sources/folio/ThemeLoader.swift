@@ -14,11 +14,7 @@ enum ThemeLoader {
         } catch let error as FolioError {
             throw FolioError(path: "--theme" + (error.path.isEmpty ? "" : " \(error.path)"), error.message)
         }
-        try spec.validate(path: "--theme")
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        let logo = try spec.logo.map {
-            try ImageLoader.load(ImageBlock(source: .file($0)), path: "--theme", baseDirectory: folder, field: "--theme logo")
-        }
-        return Theme.standard.applying(spec, logo: logo)
+        return try Theme.standard.applying(spec, assets: .files(relativeTo: folder), field: "--theme")
     }
 }

@@ -241,7 +241,7 @@ final class HTMLOutputTests: XCTestCase {
         XCTAssertEqual(shell, HTMLRenderer.defaultPageTemplate)
         let themeFile = try String(contentsOf: TestSupport.root.appendingPathComponent("Templates/theme.yaml"), encoding: .utf8)
         let spec = try DocumentDecoder.decode(ThemeSpec.self, from: try YAMLTree.parse(themeFile))
-        XCTAssertEqual(Theme.standard.applying(spec), Theme.standard)
+        XCTAssertEqual(try Theme.standard.applying(spec, assets: .embeddedOnly, field: "theme"), Theme.standard)
     }
 
     func testCustomPageTemplate() throws {

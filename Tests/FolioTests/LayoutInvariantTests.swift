@@ -32,12 +32,12 @@ final class LayoutInvariantTests: XCTestCase {
 
     /// Lays out `document` as the PDF renderer does and returns the content box and the pages.
     private func paginate(_ document: Document, baseDirectory: URL? = nil) throws -> (content: Size, pages: [PageContent]) {
-        let theme = try document.effectiveTheme(baseDirectory: baseDirectory)
+        let prepared = try PreparedDocument(document, base: .standard, assets: .files(relativeTo: baseDirectory))
         let (width, height) = document.page.pageSize
         let m = document.page.margins
         let content = Size(width - m.left.points - m.right.points, height - m.top.points - m.bottom.points)
         let builder = FlowableBuilder(
-            text: PangoTextEngine(), theme: theme, strings: .english, width: content.width, assets: .files(relativeTo: baseDirectory),
+            text: PangoTextEngine(), theme: prepared.theme, strings: .english, width: content.width, prepared: prepared,
             images: ImageSurfaceCache())
         let items = try builder.items(for: document)
         return (content, Paginator(pageHeight: content.height).paginate(items).pages)

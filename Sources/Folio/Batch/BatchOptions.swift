@@ -51,7 +51,7 @@ public struct BatchOptions: Sendable {
     }
 
     /// `manifest.jsonl`, or `manifest-shard-K-of-N.jsonl` for a shard, so shards can share a folder.
-    public func logName(_ name: String) -> String {
+    package func logName(_ name: String) -> String {
         guard let shard else { return name }
         let stem = name.hasSuffix(".jsonl") ? String(name.dropLast(6)) : name
         return "\(stem)-shard-\(shard.index)-of-\(shard.count).jsonl"

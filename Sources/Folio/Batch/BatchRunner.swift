@@ -160,17 +160,19 @@ public final class BatchRunner: @unchecked Sendable {
             {
                 return .skipped(number: record.number)
             }
-            let document = try template.document(for: value, number: record.number, lenient: options.lenient)
+            // Validated, themed and with its images read once for every format written.
+            let document = try template.documentForRendering(for: value, number: record.number, lenient: options.lenient)
+                .prepared(options: renderOptions)
             var files: [(name: String, bytes: Int, pages: Int?, sha256: String)] = []
             if options.strictLayout, !options.formats.contains(.pdf) {
-                if let warning = try document.pdfWithReport(options: renderOptions).report.warnings.first {
+                if let warning = try document.pdfWithReport().report.warnings.first {
                     throw FolioError(path: warning.path, "layout: \(warning.message)")
                 }
             }
             for (format, url) in zip(options.formats, urls) {
                 let rendered: (data: Data, pages: Int?)
                 if format == .pdf {
-                    let result = try document.pdfWithReport(options: renderOptions)
+                    let result = try document.pdfWithReport()
                     if options.strictLayout, let warning = result.report.warnings.first {
                         throw FolioError(path: warning.path, "layout: \(warning.message)")
                     }

@@ -2,18 +2,18 @@ import CSV
 import Foundation
 
 /// One input record: its 1-based number and its value, or why it could not be read.
-public struct DataRecord: Sendable {
+package struct DataRecord: Sendable {
     /// The record's number, from 1.
-    public let number: Int
+    package let number: Int
     /// The record, or why it could not be read.
-    public let value: Result<TreeValue, FolioError>
+    package let value: Result<TreeValue, FolioError>
 }
 
 /// Streams records from JSON lines, a JSON array or CSV, one at a time, so memory
 /// does not grow with the number of records.
-public final class RecordReader {
+package final class RecordReader {
     /// The layout of the data file.
-    public enum Format: String, Sendable {
+    package enum Format: String, Sendable {
         case jsonLines, jsonArray, csv
     }
 
@@ -28,7 +28,7 @@ public final class RecordReader {
 
     /// Opens `path`; the format comes from the extension (`.csv`, `.jsonl`, `.ndjson`)
     /// or, for `.json` and others, from the first character (`[` for an array).
-    public init(path: String) throws {
+    package init(path: String) throws {
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
             throw FolioError(path: "", "cannot read data file \(path): it is not a regular file (use - for standard input)")
@@ -63,7 +63,7 @@ public final class RecordReader {
 
     /// The next record, or nil at the end. A malformed record is returned as a failure;
     /// only a file that cannot be read at all throws.
-    public func next() throws -> DataRecord? {
+    package func next() throws -> DataRecord? {
         switch format {
         case .jsonLines: return try nextLine()
         case .jsonArray: return try nextArrayElement()

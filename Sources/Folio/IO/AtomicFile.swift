@@ -4,16 +4,16 @@ import Foundation
 /// same folder (`.folio-tmp-PID-…`), which is renamed over the destination. Only a
 /// regular file (or nothing) may stand at the destination: a device, folder, pipe or
 /// symbolic link there is an error, so `-o /dev/null` never replaces /dev/null.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Prefix of every temporary file Folio writes.
-    public static let temporaryPrefix = ".folio-tmp-"
+    package static let temporaryPrefix = ".folio-tmp-"
 
     /// The temporary file being written by this process, for a signal handler to remove.
     nonisolated(unsafe) private static var current: UnsafeMutablePointer<CChar>?
     private static let lock = NSLock()
 
     /// Writes `data` to `url` atomically; one-line errors name the file and why.
-    public static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL) throws {
         let destination = url.path
         try requireRegularFileOrNothing(at: destination)
         let folder = url.deletingLastPathComponent().path
@@ -52,7 +52,7 @@ public enum AtomicFile {
     }
 
     /// Writes every byte of `data` to `fd`, retrying short writes; ENOSPC and EPIPE are errors.
-    public static func writeAll(_ data: Data, to fd: Int32) throws {
+    package static func writeAll(_ data: Data, to fd: Int32) throws {
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             guard var pointer = raw.baseAddress else { return }
             var remaining = raw.count
@@ -69,7 +69,7 @@ public enum AtomicFile {
     }
 
     /// Removes the temporary file being written, from a signal handler (async-signal-safe: unlink only).
-    public static func removeCurrentTemporary() {
+    package static func removeCurrentTemporary() {
         if let current { unlink(current) }
     }
 
@@ -82,7 +82,7 @@ public enum AtomicFile {
     }
 
     /// Removes temporary files in `folder` left by processes that no longer run.
-    public static func removeStaleTemporaries(in folder: URL) {
+    package static func removeStaleTemporaries(in folder: URL) {
         let fileManager = FileManager.default
         for name in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(temporaryPrefix) {
             let rest = name.dropFirst(temporaryPrefix.count)

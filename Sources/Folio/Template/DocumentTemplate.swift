@@ -18,10 +18,10 @@ import Foundation
 ///   `upper`, `lower`. `$number` is the record's number.
 public struct DocumentTemplate: Sendable {
     /// The parsed template.
-    public let tree: TreeValue
+    package let tree: TreeValue
 
     /// A template from an already parsed tree.
-    public init(tree: TreeValue) { self.tree = tree }
+    package init(tree: TreeValue) { self.tree = tree }
 
     /// Reads a template from JSON or YAML bytes.
     public init(data: Data, format: DocumentDecoder.Format) throws {
@@ -36,7 +36,7 @@ public struct DocumentTemplate: Sendable {
     }
 
     /// The template's tree with `record`'s values bound in.
-    public func bind(_ record: TreeValue, number: Int = 1) throws -> TreeValue {
+    package func bind(_ record: TreeValue, number: Int = 1) throws -> TreeValue {
         try bind(record, number: number, maximumValues: DocumentTemplate.maximumValues)
     }
 
@@ -68,12 +68,26 @@ public struct DocumentTemplate: Sendable {
     }
 
     /// The bound, decoded and validated document for `record`; with `lenient`, keys no field has are ignored.
-    public func document(for record: TreeValue, number: Int = 1, lenient: Bool = false) throws -> Document {
-        try DocumentDecoder.decode(try bind(record, number: number), lenient: lenient)
+    package func document(for record: TreeValue, number: Int = 1, lenient: Bool = false) throws -> Document {
+        let document = try documentForRendering(for: record, number: number, lenient: lenient)
+        try document.validate()
+        return document
+    }
+
+    /// The bound and decoded document for `record`, not yet validated: for a caller that renders
+    /// it next, since rendering validates (`Document.prepared(options:)`).
+    package func documentForRendering(for record: TreeValue, number: Int = 1, lenient: Bool = false) throws -> Document {
+        try DocumentDecoder.decode(Document.self, from: try bind(record, number: number), lenient: lenient, warning: nil)
+    }
+
+    /// The bound, decoded and validated document for one record given as a JSON object (one line
+    /// of a JSON-lines file); `number` is the record's number, as `{{$number}}` shows it.
+    public func document(forJSONRecord record: Data, number: Int = 1, lenient: Bool = false) throws -> Document {
+        try document(for: try JSONTreeParser.parse(record), number: number, lenient: lenient)
     }
 
     /// A string template bound to `record`, such as a file-name pattern.
-    public static func interpolate(_ text: String, record: TreeValue, number: Int, templatePath: String = "name") throws -> String {
+    package static func interpolate(_ text: String, record: TreeValue, number: Int, templatePath: String = "name") throws -> String {
         var scope = TemplateScope(record: record)
         scope.locals.append(("$number", .number(Double(number))))
         return try interpolate(text, scope: scope, path: templatePath).text

@@ -2,17 +2,17 @@ import Foundation
 
 /// A small JSON parser that keeps object keys in order and reports errors with
 /// line and column; records of a batch are parsed with it one at a time.
-public struct JSONTreeParser {
+package struct JSONTreeParser {
     private let bytes: [UInt8]
     private var index = 0
 
     /// Parses one JSON value from `data`; anything after it but white space is an error.
-    public static func parse(_ data: Data) throws -> TreeValue {
+    package static func parse(_ data: Data) throws -> TreeValue {
         try parse([UInt8](data))
     }
 
     /// Parses JSON bytes into a tree, keeping key order; errors say where.
-    public static func parse(_ bytes: [UInt8]) throws -> TreeValue {
+    package static func parse(_ bytes: [UInt8]) throws -> TreeValue {
         var parser = JSONTreeParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)

@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON-like value with ordered object keys: what templates and data records
 /// are made of before they become a `Document`.
-public enum TreeValue: Sendable, Hashable {
+package enum TreeValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,7 +11,7 @@ public enum TreeValue: Sendable, Hashable {
     case object([(key: String, value: TreeValue)])
 
     /// Whether two trees hold the same values (objects compare in key order).
-    public static func == (lhs: TreeValue, rhs: TreeValue) -> Bool {
+    package static func == (lhs: TreeValue, rhs: TreeValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
@@ -25,7 +25,7 @@ public enum TreeValue: Sendable, Hashable {
     }
 
     /// Hashes the tree consistently with `==`.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
         case .bool(let b): hasher.combine(b)
@@ -41,13 +41,13 @@ public enum TreeValue: Sendable, Hashable {
     }
 
     /// The member named `key` of an object.
-    public subscript(key: String) -> TreeValue? {
+    package subscript(key: String) -> TreeValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The value at a dotted path such as `patient.name` or `stress.2.0`.
-    public func value(at path: String) -> TreeValue? {
+    package func value(at path: String) -> TreeValue? {
         var current: TreeValue? = self
         for part in path.split(separator: ".", omittingEmptySubsequences: false) {
             switch current {
@@ -62,7 +62,7 @@ public enum TreeValue: Sendable, Hashable {
     }
 
     /// The kind of value, for error messages.
-    public var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -74,7 +74,7 @@ public enum TreeValue: Sendable, Hashable {
     }
 
     /// Text for string interpolation: strings as they are, whole numbers without ".0".
-    public var text: String {
+    package var text: String {
         switch self {
         case .null: return ""
         case .bool(let b): return String(b)
@@ -91,7 +91,7 @@ public enum TreeValue: Sendable, Hashable {
     }
 
     /// Compact JSON text; non-finite numbers become the strings JSONDecoder is told to accept.
-    public var json: String {
+    package var json: String {
         var out = ""
         out.reserveCapacity(256)
         write(into: &out)
