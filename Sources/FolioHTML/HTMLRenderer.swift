@@ -123,7 +123,13 @@ public struct HTMLRenderer {
     private func shell(_ document: Document, strings: BuiltInStrings, report: HTML, css: CSS, policy: String) throws -> String {
         let template: MustacheTemplate
         do {
-            template = try MustacheTemplate(string: pageTemplate ?? HTMLRenderer.defaultPageTemplate)
+            if let pageTemplate {
+                template = try MustacheTemplate(string: pageTemplate)
+            } else if let parsed = HTMLRenderer.parsedDefaultPageTemplate {
+                template = parsed
+            } else {
+                template = try MustacheTemplate(string: HTMLRenderer.defaultPageTemplate)
+            }
         } catch {
             throw FolioError(path: "--template", "the page template is not valid Mustache: \(error)")
         }
@@ -138,6 +144,9 @@ public struct HTMLRenderer {
         ]
         return template.render(context)
     }
+
+    /// The built-in page shell, parsed once per process.
+    private static let parsedDefaultPageTemplate = try? MustacheTemplate(string: defaultPageTemplate)
 
     /// The built-in page shell; `Templates/page.mustache` holds the same text for portals to adapt.
     public static let defaultPageTemplate = """

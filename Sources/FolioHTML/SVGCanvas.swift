@@ -101,51 +101,58 @@ extension HTML.StringInterpolation {
     /// SVG path data written straight into the markup: command letters and numbers only, so
     /// nothing in it needs escaping. Arcs become elliptical-arc commands of under 180° each.
     mutating func appendInterpolation(path: Path) {
+        // Written as bytes and turned into text once: a line of thousands of points would
+        // otherwise make a string per number.
+        var data: [UInt8] = []
+        data.reserveCapacity(path.elements.count * 14)
         var current: Point?
+        func letter(_ character: Unicode.Scalar) { data.append(UInt8(ascii: character)) }
         func point(_ p: Point) {
-            SVGNumber.write(p.x, into: &markup)
-            markup += " "
-            SVGNumber.write(p.y, into: &markup)
+            SVGNumber.write(p.x, into: &data)
+            letter(" ")
+            SVGNumber.write(p.y, into: &data)
         }
         for element in path.elements {
             switch element {
             case .move(let p):
-                markup += "M"
+                letter("M")
                 point(p)
                 current = p
             case .line(let p):
-                markup += "L"
+                letter("L")
                 point(p)
                 current = p
             case .curve(let c1, let c2, let p):
-                markup += "C"
+                letter("C")
                 point(c1)
-                markup += " "
+                letter(" ")
                 point(c2)
-                markup += " "
+                letter(" ")
                 point(p)
                 current = p
             case .arc(let center, let radius, let start, let end):
                 func at(_ angle: Double) -> Point {
                     Point(center.x + radius * cos(angle), center.y + radius * sin(angle))
                 }
-                markup += current == nil ? "M" : "L"
+                letter(current == nil ? "M" : "L")
                 point(at(start))
-                let sweep = end >= start ? "1" : "0"
                 let total = end - start
                 // Split into pieces under 180° so each SVG arc is unambiguous (at most a few turns).
                 let pieces = min(max(1, (abs(total) / .pi).clampedInt(.up)), 64)
                 for index in 1...pieces {
-                    markup += "A"
-                    SVGNumber.write(radius, into: &markup)
-                    markup += " "
-                    SVGNumber.write(radius, into: &markup)
-                    markup += " 0 0 " + sweep + " "
+                    letter("A")
+                    SVGNumber.write(radius, into: &data)
+                    letter(" ")
+                    SVGNumber.write(radius, into: &data)
+                    data += Array(" 0 0 ".utf8)
+                    letter(end >= start ? "1" : "0")
+                    letter(" ")
                     point(at(start + total * Double(index) / Double(pieces)))
                 }
                 current = at(end)
-            case .close: markup += "Z"
+            case .close: letter("Z")
             }
         }
+        markup += String(decoding: data, as: UTF8.self)
     }
 }

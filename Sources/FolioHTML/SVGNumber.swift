@@ -10,34 +10,38 @@ enum SVGNumber {
 
     /// Appends `value` to two decimals, formatted in a small buffer and appended once.
     static func write(_ value: Double, into text: inout String) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        write(value, into: &bytes)
+        text += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 of `value` to two decimals to `bytes`: path data of thousands of points
+    /// is written into one byte buffer and turned into text once.
+    static func write(_ value: Double, into bytes: inout [UInt8]) {
         let scaled = (value * 100).rounded()
         // Checked here, so the conversion below cannot trap.
         guard scaled.isFinite, abs(scaled) < 1e15, scaled != 0 else {
-            text += "0"
+            bytes.append(UInt8(ascii: "0"))
             return
         }
         var hundredths = Int(scaled)
-        let negative = hundredths < 0
-        hundredths = abs(hundredths)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            var index = 24
-            func put(_ byte: UInt8) {
-                index -= 1
-                buffer[index] = byte
-            }
-            let fraction = hundredths % 100
-            if fraction != 0 {
-                if fraction % 10 != 0 { put(UInt8(truncatingIfNeeded: 48 + fraction % 10)) }
-                put(UInt8(truncatingIfNeeded: 48 + fraction / 10))
-                put(UInt8(ascii: "."))
-            }
-            var whole = hundredths / 100
-            repeat {
-                put(UInt8(truncatingIfNeeded: 48 + whole % 10))
-                whole /= 10
-            } while whole > 0
-            if negative { put(UInt8(ascii: "-")) }
-            text += String(decoding: UnsafeBufferPointer(rebasing: buffer[index..<24]), as: UTF8.self)
+        if hundredths < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            hundredths = -hundredths
+        }
+        var whole = hundredths / 100
+        let fraction = hundredths % 100
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(truncatingIfNeeded: 48 + whole % 10))
+            whole /= 10
+        } while whole > 0
+        bytes[start...].reverse()
+        if fraction != 0 {
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(truncatingIfNeeded: 48 + fraction / 10))
+            if fraction % 10 != 0 { bytes.append(UInt8(truncatingIfNeeded: 48 + fraction % 10)) }
         }
     }
 }

@@ -33,11 +33,19 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `#RRGGBB`, or `#RRGGBBAA` when not opaque.
     public var hex: String {
-        func byte(_ v: Double) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = [UInt8(ascii: "#")]
+        bytes.reserveCapacity(9)
+        func byte(_ v: Double) {
             let b = (min(max(v, 0), 1) * 255).clampedInt()
-            return (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true)
+            bytes.append(digits[b >> 4 & 15])
+            bytes.append(digits[b & 15])
         }
-        return "#" + byte(red) + byte(green) + byte(blue) + (alpha < 1 ? byte(alpha) : "")
+        byte(red)
+        byte(green)
+        byte(blue)
+        if alpha < 1 { byte(alpha) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The value as text.

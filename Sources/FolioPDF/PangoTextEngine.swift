@@ -24,6 +24,10 @@ package final class PangoTextEngine: TextMeasurer {
     package init(rightToLeft: Bool = false) {
         self.rightToLeft = rightToLeft
         let fontMap = pango_cairo_font_map_get_default()
+        // Pango measures a font's metrics (for line spacing) in a context of its own at the font
+        // map's resolution; at 72 dpi, as ours, it finds the fonts this engine loaded instead of
+        // sorting every font again at 96 dpi (half the font matching of a cold render).
+        pango_cairo_font_map_set_resolution(OpaquePointer(fontMap), 72)
         context = pango_font_map_create_context(fontMap)
         if rightToLeft { pango_context_set_base_dir(context, PANGO_DIRECTION_RTL) }
         pango_cairo_context_set_resolution(context, 72)

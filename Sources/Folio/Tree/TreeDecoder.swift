@@ -98,12 +98,6 @@ struct TreeDecoder: Decoder {
                 if case .number(let n) = item { return n }
                 return nil
             }
-        case (let option as NamedOption.Type, .string(let word)) where !option.optionNames.contains(word):
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: codingPath,
-                    debugDescription:
-                        "unknown value \"\(word)\"; expected one of: \(option.optionNames.joined(separator: ", "))"))
         default:
             return try T(from: self)
         }
