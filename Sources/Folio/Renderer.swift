@@ -124,7 +124,7 @@ extension HTMLRenderer {
         let (width, _) = page.pageSize
         let chartWidth = width - page.margins.left.points - page.margins.right.points
         return HTMLRenderer(
-            measurer: PangoTextEngine(), theme: options.theme, assets: options.effectiveAssets, chartWidth: chartWidth,
+            measurer: ScreenTextMeasurer.forCurrentThread(), theme: options.theme, assets: options.effectiveAssets, chartWidth: chartWidth,
             idPrefix: options.idPrefix, pageTemplate: options.pageTemplate)
     }
 }

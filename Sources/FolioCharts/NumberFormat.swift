@@ -21,7 +21,7 @@ package struct NumberFormat: Sendable {
 
     /// `value` with `decimals` digits after the separator; `-0` prints as `0`.
     package func string(_ value: Double, decimals: Int) -> String {
-        var text = String(format: "%.\(max(0, min(decimals, 6)))f", value)
+        var text = DecimalText.fixed(value, decimals: min(decimals, 6))
         if text.hasPrefix("-"), Double(text) == 0 { text.removeFirst() }
         return decimalSeparator == "." ? text : text.replacingOccurrences(of: ".", with: decimalSeparator)
     }

@@ -30,14 +30,15 @@ enum SVGNumber {
             bytes.append(UInt8(ascii: "-"))
             hundredths = -hundredths
         }
-        var whole = hundredths / 100
+        let whole = hundredths / 100
         let fraction = hundredths % 100
-        let start = bytes.count
+        // Digits appended one by one from the most significant: no temporary buffer or string.
+        var divisor = 1
+        while divisor <= whole / 10 { divisor *= 10 }
         repeat {
-            bytes.append(UInt8(truncatingIfNeeded: 48 + whole % 10))
-            whole /= 10
-        } while whole > 0
-        bytes[start...].reverse()
+            bytes.append(UInt8(truncatingIfNeeded: 48 + whole / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
         if fraction != 0 {
             bytes.append(UInt8(ascii: "."))
             bytes.append(UInt8(truncatingIfNeeded: 48 + fraction / 10))

@@ -88,8 +88,22 @@ public struct BuiltInStrings: Sendable, Hashable {
 
     /// `key`'s pattern with each `{name}` replaced by its value.
     package func format(_ key: Key, _ values: [String: String]) -> String {
-        var text = self[key]
-        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        // One pass over the pattern: an inserted value is never searched for placeholders again.
+        let pattern = self[key]
+        var text = ""
+        var rest = pattern[...]
+        while let open = rest.firstIndex(of: "{") {
+            text += rest[..<open]
+            let name = rest.index(after: open)
+            if let close = rest[name...].firstIndex(of: "}"), let value = values[String(rest[name..<close])] {
+                text += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                text += "{"
+                rest = rest[name...]
+            }
+        }
+        text += rest
         return text
     }
 

@@ -5,6 +5,14 @@ package enum MarkupEscaping {
     /// `&`, `<`, `>`, `"` and `'` replaced by character references; characters that
     /// HTML and XML do not allow (controls, noncharacters such as U+FFFE) replaced by U+FFFD.
     package static func escape(_ text: String, into result: inout String) {
+        // Most strings (numbers, labels) are printable ASCII without a character to replace:
+        // they are appended whole.
+        if text.utf8.allSatisfy({ byte in
+            byte >= 0x20 && byte < 0x7F && byte != 0x26 && byte != 0x3C && byte != 0x3E && byte != 0x22 && byte != 0x27
+        }) {
+            result += text
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"

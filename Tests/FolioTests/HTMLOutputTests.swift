@@ -302,3 +302,26 @@ final class HTMLOutputTests: XCTestCase {
 extension String {
     var nilIfEmpty: String? { isEmpty ? nil : self }
 }
+
+/// The built-in page shell is written without Mustache; it must stay byte for byte what
+/// Mustache makes of `defaultPageTemplate` (and Templates/page.mustache), for every field.
+final class BuiltInShellTests: XCTestCase {
+    func testTheBuiltInShellIsWhatMustacheMakesOfTheTemplate() throws {
+        let hostile = "A <b>\"quoted\"</b> & 'single' \u{7}bell"
+        let documents = [
+            Document(title: "Plain", elements: [.paragraph(Paragraph("Hello"))]),
+            Document(
+                title: hostile,
+                metadata: Metadata(author: hostile, subject: "Weekly <summary>", keywords: ["pain", "a&b", "\"q\""], language: "ar"),
+                elements: [.paragraph(Paragraph("مرحبا"))]),
+            Document(title: "Empty fields", metadata: Metadata(author: "", subject: "", keywords: [""]), elements: []),
+        ]
+        for document in documents {
+            var options = RenderOptions()
+            let builtIn = try document.html(options: options)
+            options.pageTemplate = HTMLRenderer.defaultPageTemplate
+            let mustache = try document.html(options: options)
+            XCTAssertEqual(builtIn, mustache, document.title)
+        }
+    }
+}

@@ -113,3 +113,19 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(table.rows[1], ["x", "true", "z"])
     }
 }
+
+/// DecimalText writes what printf's %.*f writes, the rounding of the exact binary value included.
+final class DecimalTextTests: XCTestCase {
+    func testFixedDecimalsMatchPrintf() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, 1.005, 2.675, -0.004, 1e15, -1e15, 123_456.789, 9.995, 1e300]
+        for _ in 0..<2_000 { values.append(Double.random(in: -1e6...1e6, using: &generator)) }
+        for _ in 0..<500 { values.append(Double(Int.random(in: -100_000...100_000, using: &generator)) / 8) }
+        for value in values {
+            for decimals in 0...10 {
+                XCTAssertEqual(
+                    DecimalText.fixed(value, decimals: decimals), String(format: "%.\(decimals)f", value), "\(value) \(decimals)")
+            }
+        }
+    }
+}

@@ -106,10 +106,10 @@ struct TemplateExpression: Sendable, Hashable {
             return .number((try number(value, filter, templatePath) * scale).rounded() / scale)
         case "fixed":
             return .string(
-                String(format: "%.\(try integerArgument(filter, default: 1, templatePath))f", try number(value, filter, templatePath)))
+                DecimalText.fixed(try number(value, filter, templatePath), decimals: try integerArgument(filter, default: 1, templatePath)))
         case "percent":
             let decimals = try integerArgument(filter, default: 0, templatePath)
-            return .string(String(format: "%.\(decimals)f", try number(value, filter, templatePath) * 100) + "%")
+            return .string(DecimalText.fixed(try number(value, filter, templatePath) * 100, decimals: decimals) + "%")
         case "scale":
             guard let factor = filter.argument.flatMap(Double.init) else {
                 throw FolioError(path: templatePath, "scale needs a number, as in scale: 10")

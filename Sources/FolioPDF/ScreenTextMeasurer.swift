@@ -1,0 +1,43 @@
+import FolioGraphics
+import FolioModel
+import Foundation
+
+/// Measures chart text for HTML: one Pango engine per thread kept across renders, with the
+/// sizes of the lines it measured (day names, tick numbers, legend titles repeat from report to
+/// report), so an HTML render neither shapes them again nor builds and frees an engine. The
+/// sizes are the ones the PDF uses: the same engine settings, without keeping any layout.
+package final class ScreenTextMeasurer: TextMeasurer {
+    private struct Key: Hashable {
+        let text: String
+        let font: FontSpec
+    }
+
+    /// Lines measured on this thread; emptied when it reaches `capacity`, so a long-running
+    /// server's memory stays bounded (a W1 report measures a few hundred).
+    private var sizes: [Key: TextMetrics] = [:]
+    private let capacity = 20_000
+    private let engine = PangoTextEngine()
+
+    private init() {}
+
+    private static let threadKey = "folio.ScreenTextMeasurer"
+
+    /// This thread's measurer (Pango's font map is per thread, so each thread has its own).
+    package static func forCurrentThread() -> ScreenTextMeasurer {
+        let storage = Thread.current.threadDictionary
+        if let measurer = storage[threadKey] as? ScreenTextMeasurer { return measurer }
+        let measurer = ScreenTextMeasurer()
+        storage[threadKey] = measurer
+        return measurer
+    }
+
+    /// The size of `text` on one line in `font`, as the PDF draws it.
+    package func measure(_ text: String, font: FontSpec) -> TextMetrics {
+        let key = Key(text: text, font: font)
+        if let known = sizes[key] { return known }
+        let metrics = engine.singleLine(text, font: font).metrics
+        if sizes.count >= capacity { sizes.removeAll(keepingCapacity: true) }
+        sizes[key] = metrics
+        return metrics
+    }
+}
