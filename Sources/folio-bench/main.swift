@@ -82,11 +82,19 @@ do {
     var pdfSize = 0
     let pdfTimes = try time { pdfSize = try $0.pdf().count }
     let htmlTimes = try time { _ = try $0.html() }
+    // The C program writes an untagged PDF: the same documents without PDF/UA show what tagging costs.
+    let untaggedTimes = try time { document in
+        var untagged = document
+        untagged.metadata.tagged = false
+        _ = try untagged.pdf()
+    }
     print("W1 PDF  in-process: \(summary(pdfTimes))")
     print("W1 HTML in-process: \(summary(htmlTimes))")
+    print("W1 PDF  in-process, untagged (metadata.tagged: false): \(summary(untaggedTimes))")
     print("W1 PDF size: \(pdfSize / 1024) KB (\(pdfSize) bytes)")
     if let cW1 { print(String(format: "W1 PDF  in-process, the C program: median %.2f ms", cW1 * 1000)) }
     targets.ratio("W1 PDF in-process, median", folio: median(pdfTimes) * 1000, c: cW1.map { $0 * 1000 }, unit: "ms", atMost: 1.05)
+    targets.forScale("W1 PDF in-process, untagged, median", folio: median(untaggedTimes) * 1000, c: cW1.map { $0 * 1000 }, unit: "ms")
     targets.absolute("W1 HTML in-process, median", folio: median(htmlTimes) * 1000, c: nil, unit: "ms", atMost: 2)
 
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("folio")
