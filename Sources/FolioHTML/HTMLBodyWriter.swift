@@ -29,11 +29,20 @@ struct HTMLBodyWriter {
 
     mutating func body(_ document: Document) throws -> HTML {
         var html = HTML()
-        let header = document.header ?? ""
-        if !header.isEmpty || theme.logo != nil {
+        // The header's texts in their places; HTML has no pages, so a text with a page number is left out.
+        let header = document.header ?? .none
+        let values = document.runningValues(nil, strings: strings, date: document.runningDate(strings: strings))
+        let places = RunningLine.Slot.allCases.compactMap { slot -> (RunningLine.Slot, String)? in
+            guard let text = header[slot], !text.isEmpty,
+                RunningLine.placeholderNames(in: text).allSatisfy({ !RunningLine.pagePlaceholders.contains($0) })
+            else { return nil }
+            return (slot, RunningLine.fill(text, values))
+        }
+        if !places.isEmpty || theme.logo != nil {
             html += "<header class=\"folio-page-header\">"
             if let logo = theme.logo { html += "<img src=\"\(dataURI: logo)\" alt=\"\">" }
-            html += "<span>\(header)</span></header>\n"
+            for (slot, text) in places { html += "<span class=\"folio-header-\(slot.rawValue)\">\(text)</span>" }
+            html += "</header>\n"
         }
         html += "<h1>\(document.title)</h1>\n"
         let charts = ScreenChart(measurer: renderer.measurer, theme: theme, strings: strings)

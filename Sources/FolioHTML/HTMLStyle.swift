@@ -23,6 +23,9 @@ enum HTMLStyle {
             \(r) svg text{letter-spacing:normal;word-spacing:normal;text-transform:none;text-shadow:none}
             \(r) .folio-page-header{display:flex;align-items:center;gap:.6em;font-size:.8em;color:var(--folio-muted);border-bottom:1px solid var(--folio-rule);padding-bottom:.3em;margin:0 0 1em}
             \(r) .folio-page-header img{height:1.6em;width:auto}
+            \(r) .folio-page-header span{flex:1 1 0;min-width:0}
+            \(r) .folio-header-center{text-align:center}
+            \(r) .folio-header-right{text-align:end}
             \(r) h1{display:block;font-size:\(number: theme.titleSize / theme.bodySize)em;line-height:1.2;margin:0 0 .6em;font-weight:700;color:var(--folio-text)}
             \(r) h2{display:block;font-size:\(number: theme.subtitleSize / theme.bodySize)em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid}
             \(r) p{display:block;margin:.4em 0;color:var(--folio-text)}

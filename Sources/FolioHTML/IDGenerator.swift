@@ -22,7 +22,7 @@ struct IDGenerator {
             hash = (hash ^ 0x1F) &* 0x0000_0100_0000_01b3
         }
         mix(document.title)
-        mix(document.header ?? "")
+        for slot in RunningLine.Slot.allCases { mix(document.header?[slot] ?? "") }
         mix(document.metadata.subject ?? "")
         mix(document.metadata.author ?? "")
         mix(String(document.elements.count))

@@ -6,11 +6,11 @@ import Foundation
 public struct Document: Sendable, Hashable, Codable {
     /// The title, at the top of the first page and in the PDF's metadata.
     public var title: String
-    /// Text at the top of every page.
-    public var header: String?
-    /// Text at the bottom right of every page; `{page}` and `{pages}` are replaced. Without
-    /// one, the language's "Page {page} of {pages}".
-    public var footer: String?
+    /// The line at the top of every page (after the theme's logo); none when nil or empty.
+    public var header: RunningLine?
+    /// The line at the bottom of every page; without one, the title at the left and the
+    /// language's "Page {page} of {pages}" at the right. `RunningLine.none` for no footer at all.
+    public var footer: RunningLine?
     /// Built-in words replaced for this document, over its language's table.
     public var strings: BuiltInStrings.Overrides
     /// Paper size, orientation and margins.
@@ -22,14 +22,16 @@ public struct Document: Sendable, Hashable, Codable {
     /// The blocks, in reading order.
     public var elements: [Block]
 
-    /// A document with its title, running header and footer, built-in word overrides, page setup, metadata, theme and blocks.
+    /// A document with its title, running header and footer, built-in word overrides, page setup, metadata, theme and
+    /// blocks. `header` is a text at the left of the header line; `footer` one at the right of the footer, beside the
+    /// title (as in documents); set `header` and `footer` to a `RunningLine` for other places.
     public init(
         title: String, header: String? = nil, footer: String? = nil, strings: BuiltInStrings.Overrides = .init(),
         page: PageSetup = PageSetup(), metadata: Metadata = Metadata(), theme: ThemeSpec? = nil, elements: [Block]
     ) {
         self.title = title
-        self.header = header
-        self.footer = footer
+        self.header = header.map { RunningLine(left: $0) }
+        self.footer = footer.map { RunningLine(left: "{title}", right: $0) }
         self.strings = strings
         self.page = page
         self.metadata = metadata
@@ -43,8 +45,13 @@ public struct Document: Sendable, Hashable, Codable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decode(String.self, forKey: .title)
-        header = try container.decodeIfPresent(String.self, forKey: .header)
-        footer = try container.decodeIfPresent(String.self, forKey: .footer)
+        header = try container.decodeIfPresent(RunningLine.self, forKey: .header)
+        // A footer given as one text is today's footer: the title at the left, the text at the right.
+        if let text = try? container.decodeIfPresent(String.self, forKey: .footer) {
+            footer = RunningLine(left: "{title}", right: text)
+        } else {
+            footer = try container.decodeIfPresent(RunningLine.self, forKey: .footer)
+        }
         strings = try container.decodeIfPresent(BuiltInStrings.Overrides.self, forKey: .strings) ?? .init()
         page = try container.decodeIfPresent(PageSetup.self, forKey: .page) ?? PageSetup()
         metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata) ?? Metadata()
@@ -57,12 +64,39 @@ public struct Document: Sendable, Hashable, Codable {
         BuiltInStrings.forLanguage(metadata.language).overridden(by: strings.entries)
     }
 
-    /// The footer text for a page: `{page}` and `{pages}` count within the page's section
-    /// (the whole document without sections), `{documentPage}` and `{documentPages}` the whole document.
-    package func footerText(_ numbering: PageNumbering, strings builtIn: BuiltInStrings) -> String {
-        (footer ?? builtIn[.pageFooter]).replacingOccurrences(of: "{documentPages}", with: String(numbering.documentPages))
-            .replacingOccurrences(of: "{documentPage}", with: String(numbering.documentPage))
-            .replacingOccurrences(of: "{pages}", with: String(numbering.pages))
-            .replacingOccurrences(of: "{page}", with: String(numbering.page))
+    /// The footer as drawn: `footer`, or the title at the left and the language's
+    /// "Page {page} of {pages}" at the right.
+    package func footerLine(strings builtIn: BuiltInStrings) -> RunningLine {
+        footer ?? RunningLine(left: "{title}", right: builtIn[.pageFooter])
+    }
+
+    /// What the placeholders of a header or footer stand for on a page (`numbering`), or without
+    /// pages (HTML: only `{title}` and `{date}`).
+    package func runningValues(_ numbering: PageNumbering?, strings builtIn: BuiltInStrings, date: String) -> [String: String] {
+        var values = ["title": title, "date": date]
+        if let numbering {
+            values["page"] = String(numbering.page)
+            values["pages"] = String(numbering.pages)
+            values["sectionPage"] = String(numbering.page)
+            values["sectionPages"] = String(numbering.pages)
+            values["documentPage"] = String(numbering.documentPage)
+            values["documentPages"] = String(numbering.documentPages)
+        }
+        return values
+    }
+
+    /// `{date}` of the header and footer: the creation date (else today) in the document's
+    /// language, in UTC; computed only when a line uses it.
+    package func runningDate(strings builtIn: BuiltInStrings) -> String {
+        let lines = [header, footerLine(strings: builtIn)].compactMap { $0 }
+        guard lines.contains(where: { line in RunningLine.Slot.allCases.contains { line[$0]?.contains("{date}") == true } }) else {
+            return ""
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: builtIn.localeIdentifier)
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .none
+        return formatter.string(from: metadata.creationDate ?? Date())
     }
 }

@@ -18,6 +18,8 @@ extension Document {
         }
         try theme?.validate(path: "theme")
         try metadata.validate(path: "metadata")
+        try header?.validate(path: "header")
+        try footer?.validate(path: "footer")
         var blockCount = elements.count
         for case .columns(let columns) in elements { blockCount += columns.items.count }
         if blockCount > InputLimits.blocks {

@@ -1,10 +1,10 @@
 import FolioGraphics
 import FolioModel
 
-/// The running header and the footer, laid out once and drawn on every page when the
-/// page count is known. Nothing is cut: a long header or title wraps, and a header or
-/// footer that does not fit in its margin is a layout-report warning. In a right-to-left
-/// language the logo and the title are on the right, the page number on the left.
+/// The running header and the footer, drawn on every page when the page count is known. Each
+/// line has up to three places (left, centre, right; mirrored in right-to-left languages, where
+/// the logo is on the right too); a text wraps within its place, so nothing is cut or overlaps,
+/// and a header or footer that does not fit in its margin is a layout-report warning.
 struct PageDecorations {
     let document: Document
     let strings: BuiltInStrings
@@ -13,16 +13,17 @@ struct PageDecorations {
     let content: Rect
     let pageSize: Size
     private let font: FontSpec
-    private let header: TextLayout?
-    private let title: TextLayout
+    private let header: RunningLine
+    private let footer: RunningLine
+    private let date: String
     private let logoSize: Size?
 
-    /// The share of the footer line the title may wrap in.
-    private static let titleShare = 0.6
     /// Room between the content and the header's rule.
     private static let gap = 10.0
     /// Room between the content and the footer's text.
     private static let footerGap = 14.0
+    /// Room between two places of a line.
+    private static let placeGap = 8.0
 
     init(document: Document, strings: BuiltInStrings, theme: Theme, text: PangoTextEngine, content: Rect, pageSize: Size) {
         self.document = document
@@ -32,23 +33,58 @@ struct PageDecorations {
         self.content = content
         self.pageSize = pageSize
         font = theme.font(theme.smallSize + 0.5)
-        let logoSize = theme.logo.map { logo in Size(16 * Double(logo.pixelWidth) / Double(logo.pixelHeight), 16) }
-        self.logoSize = logoSize
-        let headerText = document.header ?? ""
-        if !headerText.isEmpty || logoSize != nil {
-            let indent = logoSize.map { $0.width + 8 } ?? 0
-            header = text.paragraph([TextRun(headerText)], font: font, width: max(content.width - indent, 24))
-        } else {
-            header = nil
+        logoSize = theme.logo.map { logo in Size(16 * Double(logo.pixelWidth) / Double(logo.pixelHeight), 16) }
+        header = document.header ?? .none
+        footer = document.footerLine(strings: strings)
+        date = document.runningDate(strings: strings)
+    }
+
+    /// Whether the header line is drawn (text or a logo).
+    private var hasHeader: Bool { !header.isEmpty || logoSize != nil }
+
+    /// The laid-out texts of `line` on a page, each with its left edge; `indent` keeps the start of
+    /// the line free (for the logo). The left place is at the start of the line: on the right in a
+    /// right-to-left language, and the right place on the left.
+    private func placed(_ line: RunningLine, _ numbering: PageNumbering, indent: Double = 0) -> [(layout: TextLayout, x: Double)] {
+        let values = document.runningValues(numbering, strings: strings, date: date)
+        let slots = RunningLine.Slot.allCases.filter { !(line[$0] ?? "").isEmpty }
+        guard !slots.isEmpty else { return [] }
+        let usable = content.width - indent
+        // One place alone takes the line; with a centre text every place gets a third, so the
+        // centre stays on the page's axis; otherwise left and right share the line.
+        let share = slots.count == 1 ? usable : (slots.contains(.center) ? content.width / 3 : usable / 2)
+        let width = max(share - (slots.count == 1 ? 0 : PageDecorations.placeGap), 24)
+        let startIndent = strings.isRightToLeft ? 0 : indent
+        let endIndent = strings.isRightToLeft ? indent : 0
+        return slots.map { slot in
+            let filled = RunningLine.fill(line[slot] ?? "", values)
+            // The side of the page the text keeps to.
+            let side: RunningLine.Slot = strings.isRightToLeft && slot != .center ? (slot == .left ? .right : .left) : slot
+            let single = text.singleLine(filled, font: font)
+            if single.metrics.width <= width {
+                switch side {
+                case .left: return (single, content.x + startIndent)
+                case .center: return (single, content.x + (content.width - single.metrics.width) / 2)
+                case .right: return (single, content.maxX - endIndent - single.metrics.width)
+                }
+            }
+            // Too long for its place: wrapped within it.
+            let alignment: Table.Alignment = side == .center ? .center : (side == .right) != strings.isRightToLeft ? .right : .left
+            let layout = text.paragraph([TextRun(filled)], font: font, width: width, alignment: alignment)
+            switch side {
+            case .left: return (layout, content.x + startIndent)
+            case .center: return (layout, content.x + (content.width - width) / 2)
+            case .right: return (layout, content.maxX - endIndent - width)
+            }
         }
-        title = text.paragraph([TextRun(document.title)], font: font, width: content.width * PageDecorations.titleShare)
     }
 
     /// Warnings for a header or footer that does not fit between its content edge and the page edge.
     func warnings(lastPage numbering: PageNumbering) -> [LayoutReport.Warning] {
         var warnings: [LayoutReport.Warning] = []
-        if let header {
-            let needed = PageDecorations.gap + 4 + max(header.metrics.height, logoSize?.height ?? 0)
+        if hasHeader {
+            let tallest = placed(header, numbering, indent: logoIndent).map(\.layout.metrics.height).max() ?? 0
+            let needed = PageDecorations.gap + 4 + max(tallest, logoSize?.height ?? 0)
             if needed > content.y {
                 warnings.append(
                     LayoutReport.Warning(
@@ -58,10 +94,10 @@ struct PageDecorations {
                     ))
             }
         }
-        let footer = text.singleLine(document.footerText(numbering, strings: strings), font: font)
+        let footerHeight = placed(footer, numbering).map(\.layout.metrics.height).max() ?? 0
         let below = pageSize.height - content.maxY
-        let needed = PageDecorations.footerGap + max(footer.metrics.height, title.metrics.height)
-        if needed > below {
+        let needed = PageDecorations.footerGap + footerHeight
+        if footerHeight > 0, needed > below {
             warnings.append(
                 LayoutReport.Warning(
                     kind: .overflow, path: "footer", page: nil,
@@ -69,40 +105,30 @@ struct PageDecorations {
                         "the footer needs \(needed.clampedInt(.up)) pt below the content but the bottom margin is \(below.clampedInt(.down)) pt: part of it is off the page"
                 ))
         }
-        // The page number and the title share the footer line: the number may not run into the title.
-        if title.metrics.width > 0, title.metrics.width + 8 > content.width - footer.metrics.width {
-            warnings.append(
-                LayoutReport.Warning(
-                    kind: .overflow, path: "footer", page: nil,
-                    message:
-                        "the footer text is so long that it overlaps the title in the footer"))
-        }
         return warnings
     }
 
+    /// Room kept for the logo at the start of the header line.
+    private var logoIndent: Double { logoSize.map { $0.width + 8 } ?? 0 }
+
     func draw(on canvas: CairoCanvas, numbering: PageNumbering) {
-        if let header {
+        if hasHeader {
             let lineY = content.y - PageDecorations.gap
-            var x = content.x
             if let logo = theme.logo, let size = logoSize {
                 // The theme's logo, 16 pt high, at the start of the header line (the right end in right-to-left).
-                let logoX = strings.isRightToLeft ? content.maxX - size.width : x
+                let logoX = strings.isRightToLeft ? content.maxX - size.width : content.x
                 canvas.draw(image: logo, in: Rect(x: logoX, y: lineY - 4 - size.height, width: size.width, height: size.height))
-                if !strings.isRightToLeft { x += size.width + 8 }
             }
-            canvas.draw(layout: header, at: Point(x, lineY - 4 - header.metrics.height), color: theme.muted)
+            for (layout, x) in placed(header, numbering, indent: logoIndent) {
+                canvas.draw(layout: layout, at: Point(x, lineY - 4 - layout.metrics.height), color: theme.muted)
+            }
             canvas.line(
                 from: Point(content.x, lineY), to: Point(content.x + content.width, lineY),
                 style: StrokeStyle(color: theme.rule, width: 0.5))
         }
         let footerY = content.maxY + PageDecorations.footerGap
-        let footer = text.singleLine(document.footerText(numbering, strings: strings), font: font)
-        if strings.isRightToLeft {
-            canvas.draw(layout: footer, at: Point(content.x, footerY), color: theme.muted)
-            canvas.draw(layout: title, at: Point(content.maxX - content.width * PageDecorations.titleShare, footerY), color: theme.muted)
-        } else {
-            canvas.draw(layout: footer, at: Point(content.x + content.width - footer.metrics.width, footerY), color: theme.muted)
-            canvas.draw(layout: title, at: Point(content.x, footerY), color: theme.muted)
+        for (layout, x) in placed(footer, numbering) {
+            canvas.draw(layout: layout, at: Point(x, footerY), color: theme.muted)
         }
     }
 }

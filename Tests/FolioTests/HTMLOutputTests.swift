@@ -182,7 +182,7 @@ final class HTMLOutputTests: XCTestCase {
         }
         let sample = try TestSupport.sampleDocument()
         var other = sample
-        other.header = "Another patient"
+        other.header = RunningLine(left: "Another patient")
         let a = try ids(sample.html(options: RenderOptions(baseDirectory: TestSupport.samples, fragment: true)))
         let b = try ids(other.html(options: RenderOptions(baseDirectory: TestSupport.samples, fragment: true)))
         XCTAssertFalse(a.isEmpty)

@@ -1,0 +1,135 @@
+import Foundation
+
+/// A page header or footer line: texts at its left, centre and right (mirrored in right-to-left
+/// languages, as the rest of the page: `left` is where lines start). Each text may hold
+/// `{page}` and `{pages}` (counted within the page's section; the whole document without
+/// sections), `{sectionPage}` and `{sectionPages}` (the same, by name), `{documentPage}` and
+/// `{documentPages}`, `{title}` and `{date}` (the creation date, else the day of rendering).
+///
+/// In documents, `header: "text"` is a left text and `footer: "text"` a right one beside the
+/// title; `{left, center, right}` sets each place, and `false` leaves the line empty.
+public struct RunningLine: Sendable, Hashable, Codable {
+    /// The text at the start of the line.
+    public var left: String?
+    /// The text in the middle of the line.
+    public var center: String?
+    /// The text at the end of the line.
+    public var right: String?
+
+    /// A line with up to three texts.
+    public init(left: String? = nil, center: String? = nil, right: String? = nil) {
+        self.left = left
+        self.center = center
+        self.right = right
+    }
+
+    /// A line with nothing on it: no header, or no footer at all.
+    public static let none = RunningLine()
+
+    /// Whether the line shows nothing.
+    public var isEmpty: Bool { [left, center, right].allSatisfy { ($0 ?? "").isEmpty } }
+
+    /// The places of a line, in reading order.
+    public enum Slot: String, Sendable, CaseIterable {
+        case left, center, right
+    }
+
+    /// The text at `slot`.
+    public subscript(slot: Slot) -> String? {
+        switch slot {
+        case .left: return left
+        case .center: return center
+        case .right: return right
+        }
+    }
+
+    /// The placeholders a text may hold.
+    package static let placeholders = [
+        "page", "pages", "sectionPage", "sectionPages", "documentPage", "documentPages", "title", "date",
+    ]
+
+    /// Placeholders that only have a meaning on a page (HTML leaves out a text that holds one).
+    package static let pagePlaceholders: Set<String> = [
+        "page", "pages", "sectionPage", "sectionPages", "documentPage", "documentPages",
+    ]
+
+    private enum CodingKeys: String, CodingKey { case left, center, right }
+
+    /// Decodes `{left, center, right}`; a plain string is a left text, `false` an empty line.
+    public init(from decoder: Decoder) throws {
+        let single = try decoder.singleValueContainer()
+        if let text = try? single.decode(String.self) {
+            self.init(left: text)
+            return
+        }
+        if let shown = try? single.decode(Bool.self) {
+            guard !shown else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "expected a text, {left, center, right} or false (no line); true has no meaning here"))
+            }
+            self = .none
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            left: try container.decodeIfPresent(String.self, forKey: .left),
+            center: try container.decodeIfPresent(String.self, forKey: .center),
+            right: try container.decodeIfPresent(String.self, forKey: .right))
+    }
+
+    /// Encodes the line as `{left, center, right}`, or `false` when it is empty.
+    public func encode(to encoder: Encoder) throws {
+        if isEmpty {
+            var single = encoder.singleValueContainer()
+            try single.encode(false)
+            return
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(left, forKey: .left)
+        try container.encodeIfPresent(center, forKey: .center)
+        try container.encodeIfPresent(right, forKey: .right)
+    }
+
+    /// Checks every text's length. A `{word}` that is not a placeholder stays as written: headers
+    /// were free text before they had placeholders, and braces may be part of it.
+    package func validate(path: String) throws {
+        for slot in Slot.allCases {
+            guard let text = self[slot], text.unicodeScalars.count > InputLimits.stringScalars else { continue }
+            throw FolioError(path: "\(path).\(slot.rawValue)", "is longer than \(InputLimits.stringScalars) characters")
+        }
+    }
+
+    /// The `{word}` names in `text` (letters only; other braces are text).
+    package static func placeholderNames(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            let start = rest.index(after: open)
+            guard let close = rest[start...].firstIndex(of: "}") else { break }
+            let name = rest[start..<close]
+            if !name.isEmpty, name.allSatisfy({ $0.isASCII && $0.isLetter }) { names.append(String(name)) }
+            rest = rest[rest.index(after: open)...]
+        }
+        return names
+    }
+
+    /// `text` with its placeholders replaced by `values` in one pass (a value is never searched again).
+    package static func fill(_ text: String, _ values: [String: String]) -> String {
+        var result = ""
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            let name = rest.index(after: open)
+            if let close = rest[name...].firstIndex(of: "}"), let value = values[String(rest[name..<close])] {
+                result += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                result += "{"
+                rest = rest[name...]
+            }
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import XCTest
+
+@testable import Folio
+
+/// Page header and footer places (CareKit's centred header and "n / N" footer), no footer at all,
+/// and what HTML, which has no pages, shows of them.
+final class RunningLineTests: XCTestCase {
+    private let rightEdge = 595.2756 - 56.6929
+
+    /// Words with their boxes, from `pdftotext -bbox`.
+    private func words(_ pdf: Data, page: Int = 1) throws -> [(text: String, xMin: Double, yMin: Double, xMax: Double)] {
+        let file = try TestSupport.temporaryFile(pdf, name: "running.pdf")
+        let html = try TestSupport.run("pdftotext", ["-bbox", "-f", String(page), "-l", String(page), file.path, "-"]).text
+        return html.matches(of: try Regex(#"<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>"#))
+            .compactMap {
+                guard let x0 = $0.output[1].substring.flatMap({ Double($0) }), let y0 = $0.output[2].substring.flatMap({ Double($0) }),
+                    let x1 = $0.output[3].substring.flatMap({ Double($0) }), let word = $0.output[4].substring
+                else { return nil }
+                return (String(word), x0, y0, x1)
+            }
+    }
+
+    private func decoded(_ yaml: String) throws -> Document { try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml) }
+
+    func testCentredHeaderAndPageOfPagesFooterSitOnThePageAxis() throws {
+        let paragraphs = (0..<40).map { "  - {type: paragraph, text: \"Paragraph \($0) of a long note about the week.\"}" }
+        let document = try decoded(
+            """
+            title: Weekly Update
+            header: {center: Weekly Update for Kim}
+            footer: {center: "{page} / {pages}", right: "{title}"}
+            elements:
+            \(paragraphs.joined(separator: "\n"))
+            """)
+        let pdf = try document.pdf()
+        let axis = 595.2756 / 2
+        for page in 1...2 {
+            let words = try words(pdf, page: page)
+            let number = try XCTUnwrap(words.firstIndex { $0.text == "\(page)" && $0.yMin > 780 }, "page \(page)")
+            let line = words[number...].prefix(3)
+            XCTAssertEqual(line.map(\.text), ["\(page)", "/", "2"])
+            let middle = ((line.first?.xMin ?? 0) + (line.last?.xMax ?? 0)) / 2
+            XCTAssertEqual(middle, axis, accuracy: 1.5, "the footer is centred on page \(page)")
+            let header = words.filter { $0.yMin < 56 }
+            XCTAssertEqual(header.map(\.text), ["Weekly", "Update", "for", "Kim"])
+            XCTAssertEqual(((header.first?.xMin ?? 0) + (header.last?.xMax ?? 0)) / 2, axis, accuracy: 1.5, "the header is centred")
+            let title = words.filter { $0.yMin > 780 && $0.text == "Update" }
+            XCTAssertEqual(title.first?.xMax ?? 0, rightEdge, accuracy: 1.5, "{title} at the right of the footer")
+        }
+    }
+
+    func testNoFooterAtAllAndNoHeader() throws {
+        let document = try decoded(
+            """
+            title: Quiet
+            header: false
+            footer: false
+            elements:
+              - {type: paragraph, text: Only this.}
+            """)
+        let words = try words(try document.pdf())
+        XCTAssertEqual(words.filter { $0.yMin > 780 }.map(\.text), [], "nothing below the content")
+        XCTAssertEqual(try document.pdfWithReport().report.warnings.map(\.path), [])
+    }
+
+    func testRunningLinesAreCheckedAndFilledInHTML() throws {
+        XCTAssertThrowsError(try decoded("title: T\nheader: true\nelements: []\n")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("header:"), "\(error)")
+        }
+        XCTAssertThrowsError(try decoded("title: T\nfooter: {middle: x}\nelements: []\n")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("footer.middle:"), "\(error)")
+        }
+        let document = try decoded(
+            """
+            title: Week & more
+            header: {left: "{title}", center: "Page {page}", right: "Kept {braces}"}
+            elements: []
+            """)
+        let html = try document.html()
+        XCTAssertTrue(html.contains("<span class=\"folio-header-left\">Week &amp; more</span>"), html)
+        XCTAssertFalse(html.contains("Page "), "no page numbers in HTML, which has no pages")
+        XCTAssertTrue(html.contains("<span class=\"folio-header-right\">Kept {braces}</span>"))
+        let text = try TestSupport.run("pdftotext", [try TestSupport.temporaryFile(try document.pdf(), name: "h.pdf").path, "-"]).text
+        XCTAssertTrue(text.contains("Page 1"))
+        XCTAssertTrue(text.contains("Kept {braces}"))
+    }
+}
