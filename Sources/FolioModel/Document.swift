@@ -22,24 +22,25 @@ public struct Document: Sendable, Hashable, Codable {
     /// The blocks, in reading order.
     public var elements: [Block]
 
-    /// A document with its title, running header and footer, built-in word overrides, page setup, metadata, theme and
-    /// blocks. `header` is a text at the left of the header line; `footer` one at the right of the footer, beside the
+    /// A document with its title, running header and footer, built-in word overrides, page setup (by default the paper
+    /// of the language's region, 2 cm margins), metadata, theme and blocks. `header` is a text at the left of the header line; `footer` one at the right of the footer, beside the
     /// title (as in documents); set `header` and `footer` to a `RunningLine` for other places.
     public init(
         title: String, header: String? = nil, footer: String? = nil, strings: BuiltInStrings.Overrides = .init(),
-        page: PageSetup = PageSetup(), metadata: Metadata = Metadata(), theme: ThemeSpec? = nil, elements: [Block]
+        page: PageSetup? = nil, metadata: Metadata = Metadata(), theme: ThemeSpec? = nil, elements: [Block]
     ) {
         self.title = title
         self.header = header.map { RunningLine(left: $0) }
         self.footer = footer.map { RunningLine(left: "{title}", right: $0) }
         self.strings = strings
-        self.page = page
+        self.page = page ?? PageSetup(size: .standard(forLanguage: metadata.language))
         self.metadata = metadata
         self.theme = theme
         self.elements = elements
     }
 
     private enum CodingKeys: String, CodingKey { case title, header, footer, strings, page, metadata, theme, elements }
+    private enum PageSizeKey: String, CodingKey { case size }
 
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
@@ -55,6 +56,9 @@ public struct Document: Sendable, Hashable, Codable {
         strings = try container.decodeIfPresent(BuiltInStrings.Overrides.self, forKey: .strings) ?? .init()
         page = try container.decodeIfPresent(PageSetup.self, forKey: .page) ?? PageSetup()
         metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata) ?? Metadata()
+        // Without a size, the paper of the language's region: US Letter for en-US, A4 for most others.
+        let sizeGiven = (try? container.nestedContainer(keyedBy: PageSizeKey.self, forKey: .page).contains(.size)) ?? false
+        if !sizeGiven { page.size = .standard(forLanguage: metadata.language) }
         theme = try container.decodeIfPresent(ThemeSpec.self, forKey: .theme)
         elements = try container.decodeIfPresent([Block].self, forKey: .elements) ?? []
     }

@@ -6,6 +6,20 @@ public struct PageSetup: Sendable, Hashable, Codable {
         case letter
         case custom(width: Length, height: Length)
 
+        /// The paper of the document's region when its size is not given, as CareKit chose it:
+        /// US Letter for a language tag whose region uses it (`en-US`, `es-MX`, `fr-CA`, …), else A4.
+        public static func standard(forLanguage tag: String) -> Size {
+            let parts = tag.split(separator: "-").dropFirst()
+            // The region is the two-letter (or three-digit) subtag after the language and any script.
+            guard let region = parts.first(where: { $0.count == 2 || ($0.count == 3 && $0.allSatisfy(\.isNumber)) }) else { return .a4 }
+            return letterRegions.contains(region.uppercased()) ? .letter : .a4
+        }
+
+        /// Regions whose usual paper is US Letter.
+        private static let letterRegions: Set<String> = [
+            "US", "CA", "MX", "PH", "CL", "CO", "VE", "CR", "GT", "PA", "PR", "SV", "DO", "NI", "BZ", "HN",
+        ]
+
         /// Width and height in points, portrait.
         public var points: (width: Double, height: Double) {
             switch self {

@@ -129,3 +129,25 @@ final class DecimalTextTests: XCTestCase {
         }
     }
 }
+
+/// Without a page size, the paper of the language's region, as CareKit chose it.
+final class PaperSizeTests: XCTestCase {
+    func testTheRegionChoosesLetterOrA4() {
+        for tag in ["en-US", "es-MX", "fr-CA", "en-PH", "zh-Hant-US", "en-us"] {
+            XCTAssertEqual(PageSetup.Size.standard(forLanguage: tag), .letter, tag)
+        }
+        for tag in ["en", "en-GB", "de-DE", "fr", "ar", "zh-Hans-CN", "es-419", ""] {
+            XCTAssertEqual(PageSetup.Size.standard(forLanguage: tag), .a4, tag)
+        }
+    }
+
+    func testDocumentsTakeThePaperOfTheirLanguageUnlessTheyNameOne() throws {
+        func size(_ yaml: String) throws -> PageSetup.Size { try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml).page.size }
+        XCTAssertEqual(try size("title: x\nmetadata: {language: en-US}\nelements: []\n"), .letter)
+        XCTAssertEqual(try size("title: x\nmetadata: {language: en-US}\npage: {orientation: landscape}\nelements: []\n"), .letter)
+        XCTAssertEqual(try size("title: x\nmetadata: {language: en-US}\npage: {size: A4}\nelements: []\n"), .a4)
+        XCTAssertEqual(try size("title: x\nmetadata: {language: de}\nelements: []\n"), .a4)
+        XCTAssertEqual(Document(title: "x", metadata: Metadata(language: "en-US"), elements: []).page.size, .letter)
+        XCTAssertEqual(Document(title: "x", page: PageSetup(size: .a4), metadata: Metadata(language: "en-US"), elements: []).page.size, .a4)
+    }
+}
