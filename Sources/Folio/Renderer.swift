@@ -94,6 +94,29 @@ extension Document {
     }
 }
 
+extension Document {
+    /// Writes the document to `url` as `format`, or as the file's extension says (`.html` or
+    /// `.htm` for HTML, anything else PDF): to a temporary file in the same folder renamed into
+    /// place, so a reader never sees a half-written file; only a regular file is replaced.
+    public func write(to url: URL, format: OutputFormat? = nil, options: RenderOptions = RenderOptions()) throws {
+        let chosen = format ?? (["html", "htm"].contains(url.pathExtension.lowercased()) ? .html : .pdf)
+        try AtomicFile.write(try render(as: chosen, options: options), to: url)
+    }
+
+    /// The document in `format`, rendered on a thread of Dispatch's global pool so that a
+    /// server's tasks and event loops keep running meanwhile (rendering is synchronous,
+    /// CPU-bound work); a cancelled task is answered with `CancellationError` before rendering
+    /// starts. Bound a render's time with `RenderDeadline`.
+    public func rendered(as format: OutputFormat, options: RenderOptions = RenderOptions()) async throws -> Data {
+        try Task.checkCancellation()
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { try self.render(as: format, options: options) })
+            }
+        }
+    }
+}
+
 extension PreparedDocument {
     /// The PDF and the layout report of its pagination.
     package func pdfWithReport() throws -> PDFRenderer.Result {

@@ -126,5 +126,5 @@ public struct Theme: Sendable, Hashable {
         FontSpec(family: fontFamily, size: size, bold: bold, italic: italic)
     }
 
-    private static func hex(_ text: String) -> Color { Color(hex: text) ?? .black }
+    private static func hex(_ text: String) -> Color { Color(parsing: text) ?? .black }
 }

@@ -19,8 +19,17 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
         self.alpha = alpha
     }
 
+    /// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA`. Anything else is an error that names the text,
+    /// never a silent fallback to another colour: `try Color(hex: "#E5484D")`.
+    public init(hex: String) throws {
+        guard let color = Color(parsing: hex) else {
+            throw FolioError(path: "", "\"\(hex)\" is not a colour; expected #RGB, #RRGGBB or #RRGGBBAA")
+        }
+        self = color
+    }
+
     /// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA`; nil for anything else.
-    public init?(hex: String) {
+    public init?(parsing hex: String) {
         var digits = Substring(hex)
         if digits.hasPrefix("#") { digits = digits.dropFirst() }
         if digits.count == 3 { digits = Substring(digits.map { "\($0)\($0)" }.joined()) }
@@ -65,7 +74,7 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
-        guard let color = Color(hex: text) else {
+        guard let color = Color(parsing: text) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
                 debugDescription: "\"\(text)\" is not a colour; use #RRGGBB")

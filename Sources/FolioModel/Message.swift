@@ -16,9 +16,9 @@ public struct Message: Sendable, Hashable, Codable {
         /// The kind's colour in the standard theme (a theme's `tip` and `alert` replace it).
         public var defaultTint: Color {
             switch self {
-            case .tip: return Color(hex: "#3E63DD") ?? .black
-            case .alert: return Color(hex: "#CE2C31") ?? .black
-            case .plain: return Color(hex: "#60646C") ?? .black
+            case .tip: return Color(parsing: "#3E63DD") ?? .black
+            case .alert: return Color(parsing: "#CE2C31") ?? .black
+            case .plain: return Color(parsing: "#60646C") ?? .black
             }
         }
     }

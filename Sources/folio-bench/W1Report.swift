@@ -41,17 +41,17 @@ enum W1Report {
         let chart = BarChart(
             categories: record.days,
             series: [
-                ChartSeries(title: "Pain", values: record.pain, tint: Color(hex: "#E5484D")),
+                ChartSeries(title: "Pain", values: record.pain, tint: Color(parsing: "#E5484D")),
                 ChartSeries(
                     title: "Medication adherence",
                     values: record.medicationAdherence.map { ($0 * 100).rounded() / 10 },
-                    tint: Color(hex: "#3E63DD")),
+                    tint: Color(parsing: "#3E63DD")),
             ])
         let heartRate = LineChart(
             x: .numbers(record.heartRate.elapsedSeconds),
             plots: [
-                LinePlot(title: "Expected", values: record.heartRate.expected, tint: Color(hex: "#8B8D98"), dashed: true),
-                LinePlot(title: "Actual", values: record.heartRate.actual, tint: Color(hex: "#E5484D")),
+                LinePlot(title: "Expected", values: record.heartRate.expected, tint: Color(parsing: "#8B8D98"), dashed: true),
+                LinePlot(title: "Actual", values: record.heartRate.actual, tint: Color(parsing: "#E5484D")),
             ],
             interpolation: .curved)
         // JSON objects keep their order in the file; Foundation's dictionaries do not, so sort by the W1 order.
@@ -107,7 +107,7 @@ enum W1Report {
                     .range(
                         RangeChart(
                             categories: record.days,
-                            plots: [RangePlot(title: "Stress", values: record.stress, tint: Color(hex: "#8E4EC6"))],
+                            plots: [RangePlot(title: "Stress", values: record.stress, tint: Color(parsing: "#8E4EC6"))],
                             connected: true)))),
             .subtitle(Subtitle("Medications")),
             .table(

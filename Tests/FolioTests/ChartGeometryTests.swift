@@ -13,8 +13,8 @@ final class FixedMeasurer: TextMeasurer {
 }
 
 final class ChartGeometryTests: XCTestCase {
-    private let pain = Color(hex: "#E5484D") ?? .black
-    private let adherence = Color(hex: "#3E63DD") ?? .black
+    private let pain = Color(parsing: "#E5484D") ?? .black
+    private let adherence = Color(parsing: "#3E63DD") ?? .black
 
     private func sampleChart(orientation: BarChart.Orientation = .vertical) -> Chart {
         .bar(

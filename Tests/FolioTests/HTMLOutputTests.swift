@@ -198,7 +198,7 @@ final class HTMLOutputTests: XCTestCase {
                 .paragraph(Paragraph("Body [link](https://example.org)")),
                 .message(Message(title: "Tip", text: "text")),
             ])
-        document.theme = ThemeSpec(accent: Color(hex: "#0B6E4F"), fontFamily: "DejaVu Serif", bodySize: 11, logo: "logo.png")
+        document.theme = ThemeSpec(accent: try Color(hex: "#0B6E4F"), fontFamily: "DejaVu Serif", bodySize: 11, logo: "logo.png")
         let options = RenderOptions(baseDirectory: TestSupport.samples)
         let html = try document.html(options: options)
         XCTAssertTrue(html.contains("--folio-accent:#0B6E4F"))
@@ -221,7 +221,7 @@ final class HTMLOutputTests: XCTestCase {
                 .message(Message(title: "Call", text: "Call the clinic.", kind: .alert)),
                 .chart(withThreshold),
             ])
-        document.theme = ThemeSpec(tip: Color(hex: "#117733"), alert: Color(hex: "#882255"), threshold: Color(hex: "#AA4499"))
+        document.theme = ThemeSpec(tip: try Color(hex: "#117733"), alert: try Color(hex: "#882255"), threshold: try Color(hex: "#AA4499"))
         let html = try document.html()
         for hex in ["117733", "882255", "AA4499"] {
             XCTAssertTrue(html.uppercased().contains(hex), "#\(hex) missing from the HTML")

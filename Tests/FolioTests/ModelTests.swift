@@ -92,9 +92,10 @@ final class ModelTests: XCTestCase {
     }
 
     func testColorParsing() {
-        XCTAssertEqual(Color(hex: "#3E63DD")?.hex, "#3E63DD")
-        XCTAssertEqual(Color(hex: "#fff")?.hex, "#FFFFFF")
-        XCTAssertNil(Color(hex: "blue"))
+        XCTAssertEqual(try Color(hex: "#3E63DD").hex, "#3E63DD")
+        XCTAssertEqual(try Color(hex: "#fff").hex, "#FFFFFF")
+        XCTAssertNil(Color(parsing: "blue"))
+        XCTAssertThrowsError(try Color(hex: "#E5484")) { XCTAssertTrue("\($0)".contains("#E5484"), "\($0)") }
     }
 
     func testTableRowsArePaddedAndCellsMayBeNumbers() throws {

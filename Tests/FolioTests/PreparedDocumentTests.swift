@@ -60,3 +60,41 @@ final class PreparedDocumentTests: XCTestCase {
         XCTAssertEqual(theme.text, Color(red: 0, green: 0, blue: 0.4))
     }
 }
+
+/// The Swift conveniences: writing a file atomically, rendering from async code, colours that fail loudly.
+final class SwiftConvenienceTests: XCTestCase {
+    func testWriteChoosesTheFormatFromTheExtensionAndReplacesAtomically() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let document = Document(title: "Written", elements: [.paragraph(Paragraph("Hello"))])
+        let pdf = folder.appendingPathComponent("report.pdf")
+        let html = folder.appendingPathComponent("report.HTML")
+        try document.write(to: pdf)
+        try document.write(to: html)
+        XCTAssertTrue(try Data(contentsOf: pdf).starts(with: Data("%PDF-".utf8)))
+        XCTAssertTrue(try String(contentsOf: html, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        try document.write(to: pdf, format: .html)
+        XCTAssertTrue(try String(contentsOf: pdf, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["report.HTML", "report.pdf"],
+            "no temporary file left")
+        XCTAssertThrowsError(try document.write(to: folder), "a folder is not a regular file")
+    }
+
+    func testAsyncRenderingGivesTheSameBytesAndHonoursCancellation() async throws {
+        let document = Document(
+            title: "Async", metadata: Metadata(creationDate: Date(timeIntervalSince1970: 1_763_280_000)),
+            elements: [.paragraph(Paragraph("Hello"))])
+        let html = try await document.rendered(as: .html)
+        XCTAssertEqual(html, try document.render(as: .html))
+        let pdf = try await document.rendered(as: .pdf)
+        XCTAssertTrue(pdf.starts(with: Data("%PDF-".utf8)))
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await document.rendered(as: .pdf)
+        }
+        do {
+            _ = try await task.value
+            XCTFail("a cancelled task renders nothing")
+        } catch is CancellationError {}
+    }
+}
