@@ -44,7 +44,7 @@ struct HTMLBodyWriter {
             for (slot, text) in places { html += "<span class=\"folio-header-\(slot.rawValue)\">\(text)</span>" }
             html += "</header>\n"
         }
-        html += "<h1>\(document.title)</h1>\n"
+        if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { html += "<h1>\(document.title)</h1>\n" }
         let charts = ScreenChart(measurer: renderer.measurer, theme: theme, strings: strings)
         for (index, block) in document.elements.enumerated() {
             try RenderDeadline.check()

@@ -137,7 +137,8 @@ public struct HTMLRenderer {
         // that cleaned values cannot hold, so Mustache never copies or scans it.
         func text(_ value: String?) -> Any { value.map(\.replacingDisallowedCharacters) ?? false }
         let context: [String: Any] = [
-            "language": meta.language, "rightToLeft": strings.isRightToLeft, "title": text(document.title), "author": text(meta.author),
+            "language": meta.language, "rightToLeft": strings.isRightToLeft, "title": text(document.displayTitle(strings: strings)),
+            "author": text(meta.author),
             "subject": text(meta.subject), "keywords": meta.keywords.isEmpty ? false : text(meta.keywords.joined(separator: ", ")),
             "contentSecurityPolicy": policy, "style": css.text, "report": HTMLRenderer.reportMarker,
         ]
@@ -172,7 +173,7 @@ public struct HTMLRenderer {
         var head: HTML =
             "<!DOCTYPE html>\n<html lang=\"\(meta.language)\"\(strings.isRightToLeft ? " dir=\"rtl\"" : HTML())>\n<head>\n"
             + "<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            + "<meta http-equiv=\"Content-Security-Policy\" content=\"\(policy)\">\n<title>\(document.title)</title>\n"
+            + "<meta http-equiv=\"Content-Security-Policy\" content=\"\(policy)\">\n<title>\(document.displayTitle(strings: strings))</title>\n"
             + "<meta name=\"generator\" content=\"Folio\">\n"
         if let author = meta.author { head += "<meta name=\"author\" content=\"\(author)\">\n" }
         if let subject = meta.subject { head += "<meta name=\"description\" content=\"\(subject)\">\n" }

@@ -5,7 +5,7 @@ extension BuiltInStrings {
         language: "en", decimalSeparator: ".", localeIdentifier: "en_US_POSIX",
         table: [
             .tip: "Tip", .alert: "Alert", .noData: "No data", .continued: "continued", .pageFooter: "Page {page} of {pages}",
-            .data: "Data", .table: "Table", .chart: "Chart",
+            .data: "Data", .table: "Table", .chart: "Chart", .report: "Report",
             .category: "Category", .segment: "Segment", .value: "Value", .share: "Share", .ring: "Ring", .progress: "Progress",
             .barChart: "Bar chart", .stackedBarChart: "Stacked bar chart", .lineChart: "Line chart", .scatterChart: "Scatter chart",
             .pieChart: "Pie chart", .donutChart: "Donut chart", .ringChart: "Ring chart", .rangeChart: "Range chart",
@@ -20,7 +20,7 @@ extension BuiltInStrings {
         language: "fr", decimalSeparator: ",", localeIdentifier: "fr_FR",
         table: [
             .tip: "Conseil", .alert: "Alerte", .noData: "Aucune donnée", .continued: "suite",
-            .pageFooter: "Page {page} sur {pages}", .data: "Données", .table: "Tableau", .chart: "Graphique",
+            .pageFooter: "Page {page} sur {pages}", .data: "Données", .table: "Tableau", .chart: "Graphique", .report: "Rapport",
             .category: "Catégorie", .segment: "Segment", .value: "Valeur", .share: "Part", .ring: "Anneau", .progress: "Progression",
             .barChart: "Graphique à barres", .stackedBarChart: "Graphique à barres empilées", .lineChart: "Graphique linéaire",
             .scatterChart: "Nuage de points", .pieChart: "Graphique circulaire", .donutChart: "Graphique en anneau",
@@ -36,7 +36,7 @@ extension BuiltInStrings {
         language: "de", decimalSeparator: ",", localeIdentifier: "de_DE",
         table: [
             .tip: "Tipp", .alert: "Warnung", .noData: "Keine Daten", .continued: "Fortsetzung",
-            .pageFooter: "Seite {page} von {pages}", .data: "Daten", .table: "Tabelle", .chart: "Diagramm",
+            .pageFooter: "Seite {page} von {pages}", .data: "Daten", .table: "Tabelle", .chart: "Diagramm", .report: "Bericht",
             .category: "Kategorie", .segment: "Segment", .value: "Wert", .share: "Anteil", .ring: "Ring", .progress: "Fortschritt",
             .barChart: "Balkendiagramm", .stackedBarChart: "Gestapeltes Balkendiagramm", .lineChart: "Liniendiagramm",
             .scatterChart: "Streudiagramm", .pieChart: "Kreisdiagramm", .donutChart: "Ringdiagramm",
@@ -52,7 +52,7 @@ extension BuiltInStrings {
         language: "es", decimalSeparator: ",", localeIdentifier: "es_ES",
         table: [
             .tip: "Consejo", .alert: "Alerta", .noData: "Sin datos", .continued: "continuación",
-            .pageFooter: "Página {page} de {pages}", .data: "Datos", .table: "Tabla", .chart: "Gráfico",
+            .pageFooter: "Página {page} de {pages}", .data: "Datos", .table: "Tabla", .chart: "Gráfico", .report: "Informe",
             .category: "Categoría", .segment: "Segmento", .value: "Valor", .share: "Proporción", .ring: "Anillo", .progress: "Progreso",
             .barChart: "Gráfico de barras", .stackedBarChart: "Gráfico de barras apiladas", .lineChart: "Gráfico de líneas",
             .scatterChart: "Gráfico de dispersión", .pieChart: "Gráfico circular", .donutChart: "Gráfico de anillo",
@@ -68,7 +68,7 @@ extension BuiltInStrings {
         language: "pt", decimalSeparator: ",", localeIdentifier: "pt_PT",
         table: [
             .tip: "Dica", .alert: "Alerta", .noData: "Sem dados", .continued: "continuação",
-            .pageFooter: "Página {page} de {pages}", .data: "Dados", .table: "Tabela", .chart: "Gráfico",
+            .pageFooter: "Página {page} de {pages}", .data: "Dados", .table: "Tabela", .chart: "Gráfico", .report: "Relatório",
             .category: "Categoria", .segment: "Segmento", .value: "Valor", .share: "Proporção", .ring: "Anel", .progress: "Progresso",
             .barChart: "Gráfico de barras", .stackedBarChart: "Gráfico de barras empilhadas", .lineChart: "Gráfico de linhas",
             .scatterChart: "Gráfico de dispersão", .pieChart: "Gráfico circular", .donutChart: "Gráfico de anel",
@@ -84,7 +84,7 @@ extension BuiltInStrings {
         language: "ar", decimalSeparator: ".", isRightToLeft: true, localeIdentifier: "ar@numbers=latn",
         table: [
             .tip: "نصيحة", .alert: "تنبيه", .noData: "لا توجد بيانات", .continued: "تابع",
-            .pageFooter: "صفحة {page} من {pages}", .data: "البيانات", .table: "جدول", .chart: "رسم بياني",
+            .pageFooter: "صفحة {page} من {pages}", .data: "البيانات", .table: "جدول", .chart: "رسم بياني", .report: "تقرير",
             .category: "الفئة", .segment: "الجزء", .value: "القيمة", .share: "النسبة", .ring: "الحلقة", .progress: "التقدم",
             .barChart: "مخطط شريطي", .stackedBarChart: "مخطط شريطي مكدس", .lineChart: "مخطط خطي",
             .scatterChart: "مخطط انتشار", .pieChart: "مخطط دائري", .donutChart: "مخطط حلقي",
@@ -100,7 +100,7 @@ extension BuiltInStrings {
         language: "zh", decimalSeparator: ".", localeIdentifier: "zh_CN",
         table: [
             .tip: "提示", .alert: "警告", .noData: "无数据", .continued: "续",
-            .pageFooter: "第 {page} 页，共 {pages} 页", .data: "数据", .table: "表格", .chart: "图表",
+            .pageFooter: "第 {page} 页，共 {pages} 页", .data: "数据", .table: "表格", .chart: "图表", .report: "报告",
             .category: "类别", .segment: "部分", .value: "数值", .share: "占比", .ring: "圆环", .progress: "进度",
             .barChart: "柱状图", .stackedBarChart: "堆积柱状图", .lineChart: "折线图", .scatterChart: "散点图",
             .pieChart: "饼图", .donutChart: "环形图", .ringChart: "圆环进度图", .rangeChart: "范围图",

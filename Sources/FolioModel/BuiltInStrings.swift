@@ -21,6 +21,8 @@ public struct BuiltInStrings: Sendable, Hashable {
         case table
         /// The name of a chart without a title.
         case chart
+        /// The document's name when it has no title (the HTML `<title>`, the PDF's title).
+        case report
         /// Column headings of a chart's data table.
         case category, segment, value, share, ring, progress
         /// Chart kinds, at the start of a chart description.

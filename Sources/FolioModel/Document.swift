@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Build it in Swift, or decode it from JSON or YAML with the same field names.
 public struct Document: Sendable, Hashable, Codable {
-    /// The title, at the top of the first page and in the PDF's metadata.
+    /// The title, at the top of the first page and in the PDF's metadata; may be empty (as CareKit
+    /// allowed): then no title is shown, and the PDF and the HTML page are named by `displayTitle`.
     public var title: String
     /// The line at the top of every page (after the theme's logo); none when nil or empty.
     public var header: RunningLine?
@@ -26,7 +27,7 @@ public struct Document: Sendable, Hashable, Codable {
     /// of the language's region, 2 cm margins), metadata, theme and blocks. `header` is a text at the left of the header line; `footer` one at the right of the footer, beside the
     /// title (as in documents); set `header` and `footer` to a `RunningLine` for other places.
     public init(
-        title: String, header: String? = nil, footer: String? = nil, strings: BuiltInStrings.Overrides = .init(),
+        title: String = "", header: String? = nil, footer: String? = nil, strings: BuiltInStrings.Overrides = .init(),
         page: PageSetup? = nil, metadata: Metadata = Metadata(), theme: ThemeSpec? = nil, elements: [Block]
     ) {
         self.title = title
@@ -45,7 +46,7 @@ public struct Document: Sendable, Hashable, Codable {
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        title = try container.decode(String.self, forKey: .title)
+        title = try container.decodeIfPresent(String.self, forKey: .title) ?? ""
         header = try container.decodeIfPresent(RunningLine.self, forKey: .header)
         // A footer given as one text is today's footer: the title at the left, the text at the right.
         if let text = try? container.decodeIfPresent(String.self, forKey: .footer) {
@@ -66,6 +67,20 @@ public struct Document: Sendable, Hashable, Codable {
     /// Every word Folio writes by itself in this document: its language's table with its overrides.
     package var builtInStrings: BuiltInStrings {
         BuiltInStrings.forLanguage(metadata.language).overridden(by: strings.entries)
+    }
+
+    /// The document's name where one is required (the PDF's title, the HTML `<title>`): the title,
+    /// else the first subtitle or section title, else the language's word for "Report". Never empty.
+    package func displayTitle(strings builtIn: BuiltInStrings) -> String {
+        if !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return title }
+        for block in elements {
+            switch block {
+            case .subtitle(let subtitle) where !subtitle.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty: return subtitle.text
+            case .section(let section) where !section.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty: return section.title
+            default: continue
+            }
+        }
+        return builtIn[.report]
     }
 
     /// The footer as drawn: `footer`, or the title at the left and the language's

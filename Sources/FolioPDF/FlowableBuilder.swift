@@ -41,9 +41,11 @@ final class FlowableBuilder {
             if sources.last?.path != path { sources.append(Source(path: path, type: type)) }
             items.append(Paginator.Item(flowable: flowable, source: sources.count - 1))
         }
-        add(
-            heading(document.title, size: theme.titleSize, role: .title, level: 0, anchor: nil, path: "title"), path: "title", type: "title"
-        )
+        if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            add(
+                heading(document.title, size: theme.titleSize, role: .title, level: 0, anchor: nil, path: "title"), path: "title",
+                type: "title")
+        }
         for (index, block) in document.elements.enumerated() {
             let path = "elements[\(index)]"
             try RenderDeadline.check()

@@ -18,7 +18,8 @@ struct PDFFinisher {
         let archival = metadata.conformance == .archival
         let profile = archival ? try PDFFinisher.outputProfile() : Data()
         let xmp = XMPPacket(
-            title: document.title, author: metadata.author, subject: metadata.subject, keywords: metadata.keywords,
+            title: document.displayTitle(strings: document.builtInStrings), author: metadata.author, subject: metadata.subject,
+            keywords: metadata.keywords,
             language: metadata.language, date: date, producer: PDFFinisher.producer,
             claimsUniversalAccessibility: metadata.tagged, claimsArchival: archival
         ).xml

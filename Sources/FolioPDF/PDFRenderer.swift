@@ -161,7 +161,7 @@ public struct PDFRenderer {
 
     private func setMetadata(_ document: Document, on surface: OpaquePointer) {
         let meta = document.metadata
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, document.title)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, document.displayTitle(strings: document.builtInStrings))
         if let author = meta.author { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, author) }
         if let subject = meta.subject { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, subject) }
         if !meta.keywords.isEmpty {

@@ -86,3 +86,29 @@ final class RunningLineTests: XCTestCase {
         XCTAssertTrue(text.contains("Kept {braces}"))
     }
 }
+
+/// A document without a title (CareKit allowed one): nothing is shown for it, and the PDF and
+/// the HTML page are still named.
+final class UntitledDocumentTests: XCTestCase {
+    private func pdfTitle(_ document: Document) throws -> String {
+        let info = try TestSupport.run("pdfinfo", [try TestSupport.temporaryFile(try document.pdf(), name: "untitled.pdf").path]).text
+        return info.split(separator: "\n").first { $0.hasPrefix("Title:") }.map { $0.dropFirst(6).trimmingCharacters(in: .whitespaces) }
+            ?? ""
+    }
+
+    func testAnUntitledDocumentIsNamedByItsFirstHeadingOrByTheWordReport() throws {
+        let withSubtitle = try DocumentDecoder.decode(
+            Data("elements:\n  - {type: subtitle, text: Care plan}\n  - {type: paragraph, text: Walk daily.}\n".utf8), format: .yaml)
+        XCTAssertEqual(withSubtitle.title, "")
+        XCTAssertEqual(try pdfTitle(withSubtitle), "Care plan")
+        let html = try withSubtitle.html()
+        XCTAssertTrue(html.contains("<title>Care plan</title>"))
+        XCTAssertFalse(html.contains("<h1>"), "no empty title heading")
+        let text = try TestSupport.run("pdftotext", [try TestSupport.temporaryFile(try withSubtitle.pdf(), name: "u.pdf").path, "-"]).text
+        XCTAssertTrue(text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("Care plan"), "the subtitle comes first")
+
+        let bare = Document(metadata: Metadata(language: "fr"), elements: [.paragraph(Paragraph("Bonjour"))])
+        XCTAssertEqual(try pdfTitle(bare), "Rapport")
+        XCTAssertTrue(try bare.html().contains("<title>Rapport</title>"))
+    }
+}
