@@ -60,6 +60,33 @@ public struct Chart: Sendable, Hashable, Codable {
         Chart(title: title, caption: caption, xAxis: xAxis, yAxis: yAxis, .bar(chart))
     }
 
+    /// A line chart (or a scatter plot when its plots are not connected), as CareKit's
+    /// `OCKLineChart` and ResearchKit's line graph.
+    public static func line(
+        _ chart: LineChart, title: String? = nil, caption: String? = nil,
+        xAxis: ChartAxis = ChartAxis(), yAxis: ChartAxis = ChartAxis(), thresholds: [ChartThreshold] = []
+    ) -> Chart {
+        Chart(title: title, caption: caption, xAxis: xAxis, yAxis: yAxis, thresholds: thresholds, .line(chart))
+    }
+
+    /// A pie or donut chart, as ResearchKit's pie chart.
+    public static func pie(_ chart: PieChart, title: String? = nil, caption: String? = nil) -> Chart {
+        Chart(title: title, caption: caption, .pie(chart))
+    }
+
+    /// Nested activity rings, as CareKit's rings.
+    public static func rings(_ chart: RingChart, title: String? = nil, caption: String? = nil) -> Chart {
+        Chart(title: title, caption: caption, .rings(chart))
+    }
+
+    /// A range (discrete) graph, as ResearchKit's discrete graph.
+    public static func range(
+        _ chart: RangeChart, title: String? = nil, caption: String? = nil,
+        xAxis: ChartAxis = ChartAxis(), yAxis: ChartAxis = ChartAxis()
+    ) -> Chart {
+        Chart(title: title, caption: caption, xAxis: xAxis, yAxis: yAxis, .range(chart))
+    }
+
     /// The `kind` names accepted in documents.
     package static let kinds = ["bar", "line", "scatter", "pie", "donut", "rings", "range"]
 

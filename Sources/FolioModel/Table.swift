@@ -90,6 +90,11 @@ public struct Table: Sendable, Hashable, Codable {
         }
     }
 
+    /// A table with a header row and rows, as CareKit's `OCKDocumentElementTable(headers:rows:)` named them.
+    public init(headers: [String], rows: [[String]]) {
+        self.init(header: headers, rows: rows)
+    }
+
     /// A table with an optional header row, rows of strings, alignment, zebra stripes, spans and caption.
     public init(
         header: [String]? = nil, rows: [[String]], align: [Alignment] = [], zebra: Bool = true,

@@ -152,3 +152,22 @@ final class PaperSizeTests: XCTestCase {
         XCTAssertEqual(Document(title: "x", page: PageSetup(size: .a4), metadata: Metadata(language: "en-US"), elements: []).page.size, .a4)
     }
 }
+
+/// The Swift conveniences build the same charts and tables as the full initialisers.
+final class SwiftConstructorTests: XCTestCase {
+    func testConvenienceConstructorsMatchTheFullOnes() throws {
+        XCTAssertEqual(
+            Table(headers: ["Name", "Dose"], rows: [["Ibuprofen", "400 mg"]]),
+            Table(header: ["Name", "Dose"], rows: [["Ibuprofen", "400 mg"]]))
+        let line = LineChart(x: .numbers([0, 10]), plots: [LinePlot(title: "Actual", values: [70, 75])])
+        XCTAssertEqual(Chart.line(line, title: "Heart rate"), Chart(title: "Heart rate", .line(line)))
+        let pie = PieChart(segments: [ChartSegment(title: "Steps", value: 60)])
+        XCTAssertEqual(Chart.pie(pie, title: "Activity"), Chart(title: "Activity", .pie(pie)))
+        let rings = RingChart(rings: [ChartSegment(title: "Move", value: 0.5)])
+        XCTAssertEqual(Chart.rings(rings, caption: "Today"), Chart(caption: "Today", .rings(rings)))
+        let range = RangeChart(categories: ["Mon"], plots: [RangePlot(title: "Stress", values: [[1, 4]])])
+        XCTAssertEqual(Chart.range(range, title: "Stress"), Chart(title: "Stress", .range(range)))
+        let document = Document(title: "Built", elements: [.chart(.line(line)), .table(Table(headers: ["A"], rows: [["1"]]))])
+        XCTAssertTrue(try document.pdf().starts(with: Data("%PDF-".utf8)))
+    }
+}
