@@ -21,7 +21,9 @@ package struct ChartRenderer {
 
     /// The chart's drawing at `width` points wide; its height follows the chart's own rules.
     package func drawing(for chart: Chart, width: Double) -> Drawing {
-        let context = ChartContext(measurer: measurer, theme: theme, strings: strings)
+        // A chart's own "No data" text replaces the language's, in the drawing and its description.
+        let chartStrings = chart.noData.map { strings.overridden(by: [.noData: $0]) } ?? strings
+        let context = ChartContext(measurer: measurer, theme: theme, strings: chartStrings)
         switch chart.body {
         case .bar(let bar): return BarChartLayout(chart: chart, bar: bar, context: context).drawing(width: width)
         case .line(let line): return LineChartLayout(chart: chart, line: line, context: context).drawing(width: width)

@@ -31,6 +31,9 @@ public struct Chart: Sendable, Hashable, Codable {
     public var alt: String?
     /// HTML: add the data as a table in a `<details>` element under the chart.
     public var dataTable: Bool
+    /// What the chart says when it has nothing to show (and its text alternative with it),
+    /// instead of the language's "No data".
+    public var noData: String?
     /// The chart family and its data.
     public var body: Body
 
@@ -38,8 +41,9 @@ public struct Chart: Sendable, Hashable, Codable {
     public init(
         title: String? = nil, caption: String? = nil, height: Length? = nil, xAxis: ChartAxis = ChartAxis(),
         yAxis: ChartAxis = ChartAxis(), legend: LegendOptions = LegendOptions(), thresholds: [ChartThreshold] = [],
-        alt: String? = nil, dataTable: Bool = false, _ body: Body
+        alt: String? = nil, dataTable: Bool = false, noData: String? = nil, _ body: Body
     ) {
+        self.noData = noData
         self.title = title
         self.caption = caption
         self.height = height
@@ -102,7 +106,7 @@ public struct Chart: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, title, caption, height, xAxis, yAxis, legend, thresholds, alt, dataTable
+        case kind, title, caption, height, xAxis, yAxis, legend, thresholds, alt, dataTable, noData
     }
 
     /// Decodes the value from a document, as written in JSON or YAML.
@@ -117,6 +121,7 @@ public struct Chart: Sendable, Hashable, Codable {
         thresholds = try c.decodeIfPresent([ChartThreshold].self, forKey: .thresholds) ?? []
         alt = try c.decodeIfPresent(String.self, forKey: .alt)
         dataTable = try c.decodeIfPresent(Bool.self, forKey: .dataTable) ?? false
+        noData = try c.decodeIfPresent(String.self, forKey: .noData)
         let kind = try c.decodeIfPresent(String.self, forKey: .kind) ?? "bar"
         switch kind {
         case "bar": body = .bar(try BarChart(from: decoder))
@@ -155,6 +160,7 @@ public struct Chart: Sendable, Hashable, Codable {
         try c.encode(thresholds, forKey: .thresholds)
         try c.encodeIfPresent(alt, forKey: .alt)
         try c.encode(dataTable, forKey: .dataTable)
+        try c.encodeIfPresent(noData, forKey: .noData)
         switch body {
         case .bar(let value): try value.encode(to: encoder)
         case .line(let value): try value.encode(to: encoder)

@@ -260,3 +260,25 @@ final class ChartFamiliesTests: XCTestCase {
             ])
     }
 }
+
+/// A chart's own "No data" text (CareKit let an app say what an empty chart shows).
+final class ChartNoDataTextTests: XCTestCase {
+    func testAChartsOwnNoDataTextIsDrawnAndSaidInBothFormats() throws {
+        let yaml = """
+            title: Empty week
+            elements:
+              - {type: chart, kind: bar, title: Pain, noData: No readings this week, categories: [], series: []}
+              - {type: chart, kind: pie, title: Activity, segments: []}
+            """
+        let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+        let text = try TestSupport.run("pdftotext", [try TestSupport.temporaryFile(try document.pdf(), name: "nodata.pdf").path, "-"]).text
+        XCTAssertTrue(text.contains("No readings this week"))
+        XCTAssertTrue(text.contains("No data"), "a chart without its own text keeps the language's")
+        let html = try document.html()
+        XCTAssertTrue(html.contains(">No readings this week</text>"), "drawn in the SVG")
+        XCTAssertTrue(html.contains("No readings this week.</desc>"), "and said in its text alternative")
+        XCTAssertEqual(
+            try JSONDecoder().decode(Chart.self, from: JSONEncoder().encode(Chart(noData: "None", .pie(PieChart(segments: []))))).noData,
+            "None")
+    }
+}
