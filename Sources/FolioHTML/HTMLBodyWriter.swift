@@ -34,9 +34,9 @@ struct HTMLBodyWriter {
         let values = document.runningValues(nil, strings: strings, date: document.runningDate(strings: strings))
         let places = RunningLine.Slot.allCases.compactMap { slot -> (RunningLine.Slot, String)? in
             guard let text = header[slot], !text.isEmpty,
-                RunningLine.placeholderNames(in: text).allSatisfy({ !RunningLine.pagePlaceholders.contains($0) })
+                text.placeholderNames.allSatisfy({ !RunningLine.pagePlaceholders.contains($0) })
             else { return nil }
-            return (slot, RunningLine.fill(text, values))
+            return (slot, text.fillingPlaceholders(values))
         }
         if !places.isEmpty || theme.logo != nil {
             html += "<header class=\"folio-page-header\">"

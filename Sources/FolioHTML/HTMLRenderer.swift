@@ -132,38 +132,15 @@ public struct HTMLRenderer {
         }
         let meta = document.metadata
         // Mustache escapes {{values}}; characters HTML does not allow are replaced first.
-        // {{{style}}} and {{{report}}} are the CSS and HTML types' own output. The report (the
-        // whole body) is put in after Mustache has run, in place of a marker made of noncharacters
-        // that cleaned values cannot hold, so Mustache never copies or scans it.
+        // {{{style}}} and {{{report}}} are the CSS and HTML types' own output.
         func text(_ value: String?) -> Any { value.map(\.replacingDisallowedCharacters) ?? false }
         let context: [String: Any] = [
             "language": meta.language, "rightToLeft": strings.isRightToLeft, "title": text(document.displayTitle(strings: strings)),
-            "author": text(meta.author),
-            "subject": text(meta.subject), "keywords": meta.keywords.isEmpty ? false : text(meta.keywords.joined(separator: ", ")),
-            "contentSecurityPolicy": policy, "style": css.text, "report": HTMLRenderer.reportMarker,
+            "author": text(meta.author), "subject": text(meta.subject),
+            "keywords": meta.keywords.isEmpty ? false : text(meta.keywords.joined(separator: ", ")),
+            "contentSecurityPolicy": policy, "style": css.text, "report": report.markup,
         ]
-        let page = template.render(context)
-        let bytes = Array(page.utf8)
-        let marker = Array(HTMLRenderer.reportMarker.utf8)
-        var result = ""
-        result.reserveCapacity(bytes.count + report.markup.utf8.count)
-        var index = 0
-        var copied = 0
-        func slice(_ from: Int, _ to: Int) -> Substring {
-            page[page.utf8.index(page.startIndex, offsetBy: from)..<page.utf8.index(page.startIndex, offsetBy: to)]
-        }
-        while index < bytes.count {
-            if bytes[index] == marker[0], index + marker.count <= bytes.count, bytes[index..<index + marker.count].elementsEqual(marker) {
-                result += slice(copied, index)
-                result += report.markup
-                index += marker.count
-                copied = index
-            } else {
-                index += 1
-            }
-        }
-        result += slice(copied, bytes.count)
-        return result
+        return template.render(context)
     }
 
     /// `defaultPageTemplate` filled in by the HTML type instead of Mustache (a tenth of the
@@ -185,15 +162,6 @@ public struct HTMLRenderer {
         page += "</body>\n</html>\n"
         return page
     }
-
-    /// Where the report goes in the rendered shell: noncharacters, which document values never
-    /// keep (they become U+FFFD) and Mustache does not escape.
-    private static let reportMarker: String = {
-        var marker = String.UnicodeScalarView()
-        marker.append(contentsOf: [0xFDD0, 0xFDD1].compactMap { Unicode.Scalar(UInt32($0)) })
-        marker.insert(contentsOf: "folio-report".unicodeScalars, at: marker.index(after: marker.startIndex))
-        return String(marker)
-    }()
 
     /// The built-in page shell; `Templates/page.mustache` holds the same text for portals to adapt.
     public static let defaultPageTemplate = """

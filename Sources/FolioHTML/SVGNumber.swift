@@ -8,41 +8,52 @@ enum SVGNumber {
         return text
     }
 
-    /// Appends `value` to two decimals, formatted in a small buffer and appended once.
+    /// Appends `value` to two decimals, formatted in a small stack buffer and appended once.
     static func write(_ value: Double, into text: inout String) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        write(value, into: &bytes)
-        text += String(decoding: bytes, as: UTF8.self)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let start = format(value, into: buffer)
+            text += String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+        }
     }
 
     /// Appends the UTF-8 of `value` to two decimals to `bytes`: path data of thousands of points
     /// is written into one byte buffer and turned into text once.
     static func write(_ value: Double, into bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let start = format(value, into: buffer)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
+    }
+
+    /// Room for the longest number: a sign, 13 digits, a point and two decimals.
+    private static let capacity = 24
+
+    /// Writes `value` to two decimals at the end of `buffer` (of `capacity` bytes); returns where it starts.
+    private static func format(_ value: Double, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var index = capacity
+        func put(_ byte: UInt8) {
+            index -= 1
+            buffer[index] = byte
+        }
         let scaled = (value * 100).rounded()
         // Checked here, so the conversion below cannot trap.
         guard scaled.isFinite, abs(scaled) < 1e15, scaled != 0 else {
-            bytes.append(UInt8(ascii: "0"))
-            return
+            put(UInt8(ascii: "0"))
+            return index
         }
-        var hundredths = Int(scaled)
-        if hundredths < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            hundredths = -hundredths
-        }
-        let whole = hundredths / 100
+        let hundredths = abs(Int(scaled))
         let fraction = hundredths % 100
-        // Digits appended one by one from the most significant: no temporary buffer or string.
-        var divisor = 1
-        while divisor <= whole / 10 { divisor *= 10 }
-        repeat {
-            bytes.append(UInt8(truncatingIfNeeded: 48 + whole / divisor % 10))
-            divisor /= 10
-        } while divisor > 0
         if fraction != 0 {
-            bytes.append(UInt8(ascii: "."))
-            bytes.append(UInt8(truncatingIfNeeded: 48 + fraction / 10))
-            if fraction % 10 != 0 { bytes.append(UInt8(truncatingIfNeeded: 48 + fraction % 10)) }
+            if fraction % 10 != 0 { put(UInt8(truncatingIfNeeded: 48 + fraction % 10)) }
+            put(UInt8(truncatingIfNeeded: 48 + fraction / 10))
+            put(UInt8(ascii: "."))
         }
+        var whole = hundredths / 100
+        repeat {
+            put(UInt8(truncatingIfNeeded: 48 + whole % 10))
+            whole /= 10
+        } while whole > 0
+        if scaled < 0 { put(UInt8(ascii: "-")) }
+        return index
     }
 }

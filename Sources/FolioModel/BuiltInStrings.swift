@@ -90,23 +90,7 @@ public struct BuiltInStrings: Sendable, Hashable {
 
     /// `key`'s pattern with each `{name}` replaced by its value.
     package func format(_ key: Key, _ values: [String: String]) -> String {
-        // One pass over the pattern: an inserted value is never searched for placeholders again.
-        let pattern = self[key]
-        var text = ""
-        var rest = pattern[...]
-        while let open = rest.firstIndex(of: "{") {
-            text += rest[..<open]
-            let name = rest.index(after: open)
-            if let close = rest[name...].firstIndex(of: "}"), let value = values[String(rest[name..<close])] {
-                text += value
-                rest = rest[rest.index(after: close)...]
-            } else {
-                text += "{"
-                rest = rest[name...]
-            }
-        }
-        text += rest
-        return text
+        self[key].fillingPlaceholders(values)
     }
 
     /// These strings with `overrides` replacing single entries.

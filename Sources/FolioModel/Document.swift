@@ -32,7 +32,7 @@ public struct Document: Sendable, Hashable, Codable {
     ) {
         self.title = title
         self.header = header.map { RunningLine(left: $0) }
-        self.footer = footer.map { RunningLine(left: "{title}", right: $0) }
+        self.footer = footer.map(RunningLine.titleBeside)
         self.strings = strings
         self.page = page ?? PageSetup(size: .standard(forLanguage: metadata.language))
         self.metadata = metadata
@@ -50,7 +50,7 @@ public struct Document: Sendable, Hashable, Codable {
         header = try container.decodeIfPresent(RunningLine.self, forKey: .header)
         // A footer given as one text is today's footer: the title at the left, the text at the right.
         if let text = try? container.decodeIfPresent(String.self, forKey: .footer) {
-            footer = RunningLine(left: "{title}", right: text)
+            footer = .titleBeside(text)
         } else {
             footer = try container.decodeIfPresent(RunningLine.self, forKey: .footer)
         }
@@ -86,7 +86,7 @@ public struct Document: Sendable, Hashable, Codable {
     /// The footer as drawn: `footer`, or the title at the left and the language's
     /// "Page {page} of {pages}" at the right.
     package func footerLine(strings builtIn: BuiltInStrings) -> RunningLine {
-        footer ?? RunningLine(left: "{title}", right: builtIn[.pageFooter])
+        footer ?? .titleBeside(builtIn[.pageFooter])
     }
 
     /// What the placeholders of a header or footer stand for on a page (`numbering`), or without

@@ -26,6 +26,10 @@ public struct RunningLine: Sendable, Hashable, Codable {
     /// A line with nothing on it: no header, or no footer at all.
     public static let none = RunningLine()
 
+    /// The footer a single text makes (as `footer: "…"` in documents): the title at the left and
+    /// `text` at the right.
+    public static func titleBeside(_ text: String) -> RunningLine { RunningLine(left: "{title}", right: text) }
+
     /// Whether the line shows nothing.
     public var isEmpty: Bool { [left, center, right].allSatisfy { ($0 ?? "").isEmpty } }
 
@@ -42,11 +46,6 @@ public struct RunningLine: Sendable, Hashable, Codable {
         case .right: return right
         }
     }
-
-    /// The placeholders a text may hold.
-    package static let placeholders = [
-        "page", "pages", "sectionPage", "sectionPages", "documentPage", "documentPages", "title", "date",
-    ]
 
     /// Placeholders that only have a meaning on a page (HTML leaves out a text that holds one).
     package static let pagePlaceholders: Set<String> = [
@@ -72,7 +71,10 @@ public struct RunningLine: Sendable, Hashable, Codable {
             self = .none
             return
         }
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "expected a text, {left, center, right} or false (no line)"))
+        }
         self.init(
             left: try container.decodeIfPresent(String.self, forKey: .left),
             center: try container.decodeIfPresent(String.self, forKey: .center),
@@ -99,37 +101,5 @@ public struct RunningLine: Sendable, Hashable, Codable {
             guard let text = self[slot], text.unicodeScalars.count > InputLimits.stringScalars else { continue }
             throw FolioError(path: "\(path).\(slot.rawValue)", "is longer than \(InputLimits.stringScalars) characters")
         }
-    }
-
-    /// The `{word}` names in `text` (letters only; other braces are text).
-    package static func placeholderNames(in text: String) -> [String] {
-        var names: [String] = []
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "{") {
-            let start = rest.index(after: open)
-            guard let close = rest[start...].firstIndex(of: "}") else { break }
-            let name = rest[start..<close]
-            if !name.isEmpty, name.allSatisfy({ $0.isASCII && $0.isLetter }) { names.append(String(name)) }
-            rest = rest[rest.index(after: open)...]
-        }
-        return names
-    }
-
-    /// `text` with its placeholders replaced by `values` in one pass (a value is never searched again).
-    package static func fill(_ text: String, _ values: [String: String]) -> String {
-        var result = ""
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            let name = rest.index(after: open)
-            if let close = rest[name...].firstIndex(of: "}"), let value = values[String(rest[name..<close])] {
-                result += value
-                rest = rest[rest.index(after: close)...]
-            } else {
-                result += "{"
-                rest = rest[name...]
-            }
-        }
-        return result + rest
     }
 }

@@ -57,10 +57,11 @@ struct PageDecorations {
         let startIndent = strings.isRightToLeft ? 0 : indent
         let endIndent = strings.isRightToLeft ? indent : 0
         return slots.map { slot in
-            let filled = RunningLine.fill(line[slot] ?? "", values)
+            let filled = (line[slot] ?? "").fillingPlaceholders(values)
             // The side of the page the text keeps to.
             let side: RunningLine.Slot = strings.isRightToLeft && slot != .center ? (slot == .left ? .right : .left) : slot
-            let single = text.singleLine(filled, font: font)
+            // Shaped once per render for each distinct text (most are the same on every page).
+            let single = text.cachedLine(filled, font: font)
             if single.metrics.width <= width {
                 switch side {
                 case .left: return (single, content.x + startIndent)

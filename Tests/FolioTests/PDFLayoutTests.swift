@@ -10,19 +10,6 @@ final class PDFLayoutTests: XCTestCase {
         try document.pdfWithReport()
     }
 
-    /// Words with their boxes, from `pdftotext -bbox`.
-    private func words(_ pdf: Data, page: Int = 1) throws -> [(text: String, xMin: Double, yMin: Double, xMax: Double)] {
-        let file = try TestSupport.temporaryFile(pdf, name: "doc.pdf")
-        let html = try TestSupport.run("pdftotext", ["-bbox", "-f", String(page), "-l", String(page), file.path, "-"]).text
-        return html.matches(of: try Regex(#"<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>"#))
-            .compactMap {
-                guard let x0 = $0.output[1].substring.flatMap({ Double($0) }), let y0 = $0.output[2].substring.flatMap({ Double($0) }),
-                    let x1 = $0.output[3].substring.flatMap({ Double($0) }), let word = $0.output[4].substring
-                else { return nil }
-                return (String(word), x0, y0, x1)
-            }
-    }
-
     private let rightEdge = 595.2756 - 56.6929
 
     func testHeadingsStayWithTheBlockAfterThem() throws {
@@ -142,7 +129,7 @@ final class PDFLayoutTests: XCTestCase {
         let chinese = String(repeating: "患者本周完成了大部分治疗计划，疼痛在周中达到高峰。", count: 6)
         let result = try render(Document(title: "Scripts", elements: [.paragraph(Paragraph(arabic)), .paragraph(Paragraph(chinese))]))
         XCTAssertTrue(result.report.warnings.isEmpty, "\(result.report.warnings)")
-        let boxes = try words(result.data)
+        let boxes = try TestSupport.words(result.data)
         // The Arabic line starts at the right margin.
         let arabicWords = boxes.filter { $0.text.unicodeScalars.contains { (0x0600...0x06FF).contains($0.value) } }
         XCTAssertFalse(arabicWords.isEmpty)
@@ -173,7 +160,7 @@ final class PDFLayoutTests: XCTestCase {
     func testJustifiedParagraphFillsItsLines() throws {
         let text = String(repeating: "Justified text spreads its words so both edges are straight. ", count: 8)
         let data = try render(Document(title: "Justify", elements: [.paragraph(Paragraph(text, align: .justify))])).data
-        let body = try words(data).filter { $0.yMin > 100 && $0.yMin < 700 }
+        let body = try TestSupport.words(data).filter { $0.yMin > 100 && $0.yMin < 700 }
         let lines = Dictionary(grouping: body) { Int($0.yMin.rounded()) }.sorted { $0.key < $1.key }
         XCTAssertGreaterThan(lines.count, 3)
         for (_, words) in lines.dropLast() {
@@ -184,7 +171,7 @@ final class PDFLayoutTests: XCTestCase {
     func testExplicitColumnWidths() throws {
         let table = Table(header: ["Left", "Right"], rows: [["a", "b"]], widths: [.percent(25), .auto])
         let data = try render(Document(title: "Widths", elements: [.table(table)])).data
-        let right = try XCTUnwrap(try words(data).first { $0.text == "Right" })
+        let right = try XCTUnwrap(try TestSupport.words(data).first { $0.text == "Right" })
         XCTAssertEqual(right.xMin, 56.6929 + (rightEdge - 56.6929) * 0.25 + TableLayoutPadding.x, accuracy: 1)
     }
 

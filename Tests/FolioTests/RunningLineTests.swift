@@ -8,19 +8,6 @@ import XCTest
 final class RunningLineTests: XCTestCase {
     private let rightEdge = 595.2756 - 56.6929
 
-    /// Words with their boxes, from `pdftotext -bbox`.
-    private func words(_ pdf: Data, page: Int = 1) throws -> [(text: String, xMin: Double, yMin: Double, xMax: Double)] {
-        let file = try TestSupport.temporaryFile(pdf, name: "running.pdf")
-        let html = try TestSupport.run("pdftotext", ["-bbox", "-f", String(page), "-l", String(page), file.path, "-"]).text
-        return html.matches(of: try Regex(#"<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>"#))
-            .compactMap {
-                guard let x0 = $0.output[1].substring.flatMap({ Double($0) }), let y0 = $0.output[2].substring.flatMap({ Double($0) }),
-                    let x1 = $0.output[3].substring.flatMap({ Double($0) }), let word = $0.output[4].substring
-                else { return nil }
-                return (String(word), x0, y0, x1)
-            }
-    }
-
     private func decoded(_ yaml: String) throws -> Document { try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml) }
 
     func testCentredHeaderAndPageOfPagesFooterSitOnThePageAxis() throws {
@@ -36,7 +23,7 @@ final class RunningLineTests: XCTestCase {
         let pdf = try document.pdf()
         let axis = 595.2756 / 2
         for page in 1...2 {
-            let words = try words(pdf, page: page)
+            let words = try TestSupport.words(pdf, page: page)
             let number = try XCTUnwrap(words.firstIndex { $0.text == "\(page)" && $0.yMin > 780 }, "page \(page)")
             let line = words[number...].prefix(3)
             XCTAssertEqual(line.map(\.text), ["\(page)", "/", "2"])
@@ -59,7 +46,7 @@ final class RunningLineTests: XCTestCase {
             elements:
               - {type: paragraph, text: Only this.}
             """)
-        let words = try words(try document.pdf())
+        let words = try TestSupport.words(try document.pdf())
         XCTAssertEqual(words.filter { $0.yMin > 780 }.map(\.text), [], "nothing below the content")
         XCTAssertEqual(try document.pdfWithReport().report.warnings.map(\.path), [])
     }
@@ -67,6 +54,11 @@ final class RunningLineTests: XCTestCase {
     func testRunningLinesAreCheckedAndFilledInHTML() throws {
         XCTAssertThrowsError(try decoded("title: T\nheader: true\nelements: []\n")) { error in
             XCTAssertTrue("\(error)".hasPrefix("header:"), "\(error)")
+        }
+        for line in ["header: 5", "footer: [a, b]"] {
+            XCTAssertThrowsError(try decoded("title: T\n\(line)\nelements: []\n")) { error in
+                XCTAssertTrue("\(error)".hasSuffix(": expected a text, {left, center, right} or false (no line)"), "\(error)")
+            }
         }
         XCTAssertThrowsError(try decoded("title: T\nfooter: {middle: x}\nelements: []\n")) { error in
             XCTAssertTrue("\(error)".hasPrefix("footer.middle:"), "\(error)")

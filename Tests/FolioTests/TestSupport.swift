@@ -18,6 +18,19 @@ enum TestSupport {
         try XCTSkipIf(ProcessInfo.processInfo.environment["FOLIO_UNIT_ONLY"] != nil, "integration test: run by make test")
     }
 
+    /// The words of one page of `pdf` with their boxes, from `pdftotext -bbox`.
+    static func words(_ pdf: Data, page: Int = 1) throws -> [(text: String, xMin: Double, yMin: Double, xMax: Double)] {
+        let file = try temporaryFile(pdf, name: "words-\(page).pdf")
+        let html = try run("pdftotext", ["-bbox", "-f", String(page), "-l", String(page), file.path, "-"]).text
+        return html.matches(of: try Regex(#"<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>"#))
+            .compactMap {
+                guard let x0 = $0.output[1].substring.flatMap({ Double($0) }), let y0 = $0.output[2].substring.flatMap({ Double($0) }),
+                    let x1 = $0.output[3].substring.flatMap({ Double($0) }), let word = $0.output[4].substring
+                else { return nil }
+                return (String(word), x0, y0, x1)
+            }
+    }
+
     /// The built `folio` executable, next to the test bundle.
     static var folioBinary: URL {
         var directory = Bundle.main.bundleURL
