@@ -7,11 +7,16 @@ struct AxisScale {
     let upper: Double
     let isLog: Bool
     let ticks: [Double]
+    /// The author's label for each tick, parallel to `ticks`; nil where the format writes it.
+    let tickTexts: [String?]
+    /// Values beyond `lower…upper` are cut off at the plot's edge (`ChartAxis.clip`).
+    let clips: Bool
     /// Decimals that print the ticks exactly, for plain-number labels.
     let tickDecimals: Int
 
     /// A scale covering `low…high`, widened by the axis's min/max, with nice,
     /// fixed-interval or explicit ticks. Dates get calendar-sized steps.
+    /// With `axis.clip`, its min and max are the range exactly, whatever the data.
     init(low dataLow: Double, high dataHigh: Double, axis: ChartAxis, includeZero: Bool, isDate: Bool = false) {
         var low = Swift.min(dataLow, axis.min ?? dataLow)
         var high = Swift.max(dataHigh, axis.max ?? dataHigh)
@@ -19,21 +24,41 @@ struct AxisScale {
             low = Swift.min(low, 0)
             high = Swift.max(high, 0)
         }
+        clips = axis.clip
+        if axis.clip {
+            low = axis.min ?? Swift.min(low, (axis.max ?? high) - 1)
+            high = axis.max ?? Swift.max(high, low + 1)
+            if high <= low { high = low + 1 }
+        }
+        // The author's ticks, in order, those outside a clipped range left out.
+        let given = (axis.ticks ?? []).sorted { $0.value < $1.value }.filter {
+            (!axis.clip || ($0.value >= low - 1e-9 && $0.value <= high + 1e-9)) && (axis.scale == .linear || $0.value > 0)
+        }
         if axis.scale == .log {
             isLog = true
             let lo = floor(log10(Swift.max(low, 1e-12)))
             let hi = ceil(log10(Swift.max(high, 1e-12)))
-            lower = pow(10, lo)
-            upper = pow(10, Swift.max(hi, lo + 1))
-            ticks = axis.ticks?.filter { $0 > 0 } ?? stride(from: lo, through: Swift.max(hi, lo + 1), by: 1).map { pow(10, $0) }
+            lower = axis.clip ? low : pow(10, lo)
+            upper = axis.clip ? high : pow(10, Swift.max(hi, lo + 1))
+            if axis.ticks != nil {
+                ticks = given.map(\.value)
+                tickTexts = given.map(\.label)
+            } else {
+                ticks = stride(from: lo, through: Swift.max(hi, lo + 1), by: 1).map { pow(10, $0) }.filter {
+                    !axis.clip || ($0 >= low * (1 - 1e-9) && $0 <= high * (1 + 1e-9))
+                }
+                tickTexts = Array(repeating: nil, count: ticks.count)
+            }
             tickDecimals = Swift.max(0, (-lo).clampedInt())
             return
         }
         isLog = false
-        if let explicit = axis.ticks, !explicit.isEmpty {
-            lower = Swift.min(low, explicit.min() ?? low)
-            upper = Swift.max(high, explicit.max() ?? high, lower + 1e-9)
-            ticks = explicit.sorted()
+        if !given.isEmpty {
+            let explicit = given.map(\.value)
+            lower = axis.clip ? low : Swift.min(low, explicit.min() ?? low)
+            upper = axis.clip ? high : Swift.max(high, explicit.max() ?? high, lower + 1e-9)
+            ticks = explicit
+            tickTexts = given.map(\.label)
             tickDecimals =
                 explicit.map { tick in
                     (0...3).first { abs(tick * pow(10, Double($0)) - (tick * pow(10, Double($0))).rounded()) < 1e-6 } ?? 3
@@ -49,12 +74,13 @@ struct AxisScale {
         } else {
             scale = NiceScale(low: low, high: high)
         }
-        // Explicit min/max are honoured exactly at the ends when given.
-        let first = axis.min.map { Swift.min($0, low) } ?? (isDate ? low : scale.lower)
-        let last = axis.max.map { Swift.max($0, high) } ?? (isDate ? high : scale.upper)
+        // Explicit min/max are honoured exactly at the ends when given; a clipped range is exact.
+        let first = axis.clip ? low : axis.min.map { Swift.min($0, low) } ?? (isDate ? low : scale.lower)
+        let last = axis.clip ? high : axis.max.map { Swift.max($0, high) } ?? (isDate ? high : scale.upper)
         lower = first
         upper = last
         ticks = scale.ticks.filter { $0 >= first - 1e-9 && $0 <= last + 1e-9 }
+        tickTexts = Array(repeating: nil, count: ticks.count)
         tickDecimals = scale.tickDecimals
     }
 
@@ -81,5 +107,15 @@ struct AxisScale {
     /// Label of tick `value` for `axis`, written by `numbers`.
     func label(_ value: Double, axis: ChartAxis, numbers: NumberFormat) -> String {
         numbers.string(value, format: axis.format, fallbackDecimals: tickDecimals)
+    }
+
+    /// The label of every tick, in order: the author's where given, else the formatted value.
+    func labels(axis: ChartAxis, numbers: NumberFormat) -> [String] {
+        zip(ticks, tickTexts).map { tick, text in text ?? label(tick, axis: axis, numbers: numbers) }
+    }
+
+    /// `value` brought within the axis range when the axis clips (so a bar ends at the plot's edge).
+    func clamped(_ value: Double) -> Double {
+        clips ? Swift.min(Swift.max(value, lower), upper) : value
     }
 }

@@ -13,60 +13,133 @@ struct BarChartLayout {
 
     func color(ofSeries index: Int) -> Color { bar.series[index].tint ?? theme.seriesColor(index) }
 
+    /// The colour of series `s`'s bar in category `c`: its own tint, else the series colour.
+    func color(ofSeries s: Int, category c: Int) -> Color {
+        let tints = bar.series[s].tints
+        return (tints.flatMap { c < $0.count ? $0[c] : nil }) ?? color(ofSeries: s)
+    }
+
     /// Series `index`'s value label: the value axis format, else the decimals its values need.
     func label(_ value: Double, series index: Int) -> String {
         context.numbers.string(value, format: chart.yAxis.format, fallbackDecimals: seriesDecimals[index])
     }
 
+    /// The text printed at series `s`'s bar in category `c`: the author's value label, else the
+    /// formatted value; nil for a missing value without a label.
+    func label(series s: Int, category c: Int) -> String? {
+        if let labels = bar.series[s].valueLabels, c < labels.count, let text = labels[c] { return text }
+        return bar.series[s].value(at: c).map { label($0, series: s) }
+    }
+
     /// Decimals each series' values need, decided once per chart rather than per bar.
     private let seriesDecimals: [Int]
+    /// The place of each series among the bars of a category: series in one stack share a slot.
+    let slotOfSeries: [Int]
+    /// The number of bars (or stacks) side by side in a category.
+    let slotCount: Int
+    /// The number of series in each slot; a slot of more than one is a stack.
+    private let slotSizes: [Int]
 
     init(chart: Chart, bar: BarChart, context: ChartContext) {
         self.chart = chart
         self.bar = bar
         self.context = context
-        seriesDecimals = bar.series.map { NumberFormat.decimals(for: $0.values) }
+        seriesDecimals = bar.series.map { NumberFormat.decimals(for: $0.values.compactMap { $0 }) }
+        var slots: [Int] = []
+        var count = 0
+        if bar.series.contains(where: { $0.stack != nil }) {
+            // Named stacks side by side; a series without a stack name stands alone.
+            var stackSlots: [String: Int] = [:]
+            for series in bar.series {
+                if let name = series.stack, let slot = stackSlots[name] {
+                    slots.append(slot)
+                    continue
+                }
+                if let name = series.stack { stackSlots[name] = count }
+                slots.append(count)
+                count += 1
+            }
+        } else if bar.stacked {
+            slots = bar.series.map { _ in 0 }
+            count = bar.series.isEmpty ? 0 : 1
+        } else {
+            slots = Array(bar.series.indices)
+            count = bar.series.count
+        }
+        slotOfSeries = slots
+        slotCount = count
+        slotSizes = (0..<count).map { slot in slots.filter { $0 == slot }.count }
     }
 
-    /// Bottom and top of each bar: from zero when grouped, on top of the previous series when stacked.
-    func extents() -> [[(start: Double, end: Double)]] {
-        var positive = Array(repeating: 0.0, count: bar.categories.count)
+    /// Whether series `s` is part of a stack of several series.
+    private func isStacked(_ s: Int) -> Bool { slotSizes[slotOfSeries[s]] > 1 }
+
+    /// Bottom and top of each bar (nil for a missing value): from zero when alone in its slot,
+    /// on top of the previous series of its stack otherwise; cut to the axis range when it clips.
+    func extents(scale: AxisScale) -> [[(start: Double, end: Double)?]] {
+        let base = chart.yAxis.scale == .log ? scale.lower : 0
+        var positive = Array(repeating: Array(repeating: 0.0, count: bar.categories.count), count: slotCount)
         var negative = positive
-        return bar.series.map { series in
-            series.values.enumerated().map { c, value in
-                guard bar.stacked else { return (chart.yAxis.scale == .log ? scaleFloor : 0, value) }
+        return bar.series.enumerated().map { s, series in
+            let slot = slotOfSeries[s]
+            return bar.categories.indices.map { c in
+                guard let value = series.value(at: c) else { return nil }
+                guard isStacked(s) else { return (scale.clamped(base), scale.clamped(value)) }
+                let extent: (Double, Double)
                 if value >= 0 {
-                    defer { positive[c] += value }
-                    return (positive[c], positive[c] + value)
+                    extent = (positive[slot][c], positive[slot][c] + value)
+                    positive[slot][c] += value
+                } else {
+                    extent = (negative[slot][c], negative[slot][c] + value)
+                    negative[slot][c] += value
                 }
-                defer { negative[c] += value }
-                return (negative[c], negative[c] + value)
+                return (scale.clamped(extent.0), scale.clamped(extent.1))
             }
         }
     }
 
-    private var scaleFloor: Double { valueScale.lower }
+    /// The sums of each stack in each category: `[slot][category]` (positive, negative, total).
+    private func stackTotals() -> [[(positive: Double, negative: Double, total: Double)]] {
+        var totals = Array(repeating: Array(repeating: (0.0, 0.0, 0.0), count: bar.categories.count), count: slotCount)
+        for (s, series) in bar.series.enumerated() {
+            for c in bar.categories.indices {
+                guard let value = series.value(at: c) else { continue }
+                let slot = slotOfSeries[s]
+                if value >= 0 { totals[slot][c].0 += value } else { totals[slot][c].1 += value }
+                totals[slot][c].2 += value
+            }
+        }
+        return totals.map { $0.map { (positive: $0.0, negative: $0.1, total: $0.2) } }
+    }
 
     var valueScale: AxisScale {
         var low = 0.0
         var high = 0.0
-        if bar.stacked {
-            for c in bar.categories.indices {
-                let values = bar.series.map { $0.values[c] }
-                low = Swift.min(low, values.filter { $0 < 0 }.reduce(0, +))
-                high = Swift.max(high, values.filter { $0 > 0 }.reduce(0, +))
+        for (slot, totals) in stackTotals().enumerated() where slotSizes[slot] > 1 {
+            for sums in totals {
+                low = Swift.min(low, sums.negative)
+                high = Swift.max(high, sums.positive)
             }
-        } else {
-            let values = bar.series.flatMap(\.values)
-            low = values.min() ?? 0
-            high = values.max() ?? 0
+        }
+        var first = true
+        for (s, series) in bar.series.enumerated() where !isStacked(s) {
+            for value in series.values.compactMap({ $0 }) {
+                if first && chart.yAxis.scale == .log {
+                    (low, high) = (value, value)
+                    first = false
+                }
+                low = Swift.min(low, value)
+                high = Swift.max(high, value)
+            }
         }
         return AxisScale(low: low, high: high, axis: chart.yAxis, includeZero: true)
     }
 
     private var legend: Legend {
         Legend(
-            entries: bar.series.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofSeries: $0.offset)) },
+            entries: bar.series.enumerated().compactMap {
+                $0.element.title.isEmpty ? nil : Legend.Entry(title: $0.element.title, color: color(ofSeries: $0.offset))
+            },
             options: chart.legend, context: context)
     }
 
@@ -90,9 +163,10 @@ struct BarChartLayout {
         let valueHeight = bar.valueLabels ? context.lineHeight(context.valueFont) : 0
         let count = Double(bar.categories.count)
         let labels = bar.categories.enumerated().map { PlotFrame.XLabel(fraction: (Double($0.offset) + 0.5) / count, text: $0.element) }
+        let scale = valueScale
         let frame = PlotFrame(
             context: context, width: width, plotHeight: chart.height?.points ?? 170, topPadding: valueHeight + 4,
-            yScale: valueScale, yAxis: chart.yAxis, xLabels: labels, xAxis: chart.xAxis, xGrid: false,
+            yScale: scale, yAxis: chart.yAxis, xLabels: labels, xAxis: chart.xAxis, xGrid: false,
             legend: legend)
         frame.drawBackground(on: canvas)
         thresholds.draw(on: canvas, frame: frame)
@@ -100,36 +174,38 @@ struct BarChartLayout {
         let plot = frame.plot
         let groupWidth = plot.width / count
         let inner = groupWidth * 0.76
-        let slots = bar.stacked ? 1.0 : Double(bar.series.count)
-        let barWidth = inner / slots
+        let barWidth = inner / Double(Swift.max(slotCount, 1))
         var lowestLabel = plot.maxY
-        let extents = self.extents()
+        let extents = self.extents(scale: scale)
         // Labels above side-by-side bars are drawn only when each fits over its own bar (a narrow
         // layout of many groups would overlap them; the values stay in the description and data table).
-        let labelsFit =
-            bar.stacked
-            || bar.series.indices.allSatisfy { s in
-                bar.series[s].values.allSatisfy {
-                    context.measurer.measure(label($0, series: s), font: context.valueFont).width <= barWidth + 1
+        let labelsFit = bar.series.indices.allSatisfy { s in
+            isStacked(s)
+                || bar.categories.indices.allSatisfy { c in
+                    label(series: s, category: c).map {
+                        context.measurer.measure($0, font: context.valueFont).width <= barWidth + 1
+                    } ?? true
                 }
-            }
+        }
         for (s, series) in bar.series.enumerated() {
             canvas.beginGroup(label: series.title)
-            let color = color(ofSeries: s)
-            for (c, value) in series.values.enumerated() {
-                let slot = bar.stacked ? 0 : Double(s)
+            let slot = Double(slotOfSeries[s])
+            for c in bar.categories.indices {
                 let x = plot.x + Double(c) * groupWidth + (groupWidth - inner) / 2 + slot * barWidth
-                let (start, end) = extents[s][c]
-                let y0 = frame.y(start)
-                let y1 = frame.y(end)
-                let rect = Rect(x: x + barWidth * 0.06, y: Swift.min(y0, y1), width: barWidth * 0.88, height: abs(y1 - y0))
-                canvas.rect(rect, color: color)
-                if let threshold = thresholds.exceeded(value, series: series.title) {
-                    canvas.stroke(.rect(rect), style: StrokeStyle(color: thresholds.color(threshold), width: 1.5))
+                let color = color(ofSeries: s, category: c)
+                var rect = Rect(x: x + barWidth * 0.06, y: frame.y(scale.clamped(0)), width: barWidth * 0.88, height: 0)
+                if let (start, end) = extents[s][c], let value = series.value(at: c) {
+                    let y0 = frame.y(start)
+                    let y1 = frame.y(end)
+                    rect = Rect(x: rect.x, y: Swift.min(y0, y1), width: rect.width, height: abs(y1 - y0))
+                    canvas.rect(rect, color: color)
+                    if let threshold = thresholds.exceeded(value, series: series.title) {
+                        canvas.stroke(.rect(rect), style: StrokeStyle(color: thresholds.color(threshold), width: 1.5))
+                    }
                 }
-                guard bar.valueLabels, labelsFit else { continue }
-                let label = self.label(value, series: s)
-                if bar.stacked {
+                guard bar.valueLabels, labelsFit, let label = label(series: s, category: c) else { continue }
+                let value = series.value(at: c)
+                if isStacked(s) {
                     // Inside the segment, in white, when it fits.
                     let m = context.measurer.measure(label, font: context.valueFont)
                     if rect.height >= m.height + 2, rect.width >= m.width + 2 {
@@ -139,29 +215,36 @@ struct BarChartLayout {
                                 centerY: rect.midY, anchor: .middle))
                     }
                 } else {
-                    let labelTop = value >= 0 ? rect.y - valueHeight - 1 : rect.maxY + 1
+                    // A missing value's label (such as "N/A") sits on the base line, in muted text.
+                    let labelTop = (value ?? 0) >= 0 ? rect.y - valueHeight - 1 : rect.maxY + 1
                     canvas.draw(
                         text: text.item(
-                            label, font: context.valueFont, color: color.readable(on: .white), x: rect.midX, top: labelTop,
-                            anchor: .middle))
+                            label, font: context.valueFont, color: value == nil ? theme.muted : color.readable(on: .white),
+                            x: rect.midX, top: labelTop, anchor: .middle))
                     lowestLabel = Swift.max(lowestLabel, labelTop + valueHeight)
                 }
             }
             canvas.endGroup()
         }
-        if bar.stacked && bar.valueLabels {
+        if bar.valueLabels {
             // Totals above each stack.
-            for c in bar.categories.indices {
-                let total = bar.series.reduce(0) { $0 + $1.values[c] }
-                let top = bar.series.map { Swift.max($0.values[c], 0) }.reduce(0, +)
-                let x = plot.x + (Double(c) + 0.5) * groupWidth
-                canvas.draw(
-                    text: text.item(
-                        context.numbers.string(
-                            total, format: chart.yAxis.format,
-                            fallbackDecimals: NumberFormat.decimals(for: [total])),
-                        font: context.valueFont, color: theme.text, x: x,
-                        top: frame.y(top) - valueHeight - 1, anchor: .middle))
+            for (slot, totals) in stackTotals().enumerated() where slotSizes[slot] > 1 {
+                let texts = totals.map {
+                    context.numbers.string(
+                        $0.total, format: chart.yAxis.format, fallbackDecimals: NumberFormat.decimals(for: [$0.total]))
+                }
+                // Side-by-side stacks print totals only when each fits over its own stack.
+                guard
+                    slotCount == 1
+                        || texts.allSatisfy({ context.measurer.measure($0, font: context.valueFont).width <= barWidth + 1 })
+                else { continue }
+                for (c, sums) in totals.enumerated() {
+                    let x = plot.x + Double(c) * groupWidth + (groupWidth - inner) / 2 + (Double(slot) + 0.5) * barWidth
+                    canvas.draw(
+                        text: text.item(
+                            texts[c], font: context.valueFont, color: theme.text, x: x,
+                            top: frame.y(scale.clamped(sums.positive)) - valueHeight - 1, anchor: .middle))
+                }
             }
         }
         thresholds.drawLabels(on: canvas, frame: frame)
@@ -173,7 +256,7 @@ struct BarChartLayout {
 
     private func drawHorizontal(on canvas: Canvas, width: Double) -> Double {
         let scale = valueScale
-        let tickLabels = scale.ticks.map { scale.label($0, axis: chart.yAxis, numbers: context.numbers) }
+        let tickLabels = scale.labels(axis: chart.yAxis, numbers: context.numbers)
         let lineHeight = context.lineHeight(context.tickFont)
         let subtitleFont = theme.font(theme.smallSize - 1)
         let categoryFont = bar.categorySubtitles == nil ? context.tickFont : context.tickFont.with(bold: true)
@@ -185,14 +268,16 @@ struct BarChartLayout {
         let valueWidth =
             bar.valueLabels
             ? (bar.series.indices.flatMap { s in
-                bar.series[s].values.map { context.measurer.measure(label($0, series: s), font: context.valueFont).width }
+                bar.categories.indices.compactMap { c in
+                    label(series: s, category: c).map { context.measurer.measure($0, font: context.valueFont).width }
+                }
             }.max() ?? 0) + 6
             : 4
         let legend = self.legend
         let thickness = 10.0
         let barGap = 2.0
         let titleLines = bar.categorySubtitles == nil ? 1.0 : 2.0
-        let barsPerRow = bar.stacked ? 1.0 : Double(bar.series.count)
+        let barsPerRow = Double(slotCount)
         let rowGap = 10.0
         let barsHeight = barsPerRow * (thickness + barGap) - barGap
         let labelBand = labelsAbove ? lineHeight * titleLines + 2 : 0
@@ -232,27 +317,43 @@ struct BarChartLayout {
                 canvas.draw(text: text.item(category, font: context.tickFont, color: theme.text, x: 0, centerY: center))
             }
         }
-        let extents = self.extents()
+        let extents = self.extents(scale: scale)
+        let barsOffset: Double = rowGap / 2 + labelBand + (rowHeight - rowGap - labelBand - barsHeight) / 2
         for (s, series) in bar.series.enumerated() {
             canvas.beginGroup(label: series.title)
-            let color = color(ofSeries: s)
-            for (c, value) in series.values.enumerated() {
-                let slot = bar.stacked ? 0 : Double(s)
-                let barsOffset: Double = rowGap / 2 + labelBand + (rowHeight - rowGap - labelBand - barsHeight) / 2
-                let rowTop = plot.y + Double(c) * rowHeight + barsOffset
-                let top = rowTop + slot * (thickness + barGap)
-                let (start, end) = extents[s][c]
-                let rect = Rect(x: Swift.min(x(start), x(end)), y: top, width: abs(x(end) - x(start)), height: thickness)
-                canvas.rect(rect, color: color)
-                if bar.valueLabels && !bar.stacked {
-                    canvas.draw(
-                        text: text.item(
-                            label(value, series: s), font: context.valueFont, color: color.readable(on: .white),
-                            x: value >= 0 ? rect.maxX + 3 : rect.x - 3, centerY: rect.midY,
-                            anchor: value >= 0 ? .start : .end))
+            let slot = Double(slotOfSeries[s])
+            for c in bar.categories.indices {
+                let color = color(ofSeries: s, category: c)
+                let top = plot.y + Double(c) * rowHeight + barsOffset + slot * (thickness + barGap)
+                var rect = Rect(x: x(scale.clamped(0)), y: top, width: 0, height: thickness)
+                let value = series.value(at: c)
+                if let (start, end) = extents[s][c] {
+                    rect = Rect(x: Swift.min(x(start), x(end)), y: top, width: abs(x(end) - x(start)), height: thickness)
+                    canvas.rect(rect, color: color)
                 }
+                guard bar.valueLabels, !isStacked(s), let label = label(series: s, category: c) else { continue }
+                canvas.draw(
+                    text: text.item(
+                        label, font: context.valueFont, color: value == nil ? theme.muted : color.readable(on: .white),
+                        x: (value ?? 0) >= 0 ? rect.maxX + 3 : rect.x - 3, centerY: rect.midY,
+                        anchor: (value ?? 0) >= 0 ? .start : .end))
             }
             canvas.endGroup()
+        }
+        if bar.valueLabels {
+            // Totals at the end of each stack.
+            for (slot, totals) in stackTotals().enumerated() where slotSizes[slot] > 1 {
+                for (c, sums) in totals.enumerated() {
+                    let top = plot.y + Double(c) * rowHeight + barsOffset + Double(slot) * (thickness + barGap)
+                    canvas.draw(
+                        text: text.item(
+                            context.numbers.string(
+                                sums.total, format: chart.yAxis.format,
+                                fallbackDecimals: NumberFormat.decimals(for: [sums.total])),
+                            font: context.valueFont, color: theme.text, x: x(scale.clamped(sums.positive)) + 3,
+                            centerY: top + thickness / 2))
+                }
+            }
         }
 
         var cursor = plot.maxY + 4 + lineHeight

@@ -30,13 +30,22 @@ package struct ChartDataTable: Sendable, Hashable {
         let numbers = NumberFormat(strings)
         switch chart.body {
         case .bar(let bar):
-            header = [chart.xAxis.title ?? strings[.category]] + bar.series.map(\.title)
-            let columns = bar.series.map { ColumnFormat(chart.yAxis.format, values: $0.values, numbers: numbers) }
+            header =
+                [chart.xAxis.title ?? strings[.category]]
+                + bar.series.map { $0.title.isEmpty ? (chart.yAxis.title ?? strings[.value]) : $0.title }
+            let columns = bar.series.map { ColumnFormat(chart.yAxis.format, values: $0.values.compactMap { $0 }, numbers: numbers) }
+            // A cell says what the bar says: the series' value label, else the value, else "No data".
             rows = bar.categories.enumerated().map { c, name in
-                [name] + zip(bar.series, columns).map { series, format in format(series.values[c]) }
+                [name]
+                    + zip(bar.series, columns).map { series, format in
+                        if let labels = series.valueLabels, c < labels.count, let label = labels[c] { return label }
+                        return series.value(at: c).map { format($0) } ?? strings[.noData]
+                    }
             }
         case .line(let line):
-            header = [chart.xAxis.title ?? "x"] + line.plots.map(\.title)
+            header =
+                [chart.xAxis.title ?? "x"]
+                + line.plots.map { $0.title.isEmpty ? (chart.yAxis.title ?? strings[.value]) : $0.title }
             let count = line.plots.map(\.values.count).max() ?? 0
             let positions = line.plots.first { $0.values.count == count }?.x ?? line.x
             let columns = line.plots.map { ColumnFormat(chart.yAxis.format, values: $0.values.compactMap { $0 }, numbers: numbers) }
@@ -55,7 +64,7 @@ package struct ChartDataTable: Sendable, Hashable {
                 }
                 return [x]
                     + zip(line.plots, columns).map { plot, format in
-                        i < plot.values.count ? plot.values[i].map { format($0) } ?? "–" : ""
+                        i < plot.values.count ? plot.values[i].map { format($0) } ?? strings[.noData] : ""
                     }
             }
         case .pie(let pie):

@@ -46,19 +46,33 @@ package enum ChartDescription {
     }
 
     private static func bar(_ bar: BarChart, chart: Chart, title: String, strings: BuiltInStrings, numbers: NumberFormat) -> String {
-        var parts = [strings[bar.stacked ? .stackedBarChart : .barChart] + title + categories(bar.categories, strings: strings)]
+        let stacked = bar.stacked || bar.series.contains { $0.stack != nil }
+        var parts = [strings[stacked ? .stackedBarChart : .barChart] + title + categories(bar.categories, strings: strings)]
+        func category(_ i: Int) -> String { i < bar.categories.count ? bar.categories[i] : "#\(i + 1)" }
         for series in bar.series {
-            guard let low = series.values.indices.min(by: { series.values[$0] < series.values[$1] }),
-                let high = series.values.indices.max(by: { series.values[$0] < series.values[$1] })
-            else { continue }
-            let decimals = NumberFormat.decimals(for: series.values)
-            func value(_ i: Int) -> String {
-                let category = i < bar.categories.count ? bar.categories[i] : "#\(i + 1)"
-                return "\(numbers.string(series.values[i], format: chart.yAxis.format, fallbackDecimals: decimals)) (\(category))"
+            let set = series.values.enumerated().compactMap { i, v in v.map { (i, $0) } }
+            let name = series.title.isEmpty ? (chart.yAxis.title ?? strings[.value]) : series.title
+            let gaps = series.values.indices.filter { series.values[$0] == nil }
+            guard let low = set.min(by: { $0.1 < $1.1 }), let high = set.max(by: { $0.1 < $1.1 }) else {
+                if !series.values.isEmpty { parts.append("\(name): \(strings[.noData])") }
+                continue
             }
-            parts.append(strings.format(.fromTo, ["name": series.title, "low": value(low), "high": value(high)]))
+            let decimals = NumberFormat.decimals(for: set.map(\.1))
+            func value(_ v: (Int, Double)) -> String {
+                "\(numbers.string(v.1, format: chart.yAxis.format, fallbackDecimals: decimals)) (\(category(v.0)))"
+            }
+            parts.append(
+                strings.format(.fromTo, ["name": name, "low": value(low), "high": value(high)])
+                    + missing(gaps, label: category, strings: strings))
         }
         return parts.joined(separator: ". ") + "."
+    }
+
+    /// ", No data (Tue, Thu)" for a few missing values, ", 12 missing" for many, "" for none.
+    private static func missing(_ indices: [Int], label: (Int) -> String, strings: BuiltInStrings) -> String {
+        if indices.isEmpty { return "" }
+        if indices.count <= 6 { return ", \(strings[.noData]) (\(indices.map(label).joined(separator: ", ")))" }
+        return ", " + strings.format(.missing, ["count": String(indices.count)])
     }
 
     private static func line(_ line: LineChart, chart: Chart, title: String, strings: BuiltInStrings, numbers: NumberFormat) -> String {
@@ -89,10 +103,11 @@ package enum ChartDescription {
                 numbers.string(v.1, format: chart.yAxis.format, fallbackDecimals: decimals) + " ("
                     + strings.format(.at, ["x": xLabel(plot, v.0)]) + ")"
             }
-            var part = strings.format(.fromTo, ["name": plot.title, "low": value(low), "high": value(high)])
-            let gaps = plot.values.filter { $0 == nil }.count
-            if gaps > 0 { part += ", " + strings.format(.missing, ["count": String(gaps)]) }
-            parts.append(part)
+            let name = plot.title.isEmpty ? (chart.yAxis.title ?? strings[.value]) : plot.title
+            let gaps = plot.values.indices.filter { plot.values[$0] == nil }
+            parts.append(
+                strings.format(.fromTo, ["name": name, "low": value(low), "high": value(high)])
+                    + missing(gaps, label: { xLabel(plot, $0) }, strings: strings))
         }
         for threshold in chart.thresholds {
             let plots = line.plots.filter { threshold.series == nil || threshold.series == $0.title }

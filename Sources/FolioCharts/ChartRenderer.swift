@@ -32,4 +32,21 @@ package struct ChartRenderer {
         case .range(let range): return RangeChartLayout(chart: chart, range: range, context: context).drawing(width: width)
         }
     }
+
+    /// Whether some of `chart`'s series (plots, segments, rings) without a tint of their own
+    /// share a palette colour, because there are more of them than the theme's
+    /// `distinguishableColors`.
+    package func repeatsColors(_ chart: Chart) -> Bool {
+        let tints: [Color?]
+        switch chart.body {
+        case .bar(let bar): tints = bar.series.map(\.tint)
+        case .line(let line): tints = line.plots.map(\.tint)
+        case .pie(let pie): tints = pie.segments.map(\.tint)
+        case .rings(let rings): tints = rings.rings.map(\.tint)
+        case .range(let range): tints = range.plots.map(\.tint)
+        }
+        let untinted = tints.indices.filter { tints[$0] == nil }
+        guard let first = untinted.first, let last = untinted.last else { return false }
+        return last - first >= theme.distinguishableColors
+    }
 }

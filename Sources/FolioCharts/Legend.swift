@@ -61,7 +61,8 @@ struct Legend {
         case .top:
             drawBand(on: canvas, top: 0, width: width)
         case .right:
-            drawSide(on: canvas, x: sideX, centerY: centerY)
+            // A legend taller than the plot starts at the drawing's top and makes it taller.
+            return Swift.max(bottom, drawSide(on: canvas, x: sideX, centerY: centerY))
         case .none:
             break
         }
@@ -85,16 +86,19 @@ struct Legend {
         canvas.endGroup()
     }
 
-    /// Draws a right-hand legend, vertically centred on `centerY`, starting at `x`.
-    func drawSide(on canvas: Canvas, x: Double, centerY: Double) {
-        guard sideWidth > 0 else { return }
+    /// Draws a right-hand legend, vertically centred on `centerY` but never above the drawing's
+    /// top, starting at `x`; returns its bottom.
+    @discardableResult
+    func drawSide(on canvas: Canvas, x: Double, centerY: Double) -> Double {
+        guard sideWidth > 0 else { return 0 }
         canvas.beginGroup(label: "Legend")
-        var y = centerY - Double(entries.count) * lineHeight / 2
+        var y = Swift.max(centerY - Double(entries.count) * lineHeight / 2, 0)
         for entry in entries {
             drawEntry(entry, on: canvas, x: x + 12, centerY: y + lineHeight / 2)
             y += lineHeight
         }
         canvas.endGroup()
+        return y
     }
 
     private func drawEntry(_ entry: Entry, on canvas: Canvas, x: Double, centerY: Double) {

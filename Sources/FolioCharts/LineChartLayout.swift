@@ -42,15 +42,31 @@ struct LineChartLayout {
         let canvas = RecordingCanvas()
         let referenceValues = line.referenceLines.filter { $0.axis == .y }.map(\.value)
         let thresholdValues = chart.thresholds.flatMap { [$0.value] + ($0.upper.map { [$0] } ?? []) }
-        let yValues = values + referenceValues + thresholdValues
+        let primaryPlots = line.plots.filter { $0.axis == .primary }
+        let secondaryPlots = line.plots.filter { $0.axis == .secondary }
+        let primaryValues = primaryPlots.flatMap { $0.values.compactMap { $0 } }
+        let yValues = (primaryValues.isEmpty ? values : primaryValues) + referenceValues + thresholdValues
         let yScale = AxisScale(
             low: yValues.min() ?? 0, high: yValues.max() ?? 1, axis: chart.yAxis,
-            includeZero: line.plots.contains(where: \.fill))
+            includeZero: primaryPlots.contains(where: \.fill))
+        // Plots in another unit are measured against a second axis on the trailing side.
+        let secondaryValues = secondaryPlots.flatMap { $0.values.compactMap { $0 } }
+        let secondaryAxis = chart.secondaryYAxis ?? ChartAxis()
+        let secondary: (scale: AxisScale, axis: ChartAxis)? =
+            secondaryPlots.isEmpty
+            ? nil
+            : (
+                AxisScale(
+                    low: secondaryValues.min() ?? 0, high: secondaryValues.max() ?? 1, axis: secondaryAxis,
+                    includeZero: secondaryPlots.contains(where: \.fill)),
+                secondaryAxis
+            )
 
         // The x axis: category slots, or a numeric / date scale with ticks.
         let xAxis = self.xAxis
         let labels: [PlotFrame.XLabel]
         let xFraction: (Double) -> Double
+        var xClips = false
         if let names = categories {
             let count = Swift.max(names.isEmpty ? (line.plots.map(\.values.count).max() ?? 1) : names.count, 1)
             xFraction = { (Double($0) + 0.5) / Double(count) }
@@ -60,27 +76,36 @@ struct LineChartLayout {
             let timeSteps = isDate || xAxis.format == .duration
             let scale = AxisScale(low: xs.min() ?? 0, high: xs.max() ?? 1, axis: xAxis, includeZero: false, isDate: timeSteps)
             xFraction = scale.fraction
-            labels = scale.ticks.map {
-                PlotFrame.XLabel(fraction: scale.fraction($0), text: scale.label($0, axis: xAxis, numbers: context.numbers))
+            xClips = scale.clips
+            labels = zip(scale.ticks, scale.labels(axis: xAxis, numbers: context.numbers)).map {
+                PlotFrame.XLabel(fraction: scale.fraction($0), text: $1)
             }
         }
         let legend = Legend(
-            entries: line.plots.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofPlot: $0.offset)) },
+            entries: line.plots.enumerated().compactMap {
+                $0.element.title.isEmpty ? nil : Legend.Entry(title: $0.element.title, color: color(ofPlot: $0.offset))
+            },
             options: chart.legend, context: context)
         let frame = PlotFrame(
             context: context, width: width, plotHeight: chart.height?.points ?? 170, topPadding: 6,
             yScale: yScale, yAxis: chart.yAxis, xLabels: labels, xAxis: xAxis, xGrid: categories == nil,
-            legend: legend)
+            legend: legend, secondary: secondary)
         frame.drawBackground(on: canvas)
         let thresholds = ThresholdPainter(thresholds: chart.thresholds, context: context)
         thresholds.draw(on: canvas, frame: frame)
         drawReferenceLines(on: canvas, frame: frame, xFraction: xFraction)
 
+        // A hard axis range cuts lines and points off at the plot's edge.
+        let clips = yScale.clips || xClips || (secondary?.scale.clips ?? false)
+        if clips { canvas.beginClip(frame.plot) }
         for (index, plot) in line.plots.enumerated() {
             canvas.beginGroup(label: plot.title)
-            drawPlot(plot, color: color(ofPlot: index), on: canvas, frame: frame, xFraction: xFraction, thresholds: thresholds)
+            drawPlot(
+                plot, color: color(ofPlot: index), on: canvas, frame: frame, xFraction: xFraction,
+                y: plot.axis == .secondary ? frame.secondaryY : frame.y, thresholds: thresholds)
             canvas.endGroup()
         }
+        if clips { canvas.endClip() }
         thresholds.drawLabels(on: canvas, frame: frame)
         let height = frame.drawForeground(on: canvas)
         return canvas.drawing(size: Size(width, height), description: description)
@@ -116,19 +141,21 @@ struct LineChartLayout {
 
     private func drawPlot(
         _ plot: LinePlot, color: Color, on canvas: Canvas, frame: PlotFrame,
-        xFraction: (Double) -> Double, thresholds: ThresholdPainter
+        xFraction: (Double) -> Double, y: (Double) -> Double, thresholds: ThresholdPainter
     ) {
         let xs = line.xPositions(of: plot)
         // Runs of consecutive set values, in page coordinates.
         var runs: [[Point]] = [[]]
         var beyond: [(Point, Color)] = []
+        var tinted: [(Point, Color)] = []
         for (i, value) in plot.values.enumerated() {
             guard let value, i < xs.count else {
                 if !(runs.last?.isEmpty ?? true) { runs.append([]) }
                 continue
             }
-            let point = Point(frame.x(xFraction(xs[i])), frame.y(value))
+            let point = Point(frame.x(xFraction(xs[i])), y(value))
             runs[runs.count - 1].append(point)
+            if let tints = plot.tints, i < tints.count, let tint = tints[i] { tinted.append((point, tint)) }
             if let threshold = thresholds.exceeded(value, series: plot.title) { beyond.append((point, thresholds.color(threshold))) }
         }
         runs = runs.filter { !$0.isEmpty }
@@ -143,7 +170,8 @@ struct LineChartLayout {
         if line.connect {
             let thinnedRuns = runs.map { Curves.thinned($0, column: column) }
             if plot.fill {
-                let baseline = frame.y(Swift.max(frame.yScale.lower, Swift.min(0, frame.yScale.upper)))
+                let scale = plot.axis == .secondary ? (frame.secondary?.scale ?? frame.yScale) : frame.yScale
+                let baseline = y(Swift.max(scale.lower, Swift.min(0, scale.upper)))
                 for run in thinnedRuns where run.count > 1 {
                     var area = Path()
                     Curves.append(run, to: &area, interpolation: interpolation)
@@ -152,7 +180,7 @@ struct LineChartLayout {
                         area.line(to: Point(first.x, baseline))
                     }
                     area.close()
-                    canvas.fill(area, color: color.withAlpha(0.15))
+                    canvas.fill(area, color: (plot.fillColor ?? color).withAlpha(plot.fillOpacity ?? 0.15))
                 }
             }
             let style = StrokeStyle(color: color, width: 1.3, dash: plot.dashed ? [5, 3] : [], cap: .round)
@@ -171,6 +199,12 @@ struct LineChartLayout {
             for point in Curves.merged(runs.flatMap { $0 }, cell: column) {
                 canvas.fill(.circle(center: point, radius: radius), color: color)
             }
+        }
+        // Points given their own colour get a marker in it.
+        let radius = line.connect ? 2.8 : 2.4
+        for (point, tint) in tinted {
+            canvas.fill(.circle(center: point, radius: radius + 0.8), color: .white)
+            canvas.fill(.circle(center: point, radius: radius), color: tint)
         }
         // Points beyond a threshold get a ring in its colour; dense ones are merged first.
         let highlighted =

@@ -70,7 +70,7 @@ struct PieChartLayout {
                 areaWidth / 2 - labelWidth - 22 - explodeOffset))
         let center = Point(areaWidth / 2, top + areaHeight / 2)
         let total = pie.segments.reduce(0) { $0 + $1.value }
-        let inner = pie.donut ? radius * 0.58 : 0
+        let inner = pie.donut ? radius * (1 - (pie.ringWidth ?? 0.42)) : 0
 
         if total <= 0 {
             canvas.stroke(.circle(center: center, radius: radius - 6), style: StrokeStyle(color: theme.grid, width: 12))

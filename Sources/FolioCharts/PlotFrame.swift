@@ -22,15 +22,22 @@ struct PlotFrame {
     /// Draw vertical grid lines at the x labels (numeric axes).
     let xGrid: Bool
     let legend: Legend
+    /// A second value axis on the trailing side, for plots in another unit.
+    let secondary: (scale: AxisScale, axis: ChartAxis)?
 
     private let yLabels: [String]
+    private let secondaryLabels: [String]
+    /// Width right of the plot taken by the secondary axis (6 without one).
+    private let trailingWidth: Double
     private let xLayout: XLabelLayout
 
     /// Lays out the frame for `width`, with a plot `plotHeight` tall and `topPadding` above it for labels.
     init(
         context: ChartContext, width: Double, plotHeight: Double, topPadding: Double, yScale: AxisScale, yAxis: ChartAxis,
-        xLabels: [XLabel], xAxis: ChartAxis, xGrid: Bool, legend: Legend
+        xLabels: [XLabel], xAxis: ChartAxis, xGrid: Bool, legend: Legend,
+        secondary: (scale: AxisScale, axis: ChartAxis)? = nil
     ) {
+        self.secondary = secondary
         self.context = context
         self.width = width
         self.yScale = yScale
@@ -39,13 +46,21 @@ struct PlotFrame {
         self.xAxis = xAxis
         self.xGrid = xGrid
         self.legend = legend
-        let labels = yScale.ticks.map { yScale.label($0, axis: yAxis, numbers: context.numbers) }
+        let labels = yScale.labels(axis: yAxis, numbers: context.numbers)
         yLabels = labels
         let tickWidth = labels.map { context.measurer.measure($0, font: context.tickFont).width }.max() ?? 0
         let titleHeight = context.lineHeight(context.axisTitleFont)
         let left = (yAxis.title != nil ? titleHeight + 4 : 0) + tickWidth + 6
+        let rightLabels = secondary.map { $0.scale.labels(axis: $0.axis, numbers: context.numbers) } ?? []
+        secondaryLabels = rightLabels
+        let right =
+            secondary.map {
+                (rightLabels.map { context.measurer.measure($0, font: context.tickFont).width }.max() ?? 0) + 6
+                    + ($0.axis.title != nil ? titleHeight + 4 : 0)
+            } ?? 6
+        trailingWidth = right
         let top = topPadding + legend.bandHeight(width: width) * (legend.options.position == .top ? 1 : 0)
-        var plotWidth = Swift.max(width - left - 6 - legend.sideWidth, 40)
+        var plotWidth = Swift.max(width - left - right - legend.sideWidth, 40)
         var layout = XLabelLayout(labels: xLabels, plotWidth: plotWidth, context: context)
         // Turned labels run down-left from their ticks: the first must not start left of the drawing.
         let overhang = layout.leftOverhang(plotX: left)
@@ -58,6 +73,10 @@ struct PlotFrame {
     }
 
     func y(_ value: Double) -> Double { plot.maxY - yScale.fraction(value) * plot.height }
+    /// Where `value` of the secondary axis lies (the primary axis when there is none).
+    func secondaryY(_ value: Double) -> Double {
+        plot.maxY - (secondary?.scale ?? yScale).fraction(value) * plot.height
+    }
     func x(_ fraction: Double) -> Double { plot.x + fraction * plot.width }
 
     /// Grid lines, value labels and the value axis title.
@@ -83,6 +102,22 @@ struct PlotFrame {
                 text: context.text.verticalItem(
                     title, font: context.axisTitleFont, color: theme.muted,
                     center: Point(titleHeight / 2, plot.midY)))
+        }
+        if let secondary {
+            for (tick, label) in zip(secondary.scale.ticks, secondaryLabels) {
+                canvas.draw(
+                    text: context.text.item(
+                        label, font: context.tickFont, color: theme.muted, x: plot.maxX + 6,
+                        centerY: secondaryY(tick), anchor: .start))
+            }
+            if let title = secondary.axis.title {
+                let titleHeight = context.lineHeight(context.axisTitleFont)
+                let widest = secondaryLabels.map { context.measurer.measure($0, font: context.tickFont).width }.max() ?? 0
+                canvas.draw(
+                    text: context.text.verticalItem(
+                        title, font: context.axisTitleFont, color: theme.muted,
+                        center: Point(plot.maxX + 6 + widest + 4 + titleHeight / 2, plot.midY)))
+            }
         }
         if xGrid && xAxis.grid {
             for label in xLabels {
@@ -114,7 +149,7 @@ struct PlotFrame {
             cursor += context.lineHeight(context.axisTitleFont)
         }
         canvas.endGroup()
-        cursor = legend.draw(on: canvas, below: cursor, width: width, sideX: plot.maxX, centerY: plot.midY)
+        cursor = legend.draw(on: canvas, below: cursor, width: width, sideX: plot.maxX + trailingWidth - 6, centerY: plot.midY)
         return Swift.max(cursor + 2, plot.maxY + 4)
     }
 }

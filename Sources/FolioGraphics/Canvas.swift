@@ -42,6 +42,10 @@ package protocol Canvas: AnyObject {
     /// Starts a group described for assistive technology (SVG `<g aria-label>`, PDF structure).
     func beginGroup(label: String)
     func endGroup()
+    /// Clips what is drawn until the matching `endClip` to `rect` (an axis with a hard range).
+    func beginClip(_ rect: Rect)
+    /// Ends the innermost clip.
+    func endClip()
 }
 
 extension Canvas {

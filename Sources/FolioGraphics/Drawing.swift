@@ -13,6 +13,8 @@ package struct Drawing: Sendable, Hashable {
         case image(ImageData, Rect)
         case beginGroup(String)
         case endGroup
+        case beginClip(Rect)
+        case endClip
     }
 
     /// The drawing's size in points.
@@ -39,6 +41,8 @@ package struct Drawing: Sendable, Hashable {
             case .image(let image, let rect): canvas.draw(image: image, in: rect)
             case .beginGroup(let label): canvas.beginGroup(label: label)
             case .endGroup: canvas.endGroup()
+            case .beginClip(let rect): canvas.beginClip(rect)
+            case .endClip: canvas.endClip()
             }
         }
     }
@@ -64,6 +68,10 @@ package final class RecordingCanvas: Canvas {
     package func beginGroup(label: String) { commands.append(.beginGroup(label)) }
     /// Records the end of a group.
     package func endGroup() { commands.append(.endGroup) }
+    /// Records the start of a clip.
+    package func beginClip(_ rect: Rect) { commands.append(.beginClip(rect)) }
+    /// Records the end of a clip.
+    package func endClip() { commands.append(.endClip) }
 
     /// The recorded commands as a drawing of `size`.
     package func drawing(size: Size, description: String = "") -> Drawing {

@@ -118,8 +118,24 @@ public struct Theme: Sendable, Hashable {
         }
     }
 
-    /// Colour of series `index`, cycling through the palette.
-    package func seriesColor(_ index: Int) -> Color { palette[index % palette.count] }
+    /// Colour of series `index`: the palette, then the palette lighter, darker and lighter
+    /// still, so that `distinguishableColors` series never share a colour; beyond that the
+    /// cycle repeats (the PDF layout report warns).
+    package func seriesColor(_ index: Int) -> Color {
+        let base = palette[index % palette.count]
+        switch (index / palette.count) % Theme.shadeRounds {
+        case 1: return base.lightened(0.5)
+        case 2: return base.darkened(0.45)
+        case 3: return base.lightened(0.75)
+        default: return base
+        }
+    }
+
+    /// How many times the palette is shaded before colours repeat.
+    private static let shadeRounds = 4
+
+    /// The number of series or segments that get colours of their own.
+    package var distinguishableColors: Int { palette.count * Theme.shadeRounds }
 
     /// A font of the theme's family.
     package func font(_ size: Double, bold: Bool = false, italic: Bool = false) -> FontSpec {

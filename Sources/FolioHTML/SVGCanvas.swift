@@ -7,9 +7,13 @@ import Foundation
 package final class SVGCanvas: Canvas {
     /// The elements drawn so far.
     var body = HTML()
+    /// The start of the ids of clip paths: the id of the drawing's `<svg>`, unique in its page.
+    private let idPrefix: String
+    /// Clip paths made so far.
+    private var clipCount = 0
 
-    /// An empty canvas.
-    package init() {}
+    /// An empty canvas whose clip-path ids start with `idPrefix`.
+    package init(idPrefix: String = "folio") { self.idPrefix = idPrefix }
 
     /// The markup drawn so far.
     package var markup: String { body.markup }
@@ -75,10 +79,19 @@ package final class SVGCanvas: Canvas {
     package func beginGroup(label: String) { body += "<g>" }
     /// Closes the last group.
     package func endGroup() { body += "</g>" }
+    /// Opens a group clipped to `rect` by a `<clipPath>` whose id is the drawing's id and a number.
+    package func beginClip(_ rect: Rect) {
+        clipCount += 1
+        let id = "\(idPrefix)-clip\(clipCount)"
+        body += "<clipPath id=\"\(id)\"><rect x=\"\(number: rect.x)\" y=\"\(number: rect.y)\" width=\"\(number: rect.width)\""
+        body += " height=\"\(number: rect.height)\"/></clipPath><g clip-path=\"url(#\(id))\">"
+    }
+    /// Closes the clipped group.
+    package func endClip() { body += "</g>" }
 
     /// A complete `<svg>` element for `drawing`, labelled by its title and description, of class `className`.
     static func svg(_ drawing: Drawing, id: String, title: String, fontFamily: String, className: String? = nil) -> HTML {
-        let canvas = SVGCanvas()
+        let canvas = SVGCanvas(idPrefix: id)
         drawing.replay(on: canvas)
         let w = drawing.size.width
         let h = drawing.size.height

@@ -23,6 +23,8 @@ public struct Chart: Sendable, Hashable, Codable {
     public var xAxis: ChartAxis
     /// The vertical axis: title, range, ticks, format, scale.
     public var yAxis: ChartAxis
+    /// A second value axis on the trailing side, for line plots in another unit (`axis: secondary`).
+    public var secondaryYAxis: ChartAxis?
     /// Where the legend goes and how its swatches look.
     public var legend: LegendOptions
     /// Target bands and lines drawn over the plot.
@@ -41,8 +43,10 @@ public struct Chart: Sendable, Hashable, Codable {
     public init(
         title: String? = nil, caption: String? = nil, height: Length? = nil, xAxis: ChartAxis = ChartAxis(),
         yAxis: ChartAxis = ChartAxis(), legend: LegendOptions = LegendOptions(), thresholds: [ChartThreshold] = [],
-        alt: String? = nil, dataTable: Bool = false, noData: String? = nil, _ body: Body
+        alt: String? = nil, dataTable: Bool = false, noData: String? = nil, secondaryYAxis: ChartAxis? = nil,
+        _ body: Body
     ) {
+        self.secondaryYAxis = secondaryYAxis
         self.noData = noData
         self.title = title
         self.caption = caption
@@ -106,7 +110,7 @@ public struct Chart: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, title, caption, height, xAxis, yAxis, legend, thresholds, alt, dataTable, noData
+        case kind, title, caption, height, xAxis, yAxis, secondaryYAxis, legend, thresholds, alt, dataTable, noData
     }
 
     /// Decodes the value from a document, as written in JSON or YAML.
@@ -117,6 +121,7 @@ public struct Chart: Sendable, Hashable, Codable {
         height = try c.decodeIfPresent(Length.self, forKey: .height)
         xAxis = try c.decodeIfPresent(ChartAxis.self, forKey: .xAxis) ?? ChartAxis()
         yAxis = try c.decodeIfPresent(ChartAxis.self, forKey: .yAxis) ?? ChartAxis()
+        secondaryYAxis = try c.decodeIfPresent(ChartAxis.self, forKey: .secondaryYAxis)
         legend = try c.decodeIfPresent(LegendOptions.self, forKey: .legend) ?? LegendOptions()
         thresholds = try c.decodeIfPresent([ChartThreshold].self, forKey: .thresholds) ?? []
         alt = try c.decodeIfPresent(String.self, forKey: .alt)
@@ -156,6 +161,7 @@ public struct Chart: Sendable, Hashable, Codable {
         try c.encodeIfPresent(height, forKey: .height)
         try c.encode(xAxis, forKey: .xAxis)
         try c.encode(yAxis, forKey: .yAxis)
+        try c.encodeIfPresent(secondaryYAxis, forKey: .secondaryYAxis)
         try c.encode(legend, forKey: .legend)
         try c.encode(thresholds, forKey: .thresholds)
         try c.encodeIfPresent(alt, forKey: .alt)
@@ -171,21 +177,51 @@ public struct Chart: Sendable, Hashable, Codable {
     }
 }
 
-/// One named sequence of values in a chart, drawn in its tint.
+/// One named sequence of values in a bar chart, drawn in its tint (CareKit's `OCKBarSeries`).
 public struct ChartSeries: Sendable, Hashable, Codable {
-    /// The series name, shown in the legend.
+    /// The series name, shown in the legend; an empty title has no legend entry.
     public var title: String
-    /// One value per category.
-    public var values: [Double]
+    /// One value per category; nil is a missing value: no bar, and "no data" in the text alternative.
+    public var values: [Double?]
+    /// Text printed at each bar instead of its formatted value (OCKBarSeries' value labels,
+    /// such as "N/A", "30%", "10°"); a nil entry prints the value.
+    public var valueLabels: [String?]?
     /// Its colour; the palette's next colour when nil.
     public var tint: Color?
+    /// A colour per bar (nil entries use `tint`), to single out bars; the legend shows `tint`.
+    public var tints: [Color?]?
+    /// Series with the same stack name are stacked on each other, and different stacks stand
+    /// side by side in each category (grouped and stacked at once).
+    public var stack: String?
 
-    /// A series named `title` with `values`.
-    public init(title: String, values: [Double], tint: Color? = nil) {
+    /// A series named `title` with `values`, optionally labelled, coloured per bar and stacked.
+    public init(
+        title: String = "", values: [Double?], valueLabels: [String?]? = nil, tint: Color? = nil,
+        tints: [Color?]? = nil, stack: String? = nil
+    ) {
         self.title = title
         self.values = values
+        self.valueLabels = valueLabels
         self.tint = tint
+        self.tints = tints
+        self.stack = stack
     }
+
+    private enum CodingKeys: String, CodingKey { case title, values, valueLabels, tint, tints, stack }
+
+    /// Decodes the value from a document, as written in JSON or YAML.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        title = try c.decodeIfPresent(LenientText.self, forKey: .title)?.value ?? ""
+        values = try c.decode([Double?].self, forKey: .values)
+        valueLabels = try c.decodeIfPresent([LenientText?].self, forKey: .valueLabels)?.map { $0?.value }
+        tint = try c.decodeIfPresent(Color.self, forKey: .tint)
+        tints = try c.decodeIfPresent([Color?].self, forKey: .tints)
+        stack = try c.decodeIfPresent(LenientText.self, forKey: .stack)?.value
+    }
+
+    /// The value at `index` that is set, or nil.
+    package func value(at index: Int) -> Double? { index < values.count ? values[index] : nil }
 }
 
 /// Bars per category, one per series side by side or stacked, with value labels.
@@ -201,9 +237,10 @@ public struct BarChart: Sendable, Hashable, Codable {
     public var series: [ChartSeries]
     /// Vertical (bars rise) or horizontal (bars extend to the right).
     public var orientation: Orientation
-    /// Stack the series on each other (ResearchKit's value stacks) instead of grouping them.
+    /// Stack the series on each other (ResearchKit's value stacks) instead of grouping them;
+    /// series' `stack` names make several stacks side by side.
     public var stacked: Bool
-    /// Print each bar's value at its end, in the series colour.
+    /// Print each bar's value (or its series' value label) at its end, in the series colour.
     public var valueLabels: Bool
 
     /// A bar chart of `series` over `categories`.
@@ -241,10 +278,13 @@ extension Chart: BlockContent {
     /// The title, caption, axis titles, threshold labels and the data's names (categories,
     /// series, plots, segments, rings); which of them a chart draws depends on its options.
     package var textContent: [String] {
-        var texts = [title, caption, xAxis.title, yAxis.title].compactMap { $0 }
+        var texts = [title, caption, xAxis.title, yAxis.title, secondaryYAxis?.title].compactMap { $0 }
         texts += thresholds.compactMap(\.label)
+        texts += [xAxis, yAxis, secondaryYAxis ?? ChartAxis()].flatMap { ($0.ticks ?? []).compactMap(\.label) }
         switch body {
-        case .bar(let bar): texts += bar.categories + (bar.categorySubtitles ?? []) + bar.series.map(\.title)
+        case .bar(let bar):
+            texts += bar.categories + (bar.categorySubtitles ?? []) + bar.series.map(\.title)
+            texts += bar.series.flatMap { ($0.valueLabels ?? []).compactMap { $0 } }
         case .line(let line):
             if case .categories(let names) = line.x { texts += names }
             texts += line.plots.map(\.title) + line.referenceLines.compactMap(\.label)

@@ -8,14 +8,17 @@ public struct ChartAxis: Sendable, Hashable, Codable {
 
     /// The axis title.
     public var title: String?
-    /// Lowest value shown; it only widens the data's range.
+    /// Lowest value shown; it only widens the data's range unless `clip` is on.
     public var min: Double?
-    /// Highest value shown; it only widens the data's range.
+    /// Highest value shown; it only widens the data's range unless `clip` is on.
     public var max: Double?
+    /// Make `min` and `max` exact: the axis shows that range and nothing else, and data beyond it
+    /// is cut off at the plot's edge (Core Plot's plot range) instead of widening the axis.
+    public var clip: Bool
     /// Distance between ticks; nil picks a "nice" 1, 2 or 5 × 10ⁿ step.
     public var tickInterval: Double?
-    /// Exactly these ticks.
-    public var ticks: [Double]?
+    /// Exactly these ticks, each optionally with its own label.
+    public var ticks: [ChartTick]?
     /// How tick and value labels are written (decimals, percent, unit).
     public var format: ValueFormat?
     /// Draw grid lines at the ticks.
@@ -29,9 +32,10 @@ public struct ChartAxis: Sendable, Hashable, Codable {
     /// An axis with the given title, range, ticks, format and scale.
     public init(
         title: String? = nil, min: Double? = nil, max: Double? = nil, tickInterval: Double? = nil,
-        ticks: [Double]? = nil, format: ValueFormat? = nil, grid: Bool = true, scale: Scale = .linear,
-        type: ValueType? = nil
+        ticks: [ChartTick]? = nil, format: ValueFormat? = nil, grid: Bool = true, scale: Scale = .linear,
+        type: ValueType? = nil, clip: Bool = false
     ) {
+        self.clip = clip
         self.title = title
         self.min = min
         self.max = max
@@ -43,7 +47,7 @@ public struct ChartAxis: Sendable, Hashable, Codable {
         self.type = type
     }
 
-    private enum CodingKeys: String, CodingKey { case title, min, max, tickInterval, ticks, format, grid, scale, type }
+    private enum CodingKeys: String, CodingKey { case title, min, max, clip, tickInterval, ticks, format, grid, scale, type }
 
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
@@ -52,7 +56,8 @@ public struct ChartAxis: Sendable, Hashable, Codable {
         min = try c.decodeIfPresent(Double.self, forKey: .min)
         max = try c.decodeIfPresent(Double.self, forKey: .max)
         tickInterval = try c.decodeIfPresent(Double.self, forKey: .tickInterval)
-        ticks = try c.decodeIfPresent([Double].self, forKey: .ticks)
+        clip = try c.decodeIfPresent(Bool.self, forKey: .clip) ?? false
+        ticks = try c.decodeIfPresent([ChartTick].self, forKey: .ticks)
         format = try c.decodeIfPresent(ValueFormat.self, forKey: .format)
         grid = try c.decodeIfPresent(Bool.self, forKey: .grid) ?? true
         scale = try c.decodeIfPresent(Scale.self, forKey: .scale) ?? .linear

@@ -7,6 +7,12 @@ extension Chart {
         try count(thresholds.count, atMost: InputLimits.chartLayers, "\(path).thresholds", "thresholds")
         try xAxis.validate(path: "\(path).xAxis")
         try yAxis.validate(path: "\(path).yAxis")
+        if let secondaryYAxis {
+            try secondaryYAxis.validate(path: "\(path).secondaryYAxis")
+            guard case .line = body else {
+                throw FolioError(path: "\(path).secondaryYAxis", "only line and scatter charts have a second value axis")
+            }
+        }
         for (index, threshold) in thresholds.enumerated() {
             let thresholdPath = "\(path).thresholds[\(index)]"
             try finite(threshold.value, "\(thresholdPath).value")
@@ -22,7 +28,8 @@ extension Chart {
         }
         switch body {
         case .bar(let bar): try bar.validate(path: path, logScale: yAxis.scale == .log)
-        case .line(let line): try line.validate(path: path, logScale: yAxis.scale == .log)
+        case .line(let line):
+            try line.validate(path: path, logScale: yAxis.scale == .log, secondaryLog: secondaryYAxis?.scale == .log)
         case .pie(let pie): try pie.validate(path: path)
         case .rings(let rings):
             try count(rings.rings.count, atMost: InputLimits.pieSegments, "\(path).rings", "rings")
@@ -46,6 +53,13 @@ private func count(_ count: Int, atMost limit: Int, _ path: @autoclosure () -> S
     if count > limit { throw FolioError(path: path(), "has \(count) \(what); at most \(limit) are allowed") }
 }
 
+/// A per-value list (labels, colours) must have one entry per value.
+private func matches(_ count: Int?, _ values: Int, _ path: @autoclosure () -> String, _ what: String) throws {
+    if let count, count != values {
+        throw FolioError(path: path(), "has \(count) \(what) but there are \(values) values")
+    }
+}
+
 private func positiveForLog(_ value: Double, _ path: @autoclosure () -> String, _ logScale: Bool) throws {
     if logScale && value <= 0 { throw FolioError(path: path(), "a log scale needs values above 0") }
 }
@@ -62,7 +76,10 @@ extension ChartAxis {
             throw FolioError(path: "\(path).tickInterval", "tickInterval must be greater than 0")
         }
         try count(ticks?.count ?? 0, atMost: InputLimits.ticks, "\(path).ticks", "ticks")
-        for (index, tick) in (ticks ?? []).enumerated() { try finite(tick, "\(path).ticks[\(index)]") }
+        for (index, tick) in (ticks ?? []).enumerated() { try finite(tick.value, "\(path).ticks[\(index)].value") }
+        if clip, min == nil, max == nil {
+            throw FolioError(path: "\(path).clip", "a clipped axis needs min or max (or both)")
+        }
         if scale == .log, let low = min, low <= 0 {
             throw FolioError(path: "\(path).min", "a log scale needs min above 0")
         }
@@ -92,8 +109,14 @@ extension BarChart {
                     "has \(series.values.count) values but the chart has \(categories.count) categories")
             }
             for (v, value) in series.values.enumerated() {
+                guard let value else { continue }
                 try finite(value, "\(seriesPath).values[\(v)]")
                 try positiveForLog(value, "\(seriesPath).values[\(v)]", logScale)
+            }
+            try matches(series.valueLabels?.count, series.values.count, "\(seriesPath).valueLabels", "labels")
+            try matches(series.tints?.count, series.values.count, "\(seriesPath).tints", "colours")
+            if logScale, let stack = series.stack {
+                throw FolioError(path: "\(seriesPath).stack", "stacked bars (stack \"\(stack)\") cannot use a log scale")
             }
         }
         if stacked, logScale {
@@ -113,7 +136,7 @@ extension XValues {
 }
 
 extension LineChart {
-    func validate(path: String, logScale: Bool) throws {
+    func validate(path: String, logScale: Bool, secondaryLog: Bool) throws {
         try x?.validate(path: "\(path).x")
         try count(plots.count, atMost: InputLimits.chartLayers, "\(path).plots", "plots")
         try count(referenceLines.count, atMost: InputLimits.chartLayers, "\(path).referenceLines", "reference lines")
@@ -126,10 +149,15 @@ extension LineChart {
                     path: "\(plotPath).values",
                     "has \(plot.values.count) values but \(plot.x == nil ? "the chart's" : "its") x has \(positions.count)")
             }
+            let plotLog = plot.axis == .secondary ? secondaryLog : logScale
             for (v, value) in plot.values.enumerated() {
                 guard let value else { continue }
                 try finite(value, "\(plotPath).values[\(v)]")
-                try positiveForLog(value, "\(plotPath).values[\(v)]", logScale)
+                try positiveForLog(value, "\(plotPath).values[\(v)]", plotLog)
+            }
+            try matches(plot.tints?.count, plot.values.count, "\(plotPath).tints", "colours")
+            if let opacity = plot.fillOpacity, !(0...1).contains(opacity) {
+                throw FolioError(path: "\(plotPath).fillOpacity", "must be between 0 and 1")
             }
         }
         for (index, line) in referenceLines.enumerated() {
@@ -146,6 +174,9 @@ extension PieChart {
             if segment.value < 0 {
                 throw FolioError(path: "\(path).segments[\(index)].value", "pie values must not be negative")
             }
+        }
+        if let ringWidth, !(0.1...1).contains(ringWidth) {
+            throw FolioError(path: "\(path).ringWidth", "must be between 0.1 and 1 (a fraction of the radius)")
         }
         for (index, slice) in explode.enumerated() where !segments.indices.contains(slice) {
             throw FolioError(path: "\(path).explode[\(index)]", "no segment \(slice); there are \(segments.count)")

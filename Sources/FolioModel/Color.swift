@@ -70,6 +70,11 @@ public struct Color: Sendable, Hashable, Codable, CustomStringConvertible {
             blue: blue + (1 - blue) * amount, alpha: alpha)
     }
 
+    /// This colour mixed with black: `amount` 0 keeps it, 1 gives black.
+    public func darkened(_ amount: Double) -> Color {
+        Color(red: red * (1 - amount), green: green * (1 - amount), blue: blue * (1 - amount), alpha: alpha)
+    }
+
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -37,6 +37,8 @@ public struct LayoutReport: Sendable, Hashable, Codable {
             case missingGlyphs
             /// An image has no text alternative.
             case missingAlt
+            /// A chart has more untinted series than distinguishable palette colours.
+            case colorsRepeat
         }
 
         /// What rule bent.

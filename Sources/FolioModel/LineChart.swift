@@ -90,7 +90,15 @@ public enum XValues: Sendable, Hashable, Codable {
 
 /// One line (or point cloud) of a line chart; `nil` values leave a gap.
 public struct LinePlot: Sendable, Hashable, Codable {
-    /// The plot's name, shown in the legend.
+    /// Which value axis a plot is measured against.
+    public enum Axis: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
+        /// The chart's `yAxis`, on the leading side.
+        case primary
+        /// The chart's `secondaryYAxis`, on the trailing side: a series in another unit.
+        case secondary
+    }
+
+    /// The plot's name, shown in the legend; an empty title has no legend entry.
     public var title: String
     /// One value per x; nil leaves a gap.
     public var values: [Double?]
@@ -98,39 +106,59 @@ public struct LinePlot: Sendable, Hashable, Codable {
     public var x: XValues?
     /// Its colour; the palette's next colour when nil.
     public var tint: Color?
+    /// A marker colour per point (nil entries use `tint`); markers are drawn where one is set.
+    public var tints: [Color?]?
     /// Fill the area under the line.
     public var fill: Bool
+    /// The area's colour when filled; by default the line's colour.
+    public var fillColor: Color?
+    /// The area's opacity, 0 to 1; by default 0.15.
+    public var fillOpacity: Double?
     /// Draw a marker at each point; nil follows the chart.
     public var markers: Bool?
     /// Drawn dashed.
     public var dashed: Bool
+    /// The value axis it is measured against.
+    public var axis: Axis
 
     /// A plot named `title` with `values`.
     public init(
-        title: String, values: [Double?], x: XValues? = nil, tint: Color? = nil, fill: Bool = false,
-        markers: Bool? = nil, dashed: Bool = false
+        title: String = "", values: [Double?], x: XValues? = nil, tint: Color? = nil, tints: [Color?]? = nil,
+        fill: Bool = false, fillColor: Color? = nil, fillOpacity: Double? = nil, markers: Bool? = nil,
+        dashed: Bool = false, axis: Axis = .primary
     ) {
         self.title = title
         self.values = values
         self.x = x
         self.tint = tint
+        self.tints = tints
         self.fill = fill
+        self.fillColor = fillColor
+        self.fillOpacity = fillOpacity
         self.markers = markers
         self.dashed = dashed
+        self.axis = axis
     }
 
-    private enum CodingKeys: String, CodingKey { case title, values, x, tint, fill, markers, dashed }
+    private enum CodingKeys: String, CodingKey {
+        case title, values, x, tint, tints, fill, fillColor, fillOpacity, markers, dashed, axis
+    }
 
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
+        title = try c.decodeIfPresent(LenientText.self, forKey: .title)?.value ?? ""
         values = try c.decode([Double?].self, forKey: .values)
         x = try c.decodeIfPresent(XValues.self, forKey: .x)
         tint = try c.decodeIfPresent(Color.self, forKey: .tint)
-        fill = try c.decodeIfPresent(Bool.self, forKey: .fill) ?? false
+        tints = try c.decodeIfPresent([Color?].self, forKey: .tints)
+        fillColor = try c.decodeIfPresent(Color.self, forKey: .fillColor)
+        fillOpacity = try c.decodeIfPresent(Double.self, forKey: .fillOpacity)
+        // A fill colour or opacity asks for a fill.
+        fill = try c.decodeIfPresent(Bool.self, forKey: .fill) ?? (fillColor != nil || fillOpacity != nil)
         markers = try c.decodeIfPresent(Bool.self, forKey: .markers)
         dashed = try c.decodeIfPresent(Bool.self, forKey: .dashed) ?? false
+        axis = try c.decodeIfPresent(Axis.self, forKey: .axis) ?? .primary
     }
 }
 

@@ -31,12 +31,15 @@ public struct PieChart: Sendable, Hashable, Codable {
     public var percentLabels: Bool
     /// Indexes of slices pulled out of the pie.
     public var explode: [Int]
+    /// A donut's ring width as a fraction of its radius, 0.1 to 1 (1 fills the hole); nil is 0.42.
+    public var ringWidth: Double?
 
     /// A pie (or donut) chart of `segments`.
     public init(
         segments: [ChartSegment], donut: Bool = false, clockwise: Bool = true, centerTitle: String? = nil,
-        centerText: String? = nil, percentLabels: Bool = true, explode: [Int] = []
+        centerText: String? = nil, percentLabels: Bool = true, explode: [Int] = [], ringWidth: Double? = nil
     ) {
+        self.ringWidth = ringWidth
         self.segments = segments
         self.donut = donut
         self.clockwise = clockwise
@@ -46,7 +49,7 @@ public struct PieChart: Sendable, Hashable, Codable {
         self.explode = explode
     }
 
-    private enum CodingKeys: String, CodingKey { case segments, clockwise, centerTitle, centerText, percentLabels, explode }
+    private enum CodingKeys: String, CodingKey { case segments, clockwise, centerTitle, centerText, percentLabels, explode, ringWidth }
 
     init(from decoder: Decoder, donut: Bool) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -57,6 +60,7 @@ public struct PieChart: Sendable, Hashable, Codable {
         centerText = try c.decodeIfPresent(LenientText.self, forKey: .centerText)?.value
         percentLabels = try c.decodeIfPresent(Bool.self, forKey: .percentLabels) ?? true
         explode = try c.decodeIfPresent([Int].self, forKey: .explode) ?? []
+        ringWidth = try c.decodeIfPresent(Double.self, forKey: .ringWidth)
     }
 
     /// Decodes the value from a document, as written in JSON or YAML.
@@ -71,5 +75,6 @@ public struct PieChart: Sendable, Hashable, Codable {
         try c.encodeIfPresent(centerText, forKey: .centerText)
         try c.encode(percentLabels, forKey: .percentLabels)
         try c.encode(explode, forKey: .explode)
+        try c.encodeIfPresent(ringWidth, forKey: .ringWidth)
     }
 }

@@ -111,6 +111,15 @@ final class CairoCanvas: Canvas {
         cairo_stroke(cr)
     }
 
+    func beginClip(_ rect: Rect) {
+        cairo_save(cr)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+        cairo_clip(cr)
+    }
+
+    func endClip() { cairo_restore(cr) }
+
     func draw(text item: TextItem) {
         let layout = text.cachedLine(item.text, font: item.font)
         setColor(item.color)

@@ -163,7 +163,16 @@ final class FlowableBuilder {
             if let header = layout.header { zip(header, layout.headerSlots).forEach { checkGlyphs($0, $1.text, path: path) } }
             return [TableFlowable(layout: layout, range: 0..<table.rows.count, isFirstPart: true)]
         case .chart(let chart):
-            let drawing = ChartRenderer(measurer: text, theme: theme, strings: strings).drawing(for: chart, width: width)
+            let renderer = ChartRenderer(measurer: text, theme: theme, strings: strings)
+            let drawing = renderer.drawing(for: chart, width: width)
+            if renderer.repeatsColors(chart) {
+                warnings.append(
+                    LayoutReport.Warning(
+                        kind: .colorsRepeat, path: path,
+                        message:
+                            "more series than the \(theme.distinguishableColors) colours the palette gives in its shades, so some share a colour; give them tints"
+                    ))
+            }
             let title = chart.title.map { body([TextRun($0)], width: width, size: theme.bodySize + 1, bold: true, path: path) }
             return [
                 FigureFlowable(

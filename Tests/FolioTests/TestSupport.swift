@@ -196,22 +196,25 @@ enum TestSupport {
         switch chart.body {
         case .bar(let bar):
             strings += bar.categories
-            if chart.legend.position != .none { strings += bar.series.map(\.title) }
+            if chart.legend.position != .none { strings += bar.series.map(\.title).filter { !$0.isEmpty } }
             if bar.valueLabels, !bar.stacked {
                 strings += bar.series.flatMap { s in
-                    s.values.map {
-                        NumberFormat.english.string(
-                            $0, format: chart.yAxis.format,
-                            fallbackDecimals: NumberFormat.decimals(for: s.values))
+                    s.values.indices.compactMap { i in
+                        s.valueLabels?[i]
+                            ?? s.values[i].map {
+                                NumberFormat.english.string(
+                                    $0, format: chart.yAxis.format,
+                                    fallbackDecimals: NumberFormat.decimals(for: s.values.compactMap { $0 }))
+                            }
                     }
                 }
             }
         case .line(let line):
-            if chart.legend.position != .none { strings += line.plots.map(\.title) }
+            if chart.legend.position != .none { strings += line.plots.map(\.title).filter { !$0.isEmpty } }
             strings += line.referenceLines.compactMap(\.label)
         case .pie(let pie):
             if chart.legend.position != .none { strings += pie.segments.map(\.title) }
-            if pie.segments.contains(where: { $0.value > 0 }) {
+            if pie.percentLabels, pie.segments.contains(where: { $0.value > 0 }) {
                 strings += PieChartLayout.percentages(pie.segments.map(\.value)).filter { $0 > 0 }.map { "\($0)%" }
             }
             strings += [pie.centerTitle, pie.centerText].compactMap { $0 }
