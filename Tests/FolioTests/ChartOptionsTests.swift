@@ -286,4 +286,26 @@ final class ChartOptionsTests: XCTestCase {
         }
         XCTAssertTrue(html.contains("No data (Tue)"), "the text alternative says the value is missing")
     }
+
+    /// Samples/carekit-style.yaml: CareKit's centred header and "n / N" footer, value labels with
+    /// "N/A" for the day without data, and hard axis ranges, on a US Letter page.
+    func testTheCareKitStyleSample() throws {
+        let url = TestSupport.samples.appendingPathComponent("carekit-style.yaml")
+        let document = try DocumentDecoder.decode(try Data(contentsOf: url), format: .yaml)
+        let pdf = try document.render(as: .pdf)
+        let pages = try TestSupport.pageTexts(pdf)
+        XCTAssertEqual(pages.count, 2)
+        let words = try TestSupport.words(pdf)
+        let axis = 612.0 / 2
+        let header = words.filter { $0.yMin < 50 }
+        XCTAssertEqual(header.map(\.text).joined(separator: " "), "App Name: OCKSample, User Name: John Appleseed")
+        XCTAssertEqual(((header.first?.xMin ?? 0) + (header.last?.xMax ?? 0)) / 2, axis, accuracy: 1.5)
+        let footer = words.filter { $0.yMin > 740 }
+        XCTAssertEqual(footer.map(\.text), ["1", "/", "2"])
+        XCTAssertEqual(((footer.first?.xMin ?? 0) + (footer.last?.xMax ?? 0)) / 2, axis, accuracy: 1.5)
+        XCTAssertGreaterThanOrEqual(words.filter { $0.text == "N/A" }.count, 3, "two labels in the first chart, one in the second")
+        XCTAssertTrue(words.contains { $0.text == "Goal" }, "the tick's own label")
+        let chart = try XCTUnwrap(document.elements.compactMap { $0.content as? Chart }.first)
+        XCTAssertTrue(ChartDescription.describe(chart, strings: .english).contains("No data (Tuesday)"))
+    }
 }
