@@ -39,11 +39,17 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
+        .systemLibrary(
+            name: "CRSVG",
+            pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev"])]
+        ),
         .target(name: "CPDFFinish", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("deflate")]),
         .target(name: "FolioModel"),
         .target(name: "FolioGraphics", dependencies: ["FolioModel", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
-        .target(name: "FolioPDF", dependencies: ["CCairoPango", "CJPEG", "CPDFFinish", "FolioModel", "FolioGraphics", "FolioCharts"]),
+        .target(
+            name: "FolioPDF", dependencies: ["CCairoPango", "CJPEG", "CRSVG", "CPDFFinish", "FolioModel", "FolioGraphics", "FolioCharts"]),
         .target(
             name: "FolioHTML",
             dependencies: [

@@ -77,6 +77,19 @@ struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable
             MarkupEscaping.escape(url, into: &markup)
         }
 
+        /// A sanitised SVG picture (allow-listed element and attribute names, values and text
+        /// escaped by `SanitizedSVG`), `width` × `height` CSS pixels, ids prefixed with `idPrefix`,
+        /// labelled for assistive technology by `label` or hidden from it without one.
+        mutating func appendInterpolation(
+            svg picture: SanitizedSVG, idPrefix: String, width: Double, height: Double, fontFamily: String, label: String?
+        ) {
+            let accessibility: [SanitizedSVG.Attribute] =
+                label.map { [.init(name: "role", value: "img"), .init(name: "aria-label", value: $0)] }
+                ?? [.init(name: "aria-hidden", value: "true")]
+            markup += picture.markup(
+                idPrefix: idPrefix, width: width, height: height, fontFamily: fontFamily, rootAttributes: accessibility)
+        }
+
         /// A `data:` URI of an image whose format was checked.
         mutating func appendInterpolation(dataURI image: ImageData) {
             markup += "data:"

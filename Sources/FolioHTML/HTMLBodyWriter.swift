@@ -89,6 +89,16 @@ struct HTMLBodyWriter {
             return html + "</figure>"
         case .table(let table):
             return try tableHTML(table)
+        case .svg(let svg):
+            let picture = try prepared.picture(at: path)
+            let width = Swift.min(svg.width?.points ?? picture.size.width, 14_400) / 0.75
+            let height = width * picture.size.height / picture.size.width
+            let alt = svg.alt.trimmingCharacters(in: .whitespacesAndNewlines)
+            var html: HTML = "<figure class=\"folio-image folio-svg\">"
+            html +=
+                "\(svg: picture, idPrefix: ids.next("svg"), width: width, height: height, fontFamily: theme.fontFamily, label: alt.isEmpty ? nil : alt)"
+            if let caption = svg.caption { html += "<figcaption>\(caption)</figcaption>" }
+            return html + "</figure>"
         case .chart(let chart):
             var html: HTML = "<figure class=\"folio-chart\">"
             if let title = chart.title { html += "<div class=\"folio-figure-title\">\(title)</div>" }

@@ -1,11 +1,12 @@
 /// One element of a document's body, in reading order.
 ///
 /// In JSON and YAML each block is an object whose `type` names the case:
-/// `subtitle`, `paragraph`, `image`, `table`, `chart`, `message`, `widgets`, `pageBreak`, `section`, `columns`.
+/// `subtitle`, `paragraph`, `image`, `svg`, `table`, `chart`, `message`, `widgets`, `pageBreak`, `section`, `columns`.
 public enum Block: Sendable, Hashable, Codable {
     case subtitle(Subtitle)
     case paragraph(Paragraph)
     case image(ImageBlock)
+    case svg(SVGBlock)
     case table(Table)
     case chart(Chart)
     case message(Message)
@@ -38,6 +39,7 @@ public enum Block: Sendable, Hashable, Codable {
         case .subtitle: self = .subtitle(try Subtitle(from: decoder))
         case .paragraph: self = .paragraph(try Paragraph(from: decoder))
         case .image: self = .image(try ImageBlock(from: decoder))
+        case .svg: self = .svg(try SVGBlock(from: decoder))
         case .table: self = .table(try Table(from: decoder))
         case .chart: self = .chart(try Chart(from: decoder))
         case .message: self = .message(try Message(from: decoder))

@@ -24,7 +24,7 @@ extension BlockContent {
 extension Block {
     /// The kinds of block, by their `type` name in documents.
     public enum Kind: String, Sendable, CaseIterable {
-        case subtitle, paragraph, image, table, chart, message, widgets, pageBreak, section, columns
+        case subtitle, paragraph, image, svg, table, chart, message, widgets, pageBreak, section, columns
 
         /// The kind a document's `type` names; `page-break` and `pagebreak` are accepted for `pageBreak`.
         public init?(typeName: String) {
@@ -42,6 +42,7 @@ extension Block {
         case .subtitle(let value): return value
         case .paragraph(let value): return value
         case .image(let value): return value
+        case .svg(let value): return value
         case .table(let value): return value
         case .chart(let value): return value
         case .message(let value): return value

@@ -44,4 +44,10 @@ public enum InputLimits {
     public static let imageSide = 30_000
     /// Bytes of one image.
     public static let imageBytes = 64 * 1024 * 1024
+    /// Bytes of one SVG picture's markup.
+    public static let svgBytes = 2 * 1024 * 1024
+    /// Elements of one SVG picture.
+    public static let svgElements = 20_000
+    /// Nesting depth of one SVG picture's elements.
+    public static let svgDepth = 32
 }

@@ -1,4 +1,5 @@
 import CCairoPango
+import CRSVG
 import FolioGraphics
 import FolioModel
 import Foundation
@@ -109,6 +110,14 @@ final class CairoCanvas: Canvas {
             cairo_set_dash(cr, dashes.baseAddress, Int32(dashes.count), 0)
         }
         cairo_stroke(cr)
+    }
+
+    /// Draws a sanitised SVG picture's markup (`SanitizedSVG.markup`: no external references,
+    /// so nothing is loaded) scaled into `rect` with librsvg. Its user units are CSS pixels.
+    func draw(svgMarkup markup: String, in rect: Rect) {
+        cairo_save(cr)
+        _ = markup.withCString { folio_svg_render(cr, $0, strlen($0), rect.x, rect.y, rect.width, rect.height) }
+        cairo_restore(cr)
     }
 
     func beginClip(_ rect: Rect) {

@@ -8,10 +8,12 @@ final class FigureFlowable: Flowable {
     enum Content {
         case image(ImageData, Size)
         case drawing(Drawing)
+        /// The markup of a sanitised SVG picture shown at `Size`, drawn by librsvg.
+        case svg(markup: String, Size)
 
         var size: Size {
             switch self {
-            case .image(_, let size): return size
+            case .image(_, let size), .svg(_, let size): return size
             case .drawing(let drawing): return drawing.size
             }
         }
@@ -80,13 +82,17 @@ final class FigureFlowable: Flowable {
             canvas.draw(image: image, in: Rect(x: x, y: y, width: size.width, height: size.height))
         case .drawing(let drawing):
             canvas.transformed(translate: Point(x, y), scale: scale) { drawing.replay(on: canvas) }
+        case .svg(let markup, _):
+            canvas.draw(svgMarkup: markup, in: Rect(x: x, y: y, width: size.width, height: size.height))
         }
     }
 }
 
 extension FigureFlowable.Content {
     var isImage: Bool {
-        if case .image = self { return true }
-        return false
+        switch self {
+        case .image, .svg: return true
+        case .drawing: return false
+        }
     }
 }

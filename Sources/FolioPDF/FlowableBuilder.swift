@@ -162,6 +162,24 @@ final class FlowableBuilder {
             let layout = try TableLayout(table: table, width: width, text: text, theme: theme, strings: strings)
             if let header = layout.header { zip(header, layout.headerSlots).forEach { checkGlyphs($0, $1.text, path: path) } }
             return [TableFlowable(layout: layout, range: 0..<table.rows.count, isFirstPart: true)]
+        case .svg(let svg):
+            let picture = try prepared.picture(at: path)
+            let alternative = svg.alt.trimmingCharacters(in: .whitespacesAndNewlines)
+            if alternative.isEmpty {
+                warnings.append(
+                    LayoutReport.Warning(
+                        kind: .missingAlt, path: "\(path).alt",
+                        message: "the picture has no text alternative, so it is treated as decoration"))
+            }
+            let shownWidth = min(svg.width?.points ?? picture.size.width, width)
+            let size = Size(shownWidth, shownWidth * picture.size.height / picture.size.width)
+            return [
+                FigureFlowable(
+                    content: .svg(markup: picture.markup(idPrefix: "s", fontFamily: theme.fontFamily), size), title: nil,
+                    caption: caption(svg.caption),
+                    frameWidth: width, textColor: theme.text, captionColor: theme.muted,
+                    alternative: alternative.isEmpty ? nil : alternative)
+            ]
         case .chart(let chart):
             let renderer = ChartRenderer(measurer: text, theme: theme, strings: strings)
             let drawing = renderer.drawing(for: chart, width: width)

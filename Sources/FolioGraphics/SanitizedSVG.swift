@@ -1,0 +1,321 @@
+import FolioModel
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// An SVG picture reduced to drawing: allow-listed elements and presentation attributes only,
+/// references only inside the picture, ids renamed per use. Both outputs draw this markup:
+/// librsvg in the PDF, the browser in HTML.
+package struct SanitizedSVG: Sendable, Hashable {
+    /// One kept element or text.
+    package indirect enum Node: Sendable, Hashable {
+        case element(name: String, attributes: [Attribute], children: [Node])
+        case text(String)
+    }
+
+    /// One kept attribute, its value checked.
+    package struct Attribute: Sendable, Hashable {
+        /// The attribute's name, from the allow-list.
+        package let name: String
+        /// Its checked value, escaped when written.
+        package let value: String
+
+        /// An attribute `name="value"`.
+        package init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The `<svg>` element.
+    package let root: Node
+    /// The picture's own size in points (CSS pixels × 0.75), from its width and height or its viewBox.
+    package let size: Size
+
+    /// The markup, with every id and reference prefixed by `idPrefix` (unique in an HTML page) and
+    /// the root sized `width` × `height` (CSS pixels) when given. Text and attribute values are
+    /// escaped; element and attribute names come from the allow-list.
+    /// `fontFamily` is the text's font where the picture names none, so both outputs agree.
+    package func markup(
+        idPrefix: String, width: Double? = nil, height: Double? = nil, fontFamily: String? = nil,
+        rootAttributes: [Attribute] = []
+    ) -> String {
+        var rootAttributes = rootAttributes
+        if let fontFamily, case .element(_, let attributes, _) = root, !attributes.contains(where: { $0.name == "font-family" }) {
+            rootAttributes.append(Attribute(name: "font-family", value: fontFamily + ", sans-serif"))
+        }
+        var out = ""
+        out.reserveCapacity(4096)
+        write(root, into: &out, prefix: idPrefix, isRoot: true, width: width, height: height, extra: rootAttributes)
+        return out
+    }
+
+    private func write(
+        _ node: Node, into out: inout String, prefix: String, isRoot: Bool, width: Double?, height: Double?, extra: [Attribute]
+    ) {
+        switch node {
+        case .text(let text):
+            out += SanitizedSVG.escaped(text)
+        case .element(let name, let attributes, let children):
+            out += "<" + name
+            if isRoot { out += " xmlns=\"http://www.w3.org/2000/svg\"" }
+            for attribute in attributes {
+                if isRoot && (attribute.name == "width" || attribute.name == "height") && (width != nil || height != nil) { continue }
+                out += " " + attribute.name + "=\"" + SanitizedSVG.escaped(SanitizedSVG.prefixed(attribute, prefix)) + "\""
+            }
+            if isRoot {
+                // Without a viewBox a resized picture would be cut instead of scaled.
+                if !attributes.contains(where: { $0.name == "viewBox" }) {
+                    out += " viewBox=\"0 0 \(SanitizedSVG.number(size.width / 0.75)) \(SanitizedSVG.number(size.height / 0.75))\""
+                }
+                if let width { out += " width=\"\(SanitizedSVG.number(width))\"" }
+                if let height { out += " height=\"\(SanitizedSVG.number(height))\"" }
+                for attribute in extra { out += " " + attribute.name + "=\"" + SanitizedSVG.escaped(attribute.value) + "\"" }
+            }
+            guard !children.isEmpty else {
+                out += "/>"
+                return
+            }
+            out += ">"
+            for child in children { write(child, into: &out, prefix: prefix, isRoot: false, width: nil, height: nil, extra: []) }
+            out += "</" + name + ">"
+        }
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(value.clampedInt()) : String(format: "%.2f", value)
+    }
+
+    /// `value` of `attribute` with its id or references renamed into the `prefix` namespace.
+    private static func prefixed(_ attribute: Attribute, _ prefix: String) -> String {
+        switch attribute.name {
+        case "id": return prefix + "-" + attribute.value
+        case "href": return "#" + prefix + "-" + attribute.value.dropFirst()
+        default:
+            guard attribute.value.contains("url(#") else { return attribute.value }
+            return attribute.value.replacingOccurrences(of: "url(#", with: "url(#" + prefix + "-")
+        }
+    }
+
+    /// XML text with `&`, `<`, `>`, `"` and `'` escaped.
+    private static func escaped(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+}
+
+extension SanitizedSVG {
+    /// Parses `data` as SVG and keeps only what draws. Throws a `FolioError` at `path` for markup
+    /// that is not well-formed XML, has a DTD or entities, is not an `<svg>`, or is over the limits.
+    package static func sanitize(_ data: Data, path: String) throws -> SanitizedSVG {
+        if data.count > InputLimits.svgBytes {
+            throw FolioError(path: path, "the SVG is \(data.count) bytes; at most \(InputLimits.svgBytes) are allowed")
+        }
+        // No DTD means no entity expansion and no external entities, whatever the parser's defaults.
+        let lowered = String(decoding: data.prefix(InputLimits.svgBytes), as: UTF8.self).lowercased()
+        if lowered.contains("<!doctype") || lowered.contains("<!entity") {
+            throw FolioError(path: path, "SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line")
+        }
+        let reader = SVGTreeReader()
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.shouldProcessNamespaces = false
+        parser.delegate = reader
+        let parsed = parser.parse()
+        if let failure = reader.failure { throw FolioError(path: path, failure) }
+        guard parsed else {
+            throw FolioError(path: path, "not well-formed SVG (XML) near line \(parser.lineNumber), column \(parser.columnNumber)")
+        }
+        guard let root = reader.root else { throw FolioError(path: path, "the markup must be one <svg> element") }
+        guard case .element("svg", let attributes, _) = root else {
+            throw FolioError(path: path, "the markup must be one <svg> element")
+        }
+        return SanitizedSVG(root: root, size: intrinsicSize(attributes))
+    }
+
+    /// Width and height in points: the root's absolute width and height, else its viewBox, else 300 × 150.
+    private static func intrinsicSize(_ attributes: [Attribute]) -> Size {
+        func value(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
+        let box = value("viewBox").map {
+            $0.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
+        }
+        let boxSize = box.flatMap { $0.count == 4 && $0[2] > 0 && $0[3] > 0 ? ($0[2], $0[3]) : nil }
+        var width = value("width").flatMap(cssPixels)
+        var height = value("height").flatMap(cssPixels)
+        if let (w, h) = boxSize {
+            if width == nil, let height { width = height * w / h }
+            if height == nil, let width { height = width * h / w }
+        }
+        let w = width ?? boxSize?.0 ?? 300
+        let h = height ?? boxSize?.1 ?? 150
+        let limit = InputLimits.length / 0.75
+        return Size(Swift.min(Swift.max(w, 1), limit) * 0.75, Swift.min(Swift.max(h, 1), limit) * 0.75)
+    }
+
+    /// An absolute SVG length in CSS pixels (`12`, `12px`, `9pt`, `2cm`, `20mm`, `1in`); nil for percentages.
+    private static func cssPixels(_ text: String) -> Double? {
+        let units: [(String, Double)] = [("px", 1), ("pt", 4.0 / 3), ("pc", 16), ("mm", 96 / 25.4), ("cm", 96 / 2.54), ("in", 96)]
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        for (unit, factor) in units where trimmed.hasSuffix(unit) {
+            return Double(trimmed.dropLast(unit.count)).flatMap { $0.isFinite && $0 > 0 ? $0 * factor : nil }
+        }
+        return Double(trimmed).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+    }
+}
+
+/// Builds the sanitised tree from the parser's events, dropping what does not draw.
+private final class SVGTreeReader: NSObject, XMLParserDelegate {
+    /// Elements kept; the rest are dropped with everything inside them.
+    static let elements: Set<String> = [
+        "svg", "g", "defs", "symbol", "use", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon",
+        "text", "tspan", "textPath", "title", "desc", "linearGradient", "radialGradient", "stop", "clipPath", "mask",
+        "pattern", "marker",
+    ]
+    /// Elements whose text is kept.
+    static let textElements: Set<String> = ["text", "tspan", "textPath", "title", "desc"]
+    /// Geometry and presentation attributes kept.
+    static let attributes: Set<String> = [
+        "id", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "fx", "fy", "width", "height", "d", "points",
+        "transform", "viewBox", "preserveAspectRatio", "fill", "fill-opacity", "fill-rule", "stroke", "stroke-width",
+        "stroke-opacity", "stroke-linecap", "stroke-linejoin", "stroke-dasharray", "stroke-dashoffset",
+        "stroke-miterlimit", "opacity", "clip-path", "clip-rule", "mask", "color", "display", "visibility",
+        "font-family", "font-size", "font-weight", "font-style", "text-anchor", "dominant-baseline", "letter-spacing",
+        "word-spacing", "offset", "stop-color", "stop-opacity", "gradientUnits", "gradientTransform", "spreadMethod",
+        "patternUnits", "patternContentUnits", "patternTransform", "clipPathUnits", "maskUnits", "maskContentUnits",
+        "markerWidth", "markerHeight", "refX", "refY", "orient", "markerUnits", "marker-start", "marker-mid",
+        "marker-end", "href", "xlink:href", "dx", "dy", "rotate", "textLength", "lengthAdjust", "vector-effect",
+        "shape-rendering", "paint-order", "startOffset",
+    ]
+    /// Properties of a `style` attribute kept as attributes.
+    static let styleProperties: Set<String> = attributes.subtracting([
+        "id", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "fx", "fy", "width", "height", "d", "points",
+        "transform", "viewBox", "href", "xlink:href",
+    ])
+
+    private struct Open {
+        let name: String
+        var attributes: [SanitizedSVG.Attribute]
+        var children: [SanitizedSVG.Node]
+    }
+
+    private var stack: [Open] = []
+    /// Depth of a dropped element's subtree being skipped; 0 when keeping.
+    private var skipping = 0
+    private var count = 0
+    private(set) var root: SanitizedSVG.Node?
+    private(set) var failure: String?
+
+    private func fail(_ message: String, _ parser: XMLParser) {
+        if failure == nil { failure = message }
+        parser.abortParsing()
+    }
+
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String]
+    ) {
+        if skipping > 0 || !SVGTreeReader.elements.contains(name) || (stack.isEmpty && root != nil) {
+            skipping += 1
+            return
+        }
+        count += 1
+        if count > InputLimits.svgElements { return fail("the SVG has more than \(InputLimits.svgElements) elements", parser) }
+        if stack.count >= InputLimits.svgDepth { return fail("the SVG nests elements deeper than \(InputLimits.svgDepth)", parser) }
+        var kept: [String: String] = [:]
+        for (key, value) in attributes where SVGTreeReader.attributes.contains(key) {
+            // SVG 2's plain href: an xlink:href would need a namespace declaration in the XML librsvg reads.
+            let name = key == "xlink:href" ? "href" : key
+            if let safe = SVGTreeReader.checked(name, value), kept[name] == nil || key == "href" { kept[name] = safe }
+        }
+        // A style attribute's drawing properties become attributes (a `style` could carry url(…) to anywhere).
+        if let style = attributes["style"] {
+            for declaration in style.split(separator: ";") {
+                let parts = declaration.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2, SVGTreeReader.styleProperties.contains(parts[0]), kept[parts[0]] == nil,
+                    let safe = SVGTreeReader.checked(parts[0], parts[1])
+                else { continue }
+                kept[parts[0]] = safe
+            }
+        }
+        let ordered = kept.keys.sorted().map { SanitizedSVG.Attribute(name: $0, value: kept[$0] ?? "") }
+        stack.append(Open(name: name, attributes: ordered, children: []))
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if skipping > 0 {
+            skipping -= 1
+            return
+        }
+        guard let open = stack.popLast(), open.name == name else {
+            return fail("not well-formed SVG (XML) near line \(parser.lineNumber): </\(name)> closes no open element", parser)
+        }
+        let node = SanitizedSVG.Node.element(name: open.name, attributes: open.attributes, children: open.children)
+        if stack.isEmpty {
+            root = node
+        } else {
+            stack[stack.count - 1].children.append(node)
+        }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        let code = (parseError as NSError).code
+        fail("not well-formed SVG (XML) near line \(parser.lineNumber), column \(parser.columnNumber) (XML error \(code))", parser)
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard skipping == 0, let top = stack.last, SVGTreeReader.textElements.contains(top.name) else { return }
+        if case .text(let previous)? = top.children.last {
+            stack[stack.count - 1].children[top.children.count - 1] = .text(previous + string)
+        } else {
+            stack[stack.count - 1].children.append(.text(string))
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA block: Data) {
+        self.parser(parser, foundCharacters: String(decoding: block, as: UTF8.self))
+    }
+
+    /// `value` when it is safe for `name`: references only to ids in the picture, no scheme, no escapes.
+    static func checked(_ name: String, _ value: String) -> String? {
+        let lowered = value.lowercased()
+        if name == "href" || name == "xlink:href" {
+            // Only a reference into the picture: `#id` of a plain name.
+            guard value.hasPrefix("#"), value.count > 1, value.dropFirst().allSatisfy(isNameCharacter) else { return nil }
+            return value
+        }
+        if name == "id" { return !value.isEmpty && value.allSatisfy(isNameCharacter) ? value : nil }
+        var value = value
+        if lowered.contains("url(") {
+            // url(#name) only, written one way so ids can be renamed; anything else could load a resource.
+            value = value.replacing(SVGTreeReader.localReference) { "url(#\($0.output.1))" }
+            if value.lowercased().components(separatedBy: "url(").count != value.components(separatedBy: "url(#").count {
+                return nil
+            }
+        }
+        if lowered.contains("javascript:") || lowered.contains("expression(") || value.contains("\\") || value.contains("<") {
+            return nil
+        }
+        return value.utf8.count <= InputLimits.svgBytes ? value : nil
+    }
+
+    /// `url(#name)` however it is written: any case, quotes, spaces.
+    nonisolated(unsafe) static let localReference = #/(?i)url\(\s*['"]?\s*#([A-Za-z0-9_.\-]+)\s*['"]?\s*\)/#
+
+    private static func isNameCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_" || character == ".")
+    }
+}
