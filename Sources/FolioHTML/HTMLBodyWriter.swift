@@ -54,6 +54,41 @@ struct HTMLBodyWriter {
         return html
     }
 
+    /// A custom element: its own markup (names from fixed lists, everything else escaped), with
+    /// its drawing as inline SVG where it asks, or just the drawing.
+    private mutating func customHTML(_ element: any CustomElement, charts: ScreenChart) -> HTML {
+        let drawing = ElementRecorder.drawing(
+            of: element, width: ScreenChart.wideWidth, measurer: charts.charts.measurer, theme: theme)
+        let label = element.alternativeText
+        var svg: HTML = ""
+        if drawing.size.height > 0 {
+            svg = SVGCanvas.svg(drawing, id: ids.next("custom"), title: label ?? "", fontFamily: theme.fontFamily)
+        }
+        guard let markup = element.html() else {
+            return "<figure class=\"folio-custom\"\(label == nil ? " aria-hidden=\"true\"" : "")>\(svg)</figure>"
+        }
+        return "<div class=\"folio-custom\">\(HTMLBodyWriter.html(markup, drawing: svg, depth: 0))</div>"
+    }
+
+    /// `markup` written through `HTML`: tag and attribute names from `ElementMarkup`'s fixed lists, texts
+    /// and values escaped, at most 64 levels deep.
+    private static func html(_ markup: ElementMarkup, drawing: HTML, depth: Int) -> HTML {
+        guard depth < 64 else { return "" }
+        switch markup {
+        case .text(let text): return "\(text)"
+        case .drawing: return drawing
+        case .element(let tag, let attributes, let children):
+            var html: HTML = "<\(tag.rawValue)"
+            for (name, value) in attributes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                html += " \(name.rawValue)=\"\(value)\""
+            }
+            html += ">"
+            if tag == .br || tag == .hr { return html }
+            for child in children { html += HTMLBodyWriter.html(child, drawing: drawing, depth: depth + 1) }
+            return html + "</\(tag.rawValue)>"
+        }
+    }
+
     private mutating func tintClass(_ tint: Color) -> String {
         if !tints.contains(tint) { tints.append(tint) }
         return HTMLStyle.className(tint)
@@ -89,6 +124,8 @@ struct HTMLBodyWriter {
             return html + "</figure>"
         case .table(let table):
             return try tableHTML(table)
+        case .custom(let custom):
+            return customHTML(custom.element, charts: charts)
         case .svg(let svg):
             let picture = try prepared.picture(at: path)
             let width = Swift.min(svg.width?.points ?? picture.size.width, 14_400) / 0.75

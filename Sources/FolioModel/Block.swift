@@ -14,9 +14,11 @@ public enum Block: Sendable, Hashable, Codable {
     case pageBreak
     case section(Section)
     case columns(Columns)
+    /// A block type of the app's own, built in Swift (`CustomElement`).
+    case custom(CustomBlock)
 
     /// The `type` names accepted in documents.
-    public static let typeNames = Kind.allCases.map(\.rawValue)
+    public static let typeNames = Kind.allCases.filter { $0 != .custom }.map(\.rawValue)
 
     /// The kind of this block.
     public var kind: Kind { content.map { type(of: $0).kind } ?? .pageBreak }
@@ -30,7 +32,7 @@ public enum Block: Sendable, Hashable, Codable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(String.self, forKey: .type)
-        guard let kind = Kind(typeName: type) else {
+        guard let kind = Kind(typeName: type), kind != .custom else {
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container,
                 debugDescription: "unknown block type \"\(type)\"; expected one of: \(Block.typeNames.joined(separator: ", "))")
@@ -47,6 +49,7 @@ public enum Block: Sendable, Hashable, Codable {
         case .pageBreak: self = .pageBreak
         case .section: self = .section(try Section(from: decoder))
         case .columns: self = .columns(try Columns(from: decoder))
+        case .custom: self = .custom(try CustomBlock(from: decoder))
         }
     }
 

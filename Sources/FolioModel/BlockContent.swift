@@ -24,7 +24,7 @@ extension BlockContent {
 extension Block {
     /// The kinds of block, by their `type` name in documents.
     public enum Kind: String, Sendable, CaseIterable {
-        case subtitle, paragraph, image, svg, table, chart, message, widgets, pageBreak, section, columns
+        case subtitle, paragraph, image, svg, table, chart, message, widgets, pageBreak, section, columns, custom
 
         /// The kind a document's `type` names; `page-break` and `pagebreak` are accepted for `pageBreak`.
         public init?(typeName: String) {
@@ -50,6 +50,7 @@ extension Block {
         case .pageBreak: return nil
         case .section(let value): return value
         case .columns(let value): return value
+        case .custom(let value): return value
         }
     }
 

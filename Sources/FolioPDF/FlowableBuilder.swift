@@ -162,6 +162,14 @@ final class FlowableBuilder {
             let layout = try TableLayout(table: table, width: width, text: text, theme: theme, strings: strings)
             if let header = layout.header { zip(header, layout.headerSlots).forEach { checkGlyphs($0, $1.text, path: path) } }
             return [TableFlowable(layout: layout, range: 0..<table.rows.count, isFirstPart: true)]
+        case .custom(let custom):
+            let drawing = ElementRecorder.drawing(of: custom.element, width: width, measurer: text, theme: theme)
+            guard drawing.size.height > 0 else { return [] }
+            return [
+                FigureFlowable(
+                    content: .drawing(drawing), title: nil, caption: nil, frameWidth: width, textColor: theme.text,
+                    captionColor: theme.muted, alternative: custom.element.alternativeText)
+            ]
         case .svg(let svg):
             let picture = try prepared.picture(at: path)
             let alternative = svg.alt.trimmingCharacters(in: .whitespacesAndNewlines)
