@@ -40,11 +40,8 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
-        .systemLibrary(
-            name: "CRSVG",
-            pkgConfig: "librsvg-2.0",
-            providers: [.apt(["librsvg2-dev"])]
-        ),
+        // librsvg, loaded with dlopen on the first SVG picture (Debian's librsvg2-2).
+        .target(name: "CRSVG", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CPDFFinish", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("deflate")]),
         .target(name: "FolioModel"),
         .target(name: "FolioGraphics", dependencies: ["FolioModel", .product(name: "Crypto", package: "swift-crypto")]),

@@ -6,6 +6,8 @@ struct Legend {
     struct Entry {
         let title: String
         let color: Color
+        /// A plot's marker shape, drawn as its swatch so the entry is told apart without colour.
+        var shape: LinePlot.MarkerShape? = nil
     }
 
     let entries: [Entry]
@@ -103,6 +105,13 @@ struct Legend {
 
     private func drawEntry(_ entry: Entry, on canvas: Canvas, x: Double, centerY: Double) {
         let s = Legend.swatch
+        if let shape = entry.shape {
+            canvas.line(
+                from: Point(x - 2, centerY), to: Point(x + s + 2, centerY), style: StrokeStyle(color: entry.color, width: 1.3))
+            canvas.fill(.marker(shape, center: Point(x + s / 2, centerY), radius: s / 2 - 0.5), color: entry.color)
+            canvas.draw(text: context.text.item(entry.title, font: font, color: context.theme.text, x: x + s + 4, centerY: centerY))
+            return
+        }
         switch options.swatch {
         case .square: canvas.rect(Rect(x: x, y: centerY - s / 2, width: s, height: s), color: entry.color)
         case .dot: canvas.fill(.circle(center: Point(x + s / 2, centerY), radius: s / 2), color: entry.color)

@@ -83,7 +83,9 @@ struct LineChartLayout {
         }
         let legend = Legend(
             entries: line.plots.enumerated().compactMap {
-                $0.element.title.isEmpty ? nil : Legend.Entry(title: $0.element.title, color: color(ofPlot: $0.offset))
+                $0.element.title.isEmpty
+                    ? nil
+                    : Legend.Entry(title: $0.element.title, color: color(ofPlot: $0.offset), shape: $0.element.markerShape)
             },
             options: chart.legend, context: context)
         let frame = PlotFrame(
@@ -194,17 +196,18 @@ struct LineChartLayout {
                 }
             }
         }
-        if plot.markers ?? line.markers {
-            let radius = line.connect ? 2.5 : 2
+        let shape = plot.markerShape ?? .circle
+        if plot.markers ?? (plot.markerShape != nil || line.markers) {
+            let radius = (line.connect ? 2.5 : 2) * (plot.markerShape == nil ? 1 : 1.3)
             for point in Curves.merged(runs.flatMap { $0 }, cell: column) {
-                canvas.fill(.circle(center: point, radius: radius), color: color)
+                canvas.fill(.marker(shape, center: point, radius: radius), color: color)
             }
         }
         // Points given their own colour get a marker in it.
         let radius = line.connect ? 2.8 : 2.4
         for (point, tint) in tinted {
-            canvas.fill(.circle(center: point, radius: radius + 0.8), color: .white)
-            canvas.fill(.circle(center: point, radius: radius), color: tint)
+            canvas.fill(.marker(shape, center: point, radius: radius + 0.8), color: .white)
+            canvas.fill(.marker(shape, center: point, radius: radius), color: tint)
         }
         // Points beyond a threshold get a ring in its colour; dense ones are merged first.
         let highlighted =

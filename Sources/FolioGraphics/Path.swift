@@ -1,3 +1,5 @@
+import FolioModel
+
 /// A vector outline built from lines, cubic curves and arcs.
 package struct Path: Sendable, Hashable {
     /// One drawing step of a path.
@@ -69,5 +71,28 @@ package struct Path: Sendable, Hashable {
         path.arc(center: center, radius: radius, start: 0, end: 2 * .pi)
         path.close()
         return path
+    }
+
+    /// A marker of `shape` centred on `center`, `radius` from its centre to its edge.
+    package static func marker(_ shape: LinePlot.MarkerShape, center c: Point, radius r: Double) -> Path {
+        func polygon(_ points: [(Double, Double)]) -> Path {
+            var path = Path()
+            for (index, (x, y)) in points.enumerated() {
+                if index == 0 { path.move(to: Point(c.x + x * r, c.y + y * r)) } else { path.line(to: Point(c.x + x * r, c.y + y * r)) }
+            }
+            path.close()
+            return path
+        }
+        switch shape {
+        case .circle: return circle(center: c, radius: r)
+        case .square: return polygon([(-0.85, -0.85), (0.85, -0.85), (0.85, 0.85), (-0.85, 0.85)])
+        case .triangle: return polygon([(0, -1.15), (1.05, 0.8), (-1.05, 0.8)])
+        case .diamond: return polygon([(0, -1.2), (1.2, 0), (0, 1.2), (-1.2, 0)])
+        case .cross:
+            let w = 0.38
+            return polygon([
+                (-w, -1), (w, -1), (w, -w), (1, -w), (1, w), (w, w), (w, 1), (-w, 1), (-w, w), (-1, w), (-1, -w), (-w, -w),
+            ])
+        }
     }
 }

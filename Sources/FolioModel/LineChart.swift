@@ -120,13 +120,22 @@ public struct LinePlot: Sendable, Hashable, Codable {
     public var dashed: Bool
     /// The value axis it is measured against.
     public var axis: Axis
+    /// The shape of its markers and legend swatch (Core Plot's plot symbols), so plots are told
+    /// apart without colour; setting it turns markers on.
+    public var markerShape: MarkerShape?
+
+    /// A marker's shape.
+    public enum MarkerShape: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
+        case circle, square, triangle, diamond, cross
+    }
 
     /// A plot named `title` with `values`.
     public init(
         title: String = "", values: [Double?], x: XValues? = nil, tint: Color? = nil, tints: [Color?]? = nil,
         fill: Bool = false, fillColor: Color? = nil, fillOpacity: Double? = nil, markers: Bool? = nil,
-        dashed: Bool = false, axis: Axis = .primary
+        dashed: Bool = false, axis: Axis = .primary, markerShape: MarkerShape? = nil
     ) {
+        self.markerShape = markerShape
         self.title = title
         self.values = values
         self.x = x
@@ -141,7 +150,7 @@ public struct LinePlot: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case title, values, x, tint, tints, fill, fillColor, fillOpacity, markers, dashed, axis
+        case title, values, x, tint, tints, fill, fillColor, fillOpacity, markers, dashed, axis, markerShape
     }
 
     /// Decodes the value from a document, as written in JSON or YAML.
@@ -159,6 +168,7 @@ public struct LinePlot: Sendable, Hashable, Codable {
         markers = try c.decodeIfPresent(Bool.self, forKey: .markers)
         dashed = try c.decodeIfPresent(Bool.self, forKey: .dashed) ?? false
         axis = try c.decodeIfPresent(Axis.self, forKey: .axis) ?? .primary
+        markerShape = try c.decodeIfPresent(MarkerShape.self, forKey: .markerShape)
     }
 }
 

@@ -116,7 +116,7 @@ final class CairoCanvas: Canvas {
     /// so nothing is loaded) scaled into `rect` with librsvg. Its user units are CSS pixels.
     func draw(svgMarkup markup: String, in rect: Rect) {
         cairo_save(cr)
-        _ = markup.withCString { folio_svg_render(cr, $0, strlen($0), rect.x, rect.y, rect.width, rect.height) }
+        _ = markup.withCString { folio_svg_render(UnsafeMutableRawPointer(cr), $0, strlen($0), rect.x, rect.y, rect.width, rect.height) }
         cairo_restore(cr)
     }
 

@@ -1,4 +1,5 @@
 import CCairoPango
+import CRSVG
 import FolioCharts
 import FolioGraphics
 import FolioModel
@@ -172,6 +173,9 @@ final class FlowableBuilder {
             ]
         case .svg(let svg):
             let picture = try prepared.picture(at: path)
+            guard folio_svg_available() == 1 else {
+                throw FolioError(path: path, "drawing SVG in a PDF needs librsvg, which is not installed (Debian: apt install librsvg2-2)")
+            }
             let alternative = svg.alt.trimmingCharacters(in: .whitespacesAndNewlines)
             if alternative.isEmpty {
                 warnings.append(

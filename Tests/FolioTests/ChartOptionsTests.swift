@@ -197,6 +197,20 @@ final class ChartOptionsTests: XCTestCase {
         XCTAssertFalse(texts(drawing).contains(""), "an untitled plot has no (empty) legend entry")
     }
 
+    func testMarkerShapesMarkThePointsAndTheLegend() {
+        let chart = Chart.line(
+            LineChart(plots: [LinePlot(title: "Weight", values: [80, 81, 82], tint: red, markerShape: .triangle)]))
+        let drawing = renderer.drawing(for: chart, width: 400)
+        let triangles = drawing.commands.filter {
+            guard case .fill(let path, let color) = $0, color == red else { return false }
+            return path.elements.count == 4 && path.elements.allSatisfy { if case .arc = $0 { return false } else { return true } }
+        }
+        XCTAssertEqual(triangles.count, 4, "three points and the legend swatch")
+        XCTAssertEqual(
+            error(#"{"type": "chart", "kind": "line", "plots": [{"values": [1], "markerShape": "star"}]}"#),
+            #"elements[0].plots[0].markerShape: unknown value "star"; expected one of: circle, square, triangle, diamond, cross"#)
+    }
+
     func testDonutRingWidth() {
         func innerRadius(_ width: Double?) -> Double? {
             let chart = Chart.pie(PieChart(segments: [ChartSegment(title: "A", value: 1)], donut: true, ringWidth: width))
