@@ -57,13 +57,15 @@ package struct SanitizedSVG: Sendable, Hashable {
     ) {
         switch node {
         case .text(let text):
-            out += SanitizedSVG.escaped(text)
+            MarkupEscaping.escape(text, into: &out)
         case .element(let name, let attributes, let children):
             out += "<" + name
             if isRoot { out += " xmlns=\"http://www.w3.org/2000/svg\"" }
             for attribute in attributes {
                 if isRoot && (attribute.name == "width" || attribute.name == "height") && (width != nil || height != nil) { continue }
-                out += " " + attribute.name + "=\"" + SanitizedSVG.escaped(SanitizedSVG.prefixed(attribute, prefix)) + "\""
+                out += " " + attribute.name + "=\""
+                MarkupEscaping.escape(SanitizedSVG.prefixed(attribute, prefix), into: &out)
+                out += "\""
             }
             if isRoot {
                 // Without a viewBox a resized picture would be cut instead of scaled.
@@ -72,7 +74,11 @@ package struct SanitizedSVG: Sendable, Hashable {
                 }
                 if let width { out += " width=\"\(SanitizedSVG.number(width))\"" }
                 if let height { out += " height=\"\(SanitizedSVG.number(height))\"" }
-                for attribute in extra { out += " " + attribute.name + "=\"" + SanitizedSVG.escaped(attribute.value) + "\"" }
+                for attribute in extra {
+                    out += " " + attribute.name + "=\""
+                    MarkupEscaping.escape(attribute.value, into: &out)
+                    out += "\""
+                }
             }
             guard !children.isEmpty else {
                 out += "/>"
@@ -97,24 +103,6 @@ package struct SanitizedSVG: Sendable, Hashable {
             guard attribute.value.contains("url(#") else { return attribute.value }
             return attribute.value.replacingOccurrences(of: "url(#", with: "url(#" + prefix + "-")
         }
-    }
-
-    /// XML text with `&`, `<`, `>`, `"` and `'` escaped.
-    private static func escaped(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 }) else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 16)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
     }
 }
 

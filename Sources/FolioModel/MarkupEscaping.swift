@@ -1,5 +1,5 @@
 /// Escaping for XML and HTML text and attribute values. Only the types that write markup
-/// call it (FolioHTML's `HTML` and `CSS`, FolioPDF's `XMLText`): a document string reaches
+/// call it (FolioHTML's `HTML` and `CSS`, FolioPDF's `XMLText`, FolioGraphics' `SanitizedSVG`): a document string reaches
 /// the output through their interpolations, never by hand.
 package enum MarkupEscaping {
     /// `&`, `<`, `>`, `"` and `'` replaced by character references; characters that

@@ -55,6 +55,17 @@ final class FlowableBuilder {
         return items
     }
 
+    /// `alt` trimmed, or nil (decoration, reported as a layout warning) when it is empty.
+    private func textAlternative(_ alt: String, of what: String, path: String) -> String? {
+        let alternative = alt.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard alternative.isEmpty else { return alternative }
+        warnings.append(
+            LayoutReport.Warning(
+                kind: .missingAlt, path: "\(path).alt",
+                message: "the \(what) has no text alternative, so it is treated as decoration"))
+        return nil
+    }
+
     private func checkGlyphs(_ layout: TextLayout, _ string: String, path: String) {
         let missing = pango_layout_get_unknown_glyphs_count(layout.pointer)
         guard missing > 0 else { return }
@@ -143,13 +154,7 @@ final class FlowableBuilder {
                 if case .file = image.source { field = "\(path).path" } else { field = "\(path).data" }
                 throw FolioError(path: field, "the image data is corrupt and cannot be decoded")
             }
-            let alternative = image.alt.trimmingCharacters(in: .whitespacesAndNewlines)
-            if alternative.isEmpty {
-                warnings.append(
-                    LayoutReport.Warning(
-                        kind: .missingAlt, path: "\(path).alt",
-                        message: "the image has no text alternative, so it is treated as decoration"))
-            }
+            let alternative = textAlternative(image.alt, of: "image", path: path)
             let natural = Double(data.pixelWidth) * 0.75
             let shownWidth = min(image.width?.points ?? natural, width)
             let size = Size(shownWidth, shownWidth * Double(data.pixelHeight) / Double(data.pixelWidth))
@@ -157,7 +162,7 @@ final class FlowableBuilder {
                 FigureFlowable(
                     content: .image(data, size), title: nil, caption: caption(image.caption),
                     frameWidth: width, textColor: theme.text, captionColor: theme.muted,
-                    alternative: alternative.isEmpty ? nil : alternative)
+                    alternative: alternative)
             ]
         case .table(let table):
             let layout = try TableLayout(table: table, width: width, text: text, theme: theme, strings: strings)
@@ -176,13 +181,7 @@ final class FlowableBuilder {
             guard folio_svg_available() == 1 else {
                 throw FolioError(path: path, "drawing SVG in a PDF needs librsvg, which is not installed (Debian: apt install librsvg2-2)")
             }
-            let alternative = svg.alt.trimmingCharacters(in: .whitespacesAndNewlines)
-            if alternative.isEmpty {
-                warnings.append(
-                    LayoutReport.Warning(
-                        kind: .missingAlt, path: "\(path).alt",
-                        message: "the picture has no text alternative, so it is treated as decoration"))
-            }
+            let alternative = textAlternative(svg.alt, of: "picture", path: path)
             let shownWidth = min(svg.width?.points ?? picture.size.width, width)
             let size = Size(shownWidth, shownWidth * picture.size.height / picture.size.width)
             return [
@@ -190,7 +189,7 @@ final class FlowableBuilder {
                     content: .svg(markup: picture.markup(idPrefix: "s", fontFamily: theme.fontFamily), size), title: nil,
                     caption: caption(svg.caption),
                     frameWidth: width, textColor: theme.text, captionColor: theme.muted,
-                    alternative: alternative.isEmpty ? nil : alternative)
+                    alternative: alternative)
             ]
         case .chart(let chart):
             let renderer = ChartRenderer(measurer: text, theme: theme, strings: strings)

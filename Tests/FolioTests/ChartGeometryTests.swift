@@ -33,15 +33,7 @@ final class ChartGeometryTests: XCTestCase {
         Array(allRects(drawing, color: color).dropLast())
     }
 
-    private func allRects(_ drawing: Drawing, color: Color) -> [Rect] {
-        drawing.commands.compactMap { command in
-            guard case .fill(let path, let fill) = command, fill == color, path.elements.count == 5,
-                case .move(let a) = path.elements[0], case .line(let b) = path.elements[1],
-                case .line(let c) = path.elements[2]
-            else { return nil }
-            return Rect(x: a.x, y: a.y, width: b.x - a.x, height: c.y - b.y)
-        }
-    }
+    private func allRects(_ drawing: Drawing, color: Color) -> [Rect] { TestSupport.filledRects(drawing, color: color) }
 
     private func texts(_ drawing: Drawing) -> [TextItem] {
         drawing.commands.compactMap { if case .text(let item) = $0 { return item } else { return nil } }

@@ -21,15 +21,7 @@ final class ChartOptionsTests: XCTestCase {
     }
 
     /// Filled axis-aligned rectangles of `color`, in drawing order.
-    private func rects(_ drawing: Drawing, color: Color) -> [Rect] {
-        drawing.commands.compactMap { command in
-            guard case .fill(let path, let fill) = command, fill == color, path.elements.count == 5,
-                case .move(let a) = path.elements[0], case .line(let b) = path.elements[1],
-                case .line(let c) = path.elements[2]
-            else { return nil }
-            return Rect(x: a.x, y: a.y, width: b.x - a.x, height: c.y - b.y)
-        }
-    }
+    private func rects(_ drawing: Drawing, color: Color) -> [Rect] { TestSupport.filledRects(drawing, color: color) }
 
     private func error(_ element: String) -> String {
         let json = #"{"elements": ["# + element + "]}"

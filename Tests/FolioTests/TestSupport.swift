@@ -189,6 +189,17 @@ enum TestSupport {
         return strings.filter { !$0.isEmpty }
     }
 
+    /// The filled axis-aligned rectangles of `color` in `drawing` (bars, swatches), in drawing order.
+    static func filledRects(_ drawing: Drawing, color: Color) -> [Rect] {
+        drawing.commands.compactMap { command in
+            guard case .fill(let path, let fill) = command, fill == color, path.elements.count == 5,
+                case .move(let a) = path.elements[0], case .line(let b) = path.elements[1],
+                case .line(let c) = path.elements[2]
+            else { return nil }
+            return Rect(x: a.x, y: a.y, width: b.x - a.x, height: c.y - b.y)
+        }
+    }
+
     /// The texts a reader sees on a chart, except the turned y-axis title.
     static func visibleStrings(of chart: Chart) -> [String] {
         var strings = [chart.title, chart.caption, chart.xAxis.title].compactMap { $0 }
