@@ -37,8 +37,8 @@ enum HTMLStyle {
             \(r) figure{display:block;margin:1em 0;break-inside:avoid}
             \(r) figcaption{display:block;font-size:.85em;font-style:italic;color:var(--folio-muted);margin-top:.3em}
             \(r) img{display:block;max-width:100%;height:auto}
-            \(r) svg{display:block;width:100%;max-width:100%;height:auto;overflow:visible;direction:ltr}
-            \(r) .folio-svg svg{width:auto;overflow:hidden}
+            \(r) svg:not(svg svg){display:block;width:100%;max-width:100%;height:auto;overflow:visible;direction:ltr}
+            \(r) .folio-svg>svg{width:auto;overflow:hidden}
             \(r) .folio-figure-title{font-weight:700;margin:0 0 .3em}
             \(r) .folio-chart-data summary{display:list-item;cursor:pointer;color:var(--folio-accent);font-size:.85em;margin-top:.3em}
             \(r) .folio-chart-data .folio-table-wrap{max-height:20em;overflow:auto}
