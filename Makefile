@@ -63,6 +63,7 @@ test: test-deps lint
 # articles "Build a weekly summary in Swift" and "Add a custom element") into out/docs, as static
 # pages; a broken symbol link or a missing summary fails the build.
 docs: deps
+	@mkdir -p out
 	swift package --allow-writing-to-directory out/docs generate-documentation --target FolioModel \
 	  --output-path out/docs --transform-for-static-hosting --warnings-as-errors
 
