@@ -30,11 +30,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CCairoPango",
-            pkgConfig: "pangocairo",
-            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
-        ),
+        // Cairo and Pango. Their include paths come from cairo.pc and harfbuzz.pc (which name
+        // glib's too) and from include/pango, a link to Debian's /usr/include/pango-1.0/pango:
+        // pango's own .pc files pull in gio's "-pthread", which SwiftPM reports as a prohibited
+        // flag to every package that depends on Folio.
+        .systemLibrary(name: "CCairoFlags", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CHarfBuzzFlags", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .target(name: "CCairoPango", dependencies: ["CCairoFlags", "CHarfBuzzFlags"]),
         .systemLibrary(
             name: "CJPEG",
             pkgConfig: "libjpeg",

@@ -1,5 +1,5 @@
-#ifndef CCAIROPANGO_SHIM_H
-#define CCAIROPANGO_SHIM_H
+#ifndef FOLIO_CAIRO_PANGO_H
+#define FOLIO_CAIRO_PANGO_H
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
