@@ -75,8 +75,9 @@ struct BarChartLayout {
     private func isStacked(_ s: Int) -> Bool { slotSizes[slotOfSeries[s]] > 1 }
 
     /// Bottom and top of each bar (nil for a missing value): from zero when alone in its slot,
-    /// on top of the previous series of its stack otherwise; cut to the axis range when it clips.
-    func extents(scale: AxisScale) -> [[(start: Double, end: Double)?]] {
+    /// on top of the previous series of its stack otherwise; cut to the axis range when it clips
+    /// (`cut` then says the bar goes on beyond the plot's edge).
+    func extents(scale: AxisScale) -> [[(start: Double, end: Double, cut: Bool)?]] {
         let base = chart.yAxis.scale == .log ? scale.lower : 0
         var positive = Array(repeating: Array(repeating: 0.0, count: bar.categories.count), count: slotCount)
         var negative = positive
@@ -84,7 +85,7 @@ struct BarChartLayout {
             let slot = slotOfSeries[s]
             return bar.categories.indices.map { c in
                 guard let value = series.value(at: c) else { return nil }
-                guard isStacked(s) else { return (scale.clamped(base), scale.clamped(value)) }
+                guard isStacked(s) else { return (scale.clamped(base), scale.clamped(value), scale.clamped(value) != value) }
                 let extent: (Double, Double)
                 if value >= 0 {
                     extent = (positive[slot][c], positive[slot][c] + value)
@@ -93,7 +94,7 @@ struct BarChartLayout {
                     extent = (negative[slot][c], negative[slot][c] + value)
                     negative[slot][c] += value
                 }
-                return (scale.clamped(extent.0), scale.clamped(extent.1))
+                return (scale.clamped(extent.0), scale.clamped(extent.1), scale.clamped(extent.1) != extent.1)
             }
         }
     }
@@ -157,6 +158,25 @@ struct BarChartLayout {
         return canvas.drawing(size: Size(width, height), description: description)
     }
 
+    /// Two white slanted strokes across `bar` just inside its end at `end` (a y for vertical bars,
+    /// an x for horizontal ones): the sign of a bar cut off at the edge of a clipped axis.
+    private func drawCut(on canvas: Canvas, bar: Rect, atEnd end: Double, vertical: Bool) {
+        let style = StrokeStyle(color: .white, width: 1.6)
+        if vertical {
+            let inward = end <= bar.midY ? 1.0 : -1.0
+            for offset in [5.0, 9.0] {
+                let y = end + inward * offset
+                canvas.line(from: Point(bar.x, y + inward * 2), to: Point(bar.maxX, y - inward * 2), style: style)
+            }
+        } else {
+            let inward = end >= bar.midX ? -1.0 : 1.0
+            for offset in [5.0, 9.0] {
+                let x = end + inward * offset
+                canvas.line(from: Point(x - inward * 2, bar.y), to: Point(x + inward * 2, bar.maxY), style: style)
+            }
+        }
+    }
+
     // MARK: vertical
 
     private func drawVertical(on canvas: Canvas, width: Double) -> Double {
@@ -194,11 +214,12 @@ struct BarChartLayout {
                 let x = plot.x + Double(c) * groupWidth + (groupWidth - inner) / 2 + slot * barWidth
                 let color = color(ofSeries: s, category: c)
                 var rect = Rect(x: x + barWidth * 0.06, y: frame.y(scale.clamped(0)), width: barWidth * 0.88, height: 0)
-                if let (start, end) = extents[s][c], let value = series.value(at: c) {
+                if let (start, end, cut) = extents[s][c], let value = series.value(at: c) {
                     let y0 = frame.y(start)
                     let y1 = frame.y(end)
                     rect = Rect(x: rect.x, y: Swift.min(y0, y1), width: rect.width, height: abs(y1 - y0))
                     canvas.rect(rect, color: color)
+                    if cut, rect.height > 14 { drawCut(on: canvas, bar: rect, atEnd: y1, vertical: true) }
                     if let threshold = thresholds.exceeded(value, series: series.title) {
                         canvas.stroke(.rect(rect), style: StrokeStyle(color: thresholds.color(threshold), width: 1.5))
                     }
@@ -327,9 +348,10 @@ struct BarChartLayout {
                 let top = plot.y + Double(c) * rowHeight + barsOffset + slot * (thickness + barGap)
                 var rect = Rect(x: x(scale.clamped(0)), y: top, width: 0, height: thickness)
                 let value = series.value(at: c)
-                if let (start, end) = extents[s][c] {
+                if let (start, end, cut) = extents[s][c] {
                     rect = Rect(x: Swift.min(x(start), x(end)), y: top, width: abs(x(end) - x(start)), height: thickness)
                     canvas.rect(rect, color: color)
+                    if cut, rect.width > 14 { drawCut(on: canvas, bar: rect, atEnd: x(end), vertical: false) }
                 }
                 guard bar.valueLabels, !isStacked(s), let label = label(series: s, category: c) else { continue }
                 canvas.draw(

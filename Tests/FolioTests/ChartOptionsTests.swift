@@ -71,6 +71,8 @@ final class ChartOptionsTests: XCTestCase {
         XCTAssertEqual(bars[1].y, bars[3].y, accuracy: 0.01)
         XCTAssertEqual(bars[0].height / full, 2000 / 8000, accuracy: 0.001, "bars rise from the axis minimum")
         XCTAssertEqual(bars[2].height / full, 4000 / 8000, accuracy: 0.001)
+        let cutMarks = drawing.commands.filter { if case .stroke(_, let style) = $0 { return style.color == .white } else { return false } }
+        XCTAssertEqual(cutMarks.count, 2, "the bar cut at the edge carries two white strokes; 12000 itself is not cut")
         let ticks = texts(drawing).compactMap { Double($0) }
         XCTAssertEqual(ticks.min(), 4000)
         XCTAssertEqual(ticks.max(), 12_000, "the range is not widened to a nicer number or to the data")
