@@ -68,7 +68,9 @@ struct BarChartLayout {
         }
         slotOfSeries = slots
         slotCount = count
-        slotSizes = (0..<count).map { slot in slots.filter { $0 == slot }.count }
+        var sizes = Array(repeating: 0, count: count)
+        for slot in slots { sizes[slot] += 1 }
+        slotSizes = sizes
     }
 
     /// Whether series `s` is part of a stack of several series.
@@ -197,13 +199,15 @@ struct BarChartLayout {
         let barWidth = inner / Double(Swift.max(slotCount, 1))
         var lowestLabel = plot.maxY
         let extents = self.extents(scale: scale)
-        // Labels above side-by-side bars are drawn only when each fits over its own bar (a narrow
-        // layout of many groups would overlap them; the values stay in the description and data table).
+        // Labels above bars are drawn only when each fits the room it has: its bar's slot when bars
+        // stand side by side, the whole category when there is one bar per category (a narrow layout
+        // of many groups would overlap them; the values stay in the description and data table).
+        let labelRoom = slotCount == 1 ? groupWidth - 2 : barWidth + 1
         let labelsFit = bar.series.indices.allSatisfy { s in
             isStacked(s)
                 || bar.categories.indices.allSatisfy { c in
                     label(series: s, category: c).map {
-                        context.measurer.measure($0, font: context.valueFont).width <= barWidth + 1
+                        context.measurer.measure($0, font: context.valueFont).width <= labelRoom
                     } ?? true
                 }
         }
@@ -254,11 +258,8 @@ struct BarChartLayout {
                     context.numbers.string(
                         $0.total, format: chart.yAxis.format, fallbackDecimals: NumberFormat.decimals(for: [$0.total]))
                 }
-                // Side-by-side stacks print totals only when each fits over its own stack.
-                guard
-                    slotCount == 1
-                        || texts.allSatisfy({ context.measurer.measure($0, font: context.valueFont).width <= barWidth + 1 })
-                else { continue }
+                // Totals are printed only when each fits the room of its stack.
+                guard texts.allSatisfy({ context.measurer.measure($0, font: context.valueFont).width <= labelRoom }) else { continue }
                 for (c, sums) in totals.enumerated() {
                     let x = plot.x + Double(c) * groupWidth + (groupWidth - inner) / 2 + (Double(slot) + 0.5) * barWidth
                     canvas.draw(

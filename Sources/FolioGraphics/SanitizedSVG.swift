@@ -70,10 +70,10 @@ package struct SanitizedSVG: Sendable, Hashable {
             if isRoot {
                 // Without a viewBox a resized picture would be cut instead of scaled.
                 if !attributes.contains(where: { $0.name == "viewBox" }) {
-                    out += " viewBox=\"0 0 \(SanitizedSVG.number(size.width / 0.75)) \(SanitizedSVG.number(size.height / 0.75))\""
+                    out += " viewBox=\"0 0 \(SVGNumber.text(size.width / 0.75)) \(SVGNumber.text(size.height / 0.75))\""
                 }
-                if let width { out += " width=\"\(SanitizedSVG.number(width))\"" }
-                if let height { out += " height=\"\(SanitizedSVG.number(height))\"" }
+                if let width { out += " width=\"\(SVGNumber.text(width))\"" }
+                if let height { out += " height=\"\(SVGNumber.text(height))\"" }
                 for attribute in extra {
                     out += " " + attribute.name + "=\""
                     MarkupEscaping.escape(attribute.value, into: &out)
@@ -88,10 +88,6 @@ package struct SanitizedSVG: Sendable, Hashable {
             for child in children { write(child, into: &out, prefix: prefix, isRoot: false, width: nil, height: nil, extra: []) }
             out += "</" + name + ">"
         }
-    }
-
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(value.clampedInt()) : String(format: "%.2f", value)
     }
 
     /// `value` of `attribute` with its id or references renamed into the `prefix` namespace.
@@ -260,8 +256,7 @@ private final class SVGTreeReader: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        let code = (parseError as NSError).code
-        fail("not well-formed SVG (XML) near line \(parser.lineNumber), column \(parser.columnNumber) (XML error \(code))", parser)
+        fail("not well-formed SVG (XML) near line \(parser.lineNumber), column \(parser.columnNumber)", parser)
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {

@@ -31,7 +31,7 @@ struct HTMLBodyWriter {
         var html = HTML()
         // The header's texts in their places; HTML has no pages, so a text with a page number is left out.
         let header = document.header ?? .none
-        let values = document.runningValues(nil, strings: strings, date: document.runningDate(strings: strings))
+        let values = document.runningValues(nil, date: document.runningDate(strings: strings))
         let places = RunningLine.Slot.allCases.compactMap { slot -> (RunningLine.Slot, String)? in
             guard let text = header[slot], !text.isEmpty,
                 text.placeholderNames.allSatisfy({ !RunningLine.pagePlaceholders.contains($0) })
@@ -128,7 +128,7 @@ struct HTMLBodyWriter {
             return customHTML(custom.element, charts: charts)
         case .svg(let svg):
             let picture = try prepared.picture(at: path)
-            let width = Swift.min(svg.width?.points ?? picture.size.width, 14_400) / 0.75
+            let width = Swift.min(svg.width?.points ?? picture.size.width, InputLimits.length) / 0.75
             let height = width * picture.size.height / picture.size.width
             let alt = svg.alt.trimmingCharacters(in: .whitespacesAndNewlines)
             var html: HTML = "<figure class=\"folio-image folio-svg\">"

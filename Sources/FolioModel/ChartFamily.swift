@@ -29,7 +29,7 @@ extension BarChart: ChartFamily {
     /// A bar chart over `categories` of the series the builder gives (CareKit's `OCKBarChart`).
     public init(
         categories: [String], categorySubtitles: [String]? = nil, orientation: Orientation = .vertical,
-        stacked: Bool = false, valueLabels: Bool = true, @SeriesBuilder<ChartSeries> series: () throws -> [ChartSeries]
+        stacked: Bool = false, valueLabels: Bool = true, @ListBuilder<ChartSeries> series: () throws -> [ChartSeries]
     ) rethrows {
         self.init(
             categories: categories, categorySubtitles: categorySubtitles, series: try series(), orientation: orientation,
@@ -44,7 +44,7 @@ extension LineChart: ChartFamily {
     /// A line (or, with `connect` off, scatter) chart of the plots the builder gives.
     public init(
         x: XValues? = nil, interpolation: Interpolation = .linear, markers: Bool = false,
-        referenceLines: [ReferenceLine] = [], connect: Bool = true, @SeriesBuilder<LinePlot> plots: () throws -> [LinePlot]
+        referenceLines: [ReferenceLine] = [], connect: Bool = true, @ListBuilder<LinePlot> plots: () throws -> [LinePlot]
     ) rethrows {
         self.init(
             x: x, plots: try plots(), interpolation: interpolation, markers: markers, referenceLines: referenceLines,
@@ -59,7 +59,7 @@ extension PieChart: ChartFamily {
     /// A pie (or donut) chart of the segments the builder gives.
     public init(
         donut: Bool = false, clockwise: Bool = true, centerTitle: String? = nil, centerText: String? = nil,
-        percentLabels: Bool = true, ringWidth: Double? = nil, @SeriesBuilder<ChartSegment> segments: () throws -> [ChartSegment]
+        percentLabels: Bool = true, ringWidth: Double? = nil, @ListBuilder<ChartSegment> segments: () throws -> [ChartSegment]
     ) rethrows {
         self.init(
             segments: try segments(), donut: donut, clockwise: clockwise, centerTitle: centerTitle, centerText: centerText,
@@ -72,7 +72,7 @@ extension RingChart: ChartFamily {
     public var chartBody: Chart.Body { .rings(self) }
 
     /// Activity rings, one per segment the builder gives, outermost first.
-    public init(centerLabel: String? = nil, @SeriesBuilder<ChartSegment> rings: () throws -> [ChartSegment]) rethrows {
+    public init(centerLabel: String? = nil, @ListBuilder<ChartSegment> rings: () throws -> [ChartSegment]) rethrows {
         self.init(rings: try rings(), centerLabel: centerLabel)
     }
 }
@@ -84,7 +84,7 @@ extension RangeChart: ChartFamily {
     /// A range chart over `categories` of the plots the builder gives.
     public init(
         categories: [String], connected: Bool = false, multiplePoints: Bool = false,
-        @SeriesBuilder<RangePlot> plots: () throws -> [RangePlot]
+        @ListBuilder<RangePlot> plots: () throws -> [RangePlot]
     ) rethrows {
         self.init(categories: categories, plots: try plots(), connected: connected, multiplePoints: multiplePoints)
     }

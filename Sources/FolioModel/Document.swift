@@ -91,7 +91,7 @@ public struct Document: Sendable, Hashable, Codable {
 
     /// What the placeholders of a header or footer stand for on a page (`numbering`), or without
     /// pages (HTML: only `{title}` and `{date}`).
-    package func runningValues(_ numbering: PageNumbering?, strings builtIn: BuiltInStrings, date: String) -> [String: String] {
+    package func runningValues(_ numbering: PageNumbering?, date: String) -> [String: String] {
         var values = ["title": title, "date": date]
         if let numbering {
             values["page"] = String(numbering.page)

@@ -10,29 +10,12 @@
 ///     for row in rows { Paragraph(row) }
 /// }
 /// ```
-@resultBuilder
-public enum DocumentBuilder {
-    /// One block.
-    public static func buildExpression(_ value: some BlockConvertible) -> [Block] { [value.block] }
-    /// Blocks built elsewhere, in order.
-    public static func buildExpression(_ blocks: [Block]) -> [Block] { blocks }
-    /// The blocks of every line, in order.
-    public static func buildBlock(_ parts: [Block]...) -> [Block] { parts.flatMap { $0 } }
-    /// The blocks of an `if` without `else`, or none.
-    public static func buildOptional(_ part: [Block]?) -> [Block] { part ?? [] }
-    /// The blocks of the `if` branch taken.
-    public static func buildEither(first part: [Block]) -> [Block] { part }
-    /// The blocks of the `else` branch taken.
-    public static func buildEither(second part: [Block]) -> [Block] { part }
-    /// The blocks of every pass of a `for` loop.
-    public static func buildArray(_ parts: [[Block]]) -> [Block] { parts.flatMap { $0 } }
-    /// The blocks of an `if #available` branch.
-    public static func buildLimitedAvailability(_ part: [Block]) -> [Block] { part }
-}
+public typealias DocumentBuilder = ListBuilder<Block>
 
-/// Builds a chart's series, plots, segments or rings from a closure, one per line.
+/// Builds a list from a closure, one element per line, with `if`, `switch` and `for`: a
+/// document's blocks (`DocumentBuilder`) and a chart's series, plots, segments or rings.
 @resultBuilder
-public enum SeriesBuilder<Element> {
+public enum ListBuilder<Element> {
     /// One element.
     public static func buildExpression(_ element: Element) -> [Element] { [element] }
     /// Elements built elsewhere, in order.
@@ -47,6 +30,13 @@ public enum SeriesBuilder<Element> {
     public static func buildEither(second part: [Element]) -> [Element] { part }
     /// The elements of every pass of a `for` loop.
     public static func buildArray(_ parts: [[Element]]) -> [Element] { parts.flatMap { $0 } }
+    /// The elements of an `if #available` branch.
+    public static func buildLimitedAvailability(_ part: [Element]) -> [Element] { part }
+}
+
+extension ListBuilder where Element == Block {
+    /// Any block type as it is written (`Subtitle("…")`, a chart family's data, a `CustomBlock`).
+    public static func buildExpression(_ value: some BlockConvertible) -> [Block] { [value.block] }
 }
 
 extension Document {

@@ -46,7 +46,7 @@ struct PageDecorations {
     /// the line free (for the logo). The left place is at the start of the line: on the right in a
     /// right-to-left language, and the right place on the left.
     private func placed(_ line: RunningLine, _ numbering: PageNumbering, indent: Double = 0) -> [(layout: TextLayout, x: Double)] {
-        let values = document.runningValues(numbering, strings: strings, date: date)
+        let values = document.runningValues(numbering, date: date)
         let slots = RunningLine.Slot.allCases.filter { !(line[$0] ?? "").isEmpty }
         guard !slots.isEmpty else { return [] }
         let usable = content.width - indent
@@ -60,22 +60,17 @@ struct PageDecorations {
             let filled = (line[slot] ?? "").fillingPlaceholders(values)
             // The side of the page the text keeps to.
             let side: RunningLine.Slot = strings.isRightToLeft && slot != .center ? (slot == .left ? .right : .left) : slot
-            // Shaped once per render for each distinct text (most are the same on every page).
+            // Shaped once per render for each distinct text (most are the same on every page);
+            // a text too long for its place is wrapped within it.
             let single = text.cachedLine(filled, font: font)
-            if single.metrics.width <= width {
-                switch side {
-                case .left: return (single, content.x + startIndent)
-                case .center: return (single, content.x + (content.width - single.metrics.width) / 2)
-                case .right: return (single, content.maxX - endIndent - single.metrics.width)
-                }
-            }
-            // Too long for its place: wrapped within it.
+            let fits = single.metrics.width <= width
             let alignment: Table.Alignment = side == .center ? .center : (side == .right) != strings.isRightToLeft ? .right : .left
-            let layout = text.paragraph([TextRun(filled)], font: font, width: width, alignment: alignment)
+            let layout = fits ? single : text.paragraph([TextRun(filled)], font: font, width: width, alignment: alignment)
+            let boxWidth = fits ? single.metrics.width : width
             switch side {
             case .left: return (layout, content.x + startIndent)
-            case .center: return (layout, content.x + (content.width - width) / 2)
-            case .right: return (layout, content.maxX - endIndent - width)
+            case .center: return (layout, content.x + (content.width - boxWidth) / 2)
+            case .right: return (layout, content.maxX - endIndent - boxWidth)
             }
         }
     }

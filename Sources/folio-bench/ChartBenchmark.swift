@@ -28,11 +28,7 @@ enum ChartBenchmark {
         try liveChart(repetitions: Swift.max(repetitions, 20), renderer: renderer)
 
         let count = 100_000
-        let values: [Double?] = (0..<count).map { index -> Double? in
-            let wave: Double = 30 * sin(Double(index) / 700)
-            let noise = Double((index * 7919) % 13) - 6
-            return 70 + wave + noise
-        }
+        let values = signal(count: count, level: 70, amplitude: 30, period: 700, noise: 13)
         let big = Chart(
             title: "100,000 points", xAxis: ChartAxis(title: "Sample"),
             .line(LineChart(x: .numbers((0..<count).map(Double.init)), plots: [LinePlot(title: "Signal", values: values)])))
@@ -51,15 +47,19 @@ enum ChartBenchmark {
                 untaggedTime * 1000, pdfSize / 1024, svgTime * 1000, svgSize / 1024))
     }
 
+    /// `count` readings around `level`: a slow wave of `amplitude` plus repeatable noise of `noise` steps.
+    private static func signal(count: Int, level: Double, amplitude: Double, period: Double, noise: Int) -> [Double?] {
+        (0..<count).map { index -> Double? in
+            let wave: Double = amplitude * sin(Double(index) / period)
+            return level + wave + Double((index * 7919) % noise - noise / 2)
+        }
+    }
+
     /// The README's live-data case: a portal re-rendering a 10,000-point heart-rate chart as an
     /// HTML fragment each time readings arrive. Target: the chart's SVG under 5 ms.
     static func liveChart(repetitions: Int, renderer: ChartRenderer) throws {
         let count = 10_000
-        let readings: [Double?] = (0..<count).map { index -> Double? in
-            let wave: Double = 18 * sin(Double(index) / 300)
-            let noise = Double((index * 7919) % 9) - 4
-            return 72 + wave + noise
-        }
+        let readings = signal(count: count, level: 72, amplitude: 18, period: 300, noise: 9)
         let chart = Chart(
             title: "Heart rate", xAxis: ChartAxis(title: "Seconds", format: .duration), yAxis: ChartAxis(title: "bpm"),
             thresholds: [ChartThreshold(kind: .greaterThan, value: 100, label: "100 bpm")],

@@ -51,6 +51,17 @@ final class ChartOptionsTests: XCTestCase {
         XCTAssertEqual(ChartDataTable(unlabelled, strings: .english).rows.map { $0[1] }, ["1", "No data"])
     }
 
+    /// One bar per category: a label may use the category's width, so "N/A" still tells a missing
+    /// day from a zero in a narrow layout; side by side, each label has only its bar's width.
+    func testLabelsUseTheRoomTheyHave() {
+        let series = ChartSeries(title: "R", values: [30, nil, 80], valueLabels: ["30 pct", "N/A", "80 pct"])
+        let single = Chart.bar(BarChart(categories: ["A", "B", "C"], series: [series]))
+        let narrow = renderer.drawing(for: single, width: 118)
+        XCTAssertTrue(texts(narrow).contains("N/A") && texts(narrow).contains("80 pct"), "\(texts(narrow))")
+        let paired = Chart.bar(BarChart(categories: ["A", "B", "C"], series: [series, ChartSeries(title: "S", values: [1, 2, 3])]))
+        XCTAssertFalse(texts(renderer.drawing(for: paired, width: 118)).contains("80 pct"), "too wide for its bar beside another")
+    }
+
     func testPerBarColoursSingleOutBarsAndTheLegendKeepsTheSeriesColour() {
         let series = ChartSeries(title: "Steps", values: [5, 6, 7], tint: .black, tints: [nil, red, nil])
         let drawing = renderer.drawing(for: .bar(BarChart(categories: ["A", "B", "C"], series: [series])), width: 400)

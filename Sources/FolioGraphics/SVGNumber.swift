@@ -1,15 +1,15 @@
 /// Numbers as SVG and CSS write them: two decimals at most, no trailing zeros, by
 /// integer arithmetic (fast and locale-free), so equal drawings give equal bytes.
-enum SVGNumber {
+package enum SVGNumber {
     /// `value` to two decimals; non-finite or enormous values give 0.
-    static func text(_ value: Double) -> String {
+    package static func text(_ value: Double) -> String {
         var text = ""
         write(value, into: &text)
         return text
     }
 
     /// Appends `value` to two decimals, formatted in a small stack buffer and appended once.
-    static func write(_ value: Double, into text: inout String) {
+    package static func write(_ value: Double, into text: inout String) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             let start = format(value, into: buffer)
             text += String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
@@ -18,7 +18,7 @@ enum SVGNumber {
 
     /// Appends the UTF-8 of `value` to two decimals to `bytes`: path data of thousands of points
     /// is written into one byte buffer and turned into text once.
-    static func write(_ value: Double, into bytes: inout [UInt8]) {
+    package static func write(_ value: Double, into bytes: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             let start = format(value, into: buffer)
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
