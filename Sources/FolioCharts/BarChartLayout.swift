@@ -101,18 +101,22 @@ struct BarChartLayout {
         }
     }
 
-    /// The sums of each stack in each category: `[slot][category]` (positive, negative, total).
-    private func stackTotals() -> [[(positive: Double, negative: Double, total: Double)]] {
-        var totals = Array(repeating: Array(repeating: (0.0, 0.0, 0.0), count: bar.categories.count), count: slotCount)
+    /// The sums of each stack in each category: `[slot][category]` (positive, negative, total, and
+    /// whether any value is there: a stack of missing values has no total to print).
+    private func stackTotals() -> [[(positive: Double, negative: Double, total: Double, hasValues: Bool)]] {
+        var totals = Array(
+            repeating: Array(repeating: (positive: 0.0, negative: 0.0, total: 0.0, hasValues: false), count: bar.categories.count),
+            count: slotCount)
         for (s, series) in bar.series.enumerated() {
             for c in bar.categories.indices {
                 guard let value = series.value(at: c) else { continue }
                 let slot = slotOfSeries[s]
-                if value >= 0 { totals[slot][c].0 += value } else { totals[slot][c].1 += value }
-                totals[slot][c].2 += value
+                if value >= 0 { totals[slot][c].positive += value } else { totals[slot][c].negative += value }
+                totals[slot][c].total += value
+                totals[slot][c].hasValues = true
             }
         }
-        return totals.map { $0.map { (positive: $0.0, negative: $0.1, total: $0.2) } }
+        return totals
     }
 
     var valueScale: AxisScale {
@@ -255,12 +259,13 @@ struct BarChartLayout {
             // Totals above each stack.
             for (slot, totals) in stackTotals().enumerated() where slotSizes[slot] > 1 {
                 let texts = totals.map {
-                    context.numbers.string(
-                        $0.total, format: chart.yAxis.format, fallbackDecimals: NumberFormat.decimals(for: [$0.total]))
+                    $0.hasValues
+                        ? context.numbers.string(
+                            $0.total, format: chart.yAxis.format, fallbackDecimals: NumberFormat.decimals(for: [$0.total])) : ""
                 }
                 // Totals are printed only when each fits the room of its stack.
                 guard texts.allSatisfy({ context.measurer.measure($0, font: context.valueFont).width <= labelRoom }) else { continue }
-                for (c, sums) in totals.enumerated() {
+                for (c, sums) in totals.enumerated() where sums.hasValues {
                     let x = plot.x + Double(c) * groupWidth + (groupWidth - inner) / 2 + (Double(slot) + 0.5) * barWidth
                     canvas.draw(
                         text: text.item(
@@ -366,7 +371,7 @@ struct BarChartLayout {
         if bar.valueLabels {
             // Totals at the end of each stack.
             for (slot, totals) in stackTotals().enumerated() where slotSizes[slot] > 1 {
-                for (c, sums) in totals.enumerated() {
+                for (c, sums) in totals.enumerated() where sums.hasValues {
                     let top = plot.y + Double(c) * rowHeight + barsOffset + Double(slot) * (thickness + barGap)
                     canvas.draw(
                         text: text.item(

@@ -22,6 +22,7 @@ package struct PreparedDocument: Sendable {
         var images: [String: ImageData] = [:]
         var filesRead: [String: ImageData] = [:]
         var pictures: [String: SanitizedSVG] = [:]
+        let columnWidth = document.page.pageSize.width - document.page.margins.left.points - document.page.margins.right.points
         func load(_ block: Block, path: String) throws {
             switch block {
             case .image(let image):
@@ -33,11 +34,15 @@ package struct PreparedDocument: Sendable {
                 if case .file(let file) = image.source { filesRead[file] = data }
                 images[path] = data
             case .svg(let svg):
+                // The widest it can be drawn: its width, in the page's text column.
+                let width = svg.width?.points
                 switch svg.source {
-                case .markup(let markup): pictures[path] = try SanitizedSVG.sanitize(Data(markup.utf8), path: "\(path).svg")
+                case .markup(let markup):
+                    pictures[path] = try SanitizedSVG.sanitize(
+                        Data(markup.utf8), path: "\(path).svg", width: width, columnWidth: columnWidth)
                 case .file(let file):
                     let bytes = try assets.read(file, field: "\(path).path", limit: InputLimits.svgBytes)
-                    pictures[path] = try SanitizedSVG.sanitize(bytes, path: "\(path).path")
+                    pictures[path] = try SanitizedSVG.sanitize(bytes, path: "\(path).path", width: width, columnWidth: columnWidth)
                 }
             case .columns(let columns):
                 for (index, item) in columns.items.enumerated() { try load(item, path: "\(path).items[\(index)]") }

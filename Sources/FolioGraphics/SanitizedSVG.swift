@@ -104,16 +104,16 @@ package struct SanitizedSVG: Sendable, Hashable {
 
 extension SanitizedSVG {
     /// Parses `data` as SVG and keeps only what draws. Throws a `FolioError` at `path` for markup
-    /// that is not well-formed XML, has a DTD or entities, is not an `<svg>`, or is over the limits.
-    package static func sanitize(_ data: Data, path: String) throws -> SanitizedSVG {
+    /// that is not UTF-8, not well-formed XML, has a DTD or entities, is not an `<svg>`, is over the
+    /// limits, or would draw more than the drawing libraries can take (`SVGDrawingBudget`) when
+    /// shown `width` points wide (nil: its own size) in a column `columnWidth` wide.
+    package static func sanitize(
+        _ data: Data, path: String, width: Double? = nil, columnWidth: Double = InputLimits.length
+    ) throws -> SanitizedSVG {
         if data.count > InputLimits.svgBytes {
             throw FolioError(path: path, "the SVG is \(data.count) bytes; at most \(InputLimits.svgBytes) are allowed")
         }
-        // No DTD means no entity expansion and no external entities, whatever the parser's defaults.
-        let lowered = String(decoding: data.prefix(InputLimits.svgBytes), as: UTF8.self).lowercased()
-        if lowered.contains("<!doctype") || lowered.contains("<!entity") {
-            throw FolioError(path: path, "SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line")
-        }
+        try checkEncodingAndDeclarations(data, path: path)
         let reader = SVGTreeReader()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -128,7 +128,66 @@ extension SanitizedSVG {
         guard case .element("svg", let attributes, _) = root else {
             throw FolioError(path: path, "the markup must be one <svg> element")
         }
-        return SanitizedSVG(root: root, size: intrinsicSize(attributes))
+        let size = intrinsicSize(attributes)
+        // The picture is shown at its own width, or at the width asked for, never wider than its column.
+        let drawScale = Swift.max(Swift.min(width ?? size.width, columnWidth), 0) / size.width
+        try SVGDrawingBudget.check(root, size: size, drawScale: drawScale, path: path)
+        return SanitizedSVG(root: root, size: size)
+    }
+
+    /// Accepts UTF-8 only (with or without its byte-order mark; an XML declaration may name UTF-8 or
+    /// ASCII and nothing else) and refuses every `<!…>` declaration outside comments and CDATA: no
+    /// DTD means no entity expansion and no external entities, whatever the parser's defaults, and
+    /// no declaration can hide in another encoding (UTF-7, UTF-16) that the check would not read.
+    private static func checkEncodingAndDeclarations(_ data: Data, path: String) throws {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        let notUTF8 = "the SVG must be UTF-8 text"
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.contains(0) {
+            throw FolioError(path: path, "\(notUTF8); this one is UTF-16 or UTF-32")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw FolioError(path: path, "\(notUTF8); it has bytes that are not UTF-8")
+        }
+        let start = text.drop(while: { $0.isWhitespace })
+        guard start.hasPrefix("<") else { throw FolioError(path: path, "the markup must be one <svg> element") }
+        if start.hasPrefix("<?xml") {
+            let declaration = start.prefix(while: { $0 != ">" })
+            if let match = declaration.firstMatch(of: #/encoding\s*=\s*["']([^"']*)["']/#) {
+                let encoding = match.output.1.lowercased()
+                guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding) else {
+                    throw FolioError(path: path, "\(notUTF8); its XML declaration names \(match.output.1)")
+                }
+            }
+        }
+        let utf8 = Array(text.utf8)
+        var index = 0
+        func starts(_ prefix: String, at position: Int) -> Bool {
+            let p = Array(prefix.utf8)
+            return position + p.count <= utf8.count && Array(utf8[position..<(position + p.count)]) == p
+        }
+        func skip(past end: String, from position: Int) -> Int {
+            let e = Array(end.utf8)
+            var i = position
+            while i + e.count <= utf8.count {
+                if utf8[i] == e[0] && Array(utf8[i..<(i + e.count)]) == e { return i + e.count }
+                i += 1
+            }
+            return utf8.count
+        }
+        while index < utf8.count {
+            guard utf8[index] == UInt8(ascii: "<"), index + 1 < utf8.count, utf8[index + 1] == UInt8(ascii: "!") else {
+                index += 1
+                continue
+            }
+            if starts("<!--", at: index) {
+                index = skip(past: "-->", from: index + 4)
+            } else if starts("<![CDATA[", at: index) {
+                index = skip(past: "]]>", from: index + 9)
+            } else {
+                throw FolioError(path: path, "SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line")
+            }
+        }
     }
 
     /// Width and height in points: the root's absolute width and height, else its viewBox, else 300 × 150.
@@ -255,6 +314,24 @@ private final class SVGTreeReader: NSObject, XMLParserDelegate {
         }
     }
 
+    // A DTD never gets this far (`checkEncodingAndDeclarations`); should one, it is refused here too.
+    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
+        fail("SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line", parser)
+    }
+
+    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
+        fail("SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line", parser)
+    }
+
+    func parser(_ parser: XMLParser, foundElementDeclarationWithName elementName: String, model: String) {
+        fail("SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line", parser)
+    }
+
+    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
+        fail("SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line", parser)
+        return nil
+    }
+
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
         fail("not well-formed SVG (XML) near line \(parser.lineNumber), column \(parser.columnNumber)", parser)
     }
@@ -292,8 +369,24 @@ private final class SVGTreeReader: NSObject, XMLParserDelegate {
         if lowered.contains("javascript:") || lowered.contains("expression(") || value.contains("\\") || value.contains("<") {
             return nil
         }
+        // Values that decide how large things are drawn are kept only when they can be measured
+        // (`SVGDrawingBudget`): what was checked is what librsvg and browsers draw.
+        if SVGTreeReader.transforms.contains(name) { return SVGValues.transform(value) == nil ? nil : value }
+        if name == "font-size" {
+            let isKeyword =
+                SVGValues.fontSizeKeywords[lowered.trimmingCharacters(in: .whitespaces)] != nil
+                || ["larger", "smaller"].contains(lowered.trimmingCharacters(in: .whitespaces))
+            return isKeyword || SVGValues.length(value) != nil ? value : nil
+        }
+        if SVGTreeReader.sizes.contains(name) { return SVGValues.length(value) == nil ? nil : value }
+        if name == "viewBox" { return SVGValues.numbers(Substring(value))?.count == 4 ? value : nil }
         return value.utf8.count <= InputLimits.svgBytes ? value : nil
     }
+
+    /// Attributes holding a transform list.
+    static let transforms: Set<String> = ["transform", "gradientTransform", "patternTransform"]
+    /// Attributes holding one length that scales what is drawn (viewports, markers, strokes).
+    static let sizes: Set<String> = ["width", "height", "stroke-width", "markerWidth", "markerHeight"]
 
     /// `url(#name)` however it is written: any case, quotes, spaces.
     nonisolated(unsafe) static let localReference = #/(?i)url\(\s*['"]?\s*#([A-Za-z0-9_.\-]+)\s*['"]?\s*\)/#

@@ -85,12 +85,15 @@ public struct BuiltInStrings: Sendable, Hashable {
     package let localeIdentifier: String
     private var table: [Key: String]
 
-    /// The text for `key`.
-    package subscript(key: Key) -> String { table[key] ?? BuiltInStrings.english.table[key] ?? key.rawValue }
+    /// The text for `key`, as written in its table (every text is a pattern: `{{` stands for `{`).
+    package func pattern(_ key: Key) -> String { table[key] ?? BuiltInStrings.english.table[key] ?? key.rawValue }
+
+    /// The text for `key` (`{{` in a pattern shown as `{`).
+    package subscript(key: Key) -> String { pattern(key).fillingPlaceholders([:]) }
 
     /// `key`'s pattern with each `{name}` replaced by its value.
     package func format(_ key: Key, _ values: [String: String]) -> String {
-        self[key].fillingPlaceholders(values)
+        pattern(key).fillingPlaceholders(values)
     }
 
     /// These strings with `overrides` replacing single entries.

@@ -86,7 +86,7 @@ public struct Document: Sendable, Hashable, Codable {
     /// The footer as drawn: `footer`, or the title at the left and the language's
     /// "Page {page} of {pages}" at the right.
     package func footerLine(strings builtIn: BuiltInStrings) -> RunningLine {
-        footer ?? .titleBeside(builtIn[.pageFooter])
+        footer ?? .titleBeside(builtIn.pattern(.pageFooter))
     }
 
     /// What the placeholders of a header or footer stand for on a page (`numbering`), or without

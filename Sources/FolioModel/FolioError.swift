@@ -12,6 +12,7 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// The value as text.
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    /// The value as one line of text: `path: message`, with control and bidirectional-override
+    /// characters from the input shown as escapes (`\u{1B}`), never acted on by a terminal.
+    public var description: String { (path.isEmpty ? message : "\(path): \(message)").escapingInvisibleControls }
 }

@@ -12,6 +12,12 @@ public enum InputLimits {
     public static let treeValues = 20_000_000
     /// Characters (Unicode scalars) in one string.
     public static let stringScalars = 2_000_000
+    /// Characters in one place (left, centre, right) of the page header or footer, which is
+    /// drawn on every page.
+    public static let runningTextScalars = 1_000
+    /// Lines one place of the page header or footer may take; more are cut with an ellipsis
+    /// (a layout-report warning).
+    public static let runningTextLines = 3
     /// Largest magnitude of a data value (chart values, axis bounds, thresholds).
     public static let magnitude = 1e15
     /// Largest ring value: 1 is a full ring.

@@ -65,15 +65,19 @@ public struct Length: Sendable, Hashable, Codable, ExpressibleByFloatLiteral, Ex
 }
 
 extension Length {
+    /// The least length a size (a width, a height) may have: less draws nothing a reader could
+    /// see and leaves the drawing libraries with scales they refuse.
+    package static let smallestSize = 1.0
+
     /// Throws unless the length is finite and within 0…14,400 points (200 inches);
-    /// with `allowZero: false` it must also be above 0.
+    /// with `allowZero: false` it is a size and must be at least `smallestSize` (1 point).
     package func validate(path: String, allowZero: Bool = true) throws {
-        guard points.isFinite, allowZero ? points >= 0 : points > 0, points <= InputLimits.length else {
+        guard points.isFinite, allowZero ? points >= 0 : points >= Length.smallestSize, points <= InputLimits.length else {
             throw FolioError(
                 path: path,
                 allowZero
                     ? "must be a length from 0 to 14400 points (200 inches)"
-                    : "must be a length above 0 and at most 14400 points (200 inches)")
+                    : "must be a length from 1 to 14400 points (200 inches)")
         }
     }
 }

@@ -2,8 +2,10 @@
 /// call it (FolioHTML's `HTML` and `CSS`, FolioPDF's `XMLText`, FolioGraphics' `SanitizedSVG`): a document string reaches
 /// the output through their interpolations, never by hand.
 package enum MarkupEscaping {
-    /// `&`, `<`, `>`, `"` and `'` replaced by character references; characters that
-    /// HTML and XML do not allow (controls, noncharacters such as U+FFFE) replaced by U+FFFD.
+    /// `&`, `<`, `>`, `"` and `'` replaced by character references; `\r\n` and `\r` written as
+    /// newlines; characters that HTML and XML do not allow (other controls, noncharacters such as
+    /// U+FFFE) replaced by U+FFFD; combining marks beyond `longestClusterExtension` in a row left
+    /// out, as `String.replacingDisallowedCharacters` does.
     package static func escape(_ text: String, into result: inout String) {
         // Most strings (numbers, labels) are printable ASCII without a character to replace:
         // they are appended whole.
@@ -13,13 +15,25 @@ package enum MarkupEscaping {
             result += text
             return
         }
+        var previousWasReturn = false
+        var extensionRun = 0
         for scalar in text.unicodeScalars {
+            defer { previousWasReturn = scalar == "\r" }
+            if scalar.value >= 0x300 {
+                extensionRun = scalar.extendsCluster ? extensionRun + 1 : 0
+                if extensionRun > Unicode.Scalar.longestClusterExtension { continue }
+            } else {
+                extensionRun = 0
+            }
             switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
+            // A line break written `\r\n` or `\r` is a newline.
+            case "\r": result += "\n"
+            case "\n": if !previousWasReturn { result += "\n" }
             default:
                 result.unicodeScalars.append(scalar.isAllowedInText ? scalar : "\u{FFFD}")
             }

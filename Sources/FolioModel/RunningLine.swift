@@ -98,8 +98,10 @@ public struct RunningLine: Sendable, Hashable, Codable {
     /// were free text before they had placeholders, and braces may be part of it.
     package func validate(path: String) throws {
         for slot in Slot.allCases {
-            guard let text = self[slot], text.unicodeScalars.count > InputLimits.stringScalars else { continue }
-            throw FolioError(path: "\(path).\(slot.rawValue)", "is longer than \(InputLimits.stringScalars) characters")
+            guard let text = self[slot], text.unicodeScalars.count > InputLimits.runningTextScalars else { continue }
+            throw FolioError(
+                path: "\(path).\(slot.rawValue)",
+                "is longer than \(InputLimits.runningTextScalars) characters; a header or footer text is drawn on every page")
         }
     }
 }

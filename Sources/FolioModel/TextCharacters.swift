@@ -10,11 +10,86 @@ extension Unicode.Scalar {
     }
 }
 
+extension Unicode.Scalar {
+    /// Whether this character joins the one before it into one cluster (a combining mark, a
+    /// variation selector, a zero-width joiner): shapers take the whole cluster at once.
+    package var extendsCluster: Bool { value >= 0x300 && properties.isGraphemeExtend }
+
+    /// Cluster-extending characters kept in a row: Unicode's stream-safe text format allows 30
+    /// (UAX #15), and no writing system needs more; beyond them text is no longer legible, and
+    /// shaping a cluster of 100,000 marks takes HarfBuzz many seconds.
+    package static let longestClusterExtension = 30
+}
+
 extension String {
-    /// This text with every character that is not `isAllowedInText` replaced by U+FFFD;
-    /// the same string, not a copy, when there is none (the usual case).
+    /// This text as the outputs may carry it: line breaks written as newlines (`\r\n` and a lone
+    /// `\r` become `\n`), every other character that is not `isAllowedInText` replaced by U+FFFD,
+    /// and combining marks beyond `longestClusterExtension` in a row left out. The same string,
+    /// not a copy, when there is nothing to change (the usual case).
     package var replacingDisallowedCharacters: String {
-        guard unicodeScalars.contains(where: { !$0.isAllowedInText }) else { return self }
-        return String(String.UnicodeScalarView(unicodeScalars.map { $0.isAllowedInText ? $0 : "\u{FFFD}" }))
+        var extensionRun = 0
+        let needsChange = unicodeScalars.contains { scalar in
+            guard scalar.isAllowedInText else { return true }
+            guard scalar.value >= 0x300 else {
+                extensionRun = 0
+                return false
+            }
+            extensionRun = scalar.extendsCluster ? extensionRun + 1 : 0
+            return extensionRun > Unicode.Scalar.longestClusterExtension
+        }
+        guard needsChange else { return self }
+        var scalars = String.UnicodeScalarView()
+        var previousWasReturn = false
+        extensionRun = 0
+        for scalar in unicodeScalars {
+            defer { previousWasReturn = scalar == "\r" }
+            extensionRun = scalar.extendsCluster ? extensionRun + 1 : 0
+            if scalar == "\r" {
+                scalars.append("\n")
+            } else if scalar == "\n" {
+                if !previousWasReturn { scalars.append(scalar) }
+            } else if extensionRun <= Unicode.Scalar.longestClusterExtension {
+                scalars.append(scalar.isAllowedInText ? scalar : "\u{FFFD}")
+            }
+        }
+        return String(scalars)
+    }
+}
+
+extension Unicode.Scalar {
+    /// Whether this character steers how text around it is shown without being seen itself, so a
+    /// terminal or a file manager could show something other than what is there: controls (C0,
+    /// DEL, C1, which also start terminal escape sequences), bidirectional marks, embeddings,
+    /// overrides and isolates (U+202E turns "gpj.exe" around), line and paragraph separators and
+    /// the byte-order mark.
+    package var isInvisibleControl: Bool {
+        switch value {
+        case 0..<0x20, 0x7F...0x9F: return true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029, 0xFEFF: return true
+        default: return false
+        }
+    }
+}
+
+extension String {
+    /// This text with every `isInvisibleControl` character written as an escape (`\n`, `\t`,
+    /// `\u{1B}`, `\u{202E}`), for messages shown on a terminal or in a log: one line, shown as
+    /// it is, whatever the input held.
+    package var escapingInvisibleControls: String {
+        guard unicodeScalars.contains(where: \.isInvisibleControl) else { return self }
+        var result = ""
+        for scalar in unicodeScalars {
+            guard scalar.isInvisibleControl else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return result
     }
 }

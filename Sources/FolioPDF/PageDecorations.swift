@@ -1,3 +1,4 @@
+import CCairoPango
 import FolioGraphics
 import FolioModel
 
@@ -17,6 +18,21 @@ struct PageDecorations {
     private let footer: RunningLine
     private let date: String
     private let logoSize: Size?
+    /// Every text laid out in this render, by text and place: most are the same on every page,
+    /// so each is shaped once.
+    private let layouts = LayoutCache()
+
+    /// The laid-out header and footer texts of one render.
+    private final class LayoutCache {
+        struct Key: Hashable {
+            let text: String
+            let width: Double
+            let alignment: Table.Alignment
+        }
+        var layouts: [Key: (layout: TextLayout, boxWidth: Double)] = [:]
+        /// Paths of the places whose text was cut to `InputLimits.runningTextLines` lines.
+        var cut: Set<String> = []
+    }
 
     /// Room between the content and the header's rule.
     private static let gap = 10.0
@@ -45,7 +61,9 @@ struct PageDecorations {
     /// The laid-out texts of `line` on a page, each with its left edge; `indent` keeps the start of
     /// the line free (for the logo). The left place is at the start of the line: on the right in a
     /// right-to-left language, and the right place on the left.
-    private func placed(_ line: RunningLine, _ numbering: PageNumbering, indent: Double = 0) -> [(layout: TextLayout, x: Double)] {
+    private func placed(
+        _ line: RunningLine, _ numbering: PageNumbering, indent: Double = 0, path: String
+    ) -> [(layout: TextLayout, x: Double)] {
         let values = document.runningValues(numbering, date: date)
         let slots = RunningLine.Slot.allCases.filter { !(line[$0] ?? "").isEmpty }
         guard !slots.isEmpty else { return [] }
@@ -60,13 +78,8 @@ struct PageDecorations {
             let filled = (line[slot] ?? "").fillingPlaceholders(values)
             // The side of the page the text keeps to.
             let side: RunningLine.Slot = strings.isRightToLeft && slot != .center ? (slot == .left ? .right : .left) : slot
-            // Shaped once per render for each distinct text (most are the same on every page);
-            // a text too long for its place is wrapped within it.
-            let single = text.cachedLine(filled, font: font)
-            let fits = single.metrics.width <= width
             let alignment: Table.Alignment = side == .center ? .center : (side == .right) != strings.isRightToLeft ? .right : .left
-            let layout = fits ? single : text.paragraph([TextRun(filled)], font: font, width: width, alignment: alignment)
-            let boxWidth = fits ? single.metrics.width : width
+            let (layout, boxWidth) = laidOut(filled, width: width, alignment: alignment, path: "\(path).\(slot.rawValue)")
             switch side {
             case .left: return (layout, content.x + startIndent)
             case .center: return (layout, content.x + (content.width - boxWidth) / 2)
@@ -75,11 +88,58 @@ struct PageDecorations {
         }
     }
 
+    /// `filled` laid out in a place `width` wide, shaped once per render for each distinct text
+    /// (most are the same on every page): on one line when it fits, else wrapped within the place
+    /// in at most `InputLimits.runningTextLines` lines.
+    private func laidOut(_ filled: String, width: Double, alignment: Table.Alignment, path: String) -> (TextLayout, Double) {
+        let key = LayoutCache.Key(text: filled, width: width, alignment: alignment)
+        if let cached = layouts.layouts[key] { return cached }
+        let result: (layout: TextLayout, boxWidth: Double)
+        let clean = filled.replacingDisallowedCharacters
+        let single = clean.utf8.contains(UInt8(ascii: "\n")) ? nil : text.singleLine(clean, font: font)
+        if let single, single.metrics.width <= width {
+            result = (single, single.metrics.width)
+        } else {
+            let maxLines = InputLimits.runningTextLines
+            func layout(_ shown: String) -> TextLayout {
+                text.paragraph([TextRun(shown)], font: font, width: width, alignment: alignment)
+            }
+            let paragraphs = clean.split(separator: "\n", maxSplits: maxLines, omittingEmptySubsequences: false)
+            var cut = paragraphs.count > maxLines
+            var wrapped = layout(cut ? paragraphs.prefix(maxLines).joined(separator: "\n") + "…" : clean)
+            if pango_layout_get_line_count(wrapped.pointer) > Int32(maxLines),
+                let text = pango_layout_get_text(wrapped.pointer),
+                let last = pango_layout_get_line_readonly(wrapped.pointer, Int32(maxLines - 1))
+            {
+                // The text Pango laid out, up to the end of the last line shown.
+                let end = Int(last.pointee.start_index + last.pointee.length)
+                let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: max(0, end))
+                var shown = String(decoding: bytes, as: UTF8.self)
+                if shown.hasSuffix("…") { shown.removeLast() }
+                // The ellipsis must end the last line shown: take back words (or characters) until it does.
+                repeat {
+                    while shown.last?.isWhitespace == true { shown.removeLast() }
+                    wrapped = layout(shown + "…")
+                    if let space = shown.lastIndex(where: \.isWhitespace), shown.distance(from: space, to: shown.endIndex) < 40 {
+                        shown.removeSubrange(space...)
+                    } else if !shown.isEmpty {
+                        shown.removeLast()
+                    }
+                } while pango_layout_get_line_count(wrapped.pointer) > Int32(maxLines) && !shown.isEmpty
+                cut = true
+            }
+            if cut { layouts.cut.insert(path) }
+            result = (wrapped, width)
+        }
+        layouts.layouts[key] = result
+        return result
+    }
+
     /// Warnings for a header or footer that does not fit between its content edge and the page edge.
     func warnings(lastPage numbering: PageNumbering) -> [LayoutReport.Warning] {
         var warnings: [LayoutReport.Warning] = []
         if hasHeader {
-            let tallest = placed(header, numbering, indent: logoIndent).map(\.layout.metrics.height).max() ?? 0
+            let tallest = placed(header, numbering, indent: logoIndent, path: "header").map(\.layout.metrics.height).max() ?? 0
             let needed = PageDecorations.gap + 4 + max(tallest, logoSize?.height ?? 0)
             if needed > content.y {
                 warnings.append(
@@ -90,7 +150,7 @@ struct PageDecorations {
                     ))
             }
         }
-        let footerHeight = placed(footer, numbering).map(\.layout.metrics.height).max() ?? 0
+        let footerHeight = placed(footer, numbering, path: "footer").map(\.layout.metrics.height).max() ?? 0
         let below = pageSize.height - content.maxY
         let needed = PageDecorations.footerGap + footerHeight
         if footerHeight > 0, needed > below {
@@ -100,6 +160,12 @@ struct PageDecorations {
                     message:
                         "the footer needs \(needed.clampedInt(.up)) pt below the content but the bottom margin is \(below.clampedInt(.down)) pt: part of it is off the page"
                 ))
+        }
+        for path in layouts.cut.sorted() {
+            warnings.append(
+                LayoutReport.Warning(
+                    kind: .overflow, path: path, page: nil,
+                    message: "the text takes more than \(InputLimits.runningTextLines) lines in its place, so it is cut with an ellipsis"))
         }
         return warnings
     }
@@ -115,7 +181,7 @@ struct PageDecorations {
                 let logoX = strings.isRightToLeft ? content.maxX - size.width : content.x
                 canvas.draw(image: logo, in: Rect(x: logoX, y: lineY - 4 - size.height, width: size.width, height: size.height))
             }
-            for (layout, x) in placed(header, numbering, indent: logoIndent) {
+            for (layout, x) in placed(header, numbering, indent: logoIndent, path: "header") {
                 canvas.draw(layout: layout, at: Point(x, lineY - 4 - layout.metrics.height), color: theme.muted)
             }
             canvas.line(
@@ -123,7 +189,7 @@ struct PageDecorations {
                 style: StrokeStyle(color: theme.rule, width: 0.5))
         }
         let footerY = content.maxY + PageDecorations.footerGap
-        for (layout, x) in placed(footer, numbering) {
+        for (layout, x) in placed(footer, numbering, path: "footer") {
             canvas.draw(layout: layout, at: Point(x, footerY), color: theme.muted)
         }
     }

@@ -108,10 +108,11 @@ package final class PangoTextEngine: TextMeasurer {
         return String(result)
     }
 
-    /// Wrapped rich text at `width` points, aligned as asked.
+    /// Wrapped rich text at `width` points, aligned as asked; with `maxLines`, lines beyond it are
+    /// left out and the last one shown ends in an ellipsis.
     func paragraph(
         _ runs: [TextRun], font: FontSpec, width: Double, alignment: Table.Alignment = .left,
-        linkColor: Color? = nil, lineSpacing: Double = 1.25
+        linkColor: Color? = nil, lineSpacing: Double = 1.25, maxLines: Int? = nil
     ) -> TextLayout {
         let paragraphAlignment: Paragraph.Alignment
         switch alignment {
@@ -119,19 +120,27 @@ package final class PangoTextEngine: TextMeasurer {
         case .center: paragraphAlignment = .center
         case .right: paragraphAlignment = .right
         }
-        return paragraph(runs, font: font, width: width, alignment: paragraphAlignment, linkColor: linkColor, lineSpacing: lineSpacing)
+        return paragraph(
+            runs, font: font, width: width, alignment: paragraphAlignment, linkColor: linkColor, lineSpacing: lineSpacing,
+            maxLines: maxLines)
     }
 
-    /// Wrapped rich text at `width` points; `justify` stretches every line but the last.
+    /// Wrapped rich text at `width` points; `justify` stretches every line but the last. With
+    /// `maxLines`, lines beyond it are left out and the last one shown ends in an ellipsis.
     func paragraph(
         _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment,
-        linkColor: Color? = nil, lineSpacing: Double = 1.25
+        linkColor: Color? = nil, lineSpacing: Double = 1.25, maxLines: Int? = nil
     ) -> TextLayout {
         let layout = TextLayout(context: context)
         let pointer = layout.pointer
         pango_layout_set_font_description(pointer, fontDescription(font))
         pango_layout_set_width(pointer, Int32(min(max(width, 1), 100_000) * Double(PANGO_SCALE)))
         pango_layout_set_wrap(pointer, PANGO_WRAP_WORD_CHAR)
+        if let maxLines {
+            // A negative height is a number of lines (Pango's documented convention).
+            pango_layout_set_height(pointer, -Int32(clamping: max(1, maxLines)))
+            pango_layout_set_ellipsize(pointer, PANGO_ELLIPSIZE_END)
+        }
         pango_layout_set_line_spacing(pointer, Float(lineSpacing))
         // Pango swaps left and right for a paragraph whose direction differs from the context's, so
         // in a right-to-left context "right" is where a right-to-left paragraph starts.

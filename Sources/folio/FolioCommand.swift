@@ -1,4 +1,5 @@
 import ArgumentParser
+import Folio
 import Foundation
 
 /// The `folio` command: renders reports from documents.
@@ -41,7 +42,7 @@ struct FolioCommand: ParsableCommand {
             if var first = message.split(whereSeparator: \.isNewline).first.map(String.init), !first.isEmpty {
                 if first.hasPrefix("Error: ") { first.removeFirst(7) }
                 if !first.hasPrefix("folio") { first = "folio: error: \(first) (see folio --help)" }
-                StandardStreams.printError(first)
+                StandardStreams.printError(first.escapingInvisibleControls)
             }
             Foundation.exit(code == 130 ? 130 : 1)
         }

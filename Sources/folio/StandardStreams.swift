@@ -25,7 +25,8 @@ enum StandardStreams {
     static func describe(_ error: Error) -> String {
         if let error = error as? FolioError { return "folio: error: \(error)" }
         let text = (error as NSError).localizedDescription
-        return "folio: error: " + text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return "folio: error: " + line.escapingInvisibleControls
     }
 
     /// Removes the temporary output and exits with status 130 on SIGINT or SIGTERM. A plain

@@ -66,7 +66,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(errorFor(element: #"{"type": "image", "data": "***"}"#), "elements[1].data: not valid base64")
         XCTAssertEqual(
             errorFor(element: #"{"type": "image", "path": "x.png", "width": -3}"#),
-            "elements[1].width: must be a length above 0 and at most 14400 points (200 inches)")
+            "elements[1].width: must be a length from 1 to 14400 points (200 inches)")
         // Unreadable and undecodable images fail at render time, naming the field.
         let missing = Document(title: "T", elements: [.image(ImageBlock(source: .file("nope.png")))])
         XCTAssertThrowsError(try missing.pdf()) {

@@ -46,7 +46,7 @@ final class HostileInputTests: XCTestCase {
             "elements[0].rings[0].value: must be between 0 and 1000 (1 is a full ring)")
         XCTAssertEqual(
             outcome(#"{"title": "T", "elements": [{"type": "image", "path": "x.png", "width": 1e300}]}"#),
-            "elements[0].width: must be a length above 0 and at most 14400 points (200 inches)")
+            "elements[0].width: must be a length from 1 to 14400 points (200 inches)")
         XCTAssertEqual(
             outcome(chart(#""kind": "bar", "categories": ["a"], "series": [{"title": "S", "values": [1e300]}]"#)),
             "elements[0].series[0].values[0]: must be between -1e15 and 1e15")
@@ -55,7 +55,7 @@ final class HostileInputTests: XCTestCase {
             "page.margins.top: must be a length from 0 to 14400 points (200 inches)")
         XCTAssertEqual(
             outcome(chart(#""kind": "line", "x": [1, 2], "plots": [{"title": "A", "values": [1, 2]}], "height": -1"#)),
-            "elements[0].height: must be a length above 0 and at most 14400 points (200 inches)")
+            "elements[0].height: must be a length from 1 to 14400 points (200 inches)")
         XCTAssertEqual(
             outcome(
                 #"{"title": "T", "elements": [{"type": "columns", "widths": [1e308, 1], "items": [{"type": "paragraph", "text": "a"}, {"type": "paragraph", "text": "b"}]}]}"#
@@ -67,7 +67,7 @@ final class HostileInputTests: XCTestCase {
             "elements[0].spans[0]: span must be 1 to 64, in a row and cell of the table")
         XCTAssertEqual(
             outcome(#"{"title": "T", "elements": [{"type": "table", "rows": [["a"]], "widths": ["1e300"]}]}"#),
-            "elements[0].widths[0]: must be a length above 0 and at most 14400 points (200 inches)")
+            "elements[0].widths[0]: must be a length from 1 to 14400 points (200 inches)")
     }
 
     func testATinyTickIntervalOverHugeValuesDrawsAutomaticTicks() throws {

@@ -11,14 +11,20 @@ enum FileNaming {
         return sanitized(base) + "." + format.rawValue
     }
 
-    /// No path separators, no `..`, no control characters, no leading dot, at most 180 bytes.
+    /// No path separators, no `..`, no leading dot, at most 180 bytes; C0 controls become `_`, and
+    /// characters that would show the name as something else (C1 controls, bidirectional
+    /// overrides such as U+202E, the byte-order mark) are removed.
     static func sanitized(_ name: String) -> String {
         var result = ""
         for scalar in name.unicodeScalars {
             switch scalar {
             case "/", "\\", ":", "*", "?", "\"", "<", ">", "|": result += "_"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { result += "_" } else { result.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += "_"
+                } else if !scalar.isInvisibleControl {
+                    result.unicodeScalars.append(scalar)
+                }
             }
         }
         while result.contains("..") { result = result.replacingOccurrences(of: "..", with: "_") }

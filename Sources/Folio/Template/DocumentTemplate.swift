@@ -95,32 +95,73 @@ public struct DocumentTemplate: Sendable {
 
     /// Block types whose `text` is rich text: values bound into it are escaped to stay literal.
     private static let richTextBlocks: Set<String> = ["paragraph", "message"]
+    /// Document keys whose texts hold `{page}`-style placeholders (page header and footer, sentence
+    /// patterns): values bound into them have their braces escaped to stay literal.
+    private static let placeholderTextKeys: Set<String> = ["header", "footer", "strings"]
+
+    /// What a bound value is inserted into, and so how it is kept literal.
+    enum TextKind {
+        /// Plain text: the value as it is.
+        case plain
+        /// Rich text (`**bold**`, links): markup characters escaped.
+        case rich
+        /// Text with `{page}`-style placeholders: braces escaped.
+        case placeholders
+
+        /// `text` escaped for this kind of text.
+        func literal(_ text: String) -> String {
+            switch self {
+            case .plain: return text
+            case .rich: return RichText.escaped(text)
+            case .placeholders: return text.escapingPlaceholders
+            }
+        }
+
+        /// `value` with every string in it escaped for this kind of text.
+        func literal(_ value: TreeValue) -> TreeValue {
+            switch (self, value) {
+            case (.plain, _): return value
+            case (_, .string(let text)): return .string(literal(text))
+            case (.placeholders, .object(let members)): return .object(members.map { ($0.key, literal($0.value)) })
+            case (.placeholders, .array(let items)): return .array(items.map { literal($0) })
+            default: return value
+            }
+        }
+    }
 
     private func bind(
-        _ value: TreeValue, scope: TemplateScope, path: String, richText: Bool = false,
+        _ value: TreeValue, scope: TemplateScope, path: String, kind: TextKind = .plain,
         budget: BindBudget
     ) throws -> TreeValue {
         try budget.spend(path)
         switch value {
         case .string(let text):
-            return try DocumentTemplate.interpolate(text, scope: scope, path: path, richText: richText)
+            return try DocumentTemplate.interpolate(text, scope: scope, path: path, kind: kind)
         case .object(let members):
             var isRichBlock = false
             if case .string(let type)? = value["type"] { isRichBlock = DocumentTemplate.richTextBlocks.contains(type) }
             return .object(
                 try members.map { member in
-                    (
+                    let memberKind: TextKind
+                    if path.isEmpty && DocumentTemplate.placeholderTextKeys.contains(member.key) {
+                        memberKind = .placeholders
+                    } else if isRichBlock && member.key == "text" {
+                        memberKind = .rich
+                    } else {
+                        memberKind = kind == .placeholders ? .placeholders : .plain
+                    }
+                    return (
                         member.key,
                         try bind(
                             member.value, scope: scope, path: path.isEmpty ? member.key : "\(path).\(member.key)",
-                            richText: isRichBlock && member.key == "text", budget: budget)
+                            kind: memberKind, budget: budget)
                     )
                 })
         case .array(let items):
             var result: [TreeValue] = []
             result.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
-                try expand(item, scope: scope, path: "\(path)[\(index)]", into: &result, budget: budget)
+                try expand(item, scope: scope, path: "\(path)[\(index)]", into: &result, kind: kind, budget: budget)
             }
             return .array(result)
         default:
@@ -131,10 +172,10 @@ public struct DocumentTemplate: Sendable {
     /// Appends `item` bound, or what its `$each` / `$if` / `$unless` directive produces.
     private func expand(
         _ item: TreeValue, scope: TemplateScope, path: String, into result: inout [TreeValue],
-        budget: BindBudget
+        kind: TextKind = .plain, budget: BindBudget
     ) throws {
         guard case .object = item, item["$each"] != nil || item["$if"] != nil || item["$unless"] != nil else {
-            result.append(try bind(item, scope: scope, path: path, budget: budget))
+            result.append(try bind(item, scope: scope, path: path, kind: kind, budget: budget))
             return
         }
         let body: [TreeValue]
@@ -150,7 +191,7 @@ public struct DocumentTemplate: Sendable {
             for (index, entry) in body.enumerated() {
                 try expand(
                     entry, scope: scope, path: item["$items"] == nil ? "\(path).$item" : "\(path).$items[\(index)]",
-                    into: &result, budget: budget)
+                    into: &result, kind: kind, budget: budget)
             }
         }
         if case .string(let condition)? = item["$if"] ?? item["$unless"] {
@@ -186,7 +227,7 @@ public struct DocumentTemplate: Sendable {
     }
 
     /// Replaces placeholders in one pass; substituted text is never scanned again.
-    static func interpolate(_ text: String, scope: TemplateScope, path: String, richText: Bool = false) throws -> TreeValue {
+    static func interpolate(_ text: String, scope: TemplateScope, path: String, kind: TextKind = .plain) throws -> TreeValue {
         guard text.contains("{{") else { return .string(text) }
         var pieces: [(literal: Substring, expression: String?)] = []
         var rest = text[...]
@@ -204,8 +245,7 @@ public struct DocumentTemplate: Sendable {
         {
             let value = try TemplateExpression(parsing: expression.trimmingCharacters(in: .whitespaces), templatePath: path)
                 .evaluate(in: scope, templatePath: path)
-            if richText, case .string(let string) = value { return .string(RichText.escaped(string)) }
-            return value
+            return kind.literal(value)
         }
         var out = ""
         for piece in pieces {
@@ -213,7 +253,7 @@ public struct DocumentTemplate: Sendable {
             if let expression = piece.expression {
                 let text = try TemplateExpression(parsing: expression.trimmingCharacters(in: .whitespaces), templatePath: path)
                     .evaluate(in: scope, templatePath: path).text
-                out += richText ? RichText.escaped(text) : text
+                out += kind.literal(text)
             }
         }
         return .string(out)
