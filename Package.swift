@@ -45,6 +45,8 @@ let package = Package(
         // librsvg, loaded with dlopen on the first SVG picture (Debian's librsvg2-2).
         .target(name: "CRSVG", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CPDFFinish", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("deflate")]),
+        // Render worker processes: their shared activity page, spawning, memory limits and the crash report.
+        .target(name: "CProcessSupport"),
         .target(name: "FolioModel"),
         .target(name: "FolioGraphics", dependencies: ["FolioModel", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
@@ -59,7 +61,7 @@ let package = Package(
         .target(
             name: "Folio",
             dependencies: [
-                "FolioModel", "FolioGraphics", "FolioCharts", "FolioPDF", "FolioHTML",
+                "FolioModel", "FolioGraphics", "FolioCharts", "FolioPDF", "FolioHTML", "CProcessSupport",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "CSV", package: "CSV.swift"),
             ]),

@@ -2,9 +2,9 @@ import FolioModel
 import Foundation
 
 /// Encoded PNG or JPEG bytes with their pixel size, read from the file header.
-package struct ImageData: Sendable, Hashable {
+package struct ImageData: Sendable, Hashable, Codable {
     /// The encodings Folio reads.
-    package enum Format: String, Sendable, Hashable {
+    package enum Format: String, Sendable, Hashable, Codable {
         case png, jpeg
 
         /// The MIME type, for data URIs.

@@ -25,6 +25,10 @@ package struct PreparedDocument: Sendable {
         let columnWidth = document.page.pageSize.width - document.page.margins.left.points - document.page.margins.right.points
         func load(_ block: Block, path: String) throws {
             switch block {
+            case .image, .svg: try RenderDeadline.check(at: "reading \(path)")
+            default: break
+            }
+            switch block {
             case .image(let image):
                 if case .file(let file) = image.source, let known = filesRead[file] {
                     images[path] = known

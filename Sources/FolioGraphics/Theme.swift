@@ -1,7 +1,7 @@
 import FolioModel
 
 /// Colours and fonts shared by the PDF and the HTML output.
-public struct Theme: Sendable, Hashable {
+public struct Theme: Sendable, Hashable, Codable {
     /// The font family of all text.
     public var fontFamily: String
     /// Body text colour.

@@ -47,7 +47,7 @@ struct HTMLBodyWriter {
         if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { html += "<h1>\(document.title)</h1>\n" }
         let charts = ScreenChart(measurer: renderer.measurer, theme: theme, strings: strings)
         for (index, block) in document.elements.enumerated() {
-            try RenderDeadline.check()
+            try RenderDeadline.check(at: "writing elements[\(index)] as HTML")
             html += try self.html(for: block, path: "elements[\(index)]", charts: charts)
             html += "\n"
         }

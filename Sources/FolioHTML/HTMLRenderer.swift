@@ -119,17 +119,39 @@ public struct HTMLRenderer {
         }
     }
 
+    /// `text` parsed as a Mustache page shell; a syntax error is one line naming where it is
+    /// (`--template: line 3, column 9: a section is not closed …`). Callers check a shell with it
+    /// when they read one, before any document is rendered.
+    package static func parsePageTemplate(_ text: String) throws -> MustacheTemplate {
+        do {
+            return try MustacheTemplate(string: text)
+        } catch let error as MustacheTemplate.ParserError {
+            let what: String
+            switch error.error as? MustacheTemplate.Error {
+            case .sectionCloseNameIncorrect?: what = "a section is closed with another name than it was opened with"
+            case .unfinishedName?: what = "a tag is not closed with }}"
+            case .expectedSectionEnd?: what = "a section is not closed ({{#name}} needs {{/name}})"
+            case .invalidSetDelimiter?: what = "a set-delimiter tag ({{=<% %>=}}) is malformed"
+            case .invalidConfigVariableSyntax?, .unrecognisedConfigVariable?: what = "a {{% …}} configuration tag is not understood"
+            case .transformAppliedToInheritanceSection?, .illegalTokenInsideInheritSection?, .textInsideInheritSection?, nil:
+                what = "a partial or inheritance tag is malformed"
+            }
+            throw FolioError(
+                path: "--template", "line \(error.context.lineNumber), column \(error.context.columnNumber): \(what)")
+        } catch {
+            throw FolioError(path: "--template", "the page template is not valid Mustache")
+        }
+    }
+
+    /// Throws the one-line error of `parsePageTemplate` when `text` is not a valid page shell.
+    package static func checkPageTemplate(_ text: String) throws { _ = try parsePageTemplate(text) }
+
     /// The page shell filled in: the built-in one or `pageTemplate`.
     private func shell(_ document: Document, strings: BuiltInStrings, report: HTML, css: CSS, policy: String) throws -> String {
         guard let pageTemplate else {
             return HTMLRenderer.builtInShell(document, strings: strings, report: report, css: css, policy: policy)
         }
-        let template: MustacheTemplate
-        do {
-            template = try MustacheTemplate(string: pageTemplate)
-        } catch {
-            throw FolioError(path: "--template", "the page template is not valid Mustache: \(error)")
-        }
+        let template = try HTMLRenderer.parsePageTemplate(pageTemplate)
         let meta = document.metadata
         // Mustache escapes {{values}}; characters HTML does not allow are replaced first.
         // {{{style}}} and {{{report}}} are the CSS and HTML types' own output.

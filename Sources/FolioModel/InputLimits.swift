@@ -12,8 +12,8 @@ public enum InputLimits {
     public static let treeValues = 20_000_000
     /// Characters (Unicode scalars) in one string.
     public static let stringScalars = 2_000_000
-    /// Characters in one place (left, centre, right) of the page header or footer, which is
-    /// drawn on every page.
+    /// Characters drawn of one place (left, centre, right) of the page header or footer, which
+    /// is drawn on every page; a longer text is cut (a layout-report warning).
     public static let runningTextScalars = 1_000
     /// Lines one place of the page header or footer may take; more are cut with an ellipsis
     /// (a layout-report warning).

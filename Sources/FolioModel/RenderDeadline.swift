@@ -5,6 +5,10 @@ import Foundation
 ///
 /// A server binds one for each request with `RenderDeadline.$current.withValue(_:operation:)`;
 /// without one bound, `check()` costs one task-local read and never throws.
+///
+/// The checks also say what the render is doing (`check(at:)`): a deadline made with an
+/// `activity` recorder hands it each step ("drawing elements[3]"), which a render worker keeps
+/// where its supervisor can read it after a crash.
 public final class RenderDeadline: @unchecked Sendable {
     /// The deadline of the render running on this thread or task, if any.
     @TaskLocal public static var current: RenderDeadline?
@@ -15,11 +19,20 @@ public final class RenderDeadline: @unchecked Sendable {
     private var cancelled = false
     /// Checks left before the deadline passes whatever the time; nil for a deadline in time only.
     private var checksLeft: Int?
+    /// Asked at every check whether someone outside (a supervisor) wants the render stopped.
+    private let stopRequested: (@Sendable () -> Bool)?
+    /// Told what the render is doing at each check that says so.
+    private let activity: (@Sendable (String) -> Void)?
 
-    /// A deadline `seconds` from now.
-    public init(seconds: Double) {
-        let nanoseconds = (max(0, seconds) * 1e9).clampedInt()
+    /// A deadline `seconds` from now (`.infinity` for none). `stopRequested` is asked at every
+    /// check whether to stop early; `activity` is told each step the render names.
+    public init(
+        seconds: Double, stopRequested: (@Sendable () -> Bool)? = nil, activity: (@Sendable (String) -> Void)? = nil
+    ) {
+        let nanoseconds = seconds.isFinite ? (max(0, seconds) * 1e9).clampedInt() : Int.max
         uptimeNanoseconds = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, nanoseconds))
+        self.stopRequested = stopRequested
+        self.activity = activity
     }
 
     /// A deadline that passes at the `count`-th check, whatever the time: the same point of the
@@ -27,6 +40,8 @@ public final class RenderDeadline: @unchecked Sendable {
     init(afterChecks count: Int) {
         uptimeNanoseconds = UInt64.max
         checksLeft = count
+        stopRequested = nil
+        activity = nil
     }
 
     /// Stops the render at its next check, whatever the time.
@@ -41,7 +56,7 @@ public final class RenderDeadline: @unchecked Sendable {
         lock.lock()
         let cancelled = self.cancelled
         lock.unlock()
-        return cancelled || DispatchTime.now().uptimeNanoseconds >= uptimeNanoseconds
+        return cancelled || stopRequested?() == true || DispatchTime.now().uptimeNanoseconds >= uptimeNanoseconds
     }
 
     /// Throws `RenderDeadline.Expired` when the render should stop.
@@ -58,6 +73,14 @@ public final class RenderDeadline: @unchecked Sendable {
     /// Throws when the current render's deadline has passed; does nothing when there is none.
     public static func check() throws {
         try current?.check()
+    }
+
+    /// Tells the current render's activity recorder what comes next (`"drawing elements[3]"`,
+    /// made only when one listens), then throws when the deadline has passed.
+    public static func check(at step: @autoclosure () -> String) throws {
+        guard let current else { return }
+        current.activity?(step())
+        try current.check()
     }
 
     /// The error a render stops with when its deadline has passed.

@@ -47,6 +47,24 @@ public struct RunningLine: Sendable, Hashable, Codable {
         }
     }
 
+    /// This line with each text cut to `InputLimits.runningTextScalars` characters (ending in
+    /// "…"), and the places that were cut.
+    package func cutToRunningLength() -> (line: RunningLine, cut: [Slot]) {
+        var line = self
+        var cut: [Slot] = []
+        for slot in Slot.allCases {
+            guard let text = self[slot], text.unicodeScalars.count > InputLimits.runningTextScalars else { continue }
+            let kept = String(String.UnicodeScalarView(text.unicodeScalars.prefix(InputLimits.runningTextScalars))) + "…"
+            switch slot {
+            case .left: line.left = kept
+            case .center: line.center = kept
+            case .right: line.right = kept
+            }
+            cut.append(slot)
+        }
+        return (line, cut)
+    }
+
     /// Placeholders that only have a meaning on a page (HTML leaves out a text that holds one).
     package static let pagePlaceholders: Set<String> = [
         "page", "pages", "sectionPage", "sectionPages", "documentPage", "documentPages",
@@ -95,13 +113,12 @@ public struct RunningLine: Sendable, Hashable, Codable {
     }
 
     /// Checks every text's length. A `{word}` that is not a placeholder stays as written: headers
-    /// were free text before they had placeholders, and braces may be part of it.
+    /// were free text before they had placeholders, and braces may be part of it. (A text longer
+    /// than `InputLimits.runningTextScalars` is cut when drawn, with a layout warning.)
     package func validate(path: String) throws {
         for slot in Slot.allCases {
-            guard let text = self[slot], text.unicodeScalars.count > InputLimits.runningTextScalars else { continue }
-            throw FolioError(
-                path: "\(path).\(slot.rawValue)",
-                "is longer than \(InputLimits.runningTextScalars) characters; a header or footer text is drawn on every page")
+            guard let text = self[slot], text.unicodeScalars.count > InputLimits.stringScalars else { continue }
+            throw FolioError(path: "\(path).\(slot.rawValue)", "is longer than \(InputLimits.stringScalars) characters")
         }
     }
 }

@@ -49,7 +49,7 @@ final class FlowableBuilder {
         }
         for (index, block) in document.elements.enumerated() {
             let path = "elements[\(index)]"
-            try RenderDeadline.check()
+            try RenderDeadline.check(at: "laying out \(path)")
             for flowable in try flowables(for: block, path: path) { add(flowable, path: path, type: block.typeName) }
         }
         return items

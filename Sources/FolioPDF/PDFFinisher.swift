@@ -53,6 +53,11 @@ struct PDFFinisher {
         }
         guard status == 0, let output else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if reason.contains("bad_alloc") {
+                throw FolioError(
+                    path: "",
+                    "the document needs more memory than this process may use to finish the PDF (a render worker's --memory-limit)")
+            }
             throw FolioError(path: "", "internal error, please report it: libqpdf could not finish the PDF: \(reason)")
         }
         defer { folio_pdf_free(output) }

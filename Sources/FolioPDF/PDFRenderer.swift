@@ -107,6 +107,7 @@ public struct PDFRenderer {
             }
             decorations.draw(on: canvas, numbering: numbering[index])
             for placement in page.placements {
+                try RenderDeadline.check(at: "drawing \(builder.sources[placement.source].path) on page \(index + 1)")
                 placement.flowable.draw(on: canvas, at: Point(content.x, content.y + placement.y))
             }
             cairo_show_page(cr)
@@ -117,6 +118,7 @@ public struct PDFRenderer {
             let failing = status != CAIRO_STATUS_SUCCESS ? status : cairo_surface_status(surface)
             throw FolioError(path: "", "Cairo failed to write the PDF: \(String(cString: cairo_status_to_string(failing)))")
         }
+        try RenderDeadline.check(at: "finishing the PDF")
         let data = try PDFFinisher(document: document, structure: canvas.structure, date: PDFRenderer.creationDate(document.metadata))
             .finish(sink.data)
         return Result(

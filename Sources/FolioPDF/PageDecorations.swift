@@ -50,8 +50,14 @@ struct PageDecorations {
         self.pageSize = pageSize
         font = theme.font(theme.smallSize + 0.5)
         logoSize = theme.logo.map { logo in Size(16 * Double(logo.pixelWidth) / Double(logo.pixelHeight), 16) }
-        header = document.header ?? .none
-        footer = document.footerLine(strings: strings)
+        // A place's text is cut to InputLimits.runningTextScalars before anything else, so neither
+        // filling nor shaping it on every page costs more than that.
+        let (header, headerCut) = (document.header ?? .none).cutToRunningLength()
+        let (footer, footerCut) = document.footerLine(strings: strings).cutToRunningLength()
+        self.header = header
+        self.footer = footer
+        for slot in headerCut { layouts.cut.insert("header.\(slot.rawValue)") }
+        for slot in footerCut { layouts.cut.insert("footer.\(slot.rawValue)") }
         date = document.runningDate(strings: strings)
     }
 
@@ -165,7 +171,9 @@ struct PageDecorations {
             warnings.append(
                 LayoutReport.Warning(
                     kind: .overflow, path: path, page: nil,
-                    message: "the text takes more than \(InputLimits.runningTextLines) lines in its place, so it is cut with an ellipsis"))
+                    message:
+                        "the text is longer than \(InputLimits.runningTextScalars) characters or takes more than \(InputLimits.runningTextLines) lines in its place, so it is cut with an ellipsis"
+                ))
         }
         return warnings
     }

@@ -57,11 +57,30 @@ struct RenderedBody: Sendable {
 }
 
 /// Renders documents the way the service is configured: its theme, its assets folder (or none),
-/// its page shell. Runs on a render worker.
+/// its page shell, its templates. Runs in a render worker process (or on a pool thread, in process).
 struct DocumentRendering: Sendable {
     let theme: Theme
     let assets: AssetAccess
     let pageTemplate: String?
+    let templates: TemplateLibrary
+
+    /// What `request` asks for.
+    func render(_ request: RenderRequest) throws -> RenderedBody {
+        switch request.input {
+        case .document(let data, let format):
+            return try render(data, format: format, parameters: request.parameters)
+        case .template(let name, let body):
+            guard let template = templates[name] else { throw FolioError(path: "", "no template \"\(name)\"") }
+            let record: TreeValue
+            do {
+                record = try JSONTreeParser.parse(body)
+            } catch let error as FolioError {
+                throw FolioError(path: error.path, "the record is not valid JSON: \(error.message)")
+            }
+            guard case .object = record else { throw FolioError(path: "", "the record must be a JSON object") }
+            return try render(template: template, record: record, parameters: request.parameters)
+        }
+    }
 
     /// The document `data` (JSON or YAML) rendered as `parameters` ask.
     func render(_ data: Data, format: DocumentDecoder.Format, parameters: RenderParameters) throws -> RenderedBody {

@@ -21,7 +21,7 @@ public enum FolioServer {
         try settings.validate()
         let service = RenderService(settings: settings, logger: logger)
         do {
-            try service.pool.start { try service.selfTest() }
+            try service.pool.start { _ in try service.makeRenderer() }
         } catch {
             throw FolioError(path: "serve", "the start-up self-test failed: \(error)")
         }

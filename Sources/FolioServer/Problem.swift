@@ -104,6 +104,12 @@ struct Problem: Error, Sendable {
             detail: "the render took longer than \(SecondsText(seconds)) s (--timeout) and was stopped")
     }
 
+    /// 500: the render worker drawing this request died (a crash in a C library, or its memory
+    /// limit); other requests are not affected, and the worker is replaced.
+    static func renderCrashed(_ detail: String) -> Problem {
+        Problem(status: .internalServerError, kind: "render-crashed", detail: detail)
+    }
+
     /// 500: a failure that is Folio's, not the request's.
     static func internalError(_ detail: String) -> Problem {
         Problem(status: .internalServerError, kind: "internal-error", detail: detail)

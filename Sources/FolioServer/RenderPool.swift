@@ -8,7 +8,10 @@ import Foundation
 /// waiting and the renders running are bounded together; without a free slot the server answers
 /// 503 at once. Each render runs under its `RenderDeadline`: when the deadline passes, or the
 /// request is cancelled, the caller is answered at once and the render stops at its next check.
-final class RenderPool: @unchecked Sendable {
+///
+/// Each thread owns a `Worker` made when the pool starts (for the service, the render worker
+/// process it hands its renders to), and every render on that thread is given it.
+final class RenderPool<Worker>: @unchecked Sendable {
     /// No slot is free: every worker is busy and `queueLimit` renders wait.
     struct Full: Error {}
 
@@ -39,7 +42,7 @@ final class RenderPool: @unchecked Sendable {
     let queueLimit: Int
 
     private let condition = NSCondition()
-    private var waiting: [Job] = []
+    private var waiting: [Job<Worker>] = []
     private var waitingStart = 0
     private var running = 0
     private var slotsTaken = 0
@@ -54,18 +57,21 @@ final class RenderPool: @unchecked Sendable {
         self.queueLimit = max(0, queueLimit)
     }
 
-    /// Starts the worker threads; each runs `prepare` first (Pango's font map is per thread, so
-    /// each loads its fonts and renders a test document before the first request). Returns when
-    /// every worker is prepared; throws the first error a worker's `prepare` threw.
-    func start(prepare: @escaping @Sendable () throws -> Void = {}) throws {
+    /// Starts the worker threads; each makes its `Worker` with `prepare` (given the thread's
+    /// index) first: a render worker process that loads its fonts and renders a test document
+    /// before the first request. Returns when every thread is prepared; throws the first error
+    /// a `prepare` threw.
+    func start(prepare: @escaping @Sendable (Int) throws -> Worker) throws {
         let prepared = DispatchGroup()
         let failure = FirstError()
         for index in 0..<workers {
             prepared.enter()
             let thread = Thread { [self] in
-                do { try prepare() } catch { failure.record(error) }
+                var worker: Worker?
+                do { worker = try prepare(index) } catch { failure.record(error) }
                 prepared.leave()
-                work()
+                guard let worker else { return }
+                work(worker)
             }
             thread.name = "folio-render-\(index + 1)"
             thread.stackSize = 16 << 20
@@ -117,16 +123,16 @@ final class RenderPool: @unchecked Sendable {
     }
 
     /// Reserves a slot and runs `work` in it; throws `Full` when there is none.
-    func run<T: Sendable>(deadline: RenderDeadline, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    func run<T: Sendable>(deadline: RenderDeadline, _ work: @escaping @Sendable (Worker) throws -> T) async throws -> T {
         guard let slot = reserve() else { throw Full() }
         return try await run(in: slot, deadline: deadline, work)
     }
 
-    /// Runs `work` on a worker under `deadline`, in `slot` (given back when the render ends);
-    /// throws `RenderDeadline.Expired` when the deadline passes first, `CancellationError` when the
-    /// request is cancelled or the pool stopped, or what `work` throws.
-    func run<T: Sendable>(in slot: Slot, deadline: RenderDeadline, _ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let job = Job(slot: slot, deadline: deadline) { try work() }
+    /// Runs `work` on a worker thread (given its `Worker`) under `deadline`, in `slot` (given back
+    /// when the render ends); throws `RenderDeadline.Expired` when the deadline passes first,
+    /// `CancellationError` when the request is cancelled or the pool stopped, or what `work` throws.
+    func run<T: Sendable>(in slot: Slot, deadline: RenderDeadline, _ work: @escaping @Sendable (Worker) throws -> T) async throws -> T {
+        let job = Job<Worker>(slot: slot, deadline: deadline) { try work($0) }
         let value = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, Error>) in
                 job.setContinuation(continuation)
@@ -145,7 +151,7 @@ final class RenderPool: @unchecked Sendable {
     }
 
     /// Queues `job` unless the pool is stopped.
-    private func enqueue(_ job: Job) -> Bool {
+    private func enqueue(_ job: Job<Worker>) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !stopped else { return false }
@@ -155,7 +161,7 @@ final class RenderPool: @unchecked Sendable {
         return true
     }
 
-    private func work() {
+    private func work(_ worker: Worker) {
         while true {
             condition.lock()
             while waiting.count == waitingStart && !stopped { condition.wait() }
@@ -173,7 +179,7 @@ final class RenderPool: @unchecked Sendable {
             onChange?(waiting.count - waitingStart, running)
             condition.unlock()
 
-            job.execute()
+            job.execute(on: worker)
             job.slot.release()
 
             condition.lock()
@@ -200,12 +206,17 @@ private final class FirstError: @unchecked Sendable {
     }
 }
 
+extension RenderPool where Worker == Void {
+    /// Starts the worker threads, which need nothing of their own.
+    func start() throws { try start { _ in () } }
+}
+
 /// One render waiting for, or running on, a worker; its caller is answered exactly once:
 /// by the worker, by the deadline's timer or by cancellation, whichever comes first.
-private final class Job: @unchecked Sendable {
-    let slot: RenderPool.Slot
+private final class Job<Worker>: @unchecked Sendable {
+    let slot: RenderPool<Worker>.Slot
     let deadline: RenderDeadline
-    private let work: @Sendable () throws -> any Sendable
+    private let work: @Sendable (Worker) throws -> any Sendable
     private let lock = NSLock()
     private var continuation: CheckedContinuation<any Sendable, Error>?
     /// The outcome when it came before the continuation (a request cancelled at once).
@@ -213,7 +224,7 @@ private final class Job: @unchecked Sendable {
     private var finished = false
     private var timer: DispatchSourceTimer?
 
-    init(slot: RenderPool.Slot, deadline: RenderDeadline, work: @escaping @Sendable () throws -> any Sendable) {
+    init(slot: RenderPool<Worker>.Slot, deadline: RenderDeadline, work: @escaping @Sendable (Worker) throws -> any Sendable) {
         self.slot = slot
         self.deadline = deadline
         self.work = work
@@ -257,8 +268,8 @@ private final class Job: @unchecked Sendable {
         deadline.cancel()
     }
 
-    /// Runs the render on the calling worker thread, unless it has already been answered.
-    func execute() {
+    /// Runs the render on the calling worker thread with its `worker`, unless it has already been answered.
+    func execute(on worker: Worker) {
         lock.lock()
         let skip = finished
         lock.unlock()
@@ -267,7 +278,7 @@ private final class Job: @unchecked Sendable {
             finish(.failure(RenderDeadline.Expired()))
             return
         }
-        let result = Result { try RenderDeadline.$current.withValue(deadline) { try work() } }
+        let result = Result { try RenderDeadline.$current.withValue(deadline) { try work(worker) } }
         finish(result)
     }
 

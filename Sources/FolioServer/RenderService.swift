@@ -8,7 +8,7 @@ import Logging
 /// and whether the service is ready. `FolioServer` runs it.
 final class RenderService: Sendable {
     let settings: ServerSettings
-    let pool: RenderPool
+    let pool: RenderPool<RequestRenderer>
     let metrics: ServerMetrics
     let logger: Logger
     private let rendering: DocumentRendering
@@ -21,24 +21,16 @@ final class RenderService: Sendable {
         pool = RenderPool(workers: settings.workers, queueLimit: settings.queue)
         rendering = DocumentRendering(
             theme: settings.theme, assets: settings.assets.map { .confined($0) } ?? .embeddedOnly,
-            pageTemplate: settings.pageTemplate)
+            pageTemplate: settings.pageTemplate, templates: settings.templates)
         let metrics = self.metrics
         pool.onChange = { waiting, running in metrics.pool(waiting: waiting, running: running) }
     }
 
-    /// Renders a small document to PDF and HTML on the calling worker thread, so its fonts are
-    /// loaded and rendering is known to work before the service says it is ready; throws what the
-    /// render throws.
-    func selfTest() throws {
-        let document = Document(
-            title: "Folio self-test",
-            elements: [
-                .paragraph(Paragraph("Ready.")),
-                .chart(.bar(BarChart(categories: ["a", "b"], series: [ChartSeries(title: "s", values: [1, 2])]), title: "Check")),
-            ])
-        for parameters in [try RenderParameters(query: []), try RenderParameters(query: [("format", "html")])] {
-            _ = try rendering.render(document, parameters: parameters)
-        }
+    /// The renderer of one pool thread: its worker process started, fonts loaded and a small
+    /// document rendered to PDF and HTML (or, in process, that self-test run on the thread),
+    /// before the service says it is ready; throws what starting or the self-test throws.
+    func makeRenderer() throws -> RequestRenderer {
+        try RequestRenderer(settings: settings, rendering: rendering, logger: logger)
     }
 
     /// Marks the service ready (after the self-test) or not (shutting down).
@@ -83,35 +75,24 @@ final class RenderService: Sendable {
             throw Problem.unsupportedMediaType("the body must be a document as application/json or application/yaml")
         }
         let (slot, body) = try await admitAndRead(request)
-        let rendering = self.rendering
-        return try await render(parameters, in: slot) { try rendering.render(body, format: format, parameters: parameters) }
+        return try await render(RenderRequest(input: .document(body, format), parameters: parameters), in: slot)
     }
 
     private func renderTemplate(_ request: Request, name: String) async throws -> Response {
         let parameters = try RenderParameters(query: RenderService.query(request))
-        guard TemplateLibrary.isValidName(name), let template = settings.templates[name] else {
+        guard TemplateLibrary.isValidName(name), settings.templates[name] != nil else {
             throw Problem.notFound("no template \"\(Route.shown(name))\"")
         }
         guard RenderService.mediaType(request) == "application/json" else {
             throw Problem.unsupportedMediaType("the body must be one data record as application/json")
         }
         let (slot, body) = try await admitAndRead(request)
-        let rendering = self.rendering
-        return try await render(parameters, in: slot) {
-            let record: TreeValue
-            do {
-                record = try JSONTreeParser.parse(body)
-            } catch let error as FolioError {
-                throw FolioError(path: error.path, "the record is not valid JSON: \(error.message)")
-            }
-            guard case .object = record else { throw FolioError(path: "", "the record must be a JSON object") }
-            return try rendering.render(template: template, record: record, parameters: parameters)
-        }
+        return try await render(RenderRequest(input: .template(name: name, record: body), parameters: parameters), in: slot)
     }
 
     /// Takes a slot in the render pool, refusing the request when the service is shutting down
     /// or no slot is free (before the body is read), then reads the body within the limits.
-    private func admitAndRead(_ request: Request) async throws -> (RenderPool.Slot, Data) {
+    private func admitAndRead(_ request: Request) async throws -> (RenderPool<RequestRenderer>.Slot, Data) {
         if let encoding = request.headers[.contentEncoding], encoding.lowercased() != "identity" {
             throw Problem.unsupportedMediaType("Content-Encoding \"\(Route.shown(encoding))\" is not supported; send the body uncompressed")
         }
@@ -131,24 +112,22 @@ final class RenderService: Sendable {
             retryAfter: 1)
     }
 
-    /// Runs `work` on the pool under the request's time limit and answers with its output.
-    private func render(
-        _ parameters: RenderParameters, in slot: RenderPool.Slot,
-        _ work: @escaping @Sendable () throws -> RenderedBody
-    ) async throws -> Response {
+    /// Renders `request` on the pool under the request's time limit and answers with its output.
+    private func render(_ request: RenderRequest, in slot: RenderPool<RequestRenderer>.Slot) async throws -> Response {
+        let parameters = request.parameters
         let deadline = RenderDeadline(seconds: settings.timeout)
         let metrics = self.metrics
         let output: RenderedBody
         do {
-            output = try await pool.run(in: slot, deadline: deadline) {
+            output = try await pool.run(in: slot, deadline: deadline) { renderer in
                 let start = DispatchTime.now().uptimeNanoseconds
                 defer {
                     let elapsed = DispatchTime.now().uptimeNanoseconds - start
                     metrics.rendered(format: parameters.label, nanoseconds: Int64(clamping: elapsed))
                 }
-                return try work()
+                return try renderer.render(request, deadline: deadline)
             }
-        } catch is RenderPool.Full {
+        } catch is RenderPool<RequestRenderer>.Full {
             throw busy()
         } catch is RenderDeadline.Expired {
             throw Problem.renderTimeout(seconds: settings.timeout)
@@ -156,6 +135,9 @@ final class RenderService: Sendable {
             throw Problem.invalidDocument(error.description)
         } catch is CancellationError {
             throw Problem.unavailable("the service is shutting down", retryAfter: 1)
+        } catch let crash as RequestRenderer.WorkerCrashed {
+            logger.error("render crashed", metadata: ["error": .string(crash.description)])
+            throw Problem.renderCrashed(crash.description)
         }
         var headers: HTTPFields = [
             .contentType: output.contentType,

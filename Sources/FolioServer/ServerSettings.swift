@@ -41,6 +41,10 @@ public struct ServerSettings: Sendable {
     public var theme = Theme.standard
     /// The HTML page shell replacing the built-in one, as for `folio render --template`.
     public var pageTemplate: String?
+    /// Render in these worker processes (one per render thread), so a crash in a C library fails
+    /// only the request it was drawing; nil renders in threads of the server (`--in-process`).
+    /// The time limit is `timeout`; the settings' own `timeLimit` is not used.
+    public var workerProcesses: WorkerSettings?
 
     /// The default settings: loopback, port 8080, no token, no assets, no templates.
     public init() {}
@@ -75,6 +79,7 @@ public struct ServerSettings: Sendable {
                 token.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }, "--token-file",
                 "the token must be printable ASCII without spaces")
         }
+        try workerProcesses?.validate()
         try check(
             token != nil || isLoopback || insecureNoAuth, "--host",
             "listening on \(host), beyond this machine, needs --token-file (or --insecure-no-auth to allow anyone)")

@@ -6,9 +6,23 @@ import Foundation
 public struct TemplateLibrary: Sendable {
     /// The templates by name.
     package private(set) var templates: [String: DocumentTemplate] = [:]
+    /// Each template's file as read, by name: what a render worker process is set up with.
+    package private(set) var sources: [String: (data: Data, format: DocumentDecoder.Format)] = [:]
 
     /// No templates.
     public init() {}
+
+    /// The templates `sources` hold (read by another process); errors name the template.
+    package init(sources: [String: (data: Data, format: DocumentDecoder.Format)]) throws {
+        for (name, source) in sources {
+            do {
+                templates[name] = try DocumentTemplate(data: source.data, format: source.format)
+            } catch let error as FolioError {
+                throw FolioError(path: "--templates \(name)" + (error.path.isEmpty ? "" : " \(error.path)"), error.message)
+            }
+        }
+        self.sources = sources
+    }
 
     /// Every `.yaml`, `.yml` and `.json` file directly in `directory` whose name is a template name
     /// (letters, digits, `-`, `_`, `.`, starting with a letter or digit).
@@ -30,9 +44,12 @@ public struct TemplateLibrary: Sendable {
             guard templates[name] == nil else {
                 throw FolioError(path: "--templates", "two files define the template \"\(name)\"")
             }
-            let data = try BoundedFile.read(path, limit: InputLimits.documentBytes, field: "--templates", what: "template")
+            let data = try BoundedFile.read(
+                path, limit: InputLimits.documentBytes, field: "--templates", what: "template", regularOnly: true)
             do {
-                templates[name] = try DocumentTemplate(data: data, format: DocumentDecoder.Format(fileName: file))
+                let format = DocumentDecoder.Format(fileName: file)
+                templates[name] = try DocumentTemplate(data: data, format: format)
+                sources[name] = (data, format)
             } catch let error as FolioError {
                 throw FolioError(path: "--templates \(file)" + (error.path.isEmpty ? "" : " \(error.path)"), error.message)
             }

@@ -88,66 +88,73 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         StandardStreams.ignoreBrokenPipes()
         StandardStreams.exitOnInterrupt()
+        // A crash inside a C library is one error line and status 1, saying what was being drawn.
+        RenderActivity.reportCrashes(prefix: "folio: error: ")
         do {
-            let data: Data
-            let baseDirectory: URL
-            if input == "-" {
-                data = try BoundedFile.readStandardInput(limit: InputLimits.documentBytes)
-                baseDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            } else {
-                data = try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
-                baseDirectory = URL(fileURLWithPath: input).deletingLastPathComponent()
-            }
-            let decoded = try DocumentDecoder.decodeForRendering(data, format: DocumentDecoder.Format(fileName: input), lenient: lenient) {
-                StandardStreams.printError("folio: warning: \($0)")
-            }
-            var options = RenderOptions(
-                baseDirectory: baseDirectory, theme: try ThemeLoader.load(theme),
-                html: html ?? (fragment ? .fragment : .page), idPrefix: idPrefix)
-            if let template {
-                guard
-                    let text = String(
-                        validatingUTF8Bytes: try BoundedFile.read(
-                            template, limit: 1 << 20, field: "--template",
-                            what: "template"))
-                else {
-                    throw FolioError(path: "--template", "\(template) is not UTF-8 text")
-                }
-                options.pageTemplate = text
-            }
-            // Validated, themed and with its images read once, whatever is rendered from it.
-            let document = try decoded.prepared(options: options)
-            var report: LayoutReport?
-            var bytes: Data?
-            if layoutReport != nil || strict {
-                let result = try document.pdfWithReport()
-                report = result.report
-                if resolvedFormat == .pdf { bytes = result.data }
-                if let path = layoutReport {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    try AtomicFile.write(try encoder.encode(result.report), to: URL(fileURLWithPath: path))
-                }
-            }
-            if resolvedFormat == .html {
-                let rendered = try document.renderedHTML(options: options)
-                bytes = Data(rendered.html.utf8)
-                if csp { StandardStreams.printError("Content-Security-Policy: \(rendered.contentSecurityPolicy)") }
-            } else if bytes == nil {
-                bytes = try document.renderCountingPages(as: resolvedFormat, options: options).data
-            }
-            if outputPath == "-" {
-                try StandardStreams.writeOutput(bytes ?? Data())
-            } else {
-                try AtomicFile.write(bytes ?? Data(), to: URL(fileURLWithPath: outputPath))
-            }
-            if strict, let warnings = report?.warnings, let first = warnings.first {
-                let more = warnings.count > 1 ? " (and \(warnings.count - 1) more)" : ""
-                throw FolioError(path: first.path, "layout: \(first.message)\(more)")
-            }
+            try RenderDeadline.$current.withValue(RenderActivity.deadline()) { try render() }
         } catch {
             StandardStreams.printError(StandardStreams.describe(error))
             throw ExitCode(1)
+        }
+    }
+
+    private func render() throws {
+        let data: Data
+        let baseDirectory: URL
+        if input == "-" {
+            data = try BoundedFile.readStandardInput(limit: InputLimits.documentBytes)
+            baseDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        } else {
+            data = try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
+            baseDirectory = URL(fileURLWithPath: input).deletingLastPathComponent()
+        }
+        let decoded = try DocumentDecoder.decodeForRendering(data, format: DocumentDecoder.Format(fileName: input), lenient: lenient) {
+            StandardStreams.printError("folio: warning: \($0)")
+        }
+        var options = RenderOptions(
+            baseDirectory: baseDirectory, theme: try ThemeLoader.load(theme),
+            html: html ?? (fragment ? .fragment : .page), idPrefix: idPrefix)
+        if let template {
+            guard
+                let text = String(
+                    validatingUTF8Bytes: try BoundedFile.read(
+                        template, limit: 1 << 20, field: "--template",
+                        what: "template", regularOnly: true))
+            else {
+                throw FolioError(path: "--template", "\(template) is not UTF-8 text")
+            }
+            try HTMLRenderer.checkPageTemplate(text)
+            options.pageTemplate = text
+        }
+        // Validated, themed and with its images read once, whatever is rendered from it.
+        let document = try decoded.prepared(options: options)
+        var report: LayoutReport?
+        var bytes: Data?
+        if layoutReport != nil || strict {
+            let result = try document.pdfWithReport()
+            report = result.report
+            if resolvedFormat == .pdf { bytes = result.data }
+            if let path = layoutReport {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                try AtomicFile.write(try encoder.encode(result.report), to: URL(fileURLWithPath: path))
+            }
+        }
+        if resolvedFormat == .html {
+            let rendered = try document.renderedHTML(options: options)
+            bytes = Data(rendered.html.utf8)
+            if csp { StandardStreams.printError("Content-Security-Policy: \(rendered.contentSecurityPolicy)") }
+        } else if bytes == nil {
+            bytes = try document.renderCountingPages(as: resolvedFormat, options: options).data
+        }
+        if outputPath == "-" {
+            try StandardStreams.writeOutput(bytes ?? Data())
+        } else {
+            try AtomicFile.write(bytes ?? Data(), to: URL(fileURLWithPath: outputPath))
+        }
+        if strict, let warnings = report?.warnings, let first = warnings.first {
+            let more = warnings.count > 1 ? " (and \(warnings.count - 1) more)" : ""
+            throw FolioError(path: first.path, "layout: \(first.message)\(more)")
         }
     }
 }

@@ -88,6 +88,15 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(help: "Megabytes of memory each render worker may use (0: no limit); a request that needs more fails alone.")
+    var memoryLimit = Int(WorkerSettings.defaultMemoryLimit >> 20)
+
+    @Flag(
+        help:
+            "Render in threads of the server instead of worker processes: a crash in a C library then ends the service and every render in flight."
+    )
+    var inProcess = false
+
     func run() throws {
         do {
             guard let level = Logger.Level(rawValue: logLevel) else {
@@ -108,7 +117,7 @@ struct ServeCommand: ParsableCommand {
             settings.gracePeriod = gracePeriod
             settings.insecureNoAuth = insecureNoAuth
             if let tokenFile {
-                let bytes = try BoundedFile.read(tokenFile, limit: 4096, field: "--token-file", what: "token file")
+                let bytes = try BoundedFile.read(tokenFile, limit: 4096, field: "--token-file", what: "token file", regularOnly: true)
                 guard let text = String(validatingUTF8Bytes: bytes) else {
                     throw FolioError(path: "--token-file", "the token file is not UTF-8 text")
                 }
@@ -122,11 +131,18 @@ struct ServeCommand: ParsableCommand {
                     let text = String(
                         validatingUTF8Bytes: try BoundedFile.read(
                             template, limit: 1 << 20, field: "--template",
-                            what: "template"))
+                            what: "template", regularOnly: true))
                 else {
                     throw FolioError(path: "--template", "\(template) is not UTF-8 text")
                 }
+                try HTMLRenderer.checkPageTemplate(text)
                 settings.pageTemplate = text
+            }
+            guard (0...(1 << 24)).contains(memoryLimit) else {
+                throw FolioError(path: "--memory-limit", "must be between 0 and 16777216 MB")
+            }
+            if !inProcess {
+                settings.workerProcesses = WorkerSettings.runningThisProgram(memoryLimit: UInt64(memoryLimit) << 20, timeLimit: timeout)
             }
             try settings.validate()
 

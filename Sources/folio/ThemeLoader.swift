@@ -6,7 +6,7 @@ enum ThemeLoader {
     /// The default theme with the file's settings, its logo relative to the file; the default theme without a file.
     static func load(_ path: String?) throws -> Theme {
         guard let path else { return .standard }
-        let data = try BoundedFile.read(path, limit: InputLimits.documentBytes, field: "--theme", what: "theme")
+        let data = try BoundedFile.read(path, limit: InputLimits.documentBytes, field: "--theme", what: "theme", regularOnly: true)
         let spec: ThemeSpec
         do {
             spec = try DocumentDecoder.decode(

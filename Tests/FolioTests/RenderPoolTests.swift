@@ -8,13 +8,13 @@ import XCTest
 /// The server's worker pool: bounded queue, deadlines, cancellation.
 final class RenderPoolTests: XCTestCase {
     func testAFullQueueRefusesAtOnceAndQueuedRendersRunInOrder() async throws {
-        let pool = RenderPool(workers: 1, queueLimit: 1)
+        let pool = RenderPool<Void>(workers: 1, queueLimit: 1)
         try pool.start()
         defer { pool.stop() }
         let gate = DispatchSemaphore(value: 0)
         let order = Recorder()
         let first = Task {
-            try await pool.run(deadline: RenderDeadline(seconds: 30)) {
+            try await pool.run(deadline: RenderDeadline(seconds: 30)) { _ in
                 gate.wait()
                 order.add(1)
                 return 1
@@ -22,7 +22,7 @@ final class RenderPoolTests: XCTestCase {
         }
         while pool.runningCount == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
         let second = Task {
-            try await pool.run(deadline: RenderDeadline(seconds: 30)) {
+            try await pool.run(deadline: RenderDeadline(seconds: 30)) { _ in
                 order.add(2)
                 return 2
             }
@@ -30,9 +30,9 @@ final class RenderPoolTests: XCTestCase {
         while pool.queueDepth < 1 { try await Task.sleep(nanoseconds: 5_000_000) }
         XCTAssertNil(pool.reserve())
         do {
-            _ = try await pool.run(deadline: RenderDeadline(seconds: 30)) { 3 }
+            _ = try await pool.run(deadline: RenderDeadline(seconds: 30)) { _ in 3 }
             XCTFail("a third render was admitted")
-        } catch is RenderPool.Full {}
+        } catch is RenderPool<Void>.Full {}
         gate.signal()
         let results = (try await first.value, try await second.value)
         XCTAssertEqual(results.0, 1)
@@ -48,13 +48,13 @@ final class RenderPoolTests: XCTestCase {
     }
 
     func testARenderThatChecksItsDeadlineStops() async throws {
-        let pool = RenderPool(workers: 1, queueLimit: 4)
+        let pool = RenderPool<Void>(workers: 1, queueLimit: 4)
         try pool.start()
         defer { pool.stop() }
         let checks = Recorder()
         let started = Date()
         do {
-            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.2)) { () throws -> Int in
+            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.2)) { (_: Void) throws -> Int in
                 while true {
                     try RenderDeadline.check()
                     checks.add(1)
@@ -66,18 +66,18 @@ final class RenderPoolTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
         // The worker is free again: the render really stopped.
         let after = checks.values.count
-        let next = try await pool.run(deadline: RenderDeadline(seconds: 5)) { 7 }
+        let next = try await pool.run(deadline: RenderDeadline(seconds: 5)) { _ in 7 }
         XCTAssertEqual(next, 7)
         XCTAssertEqual(checks.values.count, after)
     }
 
     func testTheCallerIsAnsweredAtTheDeadlineEvenWhenTheRenderDoesNotCheck() async throws {
-        let pool = RenderPool(workers: 1, queueLimit: 4)
+        let pool = RenderPool<Void>(workers: 1, queueLimit: 4)
         try pool.start()
         defer { pool.stop() }
         let started = Date()
         do {
-            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.2)) { () -> Int in
+            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.2)) { (_: Void) -> Int in
                 usleep(700_000)
                 return 1
             }
@@ -87,7 +87,7 @@ final class RenderPoolTests: XCTestCase {
         // A render that waited past its deadline in the queue never starts.
         let ran = Recorder()
         do {
-            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.1)) { () -> Int in
+            _ = try await pool.run(deadline: RenderDeadline(seconds: 0.1)) { (_: Void) -> Int in
                 ran.add(1)
                 return 1
             }
@@ -98,12 +98,12 @@ final class RenderPoolTests: XCTestCase {
     }
 
     func testCancellingTheRequestCancelsTheRender() async throws {
-        let pool = RenderPool(workers: 1, queueLimit: 4)
+        let pool = RenderPool<Void>(workers: 1, queueLimit: 4)
         try pool.start()
         defer { pool.stop() }
         let checks = Recorder()
         let task = Task {
-            try await pool.run(deadline: RenderDeadline(seconds: 30)) { () throws -> Int in
+            try await pool.run(deadline: RenderDeadline(seconds: 30)) { (_: Void) throws -> Int in
                 while true {
                     try RenderDeadline.check()
                     checks.add(1)
@@ -125,13 +125,13 @@ final class RenderPoolTests: XCTestCase {
 
     func testEveryWorkerIsPreparedBeforeStartReturns() throws {
         let threads = Recorder()
-        let pool = RenderPool(workers: 3, queueLimit: 0)
-        try pool.start { threads.add(Int(bitPattern: pthread_self())) }
+        let pool = RenderPool<Void>(workers: 3, queueLimit: 0)
+        try pool.start { _ in threads.add(Int(bitPattern: pthread_self())) }
         defer { pool.stop() }
         XCTAssertEqual(Set(threads.values).count, 3, "each worker thread prepares itself")
         struct NoFonts: Error {}
-        let broken = RenderPool(workers: 2, queueLimit: 0)
-        XCTAssertThrowsError(try broken.start { throw NoFonts() }) { XCTAssertTrue($0 is NoFonts) }
+        let broken = RenderPool<Void>(workers: 2, queueLimit: 0)
+        XCTAssertThrowsError(try broken.start { _ in throw NoFonts() }) { XCTAssertTrue($0 is NoFonts) }
     }
 
     func testADocumentRenderStopsAtItsDeadline() throws {

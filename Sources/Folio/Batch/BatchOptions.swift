@@ -30,6 +30,9 @@ public struct BatchOptions: Sendable {
     public var lenient = false
     /// HTML outputs as whole pages, fragments or shadow-root fragments.
     public var html: HTMLRenderer.Output = .page
+    /// Render in these worker processes, so a crash in a C library fails only the record it was
+    /// drawing; nil renders in threads of this process (`folio batch --in-process`).
+    public var workers: WorkerSettings?
 
     /// Options for a batch of `template` over `data` into `outputDirectory`.
     public init(

@@ -11,8 +11,10 @@ public final class BatchRunner: @unchecked Sendable {
     public static let manifestName = "manifest.jsonl", failuresName = "failures.jsonl"
 
     private let options: BatchOptions
-    private let template: DocumentTemplate
+    private let templateData: Data
     private let renderOptions: RenderOptions
+    /// Writes a record's documents in this process (`--in-process`).
+    private let writer: BatchDocumentWriter
     private let cancelled = Flag()
     /// File names the manifest already lists, read once before a resumed run starts.
     private var recordedFiles: Set<String> = []
@@ -20,18 +22,23 @@ public final class BatchRunner: @unchecked Sendable {
     /// Loads the template; a bad template is an error before anything is written.
     public init(options: BatchOptions) throws {
         self.options = options
-        let data = try BoundedFile.read(options.template.path, limit: InputLimits.documentBytes, field: "", what: "template")
-        template = try DocumentTemplate(data: data, format: DocumentDecoder.Format(fileName: options.template.path))
+        try options.workers?.validate()
+        templateData = try BoundedFile.read(
+            options.template.path, limit: InputLimits.documentBytes, field: "", what: "template", regularOnly: true)
+        let template = try DocumentTemplate(data: templateData, format: DocumentDecoder.Format(fileName: options.template.path))
         renderOptions = RenderOptions(
             baseDirectory: options.template.deletingLastPathComponent(), theme: options.theme,
             html: options.html)
+        writer = BatchDocumentWriter(
+            template: template, renderOptions: renderOptions, formats: options.formats, outputDirectory: options.outputDirectory,
+            strictLayout: options.strictLayout, lenient: options.lenient)
     }
 
     /// Asks a running batch to stop after the documents being rendered; callable from any thread.
     public func cancel() { cancelled.set() }
 
     private enum Outcome {
-        case written(number: Int, files: [(name: String, bytes: Int, pages: Int?, sha256: String)])
+        case written(number: Int, files: [BatchDocumentWriter.WrittenFile])
         case skipped(number: Int)
         case failed(number: Int, id: String?, error: String)
     }
@@ -63,12 +70,21 @@ public final class BatchRunner: @unchecked Sendable {
         // A killed run may have renamed a file into place without logging it: on --resume, a record is
         // skipped only when every one of its files exists and has its manifest line; the rest are rendered again.
         recordedFiles = options.resume ? BatchRunner.filesListed(in: manifestURL) : []
-        let manifest = try LineWriter(url: manifestURL, append: options.resume)
+        // The manifest is locked while the batch runs: a second batch into the same folder (and shard) is refused.
+        let manifest = try LineWriter(url: manifestURL, append: options.resume, exclusive: true)
         let failures = try LineWriter(
             url: options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.failuresName)),
             append: options.resume)
         let work = BlockingQueue<DataRecord>(capacity: options.jobs * 2)
         let results = BlockingQueue<Outcome>(capacity: options.jobs * 4)
+        // Every worker process is started (and has loaded its fonts) before the first record.
+        let setup = try options.workers.map { _ in
+            try BatchWorkerJob.setup(options: options, templateData: templateData, renderOptions: renderOptions)
+        }
+        var workerProcesses: [RenderWorkerProcess] = []
+        if let settings = options.workers, let setup {
+            workerProcesses = try (0..<max(options.jobs, 1)).map { _ in try RenderWorkerProcess(settings: settings, setup: setup) }
+        }
         let reader = try RecordReader(path: dataPath)
         let readerError = ErrorBox()
         let readerThread = Thread { [self] in
@@ -83,17 +99,21 @@ public final class BatchRunner: @unchecked Sendable {
         }
         readerThread.start()
         let remaining = Counter(options.jobs)
-        for _ in 0..<max(options.jobs, 1) {
+        for index in 0..<max(options.jobs, 1) {
+            let process = index < workerProcesses.count ? WorkerSlot(workerProcesses[index]) : nil
             let worker = Thread { [self] in
                 while case .item(let record) = work.pop() {
                     if cancelled.isSet { continue }
-                    results.push(process(record))
+                    results.push(self.process(record, in: process))
                 }
+                // Closing its channel ends the worker process.
+                process?.worker?.terminate()
                 if remaining.decrement() == 0 { results.close() }
             }
             worker.stackSize = 8 << 20
             worker.start()
         }
+        workerProcesses.removeAll()
 
         var lastReport = Date.distantPast
         loop: while true {
@@ -141,7 +161,14 @@ public final class BatchRunner: @unchecked Sendable {
 
     // MARK: per record
 
-    private func process(_ record: DataRecord) -> Outcome {
+    /// The worker process one batch thread sends its records to; replaced when it dies.
+    private final class WorkerSlot {
+        var worker: RenderWorkerProcess?
+        init(_ worker: RenderWorkerProcess) { self.worker = worker }
+    }
+
+    /// Writes `record`'s documents in this thread, or in the thread's worker process.
+    private func process(_ record: DataRecord, in slot: WorkerSlot?) -> Outcome {
         let value: TreeValue
         switch record.value {
         case .failure(let error): return .failed(number: record.number, id: nil, error: error.description)
@@ -152,47 +179,57 @@ public final class BatchRunner: @unchecked Sendable {
             let names = try options.formats.map {
                 try FileNaming.name(pattern: options.namePattern, record: value, number: record.number, format: $0)
             }
-            let urls = names.map { options.outputDirectory.appendingPathComponent($0) }
             if options.resume,
-                zip(names, urls).allSatisfy({ name, url in
-                    recordedFiles.contains(name) && FileManager.default.fileExists(atPath: url.path)
+                names.allSatisfy({ name in
+                    recordedFiles.contains(name)
+                        && FileManager.default.fileExists(atPath: options.outputDirectory.appendingPathComponent(name).path)
                 })
             {
                 return .skipped(number: record.number)
             }
-            // Validated, themed and with its images read once for every format written.
-            let document = try template.documentForRendering(for: value, number: record.number, lenient: options.lenient)
-                .prepared(options: renderOptions)
-            var files: [(name: String, bytes: Int, pages: Int?, sha256: String)] = []
-            if options.strictLayout, !options.formats.contains(.pdf) {
-                if let warning = try document.pdfWithReport().report.warnings.first {
-                    throw FolioError(path: warning.path, "layout: \(warning.message)")
-                }
+            guard let slot, let settings = options.workers else {
+                return .written(number: record.number, files: try writer.write(value, number: record.number, names: names))
             }
-            for (format, url) in zip(options.formats, urls) {
-                let rendered: (data: Data, pages: Int?)
-                if format == .pdf {
-                    let result = try document.pdfWithReport()
-                    if options.strictLayout, let warning = result.report.warnings.first {
-                        throw FolioError(path: warning.path, "layout: \(warning.message)")
-                    }
-                    rendered = (result.data, result.pages)
-                } else {
-                    rendered = try document.renderCountingPages(as: format, options: renderOptions)
-                }
-                let (data, pages) = rendered
-                try AtomicFile.write(data, to: url)
-                files.append((url.lastPathComponent, data.count, pages, SHA256Digest.hex(data)))
-            }
-            return .written(number: record.number, files: files)
+            return .written(number: record.number, files: try writeInWorker(value, number: record.number, names: names, slot, settings))
         } catch {
             return .failed(number: record.number, id: id, error: "\(error)")
         }
     }
 
+    /// Has `slot`'s worker process write the record; a worker that dies (or runs past the time
+    /// limit) fails this record only, its half-written files are removed, and it is replaced.
+    private func writeInWorker(
+        _ record: TreeValue, number: Int, names: [String], _ slot: WorkerSlot, _ settings: WorkerSettings
+    ) throws -> [BatchDocumentWriter.WrittenFile] {
+        let worker: RenderWorkerProcess
+        if let running = slot.worker, !running.isDead {
+            worker = running
+        } else {
+            slot.worker = nil
+            worker = try RenderWorkerProcess(
+                settings: settings,
+                setup: try BatchWorkerJob.setup(options: options, templateData: templateData, renderOptions: renderOptions))
+            slot.worker = worker
+        }
+        let request = BatchWorkerJob.request(record: record, number: number, names: names, seconds: settings.timeLimit)
+        switch worker.call(request, seconds: settings.timeLimit) {
+        case .success(let answer):
+            return try BatchWorkerJob.files(in: answer)
+        case .failure(let failure):
+            if worker.isDead {
+                slot.worker = nil
+                // Its temporary files, if it died writing one.
+                AtomicFile.removeStaleTemporaries(in: options.outputDirectory)
+            }
+            throw FolioError(path: "", failure.description)
+        }
+    }
+
     /// The `file` of every complete line of a manifest.
     static func filesListed(in manifest: URL) -> Set<String> {
-        guard let data = try? BoundedFile.read(manifest.path, limit: 1 << 30, field: "", what: "manifest") else { return [] }
+        guard let data = try? BoundedFile.read(manifest.path, limit: 1 << 30, field: "", what: "manifest", regularOnly: true) else {
+            return []
+        }
         var files = Set<String>()
         for line in data.split(separator: UInt8(ascii: "\n")) {
             if let entry = try? JSONTreeParser.parse([UInt8](line)), case .string(let file)? = entry["file"] { files.insert(file) }

@@ -25,6 +25,8 @@ package final class RecordReader {
     private var count = 0
     private var csv: CSVReader?
     private var arrayStarted = false
+    /// The array element being scanned is too large to be a record and is skipped to its end.
+    private var skippingElement = false
 
     /// Opens `path`; the format comes from the extension (`.csv`, `.jsonl`, `.ndjson`)
     /// or, for `.json` and others, from the first character (`[` for an array).
@@ -71,13 +73,9 @@ package final class RecordReader {
         }
     }
 
-    /// Reads the next chunk; false at the end. A record larger than `InputLimits.documentBytes`
-    /// (or a file that is not data at all, such as /dev/zero) stops the batch with an error.
+    /// Reads the next chunk; false at the end.
     private func fill() throws -> Bool {
         guard !atEnd else { return false }
-        if buffer.count - position > InputLimits.documentBytes {
-            throw FolioError(path: "", "record \(count + 1) of the data file is larger than \(InputLimits.documentBytes) bytes")
-        }
         let chunk: Data
         do {
             chunk = try handle.read(upToCount: 1 << 16) ?? Data()
@@ -94,6 +92,16 @@ package final class RecordReader {
         }
         buffer.append(contentsOf: chunk)
         return true
+    }
+
+    /// The next record, which is larger than `InputLimits.documentBytes`: it fails alone (its
+    /// bytes were skipped, never held), and the batch goes on with the next one.
+    private func oversizedRecord() -> DataRecord {
+        count += 1
+        return DataRecord(
+            number: count,
+            value: .failure(
+                FolioError(path: "", "the record is larger than \(InputLimits.documentBytes) bytes, the most one record may have")))
     }
 
     private func record(_ bytes: ArraySlice<UInt8>) -> DataRecord {
@@ -118,6 +126,7 @@ package final class RecordReader {
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
                 return record(line)
             }
+            if buffer.count - position > InputLimits.documentBytes { return try skipOversizedLine() }
             let consumed = position
             scanned = buffer.count
             guard try fill() else {
@@ -127,6 +136,21 @@ package final class RecordReader {
             }
             scanned -= consumed  // fill() dropped the bytes before `position`
         }
+    }
+
+    /// Drops the line being read, chunk by chunk, up to its newline: it is too large to be a record.
+    private func skipOversizedLine() throws -> DataRecord {
+        buffer.removeAll(keepingCapacity: true)
+        position = 0
+        while try fill() {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                position = newline + 1
+                break
+            }
+            buffer.removeAll(keepingCapacity: true)
+            position = 0
+        }
+        return oversizedRecord()
     }
 
     /// Scans to the end of the next top-level element, tracking strings and nesting.
@@ -176,18 +200,24 @@ package final class RecordReader {
                     if depth == 0, let begin = start {
                         // A scalar element ended by the array's closing bracket.
                         position = scan
-                        return record(buffer[begin..<scan])
+                        return finishedElement(buffer[begin..<scan])
                     }
                     depth -= 1
                     if depth == 0, let begin = start {
                         position = scan + 1
-                        return record(buffer[begin...scan])
+                        return finishedElement(buffer[begin...scan])
                     }
                 } else if byte == UInt8(ascii: ","), depth == 0, let begin = start {
                     position = scan + 1
-                    return record(buffer[begin..<scan])
+                    return finishedElement(buffer[begin..<scan])
                 }
                 scan += 1
+            }
+            if let begin = start, scan - begin > InputLimits.documentBytes {
+                // Too large to be a record: forget what was scanned, keep scanning to its end.
+                skippingElement = true
+                position = scan
+                start = scan
             }
             let consumed = position
             if try !fill() {
@@ -201,15 +231,28 @@ package final class RecordReader {
         }
     }
 
+    /// The element just scanned, or its failure when it was too large and skipped.
+    private func finishedElement(_ bytes: ArraySlice<UInt8>) -> DataRecord {
+        guard skippingElement else { return record(bytes) }
+        skippingElement = false
+        return oversizedRecord()
+    }
+
     private func nextCSVRow() throws -> DataRecord? {
         guard let csv else { return nil }
-        guard let row = csv.next() else {
+        var next: [String]?
+        repeat {
+            next = csv.next()
+            // A blank line is no record.
+        } while next.map({ row in row.allSatisfy { $0.allSatisfy(\.isWhitespace) } }) == true
+        guard let row = next else {
             // CSV.swift stops at bytes that are not UTF-8: say so rather than end the batch early.
             if let error = csv.error as? CSVError, case .unicodeDecoding = error {
                 throw FolioError(path: "", "the CSV data is not UTF-8 after record \(count)")
             }
             return nil
         }
+        if row.reduce(0, { $0 + $1.utf8.count }) > InputLimits.documentBytes { return oversizedRecord() }
         count += 1
         let header = csv.headerRow ?? []
         if let deep = header.first(where: { $0.split(separator: ".").count > InputLimits.nestingDepth }) {

@@ -8,12 +8,28 @@ final class LineWriter {
     /// The first write error, reported when the batch ends.
     private(set) var error: FolioError?
 
-    init(url: URL, append: Bool) throws {
+    /// Opens the file at `url`, emptied or (with `append`) kept. With `exclusive`, the file is
+    /// locked for as long as this writer lives, and a file another process holds locked (another
+    /// batch writing the same manifest) is an error before anything in it changes.
+    init(url: URL, append: Bool, exclusive: Bool = false) throws {
         path = url.path
         try AtomicFile.requireRegularFileOrNothing(at: path)
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0o666)
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_APPEND | O_NOFOLLOW | O_NONBLOCK, 0o666)
         guard fd >= 0 else { throw FolioError(path: "", "cannot write \(path): \(String(cString: strerror(errno)))") }
-        if append { try LineWriter.dropPartialLastLine(fd: fd, path: path) }
+        if exclusive, flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            // Every property is set: the deinitializer closes the file.
+            let busy = errno == EWOULDBLOCK
+            throw FolioError(
+                path: "",
+                busy
+                    ? "another folio batch is writing \(path); wait for it to finish, or write to another --out folder (or another --shard)"
+                    : "cannot lock \(path): \(String(cString: strerror(errno)))")
+        }
+        if append {
+            try LineWriter.dropPartialLastLine(fd: fd, path: path)
+        } else if ftruncate(fd, 0) != 0 {
+            throw FolioError(path: "", "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
     }
 
     deinit { close() }

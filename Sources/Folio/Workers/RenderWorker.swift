@@ -1,0 +1,87 @@
+import CProcessSupport
+import Foundation
+
+/// A kind of work a render worker does: a batch's documents, or a service's requests.
+package protocol RenderWorkerJob: AnyObject {
+    /// The job's name in the setup message: `batch`, `service`.
+    static var name: String { get }
+    /// The job set up from its setup message, warmed up (fonts loaded, a first document drawn);
+    /// throws a `FolioError` the supervisor reports as it is.
+    init(setup: WorkerMessage) throws
+    /// The answer to one request.
+    func answer(_ request: WorkerMessage) -> WorkerMessage
+}
+
+/// The worker side of a render worker process (`folio __render-worker MEMORY-LIMIT`): its channel
+/// is file descriptor 3, its page shared with the supervisor descriptor 4. It limits its own
+/// memory, takes its setup, says it is ready, then answers one request at a time, each under a
+/// deadline whose activity it records in the shared page, until the supervisor closes the channel.
+package enum RenderWorker {
+    /// Runs this process as a render worker for `jobs`; never returns.
+    package static func main(arguments: [String], jobs: [any RenderWorkerJob.Type]) -> Never {
+        // The supervisor decides when a worker ends (it closes the channel, or kills it): a Ctrl-C
+        // or a service manager's SIGTERM to the whole group must not end a render half-way.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+        let memoryLimit = arguments.dropFirst(2).first.flatMap { UInt64($0) } ?? 0
+        if folio_limit_memory(memoryLimit) != 0 {
+            FileHandle.standardError.write(Data("folio: render worker: cannot limit its memory\n".utf8))
+        }
+        if let page = folio_shared_page_map(4) { folio_activity_use_page(page) }
+        let channel = WorkerChannel(fd: 3)
+        guard let setup = try? channel.receive() else { exit(0) }
+        let job: any RenderWorkerJob
+        do {
+            let name = setup["job"]?.text ?? ""
+            guard let kind = jobs.first(where: { $0.name == name }) else {
+                throw FolioError(path: "", "the render worker has no job \"\(name)\"")
+            }
+            job = try RenderDeadline.$current.withValue(RenderActivity.deadline(seconds: RenderWorkerProcess.startTimeLimit)) {
+                try kind.init(setup: setup)
+            }
+        } catch {
+            let failure = error as? FolioError ?? FolioError(path: "", "\(error)")
+            try? channel.send(WorkerMessage(.object([("error", .string(failure.message)), ("path", .string(failure.path))])))
+            exit(1)
+        }
+        do {
+            try channel.send(WorkerMessage(.object([("ready", .bool(true))])))
+            while true {
+                let request = try channel.receive()
+                let seconds: Double
+                if case .number(let value)? = request["seconds"] { seconds = value } else { seconds = .infinity }
+                let answer = RenderDeadline.$current.withValue(RenderActivity.deadline(seconds: seconds)) { job.answer(request) }
+                try channel.send(answer)
+            }
+        } catch {
+            // The supervisor closed the channel (or went away): the worker's work is done.
+            exit(0)
+        }
+    }
+
+    /// The error answer for `error`: `{"error": message, "path": field, "kind": …}`.
+    package static func errorAnswer(_ error: Error) -> WorkerMessage {
+        let kind: String
+        let failure: FolioError
+        switch error {
+        case let error as FolioError:
+            kind = "invalid"
+            failure = error
+        case is RenderDeadline.Expired:
+            kind = "expired"
+            failure = FolioError(path: "", RenderDeadline.Expired().description)
+        default:
+            kind = "internal"
+            failure = FolioError(path: "", "\(error)")
+        }
+        return WorkerMessage(.object([("error", .string(failure.message)), ("path", .string(failure.path)), ("kind", .string(kind))]))
+    }
+
+    /// The error an error answer carries, as the supervisor rethrows it.
+    package static func error(in answer: WorkerMessage) -> Error? {
+        guard case .string(let message)? = answer["error"] else { return nil }
+        if answer["kind"]?.text == "expired" { return RenderDeadline.Expired() }
+        return FolioError(path: answer["path"]?.text ?? "", message)
+    }
+}

@@ -1,0 +1,78 @@
+import Folio
+import Foundation
+import Logging
+
+/// Renders the requests of one pool thread: in the thread's render worker process (so a crash
+/// in a C library fails only that request, and the worker is replaced), or in this process
+/// (`folio serve --in-process`).
+final class RequestRenderer: @unchecked Sendable {
+    /// A worker died while rendering a request (a crash in a C library, or its memory limit).
+    struct WorkerCrashed: Error, CustomStringConvertible {
+        let failure: WorkerFailure
+        var description: String { failure.description }
+    }
+
+    private let rendering: DocumentRendering
+    private let workers: WorkerSettings?
+    private let setup: WorkerMessage?
+    private let logger: Logger
+    /// This thread's worker; nil when it died and could not be replaced yet.
+    private var process: RenderWorkerProcess?
+
+    /// A renderer for `settings`, its worker process started (fonts loaded, a test document drawn)
+    /// or, in process, the self-test run on this thread; throws when either fails.
+    init(settings: ServerSettings, rendering: DocumentRendering, logger: Logger) throws {
+        self.rendering = rendering
+        self.logger = logger
+        workers = settings.workerProcesses
+        if let workers = settings.workerProcesses {
+            let setup = try ServiceWorkerJob.setup(settings)
+            self.setup = setup
+            process = try RenderWorkerProcess(settings: workers, setup: setup)
+        } else {
+            setup = nil
+            try ServiceWorkerJob.selfTest(rendering)
+        }
+    }
+
+    deinit { process?.terminate() }
+
+    /// What `request` asks for, rendered under `deadline`: throws what the render throws,
+    /// `RenderDeadline.Expired` past the deadline, `CancellationError` when the request went away,
+    /// or `WorkerCrashed`.
+    func render(_ request: RenderRequest, deadline: RenderDeadline) throws -> RenderedBody {
+        guard let workers, let setup else { return try rendering.render(request) }
+        let worker: RenderWorkerProcess
+        if let running = process, !running.isDead {
+            worker = running
+        } else {
+            worker = try RenderWorkerProcess(settings: workers, setup: setup)
+            process = worker
+        }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let seconds = deadline.uptimeNanoseconds > now ? Double(deadline.uptimeNanoseconds - now) / 1e9 : 0
+        switch worker.call(request.message(seconds: seconds), seconds: seconds, abandoned: { deadline.isExpired }) {
+        case .success(let answer):
+            return try RenderedBody(answer: answer)
+        case .failure(let failure):
+            if worker.isDead { replace(after: failure) }
+            switch failure {
+            case .timedOut: throw RenderDeadline.Expired()
+            case .abandoned: throw CancellationError()
+            default: throw WorkerCrashed(failure: failure)
+            }
+        }
+    }
+
+    /// Starts a new worker at once, so the next request finds one ready.
+    private func replace(after failure: WorkerFailure) {
+        process = nil
+        guard let workers, let setup else { return }
+        logger.warning("render worker replaced", metadata: ["reason": .string(failure.description)])
+        do {
+            process = try RenderWorkerProcess(settings: workers, setup: setup)
+        } catch {
+            logger.error("render worker cannot start", metadata: ["error": .string("\(error)")])
+        }
+    }
+}
