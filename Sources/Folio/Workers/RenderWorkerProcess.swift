@@ -16,15 +16,15 @@ package enum WorkerFailure: Error, CustomStringConvertible {
 
     /// "the renderer crashed (signal 11, SIGSEGV) while drawing elements[3] on page 2".
     package var description: String {
-        func while_(_ activity: String) -> String { activity.isEmpty ? "" : " while \(activity)" }
+        func during(_ activity: String) -> String { activity.isEmpty ? "" : " while \(activity)" }
         switch self {
         case .crashed(let signal, let activity):
-            return "the renderer crashed (signal \(signal), \(RenderWorkerProcess.signalName(signal)))\(while_(activity))"
+            return "the renderer crashed (signal \(signal), \(RenderWorkerProcess.signalName(signal)))\(during(activity))"
         case .exited(let status, let activity):
-            return "the renderer stopped unexpectedly (exit status \(status))\(while_(activity))"
+            return "the renderer stopped unexpectedly (exit status \(status))\(during(activity))"
         case .timedOut(let seconds, let activity):
             return
-                "the render took longer than \(seconds.isFinite ? DecimalText.fixed(seconds, decimals: seconds < 10 ? 1 : 0) : "its") s and was stopped\(while_(activity))"
+                "the render took longer than \(seconds.isFinite ? DecimalText.fixed(seconds, decimals: seconds < 10 ? 1 : 0) : "its") s and was stopped\(during(activity))"
         case .abandoned: return "the render was abandoned"
         case .broken(let what): return "the renderer answered with \(what)"
         }
