@@ -66,6 +66,7 @@ struct DocumentRendering: Sendable {
 
     /// What `request` asks for.
     func render(_ request: RenderRequest) throws -> RenderedBody {
+        try RenderDeadline.check(at: "reading the request's document")
         switch request.input {
         case .document(let data, let format):
             return try render(data, format: format, parameters: request.parameters)
@@ -96,6 +97,7 @@ struct DocumentRendering: Sendable {
     func render(_ decoded: Document, parameters: RenderParameters) throws -> RenderedBody {
         var options = RenderOptions(theme: theme, html: parameters.html, pageTemplate: pageTemplate)
         options.assets = assets
+        try RenderDeadline.check(at: "checking the document")
         let document = try decoded.prepared(options: options)
         if parameters.report {
             let report = try document.pdfWithReport().report

@@ -340,6 +340,50 @@ final class BatchCommandIntegrationTests: XCTestCase {
         XCTAssertTrue(resumed.stderr.contains("\(count - pdfs.count) written, \(pdfs.count) skipped, 0 failed"), resumed.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }.count, count)
     }
+    func testBlankCSVLinesAreNoRecordsAndAnOversizedRecordFailsAlone() throws {
+        let simple = try TestSupport.temporaryFile(
+            Data("title: \"{{id}}\"\nheader: \"{{id}} page {page}\"\nelements:\n  - {type: paragraph, text: \"x\"}\n".utf8),
+            name: "t.yaml")
+        let csv = try TestSupport.temporaryFile(Data("id\nA\n\n \nB\n\n".utf8), name: "d.csv")
+        let out = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(
+            folio, ["batch", simple.path, "--data", csv.path, "--out", out.path, "--name", "{{id}}", "--quiet"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }.sorted(), ["A.pdf", "B.pdf"])
+
+        // A record over 64 MB between two good ones, as a JSON line and as an array element.
+        let huge = "{\"id\": \"H\", \"x\": \"" + String(repeating: "y", count: InputLimits.documentBytes + 10) + "\"}"
+        for (name, text) in [
+            ("big.jsonl", "{\"id\": \"A\"}\n\(huge)\n{\"id\": \"{page}\"}\n"),
+            ("big.json", "[{\"id\": \"A\"}, \(huge), {\"id\": \"{page}\"}]"),
+        ] {
+            let file = try TestSupport.temporaryFile(Data(text.utf8), name: name)
+            let folder = try TestSupport.temporaryDirectory()
+            let run = try TestSupport.run(
+                folio, ["batch", simple.path, "--data", file.path, "--out", folder.path, "--name", "r{{$number}}", "--quiet"])
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertEqual(
+                try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".pdf") }.sorted(),
+                ["r1.pdf", "r3.pdf"])
+            let failure = lines(folder.appendingPathComponent("failures.jsonl"))
+            XCTAssertEqual(failure.first?["record"] as? Int, 2)
+            XCTAssertTrue((failure.first?["error"] as? String ?? "").hasPrefix("the record is larger than"), "\(failure)")
+            // A record value in the header stays literal: "{page}" is not the page number.
+            let text = try TestSupport.pageTexts(Data(contentsOf: folder.appendingPathComponent("r3.pdf"))).joined()
+            XCTAssertTrue(text.contains("{page} page 1"), text)
+        }
+    }
+
+    func testFileNamesLoseCharactersThatWouldDisguiseThem() throws {
+        let data = try write(try records(1) { _, record in record["patient"] = ["id": "report\u{202E}fdp.exe", "name": "N", "week": "w"] })
+        let out = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(
+            folio, ["batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}", "--quiet"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }, ["reportfdp.exe.pdf"])
+    }
+
 }
 
 /// The HTML escaping rule, restated for assertions.

@@ -79,4 +79,44 @@ final class CommandLineIntegrationTests: XCTestCase {
             XCTAssertTrue(renderHelp.text.contains(option), "help lacks \(option)")
         }
     }
+
+    func testFilesThatMustBeRegularAreCheckedBeforeAnyBlockingOpen() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let fifo = folder.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let data = try TestSupport.temporaryFile(Data("{\"id\": \"a\"}\n".utf8), name: "d.jsonl")
+        let cases: [([String], String)] = [
+            (["render", sample, "-o", folder.appendingPathComponent("a.pdf").path, "--theme", fifo], "--theme: cannot read theme"),
+            (
+                ["render", sample, "-o", folder.appendingPathComponent("a.html").path, "--template", fifo],
+                "--template: cannot read template"
+            ),
+            (["batch", fifo, "--data", data.path, "--out", folder.appendingPathComponent("out").path], "cannot read template"),
+            (["serve", "--templates", folder.path, "--template", fifo, "--port", "0"], "--template: cannot read template"),
+        ]
+        for (arguments, expected) in cases {
+            let start = Date()
+            let result = try TestSupport.run(folio, arguments)
+            XCTAssertLessThan(Date().timeIntervalSince(start), 10, "\(arguments) blocked")
+            XCTAssertEqual(result.status, 1, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains(expected) && result.stderr.contains("not a regular file"), result.stderr)
+        }
+    }
+
+    func testAPageTemplateWithASyntaxErrorIsOneLineNamingWhere() throws {
+        let shell = try TestSupport.temporaryFile(Data("<html>\n<body>\n{{#report}}{{{report}}}\n</body>".utf8), name: "shell.mustache")
+        let out = shell.deletingLastPathComponent().appendingPathComponent("x.html").path
+        let result = try TestSupport.run(folio, ["render", sample, "-o", out, "--template", shell.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "folio: error: --template: line 4, column 8: a section is not closed ({{#name}} needs {{/name}})\n")
+    }
+
+    func testErrorLinesShowTerminalEscapesInsteadOfActingOnThem() throws {
+        let json = "{\"title\": \"T\", \"\u{1B}[2J\u{202E}bad\": 1, \"elements\": []}"
+        let result = try TestSupport.run(folio, ["render", "-", "-o", "-"], input: Data(json.utf8))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertFalse(result.stderr.contains("\u{1B}") || result.stderr.contains("\u{202E}"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("\\u{1B}[2J\\u{202E}bad"), result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1)
+    }
 }

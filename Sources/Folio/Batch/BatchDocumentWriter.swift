@@ -22,9 +22,10 @@ struct BatchDocumentWriter {
     /// Writes `record` (number `number`) as `names` (one per format, in `formats` order).
     func write(_ record: TreeValue, number: Int, names: [String]) throws -> [WrittenFile] {
         try RenderDeadline.check(at: "binding record \(number) to the template")
+        let bound = try template.documentForRendering(for: record, number: number, lenient: lenient)
+        try RenderDeadline.check(at: "checking record \(number)'s document")
         // Validated, themed and with its images read once for every format written.
-        let document = try template.documentForRendering(for: record, number: number, lenient: lenient)
-            .prepared(options: renderOptions)
+        let document = try bound.prepared(options: renderOptions)
         var files: [WrittenFile] = []
         if strictLayout, !formats.contains(.pdf) {
             if let warning = try document.pdfWithReport().report.warnings.first {

@@ -124,7 +124,7 @@ package final class RecordReader {
                 position = newline + 1
                 scanned = position
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-                return record(line)
+                return line.count > InputLimits.documentBytes ? oversizedRecord() : record(line)
             }
             if buffer.count - position > InputLimits.documentBytes { return try skipOversizedLine() }
             let consumed = position
@@ -132,7 +132,8 @@ package final class RecordReader {
             guard try fill() else {
                 let line = buffer[position...]
                 position = buffer.count
-                return line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 || $0 == 0x0A }) ? nil : record(line)
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 || $0 == 0x0A }) { return nil }
+                return line.count > InputLimits.documentBytes ? oversizedRecord() : record(line)
             }
             scanned -= consumed  // fill() dropped the bytes before `position`
         }
@@ -233,7 +234,7 @@ package final class RecordReader {
 
     /// The element just scanned, or its failure when it was too large and skipped.
     private func finishedElement(_ bytes: ArraySlice<UInt8>) -> DataRecord {
-        guard skippingElement else { return record(bytes) }
+        guard skippingElement || bytes.count > InputLimits.documentBytes else { return record(bytes) }
         skippingElement = false
         return oversizedRecord()
     }
