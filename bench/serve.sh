@@ -27,7 +27,14 @@ wrk.body = file:read("*a")
 file:close()
 LUA
 
-rss_mb() { awk '/^VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
+# The server's RSS with its render worker processes (folio __render-worker), which are its children.
+rss_mb() {
+  local total=0 pid
+  for pid in "$1" $(pgrep -P "$1" || true); do
+    total=$(( total + $(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0) ))
+  done
+  awk -v kb="$total" 'BEGIN {printf "%.1f", kb / 1024}'
+}
 peak_mb() { awk '/^VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
@@ -68,10 +75,28 @@ for connections in 1 2 8 64; do
   printf "%-12s %10s %9s %9s %8s %8s %9s\n" "$connections" "$rate" "$p50" "$p99" "${errors:-0}" "${non2xx:-0}" "$(rss_mb "$SERVER_PID")"
   [ "$connections" = 2 ] && SERVE_RATE=$rate
 done
-echo "peak RSS: $(peak_mb "$SERVER_PID") MB"
+echo "peak RSS of the server process: $(peak_mb "$SERVER_PID") MB"
 echo "throughput at 2 connections / batch --jobs 2: $(ratio "$SERVE_RATE" "$BATCH_RATE")"
 echo
 stop_server
+
+echo "== what worker processes cost: 2 and 8 connections, worker processes and --in-process, alternately"
+printf "%-12s %14s %14s %7s\n" connections "workers req/s" "in-process" ratio
+for connections in 2 8; do
+  for mode in workers in-process workers in-process; do
+    if [ "$mode" = in-process ]; then start_server --in-process; else start_server; fi
+    out=$(wrk -t2 -c"$connections" -d"${DURATION}s" --timeout 30s -s "$WORK/post.lua" "http://127.0.0.1:$PORT$URL_PATH")
+    rate=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+    if [ "$mode" = workers ]; then WORKERS_SUM=$(awk -v a="${WORKERS_SUM:-0}" -v b="$rate" 'BEGIN {print a + b}')
+    else THREADS_SUM=$(awk -v a="${THREADS_SUM:-0}" -v b="$rate" 'BEGIN {print a + b}'); fi
+    stop_server
+  done
+  printf "%-12s %14.1f %14.1f %7s\n" "$connections" "$(awk -v s="$WORKERS_SUM" 'BEGIN {print s / 2}')" \
+    "$(awk -v s="$THREADS_SUM" 'BEGIN {print s / 2}')" "$(ratio "$WORKERS_SUM" "$THREADS_SUM")"
+  WORKERS_SUM=0; THREADS_SUM=0
+done
+echo "(target: worker processes at least 0.95 of in-process requests/s)"
+echo
 
 echo "== overload: 64 connections, --queue 4 (expect 503s, flat memory)"
 start_server --queue 4
