@@ -92,15 +92,21 @@ bench-serve: deps
 	swift build -c release --product folio
 	bench/serve.sh
 
-# libFuzzer over decode → validate → layout → PDF and HTML (see Fuzz/). FUZZ_SECONDS bounds the run;
-# new inputs go to .build-fuzz/corpus, crashes to .build-fuzz/crashes (make each one a regression test).
+# libFuzzer over decode → validate → layout → PDF and HTML (see Fuzz/). FUZZ_SURFACE picks what the
+# input is: document (default; seeds in Fuzz/corpus), svg (an svg block's markup), running-text (header,
+# footer and pattern texts) or service (a render request: target line, Content-Type line, body); each
+# has its seed corpus in Fuzz/corpus-SURFACE. FUZZ_SECONDS bounds the run; new inputs go to
+# .build-fuzz/corpus-SURFACE, crashes to .build-fuzz/crashes (make each one a regression test).
 # Leak detection is off: fontconfig keeps a pattern per font family it has seen, by design.
 FUZZ_SECONDS ?= 300
+FUZZ_SURFACE ?= document
+FUZZ_SEEDS = $(if $(filter document,$(FUZZ_SURFACE)),Fuzz/corpus,Fuzz/corpus-$(FUZZ_SURFACE))
 fuzz: deps
 	FOLIO_FUZZ=1 swift build -c release --sanitize fuzzer --sanitize address --product folio-fuzz --scratch-path .build-fuzz
-	@mkdir -p .build-fuzz/corpus .build-fuzz/crashes
-	ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/folio-fuzz .build-fuzz/corpus Fuzz/corpus -dict=Fuzz/folio.dict -max_total_time=$(FUZZ_SECONDS) \
-	  -timeout=20 -rss_limit_mb=3072 -max_len=32768 -detect_leaks=0 -artifact_prefix=.build-fuzz/crashes/ -print_final_stats=1
+	@mkdir -p .build-fuzz/corpus-$(FUZZ_SURFACE) .build-fuzz/crashes
+	FOLIO_FUZZ_SURFACE=$(FUZZ_SURFACE) ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/folio-fuzz .build-fuzz/corpus-$(FUZZ_SURFACE) \
+	  $(FUZZ_SEEDS) -dict=Fuzz/folio.dict -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=20 -rss_limit_mb=3072 -max_len=32768 -detect_leaks=0 -artifact_prefix=.build-fuzz/crashes/$(FUZZ_SURFACE)- -print_final_stats=1
 
 clean:
 	rm -rf out .build .build-fuzz $(VENV)

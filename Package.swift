@@ -99,6 +99,6 @@ let package = Package(
 
 // The libFuzzer target exists only for `make fuzz` (FOLIO_FUZZ=1): it has no main of its own.
 if ProcessInfo.processInfo.environment["FOLIO_FUZZ"] != nil {
-    package.targets.append(.executableTarget(name: "folio-fuzz", dependencies: ["Folio"], path: "Fuzz/folio-fuzz"))
+    package.targets.append(.executableTarget(name: "folio-fuzz", dependencies: ["Folio", "FolioServer"], path: "Fuzz/folio-fuzz"))
     package.products.append(.executable(name: "folio-fuzz", targets: ["folio-fuzz"]))
 }

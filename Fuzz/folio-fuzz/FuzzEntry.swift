@@ -1,10 +1,21 @@
 import Folio
+import FolioServer
 import Foundation
 
+/// The surface this run fuzzes, from FOLIO_FUZZ_SURFACE: document (the default), svg,
+/// running-text or service (`make fuzz FUZZ_SURFACE=svg`).
+private let surface = ProcessInfo.processInfo.environment["FOLIO_FUZZ_SURFACE"] ?? "document"
+
 /// libFuzzer's entry point: `make fuzz` builds this with `-sanitize=fuzzer` and runs it on
-/// the corpus in Fuzz/corpus. Every input goes through `FuzzHarness.run`.
+/// the surface's seed corpus (Fuzz/corpus, Fuzz/corpus-svg, Fuzz/corpus-running-text,
+/// Fuzz/corpus-service). Every input goes through `FuzzHarness` or `ServiceFuzzHarness`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    FuzzHarness.run(Data(bytes: start, count: count))
+    let data = Data(bytes: start, count: count)
+    if surface == "service" {
+        ServiceFuzzHarness.run(data)
+    } else {
+        FuzzHarness.run(data, surface: FuzzHarness.Surface(rawValue: surface) ?? .document)
+    }
     return 0
 }

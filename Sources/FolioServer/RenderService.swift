@@ -67,13 +67,7 @@ final class RenderService: Sendable {
 
     private func renderDocument(_ request: Request) async throws -> Response {
         let parameters = try RenderParameters(query: RenderService.query(request))
-        let format: DocumentDecoder.Format
-        switch RenderService.mediaType(request) {
-        case "application/json": format = .json
-        case "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml": format = .yaml
-        default:
-            throw Problem.unsupportedMediaType("the body must be a document as application/json or application/yaml")
-        }
+        let format = try RenderService.documentFormat(mediaType: RenderService.mediaType(request))
         let (slot, body) = try await admitAndRead(request)
         return try await render(RenderRequest(input: .document(body, format), parameters: parameters), in: slot)
     }
@@ -180,8 +174,22 @@ final class RenderService: Sendable {
 
     /// The request's media type, lowercased, without parameters.
     private static func mediaType(_ request: Request) -> String? {
-        request.headers[.contentType].map {
+        mediaType(contentType: request.headers[.contentType])
+    }
+
+    /// The media type of a `Content-Type` value, lowercased, without parameters.
+    static func mediaType(contentType: String?) -> String? {
+        contentType.map {
             String($0.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        }
+    }
+
+    /// The document format a `POST /v1/render` body of `mediaType` is read as; 415 for any other type.
+    static func documentFormat(mediaType: String?) throws -> DocumentDecoder.Format {
+        switch mediaType {
+        case "application/json": return .json
+        case "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml": return .yaml
+        default: throw Problem.unsupportedMediaType("the body must be a document as application/json or application/yaml")
         }
     }
 }

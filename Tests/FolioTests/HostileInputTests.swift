@@ -5,6 +5,7 @@ import XCTest
 @testable import FolioGraphics
 @testable import FolioHTML
 @testable import FolioPDF
+@testable import FolioServer
 
 /// The hostile corpus: inputs that once trapped, hung, exhausted memory, leaked markup or
 /// were silently misdrawn. Each must now give one error line naming the field, or render
@@ -36,6 +37,30 @@ final class HostileInputTests: XCTestCase {
             XCTAssertLessThan(Date().timeIntervalSince(start), 20, name)
             XCTAssertFalse(result?.contains("\n") ?? false, "\(name): \(result ?? "")")
         }
+    }
+
+    /// The seed corpora of the other fuzzed surfaces (Fuzz/corpus-svg, -running-text, -service)
+    /// go through their harnesses the same way.
+    func testTheSurfaceCorporaRunCleanly() throws {
+        for surface in ["svg", "running-text", "service"] {
+            let folder = TestSupport.root.appendingPathComponent("Fuzz/corpus-\(surface)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            XCTAssertGreaterThanOrEqual(names.count, 3, surface)
+            for name in names {
+                let data = try Data(contentsOf: folder.appendingPathComponent(name))
+                let start = Date()
+                let result =
+                    surface == "service"
+                    ? ServiceFuzzHarness.run(data) : FuzzHarness.run(data, surface: try XCTUnwrap(FuzzHarness.Surface(rawValue: surface)))
+                XCTAssertLessThan(Date().timeIntervalSince(start), 20, "\(surface)/\(name)")
+                XCTAssertFalse(result?.contains("\n") ?? false, "\(surface)/\(name): \(result ?? "")")
+            }
+        }
+        // The seeds reach rendering, not only errors.
+        XCTAssertNil(
+            FuzzHarness.run(try Data(contentsOf: TestSupport.root.appendingPathComponent("Fuzz/corpus-svg/signature.svg")), surface: .svg))
+        XCTAssertNil(
+            ServiceFuzzHarness.run(try Data(contentsOf: TestSupport.root.appendingPathComponent("Fuzz/corpus-service/template.txt"))))
     }
 
     // MARK: numbers that trapped (exit 132/134)

@@ -3,8 +3,76 @@ import Foundation
 /// What the fuzzer (`make fuzz`) and the regression tests feed every input through:
 /// decode (JSON when it starts with `{`, else YAML), validate, lay out, and render to PDF
 /// and to HTML page, fragment and shadow; a PNG or JPEG is rendered as an image block.
+/// Other surfaces read the input as an SVG picture or as header, footer and pattern texts
+/// (`Surface`); the service's request path has its own (`ServiceFuzzHarness`).
 /// Errors are expected; a trap, a hang or unbounded memory is what the fuzzer finds.
 package enum FuzzHarness {
+    /// What an input is read as.
+    package enum Surface: String, Sendable, CaseIterable {
+        /// A whole document (JSON or YAML), or an image.
+        case document
+        /// The markup of an `svg` block, shown at its own width and at 400 pt.
+        case svg
+        /// Texts of the page header, footer and built-in sentence patterns: the input's lines are
+        /// the header's left, centre and right, the footer's left and right, and the `points` pattern.
+        case runningText = "running-text"
+    }
+
+    /// Runs one input read as `surface`; returns the error message, or nil when it rendered.
+    @discardableResult
+    package static func run(_ data: Data, surface: Surface) -> String? {
+        switch surface {
+        case .document: return run(data)
+        case .svg: return runSVG(data)
+        case .runningText: return runRunningText(data)
+        }
+    }
+
+    private static func renderEverywhere(_ document: Document) throws {
+        _ = try document.pdfWithReport()
+        for output in HTMLRenderer.Output.allCases {
+            _ = try document.html(options: RenderOptions(html: output))
+        }
+    }
+
+    private static func runSVG(_ data: Data) -> String? {
+        let markup = String(decoding: data, as: UTF8.self)
+        do {
+            // The bytes as they are (encodings, DTDs) through the sanitiser, then drawn both ways.
+            _ = try SanitizedSVG.sanitize(data, path: "svg", width: 400)
+            try renderEverywhere(
+                Document(
+                    title: "SVG",
+                    elements: [
+                        .svg(SVGBlock(source: .markup(markup), alt: "fuzzed")),
+                        .svg(SVGBlock(source: .markup(markup), width: Length(points: 400), alt: "fuzzed")),
+                    ]))
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    private static func runRunningText(_ data: Data) -> String? {
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", maxSplits: 5, omittingEmptySubsequences: false).map(
+            String.init)
+        func line(_ index: Int) -> String? { index < lines.count ? lines[index] : nil }
+        var document = Document(
+            title: "Running text", strings: .init(line(5).map { [.points: $0] } ?? [:]),
+            elements: [
+                .paragraph(Paragraph("One")), .pageBreak,
+                .chart(.line(LineChart(x: .categories(["a", "b"]), plots: [LinePlot(title: "p", values: [1, 2])]), title: "C")),
+            ])
+        document.header = RunningLine(left: line(0), center: line(1), right: line(2))
+        document.footer = RunningLine(left: line(3), right: line(4))
+        do {
+            try renderEverywhere(document)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// Runs one input; returns the error message, or nil when it rendered. `lenient` (the
     /// fuzzer's choice) lets unknown keys pass, so mutated documents reach layout more often.
     @discardableResult
