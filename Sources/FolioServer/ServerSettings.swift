@@ -7,7 +7,7 @@ public struct ServerSettings: Sendable {
     public var host = "127.0.0.1"
     /// Port to listen on; 0 picks a free one (the chosen port is logged).
     public var port = 8080
-    /// Render threads; one per core by default.
+    /// Render workers (processes, or threads without `workerProcesses`); one per core by default.
     public var workers = ProcessInfo.processInfo.activeProcessorCount
     /// Renders that may wait for a worker; beyond them requests get 503 with `Retry-After`.
     public var queue = 64

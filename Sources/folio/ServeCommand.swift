@@ -16,7 +16,9 @@ struct ServeCommand: ParsableCommand {
             NAME from --templates); GET /v1/templates; GET /v1/openapi.yaml; GET /healthz, /readyz, /metrics.
             Errors are RFC 9457 problem documents naming the field. Images in received documents must be \
             base64 data or paths inside --assets; nothing is fetched from URLs. Logs are JSON lines on \
-            standard error. SIGTERM stops accepting, lets in-flight renders finish (--grace-period) and exits 0.
+            standard error. SIGTERM stops accepting, lets in-flight renders finish (--grace-period) and exits 0. \
+            Renders run in worker processes (folio __render-worker, one per --workers): a crash in a C library \
+            or a document past --memory-limit fails that request alone (500 render-crashed) and the worker is replaced.
 
             Example:
               folio serve --port 8080 --templates Templates --assets Templates
@@ -31,7 +33,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free port (logged as \"listening\").")
     var port = 8080
 
-    @Option(help: "Render threads; one per core by default.")
+    @Option(help: "Render worker processes (threads with --in-process); one per core by default.")
     var workers = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "Renders that may wait for a worker; beyond them requests get 503 with Retry-After.")
