@@ -53,6 +53,7 @@ final class RequestRenderer: @unchecked Sendable {
         let seconds = deadline.uptimeNanoseconds > now ? Double(deadline.uptimeNanoseconds - now) / 1e9 : 0
         switch worker.call(request.message(seconds: seconds), seconds: seconds, abandoned: { deadline.isExpired }) {
         case .success(let answer):
+            if worker.isDead { replace(after: nil) }
             return try RenderedBody(answer: answer)
         case .failure(let failure):
             if worker.isDead { replace(after: failure) }
@@ -64,11 +65,16 @@ final class RequestRenderer: @unchecked Sendable {
         }
     }
 
-    /// Starts a new worker at once, so the next request finds one ready.
-    private func replace(after failure: WorkerFailure) {
+    /// Starts a new worker at once, so the next request finds one ready (after a failure, or
+    /// when a worker retired after growing large).
+    private func replace(after failure: WorkerFailure?) {
         process = nil
         guard let workers, let setup else { return }
-        logger.warning("render worker replaced", metadata: ["reason": .string(failure.description)])
+        if let failure {
+            logger.warning("render worker replaced", metadata: ["reason": .string(failure.description)])
+        } else {
+            logger.info("render worker replaced", metadata: ["reason": "it retired after growing large"])
+        }
         do {
             process = try RenderWorkerProcess(settings: workers, setup: setup)
         } catch {

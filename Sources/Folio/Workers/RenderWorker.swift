@@ -45,19 +45,36 @@ package enum RenderWorker {
             try? channel.send(WorkerMessage(.object([("error", .string(failure.message)), ("path", .string(failure.path))])))
             exit(1)
         }
+        // A worker that has grown past this many resident bytes (one huge document: the allocator
+        // keeps what it freed) retires after its answer, and a fresh one takes its place.
+        let retireAbove: UInt64 = memoryLimit == 0 ? 512 << 20 : min(512 << 20, memoryLimit / 2)
         do {
             try channel.send(WorkerMessage(.object([("ready", .bool(true))])))
             while true {
                 let request = try channel.receive()
                 let seconds: Double
                 if case .number(let value)? = request["seconds"] { seconds = value } else { seconds = .infinity }
-                let answer = RenderDeadline.$current.withValue(RenderActivity.deadline(seconds: seconds)) { job.answer(request) }
+                var answer = RenderDeadline.$current.withValue(RenderActivity.deadline(seconds: seconds)) { job.answer(request) }
+                let retiring = residentBytes() > retireAbove
+                if retiring, case .object(var members) = answer.header {
+                    members.append(("retire", .bool(true)))
+                    answer.header = .object(members)
+                }
                 try channel.send(answer)
+                if retiring { exit(0) }
             }
         } catch {
             // The supervisor closed the channel (or went away): the worker's work is done.
             exit(0)
         }
+    }
+
+    /// This process's resident memory in bytes, from /proc/self/statm (0 when unknown).
+    private static func residentBytes() -> UInt64 {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = UInt64(fields[1]) else { return 0 }
+        return pages * UInt64(max(sysconf(Int32(_SC_PAGESIZE)), 4096))
     }
 
     /// The error answer for `error`: `{"error": message, "path": field, "kind": …}`.

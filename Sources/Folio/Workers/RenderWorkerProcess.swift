@@ -117,7 +117,10 @@ package final class RenderWorkerProcess {
         let deadline = start &+ UInt64(max(0, min(seconds, 1e6)) * 1e9)
         do {
             try channel.send(request)
-            return .success(try channel.receive(until: deadline, interrupted: abandoned))
+            let answer = try channel.receive(until: deadline, interrupted: abandoned)
+            // A worker that grew large retires after its answer; its owner starts another.
+            if answer["retire"] == .bool(true) { terminate() }
+            return .success(answer)
         } catch {
             let gaveUp = abandoned?() == true
             let failure = finish(after: error, seconds: seconds)
