@@ -29,8 +29,9 @@ struct HTMLBodyWriter {
 
     mutating func body(_ document: Document) throws -> HTML {
         var html = HTML()
-        // The header's texts in their places; HTML has no pages, so a text with a page number is left out.
-        let header = document.header ?? .none
+        // The header's texts in their places; HTML has no pages, so a text with a page number is left
+        // out. Texts are cut as in the PDF (InputLimits.runningTextScalars).
+        let header = (document.header ?? .none).cutToRunningLength().line
         let values = document.runningValues(nil, date: document.runningDate(strings: strings))
         let places = RunningLine.Slot.allCases.compactMap { slot -> (RunningLine.Slot, String)? in
             guard let text = header[slot], !text.isEmpty,

@@ -100,14 +100,13 @@ public final class BatchRunner: @unchecked Sendable {
         readerThread.start()
         let remaining = Counter(options.jobs)
         for index in 0..<max(options.jobs, 1) {
-            let process = index < workerProcesses.count ? WorkerSlot(workerProcesses[index]) : nil
+            let slot = index < workerProcesses.count ? WorkerSlot(workerProcesses[index]) : nil
             let worker = Thread { [self] in
                 while case .item(let record) = work.pop() {
                     if cancelled.isSet { continue }
-                    results.push(self.process(record, in: process))
+                    results.push(process(record, in: slot))
                 }
-                // Closing its channel ends the worker process.
-                process?.worker?.terminate()
+                slot?.worker?.terminate()
                 if remaining.decrement() == 0 { results.close() }
             }
             worker.stackSize = 8 << 20

@@ -103,8 +103,15 @@ package final class RenderWorkerProcess {
         folio_shared_page_unmap(page)
     }
 
-    /// Whether the worker has died or been stopped; a dead worker is replaced, never called again.
-    package var isDead: Bool { exited }
+    /// Whether the worker has died (also while idle, as when the system's out-of-memory killer
+    /// chose it) or been stopped; a dead worker is replaced, never called again.
+    package var isDead: Bool {
+        if !exited {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+        }
+        return exited
+    }
 
     /// Sends `request` and waits for the answer for at most `seconds`; `abandoned` is asked
     /// every 50 ms whether the caller has gone. Returns the answer, or why there is none (after
