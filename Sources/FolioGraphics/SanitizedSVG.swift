@@ -113,9 +113,9 @@ extension SanitizedSVG {
         if data.count > InputLimits.svgBytes {
             throw FolioError(path: path, "the SVG is \(data.count) bytes; at most \(InputLimits.svgBytes) are allowed")
         }
-        try checkEncodingAndDeclarations(data, path: path)
+        let markup = try checkedMarkup(data, path: path)
         let reader = SVGTreeReader()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: markup)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.delegate = reader
@@ -135,11 +135,14 @@ extension SanitizedSVG {
         return SanitizedSVG(root: root, size: size)
     }
 
-    /// Accepts UTF-8 only (with or without its byte-order mark; an XML declaration may name UTF-8 or
-    /// ASCII and nothing else) and refuses every `<!…>` declaration outside comments and CDATA: no
-    /// DTD means no entity expansion and no external entities, whatever the parser's defaults, and
-    /// no declaration can hide in another encoding (UTF-7, UTF-16) that the check would not read.
-    private static func checkEncodingAndDeclarations(_ data: Data, path: String) throws {
+    /// The markup the XML parser reads: UTF-8 only (with or without its byte-order mark; an XML
+    /// declaration may name UTF-8 or ASCII and nothing else), every `<!…>` declaration outside
+    /// comments and CDATA refused (no DTD means no entity expansion and no external entities,
+    /// whatever the parser's defaults, and no declaration can hide in another encoding such as
+    /// UTF-7 or UTF-16 that the check would not read), and every processing instruction
+    /// (`<?…?>`, the XML declaration too) left out: they draw nothing, and FoundationXML crashes
+    /// on one without data (`<?x?>`, found by the fuzzer).
+    private static func checkedMarkup(_ data: Data, path: String) throws -> Data {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         let notUTF8 = "the SVG must be UTF-8 text"
@@ -161,6 +164,9 @@ extension SanitizedSVG {
             }
         }
         let utf8 = Array(text.utf8)
+        var kept: [UInt8] = []
+        kept.reserveCapacity(utf8.count)
+        var keptUpTo = 0
         var index = 0
         func starts(_ prefix: String, at position: Int) -> Bool {
             let p = Array(prefix.utf8)
@@ -176,11 +182,21 @@ extension SanitizedSVG {
             return utf8.count
         }
         while index < utf8.count {
-            guard utf8[index] == UInt8(ascii: "<"), index + 1 < utf8.count, utf8[index + 1] == UInt8(ascii: "!") else {
+            guard utf8[index] == UInt8(ascii: "<"), index + 1 < utf8.count,
+                utf8[index + 1] == UInt8(ascii: "!") || utf8[index + 1] == UInt8(ascii: "?")
+            else {
                 index += 1
                 continue
             }
-            if starts("<!--", at: index) {
+            if starts("<?", at: index) {
+                let end = skip(past: "?>", from: index + 2)
+                guard end <= utf8.count, starts("?>", at: end - 2), end - 2 >= index + 2 else {
+                    throw FolioError(path: path, "not well-formed SVG (XML): a <? processing instruction is not closed with ?>")
+                }
+                kept += utf8[keptUpTo..<index]
+                keptUpTo = end
+                index = end
+            } else if starts("<!--", at: index) {
                 index = skip(past: "-->", from: index + 4)
             } else if starts("<![CDATA[", at: index) {
                 index = skip(past: "]]>", from: index + 9)
@@ -188,6 +204,9 @@ extension SanitizedSVG {
                 throw FolioError(path: path, "SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line")
             }
         }
+        guard keptUpTo > 0 else { return Data(utf8) }
+        kept += utf8[keptUpTo...]
+        return Data(kept)
     }
 
     /// Width and height in points: the root's absolute width and height, else its viewBox, else 300 × 150.

@@ -154,6 +154,19 @@ final class SVGBudgetTests: XCTestCase {
         XCTAssertEqual(error(##"<!-- <!DOCTYPE x> --><svg xmlns="http://www.w3.org/2000/svg"><![CDATA[<!ENTITY]]></svg>"##), "no error")
     }
 
+    func testProcessingInstructionsAreLeftOutBeforeTheParserSeesThem() throws {
+        // FoundationXML crashed (strlen of NULL) on a processing instruction without data: found by `make fuzz FUZZ_SURFACE=svg`.
+        let crashing = try Data(contentsOf: TestSupport.root.appendingPathComponent("Fuzz/corpus-svg/crash-pi-without-data.svg"))
+        XCTAssertTrue(error(crashing).hasPrefix("elements[0].svg: "), error(crashing))
+        let markup =
+            ##"<?xml version="1.0" encoding="UTF-8"?><?x?><?xml-stylesheet href="https://evil.example/s.css"?><svg xmlns="http://www.w3.org/2000/svg"><text>ok</text></svg>"##
+        let clean = try SanitizedSVG.sanitize(Data(markup.utf8), path: "p").markup(idPrefix: "p")
+        XCTAssertFalse(clean.contains("<?") || clean.contains("evil"), clean)
+        XCTAssertTrue(clean.contains(">ok</text>"), clean)
+        XCTAssertEqual(error("<?x <svg/>"), "elements[0].svg: not well-formed SVG (XML): a <? processing instruction is not closed with ?>")
+        XCTAssertEqual(rendered("<?x?>\(open)><text>ok</text></svg>"), "rendered")
+    }
+
     func testSizesAndTransformsThatCannotBeMeasuredAreDropped() throws {
         let markup =
             ##"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text font-size="1e5px;" transform="scale(1e4) bogus(1)" stroke-width="calc(1e9px)" style="font-size: 12px">x</text></svg>"##
