@@ -1,12 +1,13 @@
 import FolioModel
+import Foundation
 
 /// Text alternatives generated from chart data, for screen readers and PDF alt text,
 /// in the document's language.
 package enum ChartDescription {
-    /// The author's `alt`, or a summary of the data such as
-    /// "Bar chart, Pain, 7 categories Mon–Sun. Pain from 1 (Wed) to 7 (Sat)."
+    /// The author's `alt` (trimmed), or, when there is none or it is blank, a summary of the data
+    /// such as "Bar chart, Pain, 7 categories Mon–Sun. Pain from 1 (Wed) to 7 (Sat)."
     package static func describe(_ chart: Chart, strings: BuiltInStrings) -> String {
-        if let alt = chart.alt, !alt.isEmpty { return alt }
+        if let alt = chart.alt?.trimmingCharacters(in: .whitespacesAndNewlines), !alt.isEmpty { return alt }
         let numbers = NumberFormat(strings)
         let title = chart.title.map { $0.isEmpty ? "" : ", \($0)" } ?? ""
         switch chart.body {

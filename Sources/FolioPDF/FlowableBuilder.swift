@@ -194,6 +194,12 @@ final class FlowableBuilder {
         case .chart(let chart):
             let renderer = ChartRenderer(measurer: text, theme: theme, strings: strings)
             let drawing = renderer.drawing(for: chart, width: width)
+            if let alt = chart.alt, alt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                warnings.append(
+                    LayoutReport.Warning(
+                        kind: .missingAlt, path: "\(path).alt",
+                        message: "the chart's alt is blank, so its text alternative is described from its data"))
+            }
             if renderer.repeatsColors(chart) {
                 warnings.append(
                     LayoutReport.Warning(
