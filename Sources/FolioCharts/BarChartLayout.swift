@@ -216,7 +216,7 @@ struct BarChartLayout {
                 }
         }
         for (s, series) in bar.series.enumerated() {
-            canvas.beginGroup(label: series.title)
+            canvas.beginGroup()
             let slot = Double(slotOfSeries[s])
             for c in bar.categories.indices {
                 let x = plot.x + Double(c) * groupWidth + (groupWidth - inner) / 2 + slot * barWidth
@@ -315,7 +315,7 @@ struct BarChartLayout {
             height: Double(bar.categories.count) * rowHeight)
         func x(_ value: Double) -> Double { plot.x + scale.fraction(value) * plot.width }
 
-        canvas.beginGroup(label: "Value axis")
+        canvas.beginGroup()
         for (tick, label) in zip(scale.ticks, tickLabels) {
             let tx = x(tick)
             canvas.line(
@@ -347,7 +347,7 @@ struct BarChartLayout {
         let extents = self.extents(scale: scale)
         let barsOffset: Double = rowGap / 2 + labelBand + (rowHeight - rowGap - labelBand - barsHeight) / 2
         for (s, series) in bar.series.enumerated() {
-            canvas.beginGroup(label: series.title)
+            canvas.beginGroup()
             let slot = Double(slotOfSeries[s])
             for c in bar.categories.indices {
                 let color = color(ofSeries: s, category: c)

@@ -74,7 +74,7 @@ struct Legend {
     /// Draws a top or bottom legend in the band starting at `top`.
     func drawBand(on canvas: Canvas, top: Double, width: Double) {
         guard bandHeight(width: width) > 0 else { return }
-        canvas.beginGroup(label: "Legend")
+        canvas.beginGroup()
         var y = top + (options.position == .bottom ? 8 : 0)
         for row in rows(width: width) {
             let total = row.reduce(0) { $0 + entryWidth($1) } + Legend.gap * Double(Swift.max(row.count - 1, 0))
@@ -93,7 +93,7 @@ struct Legend {
     @discardableResult
     func drawSide(on canvas: Canvas, x: Double, centerY: Double) -> Double {
         guard sideWidth > 0 else { return 0 }
-        canvas.beginGroup(label: "Legend")
+        canvas.beginGroup()
         var y = Swift.max(centerY - Double(entries.count) * lineHeight / 2, 0)
         for entry in entries {
             drawEntry(entry, on: canvas, x: x + 12, centerY: y + lineHeight / 2)

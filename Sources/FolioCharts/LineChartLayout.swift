@@ -101,7 +101,7 @@ struct LineChartLayout {
         let clips = yScale.clips || xClips || (secondary?.scale.clips ?? false)
         if clips { canvas.beginClip(frame.plot) }
         for (index, plot) in line.plots.enumerated() {
-            canvas.beginGroup(label: plot.title)
+            canvas.beginGroup()
             drawPlot(
                 plot, color: color(ofPlot: index), on: canvas, frame: frame, xFraction: xFraction,
                 y: plot.axis == .secondary ? frame.secondaryY : frame.y, thresholds: thresholds)

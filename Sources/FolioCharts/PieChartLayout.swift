@@ -87,7 +87,7 @@ struct PieChartLayout {
                 let mid = (start + end) / 2
                 let offset = pie.explode.contains(index) ? explodeOffset : 0
                 let c = Point(center.x + cos(mid) * offset, center.y + sin(mid) * offset)
-                canvas.beginGroup(label: segment.title)
+                canvas.beginGroup()
                 var path = Path()
                 if inner > 0 {
                     path.arc(center: c, radius: radius, start: start, end: end)

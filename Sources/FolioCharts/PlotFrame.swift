@@ -82,7 +82,7 @@ struct PlotFrame {
     /// Grid lines, value labels and the value axis title.
     func drawBackground(on canvas: Canvas) {
         let theme = context.theme
-        canvas.beginGroup(label: "Value axis")
+        canvas.beginGroup()
         for (tick, label) in zip(yScale.ticks, yLabels) {
             let ty = y(tick)
             if yAxis.grid || tick == 0 {
@@ -138,7 +138,7 @@ struct PlotFrame {
     func drawForeground(on canvas: Canvas, labelTop: Double? = nil) -> Double {
         let theme = context.theme
         var cursor = (labelTop ?? plot.maxY) + 4
-        canvas.beginGroup(label: "Category axis")
+        canvas.beginGroup()
         cursor += xLayout.draw(on: canvas, plotX: plot.x, top: cursor, color: theme.text)
         if let title = xAxis.title {
             cursor += 3

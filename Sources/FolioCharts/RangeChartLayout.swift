@@ -39,7 +39,7 @@ struct RangeChartLayout {
         for (p, plot) in range.plots.enumerated() {
             let tint = color(ofPlot: p)
             let offset = (Double(p) - Double(range.plots.count - 1) / 2) * spread
-            canvas.beginGroup(label: plot.title)
+            canvas.beginGroup()
             if range.connected {
                 var path = Path()
                 var started = false

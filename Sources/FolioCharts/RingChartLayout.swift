@@ -38,7 +38,7 @@ struct RingChartLayout {
         let start = -Double.pi / 2
         for ((radius, thickness), (index, ring)) in zip(geometry(outerRadius: areaHeight / 2 - 2), rings.rings.enumerated()) {
             let tint = color(ofRing: index)
-            canvas.beginGroup(label: ring.title)
+            canvas.beginGroup()
             canvas.stroke(.circle(center: center, radius: radius), style: StrokeStyle(color: tint.lightened(0.78), width: thickness))
             let value = ring.value
             if value > 0 {

@@ -34,7 +34,7 @@ struct ThresholdPainter {
     func draw(on canvas: Canvas, frame: PlotFrame) {
         guard !thresholds.isEmpty else { return }
         let plot = frame.plot
-        canvas.beginGroup(label: "Thresholds")
+        canvas.beginGroup()
         for threshold in thresholds {
             let tint = color(threshold)
             func clampedY(_ v: Double) -> Double { Swift.min(Swift.max(frame.y(v), plot.y), plot.maxY) }

@@ -29,45 +29,34 @@ package struct TextItem: Sendable, Hashable {
     package var frame: Rect { Rect(x: origin.x, y: origin.y, width: metrics.width, height: metrics.height) }
 }
 
-/// The vector-drawing protocol every backend implements: SVG for HTML, Cairo for PDF.
+/// The vector-drawing protocol every backend implements: SVG for HTML, Cairo for PDF, and the
+/// recording canvas that lays charts out once into a `Drawing` both replay.
 ///
-/// Only `fill`, `stroke` and `draw(text:)` are required; `line`, `rect` and `arc`
-/// have defaults built from paths that a backend may replace with native calls.
+/// Every method is required, so each backend draws each primitive natively: a bar is a
+/// rectangle (`cairo_rectangle`; SVG `<rect>`), an axis or gridline a line (`cairo_line_to`;
+/// `<line>`), a ring an arc (`cairo_arc`; a path's `A` command), and anything else a path.
 package protocol Canvas: AnyObject {
+    /// Fills `path` with `color`.
     func fill(_ path: Path, color: Color)
+    /// Strokes `path` as `style` says.
     func stroke(_ path: Path, style: StrokeStyle)
+    /// A straight line from `a` to `b`.
+    func line(from a: Point, to b: Point, style: StrokeStyle)
+    /// A filled rectangle: the primitive of bar charts.
+    func rect(_ r: Rect, color: Color)
+    /// A stroked circular arc, angles in radians from 3 o'clock, clockwise (`end < start` runs back).
+    func arc(center: Point, radius: Double, start: Double, end: Double, style: StrokeStyle)
+    /// Draws one line of text where layout placed it.
     func draw(text: TextItem)
     /// Draws a picture scaled into `rect`.
     func draw(image: ImageData, in rect: Rect)
-    /// Starts a group described for assistive technology (SVG `<g aria-label>`, PDF structure).
-    func beginGroup(label: String)
+    /// Starts a group of what follows (one series, one axis; SVG `<g>`; nothing in PDF, where a
+    /// chart is one figure with its text alternative).
+    func beginGroup()
+    /// Ends the innermost group.
     func endGroup()
     /// Clips what is drawn until the matching `endClip` to `rect` (an axis with a hard range).
     func beginClip(_ rect: Rect)
     /// Ends the innermost clip.
     func endClip()
-}
-
-extension Canvas {
-    /// A straight line.
-    package func line(from a: Point, to b: Point, style: StrokeStyle) {
-        stroke(.line(from: a, to: b), style: style)
-    }
-
-    /// A filled rectangle, the primitive of bar charts.
-    package func rect(_ r: Rect, color: Color) {
-        fill(.rect(r), color: color)
-    }
-
-    /// A stroked circular arc, angles in radians from 3 o'clock, clockwise.
-    package func arc(center: Point, radius: Double, start: Double, end: Double, style: StrokeStyle) {
-        var path = Path()
-        path.arc(center: center, radius: radius, start: start, end: end)
-        stroke(path, style: style)
-    }
-
-    /// Groups nothing by default; canvases that keep structure override it.
-    package func beginGroup(label: String) {}
-    /// Ends a group; nothing by default.
-    package func endGroup() {}
 }

@@ -9,9 +9,12 @@ package struct Drawing: Sendable, Hashable {
     package enum Command: Sendable, Hashable {
         case fill(Path, Color)
         case stroke(Path, StrokeStyle)
+        case line(Point, Point, StrokeStyle)
+        case rect(Rect, Color)
+        case arc(center: Point, radius: Double, start: Double, end: Double, StrokeStyle)
         case text(TextItem)
         case image(ImageData, Rect)
-        case beginGroup(String)
+        case beginGroup
         case endGroup
         case beginClip(Rect)
         case endClip
@@ -37,9 +40,13 @@ package struct Drawing: Sendable, Hashable {
             switch command {
             case .fill(let path, let color): canvas.fill(path, color: color)
             case .stroke(let path, let style): canvas.stroke(path, style: style)
+            case .line(let a, let b, let style): canvas.line(from: a, to: b, style: style)
+            case .rect(let rect, let color): canvas.rect(rect, color: color)
+            case .arc(let center, let radius, let start, let end, let style):
+                canvas.arc(center: center, radius: radius, start: start, end: end, style: style)
             case .text(let item): canvas.draw(text: item)
             case .image(let image, let rect): canvas.draw(image: image, in: rect)
-            case .beginGroup(let label): canvas.beginGroup(label: label)
+            case .beginGroup: canvas.beginGroup()
             case .endGroup: canvas.endGroup()
             case .beginClip(let rect): canvas.beginClip(rect)
             case .endClip: canvas.endClip()
@@ -60,12 +67,20 @@ package final class RecordingCanvas: Canvas {
     package func fill(_ path: Path, color: Color) { commands.append(.fill(path, color)) }
     /// Records a stroke.
     package func stroke(_ path: Path, style: StrokeStyle) { commands.append(.stroke(path, style)) }
+    /// Records a line.
+    package func line(from a: Point, to b: Point, style: StrokeStyle) { commands.append(.line(a, b, style)) }
+    /// Records a filled rectangle.
+    package func rect(_ r: Rect, color: Color) { commands.append(.rect(r, color)) }
+    /// Records a stroked arc.
+    package func arc(center: Point, radius: Double, start: Double, end: Double, style: StrokeStyle) {
+        commands.append(.arc(center: center, radius: radius, start: start, end: end, style))
+    }
     /// Records a text item.
     package func draw(text: TextItem) { commands.append(.text(text)) }
     /// Records an image.
     package func draw(image: ImageData, in rect: Rect) { commands.append(.image(image, rect)) }
-    /// Records the start of a labelled group.
-    package func beginGroup(label: String) { commands.append(.beginGroup(label)) }
+    /// Records the start of a group.
+    package func beginGroup() { commands.append(.beginGroup) }
     /// Records the end of a group.
     package func endGroup() { commands.append(.endGroup) }
     /// Records the start of a clip.

@@ -41,8 +41,8 @@ package final class SVGCanvas: Canvas {
         body += " fill=\"\(color)\"\(SVGCanvas.opacity(color, stroke: false))/>"
     }
 
-    /// Strokes `path` with `style`.
-    package func stroke(_ path: Path, style: StrokeStyle) {
+    /// The stroke attributes of `style`.
+    private static func strokeAttributes(_ style: StrokeStyle) -> HTML {
         var attributes: HTML = "fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"\(number: style.width)\""
         attributes += SVGCanvas.opacity(style.color, stroke: true)
         if !style.dash.isEmpty {
@@ -53,7 +53,25 @@ package final class SVGCanvas: Canvas {
         case .round: attributes += " stroke-linecap=\"round\""
         case .square: attributes += " stroke-linecap=\"square\""
         }
-        body += "<path d=\"\(path: path)\" \(attributes)/>"
+        return attributes
+    }
+
+    /// Strokes `path` with `style`.
+    package func stroke(_ path: Path, style: StrokeStyle) {
+        body += "<path d=\"\(path: path)\" \(SVGCanvas.strokeAttributes(style))/>"
+    }
+
+    /// A `<line>` from `a` to `b`.
+    package func line(from a: Point, to b: Point, style: StrokeStyle) {
+        body += "<line x1=\"\(number: a.x)\" y1=\"\(number: a.y)\" x2=\"\(number: b.x)\" y2=\"\(number: b.y)\""
+        body += " \(SVGCanvas.strokeAttributes(style))/>"
+    }
+
+    /// A stroked arc as a path of elliptical-arc (`A`) commands.
+    package func arc(center: Point, radius: Double, start: Double, end: Double, style: StrokeStyle) {
+        var path = Path()
+        path.arc(center: center, radius: radius, start: start, end: end)
+        stroke(path, style: style)
     }
 
     /// Writes one text item as an escaped `<text>`.
@@ -76,7 +94,7 @@ package final class SVGCanvas: Canvas {
     }
 
     /// Opens a group (`<g>`).
-    package func beginGroup(label: String) { body += "<g>" }
+    package func beginGroup() { body += "<g>" }
     /// Closes the last group.
     package func endGroup() { body += "</g>" }
     /// Opens a group clipped to `rect` by a `<clipPath>` whose id is the drawing's id and a number.

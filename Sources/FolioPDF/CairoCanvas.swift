@@ -99,6 +99,31 @@ final class CairoCanvas: Canvas {
 
     func stroke(_ path: Path, style: StrokeStyle) {
         addPath(path)
+        strokeCurrentPath(style)
+    }
+
+    func line(from a: Point, to b: Point, style: StrokeStyle) {
+        cairo_new_path(cr)
+        cairo_move_to(cr, a.x, a.y)
+        cairo_line_to(cr, b.x, b.y)
+        strokeCurrentPath(style)
+    }
+
+    func arc(center: Point, radius: Double, start: Double, end: Double, style: StrokeStyle) {
+        cairo_new_path(cr)
+        if end >= start {
+            cairo_arc(cr, center.x, center.y, radius, start, end)
+        } else {
+            cairo_arc_negative(cr, center.x, center.y, radius, start, end)
+        }
+        strokeCurrentPath(style)
+    }
+
+    /// A chart's groups are one figure in the PDF: nothing to mark.
+    func beginGroup() {}
+    func endGroup() {}
+
+    private func strokeCurrentPath(_ style: StrokeStyle) {
         setColor(style.color)
         cairo_set_line_width(cr, style.width)
         switch style.cap {

@@ -14,9 +14,7 @@ final class ChartFamiliesTests: XCTestCase {
         drawing.commands.compactMap { if case .text(let item) = $0 { return item } else { return nil } }
     }
 
-    private func strokes(_ drawing: Drawing) -> [(Path, StrokeStyle)] {
-        drawing.commands.compactMap { if case .stroke(let path, let style) = $0 { return (path, style) } else { return nil } }
-    }
+    private func strokes(_ drawing: Drawing) -> [(Path, StrokeStyle)] { TestSupport.strokes(drawing) }
 
     // MARK: pie
 

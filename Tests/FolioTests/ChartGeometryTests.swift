@@ -125,23 +125,27 @@ final class ChartGeometryTests: XCTestCase {
 
         let svg = SVGCanvas()
         drawing.replay(on: svg)
-        let counts = (
-            fills: drawing.commands.filter {
-                if case .fill = $0 { return true }
-                return false
-            }.count,
-            strokes: drawing.commands.filter {
-                if case .stroke = $0 { return true }
-                return false
-            }.count,
-            texts: texts(drawing).count
-        )
+        func count(_ matches: (Drawing.Command) -> Bool) -> Int { drawing.commands.filter(matches).count }
+        let fills = count { if case .fill = $0 { return true } else { return false } }
+        let strokes = count { if case .stroke = $0 { return true } else { return false } }
+        let lines = count { if case .line = $0 { return true } else { return false } }
+        let rects = count { if case .rect = $0 { return true } else { return false } }
+        let arcs = count { if case .arc = $0 { return true } else { return false } }
+        let counts = (fills: fills, strokes: strokes + lines + arcs, texts: texts(drawing).count)
+        // Each primitive is drawn natively: bars as <rect>, axes and gridlines as <line>.
+        XCTAssertGreaterThan(rects, 0)
+        XCTAssertGreaterThan(lines, 0)
+        XCTAssertEqual(svg.markup.components(separatedBy: "<rect ").count - 1, rects)
+        XCTAssertEqual(svg.markup.components(separatedBy: "<line ").count - 1, lines)
         XCTAssertEqual(svg.markup.components(separatedBy: "fill=\"none\"").count - 1, counts.strokes)
-        XCTAssertEqual(svg.markup.components(separatedBy: "<path d=").count - 1, counts.fills + counts.strokes)
+        XCTAssertEqual(svg.markup.components(separatedBy: "<path d=").count - 1, fills + strokes + arcs)
         XCTAssertEqual(svg.markup.components(separatedBy: "<text ").count - 1, counts.texts)
         // A bar of value 8 in the SVG has the height the layout gave it.
         let bar = try XCTUnwrap(bars(drawing, color: pain).last)
-        XCTAssertTrue(svg.markup.contains("L\(SVGCanvas.number(bar.maxX)) \(SVGCanvas.number(bar.maxY))"))
+        XCTAssertTrue(
+            svg.markup.contains(
+                "<rect x=\"\(SVGCanvas.number(bar.x))\" y=\"\(SVGCanvas.number(bar.y))\" width=\"\(SVGCanvas.number(bar.width))\" height=\"\(SVGCanvas.number(bar.height))\""
+            ))
     }
 
     func testDescriptionSummarisesTheData() {

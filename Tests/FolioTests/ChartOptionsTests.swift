@@ -82,7 +82,7 @@ final class ChartOptionsTests: XCTestCase {
         XCTAssertEqual(bars[1].y, bars[3].y, accuracy: 0.01)
         XCTAssertEqual(bars[0].height / full, 2000 / 8000, accuracy: 0.001, "bars rise from the axis minimum")
         XCTAssertEqual(bars[2].height / full, 4000 / 8000, accuracy: 0.001)
-        let cutMarks = drawing.commands.filter { if case .stroke(_, let style) = $0 { return style.color == .white } else { return false } }
+        let cutMarks = TestSupport.strokes(drawing).filter { $0.1.color == .white }
         XCTAssertEqual(cutMarks.count, 2, "the bar cut at the edge carries two white strokes; 12000 itself is not cut")
         let ticks = texts(drawing).compactMap { Double($0) }
         XCTAssertEqual(ticks.min(), 4000)
@@ -191,7 +191,7 @@ final class ChartOptionsTests: XCTestCase {
             LineChart(plots: [LinePlot(title: "S", values: [1, 3, 2], tint: .black, fill: true, fillColor: green, fillOpacity: 0.3)]))
         let drawing = renderer.drawing(for: chart, width: 400)
         XCTAssertTrue(drawing.commands.contains { if case .fill(_, let c) = $0 { return c == green.withAlpha(0.3) } else { return false } })
-        XCTAssertTrue(drawing.commands.contains { if case .stroke(_, let s) = $0 { return s.color == .black } else { return false } })
+        XCTAssertTrue(TestSupport.strokes(drawing).contains { $0.1.color == .black })
     }
 
     func testPerPointColoursMarkThosePoints() {

@@ -189,14 +189,27 @@ enum TestSupport {
         return strings.filter { !$0.isEmpty }
     }
 
-    /// The filled axis-aligned rectangles of `color` in `drawing` (bars, swatches), in drawing order.
+    /// The filled rectangles of `color` in `drawing` (bars, swatches: drawn with the canvas's
+    /// rectangle primitive), in drawing order.
     static func filledRects(_ drawing: Drawing, color: Color) -> [Rect] {
         drawing.commands.compactMap { command in
-            guard case .fill(let path, let fill) = command, fill == color, path.elements.count == 5,
-                case .move(let a) = path.elements[0], case .line(let b) = path.elements[1],
-                case .line(let c) = path.elements[2]
-            else { return nil }
-            return Rect(x: a.x, y: a.y, width: b.x - a.x, height: c.y - b.y)
+            guard case .rect(let rect, let fill) = command, fill == color else { return nil }
+            return rect
+        }
+    }
+
+    /// Every stroke in `drawing` as a path and its style: paths, lines and arcs.
+    static func strokes(_ drawing: Drawing) -> [(Path, StrokeStyle)] {
+        drawing.commands.compactMap { command in
+            switch command {
+            case .stroke(let path, let style): return (path, style)
+            case .line(let a, let b, let style): return (.line(from: a, to: b), style)
+            case .arc(let center, let radius, let start, let end, let style):
+                var path = Path()
+                path.arc(center: center, radius: radius, start: start, end: end)
+                return (path, style)
+            default: return nil
+            }
         }
     }
 
