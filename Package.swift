@@ -50,8 +50,13 @@ let package = Package(
         .target(name: "FolioModel"),
         .target(name: "FolioGraphics", dependencies: ["FolioModel", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
+        // Layout: blocks into flowables, pages and page frames; no C module (text through TextShaper).
+        .target(name: "FolioLayout", dependencies: ["FolioModel", "FolioGraphics", "FolioCharts"]),
+        // The text engine: Pango shaping and measuring (the TextShaper the PDF lays out with).
+        .target(name: "FolioPango", dependencies: ["CCairoPango", "FolioModel", "FolioGraphics"]),
         .target(
-            name: "FolioPDF", dependencies: ["CCairoPango", "CJPEG", "CRSVG", "CPDFFinish", "FolioModel", "FolioGraphics", "FolioCharts"]),
+            name: "FolioPDF",
+            dependencies: ["CCairoPango", "CJPEG", "CRSVG", "CPDFFinish", "FolioModel", "FolioGraphics", "FolioLayout", "FolioPango"]),
         .target(
             name: "FolioHTML",
             dependencies: [
@@ -61,7 +66,7 @@ let package = Package(
         .target(
             name: "Folio",
             dependencies: [
-                "FolioModel", "FolioGraphics", "FolioCharts", "FolioPDF", "FolioHTML", "CProcessSupport",
+                "FolioModel", "FolioGraphics", "FolioCharts", "FolioLayout", "FolioPango", "FolioPDF", "FolioHTML", "CProcessSupport",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "CSV", package: "CSV.swift"),
             ]),
@@ -85,11 +90,11 @@ let package = Package(
                 "Folio", "FolioServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(name: "folio-bench", dependencies: ["Folio", "FolioPDF", "FolioHTML"]),
+        .executableTarget(name: "folio-bench", dependencies: ["Folio", "FolioPango", "FolioPDF", "FolioHTML"]),
         .testTarget(
             name: "FolioTests",
             dependencies: [
-                "Folio", "FolioPDF", "FolioHTML", "FolioServer", "folio",
+                "Folio", "FolioLayout", "FolioPango", "FolioPDF", "FolioHTML", "FolioServer", "folio",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Yams", package: "Yams"),
             ], exclude: ["Fixtures", "Golden", "Browser"]),

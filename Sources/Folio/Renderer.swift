@@ -1,5 +1,6 @@
 import FolioHTML
 import FolioPDF
+import FolioPango
 import Foundation
 
 /// The output kinds Folio writes.

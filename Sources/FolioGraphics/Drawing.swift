@@ -36,21 +36,26 @@ package struct Drawing: Sendable, Hashable {
 
     /// Sends every command, in order, to `canvas`.
     package func replay(on canvas: Canvas) {
-        for command in commands {
-            switch command {
-            case .fill(let path, let color): canvas.fill(path, color: color)
-            case .stroke(let path, let style): canvas.stroke(path, style: style)
-            case .line(let a, let b, let style): canvas.line(from: a, to: b, style: style)
-            case .rect(let rect, let color): canvas.rect(rect, color: color)
-            case .arc(let center, let radius, let start, let end, let style):
-                canvas.arc(center: center, radius: radius, start: start, end: end, style: style)
-            case .text(let item): canvas.draw(text: item)
-            case .image(let image, let rect): canvas.draw(image: image, in: rect)
-            case .beginGroup: canvas.beginGroup()
-            case .endGroup: canvas.endGroup()
-            case .beginClip(let rect): canvas.beginClip(rect)
-            case .endClip: canvas.endClip()
-            }
+        for command in commands { command.replay(on: canvas) }
+    }
+}
+
+extension Drawing.Command {
+    /// Sends this command to `canvas`.
+    package func replay(on canvas: Canvas) {
+        switch self {
+        case .fill(let path, let color): canvas.fill(path, color: color)
+        case .stroke(let path, let style): canvas.stroke(path, style: style)
+        case .line(let a, let b, let style): canvas.line(from: a, to: b, style: style)
+        case .rect(let rect, let color): canvas.rect(rect, color: color)
+        case .arc(let center, let radius, let start, let end, let style):
+            canvas.arc(center: center, radius: radius, start: start, end: end, style: style)
+        case .text(let item): canvas.draw(text: item)
+        case .image(let image, let rect): canvas.draw(image: image, in: rect)
+        case .beginGroup: canvas.beginGroup()
+        case .endGroup: canvas.endGroup()
+        case .beginClip(let rect): canvas.beginClip(rect)
+        case .endClip: canvas.endClip()
         }
     }
 }

@@ -1,11 +1,13 @@
 import CCairoPango
 import CRSVG
 import FolioGraphics
+import FolioLayout
 import FolioModel
+import FolioPango
 import Foundation
 
-/// The `Canvas` protocol drawn with Cairo into the current PDF page.
-final class CairoCanvas: Canvas {
+/// The page canvas drawn with Cairo into the current PDF page: page frames are replayed onto it.
+final class CairoCanvas: PageCanvas {
     let cr: OpaquePointer
     let text: PangoTextEngine
     let images: ImageSurfaceCache
@@ -48,6 +50,11 @@ final class CairoCanvas: Canvas {
     func table(continues: Bool, _ body: () -> Void) {
         if tagsStructure { structure.tableContinues.append(continues) }
         tagged(.table, body)
+    }
+
+    /// Adds a bookmark at `level` pointing at `y` on the current page.
+    func outline(_ title: String, level: Int, y: Double) {
+        navigation?.addOutline(title, level: level, y: y)
     }
 
     /// Marks `point` as the destination of internal links to `anchor`.
@@ -170,10 +177,12 @@ final class CairoCanvas: Canvas {
         }
     }
 
-    /// Draws a wrapped layout with its top-left corner at `origin`. With `visible` (layout
-    /// coordinates), only the lines whose middle lies within it are drawn and made clickable,
-    /// so a paragraph split over many pages costs each page only its own lines.
-    func draw(layout: TextLayout, at origin: Point, color: Color, visible: ClosedRange<Double>? = nil) {
+    /// Draws text shaped by Pango (`TextLayout`, which is what this renderer's layout gives it)
+    /// with its top-left corner at `origin`. With `visible` (layout coordinates), only the lines
+    /// whose middle lies within it are drawn and made clickable, so a paragraph split over many
+    /// pages costs each page only its own lines.
+    func draw(_ text: ShapedText, at origin: Point, color: Color, visible: ClosedRange<Double>?) {
+        guard let layout = text as? TextLayout else { return }
         setColor(color)
         guard let visible else {
             cairo_move_to(cr, origin.x, origin.y)
@@ -255,17 +264,8 @@ final class CairoCanvas: Canvas {
         cairo_restore(cr)
     }
 
-    /// Runs `body` clipped to `rect`.
-    func clipped(to rect: Rect, _ body: () -> Void) {
-        cairo_save(cr)
-        cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
-        cairo_clip(cr)
-        body()
-        cairo_restore(cr)
-    }
-
     /// Runs `body` with the origin moved and the scale changed.
-    func transformed(translate: Point, scale: Double = 1, _ body: () -> Void) {
+    func transformed(translate: Point, scale: Double, _ body: () -> Void) {
         cairo_save(cr)
         cairo_translate(cr, translate.x, translate.y)
         if scale != 1 { cairo_scale(cr, scale, scale) }

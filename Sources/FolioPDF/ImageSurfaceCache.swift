@@ -1,16 +1,24 @@
 import CCairoPango
 import CJPEG
+import CRSVG
 import FolioGraphics
+import FolioLayout
 import Foundation
 
 /// Decodes each picture once per render into a Cairo surface; JPEGs are passed
-/// through to the PDF as they are (no re-encoding).
-final class ImageSurfaceCache {
+/// through to the PDF as they are (no re-encoding). Layout asks it whether a picture decodes.
+final class ImageSurfaceCache: PictureSupport {
     private var surfaces: [Data: OpaquePointer] = [:]
 
     deinit {
         for surface in surfaces.values { cairo_surface_destroy(surface) }
     }
+
+    /// Whether `image` decodes (decoded now, once, and kept for drawing).
+    func decodes(_ image: ImageData) -> Bool { surface(for: image) != nil }
+
+    /// Whether librsvg is installed to draw SVG pictures.
+    var drawsSVG: Bool { folio_svg_available() == 1 }
 
     /// A surface for `image`, or nil when its bytes cannot be decoded.
     func surface(for image: ImageData) -> OpaquePointer? {

@@ -1,6 +1,8 @@
 import CCairoPango
 import FolioGraphics
+import FolioLayout
 import FolioModel
+import FolioPango
 import Foundation
 
 /// Renders a document to PDF with Cairo and Pango: flowables, pagination, then
@@ -50,28 +52,14 @@ public struct PDFRenderer {
         try renderWithReport(try PreparedDocument(document, base: theme, assets: assets))
     }
 
-    /// The PDF and its layout report of a document already validated and with its files read.
+    /// The PDF and its layout report of a document already validated and with its files read:
+    /// laid out by `DocumentLayout` (with Pango), each page's frame replayed onto Cairo as it is
+    /// made, then finished for PDF/UA.
     package func renderWithReport(_ prepared: PreparedDocument) throws -> Result {
         let document = prepared.document
-        let theme = prepared.theme
         let text = PangoTextEngine(rightToLeft: document.builtInStrings.isRightToLeft)
-        let (pageWidth, pageHeight) = document.page.pageSize
-        let margins = document.page.margins
-        let content = Rect(
-            x: margins.left.points, y: margins.top.points,
-            width: pageWidth - margins.left.points - margins.right.points,
-            height: pageHeight - margins.top.points - margins.bottom.points)
         let images = ImageSurfaceCache()
-        let strings = document.builtInStrings
-        let builder = FlowableBuilder(text: text, theme: theme, strings: strings, width: content.width, prepared: prepared, images: images)
-        let items = try builder.items(for: document)
-        let (pages, pageWarnings) = Paginator(pageHeight: content.height).paginate(items)
-        let sections = document.elements.compactMap { block -> Section? in
-            if case .section(let section) = block { return section }
-            return nil
-        }
-        let numbering = PDFRenderer.numbering(of: pages)
-
+        let layout = try DocumentLayout(prepared, shaper: text, pictures: images)
         let sink = PDFSink()
         guard
             let pdfSurface = CairoSurface(
@@ -80,7 +68,7 @@ public struct PDFRenderer {
                         guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
                         Unmanaged<PDFSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
                         return CAIRO_STATUS_SUCCESS
-                    }, Unmanaged.passUnretained(sink).toOpaque(), pageWidth, pageHeight), writingTo: sink)
+                    }, Unmanaged.passUnretained(sink).toOpaque(), layout.pageSize.width, layout.pageSize.height), writingTo: sink)
         else {
             throw FolioError(path: "", "Cairo could not create a PDF surface")
         }
@@ -95,21 +83,11 @@ public struct PDFRenderer {
         let navigation = Navigation(surface: surface)
         canvas.navigation = navigation
         canvas.tagsStructure = document.metadata.tagged
-        let decorations = PageDecorations(
-            document: document, strings: strings, theme: theme, text: text, content: content,
-            pageSize: Size(pageWidth, pageHeight))
-        let decorationWarnings = numbering.last.map { decorations.warnings(lastPage: $0) } ?? []
-        for (index, page) in pages.enumerated() {
+        for index in 0..<layout.pageCount {
             try RenderDeadline.check()
             navigation.page = index + 1
-            if page.section >= 0, let label = sections[page.section].label {
-                navigation.setPageLabel("\(label)-\(numbering[index].page)")
-            }
-            decorations.draw(on: canvas, numbering: numbering[index])
-            for placement in page.placements {
-                try RenderDeadline.check(at: "drawing \(builder.sources[placement.source].path) on page \(index + 1)")
-                placement.flowable.draw(on: canvas, at: Point(content.x, content.y + placement.y))
-            }
+            if let label = layout.pageLabel(ofPage: index) { navigation.setPageLabel(label) }
+            try layout.frame(ofPage: index).replay(on: canvas)
             cairo_show_page(cr)
         }
         let status = cairo_status(cr)
@@ -121,44 +99,7 @@ public struct PDFRenderer {
         try RenderDeadline.check(at: "finishing the PDF")
         let data = try PDFFinisher(document: document, structure: canvas.structure, date: PDFRenderer.creationDate(document.metadata))
             .finish(sink.data)
-        return Result(
-            data: data,
-            report: report(
-                pages: pages, sources: builder.sources,
-                warnings: decorationWarnings + builder.warnings, pageWarnings: pageWarnings))
-    }
-
-    /// Section-relative and document page numbers of every page.
-    static func numbering(of pages: [PageContent]) -> [PageNumbering] {
-        var counts: [Int: Int] = [:]
-        for page in pages { counts[page.section, default: 0] += 1 }
-        var seen: [Int: Int] = [:]
-        return pages.enumerated().map { index, page in
-            seen[page.section, default: 0] += 1
-            return PageNumbering(
-                page: seen[page.section] ?? 1, pages: counts[page.section] ?? 1,
-                documentPage: index + 1, documentPages: pages.count)
-        }
-    }
-
-    private func report(
-        pages: [PageContent], sources: [FlowableBuilder.Source], warnings: [LayoutReport.Warning],
-        pageWarnings: [Paginator.Warning]
-    ) -> LayoutReport {
-        var blocks = sources.map { LayoutReport.Block(path: $0.path, type: $0.type, pages: []) }
-        for (index, page) in pages.enumerated() {
-            for placement in page.placements {
-                if blocks[placement.source].pages.last != index + 1 { blocks[placement.source].pages.append(index + 1) }
-                if let table = placement.flowable as? TableFlowable, !table.range.isEmpty {
-                    if blocks[placement.source].rows == nil { blocks[placement.source].rows = [] }
-                    blocks[placement.source].rows?.append([table.range.lowerBound, table.range.upperBound - 1])
-                }
-            }
-        }
-        let paginatorWarnings = pageWarnings.map {
-            LayoutReport.Warning(kind: $0.kind, path: sources[$0.source].path, page: $0.page, message: $0.message)
-        }
-        return LayoutReport(pages: pages.count, blocks: blocks.filter { !$0.pages.isEmpty }, warnings: warnings + paginatorWarnings)
+        return Result(data: data, report: layout.report)
     }
 
     private func setMetadata(_ document: Document, on surface: OpaquePointer) {

@@ -1,6 +1,6 @@
 import Folio
 import FolioHTML
-import FolioPDF
+import FolioPango
 import Foundation
 
 /// Times each chart family of the gallery (layout + SVG, and a one-chart PDF),

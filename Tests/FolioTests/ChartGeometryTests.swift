@@ -1,4 +1,6 @@
+import FolioLayout
 import FolioPDF
+import FolioPango
 import Foundation
 import XCTest
 

@@ -4,7 +4,9 @@ import XCTest
 @testable import Folio
 @testable import FolioGraphics
 @testable import FolioHTML
+@testable import FolioLayout
 @testable import FolioPDF
+@testable import FolioPango
 @testable import FolioServer
 
 /// The hostile corpus: inputs that once trapped, hung, exhausted memory, leaked markup or

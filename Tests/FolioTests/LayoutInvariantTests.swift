@@ -3,7 +3,9 @@ import XCTest
 
 @testable import Folio
 @testable import FolioHTML
+@testable import FolioLayout
 @testable import FolioPDF
+@testable import FolioPango
 
 /// Properties every layout keeps, checked on the samples and on generated documents, so a
 /// change that lets a block run off its page, leaves a line alone or misplaces text fails here.
@@ -38,7 +40,7 @@ final class LayoutInvariantTests: XCTestCase {
         let content = Size(width - m.left.points - m.right.points, height - m.top.points - m.bottom.points)
         let builder = FlowableBuilder(
             text: PangoTextEngine(), theme: prepared.theme, strings: .english, width: content.width, prepared: prepared,
-            images: ImageSurfaceCache())
+            pictures: ImageSurfaceCache())
         let items = try builder.items(for: document)
         return (content, Paginator(pageHeight: content.height).paginate(items).pages)
     }

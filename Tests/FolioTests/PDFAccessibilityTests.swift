@@ -3,7 +3,9 @@ import XCTest
 
 @testable import Folio
 @testable import FolioCharts
+@testable import FolioLayout
 @testable import FolioPDF
+@testable import FolioPango
 
 /// PDF/UA-1: what a screen reader and an auditor's checker find in Folio's PDFs.
 final class PDFAccessibilityTests: XCTestCase {

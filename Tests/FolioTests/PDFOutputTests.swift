@@ -2,7 +2,9 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioLayout
 @testable import FolioPDF
+@testable import FolioPango
 
 /// Checks the PDF the way a reader would: with qpdf, pdffonts, pdfinfo and pdftotext.
 final class PDFOutputTests: XCTestCase {

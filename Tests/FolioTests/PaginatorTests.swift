@@ -2,7 +2,9 @@ import FolioGraphics
 import FolioModel
 import XCTest
 
+@testable import FolioLayout
 @testable import FolioPDF
+@testable import FolioPango
 
 /// A block of fixed-height lines for exercising the paginator.
 private final class Lines: Flowable {
@@ -36,7 +38,7 @@ private final class Lines: Flowable {
         splittable ? nil : Lines(name, lines: count, lineHeight: lineHeight, splittable: false, scale: height / self.height)
     }
 
-    func draw(on canvas: CairoCanvas, at origin: Point) {}
+    func draw(on canvas: PageCanvas, at origin: Point) {}
 }
 
 final class PaginatorTests: XCTestCase {
@@ -82,7 +84,7 @@ final class PaginatorTests: XCTestCase {
         ])
         let (pages, _) = Paginator(pageHeight: 100).paginate(items)
         XCTAssertEqual(pages.map(\.section), [0, 0, 1], "section A shares the title's page")
-        let numbers = PDFRenderer.numbering(of: pages)
+        let numbers = DocumentLayout.numbering(of: pages)
         XCTAssertEqual(numbers.map(\.page), [1, 2, 1])
         XCTAssertEqual(numbers.map(\.pages), [2, 2, 1])
         XCTAssertEqual(numbers.map(\.documentPage), [1, 2, 3])

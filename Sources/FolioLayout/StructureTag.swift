@@ -1,6 +1,6 @@
 /// The standard PDF structure types Folio tags content with (ISO 32000-1, 14.8.4). Only
 /// standard types are used, so the structure tree needs no role map.
-enum StructureTag: String {
+package enum StructureTag: String, Sendable {
     case heading1 = "H1"
     case heading2 = "H2"
     case paragraph = "P"

@@ -1,4 +1,3 @@
-import CCairoPango
 import FolioGraphics
 import FolioModel
 
@@ -8,12 +7,12 @@ import FolioModel
 final class TableLayout {
     let table: Table
     let columnWidths: [Double]
-    let header: [TextLayout]?
+    let header: [ShapedText]?
     let headerHeight: Double
     /// `rowOffsets[i]` is the height of rows `0..<i`, so any range's height is one subtraction.
     let rowOffsets: [Double]
-    let caption: TextLayout?
-    let continuedCaption: TextLayout?
+    let caption: ShapedText?
+    let continuedCaption: ShapedText?
     /// Columns run from the right (right-to-left languages).
     let rightToLeft: Bool
     let theme: Theme
@@ -24,7 +23,7 @@ final class TableLayout {
     /// `columnStarts[c]` is the x of column `c` from the table's left edge; one more entry for the right edge.
     let columnStarts: [Double]
     let headerSlots: [Table.Slot]
-    private let text: PangoTextEngine
+    private let text: TextShaper
     private let font: FontSpec
 
     static let paddingX = 5.0
@@ -32,7 +31,7 @@ final class TableLayout {
     /// Rows whose content sets the natural column widths; later rows wrap to them.
     static let sampleRows = 500
 
-    init(table: Table, width: Double, text: PangoTextEngine, theme: Theme, strings: BuiltInStrings) throws {
+    init(table: Table, width: Double, text: TextShaper, theme: Theme, strings: BuiltInStrings) throws {
         rightToLeft = strings.isRightToLeft
         self.table = table
         self.theme = theme
@@ -47,7 +46,7 @@ final class TableLayout {
 
         // Natural widths from the header and the first rows, then the explicit widths.
         var natural = Array(repeating: 0.0, count: columns)
-        let measure = TableLayout.singleLineWidths(text: text)
+        let measure = { (string: String, font: FontSpec) in string.isEmpty ? 0 : text.lineWidth(string, font: font) }
         let headerSlots = table.header.map { slots($0, row: -1) } ?? []
         self.headerSlots = headerSlots
         for slot in headerSlots where slot.span == 1 {
@@ -63,19 +62,18 @@ final class TableLayout {
         let starts = widths.reduce(into: [0.0]) { $0.append(($0.last ?? 0) + $1) }
         columnStarts = starts
 
-        func cellLayout(_ slot: Table.Slot, font: FontSpec) -> TextLayout {
+        func cellLayout(_ slot: Table.Slot, font: FontSpec) -> ShapedText {
             text.paragraph(
                 [TextRun(slot.text)], font: font, width: starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX,
-                alignment: table.alignment(ofColumn: slot.column), lineSpacing: 1)
+                alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, lineSpacing: 1)
         }
         let headerCells = table.header == nil ? nil : headerSlots.map { cellLayout($0, font: bold) }
         header = headerCells
         headerHeight = headerCells.map { ($0.map { $0.metrics.height }.max() ?? 0) + 2 * TableLayout.paddingY } ?? 0
 
-        // Row heights, with a reusable layout per column; short single-line cells skip shaping.
+        // Row heights, measured without keeping a layout; short single-line cells skip shaping.
         let lineHeight = text.measure("Ag", font: font).height
         let bodyFont = font
-        let measurers = (0..<columns).map { cellLayout(Table.Slot(text: "", column: $0, span: 1), font: bodyFont) }
         var offsets = [0.0]
         offsets.reserveCapacity(table.rows.count + 1)
         for (index, row) in table.rows.enumerated() {
@@ -84,10 +82,10 @@ final class TableLayout {
             for slot in slots(row, row: index) where !slot.text.isEmpty {
                 let room = starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX
                 if !slot.text.contains("\n"), Double(slot.text.unicodeScalars.count) * bodyFont.size * 1.05 <= room { continue }
-                let measurer = slot.span == 1 ? measurers[slot.column] : cellLayout(slot, font: bodyFont)
-                pango_layout_set_text(measurer.pointer, PangoTextEngine.prepared(slot.text), -1)
-                measurer.invalidateMetrics()
-                tallest = max(tallest, measurer.metrics.height)
+                let height = text.wrappedHeight(
+                    slot.text, font: bodyFont, width: room, alignment: table.alignment(ofColumn: slot.column).paragraphAlignment,
+                    lineSpacing: 1)
+                tallest = max(tallest, height)
             }
             offsets.append((offsets.last ?? 0) + tallest + 2 * TableLayout.paddingY)
         }
@@ -97,19 +95,6 @@ final class TableLayout {
         // Later parts say they continue: the author's words, else the caption and the language's "continued".
         let continued = table.continuedCaption ?? table.caption.map { "\($0) (\(strings[.continued]))" }
         continuedCaption = continued.map { text.paragraph([TextRun($0)], font: captionFont, width: width) }
-    }
-
-    /// Measures one unwrapped line, reusing one layout per font.
-    private static func singleLineWidths(text: PangoTextEngine) -> (String, FontSpec) -> Double {
-        var layouts: [FontSpec: TextLayout] = [:]
-        return { string, font in
-            guard !string.isEmpty else { return 0 }
-            let layout = layouts[font] ?? text.singleLine("", font: font)
-            layouts[font] = layout
-            pango_layout_set_text(layout.pointer, string.replacingDisallowedCharacters, -1)
-            layout.invalidateMetrics()
-            return layout.metrics.width
-        }
     }
 
     /// Column widths that fill `width`: explicit points and percentages first, then the
@@ -158,7 +143,7 @@ final class TableLayout {
         return widths
     }
 
-    func captionHeight(_ layout: TextLayout?) -> Double { layout.map { $0.metrics.height + 4 } ?? 0 }
+    func captionHeight(_ layout: ShapedText?) -> Double { layout.map { $0.metrics.height + 4 } ?? 0 }
 
     func height(rows range: Range<Int>) -> Double { rowOffsets[range.upperBound] - rowOffsets[range.lowerBound] }
 
@@ -178,16 +163,16 @@ final class TableLayout {
 
     /// The most recent row's cell layouts: a row taller than a page is split and drawn on
     /// many pages, and must be shaped once, not once per page.
-    private var recentRow: (index: Int, cells: [TextLayout])?
+    private var recentRow: (index: Int, cells: [ShapedText])?
 
     /// Layouts for the cells of row `index`, in slot order, made when a page draws it
     /// (only the most recent row's are kept).
-    func cells(ofRow index: Int) -> [TextLayout] {
+    func cells(ofRow index: Int) -> [ShapedText] {
         if let recentRow, recentRow.index == index { return recentRow.cells }
         let cells = slots(ofRow: index).map { slot in
             text.paragraph(
                 [TextRun(slot.text)], font: font, width: width(of: slot) - 2 * TableLayout.paddingX,
-                alignment: table.alignment(ofColumn: slot.column), lineSpacing: 1)
+                alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, lineSpacing: 1)
         }
         recentRow = (index, cells)
         return cells

@@ -1,4 +1,3 @@
-import CCairoPango
 import FolioGraphics
 import FolioModel
 
@@ -10,7 +9,7 @@ struct PageDecorations {
     let document: Document
     let strings: BuiltInStrings
     let theme: Theme
-    let text: PangoTextEngine
+    let text: TextShaper
     let content: Rect
     let pageSize: Size
     private let font: FontSpec
@@ -29,7 +28,7 @@ struct PageDecorations {
             let width: Double
             let alignment: Table.Alignment
         }
-        var layouts: [Key: (layout: TextLayout, boxWidth: Double)] = [:]
+        var layouts: [Key: (layout: ShapedText, boxWidth: Double)] = [:]
         /// Paths of the places whose text was cut to `InputLimits.runningTextLines` lines.
         var cut: Set<String> = []
     }
@@ -41,7 +40,7 @@ struct PageDecorations {
     /// Room between two places of a line.
     private static let placeGap = 8.0
 
-    init(document: Document, strings: BuiltInStrings, theme: Theme, text: PangoTextEngine, content: Rect, pageSize: Size) {
+    init(document: Document, strings: BuiltInStrings, theme: Theme, text: TextShaper, content: Rect, pageSize: Size) {
         self.document = document
         self.strings = strings
         self.theme = theme
@@ -69,7 +68,7 @@ struct PageDecorations {
     /// right-to-left language, and the right place on the left.
     private func placed(
         _ line: RunningLine, _ numbering: PageNumbering, indent: Double = 0, path: String
-    ) -> [(layout: TextLayout, x: Double)] {
+    ) -> [(layout: ShapedText, x: Double)] {
         let values = document.runningValues(numbering, date: date)
         let slots = RunningLine.Slot.allCases.filter { !(line[$0] ?? "").isEmpty }
         guard !slots.isEmpty else { return [] }
@@ -97,30 +96,24 @@ struct PageDecorations {
     /// `filled` laid out in a place `width` wide, shaped once per render for each distinct text
     /// (most are the same on every page): on one line when it fits, else wrapped within the place
     /// in at most `InputLimits.runningTextLines` lines.
-    private func laidOut(_ filled: String, width: Double, alignment: Table.Alignment, path: String) -> (TextLayout, Double) {
+    private func laidOut(_ filled: String, width: Double, alignment: Table.Alignment, path: String) -> (ShapedText, Double) {
         let key = LayoutCache.Key(text: filled, width: width, alignment: alignment)
         if let cached = layouts.layouts[key] { return cached }
-        let result: (layout: TextLayout, boxWidth: Double)
+        let result: (layout: ShapedText, boxWidth: Double)
         let clean = filled.replacingDisallowedCharacters
         let single = clean.utf8.contains(UInt8(ascii: "\n")) ? nil : text.singleLine(clean, font: font)
         if let single, single.metrics.width <= width {
             result = (single, single.metrics.width)
         } else {
             let maxLines = InputLimits.runningTextLines
-            func layout(_ shown: String) -> TextLayout {
-                text.paragraph([TextRun(shown)], font: font, width: width, alignment: alignment)
+            func layout(_ shown: String) -> ShapedText {
+                text.paragraph([TextRun(shown)], font: font, width: width, alignment: alignment.paragraphAlignment)
             }
             let paragraphs = clean.split(separator: "\n", maxSplits: maxLines, omittingEmptySubsequences: false)
             var cut = paragraphs.count > maxLines
             var wrapped = layout(cut ? paragraphs.prefix(maxLines).joined(separator: "\n") + "…" : clean)
-            if pango_layout_get_line_count(wrapped.pointer) > Int32(maxLines),
-                let text = pango_layout_get_text(wrapped.pointer),
-                let last = pango_layout_get_line_readonly(wrapped.pointer, Int32(maxLines - 1))
-            {
-                // The text Pango laid out, up to the end of the last line shown.
-                let end = Int(last.pointee.start_index + last.pointee.length)
-                let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: max(0, end))
-                var shown = String(decoding: bytes, as: UTF8.self)
+            if wrapped.lineExtents.count > maxLines {
+                var shown = wrapped.text(throughLine: maxLines - 1)
                 if shown.hasSuffix("…") { shown.removeLast() }
                 // The ellipsis must end the last line shown: take back words (or characters) until it does.
                 repeat {
@@ -131,7 +124,7 @@ struct PageDecorations {
                     } else if !shown.isEmpty {
                         shown.removeLast()
                     }
-                } while pango_layout_get_line_count(wrapped.pointer) > Int32(maxLines) && !shown.isEmpty
+                } while wrapped.lineExtents.count > maxLines && !shown.isEmpty
                 cut = true
             }
             if cut { layouts.cut.insert(path) }
@@ -181,7 +174,7 @@ struct PageDecorations {
     /// Room kept for the logo at the start of the header line.
     private var logoIndent: Double { logoSize.map { $0.width + 8 } ?? 0 }
 
-    func draw(on canvas: CairoCanvas, numbering: PageNumbering) {
+    func draw(on canvas: PageCanvas, numbering: PageNumbering) {
         if hasHeader {
             let lineY = content.y - PageDecorations.gap
             if let logo = theme.logo, let size = logoSize {
@@ -190,7 +183,7 @@ struct PageDecorations {
                 canvas.draw(image: logo, in: Rect(x: logoX, y: lineY - 4 - size.height, width: size.width, height: size.height))
             }
             for (layout, x) in placed(header, numbering, indent: logoIndent, path: "header") {
-                canvas.draw(layout: layout, at: Point(x, lineY - 4 - layout.metrics.height), color: theme.muted)
+                canvas.draw(layout, at: Point(x, lineY - 4 - layout.metrics.height), color: theme.muted)
             }
             canvas.line(
                 from: Point(content.x, lineY), to: Point(content.x + content.width, lineY),
@@ -198,7 +191,7 @@ struct PageDecorations {
         }
         let footerY = content.maxY + PageDecorations.footerGap
         for (layout, x) in placed(footer, numbering, path: "footer") {
-            canvas.draw(layout: layout, at: Point(x, footerY), color: theme.muted)
+            canvas.draw(layout, at: Point(x, footerY), color: theme.muted)
         }
     }
 }

@@ -1,5 +1,3 @@
-import CCairoPango
-import CRSVG
 import FolioCharts
 import FolioGraphics
 import FolioModel
@@ -14,26 +12,25 @@ final class FlowableBuilder {
         let type: String
     }
 
-    let text: PangoTextEngine
+    let text: TextShaper
     let theme: Theme
     /// The document's built-in words and number format.
     let strings: BuiltInStrings
     let width: Double
     let prepared: PreparedDocument
-    /// Decoded pictures, shared with the canvas: each is decoded once, here, so a corrupt one is an error.
-    let images: ImageSurfaceCache
+    /// What the backend can draw of pictures: a corrupt image is an error here, at layout.
+    let pictures: PictureSupport
     private(set) var sources: [Source] = []
     private(set) var warnings: [LayoutReport.Warning] = []
     fileprivate(set) var inSection = false
 
-    init(text: PangoTextEngine, theme: Theme, strings: BuiltInStrings, width: Double, prepared: PreparedDocument, images: ImageSurfaceCache)
-    {
+    init(text: TextShaper, theme: Theme, strings: BuiltInStrings, width: Double, prepared: PreparedDocument, pictures: PictureSupport) {
         self.text = text
         self.theme = theme
         self.strings = strings
         self.width = width
         self.prepared = prepared
-        self.images = images
+        self.pictures = pictures
     }
 
     func items(for document: Document) throws -> [Paginator.Item] {
@@ -66,8 +63,8 @@ final class FlowableBuilder {
         return nil
     }
 
-    private func checkGlyphs(_ layout: TextLayout, _ string: String, path: String) {
-        let missing = pango_layout_get_unknown_glyphs_count(layout.pointer)
+    private func checkGlyphs(_ layout: ShapedText, _ string: String, path: String) {
+        let missing = layout.unknownGlyphCount
         guard missing > 0 else { return }
         let sample = string.count > 60 ? String(string.prefix(57)) + "…" : string
         warnings.append(
@@ -90,7 +87,7 @@ final class FlowableBuilder {
     private func body(
         _ runs: [TextRun], width: Double, size: Double? = nil, bold: Bool = false, path: String,
         alignment: Paragraph.Alignment = .left
-    ) -> TextLayout {
+    ) -> ShapedText {
         let layout = text.paragraph(
             runs, font: theme.font(size ?? theme.bodySize, bold: bold), width: width,
             alignment: alignment, linkColor: theme.accent)
@@ -118,7 +115,7 @@ final class FlowableBuilder {
             for (index, (item, fraction)) in zip(columns.items, columns.fractions).enumerated() {
                 let columnWidth = usable * fraction
                 let builder = FlowableBuilder(
-                    text: text, theme: theme, strings: strings, width: columnWidth, prepared: prepared, images: images)
+                    text: text, theme: theme, strings: strings, width: columnWidth, prepared: prepared, pictures: pictures)
                 builder.inSection = inSection
                 for flowable in try builder.flowables(for: item, path: "\(path).items[\(index)]") {
                     placed.append((x, flowable))
@@ -149,7 +146,7 @@ final class FlowableBuilder {
             ]
         case .image(let image):
             let data = try prepared.image(at: path)
-            guard images.surface(for: data) != nil else {
+            guard pictures.decodes(data) else {
                 let field: String
                 if case .file = image.source { field = "\(path).path" } else { field = "\(path).data" }
                 throw FolioError(path: field, "the image data is corrupt and cannot be decoded")
@@ -178,7 +175,7 @@ final class FlowableBuilder {
             ]
         case .svg(let svg):
             let picture = try prepared.picture(at: path)
-            guard folio_svg_available() == 1 else {
+            guard pictures.drawsSVG else {
                 throw FolioError(path: path, "drawing SVG in a PDF needs librsvg, which is not installed (Debian: apt install librsvg2-2)")
             }
             let alternative = textAlternative(svg.alt, of: "picture", path: path)
@@ -241,7 +238,7 @@ final class FlowableBuilder {
         }
     }
 
-    private func caption(_ string: String?) -> TextLayout? {
+    private func caption(_ string: String?) -> ShapedText? {
         string.map { text.paragraph([TextRun($0)], font: theme.font(theme.smallSize + 1, italic: true), width: width) }
     }
 }

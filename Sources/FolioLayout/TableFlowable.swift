@@ -20,7 +20,7 @@ final class TableFlowable: Flowable {
         self.lastRowEnd = lastRowEnd
     }
 
-    private var captionLayout: TextLayout? { isFirstPart ? layout.caption : layout.continuedCaption }
+    private var captionLayout: ShapedText? { isFirstPart ? layout.caption : layout.continuedCaption }
     private var fixedHeight: Double { layout.captionHeight(captionLayout) + layout.headerHeight }
     private let padding = 2 * TableLayout.paddingY
 
@@ -109,13 +109,13 @@ final class TableFlowable: Flowable {
         )
     }
 
-    func draw(on canvas: CairoCanvas, at origin: Point) {
+    func draw(on canvas: PageCanvas, at origin: Point) {
         let theme = layout.theme
         let width = layout.columnWidths.reduce(0, +)
         var y = origin.y
         if let caption = captionLayout {
             // "(continued)" on a later page is a pagination artifact, like the repeated header.
-            canvas.tagged(isFirstPart ? .caption : nil) { canvas.draw(layout: caption, at: Point(origin.x, y), color: theme.muted) }
+            canvas.tagged(isFirstPart ? .caption : nil) { canvas.draw(caption, at: Point(origin.x, y), color: theme.muted) }
             y += layout.captionHeight(caption)
         }
         canvas.table(continues: !isFirstPart) {
@@ -150,7 +150,7 @@ final class TableFlowable: Flowable {
     }
 
     private func drawRow(
-        _ cells: [TextLayout], slots: [Table.Slot], tag: StructureTag?, on canvas: CairoCanvas, x: Double, y: Double,
+        _ cells: [ShapedText], slots: [Table.Slot], tag: StructureTag?, on canvas: PageCanvas, x: Double, y: Double,
         starts: [Double]?, ends: [Double]?
     ) {
         for (c, (cell, slot)) in zip(cells, slots).enumerated() {
@@ -158,12 +158,12 @@ final class TableFlowable: Flowable {
             let point = Point(cellX + TableLayout.paddingX, y + TableLayout.paddingY)
             canvas.tagged(tag) {
                 if starts == nil && ends == nil {
-                    canvas.draw(layout: cell, at: point, color: layout.theme.text)
+                    canvas.draw(cell, at: point, color: layout.theme.text)
                 } else {
                     let from = starts?[c] ?? 0
                     let to = ends?[c] ?? cell.metrics.height
                     canvas.clipped(to: Rect(x: cellX, y: point.y, width: layout.width(of: slot), height: max(to - from, 0))) {
-                        canvas.draw(layout: cell, at: Point(point.x, point.y - from), color: layout.theme.text, visible: from...to)
+                        canvas.draw(cell, at: Point(point.x, point.y - from), color: layout.theme.text, visible: from...to)
                     }
                 }
             }

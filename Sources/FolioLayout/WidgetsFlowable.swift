@@ -4,9 +4,9 @@ import FolioModel
 /// A row of key-metric tiles of equal width.
 final class WidgetsFlowable: Flowable {
     struct Tile {
-        let title: TextLayout
-        let value: TextLayout
-        let detail: TextLayout?
+        let title: ShapedText
+        let value: ShapedText
+        let detail: ShapedText?
         let tint: Color
     }
 
@@ -38,11 +38,11 @@ final class WidgetsFlowable: Flowable {
 
     var height: Double { (tiles.map(contentHeight).max() ?? 0) + 2 * WidgetsFlowable.padding }
 
-    func draw(on canvas: CairoCanvas, at origin: Point) {
+    func draw(on canvas: PageCanvas, at origin: Point) {
         canvas.tagged(.division) { drawContent(on: canvas, at: origin) }
     }
 
-    private func drawContent(on canvas: CairoCanvas, at origin: Point) {
+    private func drawContent(on canvas: PageCanvas, at origin: Point) {
         let tileWidth = (width - WidgetsFlowable.gap * Double(tiles.count - 1)) / Double(tiles.count)
         for (index, tile) in tiles.enumerated() {
             let slot = rightToLeft ? tiles.count - 1 - index : index
@@ -53,12 +53,12 @@ final class WidgetsFlowable: Flowable {
             var y = box.y + WidgetsFlowable.padding
             let textX = box.x + WidgetsFlowable.padding
             canvas.tagged(.paragraph) {
-                canvas.draw(layout: tile.title, at: Point(textX, y), color: theme.muted)
+                canvas.draw(tile.title, at: Point(textX, y), color: theme.muted)
                 y += tile.title.metrics.height + 4
-                canvas.draw(layout: tile.value, at: Point(textX, y), color: theme.text)
+                canvas.draw(tile.value, at: Point(textX, y), color: theme.text)
                 y += tile.value.metrics.height + 2
                 if let detail = tile.detail {
-                    canvas.draw(layout: detail, at: Point(textX, y), color: theme.muted)
+                    canvas.draw(detail, at: Point(textX, y), color: theme.muted)
                 }
             }
         }

@@ -2,17 +2,18 @@ import CCairoPango
 import FolioGraphics
 import Foundation
 
-/// An owned Pango layout: measured once, drawn as measured, freed on deinit.
-final class TextLayout {
+/// An owned Pango layout: measured once, drawn as measured, freed on deinit. The `ShapedText`
+/// Folio's layout keeps; the PDF draws it with pango_cairo.
+package final class TextLayout: ShapedText {
     /// A link's byte range in the layout's text.
-    struct Link {
-        let url: String
-        let startByte: Int
-        let endByte: Int
+    package struct Link {
+        package let url: String
+        package let startByte: Int
+        package let endByte: Int
     }
 
-    let pointer: OpaquePointer
-    var links: [Link] = []
+    package let pointer: OpaquePointer
+    package var links: [Link] = []
     private var cachedMetrics: TextMetrics?
 
     init(context: OpaquePointer) {
@@ -23,14 +24,14 @@ final class TextLayout {
 
     /// Logical width, height and first baseline in points (computed once; call
     /// `invalidateMetrics` after changing the layout's width).
-    var metrics: TextMetrics {
+    package var metrics: TextMetrics {
         if let cachedMetrics { return cachedMetrics }
         let computed = measure()
         cachedMetrics = computed
         return computed
     }
 
-    func invalidateMetrics() {
+    package func invalidateMetrics() {
         cachedMetrics = nil
         cachedLines = nil
     }
@@ -46,18 +47,18 @@ final class TextLayout {
 
     /// One laid-out line: its logical extents and baseline in layout coordinates (points),
     /// and the bytes of the text it shows.
-    struct Line {
-        let pointer: UnsafeMutablePointer<PangoLayoutLine>
-        let extents: Rect
-        let baseline: Double
-        let startByte: Int
-        let endByte: Int
+    package struct Line {
+        package let pointer: UnsafeMutablePointer<PangoLayoutLine>
+        package let extents: Rect
+        package let baseline: Double
+        package let startByte: Int
+        package let endByte: Int
     }
 
     private var cachedLines: [Line]?
 
     /// Every line, found once by one pass of a layout iterator (never per line or per link).
-    var lines: [Line] {
+    package var lines: [Line] {
         if let cachedLines { return cachedLines }
         var result: [Line] = []
         if let iterator = pango_layout_get_iter(pointer) {
@@ -83,7 +84,19 @@ final class TextLayout {
     }
 
     /// Logical extents of every line in layout coordinates, in points.
-    var lineExtents: [Rect] { lines.map(\.extents) }
+    package var lineExtents: [Rect] { lines.map(\.extents) }
+
+    /// Characters no installed font could draw.
+    package var unknownGlyphCount: Int { Int(pango_layout_get_unknown_glyphs_count(pointer)) }
+
+    /// The laid-out text up to the end of line `index`.
+    package func text(throughLine index: Int) -> String {
+        let all = lines
+        guard let text = pango_layout_get_text(pointer), !all.isEmpty else { return "" }
+        let end = all[min(max(index, 0), all.count - 1)].endByte
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: max(0, end))
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// Index of the first line whose text ends after `byte` (binary search).
     func lineIndex(containing byte: Int) -> Int {
@@ -98,7 +111,7 @@ final class TextLayout {
     }
 
     /// Rectangles covering the byte range, one per line it spans, in layout coordinates.
-    func rects(startByte: Int, endByte: Int) -> [Rect] {
+    package func rects(startByte: Int, endByte: Int) -> [Rect] {
         guard endByte > startByte, !lines.isEmpty else { return [] }
         var result: [Rect] = []
         var index = lineIndex(containing: startByte)
@@ -111,7 +124,7 @@ final class TextLayout {
     }
 
     /// The part of `line` that shows bytes `startByte..<endByte`, in layout coordinates.
-    func rect(of line: Line, startByte: Int, endByte: Int) -> Rect? {
+    package func rect(of line: Line, startByte: Int, endByte: Int) -> Rect? {
         let from = max(startByte, line.startByte)
         let to = min(endByte, line.endByte)
         guard to > from else { return nil }
@@ -134,7 +147,7 @@ final class TextLayout {
 
 extension TextLayout {
     /// What a link says, for its annotation's description: its text, else its address.
-    func description(of link: Link) -> String {
+    package func description(of link: Link) -> String {
         if let text = pango_layout_get_text(pointer) {
             let length = strlen(text)
             if link.startByte >= 0, link.startByte < link.endByte, link.endByte <= length {

@@ -5,7 +5,7 @@ import FolioModel
 /// A message taller than the room left splits between the lines of its text (never
 /// leaving one line alone); the part on the next page is a panel of its own.
 final class MessageFlowable: Flowable {
-    let title: TextLayout
+    let title: ShapedText
     let body: TextBlock?
     let tint: Color
     let width: Double
@@ -21,7 +21,7 @@ final class MessageFlowable: Flowable {
     static let padding = 10.0
     static let bar = 4.0
 
-    init(title: TextLayout, body: TextBlock?, tint: Color, width: Double, textColor: Color, rightToLeft: Bool) {
+    init(title: ShapedText, body: TextBlock?, tint: Color, width: Double, textColor: Color, rightToLeft: Bool) {
         self.rightToLeft = rightToLeft
         self.title = title
         self.body = body
@@ -80,18 +80,18 @@ final class MessageFlowable: Flowable {
         )
     }
 
-    func draw(on canvas: CairoCanvas, at origin: Point) {
+    func draw(on canvas: PageCanvas, at origin: Point) {
         canvas.tagged(.division) { drawContent(on: canvas, at: origin) }
     }
 
-    private func drawContent(on canvas: CairoCanvas, at origin: Point) {
+    private func drawContent(on canvas: PageCanvas, at origin: Point) {
         let box = Rect(x: origin.x, y: origin.y, width: width, height: height)
         canvas.fill(.roundedRect(box, radius: 4), color: tint.lightened(0.9))
         let barX = rightToLeft ? box.maxX - MessageFlowable.bar : box.x
         canvas.rect(Rect(x: barX, y: box.y, width: MessageFlowable.bar, height: box.height), color: tint)
         let x = box.x + (rightToLeft ? 0 : MessageFlowable.bar) + MessageFlowable.padding
         let y = box.y + MessageFlowable.padding
-        if showsTitle { canvas.tagged(.paragraph) { canvas.draw(layout: title, at: Point(x, y), color: textColor) } }
+        if showsTitle { canvas.tagged(.paragraph) { canvas.draw(title, at: Point(x, y), color: textColor) } }
         guard let body, !bodyRange.isEmpty else { return }
         canvas.tagged(.paragraph) { body.draw(lines: bodyRange, on: canvas, at: Point(x, y + titleHeight + bodyGap), color: textColor) }
     }

@@ -48,7 +48,7 @@ final class TextFlowable: Flowable {
 
     /// Text of one layout, such as a heading.
     convenience init(
-        layout: TextLayout, text: String, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
+        layout: ShapedText, text: String, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
         role: Role = .paragraph, outlineLevel: Int? = nil, anchor: String? = nil
     ) {
         self.init(
@@ -88,9 +88,9 @@ final class TextFlowable: Flowable {
         return (TextFlowable(self, range: range.lowerBound..<end), TextFlowable(self, range: end..<range.upperBound))
     }
 
-    func draw(on canvas: CairoCanvas, at origin: Point) {
+    func draw(on canvas: PageCanvas, at origin: Point) {
         if range.lowerBound == 0 {
-            if let level = outlineLevel { canvas.navigation?.addOutline(plainText, level: level, y: origin.y) }
+            if let level = outlineLevel { canvas.outline(plainText, level: level, y: origin.y) }
             if let anchor { canvas.destination(anchor, at: origin) }
         }
         canvas.tagged(role.tag) { block.draw(lines: range, on: canvas, at: origin, color: color) }

@@ -8,5 +8,5 @@ final class SectionFlowable: Flowable {
     var height: Double { 0 }
     var spaceBefore: Double { 0 }
     var isPageBreak: Bool { true }
-    func draw(on canvas: CairoCanvas, at origin: Point) {}
+    func draw(on canvas: PageCanvas, at origin: Point) {}
 }

@@ -3,12 +3,12 @@ import FolioGraphics
 import FolioModel
 
 /// Shapes and measures text with Pango at 72 dpi with hinting off, so sizes are
-/// the same in every backend. One engine per thread: Pango's font map is per-thread.
-package final class PangoTextEngine: TextMeasurer {
+/// the same in every backend: Folio's `TextShaper`. One engine per thread: Pango's font map is per-thread.
+package final class PangoTextEngine: TextShaper {
     private let context: OpaquePointer
     /// A right-to-left document: text without a strong direction (digits) runs right to left, and
     /// alignments are logical: left is the start of a line (the right for Arabic), right its end.
-    let rightToLeft: Bool
+    package let rightToLeft: Bool
     private var fonts: [FontSpec: OpaquePointer] = [:]
     /// Single lines measured or drawn in this render, so each is shaped once.
     private var lineCache: [MetricsKey: TextLayout] = [:]
@@ -61,7 +61,10 @@ package final class PangoTextEngine: TextMeasurer {
     }
 
     /// One line of plain text, as a layout ready to draw.
-    func singleLine(_ text: String, font: FontSpec) -> TextLayout {
+    package func singleLine(_ text: String, font: FontSpec) -> ShapedText { line(text, font: font) }
+
+    /// One line of plain text, as a Pango layout ready to draw.
+    func line(_ text: String, font: FontSpec) -> TextLayout {
         let layout = TextLayout(context: context)
         pango_layout_set_font_description(layout.pointer, fontDescription(font))
         pango_layout_set_text(layout.pointer, text.replacingDisallowedCharacters, -1)
@@ -108,52 +111,22 @@ package final class PangoTextEngine: TextMeasurer {
         return String(result)
     }
 
-    /// Wrapped rich text at `width` points, aligned as asked; with `maxLines`, lines beyond it are
-    /// left out and the last one shown ends in an ellipsis.
-    func paragraph(
-        _ runs: [TextRun], font: FontSpec, width: Double, alignment: Table.Alignment = .left,
-        linkColor: Color? = nil, lineSpacing: Double = 1.25, maxLines: Int? = nil
-    ) -> TextLayout {
-        let paragraphAlignment: Paragraph.Alignment
-        switch alignment {
-        case .left: paragraphAlignment = .left
-        case .center: paragraphAlignment = .center
-        case .right: paragraphAlignment = .right
-        }
-        return paragraph(
-            runs, font: font, width: width, alignment: paragraphAlignment, linkColor: linkColor, lineSpacing: lineSpacing,
-            maxLines: maxLines)
+    /// Wrapped rich text at `width` points; `justify` stretches every line but the last.
+    package func wrapped(
+        _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment, linkColor: Color?,
+        lineSpacing: Double
+    ) -> ShapedText {
+        paragraphLayout(runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing)
     }
 
-    /// Wrapped rich text at `width` points; `justify` stretches every line but the last. With
-    /// `maxLines`, lines beyond it are left out and the last one shown ends in an ellipsis.
-    func paragraph(
+    /// Wrapped rich text at `width` points as a Pango layout.
+    func paragraphLayout(
         _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment,
-        linkColor: Color? = nil, lineSpacing: Double = 1.25, maxLines: Int? = nil
+        linkColor: Color? = nil, lineSpacing: Double = 1.25
     ) -> TextLayout {
         let layout = TextLayout(context: context)
         let pointer = layout.pointer
-        pango_layout_set_font_description(pointer, fontDescription(font))
-        pango_layout_set_width(pointer, Int32(min(max(width, 1), 100_000) * Double(PANGO_SCALE)))
-        pango_layout_set_wrap(pointer, PANGO_WRAP_WORD_CHAR)
-        if let maxLines {
-            // A negative height is a number of lines (Pango's documented convention).
-            pango_layout_set_height(pointer, -Int32(clamping: max(1, maxLines)))
-            pango_layout_set_ellipsize(pointer, PANGO_ELLIPSIZE_END)
-        }
-        pango_layout_set_line_spacing(pointer, Float(lineSpacing))
-        // Pango swaps left and right for a paragraph whose direction differs from the context's, so
-        // in a right-to-left context "right" is where a right-to-left paragraph starts.
-        let start = rightToLeft ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT
-        let end = rightToLeft ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT
-        switch alignment {
-        case .left: pango_layout_set_alignment(pointer, start)
-        case .center: pango_layout_set_alignment(pointer, PANGO_ALIGN_CENTER)
-        case .right: pango_layout_set_alignment(pointer, end)
-        case .justify:
-            pango_layout_set_alignment(pointer, start)
-            pango_layout_set_justify(pointer, 1)
-        }
+        configure(pointer, font: font, width: width, alignment: alignment, lineSpacing: lineSpacing)
         var text = ""
         var links: [TextLayout.Link] = []
         let attributes = pango_attr_list_new()
@@ -189,13 +162,71 @@ package final class PangoTextEngine: TextMeasurer {
         return layout
     }
 
+    /// Sets a layout's font, wrapping width, alignment and line spacing.
+    private func configure(_ pointer: OpaquePointer, font: FontSpec, width: Double, alignment: Paragraph.Alignment, lineSpacing: Double) {
+        pango_layout_set_font_description(pointer, fontDescription(font))
+        pango_layout_set_width(pointer, Int32(min(max(width, 1), 100_000) * Double(PANGO_SCALE)))
+        pango_layout_set_wrap(pointer, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_line_spacing(pointer, Float(lineSpacing))
+        // Pango swaps left and right for a paragraph whose direction differs from the context's, so
+        // in a right-to-left context "right" is where a right-to-left paragraph starts.
+        let start = rightToLeft ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT
+        let end = rightToLeft ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT
+        switch alignment {
+        case .left: pango_layout_set_alignment(pointer, start)
+        case .center: pango_layout_set_alignment(pointer, PANGO_ALIGN_CENTER)
+        case .right: pango_layout_set_alignment(pointer, end)
+        case .justify:
+            pango_layout_set_alignment(pointer, start)
+            pango_layout_set_justify(pointer, 1)
+        }
+    }
+
     /// The shaped single line for `text`, shared by measuring and drawing.
-    func cachedLine(_ text: String, font: FontSpec) -> TextLayout {
+    package func cachedLine(_ text: String, font: FontSpec) -> TextLayout {
         let key = MetricsKey(text: text, font: font)
         if let cached = lineCache[key] { return cached }
-        let layout = singleLine(text, font: font)
+        let layout = line(text, font: font)
         lineCache[key] = layout
         return layout
+    }
+
+    /// One reusable layout per font for `lineWidth`, and per wrapping setting for
+    /// `wrappedHeight`: measuring sets their text and reads their size, keeping nothing else.
+    private var lineMeasurers: [FontSpec: TextLayout] = [:]
+    private var wrapMeasurers: [WrapKey: TextLayout] = [:]
+
+    private struct WrapKey: Hashable {
+        let font: FontSpec
+        let width: Double
+        let alignment: Paragraph.Alignment
+        let lineSpacing: Double
+    }
+
+    package func lineWidth(_ text: String, font: FontSpec) -> Double {
+        let layout = lineMeasurers[font] ?? line("", font: font)
+        lineMeasurers[font] = layout
+        pango_layout_set_text(layout.pointer, text.replacingDisallowedCharacters, -1)
+        layout.invalidateMetrics()
+        return layout.metrics.width
+    }
+
+    package func wrappedHeight(_ text: String, font: FontSpec, width: Double, alignment: Paragraph.Alignment, lineSpacing: Double) -> Double
+    {
+        let key = WrapKey(font: font, width: width, alignment: alignment, lineSpacing: lineSpacing)
+        let layout: TextLayout
+        if let known = wrapMeasurers[key] {
+            layout = known
+        } else {
+            // Bounded: a table has a few column widths, but spans and many tables add more.
+            if wrapMeasurers.count >= 256 { wrapMeasurers.removeAll() }
+            layout = TextLayout(context: context)
+            configure(layout.pointer, font: font, width: width, alignment: alignment, lineSpacing: lineSpacing)
+            wrapMeasurers[key] = layout
+        }
+        pango_layout_set_text(layout.pointer, PangoTextEngine.prepared(text), -1)
+        layout.invalidateMetrics()
+        return layout.metrics.height
     }
 
     /// The size of `text` on one line in `font`, shaped by Pango.

@@ -7,7 +7,7 @@ import FolioModel
 /// go through here, and whoever splits or draws them sees only lines.
 final class TextBlock {
     /// The stacked layouts, top to bottom.
-    let pieces: [TextLayout]
+    let pieces: [ShapedText]
     /// The top of each piece in block coordinates.
     private let pieceTops: [Double]
     /// Every line's logical extents in block coordinates, in reading order.
@@ -15,7 +15,7 @@ final class TextBlock {
     /// For each line, the piece it belongs to.
     private let pieceOfLine: [Int]
 
-    init(pieces: [TextLayout]) {
+    init(pieces: [ShapedText]) {
         self.pieces = pieces
         var tops: [Double] = []
         var lines: [Rect] = []
@@ -35,12 +35,12 @@ final class TextBlock {
     }
 
     /// One layout's text as a block.
-    convenience init(_ layout: TextLayout) { self.init(pieces: [layout]) }
+    convenience init(_ layout: ShapedText) { self.init(pieces: [layout]) }
 
     /// The laid-out `runs`: one layout, or pieces of a few thousand characters for long text.
     /// Stops between pieces when the render's deadline has passed.
     convenience init(
-        _ runs: [TextRun], engine: PangoTextEngine, font: FontSpec, width: Double,
+        _ runs: [TextRun], engine: TextShaper, font: FontSpec, width: Double,
         alignment: Paragraph.Alignment, linkColor: Color?
     ) throws {
         self.init(
@@ -56,12 +56,12 @@ final class TextBlock {
     }
 
     /// Draws lines `range` with the top of the first at `origin`; only their own lines and links.
-    func draw(lines range: Range<Int>, on canvas: CairoCanvas, at origin: Point, color: Color) {
+    func draw(lines range: Range<Int>, on canvas: PageCanvas, at origin: Point, color: Color) {
         guard !range.isEmpty else { return }
         let top = lines[range.lowerBound].y
         if range.count == lines.count {
             for (piece, pieceTop) in zip(pieces, pieceTops) {
-                canvas.draw(layout: piece, at: Point(origin.x, origin.y + pieceTop), color: color)
+                canvas.draw(piece, at: Point(origin.x, origin.y + pieceTop), color: color)
             }
             return
         }
@@ -69,7 +69,7 @@ final class TextBlock {
             // The visible part in the piece's own coordinates.
             let visible = (top - pieceTops[index])...(top + height(of: range) - pieceTops[index])
             canvas.draw(
-                layout: pieces[index], at: Point(origin.x, origin.y - top + pieceTops[index]), color: color,
+                pieces[index], at: Point(origin.x, origin.y - top + pieceTops[index]), color: color,
                 visible: visible)
         }
     }

@@ -20,8 +20,8 @@ final class FigureFlowable: Flowable {
     }
 
     let content: Content
-    let title: TextLayout?
-    let caption: TextLayout?
+    let title: ShapedText?
+    let caption: ShapedText?
     let frameWidth: Double
     let scale: Double
     let textColor: Color
@@ -32,7 +32,7 @@ final class FigureFlowable: Flowable {
     private static let gap = 4.0
 
     init(
-        content: Content, title: TextLayout?, caption: TextLayout?, frameWidth: Double, scale: Double = 1,
+        content: Content, title: ShapedText?, caption: ShapedText?, frameWidth: Double, scale: Double = 1,
         textColor: Color, captionColor: Color, alternative: String?
     ) {
         self.content = content
@@ -61,18 +61,18 @@ final class FigureFlowable: Flowable {
 
     /// A figure with a text alternative is a `Figure` element (its title and picture) followed by
     /// its `Caption`, which stays readable text; one without is decoration, its caption still text.
-    func draw(on canvas: CairoCanvas, at origin: Point) {
+    func draw(on canvas: PageCanvas, at origin: Point) {
         canvas.figure(alternative: alternative) { drawPicture(on: canvas, at: origin) }
         if let caption {
             let y = origin.y + titleHeight + content.size.height * scale + FigureFlowable.gap
-            canvas.tagged(.caption) { canvas.draw(layout: caption, at: Point(origin.x, y), color: captionColor) }
+            canvas.tagged(.caption) { canvas.draw(caption, at: Point(origin.x, y), color: captionColor) }
         }
     }
 
-    private func drawPicture(on canvas: CairoCanvas, at origin: Point) {
+    private func drawPicture(on canvas: PageCanvas, at origin: Point) {
         var y = origin.y
         if let title {
-            canvas.draw(layout: title, at: Point(origin.x, y), color: textColor)
+            canvas.draw(title, at: Point(origin.x, y), color: textColor)
             y += titleHeight
         }
         let size = Size(content.size.width * scale, content.size.height * scale)

@@ -19,7 +19,7 @@ final class ColumnsFlowable: Flowable {
         return ColumnsFlowable(columns: columns, scale: min(scale, available / natural))
     }
 
-    func draw(on canvas: CairoCanvas, at origin: Point) {
+    func draw(on canvas: PageCanvas, at origin: Point) {
         canvas.transformed(translate: origin, scale: scale) {
             for column in columns {
                 column.flowable.draw(on: canvas, at: Point(column.x, 0))

@@ -19,7 +19,7 @@ protocol Flowable: AnyObject {
     func forceSplit(available: Double) -> (head: Flowable, tail: Flowable)?
     /// A copy shrunk to `height`, for pictures and charts larger than a page.
     func scaled(toFit height: Double) -> Flowable?
-    func draw(on canvas: CairoCanvas, at origin: Point)
+    func draw(on canvas: PageCanvas, at origin: Point)
 }
 
 extension Flowable {
@@ -37,5 +37,5 @@ final class PageBreakFlowable: Flowable {
     var height: Double { 0 }
     var spaceBefore: Double { 0 }
     var isPageBreak: Bool { true }
-    func draw(on canvas: CairoCanvas, at origin: Point) {}
+    func draw(on canvas: PageCanvas, at origin: Point) {}
 }

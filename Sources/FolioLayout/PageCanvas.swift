@@ -1,0 +1,41 @@
+import FolioGraphics
+import FolioModel
+
+/// What a page is drawn on: the vector `Canvas` plus shaped text, SVG pictures, the document's
+/// structure (tags, figures, tables), its navigation (link destinations, bookmarks) and nested
+/// transforms and clips. Layout draws each page onto a `FrameRecorder`; the PDF replays the
+/// recorded `PageFrame` onto Cairo.
+package protocol PageCanvas: Canvas {
+    /// Draws shaped text with its top-left corner at `origin`; with `visible` (text coordinates),
+    /// only the lines whose middle lies within it, and their links.
+    func draw(_ text: ShapedText, at origin: Point, color: Color, visible: ClosedRange<Double>?)
+    /// Draws a sanitised SVG picture's markup scaled into `rect` (its user units are CSS pixels).
+    func draw(svgMarkup: String, in rect: Rect)
+    /// Runs `body` inside a structure element such as `P`, `H1`, `TD`; with `nil`, what `body`
+    /// draws is decoration (an artifact).
+    func tagged(_ tag: StructureTag?, _ body: () -> Void)
+    /// Runs `body` inside a `Figure` with its text alternative; without one it is decoration.
+    func figure(alternative: String?, _ body: () -> Void)
+    /// Runs `body` inside a `Table`; `continues` when it is a later page's part of a table begun before.
+    func table(continues: Bool, _ body: () -> Void)
+    /// Marks `point` as the destination of internal links to `anchor`.
+    func destination(_ anchor: String, at point: Point)
+    /// Adds a bookmark at `level` (0 for the title) to `y` on this page.
+    func outline(_ title: String, level: Int, y: Double)
+    /// Runs `body` with the origin moved to `translate` and lengths scaled by `scale`.
+    func transformed(translate: Point, scale: Double, _ body: () -> Void)
+}
+
+extension PageCanvas {
+    /// Draws shaped text whole with its top-left corner at `origin`.
+    package func draw(_ text: ShapedText, at origin: Point, color: Color) {
+        draw(text, at: origin, color: color, visible: nil)
+    }
+
+    /// Runs `body` clipped to `rect`.
+    package func clipped(to rect: Rect, _ body: () -> Void) {
+        beginClip(rect)
+        body()
+        endClip()
+    }
+}

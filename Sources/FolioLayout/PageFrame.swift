@@ -1,0 +1,109 @@
+import FolioGraphics
+import FolioModel
+
+/// Everything one page shows, in drawing order: positioned shaped text, vector drawing, images
+/// and pictures, with the page's structure tags, figures, tables, link destinations and
+/// bookmarks nested as drawn. Layout records it (`FrameRecorder`); the PDF replays it onto Cairo,
+/// and tests read it without any.
+package struct PageFrame {
+    /// One recorded page-canvas call; a `begin…` is closed by the `end` that follows its content.
+    package enum Item {
+        case drawing(Drawing.Command)
+        case text(ShapedText, at: Point, color: Color, visible: ClosedRange<Double>?)
+        case svg(markup: String, in: Rect)
+        case beginTag(StructureTag?)
+        case beginFigure(alternative: String?)
+        case beginTable(continues: Bool)
+        case beginTransform(translate: Point, scale: Double)
+        case end
+        case destination(String, at: Point)
+        case outline(String, level: Int, y: Double)
+    }
+
+    /// The page's items, in drawing order.
+    package private(set) var items: [Item] = []
+
+    /// An empty page.
+    package init() {}
+
+    mutating func append(_ item: Item) { items.append(item) }
+
+    /// Draws the page onto `canvas`, nesting as it was recorded.
+    package func replay(on canvas: PageCanvas) {
+        var index = 0
+        replay(on: canvas, from: &index)
+    }
+
+    /// Replays items from `index` until the `end` that closes the enclosing `begin…` (or the last item).
+    private func replay(on canvas: PageCanvas, from index: inout Int) {
+        while index < items.count {
+            let item = items[index]
+            index += 1
+            switch item {
+            case .end: return
+            case .drawing(let command): command.replay(on: canvas)
+            case .text(let text, let origin, let color, let visible): canvas.draw(text, at: origin, color: color, visible: visible)
+            case .svg(let markup, let rect): canvas.draw(svgMarkup: markup, in: rect)
+            case .beginTag(let tag): canvas.tagged(tag) { replay(on: canvas, from: &index) }
+            case .beginFigure(let alternative): canvas.figure(alternative: alternative) { replay(on: canvas, from: &index) }
+            case .beginTable(let continues): canvas.table(continues: continues) { replay(on: canvas, from: &index) }
+            case .beginTransform(let translate, let scale):
+                canvas.transformed(translate: translate, scale: scale) { replay(on: canvas, from: &index) }
+            case .destination(let anchor, let point): canvas.destination(anchor, at: point)
+            case .outline(let title, let level, let y): canvas.outline(title, level: level, y: y)
+            }
+        }
+    }
+
+    /// The shaped texts of the page with where they are drawn, in drawing order (transforms not applied).
+    package var texts: [(text: ShapedText, origin: Point)] {
+        items.compactMap { if case .text(let text, let origin, _, _) = $0 { return (text, origin) } else { return nil } }
+    }
+
+    /// The structure tags the page opens, in order (`nil` for decoration).
+    package var tags: [StructureTag?] {
+        items.compactMap { if case .beginTag(let tag) = $0 { return .some(tag) } else { return nil } }
+    }
+}
+
+/// A page canvas that records a `PageFrame`.
+package final class FrameRecorder: PageCanvas {
+    /// What was recorded so far.
+    package private(set) var frame = PageFrame()
+
+    /// An empty recording.
+    package init() {}
+
+    package func fill(_ path: Path, color: Color) { frame.append(.drawing(.fill(path, color))) }
+    package func stroke(_ path: Path, style: StrokeStyle) { frame.append(.drawing(.stroke(path, style))) }
+    package func line(from a: Point, to b: Point, style: StrokeStyle) { frame.append(.drawing(.line(a, b, style))) }
+    package func rect(_ r: Rect, color: Color) { frame.append(.drawing(.rect(r, color))) }
+    package func arc(center: Point, radius: Double, start: Double, end: Double, style: StrokeStyle) {
+        frame.append(.drawing(.arc(center: center, radius: radius, start: start, end: end, style)))
+    }
+    package func draw(text: TextItem) { frame.append(.drawing(.text(text))) }
+    package func draw(image: ImageData, in rect: Rect) { frame.append(.drawing(.image(image, rect))) }
+    package func beginGroup() { frame.append(.drawing(.beginGroup)) }
+    package func endGroup() { frame.append(.drawing(.endGroup)) }
+    package func beginClip(_ rect: Rect) { frame.append(.drawing(.beginClip(rect))) }
+    package func endClip() { frame.append(.drawing(.endClip)) }
+
+    package func draw(_ text: ShapedText, at origin: Point, color: Color, visible: ClosedRange<Double>?) {
+        frame.append(.text(text, at: origin, color: color, visible: visible))
+    }
+    package func draw(svgMarkup: String, in rect: Rect) { frame.append(.svg(markup: svgMarkup, in: rect)) }
+    package func tagged(_ tag: StructureTag?, _ body: () -> Void) { nested(.beginTag(tag), body) }
+    package func figure(alternative: String?, _ body: () -> Void) { nested(.beginFigure(alternative: alternative), body) }
+    package func table(continues: Bool, _ body: () -> Void) { nested(.beginTable(continues: continues), body) }
+    package func destination(_ anchor: String, at point: Point) { frame.append(.destination(anchor, at: point)) }
+    package func outline(_ title: String, level: Int, y: Double) { frame.append(.outline(title, level: level, y: y)) }
+    package func transformed(translate: Point, scale: Double, _ body: () -> Void) {
+        nested(.beginTransform(translate: translate, scale: scale), body)
+    }
+
+    private func nested(_ begin: PageFrame.Item, _ body: () -> Void) {
+        frame.append(begin)
+        body()
+        frame.append(.end)
+    }
+}
