@@ -19,46 +19,22 @@ package struct PreparedDocument: Sendable {
     package init(_ document: Document, base: Theme, assets: AssetAccess) throws {
         try document.validate()
         let theme = try base.applying(document.theme, assets: assets, field: "theme")
-        var images: [String: ImageData] = [:]
-        var filesRead: [String: ImageData] = [:]
-        var pictures: [String: SanitizedSVG] = [:]
-        let columnWidth = document.page.pageSize.width - document.page.margins.left.points - document.page.margins.right.points
+        var preparation = Preparation(
+            assets: assets,
+            columnWidth: document.page.pageSize.width - document.page.margins.left.points - document.page.margins.right.points)
         func load(_ block: Block, path: String) throws {
-            switch block {
-            case .image, .svg: try RenderDeadline.check(at: "reading \(path)")
-            default: break
+            guard let content = block.content else { return }
+            if let prepared = content as? any PreparedContent {
+                try RenderDeadline.check(at: "reading \(path)")
+                try prepared.prepare(at: path, into: &preparation)
             }
-            switch block {
-            case .image(let image):
-                if case .file(let file) = image.source, let known = filesRead[file] {
-                    images[path] = known
-                    return
-                }
-                let data = try ImageLoader.load(image, path: path, assets: assets)
-                if case .file(let file) = image.source { filesRead[file] = data }
-                images[path] = data
-            case .svg(let svg):
-                // The widest it can be drawn: its width, in the page's text column.
-                let width = svg.width?.points
-                switch svg.source {
-                case .markup(let markup):
-                    pictures[path] = try SanitizedSVG.sanitize(
-                        Data(markup.utf8), path: "\(path).svg", width: width, columnWidth: columnWidth)
-                case .file(let file):
-                    let bytes = try assets.read(file, field: "\(path).path", limit: InputLimits.svgBytes)
-                    pictures[path] = try SanitizedSVG.sanitize(bytes, path: "\(path).path", width: width, columnWidth: columnWidth)
-                }
-            case .columns(let columns):
-                for (index, item) in columns.items.enumerated() { try load(item, path: "\(path).items[\(index)]") }
-            default:
-                break
-            }
+            for (nested, field) in content.nestedBlocks { try load(nested, path: "\(path).\(field)") }
         }
         for (index, block) in document.elements.enumerated() { try load(block, path: "elements[\(index)]") }
         self.document = document
         self.theme = theme
-        self.images = images
-        self.pictures = pictures
+        images = preparation.images
+        pictures = preparation.pictures
     }
 
     /// The sanitised picture of the svg block at `path`, read and cleaned when the document was prepared.

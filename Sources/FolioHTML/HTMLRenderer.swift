@@ -98,9 +98,7 @@ public struct HTMLRenderer {
         let strings = document.builtInStrings
         var writer = HTMLBodyWriter(renderer: self, prepared: prepared, strings: strings, ids: IDGenerator(prefix: id))
         let body = try writer.body(document)
-        let css = HTMLStyle.css(
-            theme: theme, root: id, tints: writer.tints, columnPercents: writer.columnPercents,
-            columnShares: writer.columnShares)
+        let css = HTMLStyle.css(theme: theme, root: id, sheet: writer.style)
         let root: HTML =
             "<div class=\"folio\" id=\"\(id)\" lang=\"\(document.metadata.language)\"\(strings.isRightToLeft ? " dir=\"rtl\"" : HTML())>\n\(body)</div>\n"
         let style: HTML = "<style>\(css)</style>"

@@ -6,8 +6,8 @@ import FolioModel
 /// styles: the first rule reverts whatever the host set on the report's elements
 /// (SVG contents keep their own attributes), the rest restyle them.
 enum HTMLStyle {
-    /// The CSS for a report whose root element has id `root`, with a class per tint used.
-    static func css(theme: Theme, root id: String, tints: [Color], columnPercents: [Int] = [], columnShares: [Int] = []) -> CSS {
+    /// The CSS for a report whose root element has id `root`, with the rules its blocks added (`sheet`).
+    static func css(theme: Theme, root id: String, sheet: StyleSheet) -> CSS {
         let r: CSS = "#\(identifier: id)"
         let bidi = CSS.joined(
             ["p", "h1", "h2", "th", "td", "li", "caption", "figcaption", "header"].map { "\(r) \(identifier: $0)" }, separator: ",")
@@ -67,23 +67,8 @@ enum HTMLStyle {
             @media (max-width:30em){\(r) .folio-justify{text-align:start}}
             @media print{\(r) .folio-section-title{break-before:page}\(r){max-width:none;padding:0}\(r) thead{display:table-header-group}\(r) tr{break-inside:avoid}\(r) .folio-table-wrap{overflow:visible}}
             """
-        if !columnShares.isEmpty {
-            css += "\n\(r) .folio-columns{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start;margin:1em 0}"
-            css += "\n\(r) .folio-column{display:block;min-width:0}"
-            css += "\n\(r) .folio-column>figure,\(r) .folio-column>ul,\(r) .folio-column>aside{margin-top:0}"
-        }
-        for share in columnShares {
-            css += "\n\(r) .folio-share-\(share){flex:\(share) 1 \(number: ScreenChart.columnBasis)px}"
-        }
-        for percent in columnPercents {
-            css += "\n\(r) .folio-col-\(percent){width:\(percent)%}"
-        }
-        for tint in tints {
-            css += "\n\(r) .\(identifier: className(tint)){--folio-tint:\(tint);--folio-tint-bg:\(tint.lightened(0.9))}"
-        }
+        for rule in sheet.rules { css += "\n\(rule)" }
         return css
     }
 
-    /// The class that sets `--folio-tint` to `tint`.
-    static func className(_ tint: Color) -> String { "folio-tint-" + tint.withAlpha(1).hex.dropFirst().lowercased() }
 }

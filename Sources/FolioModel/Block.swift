@@ -60,3 +60,40 @@ public enum Block: Sendable, Hashable, Codable {
         try content?.encode(to: encoder)
     }
 }
+
+extension Block {
+    /// The kinds of block, by their `type` name in documents.
+    public enum Kind: String, Sendable, CaseIterable {
+        case subtitle, paragraph, image, svg, table, chart, message, widgets, pageBreak, section, columns, custom
+
+        /// The kind a document's `type` names; `page-break` and `pagebreak` are accepted for `pageBreak`.
+        public init?(typeName: String) {
+            if typeName == "page-break" || typeName == "pagebreak" {
+                self = .pageBreak
+            } else {
+                self.init(rawValue: typeName)
+            }
+        }
+    }
+
+    /// The block's model, or nil for a page break (which has none).
+    package var content: (any BlockContent)? {
+        switch self {
+        case .subtitle(let value): return value
+        case .paragraph(let value): return value
+        case .image(let value): return value
+        case .svg(let value): return value
+        case .table(let value): return value
+        case .chart(let value): return value
+        case .message(let value): return value
+        case .widgets(let value): return value
+        case .pageBreak: return nil
+        case .section(let value): return value
+        case .columns(let value): return value
+        case .custom(let value): return value
+        }
+    }
+
+    /// The text the block prints, plain, in reading order.
+    package var textContent: [String] { content?.textContent ?? [] }
+}

@@ -1,9 +1,13 @@
 /// What every kind of block's model provides, in the kind's own file: its `type` name, its
-/// validation, the text a reader reads in it, and the anchor internal links may name.
+/// validation, the text a reader reads in it, the anchor internal links may name, the rich texts
+/// whose links must name one, the blocks nested in it, whether it may stand in a column, and the
+/// heading it shows. Code over all blocks (validation, preparation, an untitled document's name)
+/// asks these, never switches over kinds.
 ///
-/// Adding a kind of block is one model type conforming to this protocol, one case in `Block`
-/// (its `Kind`, its decoding and its `content`: each a `switch` the compiler checks), one
-/// flowable (FolioPDF) and one HTML writer case (FolioHTML); see CONTRIBUTING.md.
+/// Adding a kind of block is one model type conforming to this protocol (and to
+/// `BlockConvertible`), one case in `Block` (in Block.swift: its `Kind`, its decoding and its
+/// `content`, each a `switch` the compiler checks), its layout (a `LaidOutBlock` in FolioLayout) and
+/// its HTML (an `HTMLBlock` in FolioHTML), which a test asks of every kind; see CONTRIBUTING.md.
 package protocol BlockContent: Sendable, Hashable, Codable {
     /// The kind, whose raw value is the `type` name in documents.
     static var kind: Block.Kind { get }
@@ -14,46 +18,25 @@ package protocol BlockContent: Sendable, Hashable, Codable {
     var textContent: [String] { get }
     /// The anchor internal links (`[see](#id)`) may name, if the block defines one.
     var anchor: String? { get }
+    /// Rich texts whose internal links must name an anchor of the document, with their field (`text`).
+    var linkedTexts: [(text: RichText, field: String)] { get }
+    /// Blocks inside this one, with their field (`items[0]`): validated, prepared and searched like the others.
+    var nestedBlocks: [(block: Block, field: String)] { get }
+    /// Whether a block of this kind may stand in a column of `columns`.
+    static var standsInColumns: Bool { get }
+    /// The heading the block shows (a subtitle's, a section's), which names an untitled document.
+    var heading: String? { get }
 }
 
 extension BlockContent {
     /// Most blocks define no anchor.
     package var anchor: String? { nil }
-}
-
-extension Block {
-    /// The kinds of block, by their `type` name in documents.
-    public enum Kind: String, Sendable, CaseIterable {
-        case subtitle, paragraph, image, svg, table, chart, message, widgets, pageBreak, section, columns, custom
-
-        /// The kind a document's `type` names; `page-break` and `pagebreak` are accepted for `pageBreak`.
-        public init?(typeName: String) {
-            if typeName == "page-break" || typeName == "pagebreak" {
-                self = .pageBreak
-            } else {
-                self.init(rawValue: typeName)
-            }
-        }
-    }
-
-    /// The block's model, or nil for a page break (which has none).
-    package var content: (any BlockContent)? {
-        switch self {
-        case .subtitle(let value): return value
-        case .paragraph(let value): return value
-        case .image(let value): return value
-        case .svg(let value): return value
-        case .table(let value): return value
-        case .chart(let value): return value
-        case .message(let value): return value
-        case .widgets(let value): return value
-        case .pageBreak: return nil
-        case .section(let value): return value
-        case .columns(let value): return value
-        case .custom(let value): return value
-        }
-    }
-
-    /// The text the block prints, plain, in reading order.
-    package var textContent: [String] { content?.textContent ?? [] }
+    /// Most blocks have no links to check.
+    package var linkedTexts: [(text: RichText, field: String)] { [] }
+    /// Most blocks hold no others.
+    package var nestedBlocks: [(block: Block, field: String)] { [] }
+    /// Most blocks may stand in a column.
+    package static var standsInColumns: Bool { true }
+    /// Most blocks are no heading.
+    package var heading: String? { nil }
 }

@@ -37,14 +37,17 @@ extension Columns: BlockContent {
             }
         }
         for (index, item) in items.enumerated() {
-            switch item.kind {
-            case .table, .section, .pageBreak, .columns:
+            // A page break has no content, and cannot stand in a column either.
+            guard let content = item.content, type(of: content).standsInColumns else {
                 throw FolioError(path: "\(path).items[\(index)]", "a \(item.typeName) cannot stand in a column")
-            default:
-                try item.validate(path: "\(path).items[\(index)]")
             }
+            try item.validate(path: "\(path).items[\(index)]")
         }
     }
     /// The items' text, column by column.
     package var textContent: [String] { items.flatMap(\.textContent) }
+    /// The items, in their columns.
+    package var nestedBlocks: [(block: Block, field: String)] { items.enumerated().map { ($0.element, "items[\($0.offset)]") } }
+    /// Columns do not nest.
+    package static var standsInColumns: Bool { false }
 }

@@ -74,11 +74,7 @@ public struct Document: Sendable, Hashable, Codable {
     package func displayTitle(strings builtIn: BuiltInStrings) -> String {
         if !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return title }
         for block in elements {
-            switch block {
-            case .subtitle(let subtitle) where !subtitle.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty: return subtitle.text
-            case .section(let section) where !section.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty: return section.title
-            default: continue
-            }
+            if let heading = block.content?.heading, !heading.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return heading }
         }
         return builtIn[.report]
     }

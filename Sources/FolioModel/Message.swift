@@ -64,4 +64,6 @@ extension Message: BlockContent {
     }
     /// The message's title and text without markup.
     package var textContent: [String] { [title, text.plainText] }
+    /// Its text, whose internal links must name an anchor.
+    package var linkedTexts: [(text: RichText, field: String)] { [(text, "text")] }
 }

@@ -40,4 +40,6 @@ extension Paragraph: BlockContent {
     }
     /// The paragraph's text without markup.
     package var textContent: [String] { [text.plainText] }
+    /// Its text, whose internal links must name an anchor.
+    package var linkedTexts: [(text: RichText, field: String)] { [(text, "text")] }
 }

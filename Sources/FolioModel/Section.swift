@@ -47,4 +47,8 @@ extension Section: BlockContent {
     package var textContent: [String] { [title] }
     /// The section's `id`.
     package var anchor: String? { id }
+    /// The section's title is a heading.
+    package var heading: String? { title }
+    /// A section starts a page: it cannot stand in a column.
+    package static var standsInColumns: Bool { false }
 }

@@ -21,4 +21,6 @@ extension Subtitle: BlockContent {
     package var textContent: [String] { [text] }
     /// The subtitle's `id`.
     package var anchor: String? { id }
+    /// The subtitle is a heading.
+    package var heading: String? { text }
 }

@@ -186,4 +186,6 @@ extension Table: BlockContent {
     package static let kind = Block.Kind.table
     /// The header's and every row's cells.
     package var textContent: [String] { (header ?? []) + rows.flatMap { $0 } }
+    /// A table splits between pages: it cannot stand in a column.
+    package static var standsInColumns: Bool { false }
 }

@@ -50,13 +50,9 @@ extension Document {
             }
         }
         func visit(_ block: Block, _ path: String) throws {
-            switch block {
-            case .paragraph(let paragraph): try check(paragraph.text, "\(path).text")
-            case .message(let message): try check(message.text, "\(path).text")
-            case .columns(let columns):
-                for (index, item) in columns.items.enumerated() { try visit(item, "\(path).items[\(index)]") }
-            default: break
-            }
+            guard let content = block.content else { return }
+            for (text, field) in content.linkedTexts { try check(text, "\(path).\(field)") }
+            for (nested, field) in content.nestedBlocks { try visit(nested, "\(path).\(field)") }
         }
         for (index, block) in elements.enumerated() { try visit(block, "elements[\(index)]") }
     }

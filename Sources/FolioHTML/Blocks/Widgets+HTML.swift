@@ -1,0 +1,18 @@
+import FolioGraphics
+import FolioModel
+
+extension Widgets: HTMLBlock {
+    /// A list of tiles, each with its tint, title, value and detail.
+    func html(in writer: inout HTMLBodyWriter, path: String) throws -> HTML {
+        var html: HTML = "<ul class=\"folio-widgets\">"
+        for (index, item) in items.enumerated() {
+            let tint = writer.style.tintClass(item.tint ?? writer.theme.seriesColor(index + 1))
+            html += "<li class=\"folio-widget \(tint)\">"
+            html += "<p class=\"folio-widget-title\"\(writer.neutralDirection(item.title))>\(item.title)</p>"
+            html += "<p class=\"folio-widget-value\"\(writer.neutralDirection(item.value))>\(item.value)</p>"
+            if let detail = item.detail { html += "<p class=\"folio-widget-detail\"\(writer.neutralDirection(detail))>\(detail)</p>" }
+            html += "</li>"
+        }
+        return html + "</ul>"
+    }
+}

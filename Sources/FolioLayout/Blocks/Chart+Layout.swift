@@ -1,0 +1,35 @@
+import FolioCharts
+import FolioGraphics
+import FolioModel
+import Foundation
+
+extension Chart: LaidOutBlock {
+    /// The chart's drawing at the column's width, with its title and caption: a figure whose text
+    /// alternative is the author's alt or a description of the data.
+    func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
+        let theme = builder.theme
+        let renderer = ChartRenderer(measurer: builder.text, theme: theme, strings: builder.strings)
+        let drawing = renderer.drawing(for: self, width: builder.width)
+        if let alt, alt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            builder.warn(
+                LayoutReport.Warning(
+                    kind: .missingAlt, path: "\(path).alt",
+                    message: "the chart's alt is blank, so its text alternative is described from its data"
+                ))
+        }
+        if renderer.repeatsColors(self) {
+            builder.warn(
+                LayoutReport.Warning(
+                    kind: .colorsRepeat, path: path,
+                    message:
+                        "more series than the \(theme.distinguishableColors) colours the palette gives in its shades, so some share a colour; give them tints"
+                ))
+        }
+        let titleText = title.map { builder.body([TextRun($0)], width: builder.width, size: theme.bodySize + 1, bold: true, path: path) }
+        return [
+            FigureFlowable(
+                content: .drawing(drawing), title: titleText, caption: builder.caption(caption), frameWidth: builder.width,
+                textColor: theme.text, captionColor: theme.muted, alternative: drawing.description)
+        ]
+    }
+}

@@ -1,0 +1,12 @@
+import FolioModel
+
+extension Paragraph: LaidOutBlock {
+    /// Wrapped rich text that splits between lines.
+    func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
+        [
+            TextFlowable(
+                block: try builder.textBlock(text.runs, width: builder.width, path: path, alignment: align),
+                text: text.plainText, color: builder.theme.text, spaceBefore: 6)
+        ]
+    }
+}

@@ -1,0 +1,12 @@
+import FolioModel
+
+extension Subtitle: LaidOutBlock {
+    /// A heading (and bookmark) kept with what follows, one level below a section.
+    func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
+        [
+            builder.heading(
+                text, size: builder.theme.subtitleSize, role: .subtitle, level: builder.inSection ? 2 : 1, anchor: id, path: path,
+                spaceBefore: 16)
+        ]
+    }
+}
