@@ -11,9 +11,8 @@ struct FolioCommand: ParsableCommand {
         abstract: "Render PDF and HTML reports with charts from a JSON or YAML document.",
         discussion: """
             A document has a title, an optional page header and footer, page setup, \
-            metadata, a theme and a list of elements (subtitle, paragraph, image, svg, table, chart, \
-            message, widgets, pageBreak, section, columns). Charts: bar, line, scatter, pie, donut, \
-            rings, range. See README.md for the full input format.
+            metadata, a theme and a list of elements (\(Block.typeNames.joined(separator: ", "))). \
+            Charts: \(Chart.kinds.joined(separator: ", ")). See README.md for the full input format.
 
             Examples:
               folio render Samples/weekly-summary.yaml -o out/weekly-summary.pdf

@@ -1,0 +1,120 @@
+import Foundation
+import XCTest
+
+@testable import Folio
+@testable import FolioHTML
+@testable import FolioLayout
+@testable import FolioServer
+
+/// A custom element for the kinds' samples.
+private struct Stamp: CustomElement {
+    var typeName: String { "stamp" }
+    var alternativeText: String? { "Reviewed stamp" }
+    func height(forWidth width: Double, style: ElementStyle) -> Double { 20 }
+    func draw(on canvas: ElementCanvas, width: Double, height: Double) {
+        canvas.text("Reviewed", x: 0, y: 2, size: 10, bold: true, color: .black, anchor: .start)
+    }
+}
+
+/// Every kind of block has all its ends: a model, a layout for the PDF, an HTML writer, and a
+/// place in every list of kinds (the README, the DocC topics, the fuzzing dictionary, `folio --help`,
+/// the OpenAPI schema, error messages). Adding a kind to `Block` makes the `switch` below fail
+/// to compile until it has a sample; then each test here names what the kind still lacks.
+final class BlockKindTests: XCTestCase {
+    /// One block of `kind`, with what a reader would see.
+    private static func sample(of kind: Block.Kind) -> Block {
+        switch kind {
+        case .subtitle: return .subtitle(Subtitle("Pain this week", id: "pain"))
+        case .paragraph: return .paragraph(Paragraph("Mean adherence was **64%**; see [pain](#pain)."))
+        case .image: return .image(ImageBlock(source: .file("logo.png"), alt: "The clinic's logo", caption: "Logo"))
+        case .svg:
+            let markup = #"<svg xmlns="http://www.w3.org/2000/svg" width="120" height="20"><text y="15">Signed</text></svg>"#
+            return .svg(SVGBlock(source: .markup(markup), alt: "Signature"))
+        case .table: return .table(Table(header: ["Medication", "Dose"], rows: [["Metformin", "500 mg"]]))
+        case .chart:
+            return .chart(
+                .bar(BarChart(categories: ["Mon", "Tue"], series: [ChartSeries(title: "Steps", values: [3, 5])]), title: "Steps"))
+        case .message: return .message(Message(title: "Keep it up", text: RichText("Two goals met."), kind: .tip))
+        case .widgets: return .widgets(Widgets([Widgets.Item(title: "Steps", value: "7,412")]))
+        case .pageBreak: return .pageBreak
+        case .section: return .section(Section(title: "Appendix", label: "A"))
+        case .columns: return .columns(Columns([.paragraph(Paragraph("Left")), .paragraph(Paragraph("Right"))]))
+        case .custom: return .custom(CustomBlock(Stamp()))
+        }
+    }
+
+    private var samples: [(Block.Kind, Block)] { Block.Kind.allCases.map { ($0, BlockKindTests.sample(of: $0)) } }
+
+    func testEveryKindHasALayoutAndAnHTMLWriterAndRendersInBoth() throws {
+        for (kind, block) in samples {
+            XCTAssertEqual(block.kind, kind)
+            if let content = block.content {
+                XCTAssertTrue(content is any LaidOutBlock, "\(kind) has no layout: add Blocks/<Kind>+Layout.swift in FolioLayout")
+                XCTAssertTrue(content is any HTMLBlock, "\(kind) has no HTML writer: add Blocks/<Kind>+HTML.swift in FolioHTML")
+            } else {
+                XCTAssertEqual(kind, .pageBreak, "only a page break has no model")
+            }
+            let document = Document(title: "Kinds", elements: [.subtitle(Subtitle("Pain", id: "pain")), block])
+            let options = RenderOptions(baseDirectory: TestSupport.samples)
+            let pdf = try document.render(as: .pdf, options: options)
+            let html = String(decoding: try document.render(as: .html, options: options), as: UTF8.self)
+                .replacing(#/<[^>]*>/#, with: "")
+            let text = try TestSupport.pdfText(pdf)
+            for word in block.textContent.flatMap({ $0.split(separator: " ") }) where !word.isEmpty {
+                XCTAssertTrue(text.contains(word), "\(kind): \"\(word)\" is not in the PDF")
+                XCTAssertTrue(html.contains(HTMLEscapingForTests.escape(String(word))), "\(kind): \"\(word)\" is not in the HTML")
+            }
+        }
+    }
+
+    func testEveryListOfKindsHasEveryKind() throws {
+        let names = Block.typeNames
+        XCTAssertEqual(names, Block.Kind.allCases.filter { $0 != .custom }.map(\.rawValue))
+        let readme = try String(contentsOf: TestSupport.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let dictionary = try String(contentsOf: TestSupport.root.appendingPathComponent("Fuzz/folio.dict"), encoding: .utf8)
+        let topics = try String(
+            contentsOf: TestSupport.root.appendingPathComponent("Sources/FolioModel/FolioModel.docc/FolioModel.md"), encoding: .utf8)
+        let served = String(decoding: OpenAPIDocument.yaml, as: UTF8.self)
+        for name in names {
+            XCTAssertTrue(readme.contains("| `\(name)` |"), "README.md's input format has no row for \(name)")
+            XCTAssertTrue(dictionary.contains("\"\(name)\""), "Fuzz/folio.dict has no token for \(name)")
+        }
+        XCTAssertTrue(served.contains("enum: [" + names.joined(separator: ", ") + "]"), "the served OpenAPI schema lists every type")
+        for (kind, block) in samples {
+            guard let content = block.content else { continue }
+            let typeName = String(describing: type(of: content))
+            XCTAssertTrue(
+                topics.contains("``\(typeName)``"), "the DocC topics (FolioModel.md) do not list \(typeName), the model of \(kind)")
+        }
+        // The command's help and the error for an unknown type say them all.
+        let help = try TestSupport.run(TestSupport.folioBinary.path, ["--help"]).text.split(whereSeparator: \.isWhitespace)
+            .joined(separator: " ")
+        XCTAssertTrue(help.contains(names.joined(separator: ", ")), help)
+        XCTAssertThrowsError(try DocumentDecoder.decode(Data(#"{"elements": [{"type": "slide"}]}"#.utf8), format: .json)) {
+            XCTAssertTrue("\($0)".hasSuffix("expected one of: " + names.joined(separator: ", ")), "\($0)")
+        }
+    }
+
+    func testNoSwitchOverBlocksHasADefault() throws {
+        // A `default:` would let a new kind pass silently; the compiler is to point at every switch.
+        for module in ["FolioModel", "FolioGraphics", "FolioLayout", "FolioHTML", "FolioPDF", "Folio"] {
+            let folder = TestSupport.root.appendingPathComponent("Sources/\(module)")
+            let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+            for file in files where file.hasSuffix(".swift") {
+                let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                var switchOverBlocks = false
+                for line in source.split(separator: "\n") {
+                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    if trimmed.hasPrefix("switch ") {
+                        switchOverBlocks =
+                            ["switch block", "switch item", "switch self"].contains { trimmed.hasPrefix($0) }
+                            && (source.contains("case .paragraph") || source.contains("case .subtitle"))
+                    }
+                    if switchOverBlocks && trimmed.hasPrefix("default:") {
+                        XCTFail("\(module)/\(file): a switch over blocks has a default: \(trimmed)")
+                    }
+                }
+            }
+        }
+    }
+}
