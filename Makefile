@@ -104,8 +104,10 @@ FUZZ_SEEDS = $(if $(filter document,$(FUZZ_SURFACE)),Fuzz/corpus,Fuzz/corpus-$(F
 fuzz: deps
 	FOLIO_FUZZ=1 swift build -c release --sanitize fuzzer --sanitize address --product folio-fuzz --scratch-path .build-fuzz
 	@mkdir -p .build-fuzz/corpus-$(FUZZ_SURFACE) .build-fuzz/crashes
+	@# The dictionary: Fuzz/folio.dict and a token per block type, from the model.
+	@{ cat Fuzz/folio.dict; FOLIO_FUZZ_PRINT_DICTIONARY=1 ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/folio-fuzz; } > .build-fuzz/folio.dict
 	FOLIO_FUZZ_SURFACE=$(FUZZ_SURFACE) ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/folio-fuzz .build-fuzz/corpus-$(FUZZ_SURFACE) \
-	  $(FUZZ_SEEDS) -dict=Fuzz/folio.dict -max_total_time=$(FUZZ_SECONDS) \
+	  $(FUZZ_SEEDS) -dict=.build-fuzz/folio.dict -max_total_time=$(FUZZ_SECONDS) \
 	  -timeout=20 -rss_limit_mb=3072 -max_len=32768 -detect_leaks=0 -artifact_prefix=.build-fuzz/crashes/$(FUZZ_SURFACE)- -print_final_stats=1
 
 clean:

@@ -9,6 +9,19 @@ private let surface = ProcessInfo.processInfo.environment["FOLIO_FUZZ_SURFACE"] 
 /// libFuzzer's entry point: `make fuzz` builds this with `-sanitize=fuzzer` and runs it on
 /// the surface's seed corpus (Fuzz/corpus, Fuzz/corpus-svg, Fuzz/corpus-running-text,
 /// Fuzz/corpus-service). Every input goes through `FuzzHarness` or `ServiceFuzzHarness`.
+/// With FOLIO_FUZZ_PRINT_DICTIONARY set, prints a dictionary token per block type (from the
+/// model's one list, `Block.typeNames`) and exits: `make fuzz` appends them to Fuzz/folio.dict.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> CInt {
+    if ProcessInfo.processInfo.environment["FOLIO_FUZZ_PRINT_DICTIONARY"] != nil {
+        print(Block.typeNames.map { "\"\($0)\"" }.joined(separator: "\n"))
+        exit(0)
+    }
+    return 0
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
