@@ -8,8 +8,6 @@ let package = Package(
     products: [
         .library(name: "Folio", targets: ["Folio"]),
         .library(name: "FolioModel", targets: ["FolioModel"]),
-        .library(name: "FolioGraphics", targets: ["FolioGraphics"]),
-        .library(name: "FolioCharts", targets: ["FolioCharts"]),
         .executable(name: "folio", targets: ["folio"]),
     ],
     dependencies: [
@@ -47,26 +45,36 @@ let package = Package(
         .target(name: "CPDFFinish", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("deflate")]),
         // Render worker processes: their shared activity page, spawning, memory limits and the crash report.
         .target(name: "CProcessSupport"),
+        // The document model: its types, validation, limits and built-in words.
         .target(name: "FolioModel"),
-        .target(name: "FolioGraphics", dependencies: ["FolioModel", .product(name: "Crypto", package: "swift-crypto")]),
+        // Drawing: geometry, paths, themes, the Canvas protocol, Drawing, text measuring and shaping protocols.
+        .target(name: "FolioGraphics", dependencies: ["FolioModel"]),
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
+        // Input: files read within their limits and confinement, images and SVG pictures checked,
+        // a document prepared (validated, themed, its files read once) for the writers.
+        .target(name: "FolioInput", dependencies: ["FolioModel", "FolioGraphics"]),
         // Layout: blocks into flowables, pages and page frames; no C module (text through TextShaper).
-        .target(name: "FolioLayout", dependencies: ["FolioModel", "FolioGraphics", "FolioCharts"]),
+        .target(name: "FolioLayout", dependencies: ["FolioModel", "FolioGraphics", "FolioCharts", "FolioInput"]),
         // The text engine: Pango shaping and measuring (the TextShaper the PDF lays out with).
         .target(name: "FolioPango", dependencies: ["CCairoPango", "FolioModel", "FolioGraphics"]),
         .target(
             name: "FolioPDF",
-            dependencies: ["CCairoPango", "CJPEG", "CRSVG", "CPDFFinish", "FolioModel", "FolioGraphics", "FolioLayout", "FolioPango"]),
+            dependencies: [
+                "CCairoPango", "CJPEG", "CRSVG", "CPDFFinish", "FolioModel", "FolioGraphics", "FolioInput", "FolioLayout", "FolioPango",
+            ]),
         .target(
             name: "FolioHTML",
             dependencies: [
-                "FolioModel", "FolioGraphics", "FolioCharts",
+                "FolioModel", "FolioGraphics", "FolioCharts", "FolioInput",
                 .product(name: "Mustache", package: "swift-mustache"),
+                // SHA-256 of the stylesheet for the Content-Security-Policy (also the batch manifest's and ETags').
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
             name: "Folio",
             dependencies: [
-                "FolioModel", "FolioGraphics", "FolioCharts", "FolioLayout", "FolioPango", "FolioPDF", "FolioHTML", "CProcessSupport",
+                "FolioModel", "FolioGraphics", "FolioCharts", "FolioInput", "FolioLayout", "FolioPango", "FolioPDF", "FolioHTML",
+                "CProcessSupport",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "CSV", package: "CSV.swift"),
             ]),

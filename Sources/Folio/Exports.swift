@@ -1,5 +1,6 @@
 @_exported import FolioCharts
 @_exported import FolioGraphics
 @_exported import FolioHTML
+@_exported import FolioInput
 @_exported import FolioModel
 @_exported import FolioPDF

@@ -74,19 +74,9 @@ public struct Theme: Sendable, Hashable, Codable {
         self.palette = palette
     }
 
-    /// This theme with `spec` applied: the one place a theme is assembled. `spec` is checked and its
-    /// logo read as `assets` allows; errors name `field` (`theme.logo`, `--theme.bodySize`).
-    package func applying(_ spec: ThemeSpec?, assets: AssetAccess, field: String) throws -> Theme {
-        guard let spec else { return self }
-        try spec.validate(path: field)
-        let logo = try spec.logo.map {
-            try ImageLoader.load(ImageBlock(source: .file($0)), path: field, assets: assets, field: "\(field).logo")
-        }
-        return applying(spec, logo: logo)
-    }
-
-    /// This theme with the values `spec` sets; `logo` is the spec's logo, already loaded.
-    private func applying(_ spec: ThemeSpec?, logo: ImageData?) -> Theme {
+    /// This theme with the values `spec` sets; `logo` is the spec's logo, already loaded
+    /// (`applying(_:assets:field:)` in FolioInput checks the spec and reads the logo).
+    package func applying(_ spec: ThemeSpec?, logo: ImageData?) -> Theme {
         guard let spec else { return self }
         var theme = self
         if let v = spec.accent { theme.accent = v }

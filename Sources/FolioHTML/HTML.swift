@@ -1,4 +1,5 @@
 import FolioGraphics
+import FolioInput
 import FolioModel
 
 /// HTML or SVG markup that is safe to write. It is made only from string literals in

@@ -1,4 +1,5 @@
 import FolioGraphics
+import FolioInput
 import FolioModel
 
 /// A document laid out into pages: its blocks made into flowables at the text column's width,

@@ -1,5 +1,6 @@
 import FolioCharts
 import FolioGraphics
+import FolioInput
 import FolioModel
 import Foundation
 

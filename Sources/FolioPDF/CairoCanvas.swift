@@ -1,6 +1,7 @@
 import CCairoPango
 import CRSVG
 import FolioGraphics
+import FolioInput
 import FolioLayout
 import FolioModel
 import FolioPango

@@ -1,5 +1,6 @@
 import CCairoPango
 import FolioGraphics
+import FolioInput
 import FolioLayout
 import FolioModel
 import FolioPango

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioGraphics
 @testable import FolioModel
 @testable import FolioServer
 

@@ -1,3 +1,4 @@
+import FolioGraphics
 import FolioModel
 
 /// What a sanitised SVG picture asks the drawing libraries to do, checked before any of it reaches
