@@ -158,7 +158,8 @@ final class LayoutWithoutCairoTests: XCTestCase {
             let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
             for line in source.split(separator: "\n") where line.hasPrefix("import ") {
                 XCTAssertTrue(
-                    ["import FolioModel", "import FolioGraphics", "import FolioCharts", "import FolioInput", "import Foundation"].contains(String(line)),
+                    ["import FolioModel", "import FolioGraphics", "import FolioCharts", "import FolioInput", "import Foundation"].contains(
+                        String(line)),
                     "\(name): \(line)")
             }
         }
