@@ -1,10 +1,10 @@
-// swift-tools-version:5.9
+// swift-tools-version:6.0
 import Foundation
 import PackageDescription
 
 let package = Package(
     name: "Folio",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Folio", targets: ["Folio"]),
         .library(name: "FolioModel", targets: ["FolioModel"]),

@@ -185,3 +185,33 @@ void folio_crash_report_install(const char *prefix) {
     int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
     for (size_t index = 0; index < sizeof signals / sizeof signals[0]; index++) sigaction(signals[index], &action, NULL);
 }
+
+/* The file being written. Whoever swaps a path out owns it: the setter frees what it replaced,
+   the handler takes the path for itself, so neither can use memory the other freed. */
+static char *interrupt_cleanup_path = NULL;
+static char interrupt_message[256];
+
+void folio_interrupt_cleanup_path_set(const char *path) {
+    char *copy = path != NULL ? strdup(path) : NULL;
+    char *replaced = __atomic_exchange_n(&interrupt_cleanup_path, copy, __ATOMIC_ACQ_REL);
+    free(replaced);
+}
+
+static void interrupt_handler(int number) {
+    (void)number;
+    char *path = __atomic_exchange_n(&interrupt_cleanup_path, NULL, __ATOMIC_ACQ_REL);
+    if (path != NULL) unlink(path);
+    ssize_t ignored = write(2, interrupt_message, strlen(interrupt_message));
+    (void)ignored;
+    _exit(130);
+}
+
+void folio_interrupt_exit_install(const char *message) {
+    strncpy(interrupt_message, message, sizeof interrupt_message - 1);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = interrupt_handler;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}

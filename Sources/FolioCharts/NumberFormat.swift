@@ -1,6 +1,7 @@
 import FolioGraphics
 import FolioModel
 import Foundation
+import Synchronization
 
 /// Formats chart numbers for one language: fixed decimals with its decimal separator,
 /// percentages, dates with its month names, durations. No grouping separators, so a
@@ -52,26 +53,26 @@ package struct NumberFormat: Sendable {
         return s >= 3600 ? "\(sign)\(s / 3600):\(pad(s / 60 % 60)):\(pad(s % 60))" : "\(sign)\(s / 60):\(pad(s % 60))"
     }
 
-    private static let formatterLock = NSLock()
-    nonisolated(unsafe) private static var formatters: [String: DateFormatter] = [:]
+    /// Formatters by locale and pattern (at most 64), used under the lock.
+    private static let formatters = Mutex<[String: DateFormatter]>([:])
 
     /// Seconds since 1970 printed in UTC with a `DateFormatter` pattern, in this format's locale.
     package func dateString(_ seconds: Double, pattern: String) -> String {
-        NumberFormat.formatterLock.lock()
-        defer { NumberFormat.formatterLock.unlock() }
         let key = localeIdentifier + "\u{0}" + pattern
-        let formatter: DateFormatter
-        if let cached = NumberFormat.formatters[key] {
-            formatter = cached
-        } else {
-            formatter = DateFormatter()
-            formatter.locale = Locale(identifier: localeIdentifier)
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = pattern
-            // Patterns come from documents: keep the cache bounded.
-            if NumberFormat.formatters.count >= 64 { NumberFormat.formatters.removeAll() }
-            NumberFormat.formatters[key] = formatter
+        return NumberFormat.formatters.withLock { formatters in
+            let formatter: DateFormatter
+            if let cached = formatters[key] {
+                formatter = cached
+            } else {
+                formatter = DateFormatter()
+                formatter.locale = Locale(identifier: localeIdentifier)
+                formatter.timeZone = TimeZone(identifier: "UTC")
+                formatter.dateFormat = pattern
+                // Patterns come from documents: keep the cache bounded.
+                if formatters.count >= 64 { formatters.removeAll() }
+                formatters[key] = formatter
+            }
+            return formatter.string(from: Date(timeIntervalSince1970: seconds))
         }
-        return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 }

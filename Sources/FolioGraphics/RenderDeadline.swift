@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A time limit on one render, checked between units of work (blocks, pages, table rows, chunks
 /// of long text) so that a render that runs too long stops instead of running on.
@@ -9,16 +10,15 @@ import Foundation
 /// The checks also say what the render is doing (`check(at:)`): a deadline made with an
 /// `activity` recorder hands it each step ("drawing elements[3]"), which a render worker keeps
 /// where its supervisor can read it after a crash.
-public final class RenderDeadline: @unchecked Sendable {
+public final class RenderDeadline: Sendable {
     /// The deadline of the render running on this thread or task, if any.
     @TaskLocal public static var current: RenderDeadline?
 
     /// When the render must have finished, in `DispatchTime` nanoseconds.
     public let uptimeNanoseconds: UInt64
-    private let lock = NSLock()
-    private var cancelled = false
-    /// Checks left before the deadline passes whatever the time; nil for a deadline in time only.
-    private var checksLeft: Int?
+    /// Whether the render was cancelled, and the checks left before the deadline passes whatever
+    /// the time (nil for a deadline in time only).
+    private let state: Mutex<(cancelled: Bool, checksLeft: Int?)>
     /// Asked at every check whether someone outside (a supervisor) wants the render stopped.
     private let stopRequested: (@Sendable () -> Bool)?
     /// Told what the render is doing at each check that says so.
@@ -31,6 +31,7 @@ public final class RenderDeadline: @unchecked Sendable {
     ) {
         let nanoseconds = seconds.isFinite ? (max(0, seconds) * 1e9).clampedInt() : Int.max
         uptimeNanoseconds = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, nanoseconds))
+        state = Mutex((cancelled: false, checksLeft: nil))
         self.stopRequested = stopRequested
         self.activity = activity
     }
@@ -39,35 +40,35 @@ public final class RenderDeadline: @unchecked Sendable {
     /// same render on every machine, for tests.
     init(afterChecks count: Int) {
         uptimeNanoseconds = UInt64.max
-        checksLeft = count
+        state = Mutex((cancelled: false, checksLeft: count))
         stopRequested = nil
         activity = nil
     }
 
     /// Stops the render at its next check, whatever the time.
     public func cancel() {
-        lock.lock()
-        cancelled = true
-        lock.unlock()
+        state.withLock { $0.cancelled = true }
     }
 
     /// Whether the render should stop: cancelled, or past the deadline.
     public var isExpired: Bool {
-        lock.lock()
-        let cancelled = self.cancelled
-        lock.unlock()
-        return cancelled || stopRequested?() == true || DispatchTime.now().uptimeNanoseconds >= uptimeNanoseconds
+        isPast(cancelled: state.withLock { $0.cancelled })
+    }
+
+    private func isPast(cancelled: Bool) -> Bool {
+        cancelled || stopRequested?() == true || DispatchTime.now().uptimeNanoseconds >= uptimeNanoseconds
     }
 
     /// Throws `RenderDeadline.Expired` when the render should stop.
     public func check() throws {
-        if checksLeft != nil {
-            lock.lock()
-            checksLeft = (checksLeft ?? 0) - 1
-            if (checksLeft ?? 0) <= 0 { cancelled = true }
-            lock.unlock()
+        let cancelled = state.withLock { state in
+            if let left = state.checksLeft {
+                state.checksLeft = left - 1
+                if left <= 1 { state.cancelled = true }
+            }
+            return state.cancelled
         }
-        if isExpired { throw Expired() }
+        if isPast(cancelled: cancelled) { throw Expired() }
     }
 
     /// Throws when the current render's deadline has passed; does nothing when there is none.

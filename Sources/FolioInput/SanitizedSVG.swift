@@ -381,7 +381,9 @@ private final class SVGTreeReader: NSObject, XMLParserDelegate {
         var value = value
         if lowered.contains("url(") {
             // url(#name) only, written one way so ids can be renamed; anything else could load a resource.
-            value = value.replacing(SVGTreeReader.localReference) { "url(#\($0.output.1))" }
+            // `url(#name)` however it is written: any case, quotes, spaces.
+            let localReference = #/(?i)url\(\s*['"]?\s*#([A-Za-z0-9_.\-]+)\s*['"]?\s*\)/#
+            value = value.replacing(localReference) { "url(#\($0.output.1))" }
             if value.lowercased().components(separatedBy: "url(").count != value.components(separatedBy: "url(#").count {
                 return nil
             }
@@ -407,9 +409,6 @@ private final class SVGTreeReader: NSObject, XMLParserDelegate {
     static let transforms: Set<String> = ["transform", "gradientTransform", "patternTransform"]
     /// Attributes holding one length that scales what is drawn (viewports, markers, strokes).
     static let sizes: Set<String> = ["width", "height", "stroke-width", "markerWidth", "markerHeight"]
-
-    /// `url(#name)` however it is written: any case, quotes, spaces.
-    nonisolated(unsafe) static let localReference = #/(?i)url\(\s*['"]?\s*#([A-Za-z0-9_.\-]+)\s*['"]?\s*\)/#
 
     private static func isNameCharacter(_ character: Character) -> Bool {
         character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_" || character == ".")

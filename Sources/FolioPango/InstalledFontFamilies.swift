@@ -1,6 +1,7 @@
 import CCairoPango
 import FolioGraphics
 import Foundation
+import Synchronization
 
 /// The font families installed on this machine, read once from fontconfig through Pango.
 ///
@@ -32,27 +33,19 @@ enum InstalledFontFamilies {
         return names
     }()
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var resolved: [String: String] = [:]
+    private static let resolved = Mutex<[String: String]>([:])
 
     /// `family` (a comma-separated list) without the names that are neither installed nor generic;
     /// `FontSpec.defaultFamily` when none is left.
     static func resolve(_ family: String) -> String {
-        lock.lock()
-        if let known = resolved[family] {
-            lock.unlock()
-            return known
-        }
-        lock.unlock()
+        if let known = resolved.withLock({ $0[family] }) { return known }
         let kept = family.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
             let name = $0.lowercased()
             return installed.contains(name) || generic.contains(name)
         }
         let result = kept.isEmpty ? FontSpec.defaultFamily : kept.joined(separator: ", ")
-        lock.lock()
         // At most 4,096 names are remembered, so this map stays small too; others are resolved each time.
-        if resolved.count < 4096 { resolved[family] = result }
-        lock.unlock()
+        resolved.withLock { if $0.count < 4096 { $0[family] = result } }
         return result
     }
 }

@@ -1,3 +1,4 @@
+import Folio
 import Foundation
 import HummingbirdCore
 
@@ -6,25 +7,20 @@ import HummingbirdCore
 /// being sent.
 struct ConnectionLimit: AvailableConnectionsDelegate {
     /// The open connections, shared by every copy of this value.
-    final class Count: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
+    final class Count: Sendable {
+        private let value = Locked(0)
         private let observe: @Sendable (Int) -> Void
 
         /// A count that tells `observe` each new value.
         init(observe: @escaping @Sendable (Int) -> Void = { _ in }) { self.observe = observe }
 
-        var current: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return value
-        }
+        var current: Int { value.value }
 
         func add(_ delta: Int) {
-            lock.lock()
-            value += delta
-            let now = value
-            lock.unlock()
+            let now = value.withLock { value in
+                value += delta
+                return value
+            }
             observe(now)
         }
 

@@ -1,3 +1,4 @@
+import Folio
 import Foundation
 import Logging
 
@@ -40,11 +41,14 @@ package struct JSONLogHandler: LogHandler {
         JSONLogHandler.write(text)
     }
 
-    private static let outputLock = NSLock()
+    /// Held while a line is written, so lines from several threads never interleave.
+    private static let output = Locked(())
 
     private static func write(_ text: String) {
-        outputLock.lock()
-        defer { outputLock.unlock() }
+        output.withLock { _ in writeLocked(text) }
+    }
+
+    private static func writeLocked(_ text: String) {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

@@ -1,5 +1,6 @@
 import Folio
 import Foundation
+import Synchronization
 
 /// A fixed set of worker threads that run renders off the event loop, fed by a bounded queue.
 ///
@@ -11,26 +12,25 @@ import Foundation
 ///
 /// Each thread owns a `Worker` made when the pool starts (for the service, the render worker
 /// process it hands its renders to), and every render on that thread is given it.
-final class RenderPool<Worker>: @unchecked Sendable {
+final class RenderPool<Worker>: Sendable {
     /// No slot is free: every worker is busy and `queueLimit` renders wait.
     struct Full: Error {}
 
     /// A reserved place in the pool, given back once (by the render's end, or by the request
     /// when it fails before rendering).
-    final class Slot: @unchecked Sendable {
-        private weak var pool: RenderPool?
-        private let lock = NSLock()
-        private var released = false
+    final class Slot: Sendable {
+        private let pool: RenderPool
+        private let released = Locked(false)
 
         fileprivate init(pool: RenderPool) { self.pool = pool }
 
         /// Gives the slot back; later calls do nothing.
         func release() {
-            lock.lock()
-            let first = !released
-            released = true
-            lock.unlock()
-            if first { pool?.releaseSlot() }
+            let first = released.withLock { released in
+                defer { released = true }
+                return !released
+            }
+            if first { pool.releaseSlot() }
         }
 
         deinit { release() }
@@ -41,20 +41,28 @@ final class RenderPool<Worker>: @unchecked Sendable {
     /// Renders that may wait for a worker.
     let queueLimit: Int
 
-    private let condition = NSCondition()
-    private var waiting: [Job<Worker>] = []
-    private var waitingStart = 0
-    private var running = 0
-    private var slotsTaken = 0
-    private var stopped = false
-    private var threads: [Thread] = []
+    private struct State {
+        /// Renders waiting, from `waitingStart` on (taken ones are cleared).
+        var waiting: [Job<Worker>?] = []
+        var waitingStart = 0
+        var running = 0
+        var slotsTaken = 0
+        var stopped = false
+        var waitingCount: Int { waiting.count - waitingStart }
+    }
 
-    /// Called with (waiting, running) whenever either changes, under the pool's lock.
-    var onChange: (@Sendable (Int, Int) -> Void)?
+    private let state = Mutex(State())
+    /// Counts the renders waiting (plus the one wake-up a stopped pool passes on), for the threads.
+    private let jobsWaiting = DispatchSemaphore(value: 0)
+    /// Told (waiting, running) whenever either changes, under the pool's lock.
+    private let onChange: @Sendable (Int, Int) -> Void
 
-    init(workers: Int, queueLimit: Int) {
+    /// A pool of `workers` threads and `queueLimit` waiting places that tells `onChange` how many
+    /// renders wait and run whenever either changes.
+    init(workers: Int, queueLimit: Int, onChange: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) {
         self.workers = max(1, workers)
         self.queueLimit = max(0, queueLimit)
+        self.onChange = onChange
     }
 
     /// Starts the worker threads; each makes its `Worker` with `prepare` (given the thread's
@@ -63,23 +71,22 @@ final class RenderPool<Worker>: @unchecked Sendable {
     /// a `prepare` threw.
     func start(prepare: @escaping @Sendable (Int) throws -> Worker) throws {
         let prepared = DispatchGroup()
-        let failure = FirstError()
+        let failure = Locked<(any Error)?>(nil)
         for index in 0..<workers {
             prepared.enter()
             let thread = Thread { [self] in
                 var worker: Worker?
-                do { worker = try prepare(index) } catch { failure.record(error) }
+                do { worker = try prepare(index) } catch { failure.withLock { $0 = $0 ?? error } }
                 prepared.leave()
                 guard let worker else { return }
                 work(worker)
             }
             thread.name = "folio-render-\(index + 1)"
             thread.stackSize = 16 << 20
-            threads.append(thread)
             thread.start()
         }
         prepared.wait()
-        if let error = failure.error {
+        if let error = failure.value {
             stop()
             throw error
         }
@@ -87,40 +94,29 @@ final class RenderPool<Worker>: @unchecked Sendable {
 
     /// Lets the workers finish the renders that run or wait, then exit; new renders are refused.
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { $0.stopped = true }
+        jobsWaiting.signal()
     }
 
     /// A slot for one render, or nil when all `workers + queueLimit` are taken or the pool is stopped.
     func reserve() -> Slot? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopped, slotsTaken < workers + queueLimit else { return nil }
-        slotsTaken += 1
-        return Slot(pool: self)
+        let taken = state.withLock { state in
+            guard !state.stopped, state.slotsTaken < workers + queueLimit else { return false }
+            state.slotsTaken += 1
+            return true
+        }
+        return taken ? Slot(pool: self) : nil
     }
 
     fileprivate func releaseSlot() {
-        condition.lock()
-        slotsTaken -= 1
-        condition.unlock()
+        state.withLock { $0.slotsTaken -= 1 }
     }
 
     /// Renders running on a worker.
-    var runningCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return running
-    }
+    var runningCount: Int { state.withLock { $0.running } }
 
     /// Renders waiting for a worker.
-    var queueDepth: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return waiting.count - waitingStart
-    }
+    var queueDepth: Int { state.withLock { $0.waitingCount } }
 
     /// Reserves a slot and runs `work` in it; throws `Full` when there is none.
     func run<T: Sendable>(deadline: RenderDeadline, _ work: @escaping @Sendable (Worker) throws -> T) async throws -> T {
@@ -152,57 +148,44 @@ final class RenderPool<Worker>: @unchecked Sendable {
 
     /// Queues `job` unless the pool is stopped.
     private func enqueue(_ job: Job<Worker>) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopped else { return false }
-        waiting.append(job)
-        onChange?(waiting.count - waitingStart, running)
-        condition.signal()
-        return true
+        let queued = state.withLock { state in
+            guard !state.stopped else { return false }
+            state.waiting.append(job)
+            onChange(state.waitingCount, state.running)
+            return true
+        }
+        if queued { jobsWaiting.signal() }
+        return queued
     }
 
     private func work(_ worker: Worker) {
         while true {
-            condition.lock()
-            while waiting.count == waitingStart && !stopped { condition.wait() }
-            if stopped && waiting.count == waitingStart {
-                condition.unlock()
+            jobsWaiting.wait()
+            let job: Job<Worker>? = state.withLock { state in
+                // Nothing waits only once the pool is stopped and drained.
+                guard state.waitingStart < state.waiting.count, let job = state.waiting[state.waitingStart] else { return nil }
+                state.waiting[state.waitingStart] = nil
+                state.waitingStart += 1
+                if state.waitingStart > 64 && state.waitingStart * 2 > state.waiting.count {
+                    state.waiting.removeFirst(state.waitingStart)
+                    state.waitingStart = 0
+                }
+                state.running += 1
+                onChange(state.waitingCount, state.running)
+                return job
+            }
+            guard let job else {
+                // Stopped: the next idle thread is woken to stop too.
+                jobsWaiting.signal()
                 return
             }
-            let job = waiting[waitingStart]
-            waitingStart += 1
-            if waitingStart > 64 && waitingStart * 2 > waiting.count {
-                waiting.removeFirst(waitingStart)
-                waitingStart = 0
-            }
-            running += 1
-            onChange?(waiting.count - waitingStart, running)
-            condition.unlock()
-
             job.execute(on: worker)
             job.slot.release()
-
-            condition.lock()
-            running -= 1
-            onChange?(waiting.count - waitingStart, running)
-            condition.unlock()
+            state.withLock { state in
+                state.running -= 1
+                onChange(state.waitingCount, state.running)
+            }
         }
-    }
-}
-
-/// The first error of several threads.
-private final class FirstError: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Error?
-    var error: Error? {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
-    func record(_ error: Error) {
-        lock.lock()
-        if stored == nil { stored = error }
-        lock.unlock()
     }
 }
 
@@ -213,16 +196,20 @@ extension RenderPool where Worker == Void {
 
 /// One render waiting for, or running on, a worker; its caller is answered exactly once:
 /// by the worker, by the deadline's timer or by cancellation, whichever comes first.
-private final class Job<Worker>: @unchecked Sendable {
+private final class Job<Worker>: Sendable {
     let slot: RenderPool<Worker>.Slot
     let deadline: RenderDeadline
     private let work: @Sendable (Worker) throws -> any Sendable
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<any Sendable, Error>?
-    /// The outcome when it came before the continuation (a request cancelled at once).
-    private var early: Result<any Sendable, Error>?
-    private var finished = false
-    private var timer: DispatchSourceTimer?
+
+    private struct State {
+        var continuation: CheckedContinuation<any Sendable, Error>?
+        /// The outcome when it came before the continuation (a request cancelled at once).
+        var early: Result<any Sendable, Error>?
+        var finished = false
+        var timer: Task<Void, Never>?
+    }
+
+    private let state = Mutex(State())
 
     init(slot: RenderPool<Worker>.Slot, deadline: RenderDeadline, work: @escaping @Sendable (Worker) throws -> any Sendable) {
         self.slot = slot
@@ -231,34 +218,29 @@ private final class Job<Worker>: @unchecked Sendable {
     }
 
     func setContinuation(_ continuation: CheckedContinuation<any Sendable, Error>) {
-        lock.lock()
-        if let early {
-            lock.unlock()
-            continuation.resume(with: early)
-            return
+        let early = state.withLock { state in
+            if state.early == nil { state.continuation = continuation }
+            return state.early
         }
-        self.continuation = continuation
-        lock.unlock()
+        if let early { continuation.resume(with: early) }
     }
 
     /// Answers the caller with `Expired` when the deadline passes, whatever the worker is doing.
     func scheduleTimeout() {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline.uptimeNanoseconds))
-        timer.setEventHandler { [weak self] in
-            guard let self else { return }
-            self.deadline.cancel()
-            self.finish(.failure(RenderDeadline.Expired()))
+        let deadline = self.deadline
+        let timer = Task { [weak self] in
+            let now = DispatchTime.now().uptimeNanoseconds
+            if deadline.uptimeNanoseconds > now { try? await Task.sleep(nanoseconds: deadline.uptimeNanoseconds - now) }
+            guard !Task.isCancelled, let self else { return }
+            deadline.cancel()
+            finish(.failure(RenderDeadline.Expired()))
         }
-        timer.resume()
-        lock.lock()
-        if finished {
-            lock.unlock()
-            timer.cancel()
-            return
+        let kept = state.withLock { state in
+            guard !state.finished else { return false }
+            state.timer = timer
+            return true
         }
-        self.timer = timer
-        lock.unlock()
+        if !kept { timer.cancel() }
     }
 
     /// The request went away: answer, then stop the render (in this order, so the render's own
@@ -270,10 +252,7 @@ private final class Job<Worker>: @unchecked Sendable {
 
     /// Runs the render on the calling worker thread with its `worker`, unless it has already been answered.
     func execute(on worker: Worker) {
-        lock.lock()
-        let skip = finished
-        lock.unlock()
-        if skip { return }
+        if state.withLock({ $0.finished }) { return }
         if deadline.isExpired {
             finish(.failure(RenderDeadline.Expired()))
             return
@@ -284,18 +263,17 @@ private final class Job<Worker>: @unchecked Sendable {
 
     /// Answers the caller with `result` unless it has been answered.
     func finish(_ result: Result<any Sendable, Error>) {
-        lock.lock()
-        guard !finished else {
-            lock.unlock()
-            return
+        let answer = state.withLock { state -> (CheckedContinuation<any Sendable, Error>?, Task<Void, Never>?)? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            let continuation = state.continuation
+            state.continuation = nil
+            if continuation == nil { state.early = result }
+            let timer = state.timer
+            state.timer = nil
+            return (continuation, timer)
         }
-        finished = true
-        let continuation = self.continuation
-        self.continuation = nil
-        if continuation == nil { early = result }
-        let timer = self.timer
-        self.timer = nil
-        lock.unlock()
+        guard let (continuation, timer) = answer else { return }
         timer?.cancel()
         continuation?.resume(with: result)
     }

@@ -12,18 +12,19 @@ final class RenderService: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
     private let rendering: DocumentRendering
-    private let readiness = ReadinessFlag()
+    private let readiness = Locked(false)
 
     init(settings: ServerSettings, logger: Logger) {
         self.settings = settings
         self.logger = logger
         metrics = ServerMetrics()
-        pool = RenderPool(workers: settings.workers, queueLimit: settings.queue)
+        let metrics = self.metrics
+        pool = RenderPool(workers: settings.workers, queueLimit: settings.queue) { waiting, running in
+            metrics.pool(waiting: waiting, running: running)
+        }
         rendering = DocumentRendering(
             theme: settings.theme, assets: settings.assets.map { .confined($0) } ?? .embeddedOnly,
             pageTemplate: settings.pageTemplate, templates: settings.templates)
-        let metrics = self.metrics
-        pool.onChange = { waiting, running in metrics.pool(waiting: waiting, running: running) }
     }
 
     /// The renderer of one pool thread: its worker process started, fonts loaded and a small
@@ -52,7 +53,7 @@ final class RenderService: Sendable {
         }
         router.get("/healthz") { [self] _, _ in json(["status": "ok"]) }
         router.get("/readyz") { [self] _, _ in
-            guard readiness.isSet else {
+            guard readiness.value else {
                 throw Problem.unavailable("the service is starting or shutting down", retryAfter: 1)
             }
             return json(["status": "ready"])
@@ -90,7 +91,7 @@ final class RenderService: Sendable {
         if let encoding = request.headers[.contentEncoding], encoding.lowercased() != "identity" {
             throw Problem.unsupportedMediaType("Content-Encoding \"\(Route.shown(encoding))\" is not supported; send the body uncompressed")
         }
-        guard readiness.isSet else { throw Problem.unavailable("the service is shutting down", retryAfter: 1) }
+        guard readiness.value else { throw Problem.unavailable("the service is shutting down", retryAfter: 1) }
         guard let slot = pool.reserve() else { throw busy() }
         do {
             return (slot, try await BodyReader.read(request, limit: settings.maxBodyBytes, seconds: settings.readTimeout))
@@ -191,22 +192,6 @@ final class RenderService: Sendable {
         case "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml": return .yaml
         default: throw Problem.unsupportedMediaType("the body must be a document as application/json or application/yaml")
         }
-    }
-}
-
-/// Whether the service is ready, shared by the routes and the lifecycle.
-final class ReadinessFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-    func set(_ ready: Bool) {
-        lock.lock()
-        value = ready
-        lock.unlock()
     }
 }
 

@@ -5,7 +5,7 @@ import Logging
 /// Renders the requests of one pool thread: in the thread's render worker process (so a crash
 /// in a C library fails only that request, and the worker is replaced), or in this process
 /// (`folio serve --in-process`).
-final class RequestRenderer: @unchecked Sendable {
+final class RequestRenderer {
     /// A worker died while rendering a request (a crash in a C library, or its memory limit).
     struct WorkerCrashed: Error, CustomStringConvertible {
         let failure: WorkerFailure

@@ -151,7 +151,7 @@ struct ServeCommand: ParsableCommand {
             LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: level) }
             var logger = Logger(label: "folio")
             logger.logLevel = level
-            let outcome = Outcome()
+            let outcome = Locked<(any Error)?>(nil)
             let done = DispatchSemaphore(value: 0)
             Task { [settings, logger] in
                 do {
@@ -162,26 +162,10 @@ struct ServeCommand: ParsableCommand {
                 done.signal()
             }
             done.wait()
-            if let error = outcome.error { throw error }
+            if let error = outcome.value { throw error }
         } catch {
             StandardStreams.printError(StandardStreams.describe(error))
             throw ExitCode(1)
         }
-    }
-}
-
-/// The error the server task ended with, handed to the waiting main thread.
-private final class Outcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Error?
-    var error: Error? {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
-    func set(_ error: Error) {
-        lock.lock()
-        stored = error
-        lock.unlock()
     }
 }

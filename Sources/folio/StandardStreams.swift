@@ -29,17 +29,8 @@ enum StandardStreams {
         return "folio: error: " + line.escapingInvisibleControls
     }
 
-    /// Removes the temporary output and exits with status 130 on SIGINT or SIGTERM. A plain
-    /// signal handler (unlink, write and _exit are async-signal-safe): dispatch signal sources
-    /// would start threads and add milliseconds to every run.
+    /// Removes the temporary output and exits with status 130 on SIGINT or SIGTERM.
     static func exitOnInterrupt() {
-        for number in [SIGINT, SIGTERM] {
-            signal(number) { _ in
-                AtomicFile.removeCurrentTemporary()
-                let message: StaticString = "folio: interrupted\n"
-                _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
-                _exit(130)
-            }
-        }
+        AtomicFile.removeTemporaryAndExitOnInterrupt(message: "folio: interrupted\n")
     }
 }

@@ -5,7 +5,7 @@ import XCTest
 
 /// The queue between batch reader, workers and writer.
 final class BlockingQueueTests: XCTestCase {
-    private final class Payload {}
+    private final class Payload: Sendable {}
 
     func testPoppedItemsAreReleasedAtOnce() {
         // A batch's results carry whole PDFs: the queue must not keep the ones already written.
@@ -36,5 +36,39 @@ final class BlockingQueueTests: XCTestCase {
         while case .item(let value) = queue.pop(timeout: 10) { values.append(value) }
         XCTAssertEqual(values, Array(0..<3000))
         XCTAssertFalse(queue.push(1), "a closed queue takes nothing")
+    }
+
+    func testCloseWakesEveryWaitingThread() {
+        // Two pushers wait on a full queue and four poppers on an empty one: closing returns them all,
+        // the pushers refused and the poppers finished.
+        let full = BlockingQueue<Int>(capacity: 1)
+        full.push(0)
+        let empty = BlockingQueue<Int>(capacity: 4)
+        let finished = DispatchGroup()
+        let popped = Locked<[Int]>([])
+        let refused = Locked(0)
+        for _ in 0..<2 {
+            finished.enter()
+            Thread {
+                if !full.push(1) { refused.withLock { $0 += 1 } }
+                finished.leave()
+            }.start()
+        }
+        for _ in 0..<4 {
+            finished.enter()
+            Thread {
+                while case .item(let value) = empty.pop() { popped.withLock { $0.append(value) } }
+                finished.leave()
+            }.start()
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        full.close()
+        empty.close()
+        XCTAssertEqual(finished.wait(timeout: .now() + 10), .success, "a waiting thread was not woken by close")
+        XCTAssertEqual(popped.value, [])
+        XCTAssertEqual(refused.value, 2)
+        // What was queued before closing is still popped, once.
+        guard case .item(0) = full.pop(timeout: 1) else { return XCTFail("the queued item was lost") }
+        guard case .finished = full.pop(timeout: 1) else { return XCTFail("a closed, drained queue must say finished") }
     }
 }

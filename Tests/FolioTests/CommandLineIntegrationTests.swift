@@ -119,4 +119,41 @@ final class CommandLineIntegrationTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("\\u{1B}[2J\\u{202E}bad"), result.stderr)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1)
     }
+
+    func testAnInterruptLeavesNoFileBehind() throws {
+        // SIGINT at several moments of a render that takes about a second: each run either finished
+        // (status 0, the whole PDF) or says it was interrupted (status 130) and leaves nothing, not
+        // even a temporary file.
+        let rows = (0..<6000).map { #"["2026-11-\#($0 % 28 + 1)", "Blood pressure", "\#(120 + $0 % 20)/80 mmHg"]"# }
+        let json =
+            #"{"title": "Long", "elements": [{"type": "table", "header": ["When", "What", "Value"], "rows": ["#
+            + rows.joined(separator: ",") + "]}]}"
+        let input = try TestSupport.temporaryFile(Data(json.utf8), name: "long.json")
+        var interrupted = 0
+        for delay in [0.05, 0.2, 0.4, 0.6, 0.8] {
+            let folder = try TestSupport.temporaryDirectory()
+            let output = folder.appendingPathComponent("long.pdf")
+            let process = Process()
+            process.executableURL = TestSupport.folioBinary
+            process.arguments = ["render", input.path, "-o", output.path]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            process.interrupt()
+            process.waitUntilExit()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            if process.terminationStatus == 130 {
+                interrupted += 1
+                XCTAssertEqual(message, "folio: interrupted\n")
+                XCTAssertEqual(left, [], "an interrupted render left files")
+            } else {
+                XCTAssertEqual(process.terminationStatus, 0, message)
+                XCTAssertEqual(left, ["long.pdf"])
+                XCTAssertEqual(try TestSupport.run("qpdf", ["--check", output.path]).status, 0)
+            }
+        }
+        XCTAssertGreaterThan(interrupted, 0, "no run was interrupted")
+    }
 }

@@ -177,7 +177,7 @@ final class IsolationIntegrationTests: XCTestCase {
         XCTAssertEqual(workers(of: serverPID).count, 2)
         let long = (0..<30_000).map { "[\"\($0)\", \"reading\", \"ok\"]" }.joined(separator: ",")
         let slow = Data(#"{"title": "Slow", "elements": [{"type": "table", "header": ["a", "b", "c"], "rows": [\#(long)]}]}"#.utf8)
-        let crashed = ResultBox()
+        let crashed = Locked<HTTPExchange?>(nil)
         let slowRequest = Thread {
             crashed.set(
                 try? HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json"], body: slow))
@@ -190,7 +190,7 @@ final class IsolationIntegrationTests: XCTestCase {
             return busy != nil
         }
         let w1 = try Data(contentsOf: TestSupport.samples.appendingPathComponent("weekly-summary.yaml"))
-        let results = (0..<20).map { _ in ResultBox() }
+        let results = (0..<20).map { _ in Locked<HTTPExchange?>(nil) }
         let clients = results.map { box in
             Thread {
                 box.set(
@@ -239,21 +239,5 @@ final class IsolationIntegrationTests: XCTestCase {
         XCTAssertEqual(stderr.split(separator: "\n").count, 1, stderr)
         XCTAssertTrue(stderr.hasPrefix("folio: error: the renderer crashed (signal 11, SIGSEGV) while "), stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
-    }
-}
-
-/// A value a thread hands to the test.
-private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: HTTPExchange?
-    var value: HTTPExchange? {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
-    func set(_ value: HTTPExchange?) {
-        lock.lock()
-        stored = value
-        lock.unlock()
     }
 }

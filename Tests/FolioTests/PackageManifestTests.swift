@@ -23,4 +23,34 @@ final class PackageManifestTests: XCTestCase {
         let link = TestSupport.root.appendingPathComponent("Sources/CCairoPango/include/pango/pangocairo.h")
         XCTAssertTrue(FileManager.default.fileExists(atPath: link.path), "Sources/CCairoPango/include/pango must lead to pango's headers")
     }
+
+    /// Concurrency is checked by the compiler (issue 26): Swift 6 language mode, one lock type
+    /// (`Locked`, over Synchronization's `Mutex`), and at most three declarations in Sources that
+    /// opt out of checking, each with a comment on the line before saying why it is safe.
+    func testConcurrencyIsCheckedByTheCompiler() throws {
+        let manifest = try String(contentsOf: TestSupport.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let version = try XCTUnwrap(manifest.firstMatch(of: #/swift-tools-version:\s*(\d+)\.(\d+)/#))
+        XCTAssertGreaterThanOrEqual(Int(version.output.1) ?? 0, 6, "Swift 6 language mode comes with tools version 6")
+        for loosening in [".v5", "swiftLanguageVersions", "strict-concurrency", "unsafeFlags"] {
+            XCTAssertFalse(manifest.contains(loosening), "Package.swift loosens concurrency checking: \(loosening)")
+        }
+        var optOuts: [String] = []
+        let sources = TestSupport.root.appendingPathComponent("Sources")
+        let files = try XCTUnwrap(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+            for (index, line) in lines.enumerated() {
+                let name = "\(file.lastPathComponent):\(index + 1)"
+                if line.contains("@unchecked Sendable") || line.contains("nonisolated(unsafe)") {
+                    optOuts.append(name)
+                    let before = index > 0 ? lines[index - 1].trimmingCharacters(in: .whitespaces) : ""
+                    XCTAssertTrue(before.hasPrefix("//"), "\(name) opts out of concurrency checking without saying why")
+                }
+                for lock in ["NSLock", "NSCondition", "NSRecursiveLock", "pthread_mutex", "DispatchQueue(label"] where line.contains(lock) {
+                    XCTFail("\(name) uses \(lock): shared state goes in Locked (a Mutex)")
+                }
+            }
+        }
+        XCTAssertLessThanOrEqual(optOuts.count, 3, "unchecked concurrency in \(optOuts)")
+    }
 }

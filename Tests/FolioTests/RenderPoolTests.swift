@@ -13,18 +13,18 @@ final class RenderPoolTests: XCTestCase {
         try pool.start()
         defer { pool.stop() }
         let gate = DispatchSemaphore(value: 0)
-        let order = Recorder()
+        let order = Locked<[Int]>([])
         let first = Task {
             try await pool.run(deadline: RenderDeadline(seconds: 30)) { _ in
                 gate.wait()
-                order.add(1)
+                order.withLock { $0.append(1) }
                 return 1
             }
         }
         while pool.runningCount == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
         let second = Task {
             try await pool.run(deadline: RenderDeadline(seconds: 30)) { _ in
-                order.add(2)
+                order.withLock { $0.append(2) }
                 return 2
             }
         }
@@ -38,7 +38,7 @@ final class RenderPoolTests: XCTestCase {
         let results = (try await first.value, try await second.value)
         XCTAssertEqual(results.0, 1)
         XCTAssertEqual(results.1, 2)
-        XCTAssertEqual(order.values, [1, 2])
+        XCTAssertEqual(order.value, [1, 2])
         // The slots come back once the renders end on their worker.
         var slot = pool.reserve()
         for _ in 0..<200 where slot == nil {
@@ -52,13 +52,13 @@ final class RenderPoolTests: XCTestCase {
         let pool = RenderPool<Void>(workers: 1, queueLimit: 4)
         try pool.start()
         defer { pool.stop() }
-        let checks = Recorder()
+        let checks = Locked<[Int]>([])
         let started = Date()
         do {
             _ = try await pool.run(deadline: RenderDeadline(seconds: 0.2)) { (_: Void) throws -> Int in
                 while true {
                     try RenderDeadline.check()
-                    checks.add(1)
+                    checks.withLock { $0.append(1) }
                     usleep(1000)
                 }
             }
@@ -66,10 +66,10 @@ final class RenderPoolTests: XCTestCase {
         } catch is RenderDeadline.Expired {}
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
         // The worker is free again: the render really stopped.
-        let after = checks.values.count
+        let after = checks.value.count
         let next = try await pool.run(deadline: RenderDeadline(seconds: 5)) { _ in 7 }
         XCTAssertEqual(next, 7)
-        XCTAssertEqual(checks.values.count, after)
+        XCTAssertEqual(checks.value.count, after)
     }
 
     func testTheCallerIsAnsweredAtTheDeadlineEvenWhenTheRenderDoesNotCheck() async throws {
@@ -86,50 +86,50 @@ final class RenderPoolTests: XCTestCase {
         } catch is RenderDeadline.Expired {}
         XCTAssertLessThan(Date().timeIntervalSince(started), 0.6)
         // A render that waited past its deadline in the queue never starts.
-        let ran = Recorder()
+        let ran = Locked<[Int]>([])
         do {
             _ = try await pool.run(deadline: RenderDeadline(seconds: 0.1)) { (_: Void) -> Int in
-                ran.add(1)
+                ran.withLock { $0.append(1) }
                 return 1
             }
             XCTFail("no timeout")
         } catch is RenderDeadline.Expired {}
         try await Task.sleep(nanoseconds: 800_000_000)
-        XCTAssertEqual(ran.values, [])
+        XCTAssertEqual(ran.value, [])
     }
 
     func testCancellingTheRequestCancelsTheRender() async throws {
         let pool = RenderPool<Void>(workers: 1, queueLimit: 4)
         try pool.start()
         defer { pool.stop() }
-        let checks = Recorder()
+        let checks = Locked<[Int]>([])
         let task = Task {
             try await pool.run(deadline: RenderDeadline(seconds: 30)) { (_: Void) throws -> Int in
                 while true {
                     try RenderDeadline.check()
-                    checks.add(1)
+                    checks.withLock { $0.append(1) }
                     usleep(1000)
                 }
             }
         }
-        while checks.values.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        while checks.value.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
         task.cancel()
         do {
             _ = try await task.value
             XCTFail("not cancelled")
         } catch is CancellationError {}
         try await Task.sleep(nanoseconds: 100_000_000)
-        let count = checks.values.count
+        let count = checks.value.count
         try await Task.sleep(nanoseconds: 100_000_000)
-        XCTAssertEqual(checks.values.count, count, "the render kept running")
+        XCTAssertEqual(checks.value.count, count, "the render kept running")
     }
 
     func testEveryWorkerIsPreparedBeforeStartReturns() throws {
-        let threads = Recorder()
+        let threads = Locked<[Int]>([])
         let pool = RenderPool<Void>(workers: 3, queueLimit: 0)
-        try pool.start { _ in threads.add(Int(bitPattern: pthread_self())) }
+        try pool.start { _ in threads.withLock { $0.append(Int(bitPattern: pthread_self())) } }
         defer { pool.stop() }
-        XCTAssertEqual(Set(threads.values).count, 3, "each worker thread prepares itself")
+        XCTAssertEqual(Set(threads.value).count, 3, "each worker thread prepares itself")
         struct NoFonts: Error {}
         let broken = RenderPool<Void>(workers: 2, queueLimit: 0)
         XCTAssertThrowsError(try broken.start { _ in throw NoFonts() }) { XCTAssertTrue($0 is NoFonts) }
@@ -146,22 +146,6 @@ final class RenderPoolTests: XCTestCase {
             XCTAssertTrue($0 is RenderDeadline.Expired, "\($0)")
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 3)
-    }
-}
-
-/// Values appended from any thread.
-final class Recorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [Int] = []
-    var values: [Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
-    func add(_ value: Int) {
-        lock.lock()
-        stored.append(value)
-        lock.unlock()
     }
 }
 

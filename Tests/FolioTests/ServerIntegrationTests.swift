@@ -348,9 +348,9 @@ final class ServerIntegrationTests: XCTestCase {
         let server = try RunningServer(["--workers", "1", "--queue", "0"])
         defer { server.stop() }
         let slow = slowDocument(rows: 6_500)
-        let first = ExchangeBox()
+        let first = Locked<HTTPExchange?>(nil)
         let thread = Thread {
-            first.value = try? HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json"], body: slow)
+            first.set(try? HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json"], body: slow))
         }
         thread.start()
         // Wait until the first render runs, then ask for another.
@@ -470,9 +470,9 @@ final class ServerIntegrationTests: XCTestCase {
     func testSIGTERMLetsInFlightRendersFinishAndExitsZero() throws {
         let server = try RunningServer(["--workers", "1"])
         let slow = slowDocument(rows: 6_500)
-        let first = ExchangeBox()
+        let first = Locked<HTTPExchange?>(nil)
         let thread = Thread {
-            first.value = try? HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json"], body: slow)
+            first.set(try? HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json"], body: slow))
         }
         thread.start()
         var running = false
@@ -533,6 +533,3 @@ final class ServerIntegrationTests: XCTestCase {
         XCTAssertEqual(try server.metric("folio_render_queue_depth"), 0)
     }
 }
-
-/// What a background thread's request got.
-final class ExchangeBox: @unchecked Sendable { var value: HTTPExchange? }

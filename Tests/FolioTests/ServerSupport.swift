@@ -1,13 +1,14 @@
 import Foundation
 import XCTest
 
+@testable import Folio
+
 /// A `folio serve` process on a free loopback port, for the server's integration tests.
-final class RunningServer: @unchecked Sendable {
+final class RunningServer: Sendable {
     let process = Process()
     /// The port the server bound.
-    private(set) var port = 0
-    private let reader: Thread
-    private let logBox: LogBox
+    let port: Int
+    private let logBox = Locked("")
 
     /// Starts `folio serve --port 0` with `arguments` and waits until it logs that it listens.
     init(_ arguments: [String], environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
@@ -21,37 +22,43 @@ final class RunningServer: @unchecked Sendable {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         let handle = errors.fileHandleForReading
-        let box = LogBox()
-        reader = Thread {
+        let box = logBox
+        let reader = Thread {
             while true {
                 let data = handle.availableData
                 if data.isEmpty { break }
-                box.append(String(decoding: data, as: UTF8.self))
+                box.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
         }
-        logBox = box
         try process.run()
         reader.start()
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            for entry in logEntries() where entry["message"] as? String == "listening" {
-                port = entry["port"] as? Int ?? 0
-                return
+        var listening: Int?
+        while Date() < deadline, listening == nil {
+            listening = RunningServer.entries(of: box.value).first { $0["message"] as? String == "listening" }.map {
+                $0["port"] as? Int ?? 0
             }
-            if !process.isRunning { break }
-            usleep(20_000)
+            if listening == nil {
+                if !process.isRunning { break }
+                usleep(20_000)
+            }
         }
-        XCTFail("the server did not start: \(log)", file: file, line: line)
-        throw ServerDidNotStart()
+        port = listening ?? 0
+        guard listening != nil else {
+            XCTFail("the server did not start: \(box.value)", file: file, line: line)
+            throw ServerDidNotStart()
+        }
     }
 
     struct ServerDidNotStart: Error {}
 
     /// Everything the server wrote on standard error so far.
-    var log: String { logBox.text }
+    var log: String { logBox.value }
 
     /// The log's JSON lines, decoded.
-    func logEntries() -> [[String: Any]] {
+    func logEntries() -> [[String: Any]] { RunningServer.entries(of: log) }
+
+    private static func entries(of log: String) -> [[String: Any]] {
         log.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
         }
@@ -84,24 +91,8 @@ final class RunningServer: @unchecked Sendable {
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 }
 
-/// The server's standard error, collected by a reader thread.
-final class LogBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored = ""
-    var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
-    func append(_ text: String) {
-        lock.lock()
-        stored += text
-        lock.unlock()
-    }
-}
-
 /// An HTTP exchange made with curl.
-struct HTTPExchange {
+struct HTTPExchange: Sendable {
     let status: Int
     /// Header fields by lowercased name (the last one wins).
     let headers: [String: String]

@@ -72,17 +72,14 @@ enum TestSupport {
         if let input { stdin.fileHandleForWriting.write(input) }
         try stdin.fileHandleForWriting.close()
         // Read both pipes while the process runs so neither fills up.
-        let errorData = DataBox()
-        let errorReader = Thread { errorData.data = stderr.fileHandleForReading.readDataToEndOfFile() }
+        let errorData = Locked(Data())
+        let errorReader = Thread { errorData.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
         errorReader.start()
         let outData = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while !errorReader.isFinished { usleep(1000) }
-        return Output(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errorData.data, as: UTF8.self))
+        return Output(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errorData.value, as: UTF8.self))
     }
-
-    /// Holds what a reader thread collected; read only after the thread finished.
-    final class DataBox: @unchecked Sendable { var data = Data() }
 
     /// One folder per test process for every temporary file, removed when the process exits.
     static let scratch: URL = {

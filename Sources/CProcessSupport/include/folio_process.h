@@ -55,4 +55,11 @@ int folio_limit_memory(uint64_t bytes);
    overflow is reported too. `prefix` is copied. */
 void folio_crash_report_install(const char *prefix);
 
+/* Remembers `path` (copied; NULL for none) as the file being written, which an interrupt removes. */
+void folio_interrupt_cleanup_path_set(const char *path);
+
+/* Makes SIGINT and SIGTERM remove the file set above, write `message` (copied) to standard error
+   and exit with status 130. The handler does only what is async-signal-safe: unlink, write, _exit. */
+void folio_interrupt_exit_install(const char *message);
+
 #endif

@@ -6,7 +6,7 @@ import Foundation
 /// render and write each document (temporary name, then rename); this thread
 /// collects results into `manifest.jsonl` and `failures.jsonl` and reports progress.
 /// A bad record fails alone.
-public final class BatchRunner: @unchecked Sendable {
+public final class BatchRunner: Sendable {
     /// File names a batch writes beside the documents.
     public static let manifestName = "manifest.jsonl", failuresName = "failures.jsonl"
 
@@ -15,9 +15,7 @@ public final class BatchRunner: @unchecked Sendable {
     private let renderOptions: RenderOptions
     /// Writes a record's documents in this process (`--in-process`).
     private let writer: BatchDocumentWriter
-    private let cancelled = Flag()
-    /// File names the manifest already lists, read once before a resumed run starts.
-    private var recordedFiles: Set<String> = []
+    private let cancelled = Locked(false)
 
     /// Loads the template; a bad template is an error before anything is written.
     public init(options: BatchOptions) throws {
@@ -35,7 +33,7 @@ public final class BatchRunner: @unchecked Sendable {
     }
 
     /// Asks a running batch to stop after the documents being rendered; callable from any thread.
-    public func cancel() { cancelled.set() }
+    public func cancel() { cancelled.set(true) }
 
     private enum Outcome {
         case written(number: Int, files: [BatchDocumentWriter.WrittenFile])
@@ -69,7 +67,7 @@ public final class BatchRunner: @unchecked Sendable {
         let manifestURL = options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.manifestName))
         // A killed run may have renamed a file into place without logging it: on --resume, a record is
         // skipped only when every one of its files exists and has its manifest line; the rest are rendered again.
-        recordedFiles = options.resume ? BatchRunner.filesListed(in: manifestURL) : []
+        let recordedFiles = options.resume ? BatchRunner.filesListed(in: manifestURL) : []
         // The manifest is locked while the batch runs: a second batch into the same folder (and shard) is refused.
         let manifest = try LineWriter(url: manifestURL, append: options.resume, exclusive: true)
         let failures = try LineWriter(
@@ -77,42 +75,60 @@ public final class BatchRunner: @unchecked Sendable {
             append: options.resume)
         let work = BlockingQueue<DataRecord>(capacity: options.jobs * 2)
         let results = BlockingQueue<Outcome>(capacity: options.jobs * 4)
-        // Every worker process is started (and has loaded its fonts) before the first record.
         let setup = try options.workers.map { _ in
             try BatchWorkerJob.setup(options: options, templateData: templateData, renderOptions: renderOptions)
         }
-        var workerProcesses: [RenderWorkerProcess] = []
-        if let settings = options.workers, let setup {
-            workerProcesses = try (0..<max(options.jobs, 1)).map { _ in try RenderWorkerProcess(settings: settings, setup: setup) }
+        // Each thread starts its own worker process; every one has started (and loaded its fonts)
+        // before the first record is read, and the first that cannot start fails the batch.
+        let started = DispatchGroup()
+        let startError = Locked<(any Error)?>(nil)
+        let remaining = Locked(max(options.jobs, 1))
+        for _ in 0..<max(options.jobs, 1) {
+            started.enter()
+            let thread = Thread { [self] in
+                var worker: RenderWorkerProcess?
+                if let settings = options.workers, let setup {
+                    do {
+                        worker = try RenderWorkerProcess(settings: settings, setup: setup)
+                    } catch {
+                        startError.withLock { $0 = $0 ?? error }
+                    }
+                }
+                started.leave()
+                while case .item(let record) = work.pop() {
+                    if cancelled.value || startError.value != nil { continue }
+                    results.push(process(record, in: &worker, recordedFiles: recordedFiles))
+                }
+                worker?.terminate()
+                if remaining.withLock({ count in
+                    count -= 1
+                    return count
+                }) == 0 {
+                    results.close()
+                }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
         }
-        let reader = try RecordReader(path: dataPath)
-        let readerError = ErrorBox()
+        started.wait()
+        if let error = startError.value {
+            work.close()
+            while case .item = results.pop() {}
+            throw error
+        }
+        let readerError = Locked<(any Error)?>(nil)
         let readerThread = Thread { [self] in
             do {
-                while !cancelled.isSet, let record = try reader.next() {
+                let reader = try RecordReader(path: dataPath)
+                while !cancelled.value, let record = try reader.next() {
                     if options.selects(record.number) && !work.push(record) { break }
                 }
             } catch {
-                readerError.error = error
+                readerError.set(error)
             }
             work.close()
         }
         readerThread.start()
-        let remaining = Counter(options.jobs)
-        for index in 0..<max(options.jobs, 1) {
-            let slot = index < workerProcesses.count ? WorkerSlot(workerProcesses[index]) : nil
-            let worker = Thread { [self] in
-                while case .item(let record) = work.pop() {
-                    if cancelled.isSet { continue }
-                    results.push(process(record, in: slot))
-                }
-                slot?.worker?.terminate()
-                if remaining.decrement() == 0 { results.close() }
-            }
-            worker.stackSize = 8 << 20
-            worker.start()
-        }
-        workerProcesses.removeAll()
 
         var lastReport = Date.distantPast
         loop: while true {
@@ -139,7 +155,7 @@ public final class BatchRunner: @unchecked Sendable {
                         ("record", .number(Double(number))), ("id", id.map(TreeValue.string) ?? .null),
                         ("error", .string(error)),
                     ])
-                    if options.failFast { cancelled.set() }
+                    if options.failFast { cancelled.set(true) }
                 }
             }
             if Date().timeIntervalSince(lastReport) >= 0.1 {
@@ -152,22 +168,17 @@ public final class BatchRunner: @unchecked Sendable {
         failures.close()
         if let error = manifest.error ?? failures.error { throw error }
         summary.seconds = Date().timeIntervalSince(start)
-        summary.interrupted = cancelled.isSet && !(options.failFast && summary.failed > 0)
-        if let error = readerError.error { throw error }
+        summary.interrupted = cancelled.value && !(options.failFast && summary.failed > 0)
+        if let error = readerError.value { throw error }
         progress?.finished(summary)
         return summary
     }
 
     // MARK: per record
 
-    /// The worker process one batch thread sends its records to; replaced when it dies.
-    private final class WorkerSlot {
-        var worker: RenderWorkerProcess?
-        init(_ worker: RenderWorkerProcess) { self.worker = worker }
-    }
-
-    /// Writes `record`'s documents in this thread, or in the thread's worker process.
-    private func process(_ record: DataRecord, in slot: WorkerSlot?) -> Outcome {
+    /// Writes `record`'s documents in this thread, or in the thread's worker process `worker`
+    /// (replaced when it has died); files listed in `recordedFiles` are skipped on --resume.
+    private func process(_ record: DataRecord, in worker: inout RenderWorkerProcess?, recordedFiles: Set<String>) -> Outcome {
         let value: TreeValue
         switch record.value {
         case .failure(let error): return .failed(number: record.number, id: nil, error: error.description)
@@ -186,29 +197,30 @@ public final class BatchRunner: @unchecked Sendable {
             {
                 return .skipped(number: record.number)
             }
-            guard let slot, let settings = options.workers else {
+            guard let settings = options.workers else {
                 return .written(number: record.number, files: try writer.write(value, number: record.number, names: names))
             }
-            return .written(number: record.number, files: try writeInWorker(value, number: record.number, names: names, slot, settings))
+            return .written(
+                number: record.number, files: try writeInWorker(value, number: record.number, names: names, &worker, settings))
         } catch {
             return .failed(number: record.number, id: id, error: "\(error)")
         }
     }
 
-    /// Has `slot`'s worker process write the record; a worker that dies (or runs past the time
+    /// Has the thread's worker process write the record; a worker that dies (or runs past the time
     /// limit) fails this record only, its half-written files are removed, and it is replaced.
     private func writeInWorker(
-        _ record: TreeValue, number: Int, names: [String], _ slot: WorkerSlot, _ settings: WorkerSettings
+        _ record: TreeValue, number: Int, names: [String], _ slot: inout RenderWorkerProcess?, _ settings: WorkerSettings
     ) throws -> [BatchDocumentWriter.WrittenFile] {
         let worker: RenderWorkerProcess
-        if let running = slot.worker, !running.isDead {
+        if let running = slot, !running.isDead {
             worker = running
         } else {
-            slot.worker = nil
+            slot = nil
             worker = try RenderWorkerProcess(
                 settings: settings,
                 setup: try BatchWorkerJob.setup(options: options, templateData: templateData, renderOptions: renderOptions))
-            slot.worker = worker
+            slot = worker
         }
         let request = BatchWorkerJob.request(record: record, number: number, names: names, seconds: settings.timeLimit)
         switch worker.call(request, seconds: settings.timeLimit) {
@@ -216,7 +228,7 @@ public final class BatchRunner: @unchecked Sendable {
             return try BatchWorkerJob.files(in: answer)
         case .failure(let failure):
             if worker.isDead {
-                slot.worker = nil
+                slot = nil
                 // Its temporary files, if it died writing one.
                 AtomicFile.removeStaleTemporaries(in: options.outputDirectory)
             }

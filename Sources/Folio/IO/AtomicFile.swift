@@ -1,3 +1,4 @@
+import CProcessSupport
 import Foundation
 
 /// Writes output files whole or not at all: the bytes go to a temporary file in the
@@ -7,10 +8,6 @@ import Foundation
 package enum AtomicFile {
     /// Prefix of every temporary file Folio writes.
     package static let temporaryPrefix = ".folio-tmp-"
-
-    /// The temporary file being written by this process, for a signal handler to remove.
-    nonisolated(unsafe) private static var current: UnsafeMutablePointer<CChar>?
-    private static let lock = NSLock()
 
     /// Writes `data` to `url` atomically; one-line errors name the file and why.
     package static func write(_ data: Data, to url: URL) throws {
@@ -68,17 +65,16 @@ package enum AtomicFile {
         }
     }
 
-    /// Removes the temporary file being written, from a signal handler (async-signal-safe: unlink only).
-    package static func removeCurrentTemporary() {
-        if let current { unlink(current) }
+    /// Makes SIGINT and SIGTERM remove the temporary file being written, say `message` on
+    /// standard error and exit with status 130 (a C handler: unlink, write and _exit only; dispatch
+    /// signal sources would start threads and add milliseconds to every run).
+    package static func removeTemporaryAndExitOnInterrupt(message: String) {
+        folio_interrupt_exit_install(message)
     }
 
+    /// The file an interrupt removes: the temporary file being written, or nil.
     private static func register(_ path: String?) {
-        lock.lock()
-        defer { lock.unlock() }
-        let old = current
-        current = path.map { strdup($0) }
-        free(old)
+        folio_interrupt_cleanup_path_set(path)
     }
 
     /// Removes temporary files in `folder` left by processes that no longer run.
