@@ -30,7 +30,7 @@ struct PDFFinisher {
         let links = CStringArray(structure.linkDescriptions)
         let continues = structure.tableContinues.map { UInt8($0 ? 1 : 0) }
         var finishing = folio_pdf_finishing(
-            language: strings.pointers[1], xmp: strings.pointers[0], xmp_length: strlen(strings.pointers[0]!),
+            language: strings.pointers[1], xmp: strings.pointers[0], xmp_length: strings.pointers[0].map { strlen($0) } ?? 0,
             figure_alternatives: figures.pointers, figure_count: figures.count, table_continues: nil, table_count: continues.count,
             link_descriptions: links.pointers, link_count: links.count, tagged: metadata.tagged ? 1 : 0,
             icc_profile: nil, icc_profile_length: profile.count, output_condition: strings.pointers[2])

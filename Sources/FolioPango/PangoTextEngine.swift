@@ -44,14 +44,13 @@ package final class PangoTextEngine: TextShaper {
         g_object_unref(UnsafeMutableRawPointer(context))
     }
 
-    /// The Pango font description for `font`, created once.
-    func fontDescription(_ font: FontSpec) -> OpaquePointer {
+    /// The Pango font description for `font`, created once. (Pango never answers NULL, as GLib
+    /// aborts when memory runs out; were it to, a layout given NULL keeps its context's font.)
+    func fontDescription(_ font: FontSpec) -> OpaquePointer? {
         if let cached = fonts[font] { return cached }
-        // pango_font_description_from_string never returns NULL; the fields are then set one by one.
+        // Made from the family's name, then the fields are set one by one.
         let family = InstalledFontFamilies.resolve(font.family)
-        guard let description = pango_font_description_from_string(family) else {
-            preconditionFailure("Pango could not allocate a font description")
-        }
+        guard let description = pango_font_description_from_string(family) else { return nil }
         pango_font_description_set_family(description, family)
         pango_font_description_set_absolute_size(description, font.size * Double(PANGO_SCALE))
         pango_font_description_set_weight(description, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
