@@ -259,7 +259,7 @@ final class CairoCanvas: PageCanvas {
         cairo_save(cr)
         cairo_translate(cr, rect.x, rect.y)
         cairo_scale(cr, rect.width / Double(image.pixelWidth), rect.height / Double(image.pixelHeight))
-        cairo_set_source_surface(cr, surface, 0, 0)
+        cairo_set_source_surface(cr, surface.pointer, 0, 0)
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
         cairo_paint(cr)
         cairo_restore(cr)

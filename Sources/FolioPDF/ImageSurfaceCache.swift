@@ -8,11 +8,8 @@ import Foundation
 /// Decodes each picture once per render into a Cairo surface; JPEGs are passed
 /// through to the PDF as they are (no re-encoding). Layout asks it whether a picture decodes.
 final class ImageSurfaceCache: PictureSupport {
-    private var surfaces: [Data: OpaquePointer] = [:]
-
-    deinit {
-        for surface in surfaces.values { cairo_surface_destroy(surface) }
-    }
+    /// Decoded pictures by their bytes, each surface owned (destroyed with the cache).
+    private var surfaces: [Data: CairoSurface] = [:]
 
     /// Whether `image` decodes (decoded now, once, and kept for drawing).
     func decodes(_ image: ImageData) -> Bool { surface(for: image) != nil }
@@ -21,9 +18,9 @@ final class ImageSurfaceCache: PictureSupport {
     var drawsSVG: Bool { folio_svg_available() == 1 }
 
     /// A surface for `image`, or nil when its bytes cannot be decoded.
-    func surface(for image: ImageData) -> OpaquePointer? {
+    func surface(for image: ImageData) -> CairoSurface? {
         if let cached = surfaces[image.bytes] { return cached }
-        let surface: OpaquePointer?
+        let surface: CairoSurface?
         switch image.format {
         case .png: surface = ImageSurfaceCache.decodePNG(image.bytes)
         case .jpeg where image.components == 4: surface = ImageSurfaceCache.decodeCMYK(image)
@@ -39,11 +36,11 @@ final class ImageSurfaceCache: PictureSupport {
         init(_ data: Data) { bytes = [UInt8](data) }
     }
 
-    private static func decodePNG(_ data: Data) -> OpaquePointer? {
+    private static func decodePNG(_ data: Data) -> CairoSurface? {
         let cursor = ReadCursor(data)
         let unmanaged = Unmanaged.passRetained(cursor)
         defer { unmanaged.release() }
-        let surface = cairo_image_surface_create_from_png_stream(
+        let created = cairo_image_surface_create_from_png_stream(
             { closure, buffer, length in
                 guard let closure, let buffer else { return CAIRO_STATUS_READ_ERROR }
                 let cursor = Unmanaged<ReadCursor>.fromOpaque(closure).takeUnretainedValue()
@@ -56,55 +53,47 @@ final class ImageSurfaceCache: PictureSupport {
                 cursor.offset += count
                 return CAIRO_STATUS_SUCCESS
             }, unmanaged.toOpaque())
-        guard let surface, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            if let surface { cairo_surface_destroy(surface) }
-            return nil
-        }
+        guard let surface = CairoSurface(created), cairo_surface_status(surface.pointer) == CAIRO_STATUS_SUCCESS else { return nil }
         return surface
     }
 
     /// CMYK JPEGs are decoded to RGB: passed through, Cairo 1.16 would print an Adobe file's
     /// inverted inks as a negative.
-    private static func decodeCMYK(_ image: ImageData) -> OpaquePointer? {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(image.pixelWidth), Int32(image.pixelHeight)),
-            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let pixels = cairo_image_surface_get_data(surface)
-        else {
-            return nil
-        }
-        cairo_surface_flush(surface)
-        let stride = cairo_image_surface_get_stride(surface)
+    private static func decodeCMYK(_ image: ImageData) -> CairoSurface? {
+        guard let surface = imageSurface(image), let pixels = cairo_image_surface_get_data(surface.pointer) else { return nil }
+        cairo_surface_flush(surface.pointer)
+        let stride = cairo_image_surface_get_stride(surface.pointer)
         let decoded = image.bytes.withUnsafeBytes { raw -> Int32 in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return 0 }
             return folio_jpeg_decode_cmyk(
                 base, UInt(raw.count), pixels, Int32(image.pixelWidth), Int32(image.pixelHeight),
                 stride, image.invertedCMYK ? 1 : 0)
         }
-        guard decoded == 1 else {
-            cairo_surface_destroy(surface)
-            return nil
-        }
-        cairo_surface_mark_dirty(surface)
+        guard decoded == 1 else { return nil }
+        cairo_surface_mark_dirty(surface.pointer)
         return surface
     }
 
-    private static func wrapJPEG(_ image: ImageData) -> OpaquePointer? {
-        guard
-            let surface = cairo_image_surface_create(
-                CAIRO_FORMAT_RGB24, Int32(image.pixelWidth),
-                Int32(image.pixelHeight)),
-            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+    /// An RGB surface of the picture's pixel size, or nil when Cairo cannot make one.
+    private static func imageSurface(_ image: ImageData) -> CairoSurface? {
+        guard let surface = CairoSurface(cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(image.pixelWidth), Int32(image.pixelHeight))),
+            cairo_surface_status(surface.pointer) == CAIRO_STATUS_SUCCESS
         else { return nil }
+        return surface
+    }
+
+    private static func wrapJPEG(_ image: ImageData) -> CairoSurface? {
+        guard let surface = imageSurface(image) else { return nil }
         let length = image.bytes.count
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: length)
         image.bytes.copyBytes(to: copy, count: length)
         let status = cairo_surface_set_mime_data(
-            surface, CAIRO_MIME_TYPE_JPEG, copy, UInt(length),
+            surface.pointer, CAIRO_MIME_TYPE_JPEG, copy, UInt(length),
             { pointer in
                 pointer?.assumingMemoryBound(to: UInt8.self).deallocate()
             }, copy)
         guard status == CAIRO_STATUS_SUCCESS else {
             copy.deallocate()
-            cairo_surface_destroy(surface)
             return nil
         }
         return surface

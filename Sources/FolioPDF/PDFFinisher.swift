@@ -1,5 +1,6 @@
 import CCairoPango
 import CPDFFinish
+import FolioGraphics
 import FolioModel
 import Foundation
 
@@ -58,7 +59,7 @@ struct PDFFinisher {
                     path: "",
                     "the document needs more memory than this process may use to finish the PDF (a render worker's --memory-limit)")
             }
-            throw FolioError(path: "", "internal error, please report it: libqpdf could not finish the PDF: \(reason)")
+            throw NativeLibraryError(.qpdf, operation: "finishing the PDF", status: status, reason: reason)
         }
         defer { folio_pdf_free(output) }
         return Data(bytes: output, count: outputLength)

@@ -71,11 +71,14 @@ public struct PDFRenderer {
                         return CAIRO_STATUS_SUCCESS
                     }, Unmanaged.passUnretained(sink).toOpaque(), layout.pageSize.width, layout.pageSize.height), writingTo: sink)
         else {
-            throw FolioError(path: "", "Cairo could not create a PDF surface")
+            throw NativeLibraryError(.cairo, operation: "creating the PDF surface", status: nil, reason: "no surface")
         }
         let surface = pdfSurface.pointer
         setMetadata(document, on: surface)
-        guard let context = CairoContext(surface: pdfSurface) else { throw FolioError(path: "", "Cairo could not create a context") }
+        try CairoStatus.require(cairo_surface_status(pdfSurface.pointer), while: "creating the PDF surface")
+        guard let context = CairoContext(surface: pdfSurface) else {
+            throw NativeLibraryError(.cairo, operation: "creating a drawing context", status: nil, reason: "no context")
+        }
         let cr = context.pointer
         // The context (and with it the surface and its sink) lives until the end of this scope and is
         // destroyed then, also when a render stops early.
@@ -93,10 +96,8 @@ public struct PDFRenderer {
         }
         let status = cairo_status(cr)
         cairo_surface_finish(surface)
-        guard status == CAIRO_STATUS_SUCCESS, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            let failing = status != CAIRO_STATUS_SUCCESS ? status : cairo_surface_status(surface)
-            throw FolioError(path: "", "Cairo failed to write the PDF: \(String(cString: cairo_status_to_string(failing)))")
-        }
+        try CairoStatus.require(status, while: "drawing the PDF")
+        try CairoStatus.require(cairo_surface_status(surface), while: "writing the PDF")
         try RenderDeadline.check(at: "finishing the PDF")
         let data = try PDFFinisher(document: document, structure: canvas.structure, date: PDFRenderer.creationDate(document.metadata))
             .finish(sink.data)

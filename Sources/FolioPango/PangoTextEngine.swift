@@ -9,7 +9,7 @@ package final class PangoTextEngine: TextShaper {
     /// A right-to-left document: text without a strong direction (digits) runs right to left, and
     /// alignments are logical: left is the start of a line (the right for Arabic), right its end.
     package let rightToLeft: Bool
-    private var fonts: [FontSpec: OpaquePointer] = [:]
+    private var fonts: [FontSpec: FontDescription] = [:]
     /// Single lines measured or drawn in this render, so each is shaped once.
     private var lineCache: [MetricsKey: TextLayout] = [:]
 
@@ -40,23 +40,16 @@ package final class PangoTextEngine: TextShaper {
     }
 
     deinit {
-        for description in fonts.values { pango_font_description_free(description) }
         g_object_unref(UnsafeMutableRawPointer(context))
     }
 
     /// The Pango font description for `font`, created once. (Pango never answers NULL, as GLib
     /// aborts when memory runs out; were it to, a layout given NULL keeps its context's font.)
     func fontDescription(_ font: FontSpec) -> OpaquePointer? {
-        if let cached = fonts[font] { return cached }
-        // Made from the family's name, then the fields are set one by one.
-        let family = InstalledFontFamilies.resolve(font.family)
-        guard let description = pango_font_description_from_string(family) else { return nil }
-        pango_font_description_set_family(description, family)
-        pango_font_description_set_absolute_size(description, font.size * Double(PANGO_SCALE))
-        pango_font_description_set_weight(description, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
-        pango_font_description_set_style(description, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        if let cached = fonts[font] { return cached.pointer }
+        guard let description = FontDescription(font, family: InstalledFontFamilies.resolve(font.family)) else { return nil }
         fonts[font] = description
-        return description
+        return description.pointer
     }
 
     /// One line of plain text, as a layout ready to draw.

@@ -130,6 +130,9 @@ final class RenderService: Sendable {
             throw Problem.invalidDocument(error.description)
         } catch is CancellationError {
             throw Problem.unavailable("the service is shutting down", retryAfter: 1)
+        } catch let failure as NativeLibraryError {
+            logger.error("render failed in a C library", metadata: ["error": .string(failure.description)])
+            throw Problem.internalError(failure.description)
         } catch let crash as RequestRenderer.WorkerCrashed {
             logger.error("render crashed", metadata: ["error": .string(crash.description)])
             throw Problem.renderCrashed(crash.description)

@@ -24,6 +24,7 @@ enum StandardStreams {
     /// `folio: error: …` for any error: field errors as they are, others in one line.
     static func describe(_ error: Error) -> String {
         if let error = error as? FolioError { return "folio: error: \(error)" }
+        if let error = error as? NativeLibraryError { return "folio: error: \(error)".escapingInvisibleControls }
         let text = (error as NSError).localizedDescription
         let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         return "folio: error: " + line.escapingInvisibleControls

@@ -77,7 +77,8 @@ package enum RenderWorker {
         return pages * UInt64(max(sysconf(Int32(_SC_PAGESIZE)), 4096))
     }
 
-    /// The error answer for `error`: `{"error": message, "path": field, "kind": …}`.
+    /// The error answer for `error`: `{"error": message, "path": field, "kind": …}`; a C library's
+    /// failure also names the library, what it was doing and its status.
     package static func errorAnswer(_ error: Error) -> WorkerMessage {
         let kind: String
         let failure: FolioError
@@ -88,6 +89,13 @@ package enum RenderWorker {
         case is RenderDeadline.Expired:
             kind = "expired"
             failure = FolioError(path: "", RenderDeadline.Expired().description)
+        case let error as NativeLibraryError:
+            var members: [(String, TreeValue)] = [
+                ("error", .string(error.reason)), ("kind", .string("library")), ("library", .string(error.library.rawValue)),
+                ("operation", .string(error.operation)),
+            ]
+            if let status = error.status { members.append(("status", .number(Double(status)))) }
+            return WorkerMessage(.object(members))
         default:
             kind = "internal"
             failure = FolioError(path: "", "\(error)")
@@ -99,6 +107,11 @@ package enum RenderWorker {
     package static func error(in answer: WorkerMessage) -> Error? {
         guard case .string(let message)? = answer["error"] else { return nil }
         if answer["kind"]?.text == "expired" { return RenderDeadline.Expired() }
+        if answer["kind"]?.text == "library", let library = answer["library"].flatMap({ NativeLibraryError.Library(rawValue: $0.text) }) {
+            var status: Int32?
+            if case .number(let number)? = answer["status"] { status = Int32(exactly: number) }
+            return NativeLibraryError(library, operation: answer["operation"]?.text ?? "", status: status, reason: message)
+        }
         return FolioError(path: answer["path"]?.text ?? "", message)
     }
 }

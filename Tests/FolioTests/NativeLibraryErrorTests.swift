@@ -1,0 +1,43 @@
+import CCairoPango
+import Foundation
+import XCTest
+
+@testable import Folio
+@testable import FolioGraphics
+@testable import FolioModel
+@testable import FolioPDF
+
+/// Failures of C libraries are typed errors naming the library, what it did and its status, in
+/// this process and across a render worker's channel.
+final class NativeLibraryErrorTests: XCTestCase {
+    func testCairoStatusNamesCairoItsStatusAndItsWords() {
+        XCTAssertNoThrow(try CairoStatus.require(CAIRO_STATUS_SUCCESS, while: "writing the PDF"))
+        XCTAssertThrowsError(try CairoStatus.require(CAIRO_STATUS_NO_MEMORY, while: "writing the PDF")) { error in
+            guard let failure = error as? NativeLibraryError else { return XCTFail("\(type(of: error)): \(error)") }
+            XCTAssertEqual(failure.library, .cairo)
+            XCTAssertEqual(failure.status, 1)
+            XCTAssertEqual(failure.description, "Cairo failed while writing the PDF: out of memory (status 1)")
+        }
+    }
+
+    func testQPDFRefusingItsInputIsALibraryErrorNotTheDocuments() {
+        let finisher = PDFFinisher(
+            document: Document(title: "T", elements: []), structure: StructureRecord(), date: Date(timeIntervalSince1970: 0))
+        XCTAssertThrowsError(try finisher.finish(Data("not a PDF".utf8))) { error in
+            guard let failure = error as? NativeLibraryError else { return XCTFail("\(type(of: error)): \(error)") }
+            XCTAssertEqual(failure.library, .qpdf)
+            XCTAssertEqual(failure.operation, "finishing the PDF")
+            XCTAssertNotNil(failure.status)
+            XCTAssertFalse(failure.reason.isEmpty)
+            XCTAssertEqual(failure.description.split(separator: "\n").count, 1)
+        }
+    }
+
+    func testALibraryErrorCrossesTheWorkerChannelWhole() {
+        let sent = NativeLibraryError(.cairo, operation: "drawing the PDF", status: 23, reason: "invalid size")
+        let received = RenderWorker.error(in: RenderWorker.errorAnswer(sent))
+        XCTAssertEqual(received as? NativeLibraryError, sent)
+        let invalid = FolioError(path: "elements[2].rows", "expected an array")
+        XCTAssertEqual(RenderWorker.error(in: RenderWorker.errorAnswer(invalid)) as? FolioError, invalid)
+    }
+}
