@@ -54,11 +54,9 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "Parallel workers; all cores by default.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "A theme file (YAML or JSON, see Templates/theme.yaml): colours, fonts, sizes, logo.")
-    var theme: String?
+    @OptionGroup var theme: ThemeOption
 
-    @Option(help: "HTML outputs as page (default), fragment or shadow, as for folio render --html.")
-    var html: HTMLRenderer.Output = .page
+    @OptionGroup var htmlOutput: HTMLOutputOption
 
     @Flag(help: "Skip records whose output files already exist.")
     var resume = false
@@ -72,8 +70,7 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Fail a record whose layout report has warnings (a keep rule broken, text cut, missing glyphs, an image without alt text).")
     var strict = false
 
-    @Flag(help: "Accept keys that no field has (such as a misspelt 'titel') in the template instead of failing every record.")
-    var lenient = false
+    @OptionGroup var lenient: LenientOption
 
     @Flag(help: "No progress bar or progress lines.")
     var quiet = false
@@ -93,7 +90,10 @@ struct BatchCommand: ParsableCommand {
     func validate() throws {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 256") }
         guard (0...(1 << 24)).contains(memoryLimit) else { throw ValidationError("--memory-limit must be between 0 and 16777216 MB") }
-        _ = try formats()
+        let formats = try formats()
+        if htmlOutput.html != nil, !formats.contains(.html) {
+            throw ValidationError("--html needs HTML output (--format html or pdf,html)")
+        }
         _ = try shardValue()
     }
 
@@ -124,10 +124,10 @@ struct BatchCommand: ParsableCommand {
             shard: try shardValue(), failFast: failFast)
         let summary: BatchSummary
         do {
-            options.theme = try ThemeLoader.load(theme)
+            options.theme = try theme.load()
             options.strictLayout = strict
-            options.lenient = lenient
-            options.html = html
+            options.lenient = lenient.lenient
+            options.html = htmlOutput.html ?? .page
             if !inProcess {
                 options.workers = WorkerSettings.runningThisProgram(memoryLimit: UInt64(memoryLimit) << 20, timeLimit: timeLimit)
             }

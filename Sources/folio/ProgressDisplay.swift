@@ -13,6 +13,9 @@ final class ProgressDisplay: BatchProgress {
 
     func started(total: Int) { self.total = total }
 
+    /// Printed whatever the mode, as `folio render --lenient` prints them.
+    func warned(_ warning: FolioError) { write("folio: warning: \(warning)\n") }
+
     func progressed(_ summary: BatchSummary) {
         switch mode {
         case .quiet: return

@@ -28,17 +28,11 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "HTML only: write one embeddable <div> with scoped styles instead of a whole page (same as --html fragment).")
     var fragment = false
 
-    @Option(
-        help:
-            "HTML only: page (default), fragment (one <div>, styles scoped under its id) or shadow (a <div> with a declarative shadow root: fully isolated styles, no script)."
-    )
-    var html: HTMLRenderer.Output?
+    @OptionGroup var htmlOutput: HTMLOutputOption
 
-    @Option(help: "HTML only: a Mustache page shell to use instead of the built-in one (see Templates/page.mustache).")
-    var template: String?
+    @OptionGroup var pageShell: PageShellOption
 
-    @Option(help: "A theme file (YAML or JSON, see Templates/theme.yaml): colours, fonts, sizes, logo.")
-    var theme: String?
+    @OptionGroup var theme: ThemeOption
 
     @Option(help: "HTML only: prefix for every element id (default: derived from the document).")
     var idPrefix: String?
@@ -56,7 +50,8 @@ struct RenderCommand: ParsableCommand {
     var strict = false
 
     func validate() throws {
-        if fragment || html != nil || template != nil || idPrefix != nil || csp, resolvedFormat != .html {
+        let html = htmlOutput.html
+        if fragment || html != nil || pageShell.path != nil || idPrefix != nil || csp, resolvedFormat != .html {
             throw ValidationError(
                 "--fragment, --html, --template, --id-prefix and --csp need HTML output (--format html or an .html output)")
         }
@@ -82,8 +77,7 @@ struct RenderCommand: ParsableCommand {
         return base + "." + resolvedFormat.rawValue
     }
 
-    @Flag(help: "Report keys that no field has (such as a misspelt 'titel') as warnings instead of errors.")
-    var lenient = false
+    @OptionGroup var lenient: LenientOption
 
     func run() throws {
         StandardStreams.ignoreBrokenPipes()
@@ -108,24 +102,15 @@ struct RenderCommand: ParsableCommand {
             data = try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
             baseDirectory = URL(fileURLWithPath: input).deletingLastPathComponent()
         }
-        let decoded = try DocumentDecoder.decodeForRendering(data, format: DocumentDecoder.Format(fileName: input), lenient: lenient) {
+        let decoded = try DocumentDecoder.decodeForRendering(
+            data, format: DocumentDecoder.Format(fileName: input), lenient: lenient.lenient
+        ) {
             StandardStreams.printError("folio: warning: \($0)")
         }
         var options = RenderOptions(
-            baseDirectory: baseDirectory, theme: try ThemeLoader.load(theme),
-            html: html ?? (fragment ? .fragment : .page), idPrefix: idPrefix)
-        if let template {
-            guard
-                let text = String(
-                    validatingUTF8Bytes: try BoundedFile.read(
-                        template, limit: 1 << 20, field: "--template",
-                        what: "template", regularOnly: true))
-            else {
-                throw FolioError(path: "--template", "\(template) is not UTF-8 text")
-            }
-            try HTMLRenderer.checkPageTemplate(text)
-            options.pageTemplate = text
-        }
+            baseDirectory: baseDirectory, theme: try theme.load(),
+            html: htmlOutput.html ?? (fragment ? .fragment : .page), idPrefix: idPrefix)
+        options.pageTemplate = try pageShell.load()
         // Validated, themed and with its images read once, whatever is rendered from it.
         let document = try decoded.prepared(options: options)
         var report: LayoutReport?

@@ -81,11 +81,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "A folder of document templates (.yaml, .yml, .json) rendered by POST /v1/templates/NAME/render.")
     var templates: String?
 
-    @Option(help: "A theme file (YAML or JSON, see Templates/theme.yaml) under every document's own theme.")
-    var theme: String?
+    @OptionGroup var theme: ThemeOption
 
-    @Option(help: "HTML only: a Mustache page shell to use instead of the built-in one (see Templates/page.mustache).")
-    var template: String?
+    @OptionGroup var pageShell: PageShellOption
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
@@ -127,19 +125,8 @@ struct ServeCommand: ParsableCommand {
             }
             settings.assets = try assets.map { try AssetFolder(path: $0) }
             settings.templates = try templates.map { try TemplateLibrary(directory: $0) } ?? TemplateLibrary()
-            settings.theme = try ThemeLoader.load(theme)
-            if let template {
-                guard
-                    let text = String(
-                        validatingUTF8Bytes: try BoundedFile.read(
-                            template, limit: 1 << 20, field: "--template",
-                            what: "template", regularOnly: true))
-                else {
-                    throw FolioError(path: "--template", "\(template) is not UTF-8 text")
-                }
-                try HTMLRenderer.checkPageTemplate(text)
-                settings.pageTemplate = text
-            }
+            settings.theme = try theme.load()
+            settings.pageTemplate = try pageShell.load()
             guard (0...(1 << 24)).contains(memoryLimit) else {
                 throw FolioError(path: "--memory-limit", "must be between 0 and 16777216 MB")
             }

@@ -384,6 +384,68 @@ final class BatchCommandIntegrationTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }, ["reportfdp.exe.pdf"])
     }
 
+    func testLenientMeansWarningsOnStandardErrorInBatchAsInRender() throws {
+        // One meaning of --lenient: an unknown key is a warning printed on standard error, not an
+        // error. Without it every record fails naming the key; with it every record is written and
+        // the template's warnings are printed once, not once per record.
+        let folder = try TestSupport.temporaryDirectory()
+        let misspelt = folder.appendingPathComponent("misspelt.yaml")
+        try Data("title: \"Week {{n}}\"\ntitel: oops\nelements:\n  - type: paragraph\n    text: \"Hi {{name}}\"\n    colour: red\n".utf8)
+            .write(to: misspelt)
+        let data = try write((1...3).map { #"{"n": \#($0), "name": "P\#($0)"}"# })
+        let strict = try TestSupport.run(
+            folio, ["batch", misspelt.path, "--data", data.path, "--out", folder.appendingPathComponent("a").path])
+        XCTAssertEqual(strict.status, 1)
+        let failures = lines(folder.appendingPathComponent("a/failures.jsonl"))
+        XCTAssertEqual(failures.count, 3)
+        XCTAssertTrue((failures.first?["error"] as? String ?? "").contains("titel: unknown key"), "\(failures)")
+        let lenient = try TestSupport.run(
+            folio, ["batch", misspelt.path, "--data", data.path, "--out", folder.appendingPathComponent("b").path, "--lenient", "--quiet"])
+        XCTAssertEqual(lenient.status, 0, lenient.stderr)
+        let warnings = lenient.stderr.split(separator: "\n").filter { $0.hasPrefix("folio: warning: ") }
+        XCTAssertEqual(
+            warnings,
+            [
+                #"folio: warning: titel: unknown key; did you mean "title"?"#,
+                "folio: warning: elements[0].colour: unknown key; expected one of: align, text, type",
+            ])
+        XCTAssertEqual(lines(folder.appendingPathComponent("b/manifest.jsonl")).count, 3)
+        // folio render --lenient says the same, in the same words.
+        let render = try TestSupport.run(
+            folio, ["render", misspelt.path, "-o", folder.appendingPathComponent("one.pdf").path, "--lenient"])
+        XCTAssertEqual(render.status, 0, render.stderr)
+        XCTAssertEqual(render.stderr.split(separator: "\n").map(String.init), warnings.map(String.init))
+    }
+
+    func testTheCommandsShareTheirOptions() throws {
+        // --theme, --template, --html and --lenient are declared once and explained alike wherever they appear.
+        /// The OPTIONS section of `folio COMMAND --help`, in one line with single spaces.
+        func help(_ command: String) throws -> String {
+            let text = try TestSupport.run(folio, [command, "--help"]).text
+            let options = text.components(separatedBy: "OPTIONS:").last ?? ""
+            return options.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        /// What follows `option` up to the next option.
+        func explanation(of option: String, in text: String) -> String? {
+            guard let start = text.range(of: "\(option) <") ?? text.range(of: "\(option) ") else { return nil }
+            let rest = text[start.upperBound...]
+            let end = rest.firstMatch(of: #/ (-\w, )?--[a-z]/#)?.range.lowerBound ?? rest.endIndex
+            return String(rest[..<end])
+        }
+        let render = try help("render")
+        let batch = try help("batch")
+        let serve = try help("serve")
+        for (option, commands) in [
+            ("--theme", [render, batch, serve]), ("--template", [render, serve]), ("--html", [render, batch]),
+            ("--lenient", [render, batch]),
+        ] {
+            let explanations = commands.map { explanation(of: option, in: $0) }
+            XCTAssertNotNil(explanations.first ?? nil, "\(option) missing")
+            XCTAssertEqual(Set(explanations.compactMap { $0 }).count, 1, "\(option) is explained differently: \(explanations)")
+            XCTAssertEqual(explanations.compactMap { $0 }.count, commands.count, "\(option) missing from a command")
+        }
+        XCTAssertTrue(render.contains("are warnings printed on standard error, not errors"), render)
+    }
 }
 
 /// The HTML escaping rule, restated for assertions.

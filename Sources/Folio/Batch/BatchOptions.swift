@@ -26,7 +26,7 @@ public struct BatchOptions: Sendable {
     public var theme: Theme = .standard
     /// Fail a record whose PDF layout report has warnings.
     public var strictLayout = false
-    /// Let keys no field has through (the template's misspellings are otherwise each record's error).
+    /// Keys no field has are warnings (told once to `BatchProgress.warned`), not each record's error.
     public var lenient = false
     /// HTML outputs as whole pages, fragments or shadow-root fragments.
     public var html: HTMLRenderer.Output = .page
@@ -88,7 +88,17 @@ public struct BatchSummary: Sendable {
 
 /// Receives progress while a batch runs (on the thread that called `run`).
 public protocol BatchProgress: AnyObject {
+    /// The batch will render `total` records.
     func started(total: Int)
+    /// Records were written, skipped or failed (at most ten times a second).
     func progressed(_ summary: BatchSummary)
+    /// The batch has ended.
     func finished(_ summary: BatchSummary)
+    /// With `lenient`, a key of the template no field has (told once, before the first record).
+    func warned(_ warning: FolioError)
+}
+
+extension BatchProgress {
+    /// Warnings are not shown unless the receiver shows them.
+    public func warned(_ warning: FolioError) {}
 }

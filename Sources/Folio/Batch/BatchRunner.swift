@@ -12,6 +12,7 @@ public final class BatchRunner: Sendable {
 
     private let options: BatchOptions
     private let templateData: Data
+    private let template: DocumentTemplate
     private let renderOptions: RenderOptions
     /// Writes a record's documents in this process (`--in-process`).
     private let writer: BatchDocumentWriter
@@ -23,7 +24,7 @@ public final class BatchRunner: Sendable {
         try options.workers?.validate()
         templateData = try BoundedFile.read(
             options.template.path, limit: InputLimits.documentBytes, field: "", what: "template", regularOnly: true)
-        let template = try DocumentTemplate(data: templateData, format: DocumentDecoder.Format(fileName: options.template.path))
+        template = try DocumentTemplate(data: templateData, format: DocumentDecoder.Format(fileName: options.template.path))
         renderOptions = RenderOptions(
             baseDirectory: options.template.deletingLastPathComponent(), theme: options.theme,
             html: options.html)
@@ -62,6 +63,9 @@ public final class BatchRunner: Sendable {
 
         var summary = BatchSummary()
         summary.total = try checkNames(dataPath: dataPath)
+        if options.lenient, let progress {
+            for warning in try unknownKeys(dataPath: dataPath) { progress.warned(warning) }
+        }
         progress?.started(total: summary.total)
 
         let manifestURL = options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.manifestName))
@@ -288,6 +292,20 @@ public final class BatchRunner: Sendable {
                 ? error : FolioError(path: "", "cannot spool standard input to \(path): \(error.message)")
         }
         return path
+    }
+
+    /// The keys no field has in the template as the first selected record fills it (at most 20):
+    /// they are the same for every record, so they are told once rather than per document.
+    private func unknownKeys(dataPath: String) throws -> [FolioError] {
+        let reader = try RecordReader(path: dataPath)
+        while let record = try reader.next() {
+            guard options.selects(record.number), case .success(let value) = record.value else { continue }
+            var warnings: [FolioError] = []
+            let bound = try? template.bind(value, number: record.number)
+            _ = bound.flatMap { try? DocumentDecoder.decode(Document.self, from: $0, lenient: true) { warnings.append($0) } }
+            return Array(warnings.prefix(20))
+        }
+        return []
     }
 
     /// Counts the selected records and rejects two records that would write the same file,

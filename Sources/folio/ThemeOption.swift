@@ -1,11 +1,17 @@
+import ArgumentParser
 import Folio
 import Foundation
 
-/// Reads `--theme` files.
-enum ThemeLoader {
-    /// The default theme with the file's settings, its logo relative to the file; the default theme without a file.
-    static func load(_ path: String?) throws -> Theme {
-        guard let path else { return .standard }
+/// `--theme FILE`, the same for `render`, `batch` and `serve`.
+struct ThemeOption: ParsableArguments {
+    @Option(
+        help: "A theme file (YAML or JSON, see Templates/theme.yaml): colours, fonts, sizes, logo. A document's own theme applies over it."
+    )
+    var theme: String?
+
+    /// The standard theme with the file's settings, its logo relative to the file; the standard theme without a file.
+    func load() throws -> Theme {
+        guard let path = theme else { return .standard }
         let data = try BoundedFile.read(path, limit: InputLimits.documentBytes, field: "--theme", what: "theme", regularOnly: true)
         let spec: ThemeSpec
         do {
