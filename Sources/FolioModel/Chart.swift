@@ -116,17 +116,17 @@ public struct Chart: Sendable, Hashable, Codable {
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        title = try c.decodeIfPresent(String.self, forKey: .title)
-        caption = try c.decodeIfPresent(String.self, forKey: .caption)
-        height = try c.decodeIfPresent(Length.self, forKey: .height)
-        xAxis = try c.decodeIfPresent(ChartAxis.self, forKey: .xAxis) ?? ChartAxis()
-        yAxis = try c.decodeIfPresent(ChartAxis.self, forKey: .yAxis) ?? ChartAxis()
-        secondaryYAxis = try c.decodeIfPresent(ChartAxis.self, forKey: .secondaryYAxis)
-        legend = try c.decodeIfPresent(LegendOptions.self, forKey: .legend) ?? LegendOptions()
-        thresholds = try c.decodeIfPresent([ChartThreshold].self, forKey: .thresholds) ?? []
-        alt = try c.decodeIfPresent(String.self, forKey: .alt)
-        dataTable = try c.decodeIfPresent(Bool.self, forKey: .dataTable) ?? false
-        noData = try c.decodeIfPresent(String.self, forKey: .noData)
+        title = try c.decodeIfPresent(.title)
+        caption = try c.decodeIfPresent(.caption)
+        height = try c.decodeIfPresent(.height)
+        xAxis = try c.decode(.xAxis, default: ChartAxis())
+        yAxis = try c.decode(.yAxis, default: ChartAxis())
+        secondaryYAxis = try c.decodeIfPresent(.secondaryYAxis)
+        legend = try c.decode(.legend, default: LegendOptions())
+        thresholds = try c.decode(.thresholds, default: [])
+        alt = try c.decodeIfPresent(.alt)
+        dataTable = try c.decode(.dataTable, default: false)
+        noData = try c.decodeIfPresent(.noData)
         let kind = try c.decodeIfPresent(String.self, forKey: .kind) ?? "bar"
         switch kind {
         case "bar": body = .bar(try BarChart(from: decoder))
@@ -207,16 +207,14 @@ public struct ChartSeries: Sendable, Hashable, Codable {
         self.stack = stack
     }
 
-    private enum CodingKeys: String, CodingKey { case title, values, valueLabels, tint, tints, stack }
-
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         title = try c.decodeIfPresent(LenientText.self, forKey: .title)?.value ?? ""
         values = try c.decode([Double?].self, forKey: .values)
         valueLabels = try c.decodeIfPresent([LenientText?].self, forKey: .valueLabels)?.map { $0?.value }
-        tint = try c.decodeIfPresent(Color.self, forKey: .tint)
-        tints = try c.decodeIfPresent([Color?].self, forKey: .tints)
+        tint = try c.decodeIfPresent(.tint)
+        tints = try c.decodeIfPresent(.tints)
         stack = try c.decodeIfPresent(LenientText.self, forKey: .stack)?.value
     }
 
@@ -256,19 +254,15 @@ public struct BarChart: Sendable, Hashable, Codable {
         self.valueLabels = valueLabels
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case categories, categorySubtitles, series, orientation, stacked, valueLabels
-    }
-
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         categories = try c.decode([LenientText].self, forKey: .categories).map(\.value)
         categorySubtitles = try c.decodeIfPresent([LenientText].self, forKey: .categorySubtitles)?.map(\.value)
         series = try c.decode([ChartSeries].self, forKey: .series)
-        orientation = try c.decodeIfPresent(Orientation.self, forKey: .orientation) ?? .vertical
-        stacked = try c.decodeIfPresent(Bool.self, forKey: .stacked) ?? false
-        valueLabels = try c.decodeIfPresent(Bool.self, forKey: .valueLabels) ?? true
+        orientation = try c.decode(.orientation, default: .vertical)
+        stacked = try c.decode(.stacked, default: false)
+        valueLabels = try c.decode(.valueLabels, default: true)
     }
 }
 

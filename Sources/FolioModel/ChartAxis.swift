@@ -47,20 +47,18 @@ public struct ChartAxis: Sendable, Hashable, Codable {
         self.type = type
     }
 
-    private enum CodingKeys: String, CodingKey { case title, min, max, clip, tickInterval, ticks, format, grid, scale, type }
-
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        title = try c.decodeIfPresent(String.self, forKey: .title)
-        min = try c.decodeIfPresent(Double.self, forKey: .min)
-        max = try c.decodeIfPresent(Double.self, forKey: .max)
-        tickInterval = try c.decodeIfPresent(Double.self, forKey: .tickInterval)
-        clip = try c.decodeIfPresent(Bool.self, forKey: .clip) ?? false
-        ticks = try c.decodeIfPresent([ChartTick].self, forKey: .ticks)
-        format = try c.decodeIfPresent(ValueFormat.self, forKey: .format)
-        grid = try c.decodeIfPresent(Bool.self, forKey: .grid) ?? true
-        scale = try c.decodeIfPresent(Scale.self, forKey: .scale) ?? .linear
-        type = try c.decodeIfPresent(ValueType.self, forKey: .type)
+        title = try c.decodeIfPresent(.title)
+        min = try c.decodeIfPresent(.min)
+        max = try c.decodeIfPresent(.max)
+        tickInterval = try c.decodeIfPresent(.tickInterval)
+        clip = try c.decode(.clip, default: false)
+        ticks = try c.decodeIfPresent(.ticks)
+        format = try c.decodeIfPresent(.format)
+        grid = try c.decode(.grid, default: true)
+        scale = try c.decode(.scale, default: .linear)
+        type = try c.decodeIfPresent(.type)
     }
 }

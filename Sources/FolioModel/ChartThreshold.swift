@@ -49,17 +49,15 @@ public struct ChartThreshold: Sendable, Hashable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case kind, value, upper, label, tint, highlight, series }
-
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        kind = try c.decodeIfPresent(Kind.self, forKey: .kind) ?? .greaterThan
+        kind = try c.decode(.kind, default: .greaterThan)
         value = try c.decode(Double.self, forKey: .value)
-        upper = try c.decodeIfPresent(Double.self, forKey: .upper)
-        label = try c.decodeIfPresent(String.self, forKey: .label)
-        tint = try c.decodeIfPresent(Color.self, forKey: .tint)
-        highlight = try c.decodeIfPresent(Bool.self, forKey: .highlight) ?? true
-        series = try c.decodeIfPresent(String.self, forKey: .series)
+        upper = try c.decodeIfPresent(.upper)
+        label = try c.decodeIfPresent(.label)
+        tint = try c.decodeIfPresent(.tint)
+        highlight = try c.decode(.highlight, default: true)
+        series = try c.decodeIfPresent(.series)
     }
 }

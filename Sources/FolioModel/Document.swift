@@ -40,28 +40,27 @@ public struct Document: Sendable, Hashable, Codable {
         self.elements = elements
     }
 
-    private enum CodingKeys: String, CodingKey { case title, header, footer, strings, page, metadata, theme, elements }
     private enum PageSizeKey: String, CodingKey { case size }
 
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        title = try container.decodeIfPresent(String.self, forKey: .title) ?? ""
-        header = try container.decodeIfPresent(RunningLine.self, forKey: .header)
+        title = try container.decode(.title, default: "")
+        header = try container.decodeIfPresent(.header)
         // A footer given as one text is today's footer: the title at the left, the text at the right.
         if let text = try? container.decodeIfPresent(String.self, forKey: .footer) {
             footer = .titleBeside(text)
         } else {
-            footer = try container.decodeIfPresent(RunningLine.self, forKey: .footer)
+            footer = try container.decodeIfPresent(.footer)
         }
-        strings = try container.decodeIfPresent(BuiltInStrings.Overrides.self, forKey: .strings) ?? .init()
-        page = try container.decodeIfPresent(PageSetup.self, forKey: .page) ?? PageSetup()
-        metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata) ?? Metadata()
+        strings = try container.decode(.strings, default: .init())
+        page = try container.decode(.page, default: PageSetup())
+        metadata = try container.decode(.metadata, default: Metadata())
         // Without a size, the paper of the language's region: US Letter for en-US, A4 for most others.
         let sizeGiven = (try? container.nestedContainer(keyedBy: PageSizeKey.self, forKey: .page).contains(.size)) ?? false
         if !sizeGiven { page.size = .standard(forLanguage: metadata.language) }
-        theme = try container.decodeIfPresent(ThemeSpec.self, forKey: .theme)
-        elements = try container.decodeIfPresent([Block].self, forKey: .elements) ?? []
+        theme = try container.decodeIfPresent(.theme)
+        elements = try container.decode(.elements, default: [])
     }
 
     /// Every word Folio writes by itself in this document: its language's table with its overrides.

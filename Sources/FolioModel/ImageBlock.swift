@@ -51,9 +51,9 @@ public struct ImageBlock: Sendable, Hashable, Codable {
                 DecodingError.Context(
                     codingPath: container.codingPath, debugDescription: "an image needs \"path\" or base64 \"data\""))
         }
-        width = try container.decodeIfPresent(Length.self, forKey: .width)
-        alt = try container.decodeIfPresent(String.self, forKey: .alt) ?? ""
-        caption = try container.decodeIfPresent(String.self, forKey: .caption)
+        width = try container.decodeIfPresent(.width)
+        alt = try container.decode(.alt, default: "")
+        caption = try container.decodeIfPresent(.caption)
     }
 
     /// Encodes the value as a document writes it.

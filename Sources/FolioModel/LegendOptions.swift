@@ -19,8 +19,6 @@ public struct LegendOptions: Sendable, Hashable, Codable {
     /// No legend.
     public static let hidden = LegendOptions(position: .none)
 
-    private enum CodingKeys: String, CodingKey { case position, swatch }
-
     /// Decodes `true`/`false` or `{position, swatch}`.
     public init(from decoder: Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let shown = try? single.decode(Bool.self) {

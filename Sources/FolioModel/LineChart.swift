@@ -149,26 +149,22 @@ public struct LinePlot: Sendable, Hashable, Codable {
         self.axis = axis
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case title, values, x, tint, tints, fill, fillColor, fillOpacity, markers, dashed, axis, markerShape
-    }
-
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         title = try c.decodeIfPresent(LenientText.self, forKey: .title)?.value ?? ""
         values = try c.decode([Double?].self, forKey: .values)
-        x = try c.decodeIfPresent(XValues.self, forKey: .x)
-        tint = try c.decodeIfPresent(Color.self, forKey: .tint)
-        tints = try c.decodeIfPresent([Color?].self, forKey: .tints)
-        fillColor = try c.decodeIfPresent(Color.self, forKey: .fillColor)
-        fillOpacity = try c.decodeIfPresent(Double.self, forKey: .fillOpacity)
+        x = try c.decodeIfPresent(.x)
+        tint = try c.decodeIfPresent(.tint)
+        tints = try c.decodeIfPresent(.tints)
+        fillColor = try c.decodeIfPresent(.fillColor)
+        fillOpacity = try c.decodeIfPresent(.fillOpacity)
         // A fill colour or opacity asks for a fill.
-        fill = try c.decodeIfPresent(Bool.self, forKey: .fill) ?? (fillColor != nil || fillOpacity != nil)
-        markers = try c.decodeIfPresent(Bool.self, forKey: .markers)
-        dashed = try c.decodeIfPresent(Bool.self, forKey: .dashed) ?? false
-        axis = try c.decodeIfPresent(Axis.self, forKey: .axis) ?? .primary
-        markerShape = try c.decodeIfPresent(MarkerShape.self, forKey: .markerShape)
+        fill = try c.decode(.fill, default: (fillColor != nil || fillOpacity != nil))
+        markers = try c.decodeIfPresent(.markers)
+        dashed = try c.decode(.dashed, default: false)
+        axis = try c.decode(.axis, default: .primary)
+        markerShape = try c.decodeIfPresent(.markerShape)
     }
 }
 
@@ -214,11 +210,11 @@ public struct LineChart: Sendable, Hashable, Codable {
 
     init(from decoder: Decoder, connect: Bool) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        x = try c.decodeIfPresent(XValues.self, forKey: .x)
+        x = try c.decodeIfPresent(.x)
         plots = try c.decode([LinePlot].self, forKey: .plots)
-        interpolation = try c.decodeIfPresent(Interpolation.self, forKey: .interpolation) ?? .linear
-        markers = try c.decodeIfPresent(Bool.self, forKey: .markers) ?? !connect
-        referenceLines = try c.decodeIfPresent([ReferenceLine].self, forKey: .referenceLines) ?? []
+        interpolation = try c.decode(.interpolation, default: .linear)
+        markers = try c.decode(.markers, default: !connect)
+        referenceLines = try c.decode(.referenceLines, default: [])
         self.connect = connect
     }
 

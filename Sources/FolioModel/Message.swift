@@ -43,15 +43,13 @@ public struct Message: Sendable, Hashable, Codable {
     /// The tint given, or the kind's default.
     public var effectiveTint: Color { tint ?? kind.defaultTint }
 
-    private enum CodingKeys: String, CodingKey { case title, text, kind, tint }
-
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        title = try container.decodeIfPresent(String.self, forKey: .title) ?? ""
-        text = try container.decodeIfPresent(RichText.self, forKey: .text) ?? RichText("")
-        kind = try container.decodeIfPresent(Kind.self, forKey: .kind) ?? .tip
-        tint = try container.decodeIfPresent(Color.self, forKey: .tint)
+        title = try container.decode(.title, default: "")
+        text = try container.decode(.text, default: RichText(""))
+        kind = try container.decode(.kind, default: .tip)
+        tint = try container.decodeIfPresent(.tint)
     }
 }
 

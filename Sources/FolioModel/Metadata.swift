@@ -45,12 +45,12 @@ public struct Metadata: Sendable, Hashable, Codable {
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        author = try container.decodeIfPresent(String.self, forKey: .author)
-        subject = try container.decodeIfPresent(String.self, forKey: .subject)
-        keywords = try container.decodeIfPresent([String].self, forKey: .keywords) ?? []
-        language = try container.decodeIfPresent(String.self, forKey: .language) ?? "en"
-        tagged = try container.decodeIfPresent(Bool.self, forKey: .tagged) ?? true
-        conformance = try container.decodeIfPresent(Conformance.self, forKey: .conformance) ?? .accessible
+        author = try container.decodeIfPresent(.author)
+        subject = try container.decodeIfPresent(.subject)
+        keywords = try container.decode(.keywords, default: [])
+        language = try container.decode(.language, default: "en")
+        tagged = try container.decode(.tagged, default: true)
+        conformance = try container.decode(.conformance, default: .accessible)
         if let text = try container.decodeIfPresent(String.self, forKey: .creationDate) {
             guard let date = Metadata.parseDate(text) else {
                 throw DecodingError.dataCorruptedError(

@@ -94,8 +94,6 @@ public struct PageSetup: Sendable, Hashable, Codable {
             self.left = left
         }
 
-        private enum CodingKeys: String, CodingKey { case top, right, bottom, left }
-
         /// Decodes the value from a document, as written in JSON or YAML.
         public init(from decoder: Decoder) throws {
             if let single = try? decoder.singleValueContainer(),
@@ -137,13 +135,11 @@ public struct PageSetup: Sendable, Hashable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case size, orientation, margins }
-
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        size = try container.decodeIfPresent(Size.self, forKey: .size) ?? .a4
-        orientation = try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? .portrait
-        margins = try container.decodeIfPresent(Margins.self, forKey: .margins) ?? Margins(all: .cm(2))
+        size = try container.decode(.size, default: .a4)
+        orientation = try container.decode(.orientation, default: .portrait)
+        margins = try container.decode(.margins, default: Margins(all: .cm(2)))
     }
 }

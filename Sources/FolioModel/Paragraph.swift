@@ -21,13 +21,11 @@ public struct Paragraph: Sendable, Hashable, Codable {
         self.init(RichText(text), align: align)
     }
 
-    private enum CodingKeys: String, CodingKey { case text, align }
-
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         text = try container.decode(RichText.self, forKey: .text)
-        align = try container.decodeIfPresent(Alignment.self, forKey: .align) ?? .left
+        align = try container.decode(.align, default: .left)
     }
 }
 

@@ -55,12 +55,12 @@ public struct PieChart: Sendable, Hashable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         segments = try c.decode([ChartSegment].self, forKey: .segments)
         self.donut = donut
-        clockwise = try c.decodeIfPresent(Bool.self, forKey: .clockwise) ?? true
+        clockwise = try c.decode(.clockwise, default: true)
         centerTitle = try c.decodeIfPresent(LenientText.self, forKey: .centerTitle)?.value
         centerText = try c.decodeIfPresent(LenientText.self, forKey: .centerText)?.value
-        percentLabels = try c.decodeIfPresent(Bool.self, forKey: .percentLabels) ?? true
-        explode = try c.decodeIfPresent([Int].self, forKey: .explode) ?? []
-        ringWidth = try c.decodeIfPresent(Double.self, forKey: .ringWidth)
+        percentLabels = try c.decode(.percentLabels, default: true)
+        explode = try c.decode(.explode, default: [])
+        ringWidth = try c.decodeIfPresent(.ringWidth)
     }
 
     /// Decodes the value from a document, as written in JSON or YAML.

@@ -35,14 +35,12 @@ public struct RangeChart: Sendable, Hashable, Codable {
         self.multiplePoints = multiplePoints
     }
 
-    private enum CodingKeys: String, CodingKey { case categories, plots, connected, multiplePoints }
-
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         categories = try c.decode([LenientText].self, forKey: .categories).map(\.value)
         plots = try c.decode([RangePlot].self, forKey: .plots)
-        connected = try c.decodeIfPresent(Bool.self, forKey: .connected) ?? false
-        multiplePoints = try c.decodeIfPresent(Bool.self, forKey: .multiplePoints) ?? false
+        connected = try c.decode(.connected, default: false)
+        multiplePoints = try c.decode(.multiplePoints, default: false)
     }
 }

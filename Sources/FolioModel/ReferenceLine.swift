@@ -28,15 +28,13 @@ public struct ReferenceLine: Sendable, Hashable, Codable {
         self.dashed = dashed
     }
 
-    private enum CodingKeys: String, CodingKey { case axis, value, label, tint, dashed }
-
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        axis = try c.decodeIfPresent(Axis.self, forKey: .axis) ?? .y
+        axis = try c.decode(.axis, default: .y)
         value = try c.decode(Double.self, forKey: .value)
-        label = try c.decodeIfPresent(String.self, forKey: .label)
-        tint = try c.decodeIfPresent(Color.self, forKey: .tint)
-        dashed = try c.decodeIfPresent(Bool.self, forKey: .dashed) ?? true
+        label = try c.decodeIfPresent(.label)
+        tint = try c.decodeIfPresent(.tint)
+        dashed = try c.decode(.dashed, default: true)
     }
 }

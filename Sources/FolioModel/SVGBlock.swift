@@ -48,9 +48,9 @@ public struct SVGBlock: Sendable, Hashable, Codable {
                 DecodingError.Context(
                     codingPath: container.codingPath, debugDescription: "an svg block needs \"svg\" (the markup) or \"path\""))
         }
-        width = try container.decodeIfPresent(Length.self, forKey: .width)
-        alt = try container.decodeIfPresent(String.self, forKey: .alt) ?? ""
-        caption = try container.decodeIfPresent(String.self, forKey: .caption)
+        width = try container.decodeIfPresent(.width)
+        alt = try container.decode(.alt, default: "")
+        caption = try container.decodeIfPresent(.caption)
     }
 
     /// Encodes the value as a document writes it.

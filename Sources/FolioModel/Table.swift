@@ -154,8 +154,6 @@ public struct Table: Sendable, Hashable, Codable {
         index < align.count ? align[index] : .left
     }
 
-    private enum CodingKeys: String, CodingKey { case header, rows, align, zebra, caption, continuedCaption, widths, spans }
-
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -169,15 +167,15 @@ public struct Table: Sendable, Hashable, Codable {
             for (cell, span) in row.spans { spans.append(CellSpan(row: index, cell: cell, span: span)) }
         }
         self.spans = spans.sorted { ($0.row, $0.cell) < ($1.row, $1.cell) }
-        align = try container.decodeIfPresent([Alignment].self, forKey: .align) ?? []
-        zebra = try container.decodeIfPresent(Bool.self, forKey: .zebra) ?? true
-        caption = try container.decodeIfPresent(String.self, forKey: .caption)
+        align = try container.decode(.align, default: [])
+        zebra = try container.decode(.zebra, default: true)
+        caption = try container.decodeIfPresent(.caption)
         if let flag = try? container.decodeIfPresent(Bool.self, forKey: .continuedCaption) {
             continuedCaption = flag ? "\(caption ?? "") (continued)".trimmingWhitespace() : nil
         } else {
-            continuedCaption = try container.decodeIfPresent(String.self, forKey: .continuedCaption)
+            continuedCaption = try container.decodeIfPresent(.continuedCaption)
         }
-        widths = try container.decodeIfPresent([ColumnWidth].self, forKey: .widths)
+        widths = try container.decodeIfPresent(.widths)
     }
 }
 

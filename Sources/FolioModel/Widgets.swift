@@ -19,15 +19,13 @@ public struct Widgets: Sendable, Hashable, Codable {
             self.tint = tint
         }
 
-        private enum CodingKeys: String, CodingKey { case title, value, detail, tint }
-
         /// Decodes the value from a document, as written in JSON or YAML.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             title = try container.decode(LenientText.self, forKey: .title).value
             value = try container.decode(LenientText.self, forKey: .value).value
             detail = try container.decodeIfPresent(LenientText.self, forKey: .detail)?.value
-            tint = try container.decodeIfPresent(Color.self, forKey: .tint)
+            tint = try container.decodeIfPresent(.tint)
         }
     }
 
@@ -35,8 +33,6 @@ public struct Widgets: Sendable, Hashable, Codable {
     public var items: [Item]
     /// A row of `items`.
     public init(_ items: [Item]) { self.items = items }
-
-    private enum CodingKeys: String, CodingKey { case items }
 
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
