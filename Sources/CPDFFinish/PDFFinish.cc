@@ -534,13 +534,17 @@ std::set<QPDFObjGen> joinTableParts(std::vector<std::vector<Element>> const &tab
     return gone;
 }
 
-/// /Alt on figures, /Scope on header cells, split tables joined into one Table element.
+/// /Alt on figures and links, /Scope on header cells, /ColSpan on cells across columns, split
+/// tables joined into one Table element.
 void finishStructure(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler *file) {
     QPDFObjectHandle treeRoot = pdf.getRoot().getKey("/StructTreeRoot");
     if (!treeRoot.isDictionary()) return;
     std::vector<Element> elements = structureElements(treeRoot);
     size_t figures = 0;
     size_t tables = 0;
+    size_t links = 0;
+    size_t cells = 0;
+    size_t spanning = 0;
     std::vector<std::vector<Element>> splitTables;
     for (auto &element : elements) {
         QPDFObjectHandle node = element.node;
@@ -549,15 +553,34 @@ void finishStructure(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssemb
                 node.replaceKey("/Alt", QPDFObjectHandle::newUnicodeString(finishing.figure_alternatives[figures]));
             }
             ++figures;
-        } else if (hasName(node, "/S", "/TH")) {
-            bool wholeRowOfHeaders = true;
-            for (auto &sibling : kidsOf(element.parent)) {
-                if (isStructureElement(sibling) && !hasName(sibling, "/S", "/TH")) wholeRowOfHeaders = false;
+        } else if (hasName(node, "/S", "/Link")) {
+            // A link's text is drawn in the Span before it (Cairo marks content only in leaf
+            // elements), so the Link element says what it links: the link's own words.
+            if (links < finishing.link_count && finishing.link_descriptions[links] != nullptr) {
+                node.replaceKey("/Alt", QPDFObjectHandle::newUnicodeString(finishing.link_descriptions[links]));
             }
+            ++links;
+        } else if (hasName(node, "/S", "/TH") || hasName(node, "/S", "/TD")) {
             QPDFObjectHandle attributes = QPDFObjectHandle::newDictionary();
             attributes.replaceKey("/O", QPDFObjectHandle::newName("/Table"));
-            attributes.replaceKey("/Scope", QPDFObjectHandle::newName(wholeRowOfHeaders ? "/Column" : "/Row"));
-            node.replaceKey("/A", attributes);
+            bool changed = false;
+            if (hasName(node, "/S", "/TH")) {
+                bool wholeRowOfHeaders = true;
+                for (auto &sibling : kidsOf(element.parent)) {
+                    if (isStructureElement(sibling) && !hasName(sibling, "/S", "/TH")) wholeRowOfHeaders = false;
+                }
+                attributes.replaceKey("/Scope", QPDFObjectHandle::newName(wholeRowOfHeaders ? "/Column" : "/Row"));
+                changed = true;
+            }
+            // A cell across columns says so, so that every row fills the table's grid.
+            while (spanning < finishing.spanning_count && finishing.spanning_cells[spanning] < cells) ++spanning;
+            if (spanning < finishing.spanning_count && finishing.spanning_cells[spanning] == cells) {
+                attributes.replaceKey(
+                    "/ColSpan", QPDFObjectHandle::newInteger(static_cast<long long>(finishing.spanning_columns[spanning])));
+                changed = true;
+            }
+            ++cells;
+            if (changed) node.replaceKey("/A", attributes);
         } else if (hasName(node, "/S", "/Table")) {
             bool continues = tables < finishing.table_count && finishing.table_continues[tables] != 0;
             ++tables;
@@ -589,11 +612,50 @@ void finishStructure(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssemb
     }
 }
 
-/// /Contents on every link annotation, /Tabs /S on every page, artifacts in the content.
+/// Gives every embedded TrueType CID font an explicit `/CIDToGIDMap /Identity` (ISO 14289-1
+/// 7.21.3.2, ISO 19005-2 6.2.11.3.2; Matterhorn 31-008). Cairo numbers a subset's glyphs as its
+/// CIDs, so the map is the identity, but Cairo leaves the entry out. Fonts are found through the
+/// resources of `page` and of the form XObjects it draws, each dictionary visited once.
+void finishFonts(QPDFObjectHandle resources, std::set<QPDFObjGen> &visited, FileAssembler *file, int depth = 0) {
+    if (!resources.isDictionary() || depth > 8) return;
+    if (resources.isIndirect() && !visited.insert(resources.getObjGen()).second) return;
+    QPDFObjectHandle fonts = resources.getKey("/Font");
+    if (fonts.isDictionary() && (!fonts.isIndirect() || visited.insert(fonts.getObjGen()).second)) {
+        for (auto const &key : fonts.getKeys()) {
+            QPDFObjectHandle font = fonts.getKey(key);
+            if (!font.isDictionary() || !hasName(font, "/Subtype", "/Type0")) continue;
+            if (font.isIndirect() && !visited.insert(font.getObjGen()).second) continue;
+            QPDFObjectHandle descendants = font.getKey("/DescendantFonts");
+            if (!descendants.isArray()) continue;
+            for (int index = 0; index < descendants.getArrayNItems(); ++index) {
+                QPDFObjectHandle descendant = descendants.getArrayItem(index);
+                if (!hasName(descendant, "/Subtype", "/CIDFontType2") || descendant.hasKey("/CIDToGIDMap")) continue;
+                descendant.replaceKey("/CIDToGIDMap", QPDFObjectHandle::newName("/Identity"));
+                if (file == nullptr) continue;
+                if (descendant.isIndirect()) file->rewrite(descendant);
+                else if (descendants.isIndirect()) file->rewrite(descendants);
+                else file->rewrite(font);
+            }
+        }
+    }
+    QPDFObjectHandle objects = resources.getKey("/XObject");
+    if (!objects.isDictionary()) return;
+    for (auto const &key : objects.getKeys()) {
+        QPDFObjectHandle object = objects.getKey(key);
+        if (!object.isStream() || !hasName(object.getDict(), "/Subtype", "/Form")) continue;
+        if (!visited.insert(object.getObjGen()).second) continue;
+        finishFonts(object.getDict().getKey("/Resources"), visited, file, depth + 1);
+    }
+}
+
+/// /Contents on every link annotation, /Tabs /S on every page, artifacts in the content, fonts'
+/// CIDToGIDMap.
 void finishPages(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler *file) {
     size_t links = 0;
+    std::set<QPDFObjGen> visitedResources;
     for (auto &page : QPDFPageDocumentHelper(pdf).getAllPages()) {
         QPDFObjectHandle object = page.getObjectHandle();
+        finishFonts(object.getKey("/Resources"), visitedResources, file);
         if (finishing.tagged) object.replaceKey("/Tabs", QPDFObjectHandle::newName("/S"));
         if (file != nullptr) {
             file->rewrite(object);
@@ -611,7 +673,8 @@ void finishPages(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler 
                 if (links < finishing.link_count && finishing.link_descriptions[links] != nullptr) {
                     annotation.replaceKey("/Contents", QPDFObjectHandle::newUnicodeString(finishing.link_descriptions[links]));
                 }
-                if (finishing.icc_profile != nullptr) annotation.replaceKey("/F", QPDFObjectHandle::newInteger(4));
+                // Printable, as PDF/A (6.3.2) asks and Matterhorn 28 checks: a link prints as it shows.
+                annotation.replaceKey("/F", QPDFObjectHandle::newInteger(4));
                 if (file != nullptr) file->rewrite(annotation);
                 ++links;
             }

@@ -17,8 +17,7 @@ package enum ChartDescription {
             let kind = strings[pie.donut ? .donutChart : .pieChart] + title
             let percents = PieChartLayout.percentages(pie.segments.map(\.value))
             guard percents.contains(where: { $0 > 0 }) else { return "\(kind): \(strings[.noData])." }
-            let parts = zip(pie.segments, percents).map { "\($0.title) \($1)%" }
-            return "\(kind). " + parts.joined(separator: ", ") + "."
+            return "\(kind). " + segments(pie.segments.map(\.title), percents: percents, strings: strings) + "."
         case .rings(let rings):
             let parts = rings.rings.map { "\($0.title) \(($0.value * 100).clampedInt())%" }
             return strings[.ringChart] + title + ". " + (parts.isEmpty ? strings[.noData] : parts.joined(separator: ", ")) + "."
@@ -30,7 +29,7 @@ package enum ChartDescription {
                 let decimals = NumberFormat.decimals(for: values)
                 parts.append(
                     strings.format(
-                        .fromTo,
+                        .lowHigh,
                         [
                             "name": plot.title, "low": numbers.string(low, decimals: decimals),
                             "high": numbers.string(high, decimals: decimals),
@@ -38,6 +37,23 @@ package enum ChartDescription {
             }
             return parts.joined(separator: ". ") + "."
         }
+    }
+
+    /// The most segments a description names one by one.
+    static let segmentsNamed = 8
+
+    /// "Steps 60%, Tasks 25%" for a few segments; for many, the largest (in the pie's order)
+    /// and the rest counted: "S1 7%, …, 10 other segments with 61% together". A description
+    /// that lists sixteen numbers reads as data, not as language; the data table has them all.
+    private static func segments(_ titles: [String], percents: [Int], strings: BuiltInStrings) -> String {
+        let all = Array(zip(titles, percents))
+        guard all.count > segmentsNamed else { return all.map { "\($0) \($1)%" }.joined(separator: ", ") }
+        let named = Set(all.indices.sorted { (all[$0].1, $1) > (all[$1].1, $0) }.prefix(segmentsNamed - 1))
+        let listed = all.indices.filter(named.contains).map { "\(all[$0].0) \(all[$0].1)%" }
+        let rest = all.indices.filter { !named.contains($0) }
+        let restPercent = rest.reduce(0) { $0 + all[$1].1 }
+        return (listed + [strings.format(.otherSegments, ["count": String(rest.count), "percent": String(restPercent)])])
+            .joined(separator: ", ")
     }
 
     private static func categories(_ names: [String], strings: BuiltInStrings) -> String {
@@ -63,7 +79,7 @@ package enum ChartDescription {
                 "\(numbers.string(v.1, format: chart.yAxis.format, fallbackDecimals: decimals)) (\(category(v.0)))"
             }
             parts.append(
-                strings.format(.fromTo, ["name": name, "low": value(low), "high": value(high)])
+                strings.format(.lowHigh, ["name": name, "low": value(low), "high": value(high)])
                     + missing(gaps, label: category, strings: strings))
         }
         return parts.joined(separator: ". ") + "."
@@ -107,7 +123,7 @@ package enum ChartDescription {
             let name = plot.title.isEmpty ? (chart.yAxis.title ?? strings[.value]) : plot.title
             let gaps = plot.values.indices.filter { plot.values[$0] == nil }
             parts.append(
-                strings.format(.fromTo, ["name": name, "low": value(low), "high": value(high)])
+                strings.format(.lowHigh, ["name": name, "low": value(low), "high": value(high)])
                     + missing(gaps, label: { xLabel(plot, $0) }, strings: strings))
         }
         for threshold in chart.thresholds {

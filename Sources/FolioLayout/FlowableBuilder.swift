@@ -25,6 +25,9 @@ final class FlowableBuilder {
     private(set) var warnings: [LayoutReport.Warning] = []
     /// Whether a section has begun: subtitles are then one level below it.
     var inSection = false
+    /// Whether the document's title or a section heading (H1) comes before: subtitles are then
+    /// H2, else H1, so that a document's first heading is H1 whatever it starts with.
+    var belowTopHeading = false
 
     init(text: TextShaper, theme: Theme, strings: BuiltInStrings, width: Double, prepared: PreparedDocument, pictures: PictureSupport) {
         self.text = text
@@ -42,6 +45,7 @@ final class FlowableBuilder {
             items.append(Paginator.Item(flowable: flowable, source: sources.count - 1))
         }
         if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            belowTopHeading = true
             add(
                 heading(document.title, size: theme.titleSize, role: .title, level: 0, anchor: nil, path: "title"), path: "title",
                 type: "title")

@@ -14,6 +14,7 @@ package struct PageFrame {
         case beginTag(StructureTag?)
         case beginFigure(alternative: String?)
         case beginTable(continues: Bool)
+        case beginCell(StructureTag?, columnSpan: Int)
         case beginTransform(translate: Point, scale: Double)
         case end
         case destination(String, at: Point)
@@ -47,6 +48,7 @@ package struct PageFrame {
             case .beginTag(let tag): canvas.tagged(tag) { replay(on: canvas, from: &index) }
             case .beginFigure(let alternative): canvas.figure(alternative: alternative) { replay(on: canvas, from: &index) }
             case .beginTable(let continues): canvas.table(continues: continues) { replay(on: canvas, from: &index) }
+            case .beginCell(let tag, let span): canvas.tableCell(tag, columnSpan: span) { replay(on: canvas, from: &index) }
             case .beginTransform(let translate, let scale):
                 canvas.transformed(translate: translate, scale: scale) { replay(on: canvas, from: &index) }
             case .destination(let anchor, let point): canvas.destination(anchor, at: point)
@@ -60,9 +62,14 @@ package struct PageFrame {
         items.compactMap { if case .text(let text, let origin, _, _) = $0 { return (text, origin) } else { return nil } }
     }
 
-    /// The structure tags the page opens, in order (`nil` for decoration).
+    /// The structure tags the page opens, in order (`nil` for decoration), table cells included.
     package var tags: [StructureTag?] {
-        items.compactMap { if case .beginTag(let tag) = $0 { return .some(tag) } else { return nil } }
+        items.compactMap {
+            switch $0 {
+            case .beginTag(let tag), .beginCell(let tag, _): return .some(tag)
+            default: return nil
+            }
+        }
     }
 }
 
@@ -95,6 +102,9 @@ package final class FrameRecorder: PageCanvas {
     package func tagged(_ tag: StructureTag?, _ body: () -> Void) { nested(.beginTag(tag), body) }
     package func figure(alternative: String?, _ body: () -> Void) { nested(.beginFigure(alternative: alternative), body) }
     package func table(continues: Bool, _ body: () -> Void) { nested(.beginTable(continues: continues), body) }
+    package func tableCell(_ tag: StructureTag?, columnSpan: Int, _ body: () -> Void) {
+        nested(.beginCell(tag, columnSpan: columnSpan), body)
+    }
     package func destination(_ anchor: String, at point: Point) { frame.append(.destination(anchor, at: point)) }
     package func outline(_ title: String, level: Int, y: Double) { frame.append(.outline(title, level: level, y: y)) }
     package func transformed(translate: Point, scale: Double, _ body: () -> Void) {

@@ -11,4 +11,6 @@ package enum StructureTag: String, Sendable {
     case tableRow = "TR"
     case headerCell = "TH"
     case dataCell = "TD"
+    /// Text that shares its element with links (see the PDF exporter's text drawing).
+    case span = "Span"
 }

@@ -156,7 +156,7 @@ final class TableFlowable: Flowable {
         for (c, (cell, slot)) in zip(cells, slots).enumerated() {
             let cellX = x + layout.start(of: slot)
             let point = Point(cellX + TableLayout.paddingX, y + TableLayout.paddingY)
-            canvas.tagged(tag) {
+            canvas.tableCell(tag, columnSpan: slot.span) {
                 if starts == nil && ends == nil {
                     canvas.draw(cell, at: point, color: layout.theme.text)
                 } else {

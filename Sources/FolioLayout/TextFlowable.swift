@@ -6,11 +6,12 @@ import FolioModel
 final class TextFlowable: Flowable {
     /// What the text is, for the PDF structure tree and the bookmarks.
     enum Role {
-        case title, section, subtitle, paragraph
+        /// `topSubtitle`: a subtitle with neither the title nor a section above it.
+        case title, section, subtitle, topSubtitle, paragraph
 
         var tag: StructureTag {
             switch self {
-            case .title, .section: return .heading1
+            case .title, .section, .topSubtitle: return .heading1
             case .subtitle: return .heading2
             case .paragraph: return .paragraph
             }

@@ -27,7 +27,7 @@ public struct BuiltInStrings: Sendable, Hashable {
         case category, segment, value, share, ring, progress
         /// Chart kinds, at the start of a chart description.
         case barChart, stackedBarChart, lineChart, scatterChart, pieChart, donutChart, ringChart, rangeChart
-        /// "{count} categories {first}–{last}".
+        /// "{count} categories, from {first} to {last}".
         case categories
         /// "1 category {name}".
         case oneCategory
@@ -35,8 +35,12 @@ public struct BuiltInStrings: Sendable, Hashable {
         case points
         /// "1 point".
         case onePoint
-        /// "{name} from {low} to {high}".
+        /// "{name} from {low} to {high}": the span of a line chart's x values.
         case fromTo
+        /// "{name}: lowest value {low}, highest value {high}": a series in a chart's description.
+        case lowHigh
+        /// "{count} other segments with {percent}% together": the rest of a pie of many segments.
+        case otherSegments
         /// "at {x}", after a value in a line chart's description.
         case at
         /// "{count} missing".

@@ -19,7 +19,8 @@ package struct TextRun: Sendable, Hashable {
 }
 
 /// Inline text with **bold**, *italic*, `[links](https://…)` and line breaks,
-/// written in documents as a small Markdown subset.
+/// written in documents as a small Markdown subset. An address written out (`https://…` or
+/// `<https://…>`) is a link to itself.
 ///
 /// `\n` is a line break; a backslash before `*`, `[`, `]`, `(`, `)` or `\` keeps it literal.
 public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral {
@@ -154,6 +155,9 @@ private struct MarkupParser {
             } else if c == "[", let link = parseLink() {
                 flush()
                 runs.append(TextRun(link.text, bold: bold, italic: italic, link: link.url))
+            } else if c == "h" || c == "H" || c == "<", let url = parseBareURL() {
+                flush()
+                runs.append(TextRun(url, bold: bold, italic: italic, link: url))
             } else {
                 buffer.unicodeScalars.append(c)
                 index += 1
@@ -184,6 +188,62 @@ private struct MarkupParser {
         let url = String(String.UnicodeScalarView(chars[(close + 2)..<end])).trimmingWhitespace()
         index = end + 1
         return (text, url)
+    }
+
+    /// An address written out, `https://…` or `<https://…>`, at the start of a word, is a link
+    /// to itself (as in GitHub's Markdown): a reader can follow what the page shows. It ends at
+    /// white space or a character no URL holds unescaped; closing punctuation and an unmatched
+    /// `)` stay text. Advances past it; nil (and no move) when there is none here.
+    mutating func parseBareURL() -> String? {
+        let angled = chars[index] == "<"
+        let start = angled ? index + 1 : index
+        if index > 0, !angled {
+            let before = chars[index - 1]
+            guard before.properties.isWhitespace || "(\"'*".unicodeScalars.contains(before) else { return nil }
+        }
+        func startsWith(_ prefix: String, at i: Int) -> Bool {
+            var k = i
+            for scalar in prefix.unicodeScalars {
+                guard k < chars.count, chars[k] == scalar || chars[k].properties.lowercaseMapping == String(scalar) else {
+                    return false
+                }
+                k += 1
+            }
+            return true
+        }
+        guard startsWith("https://", at: start) || startsWith("http://", at: start) else { return nil }
+        var end = start
+        while end < chars.count {
+            let scalar = chars[end]
+            if scalar.properties.isWhitespace || scalar.value < 0x20 || "<>\"\\`*[]".unicodeScalars.contains(scalar) { break }
+            end += 1
+        }
+        if angled {
+            guard end < chars.count, chars[end] == ">" else { return nil }
+        } else {
+            // Sentence punctuation after an address is not part of it, nor a `)` it did not open.
+            var opened = 0
+            for k in start..<end {
+                if chars[k] == "(" { opened += 1 } else if chars[k] == ")" { opened -= 1 }
+            }
+            while end > start {
+                let last = chars[end - 1]
+                if ".,;:!?'".unicodeScalars.contains(last) {
+                    end -= 1
+                } else if last == ")", opened < 0 {
+                    opened += 1
+                    end -= 1
+                } else {
+                    break
+                }
+            }
+        }
+        let url = String(String.UnicodeScalarView(chars[start..<end]))
+        guard url.unicodeScalars.count > (url.lowercased().hasPrefix("https") ? 8 : 7), RichText.isAllowedLink(url) else {
+            return nil
+        }
+        index = angled ? end + 1 : end
+        return url
     }
 
     mutating func flush() {

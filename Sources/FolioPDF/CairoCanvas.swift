@@ -53,6 +53,15 @@ final class CairoCanvas: PageCanvas {
         tagged(.table, body)
     }
 
+    /// Runs `body` inside a `TH` or `TD`; a cell across columns is recorded for its /ColSpan.
+    func tableCell(_ tag: StructureTag?, columnSpan: Int, _ body: () -> Void) {
+        if tagsStructure, tag != nil {
+            if columnSpan > 1 { structure.spanningCells.append((cell: structure.cellCount, columns: columnSpan)) }
+            structure.cellCount += 1
+        }
+        tagged(tag, body)
+    }
+
     /// Adds a bookmark at `level` pointing at `y` on the current page.
     func outline(_ title: String, level: Int, y: Double) {
         navigation?.addOutline(title, level: level, y: y)
@@ -182,19 +191,39 @@ final class CairoCanvas: PageCanvas {
     /// with its top-left corner at `origin`. With `visible` (layout coordinates), only the lines
     /// whose middle lies within it are drawn and made clickable, so a paragraph split over many
     /// pages costs each page only its own lines.
+    ///
+    /// Text with links is drawn inside a `Span`, its links after it as `Link` elements: Cairo
+    /// marks content only for elements without children, so the element the text belongs to
+    /// (`P`, `TD`, …) holds the `Span` and the `Link`s, each described by its text (`/Alt`, set
+    /// in the finishing step) — never text left outside every element, which would be an Artifact.
     func draw(_ text: ShapedText, at origin: Point, color: Color, visible: ClosedRange<Double>?) {
         guard let layout = text as? TextLayout else { return }
         setColor(color)
+        if layout.links.isEmpty || !tagsStructure {
+            drawLines(of: layout, at: origin, visible: visible)
+        } else {
+            cairo_tag_begin(cr, StructureTag.span.rawValue, nil)
+            let links = drawLines(of: layout, at: origin, visible: visible)
+            cairo_tag_end(cr, StructureTag.span.rawValue)
+            for (url, rect, description) in links { addLink(url, rect, origin, description: description) }
+        }
+    }
+
+    /// Draws `layout`'s lines (those whose middle is within `visible`, or all) and answers the
+    /// links on them: URL, rectangle and description.
+    @discardableResult
+    private func drawLines(of layout: TextLayout, at origin: Point, visible: ClosedRange<Double>?) -> [(String, Rect, String)] {
+        var links: [(String, Rect, String)] = []
         guard let visible else {
             cairo_move_to(cr, origin.x, origin.y)
             pango_cairo_show_layout(cr, layout.pointer)
             for link in layout.links {
                 let description = layout.description(of: link)
                 for r in layout.rects(startByte: link.startByte, endByte: link.endByte) {
-                    addLink(link.url, r, origin, description: description)
+                    links.append((link.url, r, description))
                 }
             }
-            return
+            return links
         }
         let lines = layout.lines
         // The first line at or below the visible range's top (lines are in order).
@@ -215,11 +244,12 @@ final class CairoCanvas: PageCanvas {
             while index < layout.links.count, layout.links[index].startByte < line.endByte {
                 let link = layout.links[index]
                 if let rect = layout.rect(of: line, startByte: link.startByte, endByte: link.endByte) {
-                    addLink(link.url, rect, origin, description: layout.description(of: link))
+                    links.append((link.url, rect, layout.description(of: link)))
                 }
                 index += 1
             }
         }
+        return links
     }
 
     /// A link annotation over `rect` (layout coordinates, drawn at `origin`) described as `description`.

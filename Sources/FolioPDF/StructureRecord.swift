@@ -1,8 +1,13 @@
 /// What the PDF finishing step needs to know about the structure Cairo wrote, gathered
 /// while drawing, each list in drawing order: a figure's text alternative, whether a
-/// Table element continues the one before it, and a link's description.
+/// Table element continues the one before it, a link's description, and the table cells
+/// that cover more than one column.
 struct StructureRecord {
     var figureAlternatives: [String] = []
     var tableContinues: [Bool] = []
     var linkDescriptions: [String] = []
+    /// Table cells (`TH` and `TD` elements) drawn so far.
+    var cellCount = 0
+    /// Each cell across columns: its number among all cells, and how many columns it covers.
+    var spanningCells: [(cell: Int, columns: Int)] = []
 }

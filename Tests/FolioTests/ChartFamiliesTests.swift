@@ -252,11 +252,11 @@ final class ChartFamiliesTests: XCTestCase {
         XCTAssertEqual(
             descriptions,
             [
-                "Bar chart, Pain and medication adherence by day, 7 categories Mon–Sun. Pain from 1 (Wed) to 7 (Sat). Medication adherence from 3.1 (Fri) to 9.4 (Wed).",
-                "Line chart, Heart rate during the Saturday session, 300 points from 0 to 2990. Expected from 70.0 (at 0) to 130.0 (at 1760). Actual from 67.5 (at 2970) to 139.7 (at 1590).",
+                "Bar chart, Pain and medication adherence by day, 7 categories, from Mon to Sun. Pain: lowest value 1 (Wed), highest value 7 (Sat). Medication adherence: lowest value 3.1 (Fri), highest value 9.4 (Wed).",
+                "Line chart, Heart rate during the Saturday session, 300 points from 0 to 2990. Expected: lowest value 70.0 (at 0), highest value 130.0 (at 1760). Actual: lowest value 67.5 (at 2970), highest value 139.7 (at 1590).",
                 "Pie chart, Share of activity. Steps taken 60%, Tasks completed 25%, Surveys completed 15%.",
                 "Ring chart, Activity rings. Move 49%, Exercise 86%, Stand 15%.",
-                "Range chart, Daily stress, low to high, 7 categories Mon–Sun. Stress from 1 to 8.",
+                "Range chart, Daily stress, low to high, 7 categories, from Mon to Sun. Stress: lowest value 1, highest value 8.",
             ])
     }
 }
@@ -280,5 +280,40 @@ final class ChartNoDataTextTests: XCTestCase {
         XCTAssertEqual(
             try JSONDecoder().decode(Chart.self, from: JSONEncoder().encode(Chart(noData: "None", .pie(PieChart(segments: []))))).noData,
             "None")
+    }
+
+    /// A generated description is read aloud in place of the chart, so it must read as language
+    /// in every built-in language: mostly letters, not a list of numbers (the independent
+    /// checker's test: at least half the characters are letters), for every chart of the gallery.
+    /// Chinese writes a word in one or two characters, against up to six for a number, so it is
+    /// held to 0.4 of the same measure.
+    func testGeneratedDescriptionsReadAsLanguageInEveryLanguage() throws {
+        let gallery = try DocumentDecoder.decode(
+            try Data(contentsOf: TestSupport.samples.appendingPathComponent("charts.yaml")), format: .yaml)
+        let charts = TestSupport.charts(of: gallery).map { chart -> Chart in
+            var generated = chart
+            generated.alt = nil
+            return generated
+        }
+        XCTAssertGreaterThan(charts.count, 20)
+        for language in BuiltInStrings.languages {
+            for chart in charts {
+                let description = ChartDescription.describe(chart, strings: .forLanguage(language))
+                let letters = description.filter(\.isLetter).count
+                let least = language == "zh" ? 0.4 : 0.5
+                XCTAssertGreaterThanOrEqual(Double(letters) / Double(description.count), least, "\(language): \(description)")
+            }
+        }
+    }
+
+    /// A pie of many segments names the largest, in the pie's order, and counts the rest.
+    func testAPieOfManySegmentsNamesTheLargestAndCountsTheRest() throws {
+        let values: [Double] = [5, 30, 1, 1, 20, 2, 2, 3, 3, 10, 23]
+        let pie = PieChart(segments: values.enumerated().map { ChartSegment(title: "S\($0.offset + 1)", value: $0.element) })
+        let description = ChartDescription.describe(.pie(pie, title: "Visits"), strings: .english)
+        XCTAssertEqual(
+            description, "Pie chart, Visits. S1 5%, S2 30%, S5 20%, S8 3%, S9 3%, S10 10%, S11 23%, 4 other segments with 6% together.")
+        let few = PieChart(segments: values.prefix(8).enumerated().map { ChartSegment(title: "S\($0.offset + 1)", value: $0.element) })
+        XCTAssertFalse(ChartDescription.describe(.pie(few, title: "Visits"), strings: .english).contains("other segments"))
     }
 }

@@ -153,7 +153,9 @@ final class ChartGeometryTests: XCTestCase {
     func testDescriptionSummarisesTheData() {
         let description = ChartRenderer(measurer: FixedMeasurer()).drawing(for: sampleChart(), width: 400).description
         XCTAssertEqual(
-            description, "Bar chart, Pain, 4 categories Mon–Thu. Pain from 1 (Wed) to 8 (Thu). Adherence from 0.0 (Thu) to 9.4 (Wed).")
+            description,
+            "Bar chart, Pain, 4 categories, from Mon to Thu. Pain: lowest value 1 (Wed), highest value 8 (Thu). Adherence: lowest value 0.0 (Thu), highest value 9.4 (Wed)."
+        )
     }
 
     func testSVGNumbersHaveTwoDecimalsAtMost() {

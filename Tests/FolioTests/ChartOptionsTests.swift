@@ -46,7 +46,7 @@ final class ChartOptionsTests: XCTestCase {
         XCTAssertEqual(rects(drawing, color: .black).filter { $0.height > 0.01 }.count, 3)
         XCTAssertEqual(rects(drawing, color: .black).count, 3)
         XCTAssertTrue(drawing.description.contains("No data (Tue)"), drawing.description)
-        XCTAssertTrue(drawing.description.contains("Relief from 10 (Wed) to 33 (Mon)"), drawing.description)
+        XCTAssertTrue(drawing.description.contains("Relief: lowest value 10 (Wed), highest value 33 (Mon)"), drawing.description)
         let table = ChartDataTable(chart, strings: .english)
         XCTAssertEqual(table.rows.map { $0[1] }, ["33%", "N/A", "10"])
         let unlabelled = Chart.bar(BarChart(categories: ["A", "B"], series: [ChartSeries(title: "S", values: [1, nil])]))

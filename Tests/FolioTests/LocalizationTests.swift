@@ -81,7 +81,8 @@ final class LocalizationTests: XCTestCase {
         let html = try document.html()
         for word in [
             "Conseil: ", "Alerte: ", "<summary>Données</summary>", "Aucune donnée", ">6,5<",
-            "Graphique à barres, Pain, 2 catégories A–B. Pain de 2,5 (A) à 6,5 (B).", "<th scope=\"col\">Catégorie</th>",
+            "Graphique à barres, Pain, 2 catégories, de A à B. Pain : valeur la plus basse 2,5 (A), la plus haute 6,5 (B).",
+            "<th scope=\"col\">Catégorie</th>",
         ] {
             XCTAssertTrue(html.contains(word), "HTML lacks \(word)")
         }

@@ -69,6 +69,25 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(RichText("a ** b").plainText, "a ** b")
     }
 
+    /// An address written out is a link to itself, without the punctuation after it; inside a
+    /// word, escaped or in a Markdown link it is not a second link.
+    func testAnAddressWrittenOutIsALinkToItself() {
+        let text = RichText("See https://clinic.example/a?b=1. Or (https://x.example/wiki/Care_(medicine)), <https://y.example>!")
+        XCTAssertEqual(
+            text.runs.map(\.text),
+            ["See ", "https://clinic.example/a?b=1", ". Or (", "https://x.example/wiki/Care_(medicine)", "), ", "https://y.example", "!"])
+        XCTAssertEqual(
+            text.runs.compactMap(\.link),
+            ["https://clinic.example/a?b=1", "https://x.example/wiki/Care_(medicine)", "https://y.example"])
+        XCTAssertEqual(RichText("[the portal](https://p.example)").runs.compactMap(\.link), ["https://p.example"])
+        XCTAssertEqual(RichText("xhttps://p.example and http:// and <https://p.example").runs.compactMap(\.link), [])
+        XCTAssertEqual(RichText("**https://p.example**").runs.map(\.bold), [true])
+        XCTAssertEqual(RichText("**https://p.example**").runs.compactMap(\.link), ["https://p.example"])
+        // Linear: a long run of would-be addresses costs one pass.
+        let long = String(repeating: "<https://a ", count: 20_000)
+        XCTAssertEqual(RichText(long).runs.compactMap(\.link).count, 0)
+    }
+
     func testCellsMaySpanColumns() throws {
         let yaml = """
             title: T

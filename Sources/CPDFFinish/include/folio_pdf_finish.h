@@ -1,7 +1,7 @@
 // Folio's PDF finishing step, written against libqpdf (C++) and exposed to Swift as C.
 // Cairo 1.16 writes the pages, the structure tree and the link annotations; this step
 // adds what Cairo cannot (PDF/UA-1, optionally PDF/A-2): decoration as Artifacts,
-// /Alt on figures, /Scope on header cells, one Table element per table, /Contents
+// /Alt on figures and links, /Scope and /ColSpan on cells, one Table element per table, /Contents
 // on links, /Tabs, /Lang, /MarkInfo, XMP metadata and an output intent.
 #ifndef FOLIO_PDF_FINISH_H
 #define FOLIO_PDF_FINISH_H
@@ -26,6 +26,11 @@ typedef struct folio_pdf_finishing {
     /// table before it (the same table, split over pages), so the two become one element.
     const unsigned char *table_continues;
     size_t table_count;
+    /// The table cells (TH and TD elements, numbered from 0 in drawing order) that cover more
+    /// than one column, in increasing order, and how many columns each covers (/ColSpan).
+    const size_t *spanning_cells;
+    const size_t *spanning_columns;
+    size_t spanning_count;
     /// The description (/Contents) of every link annotation, in drawing order.
     const char *const *link_descriptions;
     size_t link_count;
