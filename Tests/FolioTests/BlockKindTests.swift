@@ -22,7 +22,7 @@ private struct Stamp: CustomElement {
 /// to compile until it has a sample; then each test here names what the kind still lacks.
 final class BlockKindTests: XCTestCase {
     /// One block of `kind`, with what a reader would see.
-    private static func sample(of kind: Block.Kind) -> Block {
+    static func sample(of kind: Block.Kind) -> Block {
         switch kind {
         case .subtitle: return .subtitle(Subtitle("Pain this week", id: "pain"))
         case .paragraph: return .paragraph(Paragraph("Mean adherence was **64%**; see [pain](#pain)."))

@@ -1,0 +1,129 @@
+import Foundation
+import XCTest
+
+@testable import Folio
+
+/// PDF/UA-1 and PDF/A-2u as an auditor would check them: with outloud (PyPI), a PDF/UA-1 and
+/// WCAG 2.2 checker independent of Folio whose rules map to the Matterhorn Protocol's failure
+/// conditions, warnings counted as failures, beside pdfua and `qpdf --check`. It reads every
+/// sample (tagged, and as PDF/A-2u), a document of every block kind with and without a title,
+/// and the hardest layout there is.
+final class ConformanceIntegrationTests: XCTestCase {
+    /// Split tables with header rows and cells across columns, sections, columns, right-to-left
+    /// and Chinese text, images with and without alt text, a picture, every kind of link,
+    /// messages, tiles and charts, a running header and footer.
+    static func hardestLayout(title: String?) -> String {
+        """
+        \(title.map { "title: \"\($0)\"" } ?? "")
+        header: Riverside ward · week 46
+        footer: "Page {page} of {pages}"
+        metadata: {author: Riverside Care Team, language: en, creationDate: 2026-11-16T08:00:00Z}
+        elements:
+          - {type: subtitle, text: About this report}
+          - type: paragraph
+            text: "Read **the summary** first, then [the log](#log); the portal is https://portal.example/care and <https://example.org/help>."
+          - type: widgets
+            items: [{title: Average pain, value: "3.1", detail: out of 10}, {title: Adherence, value: 51%}]
+          - {type: section, title: Émile Okafor, label: P1}
+          - {type: message, kind: tip, title: Keep it up, text: "Two goals met; see [the guide](https://example.org/guide)."}
+          - type: columns
+            items:
+              - type: chart
+                kind: bar
+                title: Pain by day
+                categories: [Mon, Tue, Wed, Thu, Fri, Sat, Sun]
+                series: [{title: Pain, values: [3, 5, 1, 4, 1, 7, 1]}]
+              - {type: paragraph, text: "Pain peaked on Saturday after a long shift and eased on Sunday."}
+          - {type: image, path: logo.png, alt: Riverside Care logo, caption: The clinic}
+          - {type: image, path: logo.png}
+          - type: svg
+            svg: '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="30"><text x="0" y="20">Signed: A. Nurse</text></svg>'
+            alt: Signature of the nurse in charge
+          - {type: subtitle, text: Observation log, id: log}
+          - type: table
+            caption: Daily observations
+            continuedCaption: true
+            header: [Day, Heart rate, Pain, Note]
+            widths: ["18%", "16%", "12%", auto]
+            rows:
+        \((1...70).map { "      - [\"Day \($0)\", \"\(60 + $0 % 40)\", \"\($0 % 10)\", \"\($0 % 7 == 0 ? "slept badly; woke at 3 am, then again at 5 am" : "ok")\"]" }.joined(separator: "\n"))
+              - [{text: "Weekly review: no change to the plan", span: 4}]
+              - ["Day 71", {text: "Measured at the clinic", span: 2}, "ok"]
+          - {type: section, title: Amal Haddad, label: P2}
+          - {type: paragraph, text: "تحسن الألم خلال الأسبوع، وتم الالتزام بخطة الأدوية في معظم الأيام."}
+          - {type: paragraph, text: "患者本周完成了大部分治疗计划，疼痛在周中达到高峰。"}
+          - type: chart
+            kind: pie
+            title: Share of activity
+            segments: [{title: Walking, value: 40}, {title: Cycling, value: 35}, {title: Swimming, value: 25}]
+          - {type: pageBreak}
+          - {type: message, kind: alert, title: Follow-up, text: Call the family on Monday to review the new dose.}
+        """
+    }
+
+    private func render(_ document: Document) throws -> Data {
+        try document.pdf(options: RenderOptions(baseDirectory: TestSupport.samples))
+    }
+
+    private func decode(_ yaml: String) throws -> Document {
+        try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+    }
+
+    func testTheIndependentCheckerFindsNothingWithWarningsCountedAsFailures() throws {
+        try TestSupport.integrationOnly()
+        let environment = ProcessInfo.processInfo.environment
+        let outloud = environment["FOLIO_OUTLOUD"] ?? TestSupport.root.appendingPathComponent(".venv/bin/outloud").path
+        let pdfua = environment["FOLIO_PDFUA"] ?? TestSupport.root.appendingPathComponent(".venv/bin/pdfua").path
+        for checker in [outloud, pdfua] where !FileManager.default.isExecutableFile(atPath: checker) {
+            return XCTFail("\(checker) not found: run `make test`, which installs it into .venv")
+        }
+        var documents: [(name: String, document: Document)] = []
+        let samples = try FileManager.default.contentsOfDirectory(atPath: TestSupport.samples.path).filter { $0.hasSuffix(".yaml") }
+        XCTAssertGreaterThanOrEqual(samples.count, 6)
+        for sample in samples.sorted() {
+            let document = try decode(try String(contentsOf: TestSupport.samples.appendingPathComponent(sample), encoding: .utf8))
+            documents.append((sample, document))
+            var archival = document
+            archival.metadata.conformance = .archival
+            documents.append(("pdfa-2u " + sample, archival))
+        }
+        for kind in Block.Kind.allCases {
+            let block = BlockKindTests.sample(of: kind)
+            // The samples link to "#pain".
+            let anchor = Block.subtitle(Subtitle("Pain", id: "pain"))
+            documents.append(("\(kind) with a title", Document(title: "Kinds", elements: [anchor, block])))
+            documents.append(("\(kind) first, no title", Document(title: "", elements: [block, anchor])))
+        }
+        for title in ["Weekly Care Summaries", nil] {
+            let hard = try decode(ConformanceIntegrationTests.hardestLayout(title: title))
+            documents.append(("hardest layout, title \(title ?? "none")", hard))
+            var archival = hard
+            archival.metadata.conformance = .archival
+            documents.append(("hardest layout as PDF/A-2u, title \(title ?? "none")", archival))
+        }
+        var files: [String: String] = [:]
+        for (index, entry) in documents.enumerated() {
+            let file = try TestSupport.temporaryFile(try render(entry.document), name: "conformance-\(index).pdf")
+            files[file.path] = entry.name
+        }
+        let paths = files.keys.sorted()
+        let result = try TestSupport.run(outloud, ["--fail-on", "warning", "--no-info", "--json", "-"] + paths)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any], result.stderr)
+        let results = try XCTUnwrap(report["results"] as? [[String: Any]])
+        XCTAssertEqual(results.count, paths.count)
+        for checked in results {
+            let name = files[checked["path"] as? String ?? ""] ?? "?"
+            let findings = (checked["findings"] as? [[String: Any]] ?? []).filter { ($0["severity"] as? String) != "info" }
+            let lines = findings.map { "\($0["rule"] ?? "?") \($0["message"] ?? "") — \($0["evidence"] ?? "")" }
+            XCTAssertEqual(checked["verdict"] as? String, "pass", "\(name): \(lines.joined(separator: "; "))")
+            XCTAssertTrue(findings.isEmpty, "\(name): \(lines.joined(separator: "; "))")
+        }
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for path in paths {
+            let checked = try TestSupport.run(pdfua, ["check", path])
+            XCTAssertTrue(checked.text.contains("errors=0 warnings=0"), "\(files[path] ?? path): \(checked.text)")
+            let qpdf = try TestSupport.run("qpdf", ["--check", path])
+            XCTAssertEqual(qpdf.status, 0, "\(files[path] ?? path): \(qpdf.text)")
+        }
+    }
+}
