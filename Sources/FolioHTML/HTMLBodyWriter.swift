@@ -29,6 +29,11 @@ struct HTMLBodyWriter {
     }
 
     var theme: Theme { renderer.theme }
+    /// Whether the title or a section heading comes before: subtitles are then `h2`, else `h1`,
+    /// so that a report's first heading is `h1` whatever it starts with (as in the PDF).
+    var belowTopHeading = false
+    /// Whether the report has a title (`h1`): section titles are then `h2`, else `h1`.
+    var hasTitle = false
 
     mutating func body(_ document: Document) throws -> HTML {
         var html = HTML()
@@ -48,7 +53,11 @@ struct HTMLBodyWriter {
             for (slot, text) in places { html += "<span class=\"folio-header-\(slot.rawValue)\">\(text)</span>" }
             html += "</header>\n"
         }
-        if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { html += "<h1>\(document.title)</h1>\n" }
+        if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            html += "<h1>\(document.title)</h1>\n"
+            belowTopHeading = true
+            hasTitle = true
+        }
         for (index, block) in document.elements.enumerated() {
             try RenderDeadline.check(at: "writing elements[\(index)] as HTML")
             html += try self.html(for: block, path: "elements[\(index)]")

@@ -176,11 +176,11 @@ public struct HTMLRenderer {
         if let author = meta.author { head += "<meta name=\"author\" content=\"\(author)\">\n" }
         if let subject = meta.subject { head += "<meta name=\"description\" content=\"\(subject)\">\n" }
         if !meta.keywords.isEmpty { head += "<meta name=\"keywords\" content=\"\(meta.keywords.joined(separator: ", "))\">\n" }
-        head += "<style>\(css)</style>\n</head>\n<body>\n"
+        head += "<style>\(css)</style>\n</head>\n<body>\n<main>\n"
         var page = head.markup
-        page.reserveCapacity(page.utf8.count + report.markup.utf8.count + 16)
+        page.reserveCapacity(page.utf8.count + report.markup.utf8.count + 32)
         page += report.markup
-        page += "</body>\n</html>\n"
+        page += "</main>\n</body>\n</html>\n"
         return page
     }
 
@@ -200,7 +200,9 @@ public struct HTMLRenderer {
         {{/keywords}}<style>{{{style}}}</style>
         </head>
         <body>
-        {{{report}}}</body>
+        <main>
+        {{{report}}}</main>
+        </body>
         </html>
 
         """

@@ -22,7 +22,8 @@ package struct TextRun: Sendable, Hashable {
 /// written in documents as a small Markdown subset. An address written out (`https://…` or
 /// `<https://…>`) is a link to itself.
 ///
-/// `\n` is a line break; a backslash before `*`, `[`, `]`, `(`, `)` or `\` keeps it literal.
+/// `\n` is a line break; a backslash before `*`, `[`, `]`, `(`, `)`, `_`, `:` or `\` keeps it
+/// literal (and is dropped from a link's address, where values bound from a template land escaped).
 public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral {
     /// The text as written, markup included.
     public var source: String
@@ -39,13 +40,14 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
     public init(stringLiteral value: String) { self.init(value) }
 
     /// `literal` with every markup character escaped, so it reads as itself: `[Pay](https://x)`
-    /// stays text, not a link. Template values are bound into rich text through this.
+    /// and `https://x` stay text, not links (`:` is escaped too). Template values are bound into
+    /// rich text through this.
     public static func escaped(_ literal: String) -> String {
-        guard literal.contains(where: { "*[]()\\_".contains($0) }) else { return literal }
+        guard literal.contains(where: { "*[]()\\_:".contains($0) }) else { return literal }
         var result = ""
         result.reserveCapacity(literal.utf8.count + 8)
         for character in literal {
-            if "*[]()\\_".contains(character) { result.append("\\") }
+            if "*[]()\\_:".contains(character) { result.append("\\") }
             result.append(character)
         }
         return result
@@ -80,6 +82,8 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
 /// closed later, and where the next `]` and `)` are, is precomputed from the end, so the
 /// parse is linear in the text's length whatever its markup.
 private struct MarkupParser {
+    /// The characters a backslash keeps literal.
+    static let escapable = Set("*[]()\\_:".unicodeScalars)
     /// The text as Unicode scalars: every marker is ASCII, and scalars compare far faster than characters.
     let chars: [Unicode.Scalar]
     var index = 0
@@ -138,7 +142,7 @@ private struct MarkupParser {
     mutating func parse() -> [TextRun] {
         while index < chars.count {
             let c = chars[index]
-            if c == "\\", index + 1 < chars.count, "*[]()\\_".unicodeScalars.contains(chars[index + 1]) {
+            if c == "\\", index + 1 < chars.count, MarkupParser.escapable.contains(chars[index + 1]) {
                 buffer.unicodeScalars.append(chars[index + 1])
                 index += 2
             } else if c == "*", peek(1) == "*", bold || hasClosing(double: true) {
@@ -185,7 +189,14 @@ private struct MarkupParser {
         // Text and URL must not be empty; checked before anything is copied.
         guard end > close + 1, close > index + 1, nextNonSpace[close + 2] < end else { return nil }
         let text = String(String.UnicodeScalarView(chars[(index + 1)..<close]))
-        let url = String(String.UnicodeScalarView(chars[(close + 2)..<end])).trimmingWhitespace()
+        var address = String.UnicodeScalarView()
+        var k = close + 2
+        while k < end {
+            if chars[k] == "\\", k + 1 < end, MarkupParser.escapable.contains(chars[k + 1]) { k += 1 }
+            address.append(chars[k])
+            k += 1
+        }
+        let url = String(address).trimmingWhitespace()
         index = end + 1
         return (text, url)
     }

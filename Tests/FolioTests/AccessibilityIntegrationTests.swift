@@ -3,10 +3,11 @@ import XCTest
 
 @testable import Folio
 
-/// WCAG 2.1 AA as auditors check it: axe-core 4.12 in headless Chromium (driven by selenium,
-/// `Browser/axe_check.py`) on every sample as a page, as a fragment in a host page and as a
-/// shadow-DOM fragment in a host page, at 320, 360, 768 and 1280 px; and every chart text at
-/// least 12 CSS px as rendered at each of those widths.
+/// WCAG 2.2 AA and axe's best practices as auditors check them: axe-core 4.12 in headless
+/// Chromium (driven by selenium, `Browser/axe_check.py`; tags wcag2a … wcag22aa and
+/// best-practice) on every sample and the hardest layout as a page, as a fragment in a host page
+/// and as a shadow-DOM fragment in a host page, at 320, 360, 768 and 1280 px; and every chart
+/// text at least 12 CSS px as rendered at each of those widths.
 final class AccessibilityIntegrationTests: XCTestCase {
     private struct Finding: Decodable {
         struct Violation: Decodable {
@@ -68,10 +69,19 @@ final class AccessibilityIntegrationTests: XCTestCase {
         let samples = try FileManager.default.contentsOfDirectory(atPath: TestSupport.samples.path).filter { $0.hasSuffix(".yaml") }
             .sorted()
         XCTAssertGreaterThanOrEqual(samples.count, 5)
-        for sample in samples {
-            let document = try DocumentDecoder.decode(
-                try Data(contentsOf: TestSupport.samples.appendingPathComponent(sample)), format: .yaml)
-            let name = sample.replacingOccurrences(of: ".yaml", with: "")
+        // The samples, and the hardest layout with and without a title (its first heading is then
+        // a subtitle, which must still be the page's h1).
+        var documents = try samples.map { sample in
+            (
+                sample.replacingOccurrences(of: ".yaml", with: ""),
+                try DocumentDecoder.decode(try Data(contentsOf: TestSupport.samples.appendingPathComponent(sample)), format: .yaml)
+            )
+        }
+        for (name, title) in [("hardest", "Weekly Care Summaries"), ("hardest-untitled", nil)] {
+            let yaml = ConformanceIntegrationTests.hardestLayout(title: title)
+            documents.append((name, try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)))
+        }
+        for (name, document) in documents {
             for output in HTMLRenderer.Output.allCases {
                 var html = try document.html(options: RenderOptions(baseDirectory: TestSupport.samples, html: output))
                 if output != .page { html = hostPage(html) }

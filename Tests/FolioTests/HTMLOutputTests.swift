@@ -95,6 +95,26 @@ final class HTMLOutputTests: XCTestCase {
         XCTAssertTrue(html.contains("&lt;cat&gt;"))
     }
 
+    /// The page's content is one `main` landmark, and its first heading is `h1` whatever the
+    /// report starts with: the title, else a subtitle or section (styled as itself).
+    func testThePageIsAMainLandmarkWhoseFirstHeadingIsH1() throws {
+        func headings(_ html: String) -> [String] {
+            html.components(separatedBy: "<h").dropFirst().compactMap { $0.first.flatMap { $0.isNumber ? "h" + String($0) : nil } }
+        }
+        let titled = try Document(title: "Week", elements: [.subtitle(Subtitle("Pain")), .section(Section(title: "A"))]).html()
+        XCTAssertEqual(headings(titled), ["h1", "h2", "h2"])
+        XCTAssertEqual(titled.components(separatedBy: "<main>").count, 2)
+        XCTAssertTrue(titled.contains("</main>\n</body>"))
+        let untitled = try Document(
+            title: "",
+            elements: [
+                .subtitle(Subtitle("Pain")), .section(Section(title: "A")), .subtitle(Subtitle("In A")), .section(Section(title: "B")),
+            ]
+        ).html()
+        XCTAssertEqual(headings(untitled), ["h1", "h1", "h2", "h1"])
+        XCTAssertTrue(untitled.contains("<h1 class=\"folio-subtitle\">Pain</h1>"), untitled)
+    }
+
     func testLinksKeepOnlySafeSchemes() throws {
         let html = try Document(
             title: "L",

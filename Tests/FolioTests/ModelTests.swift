@@ -83,6 +83,13 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(RichText("xhttps://p.example and http:// and <https://p.example").runs.compactMap(\.link), [])
         XCTAssertEqual(RichText("**https://p.example**").runs.map(\.bold), [true])
         XCTAssertEqual(RichText("**https://p.example**").runs.compactMap(\.link), ["https://p.example"])
+        // A value bound from a record is escaped: an address in it stays text, and one bound into
+        // a link's address still works.
+        XCTAssertEqual(RichText("Portal: " + RichText.escaped("https://p.example/a_b")).runs.compactMap(\.link), [])
+        XCTAssertEqual(RichText("Portal: " + RichText.escaped("https://p.example/a_b")).plainText, "Portal: https://p.example/a_b")
+        XCTAssertEqual(
+            RichText("[the portal](" + RichText.escaped("https://p.example/a_(b)") + ")").runs.compactMap(\.link),
+            ["https://p.example/a_(b)"])
         // Linear: a long run of would-be addresses costs one pass.
         let long = String(repeating: "<https://a ", count: 20_000)
         XCTAssertEqual(RichText(long).runs.compactMap(\.link).count, 0)

@@ -1,8 +1,11 @@
 import FolioModel
 
 extension Section: HTMLBlock {
-    /// A page break for print and the section's title as a heading.
+    /// A page break for print and the section's title as a heading: `h2` under the report's
+    /// title, `h1` in a report without one.
     func html(in writer: inout HTMLBodyWriter, path: String) throws -> HTML {
-        "<div class=\"folio-page-break\"></div><h2 class=\"folio-section-title\"\(writer.anchorAttribute(id))>\(title)</h2>"
+        let level: HTML = writer.hasTitle ? "h2" : "h1"
+        writer.belowTopHeading = true
+        return "<div class=\"folio-page-break\"></div><\(level) class=\"folio-section-title\"\(writer.anchorAttribute(id))>\(title)</\(level)>"
     }
 }

@@ -19,7 +19,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 WIDTHS = [320, 360, 768, 1280]
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
 MEASURE = """
 const out = {texts: 0, smallest: null, small: []};
