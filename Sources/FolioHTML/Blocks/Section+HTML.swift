@@ -6,6 +6,7 @@ extension Section: HTMLBlock {
     func html(in writer: inout HTMLBodyWriter, path: String) throws -> HTML {
         let level: HTML = writer.hasTitle ? "h2" : "h1"
         writer.belowTopHeading = true
-        return "<div class=\"folio-page-break\"></div><\(level) class=\"folio-section-title\"\(writer.anchorAttribute(id))>\(title)</\(level)>"
+        let anchor = writer.anchorAttribute(id)
+        return "<div class=\"folio-page-break\"></div><\(level) class=\"folio-section-title\"\(anchor)>\(title)</\(level)>"
     }
 }
