@@ -36,6 +36,26 @@ package struct ChartRenderer {
     /// Whether some of `chart`'s series (plots, segments, rings) without a tint of their own
     /// share a palette colour, because there are more of them than the theme's
     /// `distinguishableColors`.
+    /// The series, plots, segments or rings whose colour has less than 3:1 contrast against the
+    /// page (WCAG 1.4.11 asks 3:1 of bars, lines and markers): field and colour, in order.
+    package func lowContrastColors(_ chart: Chart) -> [(field: String, color: Color)] {
+        let marks: [(field: String, tint: Color?, paletteIndex: Int)]
+        switch chart.body {
+        case .bar(let bar): marks = bar.series.enumerated().map { ("series[\($0.offset)]", $0.element.tint, $0.offset) }
+        case .line(let line): marks = line.plots.enumerated().map { ("plots[\($0.offset)]", $0.element.tint, $0.offset) }
+        case .pie(let pie): marks = pie.segments.enumerated().map { ("segments[\($0.offset)]", $0.element.tint, $0.offset + 1) }
+        case .rings(let rings): marks = rings.rings.enumerated().map { ("rings[\($0.offset)]", $0.element.tint, $0.offset) }
+        case .range(let range): marks = range.plots.enumerated().map { ("plots[\($0.offset)]", $0.element.tint, $0.offset + 4) }
+        }
+        return marks.compactMap { mark in
+            let color = (mark.tint ?? theme.seriesColor(mark.paletteIndex)).composited(over: .white)
+            return color.contrast(with: .white) < ChartRenderer.nonTextContrast ? (mark.field, color) : nil
+        }
+    }
+
+    /// The contrast WCAG 1.4.11 asks of graphical objects against what is next to them.
+    package static let nonTextContrast = 3.0
+
     package func repeatsColors(_ chart: Chart) -> Bool {
         let tints: [Color?]
         switch chart.body {

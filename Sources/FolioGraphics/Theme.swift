@@ -53,8 +53,9 @@ public struct Theme: Sendable, Hashable, Codable {
         text: hex("#1C2024"), muted: hex("#60646C"), accent: hex("#3E63DD"), rule: hex("#CDCED6"),
         grid: hex("#DDDDE3"), axis: hex("#60646C"), tileBackground: hex("#F1F3F5"),
         tableHeaderBackground: hex("#E8E8EC"), zebraBackground: hex("#F7F7F9"),
-        // Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
-        palette: ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#8C6D1F", "#60646C"].map(hex))
+        // Okabe–Ito colours, distinguishable with the common colour-vision deficiencies; the orange
+        // and the sky blue darkened to 3:1 against white (WCAG 1.4.11: bars, lines, markers).
+        palette: ["#0072B2", "#C48700", "#009E73", "#D55E00", "#CC79A7", "#4A9BC8", "#8C6D1F", "#60646C"].map(hex))
 
     /// A theme with every colour and the font family given.
     public init(

@@ -39,6 +39,8 @@ public struct LayoutReport: Sendable, Hashable, Codable {
             case missingAlt
             /// A chart has more untinted series than distinguishable palette colours.
             case colorsRepeat
+            /// A chart's series colour has less than 3:1 contrast against the page (WCAG 1.4.11).
+            case lowContrast
         }
 
         /// What rule bent.

@@ -157,6 +157,29 @@ final class PDFLayoutTests: XCTestCase {
         XCTAssertEqual(report.warnings.first { $0.kind == .missingAlt }?.path, "elements[1].alt")
     }
 
+    /// WCAG 1.4.11: the default palette's colours reach 3:1 against the page; a series drawn in a
+    /// fainter colour (here a pale yellow tint, and a lighter shade of the palette for the ninth
+    /// series) is a layout-report warning naming the series.
+    func testFaintSeriesColoursAreReportedAndTheDefaultPaletteHasNone() throws {
+        for (index, color) in Theme.standard.palette.enumerated() {
+            XCTAssertGreaterThanOrEqual(color.contrast(with: .white), 3, "palette[\(index)] \(color.hex)")
+        }
+        let series = (0..<9).map { ChartSeries(title: "S\($0)", values: [1, 2]) }
+        var faint = series
+        faint[2].tint = Color(parsing: "#FFE066")
+        let document = Document(
+            title: "Report",
+            elements: [
+                .chart(.bar(BarChart(categories: ["A", "B"], series: Array(series.prefix(8))), title: "Eight")),
+                .chart(.bar(BarChart(categories: ["A", "B"], series: faint), title: "Nine")),
+            ])
+        let report = try document.pdfWithReport().report
+        let warnings = report.warnings.filter { $0.kind == .lowContrast }
+        XCTAssertEqual(warnings.map(\.path), ["elements[1]"], "\(report.warnings)")
+        XCTAssertTrue(warnings.first?.message.contains("series[2] #FFE066") == true, warnings.first?.message ?? "")
+        XCTAssertTrue(warnings.first?.message.contains("series[8]") == true, warnings.first?.message ?? "")
+    }
+
     func testJustifiedParagraphFillsItsLines() throws {
         let text = String(repeating: "Justified text spreads its words so both edges are straight. ", count: 8)
         let data = try render(Document(title: "Justify", elements: [.paragraph(Paragraph(text, align: .justify))])).data

@@ -25,6 +25,19 @@ extension Chart: LaidOutBlock {
                         "more series than the \(theme.distinguishableColors) colours the palette gives in its shades, so some share a colour; give them tints"
                 ))
         }
+        let faint = renderer.lowContrastColors(self)
+        if !faint.isEmpty {
+            let listed = faint.prefix(4).map {
+                "\($0.field) \($0.color.hex) (\(String(format: "%.1f", $0.color.contrast(with: .white))):1)"
+            }
+            builder.warn(
+                LayoutReport.Warning(
+                    kind: .lowContrast, path: path,
+                    message: "bars, lines and markers need 3:1 contrast against the page (WCAG 1.4.11); "
+                        + listed.joined(separator: ", ") + (faint.count > 4 ? " and \(faint.count - 4) more" : "")
+                        + " have less: choose darker tints or palette colours"
+                ))
+        }
         let titleText = title.map { builder.body([TextRun($0)], width: builder.width, size: theme.bodySize + 1, bold: true, path: path) }
         return [
             FigureFlowable(
