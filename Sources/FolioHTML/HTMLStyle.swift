@@ -43,7 +43,7 @@ enum HTMLStyle {
             \(r) .folio-chart-data summary{display:list-item;cursor:pointer;color:var(--folio-accent);font-size:.85em;margin-top:.3em}
             \(r) .folio-chart-data .folio-table-wrap{max-height:20em;overflow:auto}
             \(r) .folio-table-wrap{display:block;overflow-x:auto;margin:1em 0}
-            \(r) .folio-table-wrap:focus-visible{outline:2px solid var(--folio-accent);outline-offset:2px}
+            \(r) .folio-table-wrap:focus-visible,\(r) a:focus-visible{outline:2px solid var(--folio-accent);outline-offset:2px}
             \(r) table{display:table;border-collapse:collapse;width:100%;font-size:.95em}
             \(r) caption{display:table-caption;caption-side:top;text-align:start;font-style:italic;font-size:.85em;color:var(--folio-muted);padding-bottom:.3em}
             \(r) th,\(r) td{padding:.3em .45em;border-bottom:1px solid var(--folio-rule);vertical-align:top;text-align:start;color:var(--folio-text);overflow-wrap:normal}

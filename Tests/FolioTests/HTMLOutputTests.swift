@@ -318,6 +318,10 @@ final class HTMLOutputTests: XCTestCase {
             title: "T", elements: [.table(Table(header: ["A"], rows: [["1"]], caption: "Doses <given>"))]
         ).html()
         XCTAssertTrue(captioned.contains("aria-label=\"Doses &lt;given&gt;\""))
+        // Every focusable element shows its focus in the report's own style (WCAG 2.4.7), even
+        // where a host page resets outlines.
+        XCTAssertTrue(html.contains(".folio-table-wrap:focus-visible,#"), html)
+        XCTAssertTrue(html.contains(" a:focus-visible{outline:2px solid var(--folio-accent)"), html)
     }
 }
 
