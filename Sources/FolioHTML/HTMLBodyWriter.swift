@@ -76,9 +76,17 @@ struct HTMLBodyWriter {
     }
 
     /// Inline runs as `<strong>`, `<em>`, `<a>` and `<br>`; every character escaped.
-    func inline(_ text: RichText) -> HTML {
+    func inline(_ text: RichText) -> HTML { inline(runs: text.runs) }
+
+    /// A table cell's text: plain, with addresses in it as links.
+    func cell(_ text: String) -> HTML {
+        text.contains("://") ? inline(runs: RichText.linkingAddresses(text)) : "\(text)"
+    }
+
+    /// Runs as `<strong>`, `<em>`, `<a>` and `<br>`; every character escaped.
+    func inline(runs: [TextRun]) -> HTML {
         var html = HTML()
-        for run in text.runs {
+        for run in runs {
             var piece = HTML(text: run.text).lineBreaks()
             if run.italic { piece = "<em>\(piece)</em>" }
             if run.bold { piece = "<strong>\(piece)</strong>" }
@@ -155,7 +163,7 @@ struct HTMLBodyWriter {
         if let header = table.header {
             html += "<thead><tr>"
             for slot in Table.slots(header, row: -1, columns: columns, lookup: spans) {
-                html += "<th scope=\"col\"\(cellAttributes(slot))>\(slot.text)</th>"
+                html += "<th scope=\"col\"\(cellAttributes(slot))>\(cell(slot.text))</th>"
             }
             html += "</tr></thead>"
         }
@@ -164,7 +172,7 @@ struct HTMLBodyWriter {
             if index & 255 == 255 { try RenderDeadline.check() }
             html += "<tr>"
             for slot in Table.slots(row, row: index, columns: columns, lookup: spans) {
-                html += "<td\(cellAttributes(slot))>\(slot.text)</td>"
+                html += "<td\(cellAttributes(slot))>\(cell(slot.text))</td>"
             }
             html += "</tr>"
         }

@@ -63,9 +63,11 @@ final class TableLayout {
         columnStarts = starts
 
         func cellLayout(_ slot: Table.Slot, font: FontSpec) -> ShapedText {
+            // A cell is plain text, but an address in it is a link (drawn in the accent colour).
             text.paragraph(
-                [TextRun(slot.text)], font: font, width: starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX,
-                alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, lineSpacing: 1)
+                RichText.linkingAddresses(slot.text), font: font,
+                width: starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX,
+                alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
         }
         let headerCells = table.header == nil ? nil : headerSlots.map { cellLayout($0, font: bold) }
         header = headerCells
@@ -171,8 +173,8 @@ final class TableLayout {
         if let recentRow, recentRow.index == index { return recentRow.cells }
         let cells = slots(ofRow: index).map { slot in
             text.paragraph(
-                [TextRun(slot.text)], font: font, width: width(of: slot) - 2 * TableLayout.paddingX,
-                alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, lineSpacing: 1)
+                RichText.linkingAddresses(slot.text), font: font, width: width(of: slot) - 2 * TableLayout.paddingX,
+                alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
         }
         recentRow = (index, cells)
         return cells

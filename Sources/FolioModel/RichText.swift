@@ -76,6 +76,14 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
         var parser = MarkupParser(Array(source.unicodeScalars))
         return parser.parse()
     }
+
+    /// Plain text (a table cell) as runs: no markup, but an address written out is a link to
+    /// itself, as in rich text.
+    package static func linkingAddresses(_ plain: String) -> [TextRun] {
+        guard plain.contains("://") else { return [TextRun(plain)] }
+        var parser = MarkupParser(Array(plain.unicodeScalars), markup: false)
+        return parser.parse()
+    }
 }
 
 /// Turns the Markdown subset of `RichText` into runs in one pass. Whether a marker is
@@ -86,6 +94,8 @@ private struct MarkupParser {
     static let escapable = Set("*[]()\\_:".unicodeScalars)
     /// The text as Unicode scalars: every marker is ASCII, and scalars compare far faster than characters.
     let chars: [Unicode.Scalar]
+    /// Whether `*`, `[…](…)` and backslashes are markup; without, only addresses become links.
+    let markup: Bool
     var index = 0
     var runs: [TextRun] = []
     var buffer = ""
@@ -101,8 +111,9 @@ private struct MarkupParser {
     /// `https://en.wikipedia.org/wiki/Care_(medicine)`), or -1.
     private let closingParen: [Int]
 
-    init(_ chars: [Unicode.Scalar]) {
+    init(_ chars: [Unicode.Scalar], markup: Bool = true) {
         self.chars = chars
+        self.markup = markup
         let n = chars.count
         var single = [Bool](repeating: false, count: n + 2)
         var double = [Bool](repeating: false, count: n + 2)
@@ -142,7 +153,15 @@ private struct MarkupParser {
     mutating func parse() -> [TextRun] {
         while index < chars.count {
             let c = chars[index]
-            if c == "\\", index + 1 < chars.count, MarkupParser.escapable.contains(chars[index + 1]) {
+            if !markup {
+                if c == "h" || c == "H" || c == "<", let url = parseBareURL() {
+                    flush()
+                    runs.append(TextRun(url, link: url))
+                } else {
+                    buffer.unicodeScalars.append(c)
+                    index += 1
+                }
+            } else if c == "\\", index + 1 < chars.count, MarkupParser.escapable.contains(chars[index + 1]) {
                 buffer.unicodeScalars.append(chars[index + 1])
                 index += 2
             } else if c == "*", peek(1) == "*", bold || hasClosing(double: true) {

@@ -49,6 +49,7 @@ final class ConformanceIntegrationTests: XCTestCase {
         \((1...70).map { "      - [\"Day \($0)\", \"\(60 + $0 % 40)\", \"\($0 % 10)\", \"\($0 % 7 == 0 ? "slept badly; woke at 3 am, then again at 5 am" : "ok")\"]" }.joined(separator: "\n"))
               - [{text: "Weekly review: no change to the plan", span: 4}]
               - ["Day 71", {text: "Measured at the clinic", span: 2}, "ok"]
+              - ["Day 72", "70", "1", "log at https://portal.example/log, 2 * 3 [sic]"]
           - {type: section, title: Amal Haddad, label: P2}
           - {type: paragraph, text: "تحسن الألم خلال الأسبوع، وتم الالتزام بخطة الأدوية في معظم الأيام."}
           - {type: paragraph, text: "患者本周完成了大部分治疗计划，疼痛在周中达到高峰。"}

@@ -115,6 +115,17 @@ final class HTMLOutputTests: XCTestCase {
         XCTAssertTrue(untitled.contains("<h1 class=\"folio-subtitle\">Pain</h1>"), untitled)
     }
 
+    /// An address in a table cell is a link; the rest of the cell stays plain text.
+    func testAnAddressInATableCellIsALink() throws {
+        let html = try Document(
+            title: "T", elements: [.table(Table(header: ["Where"], rows: [["*see* https://p.example/a_b <b>"]]))]
+        ).html()
+        XCTAssertTrue(
+            html.contains(
+                "<td>*see* <a href=\"https://p.example/a_b\" rel=\"noopener noreferrer\">https://p.example/a_b</a> &lt;b&gt;</td>"),
+            html)
+    }
+
     func testLinksKeepOnlySafeSchemes() throws {
         let html = try Document(
             title: "L",

@@ -90,6 +90,11 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(
             RichText("[the portal](" + RichText.escaped("https://p.example/a_(b)") + ")").runs.compactMap(\.link),
             ["https://p.example/a_(b)"])
+        // A table cell is plain text whose addresses are links: no other markup.
+        let cell = RichText.linkingAddresses("2 * 3 [a](b) at https://p.example/x_y.")
+        XCTAssertEqual(cell.map(\.text), ["2 * 3 [a](b) at ", "https://p.example/x_y", "."])
+        XCTAssertEqual(cell.compactMap(\.link), ["https://p.example/x_y"])
+        XCTAssertEqual(RichText.linkingAddresses("**x**"), [TextRun("**x**")])
         // Linear: a long run of would-be addresses costs one pass.
         let long = String(repeating: "<https://a ", count: 20_000)
         XCTAssertEqual(RichText(long).runs.compactMap(\.link).count, 0)

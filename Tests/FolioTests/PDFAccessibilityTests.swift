@@ -137,7 +137,7 @@ final class PDFAccessibilityTests: XCTestCase {
               - {type: subtitle, text: Readings}
               - type: table
                 header: [Day, Value, Note]
-                rows: [[Mon, "1", ok], [{text: "No readings over the weekend", span: 3}]]
+                rows: [[Mon, "1", ok], [{text: "No readings over the weekend", span: 3}], [Tue, "2", "see https://example.org/log"]]
               - {type: paragraph, text: "هذا نص عربي قصير"}
             """)
         let objects = try objects(pdf)
@@ -145,7 +145,8 @@ final class PDFAccessibilityTests: XCTestCase {
         let headings = order.compactMap { $0["/S"] as? String }.filter { $0.hasPrefix("/H") }
         XCTAssertEqual(headings, ["/H1", "/H1", "/H2"], "a document without a title starts at H1")
         let links = elements("/Link", in: objects)
-        XCTAssertEqual(Set(links.compactMap { $0["/Alt"] as? String }), ["u:the guide", "u:https://example.org/faq"])
+        XCTAssertEqual(
+            Set(links.compactMap { $0["/Alt"] as? String }), ["u:the guide", "u:https://example.org/faq", "u:https://example.org/log"])
         let paragraph = try XCTUnwrap(order.first { ($0["/S"] as? String) == "/P" })
         let kids = try XCTUnwrap(paragraph["/K"] as? [Any]).compactMap { $0 as? String }.compactMap {
             objects["obj:" + $0] as? [String: Any]
@@ -155,7 +156,7 @@ final class PDFAccessibilityTests: XCTestCase {
         let spanning = elements("/TD", in: objects).compactMap { ($0["/A"] as? [String: Any])?["/ColSpan"] as? Int }
         XCTAssertEqual(spanning, [3])
         let annotations = objects.values.compactMap { $0 as? [String: Any] }.filter { $0["/Subtype"] as? String == "/Link" }
-        XCTAssertEqual(annotations.count, 2)
+        XCTAssertEqual(annotations.count, 3, "two in the paragraph, one in a table cell")
         for annotation in annotations { XCTAssertEqual(annotation["/F"] as? Int, 4, "a link prints") }
         let cidFonts = objects.values.compactMap { $0 as? [String: Any] }.filter { $0["/Subtype"] as? String == "/CIDFontType2" }
         XCTAssertFalse(cidFonts.isEmpty, "Arabic text embeds a TrueType CID font")
