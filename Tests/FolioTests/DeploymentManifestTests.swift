@@ -8,15 +8,19 @@ final class DeploymentManifestTests: XCTestCase {
     private let deploy = TestSupport.root.appendingPathComponent("deploy")
 
     /// The long options `folio serve --help` lists.
-    private func serveFlags() throws -> Set<String> {
-        let help = try TestSupport.run(TestSupport.folioBinary.path, ["serve", "--help"]).text
+    private func serveFlags() throws -> Set<String> { try flags(of: "serve") }
+
+    /// The long options `folio COMMAND --help` lists.
+    private func flags(of command: String) throws -> Set<String> {
+        let help = try TestSupport.run(TestSupport.folioBinary.path, [command, "--help"]).text
         let matches = help.matches(of: #/--[a-z][a-z-]+/#).map { String($0.output) }
         return Set(matches)
     }
 
     /// `arguments`' options (`--name` or `--name=value`) by name, each checked against `flags`.
-    private func options(_ arguments: [String], flags: Set<String>, file: StaticString = #filePath, line: UInt = #line) -> [String: String]
-    {
+    private func options(
+        _ arguments: [String], flags: Set<String>, command: String = "serve", file: StaticString = #filePath, line: UInt = #line
+    ) -> [String: String] {
         var result: [String: String] = [:]
         var index = 0
         while index < arguments.count {
@@ -24,7 +28,7 @@ final class DeploymentManifestTests: XCTestCase {
             index += 1
             guard argument.hasPrefix("--") else { continue }
             let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-            XCTAssertTrue(flags.contains(parts[0]), "folio serve has no option \(parts[0])", file: file, line: line)
+            XCTAssertTrue(flags.contains(parts[0]), "folio \(command) has no option \(parts[0])", file: file, line: line)
             if parts.count == 2 {
                 result[parts[0]] = parts[1]
             } else if index < arguments.count, !arguments[index].hasPrefix("--") {
@@ -81,6 +85,51 @@ final class DeploymentManifestTests: XCTestCase {
         for mount in (container["volumeMounts"] as? [[String: Any]]) ?? [] {
             XCTAssertTrue(volumes.contains(mount["name"] as? String ?? ""), "\(mount)")
         }
+    }
+
+    /// The Indexed Job splits a batch over pods: one shard per completion index, options that
+    /// `folio batch` has, every path it reads or writes on a mounted volume, the output writable.
+    func testTheIndexedJobShardsABatchWithRealOptions() throws {
+        let text = try String(contentsOf: deploy.appendingPathComponent("kubernetes-batch.yaml"), encoding: .utf8)
+        let documents = try Yams.load_all(yaml: text).compactMap { $0 as? [String: Any] }
+        XCTAssertEqual(documents.compactMap { $0["kind"] as? String }, ["Job"])
+        let job = documents[0]
+        XCTAssertEqual(job["apiVersion"] as? String, "batch/v1")
+        let spec = try XCTUnwrap(job["spec"] as? [String: Any])
+        XCTAssertEqual(spec["completionMode"] as? String, "Indexed")
+        let completions = try XCTUnwrap(spec["completions"] as? Int)
+        XCTAssertEqual(spec["parallelism"] as? Int, completions)
+        let template = try XCTUnwrap(spec["template"] as? [String: Any])
+        let pod = try XCTUnwrap(template["spec"] as? [String: Any])
+        XCTAssertEqual(pod["restartPolicy"] as? String, "Never", "a pod failure policy needs restartPolicy Never")
+        let container = try XCTUnwrap((pod["containers"] as? [[String: Any]])?.first)
+        let arguments = try XCTUnwrap(container["args"] as? [String])
+        XCTAssertEqual(arguments.first, "batch")
+        let given = options(Array(arguments.dropFirst(2)), flags: try flags(of: "batch"), command: "batch")
+        let environment = Dictionary(
+            uniqueKeysWithValues: ((container["env"] as? [[String: Any]]) ?? []).compactMap { entry -> (String, String)? in
+                guard let name = entry["name"] as? String, let value = entry["value"] as? String else { return nil }
+                return (name, value)
+            })
+        XCTAssertEqual(given["--shard"], "$(JOB_COMPLETION_INDEX)/$(SHARDS)")
+        XCTAssertEqual(environment["SHARDS"], String(completions), "one shard per completion index")
+        XCTAssertNotNil(given["--resume"], "a retried pod resumes its shard")
+        // The failure policy: exit code 1 (records failed, listed) fails the index without retrying it.
+        let rules = try XCTUnwrap((spec["podFailurePolicy"] as? [String: Any])?["rules"] as? [[String: Any]])
+        let onOne = rules.first { (($0["onExitCodes"] as? [String: Any])?["values"] as? [Int]) == [1] }
+        XCTAssertEqual(onOne?["action"] as? String, "FailIndex")
+        XCTAssertNotNil(spec["backoffLimitPerIndex"], "FailIndex needs backoffLimitPerIndex")
+        // Every path is on a mounted volume, and only the output is writable.
+        let volumes = Set(((pod["volumes"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
+        let mounts = ((container["volumeMounts"] as? [[String: Any]]) ?? []).compactMap { mount -> (path: String, readOnly: Bool)? in
+            XCTAssertTrue(volumes.contains(mount["name"] as? String ?? ""), "\(mount)")
+            return (mount["mountPath"] as? String).map { ($0, mount["readOnly"] as? Bool ?? false) }
+        }
+        func mount(of path: String) -> (path: String, readOnly: Bool)? { mounts.first { path.hasPrefix($0.path + "/") } }
+        XCTAssertNotNil(mount(of: arguments[1]), "the template \(arguments[1]) is on no volume")
+        XCTAssertNotNil(mount(of: try XCTUnwrap(given["--data"])), "the records are on no volume")
+        let output = try XCTUnwrap(mount(of: try XCTUnwrap(given["--out"])), "the output is on no volume")
+        XCTAssertFalse(output.readOnly, "the output volume must be writable")
     }
 
     func testSystemdUnitIsWellFormedAndUsesRealOptions() throws {
