@@ -18,6 +18,9 @@ final class CairoCanvas: PageCanvas {
     var tagsStructure = true
     /// Figures, tables and links drawn so far, for the finishing step.
     private(set) var structure = StructureRecord()
+    /// How many decoration (`tagged(nil)`) bodies are being drawn: their text is an artifact,
+    /// so it opens no element and makes no link (a table header repeated on a later page).
+    private var decorationDepth = 0
 
     init(cr: OpaquePointer, text: PangoTextEngine, images: ImageSurfaceCache) {
         self.cr = cr
@@ -30,7 +33,9 @@ final class CairoCanvas: PageCanvas {
     /// every element becomes an Artifact in the finished PDF.
     func tagged(_ tag: StructureTag?, _ body: () -> Void) {
         guard tagsStructure, let tag else {
+            decorationDepth += 1
             body()
+            decorationDepth -= 1
             return
         }
         cairo_tag_begin(cr, tag.rawValue, nil)
@@ -199,7 +204,13 @@ final class CairoCanvas: PageCanvas {
     func draw(_ text: ShapedText, at origin: Point, color: Color, visible: ClosedRange<Double>?) {
         guard let layout = text as? TextLayout else { return }
         setColor(color)
-        if layout.links.isEmpty || !tagsStructure {
+        if layout.links.isEmpty {
+            drawLines(of: layout, at: origin, visible: visible)
+        } else if !tagsStructure {
+            let links = drawLines(of: layout, at: origin, visible: visible)
+            for (url, rect, description) in links { addLink(url, rect, origin, description: description) }
+        } else if decorationDepth > 0 {
+            // Decoration: the same words are content where they first appear, with their links.
             drawLines(of: layout, at: origin, visible: visible)
         } else {
             cairo_tag_begin(cr, StructureTag.span.rawValue, nil)

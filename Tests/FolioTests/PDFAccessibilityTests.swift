@@ -163,6 +163,19 @@ final class PDFAccessibilityTests: XCTestCase {
         for font in cidFonts { XCTAssertEqual(font["/CIDToGIDMap"] as? String, "/Identity") }
     }
 
+    /// A header row repeated on later pages is decoration: an address in it is a link (and a
+    /// Link element) once, where the header first appears.
+    func testAnAddressInARepeatedHeaderIsLinkedOnce() throws {
+        let rows = (1...150).map { "[\"\($0)\", ok]" }.joined(separator: ", ")
+        let pdf = try render("title: T\nelements:\n  - {type: table, header: [Day, \"Log at https://example.org/log\"], rows: [\(rows)]}")
+        XCTAssertGreaterThan(try TestSupport.pageTexts(pdf).count, 2)
+        let objects = try objects(pdf)
+        let annotations = objects.values.compactMap { $0 as? [String: Any] }.filter { $0["/Subtype"] as? String == "/Link" }
+        XCTAssertEqual(annotations.count, 1)
+        XCTAssertEqual(elements("/Link", in: objects).count, 1)
+        XCTAssertEqual(elements("/Span", in: objects).count, 1)
+    }
+
     func testCatalogPagesAndXMPDeclarePDFUA() throws {
         let pdf = try render(PDFAccessibilityTests.hardDocument)
         let objects = try objects(pdf)
