@@ -33,21 +33,26 @@ package struct ChartRenderer {
         }
     }
 
-    /// Whether some of `chart`'s series (plots, segments, rings) without a tint of their own
-    /// share a palette colour, because there are more of them than the theme's
-    /// `distinguishableColors`.
+    /// Each series (plot, segment, ring) of `chart`: its field, its own tint, and the palette
+    /// colour its layout gives it when it has none.
+    private func marks(_ chart: Chart) -> [(field: String, tint: Color?, paletteIndex: Int)] {
+        switch chart.body {
+        case .bar(let bar): return bar.series.enumerated().map { ("series[\($0.offset)]", $0.element.tint, $0.offset) }
+        case .line(let line): return line.plots.enumerated().map { ("plots[\($0.offset)]", $0.element.tint, $0.offset) }
+        case .pie(let pie):
+            return pie.segments.enumerated().map {
+                ("segments[\($0.offset)]", $0.element.tint, $0.offset + PieChartLayout.firstPaletteColor)
+            }
+        case .rings(let rings): return rings.rings.enumerated().map { ("rings[\($0.offset)]", $0.element.tint, $0.offset) }
+        case .range(let range):
+            return range.plots.enumerated().map { ("plots[\($0.offset)]", $0.element.tint, $0.offset + RangeChartLayout.firstPaletteColor) }
+        }
+    }
+
     /// The series, plots, segments or rings whose colour has less than 3:1 contrast against the
     /// page (WCAG 1.4.11 asks 3:1 of bars, lines and markers): field and colour, in order.
     package func lowContrastColors(_ chart: Chart) -> [(field: String, color: Color)] {
-        let marks: [(field: String, tint: Color?, paletteIndex: Int)]
-        switch chart.body {
-        case .bar(let bar): marks = bar.series.enumerated().map { ("series[\($0.offset)]", $0.element.tint, $0.offset) }
-        case .line(let line): marks = line.plots.enumerated().map { ("plots[\($0.offset)]", $0.element.tint, $0.offset) }
-        case .pie(let pie): marks = pie.segments.enumerated().map { ("segments[\($0.offset)]", $0.element.tint, $0.offset + 1) }
-        case .rings(let rings): marks = rings.rings.enumerated().map { ("rings[\($0.offset)]", $0.element.tint, $0.offset) }
-        case .range(let range): marks = range.plots.enumerated().map { ("plots[\($0.offset)]", $0.element.tint, $0.offset + 4) }
-        }
-        return marks.compactMap { mark in
+        marks(chart).compactMap { mark in
             let color = (mark.tint ?? theme.seriesColor(mark.paletteIndex)).composited(over: .white)
             return color.contrast(with: .white) < ChartRenderer.nonTextContrast ? (mark.field, color) : nil
         }
@@ -56,16 +61,11 @@ package struct ChartRenderer {
     /// The contrast WCAG 1.4.11 asks of graphical objects against what is next to them.
     package static let nonTextContrast = 3.0
 
+    /// Whether some of `chart`'s series (plots, segments, rings) without a tint of their own
+    /// share a palette colour, because there are more of them than the theme's
+    /// `distinguishableColors`.
     package func repeatsColors(_ chart: Chart) -> Bool {
-        let tints: [Color?]
-        switch chart.body {
-        case .bar(let bar): tints = bar.series.map(\.tint)
-        case .line(let line): tints = line.plots.map(\.tint)
-        case .pie(let pie): tints = pie.segments.map(\.tint)
-        case .rings(let rings): tints = rings.rings.map(\.tint)
-        case .range(let range): tints = range.plots.map(\.tint)
-        }
-        let untinted = tints.indices.filter { tints[$0] == nil }
+        let untinted = marks(chart).filter { $0.tint == nil }.map(\.paletteIndex)
         guard let first = untinted.first, let last = untinted.last else { return false }
         return last - first >= theme.distinguishableColors
     }

@@ -10,7 +10,9 @@ struct PieChartLayout {
     let context: ChartContext
 
     private var theme: Theme { context.theme }
-    func color(ofSegment index: Int) -> Color { pie.segments[index].tint ?? theme.seriesColor(index + 1) }
+    /// The palette colour of the first segment.
+    static let firstPaletteColor = 1
+    func color(ofSegment index: Int) -> Color { pie.segments[index].tint ?? theme.seriesColor(index + PieChartLayout.firstPaletteColor) }
 
     /// Whole percentages that add up to 100 (largest remainder).
     static func percentages(_ values: [Double]) -> [Int] {

@@ -9,7 +9,9 @@ struct RangeChartLayout {
     let context: ChartContext
 
     private var theme: Theme { context.theme }
-    func color(ofPlot index: Int) -> Color { range.plots[index].tint ?? theme.seriesColor(index + 4) }
+    /// The palette colour of the first plot.
+    static let firstPaletteColor = 4
+    func color(ofPlot index: Int) -> Color { range.plots[index].tint ?? theme.seriesColor(index + RangeChartLayout.firstPaletteColor) }
 
     func drawing(width: Double) -> Drawing {
         let description = ChartDescription.describe(chart, strings: context.strings)

@@ -29,11 +29,13 @@ struct HTMLBodyWriter {
     }
 
     var theme: Theme { renderer.theme }
-    /// Whether the title or a section heading comes before: subtitles are then `h2`, else `h1`,
-    /// so that a report's first heading is `h1` whatever it starts with (as in the PDF).
-    var belowTopHeading = false
     /// Whether the report has a title (`h1`): section titles are then `h2`, else `h1`.
     var hasTitle = false
+    /// Whether a section has begun.
+    var inSection = false
+    /// Whether the title or a section heading comes before: subtitles are then `h2`, else `h1`,
+    /// so that a report's first heading is `h1` whatever it starts with (as in the PDF).
+    var belowTopHeading: Bool { hasTitle || inSection }
 
     mutating func body(_ document: Document) throws -> HTML {
         var html = HTML()
@@ -55,7 +57,6 @@ struct HTMLBodyWriter {
         }
         if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             html += "<h1>\(document.title)</h1>\n"
-            belowTopHeading = true
             hasTitle = true
         }
         for (index, block) in document.elements.enumerated() {

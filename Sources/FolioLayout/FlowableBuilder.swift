@@ -25,9 +25,11 @@ final class FlowableBuilder {
     private(set) var warnings: [LayoutReport.Warning] = []
     /// Whether a section has begun: subtitles are then one level below it.
     var inSection = false
-    /// Whether the document's title or a section heading (H1) comes before: subtitles are then
-    /// H2, else H1, so that a document's first heading is H1 whatever it starts with.
-    var belowTopHeading = false
+    /// Whether the document has a title (its H1).
+    var hasTitle = false
+    /// Whether the title or a section heading (H1) comes before: subtitles are then H2, else H1,
+    /// so that a document's first heading is H1 whatever it starts with.
+    var belowTopHeading: Bool { hasTitle || inSection }
 
     init(text: TextShaper, theme: Theme, strings: BuiltInStrings, width: Double, prepared: PreparedDocument, pictures: PictureSupport) {
         self.text = text
@@ -45,7 +47,7 @@ final class FlowableBuilder {
             items.append(Paginator.Item(flowable: flowable, source: sources.count - 1))
         }
         if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            belowTopHeading = true
+            hasTitle = true
             add(
                 heading(document.title, size: theme.titleSize, role: .title, level: 0, anchor: nil, path: "title"), path: "title",
                 type: "title")

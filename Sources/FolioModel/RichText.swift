@@ -231,12 +231,13 @@ private struct MarkupParser {
             let before = chars[index - 1]
             guard before.properties.isWhitespace || "(\"'*".unicodeScalars.contains(before) else { return nil }
         }
+        // `prefix` is lowercase ASCII; the scheme may be written in capitals (`HTTPS://`).
         func startsWith(_ prefix: String, at i: Int) -> Bool {
             var k = i
             for scalar in prefix.unicodeScalars {
-                guard k < chars.count, chars[k] == scalar || chars[k].properties.lowercaseMapping == String(scalar) else {
-                    return false
-                }
+                guard k < chars.count else { return false }
+                let value = chars[k].value
+                guard value == scalar.value || (65...90).contains(value) && value + 32 == scalar.value else { return false }
                 k += 1
             }
             return true

@@ -29,35 +29,27 @@ struct PDFFinisher {
         let strings = CStringArray([xmp, metadata.language, PDFFinisher.outputCondition])
         let figures = CStringArray(structure.figureAlternatives)
         let links = CStringArray(structure.linkDescriptions)
-        let continues = structure.tableContinues.map { UInt8($0 ? 1 : 0) }
-        let spanningCells = structure.spanningCells.map(\.cell)
-        let spanningColumns = structure.spanningCells.map(\.columns)
+        let continues = CArray(structure.tableContinues.map { UInt8($0 ? 1 : 0) })
+        let spanningCells = CArray(structure.spanningCells.map(\.cell))
+        let spanningColumns = CArray(structure.spanningCells.map(\.columns))
         var finishing = folio_pdf_finishing(
             language: strings.pointers[1], xmp: strings.pointers[0], xmp_length: strings.pointers[0].map { strlen($0) } ?? 0,
-            figure_alternatives: figures.pointers, figure_count: figures.count, table_continues: nil, table_count: continues.count,
-            spanning_cells: nil, spanning_columns: nil, spanning_count: spanningCells.count, link_descriptions: links.pointers,
-            link_count: links.count, tagged: metadata.tagged ? 1 : 0,
-            icc_profile: nil, icc_profile_length: profile.count, output_condition: strings.pointers[2])
+            figure_alternatives: figures.pointers, figure_count: figures.count, table_continues: continues.pointer,
+            table_count: continues.count, spanning_cells: spanningCells.pointer, spanning_columns: spanningColumns.pointer,
+            spanning_count: spanningCells.count, link_descriptions: links.pointers, link_count: links.count,
+            tagged: metadata.tagged ? 1 : 0, icc_profile: nil, icc_profile_length: profile.count,
+            output_condition: strings.pointers[2])
         var output: UnsafeMutablePointer<UInt8>?
         var outputLength = 0
         var message = [CChar](repeating: 0, count: 512)
         // The C arrays must outlive the call: ARC may free a class instance after its last use.
-        let status = withExtendedLifetime((strings, figures, links)) {
-            continues.withUnsafeBufferPointer { continues in
-                profile.withUnsafeBytes { profile in
-                    pdf.withUnsafeBytes { pdf in
-                        spanningCells.withUnsafeBufferPointer { cells in
-                            spanningColumns.withUnsafeBufferPointer { columns in
-                                finishing.spanning_cells = cells.baseAddress
-                                finishing.spanning_columns = columns.baseAddress
-                                finishing.table_continues = continues.baseAddress
-                                finishing.icc_profile = archival ? profile.bindMemory(to: UInt8.self).baseAddress : nil
-                                return folio_pdf_finish(
-                                    &finishing, pdf.bindMemory(to: UInt8.self).baseAddress, pdf.count, &output, &outputLength, &message,
-                                    message.count)
-                            }
-                        }
-                    }
+        let status = withExtendedLifetime((strings, figures, links, continues, spanningCells, spanningColumns)) {
+            profile.withUnsafeBytes { profile in
+                pdf.withUnsafeBytes { pdf in
+                    finishing.icc_profile = archival ? profile.bindMemory(to: UInt8.self).baseAddress : nil
+                    return folio_pdf_finish(
+                        &finishing, pdf.bindMemory(to: UInt8.self).baseAddress, pdf.count, &output, &outputLength, &message,
+                        message.count)
                 }
             }
         }

@@ -78,18 +78,10 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "Seconds one record may take to render; a record still rendering then fails alone.")
     var timeLimit = 120.0
 
-    @Option(help: "Megabytes of memory each render worker may use (0: no limit); a record that needs more fails alone.")
-    var memoryLimit = Int(WorkerSettings.defaultMemoryLimit >> 20)
-
-    @Flag(
-        help:
-            "Render in threads of this process instead of worker processes: a little faster to start, but a crash in a C library then ends the whole batch."
-    )
-    var inProcess = false
+    @OptionGroup var renderWorkers: RenderWorkerOption
 
     func validate() throws {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 256") }
-        guard (0...(1 << 24)).contains(memoryLimit) else { throw ValidationError("--memory-limit must be between 0 and 16777216 MB") }
         let formats = try formats()
         if htmlOutput.html != nil, !formats.contains(.html) {
             throw ValidationError("--html needs HTML output (--format html or pdf,html)")
@@ -128,9 +120,7 @@ struct BatchCommand: ParsableCommand {
             options.strictLayout = strict
             options.lenient = lenient.lenient
             options.html = htmlOutput.html ?? .page
-            if !inProcess {
-                options.workers = WorkerSettings.runningThisProgram(memoryLimit: UInt64(memoryLimit) << 20, timeLimit: timeLimit)
-            }
+            options.workers = renderWorkers.workers(timeLimit: timeLimit)
             let runner = try BatchRunner(options: options)
             let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
                 signal(number, SIG_IGN)

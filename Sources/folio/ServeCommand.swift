@@ -88,14 +88,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
-    @Option(help: "Megabytes of memory each render worker may use (0: no limit); a request that needs more fails alone.")
-    var memoryLimit = Int(WorkerSettings.defaultMemoryLimit >> 20)
-
-    @Flag(
-        help:
-            "Render in threads of the server instead of worker processes: a crash in a C library then ends the service and every render in flight."
-    )
-    var inProcess = false
+    @OptionGroup var renderWorkers: RenderWorkerOption
 
     func run() throws {
         do {
@@ -127,12 +120,7 @@ struct ServeCommand: ParsableCommand {
             settings.templates = try templates.map { try TemplateLibrary(directory: $0) } ?? TemplateLibrary()
             settings.theme = try theme.load()
             settings.pageTemplate = try pageShell.load()
-            guard (0...(1 << 24)).contains(memoryLimit) else {
-                throw FolioError(path: "--memory-limit", "must be between 0 and 16777216 MB")
-            }
-            if !inProcess {
-                settings.workerProcesses = WorkerSettings.runningThisProgram(memoryLimit: UInt64(memoryLimit) << 20, timeLimit: timeout)
-            }
+            settings.workerProcesses = renderWorkers.workers(timeLimit: timeout)
             try settings.validate()
 
             LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: level) }

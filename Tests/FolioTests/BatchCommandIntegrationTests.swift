@@ -418,7 +418,8 @@ final class BatchCommandIntegrationTests: XCTestCase {
     }
 
     func testTheCommandsShareTheirOptions() throws {
-        // --theme, --template, --html and --lenient are declared once and explained alike wherever they appear.
+        // --theme, --template, --html, --lenient, --memory-limit and --in-process are declared once and
+        // explained alike wherever they appear.
         /// The OPTIONS section of `folio COMMAND --help`, in one line with single spaces.
         func help(_ command: String) throws -> String {
             let text = try TestSupport.run(folio, [command, "--help"]).text
@@ -437,7 +438,7 @@ final class BatchCommandIntegrationTests: XCTestCase {
         let serve = try help("serve")
         for (option, commands) in [
             ("--theme", [render, batch, serve]), ("--template", [render, serve]), ("--html", [render, batch]),
-            ("--lenient", [render, batch]),
+            ("--lenient", [render, batch]), ("--memory-limit", [batch, serve]), ("--in-process", [batch, serve]),
         ] {
             let explanations = commands.map { explanation(of: option, in: $0) }
             XCTAssertNotNil(explanations.first ?? nil, "\(option) missing")

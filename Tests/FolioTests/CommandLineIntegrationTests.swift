@@ -133,16 +133,11 @@ final class CommandLineIntegrationTests: XCTestCase {
         for delay in [0.05, 0.2, 0.4, 0.6, 0.8] {
             let folder = try TestSupport.temporaryDirectory()
             let output = folder.appendingPathComponent("long.pdf")
-            let process = Process()
-            process.executableURL = TestSupport.folioBinary
-            process.arguments = ["render", input.path, "-o", output.path]
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
+            let render = try RunningFolio(["render", input.path, "-o", output.path])
+            let process = render.process
             Thread.sleep(forTimeInterval: delay)
             process.interrupt()
-            process.waitUntilExit()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let message = render.finish()
             let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             if process.terminationStatus == 130 {
                 interrupted += 1

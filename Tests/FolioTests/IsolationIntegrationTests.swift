@@ -70,20 +70,16 @@ final class IsolationIntegrationTests: XCTestCase {
         let template = try tableTemplate()
         let data = try tableRecords(12, slow: 5)
         let out = try TestSupport.temporaryDirectory()
-        let process = Process()
-        process.executableURL = TestSupport.folioBinary
-        process.arguments = ["batch", template.path, "--data", data.path, "--out", out.path, "--name", "{{id}}", "--jobs", "1", "--quiet"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
+        let batch = try RunningFolio(
+            ["batch", template.path, "--data", data.path, "--out", out.path, "--name", "{{id}}", "--jobs", "1", "--quiet"])
+        let process = batch.process
         // Records 1–4 are written; record 5 is being drawn by the only worker: crash it.
         wait { pdfs(in: out).count >= 4 }
         usleep(300_000)
         let running = workers(of: process.processIdentifier)
         XCTAssertEqual(running.count, 1, "one worker for --jobs 1")
         for worker in running { kill(worker.pid, SIGSEGV) }
-        process.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = batch.finish()
         XCTAssertEqual(process.terminationStatus, 1, stderr)
         XCTAssertTrue(stderr.contains("11 written, 1 failed"), stderr)
         XCTAssertEqual(pdfs(in: out), (1...12).filter { $0 != 5 }.map { "P\($0).pdf" }.sorted())
@@ -224,16 +220,11 @@ final class IsolationIntegrationTests: XCTestCase {
             Data(#"{"title": "Slow", "elements": [{"type": "table", "header": ["a", "b", "c"], "rows": [\#(long)]}]}"#.utf8),
             name: "slow.json")
         let output = input.deletingLastPathComponent().appendingPathComponent("slow.pdf")
-        let process = Process()
-        process.executableURL = TestSupport.folioBinary
-        process.arguments = ["render", input.path, "-o", output.path]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
+        let render = try RunningFolio(["render", input.path, "-o", output.path])
+        let process = render.process
         usleep(1_500_000)
         kill(process.processIdentifier, SIGSEGV)
-        process.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = render.finish()
         XCTAssertEqual(process.terminationReason, .exit, "no death by signal")
         XCTAssertEqual(process.terminationStatus, 1)
         XCTAssertEqual(stderr.split(separator: "\n").count, 1, stderr)

@@ -5,7 +5,7 @@ extension Section: HTMLBlock {
     /// title, `h1` in a report without one.
     func html(in writer: inout HTMLBodyWriter, path: String) throws -> HTML {
         let level: HTML = writer.hasTitle ? "h2" : "h1"
-        writer.belowTopHeading = true
+        writer.inSection = true
         let anchor = writer.anchorAttribute(id)
         return "<div class=\"folio-page-break\"></div><\(level) class=\"folio-section-title\"\(anchor)>\(title)</\(level)>"
     }

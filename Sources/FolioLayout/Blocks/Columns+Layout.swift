@@ -16,7 +16,7 @@ extension Columns: LaidOutBlock {
                 text: builder.text, theme: builder.theme, strings: builder.strings, width: columnWidth, prepared: builder.prepared,
                 pictures: builder.pictures)
             column.inSection = builder.inSection
-            column.belowTopHeading = builder.belowTopHeading
+            column.hasTitle = builder.hasTitle
             for flowable in try column.flowables(for: item, path: "\(path).items[\(index)]") {
                 placed.append((x, flowable))
             }

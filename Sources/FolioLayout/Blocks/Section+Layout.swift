@@ -4,7 +4,6 @@ extension Section: LaidOutBlock {
     /// A new page, then the section's title as a first-level heading and bookmark.
     func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
         builder.inSection = true
-        builder.belowTopHeading = true
         return [
             SectionFlowable(self),
             builder.heading(
