@@ -43,6 +43,8 @@ let package = Package(
         // librsvg, loaded with dlopen on the first SVG picture (Debian's librsvg2-2).
         .target(name: "CRSVG", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CPDFFinish", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("deflate")]),
+        // SQLite (Debian's libsqlite3): the temporary index a FHIR export is sorted through by patient.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Render worker processes: their shared activity page, spawning, memory limits and the crash report.
         .target(name: "CProcessSupport"),
         // The document model: its types, validation, limits and built-in words.
@@ -74,9 +76,11 @@ let package = Package(
             name: "Folio",
             dependencies: [
                 "FolioModel", "FolioGraphics", "FolioCharts", "FolioInput", "FolioLayout", "FolioPango", "FolioPDF", "FolioHTML",
-                "CProcessSupport",
+                "CProcessSupport", "CSQLite",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "CSV", package: "CSV.swift"),
+                // SHA-1 of each written document for its FHIR DocumentReference (Attachment.hash).
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
             name: "FolioServer",

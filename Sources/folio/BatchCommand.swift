@@ -28,16 +28,28 @@ struct BatchCommand: ParsableCommand {
             With --shard K/N these are manifest-shard-K-of-N.jsonl and failures-shard-K-of-N.jsonl, \
             so shards can write into one folder.
 
+            FHIR R4 (--data-format fhir --period START/END [--zone ZONE]): DATA is a Bulk Data export \
+            folder, an NDJSON file or a Bundle, and each Patient with data in the period is one record \
+            (see folio records). --emit fhir writes NAME.fhir.json, a DocumentReference, beside each \
+            record's documents, and DIR/bundle.json, a transaction Bundle of them all for one POST.
+
             Example (Kubernetes Indexed Job, Slurm array or GNU parallel):
               folio batch Templates/weekly-summary.yaml --data patients.jsonl --out out --shard $JOB_COMPLETION_INDEX/4
+            Example (FHIR):
+              folio batch Templates/fhir-weekly-summary.yaml --data export/ --data-format fhir \\
+                --period 2026-11-09/2026-11-15 --zone America/New_York --emit fhir --out out
             """
     )
 
     @Argument(help: "The document template, YAML or JSON.")
     var template: String
 
-    @Option(help: "Records: JSON lines (.jsonl), a JSON array (.json) or CSV (.csv); '-' for standard input.")
+    @Option(
+        help: "Records: JSON lines (.jsonl), a JSON array (.json) or CSV (.csv), '-' for standard input; or a FHIR export (--data-format fhir)."
+    )
     var data: String
+
+    @OptionGroup var dataFormat: DataFormatOption
 
     @Option(name: .customLong("out"), help: "Folder for the documents, manifest.jsonl and failures.jsonl.")
     var outputDirectory: String
@@ -45,8 +57,17 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "Comma-separated formats: pdf, html or pdf,html.")
     var format: String = "pdf"
 
-    @Option(help: "File name pattern bound to each record, e.g. '{{patient.id}}-week'; the extension is added.")
-    var name: String = "record-{{$number}}"
+    @Option(
+        help:
+            "File name pattern bound to each record, e.g. '{{patient.id}}-week'; the extension is added (default: record-{{$number}}, or {{patient.id}} for FHIR data)."
+    )
+    var name: String?
+
+    @Option(help: "fhir: a FHIR R4 DocumentReference beside each record's documents and a transaction Bundle of them all.")
+    var emit: String?
+
+    @Option(help: "With --emit fhir: the DocumentReference type as SYSTEM|CODE[|DISPLAY] (default http://loinc.org|34133-9).")
+    var documentType: String?
 
     @Option(help: "Record field used as the id in failures.jsonl (default: id or patient.id).")
     var id: String?
@@ -87,6 +108,8 @@ struct BatchCommand: ParsableCommand {
             throw ValidationError("--html needs HTML output (--format html or pdf,html)")
         }
         _ = try shardValue()
+        if let emit, emit != "fhir" { throw ValidationError("--emit takes fhir") }
+        if documentType != nil, emit == nil { throw ValidationError("--document-type needs --emit fhir") }
     }
 
     func formats() throws -> [OutputFormat] {
@@ -112,7 +135,8 @@ struct BatchCommand: ParsableCommand {
     func run() throws {
         var options = BatchOptions(
             template: URL(fileURLWithPath: template), data: data, outputDirectory: URL(fileURLWithPath: outputDirectory),
-            formats: try formats(), namePattern: name, idField: id, jobs: jobs, resume: resume,
+            formats: try formats(), namePattern: name ?? (dataFormat.dataFormat == .fhir ? "{{patient.id}}" : "record-{{$number}}"),
+            idField: id, jobs: jobs, resume: resume,
             shard: try shardValue(), failFast: failFast)
         let summary: BatchSummary
         do {
@@ -121,6 +145,10 @@ struct BatchCommand: ParsableCommand {
             options.lenient = lenient.lenient
             options.html = htmlOutput.html ?? .page
             options.workers = renderWorkers.workers(timeLimit: timeLimit)
+            options.fhir = try dataFormat.fhirOptions()
+            if emit != nil {
+                options.documentReferences = try documentType.map { try FHIRDocumentReference.DocumentType(parsing: $0) } ?? .summary
+            }
             let runner = try BatchRunner(options: options)
             let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
                 signal(number, SIG_IGN)

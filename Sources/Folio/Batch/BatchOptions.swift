@@ -33,6 +33,12 @@ public struct BatchOptions: Sendable {
     /// Render in these worker processes, so a crash in a C library fails only the record it was
     /// drawing; nil renders in threads of this process (`folio batch --in-process`).
     public var workers: WorkerSettings?
+    /// FHIR R4 data: how the export at `data` becomes one record per patient; nil for JSON lines,
+    /// a JSON array or CSV.
+    public var fhir: FHIRImportOptions?
+    /// Write a FHIR DocumentReference of this type beside each record's documents
+    /// (`NAME.fhir.json`) and a transaction Bundle of them all (`bundle.json`); nil for none.
+    public var documentReferences: FHIRDocumentReference.DocumentType?
 
     /// Options for a batch of `template` over `data` into `outputDirectory`.
     public init(
@@ -58,6 +64,12 @@ public struct BatchOptions: Sendable {
         guard let shard else { return name }
         let stem = name.hasSuffix(".jsonl") ? String(name.dropLast(6)) : name
         return "\(stem)-shard-\(shard.index)-of-\(shard.count).jsonl"
+    }
+
+    /// `bundle.json`, or `bundle-shard-K-of-N.json` for a shard.
+    package var bundleName: String {
+        guard let shard else { return "bundle.json" }
+        return "bundle-shard-\(shard.index)-of-\(shard.count).json"
     }
 
     /// Whether record `number` belongs to this shard.

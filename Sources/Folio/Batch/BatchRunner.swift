@@ -37,8 +37,9 @@ public final class BatchRunner: Sendable {
     public func cancel() { cancelled.set(true) }
 
     private enum Outcome {
-        case written(number: Int, files: [BatchDocumentWriter.WrittenFile])
-        case skipped(number: Int)
+        /// `reference`: the record's DocumentReference file, when the batch writes them.
+        case written(number: Int, files: [BatchDocumentWriter.WrittenFile], reference: String?)
+        case skipped(number: Int, reference: String?)
         case failed(number: Int, id: String?, error: String)
     }
 
@@ -58,7 +59,7 @@ public final class BatchRunner: Sendable {
         }
         // Temporary files left by a killed run; those of a running process (another shard) stay.
         AtomicFile.removeStaleTemporaries(in: options.outputDirectory)
-        let dataPath = try spooledDataPath()
+        let dataPath = try options.fhir.map { try fhirRecordsPath($0, progress: progress) } ?? spooledDataPath()
         defer { if dataPath != options.data { try? fileManager.removeItem(atPath: dataPath) } }
 
         var summary = BatchSummary()
@@ -134,6 +135,7 @@ public final class BatchRunner: Sendable {
         }
         readerThread.start()
 
+        var references: [(number: Int, name: String)] = []
         var lastReport = Date.distantPast
         loop: while true {
             switch results.pop(timeout: 0.2) {
@@ -141,8 +143,9 @@ public final class BatchRunner: Sendable {
             case .timedOut: break
             case .item(let outcome):
                 switch outcome {
-                case .written(let number, let files):
+                case .written(let number, let files, let reference):
                     summary.written += 1
+                    if let reference { references.append((number, reference)) }
                     for file in files {
                         manifest.write(jsonObject: [
                             ("record", .number(Double(number))), ("file", .string(file.name)),
@@ -151,8 +154,9 @@ public final class BatchRunner: Sendable {
                             ("sha256", .string(file.sha256)),
                         ])
                     }
-                case .skipped:
+                case .skipped(let number, let reference):
                     summary.skipped += 1
+                    if let reference { references.append((number, reference)) }
                 case .failed(let number, let id, let error):
                     summary.failed += 1
                     failures.write(jsonObject: [
@@ -171,6 +175,12 @@ public final class BatchRunner: Sendable {
         manifest.close()
         failures.close()
         if let error = manifest.error ?? failures.error { throw error }
+        if options.documentReferences != nil {
+            // One transaction Bundle of every reference, in record order, for a single POST to a FHIR server.
+            try FHIRDocumentReference.writeTransaction(
+                of: references.sorted { $0.number < $1.number }.map { options.outputDirectory.appendingPathComponent($0.name) },
+                to: options.outputDirectory.appendingPathComponent(options.bundleName))
+        }
         summary.seconds = Date().timeIntervalSince(start)
         summary.interrupted = cancelled.value && !(options.failFast && summary.failed > 0)
         if let error = readerError.value { throw error }
@@ -193,22 +203,46 @@ public final class BatchRunner: Sendable {
             let names = try options.formats.map {
                 try FileNaming.name(pattern: options.namePattern, record: value, number: record.number, format: $0)
             }
+            let reference = options.documentReferences.map { _ in FHIRDocumentReference.fileName(forDocument: names[0]) }
             if options.resume,
-                names.allSatisfy({ name in
+                (names + [reference].compactMap { $0 }).allSatisfy({ name in
                     recordedFiles.contains(name)
                         && FileManager.default.fileExists(atPath: options.outputDirectory.appendingPathComponent(name).path)
                 })
             {
-                return .skipped(number: record.number)
+                return .skipped(number: record.number, reference: reference)
             }
-            guard let settings = options.workers else {
-                return .written(number: record.number, files: try writer.write(value, number: record.number, names: names))
+            var files: [BatchDocumentWriter.WrittenFile]
+            if let settings = options.workers {
+                files = try writeInWorker(value, number: record.number, names: names, &worker, settings)
+            } else {
+                files = try writer.write(value, number: record.number, names: names)
             }
-            return .written(
-                number: record.number, files: try writeInWorker(value, number: record.number, names: names, &worker, settings))
+            if let reference, let type = options.documentReferences {
+                files.append(try writeReference(reference, type: type, record: value, number: record.number, documents: files))
+            }
+            return .written(number: record.number, files: files, reference: reference)
         } catch {
             return .failed(number: record.number, id: id, error: "\(error)")
         }
+    }
+
+    /// Writes the FHIR DocumentReference `name` for a record's written `documents`.
+    private func writeReference(
+        _ name: String, type: FHIRDocumentReference.DocumentType, record: TreeValue, number: Int,
+        documents: [BatchDocumentWriter.WrittenFile]
+    ) throws -> BatchDocumentWriter.WrittenFile {
+        let bound = try template.bind(record, number: number)
+        let title = bound["title"].map(\.text) ?? ""
+        let language = bound.value(at: "metadata.language").flatMap { $0 == .null ? nil : $0.text }
+        let contents = zip(options.formats, documents).map { format, file in
+            FHIRDocumentReference.Content(name: file.name, url: options.outputDirectory.appendingPathComponent(file.name), format: format)
+        }
+        let resource = try FHIRDocumentReference.resource(
+            for: contents, record: record, title: title, language: language, type: type, created: Date())
+        let data = Data((resource.json + "\n").utf8)
+        try AtomicFile.write(data, to: options.outputDirectory.appendingPathComponent(name))
+        return BatchDocumentWriter.WrittenFile(name: name, bytes: data.count, pages: nil, sha256: SHA256Digest.hex(data))
     }
 
     /// Has the thread's worker process write the record; a worker that dies (or runs past the time
@@ -260,6 +294,39 @@ public final class BatchRunner: Sendable {
     }
 
     // MARK: before the run
+
+    /// The FHIR export's records, one JSON line per patient, in a temporary file of the output folder
+    /// (removed after the run); the export's problems are told to `progress` as warnings.
+    private func fhirRecordsPath(_ fhir: FHIRImportOptions, progress: BatchProgress?) throws -> String {
+        guard options.data != "-" else {
+            throw FolioError(path: "--data", "FHIR data is read from a file or folder, not standard input")
+        }
+        let export = try FHIRExport(path: options.data, options: fhir)
+        for note in export.notes { progress?.warned(FolioError(path: "--data", note)) }
+        let path = options.outputDirectory.appendingPathComponent("\(AtomicFile.temporaryPrefix)\(getpid())-fhir-records.jsonl").path
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw FolioError(path: "", "cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        do {
+            var pending = Data()
+            try export.forEachRecord { record in
+                pending.append(contentsOf: (record.json + "\n").utf8)
+                if pending.count >= 1 << 16 {
+                    try AtomicFile.writeAll(pending, to: fd)
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+            try AtomicFile.writeAll(pending, to: fd)
+        } catch {
+            unlink(path)
+            // AtomicFile.writeAll says only why (such as "No space left on device"): add what was being written.
+            if let failure = error as? FolioError, !failure.message.hasPrefix("cannot"), !failure.message.hasPrefix("the FHIR") {
+                throw FolioError(path: "", "cannot write \(path): \(failure.message)")
+            }
+            throw error
+        }
+        return path
+    }
 
     /// Standard input is copied to a temporary file so it can be read twice (at most
     /// `InputLimits.spooledDataBytes`; a full disk or a read error is one error line).

@@ -43,9 +43,10 @@ struct TemplateExpression: Sendable, Hashable {
 
     /// The value in `scope`, filtered; a missing field is an error unless a `default` filter follows.
     func evaluate(in scope: TemplateScope, templatePath: String) throws -> TreeValue {
-        var value = scope.lookup(path)
+        let value = scope.lookup(path)
         if value == nil || value == .null, let fallback = filters.first(where: { $0.name == "default" }) {
-            value = .string(fallback.argument ?? "")
+            // The fallback is shown as written: `{{series.glucose.mean | fixed: 0 | default: –}}` gives "–".
+            return .string(fallback.argument ?? "")
         }
         guard var current = value else {
             throw FolioError(path: templatePath, "the record has no field \"\(path)\"")

@@ -1,0 +1,186 @@
+import Crypto
+import Foundation
+
+/// FHIR R4 DocumentReferences for written reports, and the transaction Bundle that posts a whole
+/// batch's references to a FHIR server at once (`folio batch --emit fhir`).
+public enum FHIRDocumentReference {
+    /// The kind of document a reference says it is: a coding, LOINC 34133-9 by default.
+    public struct DocumentType: Sendable, Hashable {
+        /// The code system, such as `http://loinc.org`.
+        public let system: String
+        /// The code, such as `34133-9`.
+        public let code: String
+        /// The words shown for it, if any.
+        public let display: String?
+
+        /// LOINC 34133-9, "Summary of episode note".
+        public static let summary = DocumentType(system: "http://loinc.org", code: "34133-9", display: "Summary of episode note")
+
+        init(system: String, code: String, display: String?) {
+            self.system = system
+            self.code = code
+            self.display = display
+        }
+
+        /// Parses `SYSTEM|CODE` or `SYSTEM|CODE|DISPLAY`; errors name `--document-type`.
+        public init(parsing text: String) throws {
+            let parts = text.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count >= 2, !parts[0].isEmpty, !parts[1].isEmpty, parts[0].count <= 200, parts[1].count <= 100,
+                !parts[1].contains(where: \.isWhitespace), parts[0].allSatisfy({ !$0.isWhitespace })
+            else {
+                throw FolioError(path: "--document-type", "give SYSTEM|CODE (or SYSTEM|CODE|DISPLAY), such as http://loinc.org|34133-9")
+            }
+            system = parts[0]
+            code = parts[1]
+            display = parts.count > 2 && !parts[2].isEmpty ? String(parts[2].prefix(200)) : nil
+        }
+    }
+
+    /// One written file a reference points to.
+    struct Content {
+        let name: String
+        let url: URL
+        let format: OutputFormat
+    }
+
+    /// The file name of a record's reference, beside its documents: `NAME.fhir.json`.
+    static func fileName(forDocument name: String) -> String {
+        let stem = (name as NSString).deletingPathExtension
+        return "\(stem).fhir.json"
+    }
+
+    /// A DocumentReference (status current) for `contents`, about the record's `patient.id`, over its
+    /// `period.start`–`period.end`, each attachment with its content type, size, SHA-1 (base64, as FHIR
+    /// requires), title, creation time and file name as `url`.
+    static func resource(
+        for contents: [Content], record: TreeValue, title: String, language: String?, type: DocumentType, created: Date
+    ) throws -> TreeValue {
+        let creation = instantText(created)
+        var attachments: [TreeValue] = []
+        var identity: String?
+        for content in contents {
+            let (size, sha1, sha256) = try digests(of: content.url)
+            identity = identity ?? sha256
+            var attachment: [(key: String, value: TreeValue)] = [
+                ("contentType", .string(content.format == .pdf ? "application/pdf" : "text/html")),
+            ]
+            if let language { attachment.append(("language", .string(language))) }
+            attachment += [
+                ("url", .string(content.name)), ("size", .number(Double(size))), ("hash", .string(sha1)),
+                ("title", .string(title)), ("creation", .string(creation)),
+            ]
+            attachments.append(.object([("attachment", .object(attachment))]))
+        }
+        var coding: [(key: String, value: TreeValue)] = [("system", .string(type.system)), ("code", .string(type.code))]
+        if let display = type.display { coding.append(("display", .string(display))) }
+        var members: [(key: String, value: TreeValue)] = [("resourceType", .string("DocumentReference"))]
+        if let identity {
+            members.append(("masterIdentifier", .object([("system", .string("urn:ietf:rfc:3986")), ("value", .string(uuidURN(identity)))])))
+        }
+        members += [
+            ("status", .string("current")), ("docStatus", .string("final")),
+            ("type", .object([("coding", .array([.object(coding)]))])),
+        ]
+        if case .string(let id)? = record.value(at: "patient.id"), FHIRDocumentReference.isResourceID(id) {
+            var subject: [(key: String, value: TreeValue)] = [("reference", .string("Patient/\(id)"))]
+            if case .string(let name)? = record.value(at: "patient.name"), !name.isEmpty { subject.append(("display", .string(name))) }
+            members.append(("subject", .object(subject)))
+        }
+        members += [("date", .string(creation)), ("description", .string(title)), ("content", .array(attachments))]
+        if case .string(let start)? = record.value(at: "period.start"), case .string(let end)? = record.value(at: "period.end"),
+            CivilDate.parse(start) != nil, CivilDate.parse(end) != nil
+        {
+            members.append(("context", .object([("period", .object([("start", .string(start)), ("end", .string(end))]))])))
+        }
+        return .object(members)
+    }
+
+    /// Whether `id` is a FHIR resource id: 1–64 of A–Z, a–z, 0–9, '-' and '.'.
+    static func isResourceID(_ id: String) -> Bool {
+        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x2E
+        }
+    }
+
+    /// The size, base64 SHA-1 and hex SHA-256 of a written file, read back in pieces.
+    static func digests(of url: URL) throws -> (size: Int, sha1: String, sha256: String) {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw FolioError(path: "", "cannot read \(url.path) back for its DocumentReference")
+        }
+        defer { try? handle.close() }
+        var sha1 = Insecure.SHA1()
+        var sha256 = SHA256()
+        var size = 0
+        while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty {
+            sha1.update(data: chunk)
+            sha256.update(data: chunk)
+            size += chunk.count
+        }
+        let hex = sha256.finalize().map { String(format: "%02x", $0) }.joined()
+        return (size, Data(sha1.finalize()).base64EncodedString(), hex)
+    }
+
+    /// `urn:uuid:…` made from a document's SHA-256 (a name-based UUID, version 8), so the same
+    /// document always has the same identifier and posting it twice can be recognised.
+    static func uuidURN(_ sha256Hex: String) -> String {
+        var hex = Array(sha256Hex.prefix(32))
+        guard hex.count == 32 else { return "urn:uuid:\(UUID().uuidString.lowercased())" }
+        hex[12] = "8"
+        let variant = Int(String(hex[16]), radix: 16).map { ($0 & 0x3) | 0x8 } ?? 8
+        hex[16] = Character(String(variant, radix: 16))
+        let text = String(hex)
+        func part(_ from: Int, _ to: Int) -> Substring {
+            text[text.index(text.startIndex, offsetBy: from)..<text.index(text.startIndex, offsetBy: to)]
+        }
+        return "urn:uuid:\(part(0, 8))-\(part(8, 12))-\(part(12, 16))-\(part(16, 20))-\(part(20, 32))"
+    }
+
+    /// `2026-11-24T20:15:00Z`.
+    static func instantText(_ date: Date) -> String {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = Int(seconds - day * 86_400)
+        return CivilDate.text(day) + "T" + CivilDate.pad(inDay / 3600, 2) + ":" + CivilDate.pad(inDay / 60 % 60, 2) + ":"
+            + CivilDate.pad(inDay % 60, 2) + "Z"
+    }
+
+    /// Writes a transaction Bundle posting every reference in `files` (in order), atomically and a
+    /// reference at a time: each entry is created once (`ifNoneExist` on its identifier), so posting
+    /// the Bundle again adds nothing.
+    static func writeTransaction(of files: [URL], to destination: URL) throws {
+        try AtomicFile.requireRegularFileOrNothing(at: destination.path)
+        let temporary = destination.deletingLastPathComponent()
+            .appendingPathComponent("\(AtomicFile.temporaryPrefix)\(getpid())-\(destination.lastPathComponent.prefix(100))")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o666)
+        guard fd >= 0 else { throw FolioError(path: "", "cannot write \(destination.path): \(String(cString: strerror(errno)))") }
+        var isOpen = true
+        do {
+            try AtomicFile.writeAll(Data("{\"resourceType\":\"Bundle\",\"type\":\"transaction\",\"entry\":[".utf8), to: fd)
+            for (position, file) in files.enumerated() {
+                let data = try BoundedFile.read(file.path, limit: 1 << 24, field: "", what: "DocumentReference", regularOnly: true)
+                let resource = try JSONTreeParser.parse(data)
+                let identifier = resource["masterIdentifier"]
+                let urn = FHIRResource.string(identifier, "value") ?? "urn:uuid:\(UUID().uuidString.lowercased())"
+                var request: [(key: String, value: TreeValue)] = [("method", .string("POST")), ("url", .string("DocumentReference"))]
+                if let system = FHIRResource.string(identifier, "system") {
+                    request.append(("ifNoneExist", .string("identifier=\(system)|\(urn)")))
+                }
+                let entry = TreeValue.object([("fullUrl", .string(urn)), ("resource", resource), ("request", .object(request))])
+                try AtomicFile.writeAll(Data(((position > 0 ? "," : "") + entry.json).utf8), to: fd)
+            }
+            try AtomicFile.writeAll(Data("]}\n".utf8), to: fd)
+            isOpen = false
+            guard close(fd) == 0 else { throw FolioError(path: "", "cannot write \(destination.path): \(String(cString: strerror(errno)))") }
+        } catch {
+            if isOpen { close(fd) }
+            unlink(temporary.path)
+            if let failure = error as? FolioError, failure.message.hasPrefix("cannot") { throw failure }
+            throw FolioError(path: "", "cannot write \(destination.path): \((error as? FolioError)?.message ?? "\(error)")")
+        }
+        guard rename(temporary.path, destination.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary.path)
+            throw FolioError(path: "", "cannot write \(destination.path): \(reason)")
+        }
+    }
+}

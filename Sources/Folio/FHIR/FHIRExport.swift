@@ -1,0 +1,168 @@
+import Foundation
+
+/// A FHIR R4 export read into report records: a Bulk Data `$export` folder (NDJSON files, one
+/// resource per line, routed by `resourceType` whatever the file is called), one NDJSON file, or a
+/// Bundle (`collection`, `searchset`, `transaction`, …). Patients, Observations,
+/// MedicationAdministrations and Medications are read; other resources are counted and ignored.
+package final class FHIRExport {
+    private let index: FHIRIndex
+    /// Problems with the export as a whole, a file and line each (malformed lines, ignored files).
+    package var notes: [String] { index.notes.all }
+
+    /// The largest Bundle read whole (a Bulk Data export's NDJSON files may be any size).
+    package static let bundleBytes = InputLimits.documentBytes
+
+    /// Reads the export at `path`; a path that cannot be read is an error, a malformed resource a note.
+    package init(path: String, options: FHIRImportOptions) throws {
+        index = try FHIRIndex(options: options)
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw FolioError(path: "--data", "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            let names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+            var read = 0
+            for name in names where !name.hasPrefix(".") {
+                let file = (path as NSString).appendingPathComponent(name)
+                let lower = name.lowercased()
+                if lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl") {
+                    try readLines(of: file, named: name)
+                    read += 1
+                } else if lower.hasSuffix(".json") {
+                    try readBundle(at: file, named: name)
+                    read += 1
+                } else {
+                    index.note("\(name): not an .ndjson or .json file; ignored")
+                }
+            }
+            if read == 0 { throw FolioError(path: "--data", "\(path) holds no .ndjson or .json files of a FHIR export") }
+        } else if info.st_mode & S_IFMT == S_IFREG {
+            let name = (path as NSString).lastPathComponent
+            if name.lowercased().hasSuffix(".json") {
+                try readBundle(at: path, named: name)
+            } else {
+                try readLines(of: path, named: name)
+            }
+        } else {
+            throw FolioError(path: "--data", "\(path) is not a regular file or a folder")
+        }
+        try index.finishLoading()
+    }
+
+    /// Reads one Bundle (or a single resource) given as bytes, as the render service receives it.
+    package init(bundle data: Data, options: FHIRImportOptions) throws {
+        index = try FHIRIndex(options: options)
+        try read(bundle: data, named: "the request body")
+        try index.finishLoading()
+    }
+
+    /// Calls `body` with each patient's record (see `FHIRRecordBuilder`).
+    package func forEachRecord(_ body: (TreeValue) throws -> Void) throws {
+        try FHIRRecordBuilder(index: index).forEachRecord(body)
+    }
+
+    // MARK: reading
+
+    private func readLines(of path: String, named name: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw FolioError(path: "--data", "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { try? handle.close() }
+        var ignored: [String: Int] = [:]
+        var buffer: [UInt8] = []
+        var position = 0
+        var lineNumber = 0
+        var skipping = false
+        func handleLine(_ line: ArraySlice<UInt8>) throws {
+            lineNumber += 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+            let place = "\(name):\(lineNumber)"
+            let resource: TreeValue
+            do {
+                resource = try JSONTreeParser.parse(Array(line))
+            } catch {
+                index.note("\(place): not a JSON resource (\(error))")
+                return
+            }
+            if try !index.add(resource, fullUrl: nil, place: place) {
+                ignored[FHIRResource.string(resource, "resourceType") ?? "?", default: 0] += 1
+            }
+        }
+        while true {
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw FolioError(path: "--data", "cannot read \(path): \((error as NSError).localizedDescription)")
+            }
+            if chunk.isEmpty { break }
+            buffer.removeFirst(position)
+            position = 0
+            buffer.append(contentsOf: chunk)
+            while let newline = buffer[position...].firstIndex(of: 0x0A) {
+                if skipping {
+                    skipping = false
+                    lineNumber += 1
+                    index.note("\(name):\(lineNumber): a line longer than \(InputLimits.documentBytes) bytes is skipped")
+                } else {
+                    try handleLine(buffer[position..<newline])
+                }
+                position = newline + 1
+            }
+            if buffer.count - position > InputLimits.documentBytes {
+                skipping = true
+                buffer.removeAll(keepingCapacity: true)
+                position = 0
+            }
+        }
+        if skipping {
+            lineNumber += 1
+            index.note("\(name):\(lineNumber): a line longer than \(InputLimits.documentBytes) bytes is skipped")
+        } else if position < buffer.count {
+            try handleLine(buffer[position...])
+        }
+        for (type, count) in ignored.sorted(by: { $0.key < $1.key }) {
+            index.note("\(name): \(count) \(type.prefix(40)) resource\(count == 1 ? "" : "s") ignored")
+        }
+    }
+
+    private func readBundle(at path: String, named name: String) throws {
+        let data = try BoundedFile.read(path, limit: FHIRExport.bundleBytes, field: "--data", what: "FHIR Bundle", regularOnly: true)
+        try read(bundle: data, named: name)
+    }
+
+    /// The Bundle types whose entries are resources to read.
+    static let bundleTypes: Set<String> = ["collection", "searchset", "transaction", "batch", "history", "document", "message"]
+
+    private func read(bundle data: Data, named name: String) throws {
+        let root: TreeValue
+        do {
+            root = try JSONTreeParser.parse(data)
+        } catch {
+            throw FolioError(path: "--data", "\(name) is not JSON: \(error)")
+        }
+        guard FHIRResource.string(root, "resourceType") == "Bundle" else {
+            // A single resource in a .json file.
+            if try !index.add(root, fullUrl: nil, place: name) {
+                index.note("\(name): a \(FHIRResource.string(root, "resourceType")?.prefix(40) ?? "?") resource ignored")
+            }
+            return
+        }
+        let type = FHIRResource.string(root, "type") ?? ""
+        guard FHIRExport.bundleTypes.contains(type) else {
+            throw FolioError(
+                path: "--data", "\(name): Bundle.type \"\(type.prefix(40))\" holds no resources to read (use collection, searchset or transaction)")
+        }
+        var ignored: [String: Int] = [:]
+        for (position, entry) in FHIRResource.array(root, "entry").enumerated() {
+            guard let resource = entry["resource"] else { continue }
+            if FHIRResource.string(entry["request"], "method") == "DELETE" { continue }
+            if try !index.add(resource, fullUrl: FHIRResource.string(entry, "fullUrl"), place: "\(name) entry[\(position)]") {
+                ignored[FHIRResource.string(resource, "resourceType") ?? "?", default: 0] += 1
+            }
+        }
+        for (type, count) in ignored.sorted(by: { $0.key < $1.key }) {
+            index.note("\(name): \(count) \(type.prefix(40)) resource\(count == 1 ? "" : "s") ignored")
+        }
+    }
+}

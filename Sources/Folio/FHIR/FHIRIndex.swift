@@ -1,0 +1,383 @@
+import Foundation
+
+/// Every resource of a FHIR export that a record needs, sorted into a temporary SQLite file as it
+/// is read (readings and doses by patient; patients by their reference keys), so an export of any
+/// size is read with flat memory and each patient's data is then fetched in one indexed query.
+final class FHIRIndex {
+    let options: FHIRImportOptions
+    let database: SQLiteDatabase
+    /// What was skipped for the whole export (a file and line each), for the person running it.
+    private(set) var notes = FHIRNotes()
+    /// The order resources were read in: later copies of a resource win over earlier ones.
+    private var order: Int64 = 0
+    private let insertReading: SQLiteStatement
+    private let insertDose: SQLiteStatement
+    private let insertPatient: SQLiteStatement
+    private let updatePatient: SQLiteStatement
+    private let findPatient: SQLiteStatement
+    private let insertPatientKey: SQLiteStatement
+    private let insertMedication: SQLiteStatement
+    private var inTransaction = false
+    private var pending = 0
+
+    /// An empty index for `options`.
+    init(options: FHIRImportOptions) throws {
+        self.options = options
+        database = try SQLiteDatabase()
+        try database.execute(
+            """
+            CREATE TABLE patients(ord INTEGER PRIMARY KEY, id TEXT UNIQUE, name TEXT, birthDate TEXT, gender TEXT, identifier TEXT);
+            CREATE TABLE patient_keys(key TEXT PRIMARY KEY, ord INTEGER);
+            CREATE TABLE readings(patient TEXT, ord INTEGER, rid TEXT, idents TEXT, version INTEGER, updated INTEGER, status TEXT,
+              series TEXT, display TEXT, t INTEGER, dateonly INTEGER, value REAL, unit TEXT, problem TEXT);
+            CREATE TABLE doses(patient TEXT, ord INTEGER, rid TEXT, idents TEXT, version INTEGER, updated INTEGER, status TEXT,
+              med TEXT, name TEXT, t INTEGER, dateonly INTEGER, problem TEXT);
+            CREATE TABLE medications(key TEXT PRIMARY KEY, name TEXT);
+            """)
+        insertReading = try database.prepare("INSERT INTO readings VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        insertDose = try database.prepare("INSERT INTO doses VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
+        insertPatient = try database.prepare("INSERT INTO patients(id, name, birthDate, gender, identifier) VALUES (?,?,?,?,?)")
+        updatePatient = try database.prepare("UPDATE patients SET name=?, birthDate=?, gender=?, identifier=? WHERE ord=?")
+        findPatient = try database.prepare("SELECT ord FROM patients WHERE id=?")
+        insertPatientKey = try database.prepare("INSERT OR IGNORE INTO patient_keys VALUES (?,?)")
+        insertMedication = try database.prepare("INSERT OR REPLACE INTO medications VALUES (?,?)")
+    }
+
+    /// Notes a problem with the export as a whole (a file and line, and what was wrong).
+    func note(_ line: String) { notes.add(line) }
+
+    /// Adds one resource read at `place` (`Observation.ndjson:17`, `bundle.json entry[3]`); `fullUrl` is its
+    /// Bundle entry's, which references inside the Bundle may use. Resource types a record does not use
+    /// return false (the caller counts them).
+    @discardableResult
+    func add(_ resource: TreeValue, fullUrl: String?, place: String) throws -> Bool {
+        guard case .object = resource else {
+            note("\(place): not a JSON object")
+            return true
+        }
+        try beginIfNeeded()
+        order += 1
+        switch FHIRResource.string(resource, "resourceType") {
+        case "Patient": try addPatient(resource, fullUrl: fullUrl, place: place)
+        case "Observation": try addObservation(resource, place: place)
+        case "MedicationAdministration": try addDose(resource, place: place)
+        case "Medication":
+            if let id = FHIRResource.string(resource, "id"), let name = FHIRResource.displayText(resource["code"]) {
+                insertMedication.bind(1, "Medication/\(id)")
+                insertMedication.bind(2, name)
+                try insertMedication.run()
+                if let fullUrl, fullUrl.hasPrefix("urn:") {
+                    insertMedication.bind(1, fullUrl.lowercased())
+                    insertMedication.bind(2, name)
+                    try insertMedication.run()
+                }
+            }
+        case nil:
+            note("\(place): not a FHIR resource (no resourceType)")
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Ends loading: commits and indexes the tables for the per-patient queries.
+    func finishLoading() throws {
+        if inTransaction { try database.execute("COMMIT") }
+        inTransaction = false
+        try database.execute(
+            "CREATE INDEX readings_patient ON readings(patient, ord); CREATE INDEX doses_patient ON doses(patient, ord)")
+    }
+
+    private func beginIfNeeded() throws {
+        pending += 1
+        if inTransaction, pending < 50_000 { return }
+        if inTransaction { try database.execute("COMMIT") }
+        try database.execute("BEGIN")
+        inTransaction = true
+        pending = 0
+    }
+
+    // MARK: Patient
+
+    private func addPatient(_ resource: TreeValue, fullUrl: String?, place: String) throws {
+        guard let id = FHIRResource.string(resource, "id") else {
+            note("\(place): a Patient without an id is skipped")
+            return
+        }
+        let name = FHIRIndex.personName(resource)
+        let birthDate = FHIRResource.string(resource, "birthDate")
+        let gender = FHIRResource.string(resource, "gender")
+        let identifier = FHIRIndex.medicalRecordNumber(resource)
+        findPatient.bind(1, id)
+        let existing = try findPatient.step() ? findPatient.integer(0) : nil
+        findPatient.reset()
+        let ord: Int64
+        if let existing {
+            // A later copy of the same Patient (a newer version) wins.
+            updatePatient.bind(1, name)
+            updatePatient.bind(2, birthDate)
+            updatePatient.bind(3, gender)
+            updatePatient.bind(4, identifier)
+            updatePatient.bind(5, existing)
+            try updatePatient.run()
+            ord = existing
+        } else {
+            insertPatient.bind(1, id)
+            insertPatient.bind(2, name)
+            insertPatient.bind(3, birthDate)
+            insertPatient.bind(4, gender)
+            insertPatient.bind(5, identifier)
+            try insertPatient.run()
+            findPatient.bind(1, id)
+            ord = try findPatient.step() ? findPatient.integer(0) ?? 0 : 0
+            findPatient.reset()
+        }
+        var keys = ["Patient/\(id)"]
+        if let fullUrl, let key = FHIRResource.patientKey(fullUrl) { keys.append(key) }
+        keys += FHIRResource.identifierKeys(resource).map { "identifier:\($0)" }
+        for key in keys {
+            insertPatientKey.bind(1, key)
+            insertPatientKey.bind(2, ord)
+            try insertPatientKey.run()
+        }
+    }
+
+    /// "Given Family" of the official name, else of the first; a name's `text` when it has no parts.
+    static func personName(_ resource: TreeValue) -> String? {
+        let names = FHIRResource.array(resource, "name")
+        guard let name = names.first(where: { FHIRResource.string($0, "use") == "official" }) ?? names.first else { return nil }
+        let given = FHIRResource.array(name, "given").compactMap { value -> String? in
+            guard case .string(let text) = value, !text.isEmpty else { return nil }
+            return text
+        }
+        let parts = given + [FHIRResource.string(name, "family")].compactMap { $0 }
+        return parts.isEmpty ? FHIRResource.string(name, "text") : parts.joined(separator: " ")
+    }
+
+    /// The value of the first identifier typed MR (medical record number, HL7 v2 table 0203).
+    static func medicalRecordNumber(_ resource: TreeValue) -> String? {
+        for identifier in FHIRResource.array(resource, "identifier") {
+            if FHIRResource.codings(identifier["type"]).contains(where: { $0.code == "MR" }),
+                let value = FHIRResource.string(identifier, "value")
+            {
+                return value
+            }
+        }
+        return nil
+    }
+
+    // MARK: Observation
+
+    /// The statuses whose readings are reported; every other status is skipped and counted.
+    static let reportedStatuses: Set<String> = ["final", "amended", "corrected"]
+
+    private func addObservation(_ resource: TreeValue, place: String) throws {
+        let id = FHIRResource.string(resource, "id") ?? "#\(order)"
+        guard let status = FHIRResource.string(resource, "status") else {
+            note("\(place): Observation \(id) has no status and is skipped")
+            return
+        }
+        guard let patient = FHIRResource.patientKey(resource["subject"]) else {
+            note("\(place): Observation \(id) has no Patient subject and is skipped")
+            return
+        }
+        let (time, timeText) = FHIRResource.effectiveTime(resource, clock: options.clock)
+        // A final reading far from the period is not needed; corrections and withdrawals are kept
+        // wherever they are, since they may replace a reading inside it.
+        if status == "final", let time, !options.isNearPeriod(time) { return }
+        let version = FHIRResource.version(resource, clock: options.clock)
+        let row = ReadingRow(
+            patient: patient, order: order, id: id, identifiers: FHIRResource.identifierKeys(resource).joined(separator: "\n"),
+            version: version.number, updated: version.updated, status: status, time: time)
+        guard FHIRIndex.reportedStatuses.contains(status) else {
+            try insert(row, series: FHIRIndex.seriesKey(resource["code"])?.key ?? "", display: nil, value: nil, unit: nil, problem: nil)
+            return
+        }
+        if time == nil {
+            let problem = timeText.map { "an effective time that cannot be placed on a day (\($0.prefix(40)))" } ?? "no effective time"
+            try insert(row, series: FHIRIndex.seriesKey(resource["code"])?.key ?? "", display: nil, value: nil, unit: nil, problem: problem)
+            return
+        }
+        var inserted = false
+        let components = FHIRResource.array(resource, "component")
+        let isPanel = FHIRResource.codings(resource["code"]).contains {
+            ($0.system ?? FHIRSeriesCatalog.loinc) == FHIRSeriesCatalog.loinc && FHIRSeriesCatalog.panels.contains($0.code)
+        }
+        if !(isPanel || !components.isEmpty) || FHIRIndex.hasValue(resource) {
+            if let key = FHIRIndex.seriesKey(resource["code"]) {
+                try insertReading(of: resource, key: key, row: row)
+            } else {
+                try insert(row, series: "", display: nil, value: nil, unit: nil, problem: "an observation without a code")
+            }
+            inserted = true
+        }
+        for component in components {
+            guard let key = FHIRIndex.seriesKey(component["code"]) else { continue }
+            try insertReading(of: component, key: key, row: row)
+            inserted = true
+        }
+        if !inserted {
+            try insert(row, series: FHIRIndex.seriesKey(resource["code"])?.key ?? "", display: nil, value: nil, unit: nil, problem: "no value")
+        }
+    }
+
+    /// What a stored reading is about, before its values.
+    struct ReadingRow {
+        let patient: String
+        let order: Int64
+        let id: String
+        let identifiers: String
+        let version: Int64?
+        let updated: Int64?
+        let status: String
+        let time: FHIRTime?
+    }
+
+    /// Whether an element carries a value or says why it has none.
+    static func hasValue(_ element: TreeValue) -> Bool {
+        guard case .object(let members) = element else { return false }
+        return members.contains { $0.key.hasPrefix("value") || $0.key == "dataAbsentReason" }
+    }
+
+    /// The series of a code: a named series (`heartRate`) for a catalogued LOINC code, else
+    /// `SYSTEM|CODE` of its first coding; with the words it is shown by.
+    static func seriesKey(_ code: TreeValue?) -> (key: String, display: String?, named: FHIRSeriesCatalog.Series?)? {
+        let codings = FHIRResource.codings(code)
+        for coding in codings where (coding.system ?? FHIRSeriesCatalog.loinc) == FHIRSeriesCatalog.loinc {
+            if let series = FHIRSeriesCatalog.series(loincCode: coding.code) { return (series.name, nil, series) }
+        }
+        guard let first = codings.first else { return nil }
+        return ("\(first.system ?? "")|\(first.code)", FHIRResource.displayText(code), nil)
+    }
+
+    private func insertReading(
+        of element: TreeValue, key: (key: String, display: String?, named: FHIRSeriesCatalog.Series?), row: ReadingRow
+    ) throws {
+        let reading = FHIRIndex.reading(of: element, series: key.named, name: key.key)
+        try insert(row, series: key.key, display: key.display, value: reading.value, unit: reading.unit, problem: reading.problem)
+    }
+
+    /// The value of an observation or component: converted to the series' canonical unit (named
+    /// series) or in its own unit (others); nil with no problem when the data is absent (`dataAbsentReason`).
+    static func reading(of element: TreeValue, series: FHIRSeriesCatalog.Series?, name: String) -> (
+        value: Double?, unit: String?, problem: String?
+    ) {
+        if case .object(let members) = element, let member = members.first(where: { $0.key.hasPrefix("value") }) {
+            switch member.key {
+            case "valueQuantity":
+                let quantity = member.value
+                guard case .number(let value)? = quantity["value"], value.isFinite else {
+                    return quantity["value"] == nil && element["dataAbsentReason"] != nil
+                        ? (nil, series?.unit, nil) : (nil, nil, "a quantity without a numeric value")
+                }
+                if let comparator = FHIRResource.string(quantity, "comparator") {
+                    return (nil, nil, "a value with comparator \(comparator) (not an exact reading)")
+                }
+                let unit = FHIRUnits.unit(
+                    code: FHIRResource.string(quantity, "code"), system: FHIRResource.string(quantity, "system"),
+                    text: FHIRResource.string(quantity, "unit"))
+                guard let series else { return (value, unit.ucum ?? (unit.raw.isEmpty ? nil : unit.raw), nil) }
+                if unit.raw.isEmpty || unit.ucum == "1" && series.unitless {
+                    return series.unitless ? (value, series.unit, nil) : (nil, nil, "a \(name) value without a unit")
+                }
+                guard let ucum = unit.ucum,
+                    let converted = FHIRUnits.convert(value, from: ucum, to: series.unit, glucose: series.name == "glucose")
+                else {
+                    return (nil, nil, "unknown unit \"\(unit.raw.prefix(30))\" for \(name) (expected \(series.unit))")
+                }
+                return (converted, series.unit, nil)
+            case "valueInteger":
+                guard case .number(let value) = member.value, value.isFinite else { return (nil, nil, "a valueInteger that is not a number") }
+                if let series, !series.unitless { return (nil, nil, "a \(name) value without a unit") }
+                return (value, series?.unit, nil)
+            default:
+                return (nil, nil, "a value that is not a number (\(member.key.prefix(30)))")
+            }
+        }
+        if element["dataAbsentReason"] != nil { return (nil, series?.unit, nil) }
+        return (nil, nil, "no value")
+    }
+
+    private func insert(_ row: ReadingRow, series: String, display: String?, value: Double?, unit: String?, problem: String?) throws {
+        let s = insertReading
+        s.bind(1, row.patient)
+        s.bind(2, row.order)
+        s.bind(3, row.id)
+        s.bind(4, row.identifiers.isEmpty ? nil : row.identifiers)
+        s.bind(5, row.version)
+        s.bind(6, row.updated)
+        s.bind(7, row.status)
+        s.bind(8, series)
+        s.bind(9, display)
+        s.bind(10, row.time?.milliseconds)
+        s.bind(11, row.time.map { Int64($0.dateOnly ? 1 : 0) })
+        s.bind(12, value)
+        s.bind(13, unit)
+        s.bind(14, problem)
+        try s.run()
+    }
+
+    // MARK: MedicationAdministration
+
+    private func addDose(_ resource: TreeValue, place: String) throws {
+        let id = FHIRResource.string(resource, "id") ?? "#\(order)"
+        guard let status = FHIRResource.string(resource, "status") else {
+            note("\(place): MedicationAdministration \(id) has no status and is skipped")
+            return
+        }
+        guard let patient = FHIRResource.patientKey(resource["subject"]) else {
+            note("\(place): MedicationAdministration \(id) has no Patient subject and is skipped")
+            return
+        }
+        let (time, timeText) = FHIRResource.effectiveTime(resource, clock: options.clock)
+        if status != "entered-in-error", let time, !options.isNearPeriod(time) { return }
+        var key: String?
+        var name: String?
+        if let concept = resource["medicationCodeableConcept"] {
+            let coding = FHIRResource.codings(concept).first
+            key = coding.map { "\($0.system ?? "")|\($0.code)" } ?? FHIRResource.string(concept, "text")
+            name = FHIRResource.displayText(concept)
+        } else if let reference = resource["medicationReference"] {
+            key = FHIRResource.string(reference, "reference").map(FHIRResource.medicationKey)
+            name = FHIRResource.string(reference, "display")
+            key = key ?? name
+        }
+        var problem: String?
+        if key == nil {
+            problem = "a medication administration without a medication"
+        } else if time == nil {
+            problem = timeText.map { "an effective time that cannot be placed on a day (\($0.prefix(40)))" } ?? "no effective time"
+        }
+        let version = FHIRResource.version(resource, clock: options.clock)
+        let s = insertDose
+        s.bind(1, patient)
+        s.bind(2, order)
+        s.bind(3, id)
+        let identifiers = FHIRResource.identifierKeys(resource).joined(separator: "\n")
+        s.bind(4, identifiers.isEmpty ? nil : identifiers)
+        s.bind(5, version.number)
+        s.bind(6, version.updated)
+        s.bind(7, status)
+        s.bind(8, key)
+        s.bind(9, name)
+        s.bind(10, time?.milliseconds)
+        s.bind(11, time.map { Int64($0.dateOnly ? 1 : 0) })
+        s.bind(12, problem)
+        try s.run()
+    }
+}
+
+/// Problems with an export as a whole, one line each (the first 200 kept, the rest counted).
+struct FHIRNotes: Sendable {
+    /// The lines kept.
+    private(set) var lines: [String] = []
+    /// Lines beyond the first 200.
+    private(set) var dropped = 0
+
+    mutating func add(_ line: String) {
+        if lines.count < 200 { lines.append(line) } else { dropped += 1 }
+    }
+
+    /// Every line, and one more counting those left out.
+    var all: [String] { dropped > 0 ? lines + ["… and \(dropped) more problems like these"] : lines }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The report's period: whole local days from `start` to `end`, both included.
+public struct FHIRPeriod: Sendable, Hashable {
+    /// The most days a period may span (three years of daily values per series).
+    public static let maximumDays = 1_096
+
+    /// Day numbers (days since 1970-01-01) of the first and last day.
+    let first: Int64, last: Int64
+
+    /// Parses `START/END` (`2026-11-09/2026-11-15`) or `START/PnD` and `START/PnW` (ISO 8601 durations);
+    /// errors name `field`.
+    public init(parsing text: String, field: String) throws {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let example = "give START/END as dates, such as 2026-11-09/2026-11-15, or START/P7D"
+        guard parts.count == 2, let first = CivilDate.parse(parts[0]) else {
+            throw FolioError(path: field, "\"\(text.prefix(40))\" is not a period: \(example)")
+        }
+        let last: Int64
+        if let end = CivilDate.parse(parts[1]) {
+            last = end
+        } else if parts[1].hasPrefix("P"), parts[1].count >= 3, let count = Int64(parts[1].dropFirst().dropLast()), count >= 1,
+            count <= FHIRPeriod.maximumDays, parts[1].hasSuffix("D") || parts[1].hasSuffix("W")
+        {
+            last = first + count * (parts[1].hasSuffix("W") ? 7 : 1) - 1
+        } else {
+            throw FolioError(path: field, "\"\(text.prefix(40))\" is not a period: \(example)")
+        }
+        guard last >= first else { throw FolioError(path: field, "the period ends before it starts") }
+        guard last - first < Int64(FHIRPeriod.maximumDays) else {
+            throw FolioError(path: field, "the period is longer than \(FHIRPeriod.maximumDays) days")
+        }
+        self.first = first
+        self.last = last
+    }
+
+    /// The number of days.
+    var dayCount: Int { Int(last - first + 1) }
+    /// `YYYY-MM-DD` of every day, in order.
+    var dayTexts: [String] { (first...last).map(CivilDate.text) }
+
+    /// The position of local day `day` in the period, or nil outside it.
+    func index(of day: Int64) -> Int? { day >= first && day <= last ? Int(day - first) : nil }
+}
+
+/// How FHIR data becomes report records: the period, the zone whose local days it counts, and
+/// whether patients without readings in the period still get a record.
+public struct FHIRImportOptions: Sendable {
+    /// The report period.
+    public let period: FHIRPeriod
+    /// The zone local days are counted in (and point times are written in).
+    let clock: ZoneClock
+    /// A record for every Patient, even one with no data in the period.
+    public let allPatients: Bool
+
+    /// Options for `period` (`START/END`) in the IANA `zone`; errors name `--period` or `--zone`.
+    public init(period text: String, zone: String = "UTC", allPatients: Bool = false) throws {
+        period = try FHIRPeriod(parsing: text, field: "--period")
+        // Offsets precomputed from two days before to two days after the period (zones are within ±14 h).
+        guard
+            let clock = ZoneClock(
+                identifier: zone, from: (period.first - 2) * 86_400_000, to: (period.last + 3) * 86_400_000)
+        else {
+            throw FolioError(path: "--zone", "\"\(zone.prefix(64))\" is not an IANA time zone, such as UTC or America/New_York")
+        }
+        self.clock = clock
+        self.allPatients = allPatients
+    }
+
+    /// Whether an instant is near enough the period to be kept in the index (a day's margin each side).
+    func isNearPeriod(_ time: FHIRTime) -> Bool {
+        let day = time.milliseconds / 86_400_000
+        return day >= period.first - 2 && day <= period.last + 2
+    }
+}

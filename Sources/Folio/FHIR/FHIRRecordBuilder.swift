@@ -1,0 +1,382 @@
+import Foundation
+
+/// Makes one report record per patient from a loaded `FHIRIndex`: the patient, the period, each
+/// observed series (points, daily means, summary values), medication adherence, and what was
+/// skipped and why. Withdrawn readings are dropped, amendments replace what they amend, absent
+/// data stays missing (null), and days are the report zone's local days.
+final class FHIRRecordBuilder {
+    private let index: FHIRIndex
+    private var options: FHIRImportOptions { index.options }
+    private var readingQueries: [Int: SQLiteStatement] = [:]
+    private var doseQueries: [Int: SQLiteStatement] = [:]
+    private let medicationName: SQLiteStatement
+
+    init(index: FHIRIndex) throws {
+        self.index = index
+        medicationName = try index.database.prepare("SELECT name FROM medications WHERE key=?")
+    }
+
+    /// Calls `body` with each record, in the order the Patients were read, then for patients that are
+    /// referred to but not in the export; only patients with data in the period unless `allPatients`.
+    func forEachRecord(_ body: (TreeValue) throws -> Void) throws {
+        let patients = try index.database.prepare("SELECT ord, id, name, birthDate, gender, identifier FROM patients ORDER BY ord")
+        let keys = try index.database.prepare("SELECT key FROM patient_keys WHERE ord=?")
+        while try patients.step() {
+            let ord = patients.integer(0) ?? 0
+            var patientKeys: [String] = []
+            keys.bind(1, ord)
+            while try keys.step() { if let key = keys.text(0) { patientKeys.append(key) } }
+            keys.reset()
+            let patient: [(key: String, value: TreeValue)] = [
+                ("id", FHIRRecordBuilder.text(patients.text(1))), ("name", FHIRRecordBuilder.text(patients.text(2))),
+                ("birthDate", FHIRRecordBuilder.text(patients.text(3))), ("gender", FHIRRecordBuilder.text(patients.text(4))),
+                ("identifier", FHIRRecordBuilder.text(patients.text(5))),
+            ]
+            if let record = try record(patient: patient, keys: patientKeys, warnings: []) { try body(record) }
+        }
+        let strangers = try index.database.prepare(
+            """
+            SELECT patient FROM readings WHERE patient NOT IN (SELECT key FROM patient_keys)
+            UNION SELECT patient FROM doses WHERE patient NOT IN (SELECT key FROM patient_keys) ORDER BY 1
+            """)
+        while try strangers.step() {
+            guard let key = strangers.text(0) else { continue }
+            let id = key.hasPrefix("Patient/") ? String(key.dropFirst(8)) : key
+            let patient: [(key: String, value: TreeValue)] = [
+                ("id", .string(id)), ("name", .null), ("birthDate", .null), ("gender", .null), ("identifier", .null),
+            ]
+            if let record = try record(patient: patient, keys: [key], warnings: [("the Patient \(key) is not in the export", 1)]) {
+                try body(record)
+            }
+        }
+    }
+
+    private static func text(_ value: String?) -> TreeValue { value.map(TreeValue.string) ?? .null }
+
+    // MARK: one patient
+
+    /// One stored row of a resource: a reading, or a dose.
+    private struct Row {
+        var order: Int64
+        var id: String
+        var identifiers: [String]
+        var version: Int64?
+        var updated: Int64?
+        var status: String
+        var key: String
+        var display: String?
+        var time: FHIRTime?
+        var value: Double?
+        var unit: String?
+        var problem: String?
+    }
+
+    /// The rows of one copy of one resource (an observation has a row per component).
+    private struct Copy {
+        var rows: [Row]
+        var first: Row { rows[0] }
+    }
+
+    private func statement(_ cache: inout [Int: SQLiteStatement], count: Int, sql: (String) -> String) throws -> SQLiteStatement {
+        if let cached = cache[count] { return cached }
+        let made = try index.database.prepare(sql(Array(repeating: "?", count: count).joined(separator: ",")))
+        cache[count] = made
+        return made
+    }
+
+    private func copies(_ statement: SQLiteStatement, keys: [String], dose: Bool) throws -> [Copy] {
+        for (position, key) in keys.enumerated() { statement.bind(Int32(position + 1), key) }
+        defer { statement.reset() }
+        var copies: [Copy] = []
+        while try statement.step() {
+            let time = statement.integer(8).map { FHIRTime(milliseconds: $0, dateOnly: statement.integer(9) == 1) }
+            let row = Row(
+                order: statement.integer(0) ?? 0, id: statement.text(1) ?? "",
+                identifiers: statement.text(2).map { $0.split(separator: "\n").map(String.init) } ?? [],
+                version: statement.integer(3), updated: statement.integer(4), status: statement.text(5) ?? "",
+                key: statement.text(6) ?? "", display: statement.text(7), time: time, value: dose ? nil : statement.real(10),
+                unit: dose ? nil : statement.text(11), problem: statement.text(dose ? 10 : 12))
+            if let last = copies.last, last.first.order == row.order {
+                copies[copies.count - 1].rows.append(row)
+            } else {
+                copies.append(Copy(rows: [row]))
+            }
+        }
+        return copies
+    }
+
+    /// Whether `a` is a newer copy of a resource than `b`: a higher versionId, else a later lastUpdated, else read later.
+    private static func isNewer(_ a: Row, than b: Row) -> Bool {
+        if let x = a.version, let y = b.version, x != y { return x > y }
+        if let x = a.updated, let y = b.updated, x != y { return x > y }
+        return a.order > b.order
+    }
+
+    /// The newest copy of each resource (by id); older copies are counted in `warnings`.
+    private static func newest(_ copies: [Copy], warnings: inout Warnings) -> [Copy] {
+        var newestByID: [String: Int] = [:]
+        for (position, copy) in copies.enumerated() {
+            if let other = newestByID[copy.first.id], !isNewer(copy.first, than: copies[other].first) { continue }
+            newestByID[copy.first.id] = position
+        }
+        let kept = Set(newestByID.values)
+        let older = copies.count - kept.count
+        if older > 0 { warnings.add("an older version of a resource replaced by a newer one", older) }
+        return copies.indices.filter { kept.contains($0) }.map { copies[$0] }
+    }
+
+    private func isInPeriod(_ time: FHIRTime?) -> Bool {
+        guard let time else { return true }
+        return options.period.index(of: options.clock.day(of: time)) != nil
+    }
+
+    private func record(patient: [(key: String, value: TreeValue)], keys: [String], warnings initial: [(String, Int)]) throws
+        -> TreeValue?
+    {
+        guard !keys.isEmpty else { return nil }
+        var warnings = Warnings()
+        for (reason, count) in initial { warnings.add(reason, count) }
+        let readingQuery = try statement(&readingQueries, count: keys.count) {
+            "SELECT ord, rid, idents, version, updated, status, series, display, t, dateonly, value, unit, problem FROM readings WHERE patient IN (\($0)) ORDER BY ord"
+        }
+        let doseQuery = try statement(&doseQueries, count: keys.count) {
+            "SELECT ord, rid, idents, version, updated, status, med, name, t, dateonly, problem FROM doses WHERE patient IN (\($0)) ORDER BY ord"
+        }
+        let series = seriesValues(try copies(readingQuery, keys: keys, dose: false), warnings: &warnings)
+        let medications = try medicationValues(try copies(doseQuery, keys: keys, dose: true), warnings: &warnings)
+        guard options.allPatients || !series.named.isEmpty || !series.coded.isEmpty || !medications.isEmpty else { return nil }
+        let period = options.period
+        var members: [(key: String, value: TreeValue)] = [
+            ("patient", .object(patient)),
+            (
+                "period",
+                .object([
+                    ("start", .string(CivilDate.text(period.first))), ("end", .string(CivilDate.text(period.last))),
+                    ("days", .array(period.dayTexts.map(TreeValue.string))), ("zone", .string(options.clock.identifier)),
+                ])
+            ),
+            ("series", .object(series.named.map { (key: $0.key, value: $0.value) })),
+            ("codes", .object(series.coded.map { (key: $0.key, value: $0.value) })),
+        ]
+        if let pressure = series.bloodPressure { members.append(("bloodPressure", pressure)) }
+        members.append(("medications", .array(medications)))
+        members.append(
+            ("warnings", .array(warnings.list.map { .object([("reason", .string($0.reason)), ("count", .number(Double($0.count)))]) })))
+        return .object(members)
+    }
+
+    // MARK: readings
+
+    /// A series' points before they are summarised.
+    private struct SeriesPoints {
+        var display: String?
+        var unit: String?
+        var points: [(time: FHIRTime, order: Int64, value: Double?)] = []
+    }
+
+    private func seriesValues(_ all: [Copy], warnings: inout Warnings) -> (
+        named: [(key: String, value: TreeValue)], coded: [(key: String, value: TreeValue)], bloodPressure: TreeValue?
+    ) {
+        var copies = FHIRRecordBuilder.newest(all, warnings: &warnings)
+        // Withdrawn, cancelled, preliminary and other unreported statuses: skipped, counted (in the period).
+        copies = copies.filter { copy in
+            if FHIRIndex.reportedStatuses.contains(copy.first.status) { return true }
+            if isInPeriod(copy.first.time) { warnings.add("an observation with status \(copy.first.status.prefix(30))", 1) }
+            return false
+        }
+        copies = FHIRRecordBuilder.withoutAmended(copies, warnings: &warnings, counting: isInPeriod)
+        var bySeries: [String: SeriesPoints] = [:]
+        for copy in copies {
+            for row in copy.rows {
+                if let problem = row.problem {
+                    if isInPeriod(row.time) { warnings.add(problem, 1) }
+                    continue
+                }
+                guard let time = row.time, isInPeriod(time) else { continue }
+                var entry = bySeries[row.key] ?? SeriesPoints(display: row.display)
+                var value = row.value
+                if let reading = value, let unit = row.unit, FHIRSeriesCatalog.series(named: row.key) == nil {
+                    // A coded series keeps the unit of its first value; others are converted to it when they can be.
+                    if let seriesUnit = entry.unit {
+                        if let converted = FHIRUnits.convert(reading, from: unit, to: seriesUnit) {
+                            value = converted
+                        } else {
+                            warnings.add("a \(row.key.prefix(60)) value in \(unit.prefix(20)), not \(seriesUnit.prefix(20))", 1)
+                            continue
+                        }
+                    } else {
+                        entry.unit = unit
+                    }
+                } else if entry.unit == nil {
+                    entry.unit = FHIRSeriesCatalog.series(named: row.key)?.unit ?? row.unit
+                }
+                entry.points.append((time, row.order, value))
+                bySeries[row.key] = entry
+            }
+        }
+        var named: [(key: String, value: TreeValue)] = []
+        var coded: [(key: String, value: TreeValue)] = []
+        var dailyByName: [String: [Double?]] = [:]
+        for key in bySeries.keys.sorted(by: { (FHIRSeriesCatalog.order(of: $0), $0) < (FHIRSeriesCatalog.order(of: $1), $1) }) {
+            guard let entry = bySeries[key] else { continue }
+            let summary = summarise(entry)
+            if FHIRSeriesCatalog.series(named: key) != nil {
+                named.append((key, summary.value))
+                dailyByName[key] = summary.daily
+            } else {
+                coded.append((key, summary.value))
+            }
+        }
+        var bloodPressure: TreeValue?
+        let systolic = dailyByName["systolic"], diastolic = dailyByName["diastolic"]
+        if systolic != nil || diastolic != nil {
+            let days = options.period.dayCount
+            let pairs = (0..<days).map { day -> TreeValue in
+                guard let high = systolic?[day] ?? nil, let low = diastolic?[day] ?? nil else { return .array([]) }
+                return .array([.number(low), .number(high)])
+            }
+            bloodPressure = .object([("unit", .string("mm[Hg]")), ("daily", .array(pairs))])
+        }
+        return (named, coded, bloodPressure)
+    }
+
+    /// Readings replaced by an amended or corrected one: the same identifier, or the same series at the same instant.
+    private static func withoutAmended(_ copies: [Copy], warnings: inout Warnings, counting: (FHIRTime?) -> Bool) -> [Copy] {
+        let amending = copies.indices.filter { ["amended", "corrected"].contains(copies[$0].first.status) }
+        guard !amending.isEmpty else { return copies }
+        var byIdentifier: [String: [Int]] = [:]
+        var byReading: [String: [Int]] = [:]
+        for (position, copy) in copies.enumerated() {
+            for identifier in copy.first.identifiers { byIdentifier[identifier, default: []].append(position) }
+            for row in copy.rows where row.problem == nil {
+                if let time = row.time { byReading["\(row.key)@\(time.milliseconds)", default: []].append(position) }
+            }
+        }
+        var replaced = Set<Int>()
+        for position in amending where !replaced.contains(position) {
+            let copy = copies[position]
+            var others = copy.first.identifiers.flatMap { byIdentifier[$0] ?? [] }
+            for row in copy.rows where row.problem == nil {
+                if let time = row.time { others += byReading["\(row.key)@\(time.milliseconds)"] ?? [] }
+            }
+            for other in Set(others) where other != position && !replaced.contains(other) {
+                let candidate = copies[other].first
+                let candidateAmends = ["amended", "corrected"].contains(candidate.status)
+                guard !candidateAmends || isNewer(copy.first, than: candidate) else { continue }
+                replaced.insert(other)
+                if counting(candidate.time) { warnings.add("a reading replaced by an amended or corrected one", 1) }
+            }
+        }
+        return copies.indices.filter { !replaced.contains($0) }.map { copies[$0] }
+    }
+
+    private func summarise(_ entry: SeriesPoints) -> (value: TreeValue, daily: [Double?]) {
+        let points = entry.points.sorted { ($0.time.milliseconds, $0.order) < ($1.time.milliseconds, $1.order) }
+        var sums = [Double](repeating: 0, count: options.period.dayCount)
+        var counts = [Int](repeating: 0, count: options.period.dayCount)
+        var values: [Double] = []
+        for point in points {
+            guard let value = point.value, let day = options.period.index(of: options.clock.day(of: point.time)) else { continue }
+            sums[day] += value
+            counts[day] += 1
+            values.append(value)
+        }
+        let daily: [Double?] = zip(sums, counts).map { $1 > 0 ? FHIRUnits.tidy($0 / Double($1)) : nil }
+        let number: (Double?) -> TreeValue = { $0.map(TreeValue.number) ?? .null }
+        var members: [(key: String, value: TreeValue)] = []
+        if let display = entry.display { members.append(("name", .string(display))) }
+        members += [
+            ("unit", entry.unit.map(TreeValue.string) ?? .null),
+            (
+                "points",
+                .array(
+                    points.map { point in
+                        .object([("time", .string(options.clock.text(of: point.time))), ("value", number(point.value))])
+                    })
+            ),
+            ("daily", .array(daily.map(number))),
+            ("mean", number(values.isEmpty ? nil : FHIRUnits.tidy(values.reduce(0, +) / Double(values.count)))),
+            ("min", number(values.min())), ("max", number(values.max())), ("last", number(values.last)),
+            ("count", .number(Double(values.count))),
+        ]
+        return (.object(members), daily)
+    }
+
+    // MARK: medications
+
+    /// Statuses of a dose that was given, and of one that was recorded but not given.
+    private static let given: Set<String> = ["completed", "in-progress"]
+    private static let notGiven: Set<String> = ["not-done", "on-hold", "stopped"]
+
+    private func medicationValues(_ all: [Copy], warnings: inout Warnings) throws -> [TreeValue] {
+        let copies = FHIRRecordBuilder.newest(all, warnings: &warnings)
+        struct Tally {
+            var name: String
+            var given: [Int]
+            var recorded: [Int]
+        }
+        var tallies: [String: Tally] = [:]
+        var order: [String] = []
+        for copy in copies {
+            let row = copy.first
+            guard isInPeriod(row.time) else { continue }
+            if let problem = row.problem {
+                warnings.add(problem, 1)
+                continue
+            }
+            let wasGiven = FHIRRecordBuilder.given.contains(row.status)
+            guard wasGiven || FHIRRecordBuilder.notGiven.contains(row.status) else {
+                warnings.add("a medication administration with status \(row.status.prefix(30))", 1)
+                continue
+            }
+            guard let time = row.time, let day = options.period.index(of: options.clock.day(of: time)) else { continue }
+            if tallies[row.key] == nil {
+                var name = row.display
+                if name == nil {
+                    medicationName.bind(1, row.key)
+                    if try medicationName.step() { name = medicationName.text(0) }
+                    medicationName.reset()
+                }
+                let days = options.period.dayCount
+                tallies[row.key] = Tally(
+                    name: name ?? row.key, given: [Int](repeating: 0, count: days), recorded: [Int](repeating: 0, count: days))
+                order.append(row.key)
+            }
+            tallies[row.key]?.recorded[day] += 1
+            if wasGiven { tallies[row.key]?.given[day] += 1 }
+        }
+        return order.compactMap { key in
+            guard let tally = tallies[key] else { return nil }
+            let given = tally.given.reduce(0, +), recorded = tally.recorded.reduce(0, +)
+            let daily: [TreeValue] = zip(tally.given, tally.recorded).map {
+                $1 > 0 ? .number(FHIRUnits.tidy(Double($0) / Double($1))) : .null
+            }
+            return .object([
+                ("name", .string(tally.name)), ("code", .string(key)),
+                (
+                    "adherence",
+                    .object([
+                        ("daily", .array(daily)),
+                        ("mean", recorded > 0 ? .number(FHIRUnits.tidy(Double(given) / Double(recorded))) : .null),
+                        ("given", .number(Double(given))), ("recorded", .number(Double(recorded))),
+                    ])
+                ),
+            ])
+        }
+    }
+}
+
+/// What was skipped for one patient and why, counted, in the order first seen.
+struct Warnings {
+    private(set) var list: [(reason: String, count: Int)] = []
+    private var positions: [String: Int] = [:]
+
+    mutating func add(_ reason: String, _ count: Int) {
+        if let position = positions[reason] {
+            list[position].count += count
+        } else {
+            positions[reason] = list.count
+            list.append((reason, count))
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Folio
+
+/// `--data-format` and, for FHIR data, `--period`, `--zone` and `--all-patients`: one meaning for
+/// `folio batch` and `folio records`.
+struct DataFormatOption: ParsableArguments {
+    /// The kinds of data a batch reads.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case auto, fhir
+    }
+
+    @Option(
+        help: """
+            auto: JSON lines, a JSON array or CSV, by the file's extension and first character; \
+            fhir: a FHIR R4 Bulk Data export folder (NDJSON files), one NDJSON file or a Bundle, one record per Patient.
+            """)
+    var dataFormat: Format = .auto
+
+    @Option(help: "FHIR data: the report period, START/END (dates, both included) or START/P7D.")
+    var period: String?
+
+    @Option(help: "FHIR data: the IANA time zone whose local days the readings are counted in (default UTC).")
+    var zone: String?
+
+    @Flag(help: "FHIR data: a record for every Patient, even one without data in the period.")
+    var allPatients = false
+
+    func validate() throws {
+        if dataFormat == .fhir {
+            guard period != nil else { throw ValidationError("--data-format fhir needs --period START/END, e.g. 2026-11-09/2026-11-15") }
+        } else if period != nil || zone != nil || allPatients {
+            throw ValidationError("--period, --zone and --all-patients are for --data-format fhir")
+        }
+    }
+
+    /// How FHIR data becomes records, or nil for other data; a bad period or zone is an error naming it.
+    func fhirOptions() throws -> FHIRImportOptions? {
+        guard dataFormat == .fhir, let period else { return nil }
+        return try FHIRImportOptions(period: period, zone: zone ?? "UTC", allPatients: allPatients)
+    }
+}
