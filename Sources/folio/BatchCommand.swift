@@ -45,7 +45,8 @@ struct BatchCommand: ParsableCommand {
     var template: String
 
     @Option(
-        help: "Records: JSON lines (.jsonl), a JSON array (.json) or CSV (.csv), '-' for standard input; or a FHIR export (--data-format fhir)."
+        help:
+            "Records: JSON lines (.jsonl), a JSON array (.json) or CSV (.csv), '-' for standard input; or a FHIR export (--data-format fhir)."
     )
     var data: String
 

@@ -62,7 +62,7 @@ public enum FHIRDocumentReference {
             let (size, sha1, sha256) = try digests(of: content.url)
             identity = identity ?? sha256
             var attachment: [(key: String, value: TreeValue)] = [
-                ("contentType", .string(content.format == .pdf ? "application/pdf" : "text/html")),
+                ("contentType", .string(content.format == .pdf ? "application/pdf" : "text/html"))
             ]
             if let language { attachment.append(("language", .string(language))) }
             attachment += [
@@ -75,7 +75,8 @@ public enum FHIRDocumentReference {
         if let display = type.display { coding.append(("display", .string(display))) }
         var members: [(key: String, value: TreeValue)] = [("resourceType", .string("DocumentReference"))]
         if let identity {
-            members.append(("masterIdentifier", .object([("system", .string("urn:ietf:rfc:3986")), ("value", .string(uuidURN(identity)))])))
+            members.append(
+                ("masterIdentifier", .object([("system", .string("urn:ietf:rfc:3986")), ("value", .string(uuidURN(identity)))])))
         }
         members += [
             ("status", .string("current")), ("docStatus", .string("final")),
@@ -97,9 +98,10 @@ public enum FHIRDocumentReference {
 
     /// Whether `id` is a FHIR resource id: 1–64 of A–Z, a–z, 0–9, '-' and '.'.
     static func isResourceID(_ id: String) -> Bool {
-        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x2E
-        }
+        (1...64).contains(id.utf8.count)
+            && id.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x2E
+            }
     }
 
     /// The size, base64 SHA-1 and hex SHA-256 of a written file, read back in pieces.
@@ -170,7 +172,9 @@ public enum FHIRDocumentReference {
             }
             try AtomicFile.writeAll(Data("]}\n".utf8), to: fd)
             isOpen = false
-            guard close(fd) == 0 else { throw FolioError(path: "", "cannot write \(destination.path): \(String(cString: strerror(errno)))") }
+            guard close(fd) == 0 else {
+                throw FolioError(path: "", "cannot write \(destination.path): \(String(cString: strerror(errno)))")
+            }
         } catch {
             if isOpen { close(fd) }
             unlink(temporary.path)

@@ -151,7 +151,8 @@ package final class FHIRExport {
         let type = FHIRResource.string(root, "type") ?? ""
         guard FHIRExport.bundleTypes.contains(type) else {
             throw FolioError(
-                path: "--data", "\(name): Bundle.type \"\(type.prefix(40))\" holds no resources to read (use collection, searchset or transaction)")
+                path: "--data",
+                "\(name): Bundle.type \"\(type.prefix(40))\" holds no resources to read (use collection, searchset or transaction)")
         }
         var ignored: [String: Int] = [:]
         for (position, entry) in FHIRResource.array(root, "entry").enumerated() {

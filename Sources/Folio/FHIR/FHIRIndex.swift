@@ -217,7 +217,8 @@ final class FHIRIndex {
             inserted = true
         }
         if !inserted {
-            try insert(row, series: FHIRIndex.seriesKey(resource["code"])?.key ?? "", display: nil, value: nil, unit: nil, problem: "no value")
+            try insert(
+                row, series: FHIRIndex.seriesKey(resource["code"])?.key ?? "", display: nil, value: nil, unit: nil, problem: "no value")
         }
     }
 
@@ -266,6 +267,9 @@ final class FHIRIndex {
             switch member.key {
             case "valueQuantity":
                 let quantity = member.value
+                if case .number(let value)? = quantity["value"], !(abs(value) < InputLimits.magnitude) {
+                    return (nil, nil, "a value out of range (beyond ±1e15)")
+                }
                 guard case .number(let value)? = quantity["value"], value.isFinite else {
                     return quantity["value"] == nil && element["dataAbsentReason"] != nil
                         ? (nil, series?.unit, nil) : (nil, nil, "a quantity without a numeric value")
@@ -285,9 +289,12 @@ final class FHIRIndex {
                 else {
                     return (nil, nil, "unknown unit \"\(unit.raw.prefix(30))\" for \(name) (expected \(series.unit))")
                 }
+                guard abs(converted) < InputLimits.magnitude else { return (nil, nil, "a value out of range (beyond ±1e15)") }
                 return (converted, series.unit, nil)
             case "valueInteger":
-                guard case .number(let value) = member.value, value.isFinite else { return (nil, nil, "a valueInteger that is not a number") }
+                guard case .number(let value) = member.value, abs(value) < InputLimits.magnitude else {
+                    return (nil, nil, "a valueInteger that is not a number in range")
+                }
                 if let series, !series.unitless { return (nil, nil, "a \(name) value without a unit") }
                 return (value, series?.unit, nil)
             default:

@@ -144,7 +144,9 @@ final class FHIRRecordBuilder {
         }
         let series = seriesValues(try copies(readingQuery, keys: keys, dose: false), warnings: &warnings)
         let medications = try medicationValues(try copies(doseQuery, keys: keys, dose: true), warnings: &warnings)
-        guard options.allPatients || !series.named.isEmpty || !series.coded.isEmpty || !medications.isEmpty else { return nil }
+        // Data in the period: a reading or dose, or one that could not be used (its warning must reach someone).
+        guard options.allPatients || !series.named.isEmpty || !series.coded.isEmpty || !medications.isEmpty || series.unusable
+        else { return nil }
         let period = options.period
         var members: [(key: String, value: TreeValue)] = [
             ("patient", .object(patient)),
@@ -175,8 +177,9 @@ final class FHIRRecordBuilder {
     }
 
     private func seriesValues(_ all: [Copy], warnings: inout Warnings) -> (
-        named: [(key: String, value: TreeValue)], coded: [(key: String, value: TreeValue)], bloodPressure: TreeValue?
+        named: [(key: String, value: TreeValue)], coded: [(key: String, value: TreeValue)], bloodPressure: TreeValue?, unusable: Bool
     ) {
+        var unusable = false
         var copies = FHIRRecordBuilder.newest(all, warnings: &warnings)
         // Withdrawn, cancelled, preliminary and other unreported statuses: skipped, counted (in the period).
         copies = copies.filter { copy in
@@ -189,7 +192,10 @@ final class FHIRRecordBuilder {
         for copy in copies {
             for row in copy.rows {
                 if let problem = row.problem {
-                    if isInPeriod(row.time) { warnings.add(problem, 1) }
+                    if isInPeriod(row.time) {
+                        warnings.add(problem, 1)
+                        unusable = true
+                    }
                     continue
                 }
                 guard let time = row.time, isInPeriod(time) else { continue }
@@ -198,7 +204,7 @@ final class FHIRRecordBuilder {
                 if let reading = value, let unit = row.unit, FHIRSeriesCatalog.series(named: row.key) == nil {
                     // A coded series keeps the unit of its first value; others are converted to it when they can be.
                     if let seriesUnit = entry.unit {
-                        if let converted = FHIRUnits.convert(reading, from: unit, to: seriesUnit) {
+                        if let converted = FHIRUnits.convert(reading, from: unit, to: seriesUnit), abs(converted) < InputLimits.magnitude {
                             value = converted
                         } else {
                             warnings.add("a \(row.key.prefix(60)) value in \(unit.prefix(20)), not \(seriesUnit.prefix(20))", 1)
@@ -228,7 +234,8 @@ final class FHIRRecordBuilder {
             }
         }
         var bloodPressure: TreeValue?
-        let systolic = dailyByName["systolic"], diastolic = dailyByName["diastolic"]
+        let systolic = dailyByName["systolic"]
+        let diastolic = dailyByName["diastolic"]
         if systolic != nil || diastolic != nil {
             let days = options.period.dayCount
             let pairs = (0..<days).map { day -> TreeValue in
@@ -237,7 +244,7 @@ final class FHIRRecordBuilder {
             }
             bloodPressure = .object([("unit", .string("mm[Hg]")), ("daily", .array(pairs))])
         }
-        return (named, coded, bloodPressure)
+        return (named, coded, bloodPressure, unusable)
     }
 
     /// Readings replaced by an amended or corrected one: the same identifier, or the same series at the same instant.
@@ -347,7 +354,8 @@ final class FHIRRecordBuilder {
         }
         return order.compactMap { key in
             guard let tally = tallies[key] else { return nil }
-            let given = tally.given.reduce(0, +), recorded = tally.recorded.reduce(0, +)
+            let given = tally.given.reduce(0, +)
+            let recorded = tally.recorded.reduce(0, +)
             let daily: [TreeValue] = zip(tally.given, tally.recorded).map {
                 $1 > 0 ? .number(FHIRUnits.tidy(Double($0) / Double($1))) : .null
             }

@@ -200,7 +200,8 @@ struct ZoneClock: Sendable {
         let local = instant + Int64(offset) * 1000
         let day = local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
         let inDay = Int(local - day * 86_400_000)
-        var text = CivilDate.text(day) + "T" + CivilDate.pad(inDay / 3_600_000, 2) + ":" + CivilDate.pad(inDay / 60_000 % 60, 2) + ":"
+        var text =
+            CivilDate.text(day) + "T" + CivilDate.pad(inDay / 3_600_000, 2) + ":" + CivilDate.pad(inDay / 60_000 % 60, 2) + ":"
             + CivilDate.pad(inDay / 1000 % 60, 2)
         if inDay % 1000 != 0 { text += "." + CivilDate.pad(inDay % 1000, 3) }
         let magnitude = abs(offset) / 60

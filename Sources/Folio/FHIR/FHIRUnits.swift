@@ -16,11 +16,22 @@ enum FHIRUnits {
         func add(_ dimension: String, _ units: [(String, Double)]) {
             for (code, factor) in units { table[code] = Unit(dimension: dimension, factor: factor, offset: 0) }
         }
-        add("mass", [("kg", 1), ("g", 0.001), ("mg", 1e-6), ("[lb_av]", 0.453_592_37), ("[oz_av]", 0.028_349_523_125), ("[stone_av]", 6.350_293_18)])
+        add(
+            "mass",
+            [
+                ("kg", 1), ("g", 0.001), ("mg", 1e-6), ("[lb_av]", 0.453_592_37), ("[oz_av]", 0.028_349_523_125),
+                ("[stone_av]", 6.350_293_18),
+            ])
         add("length", [("m", 1), ("cm", 0.01), ("mm", 0.001), ("[in_i]", 0.0254), ("[ft_i]", 0.3048)])
-        add("pressure", [("mm[Hg]", 1), ("kPa", 7.500_615_758_456_563), ("Pa", 0.007_500_615_758_456_563), ("cm[H2O]", 0.735_559_121_618_183)])
-        add("rate", [("/min", 1), ("1/min", 1), ("{beats}/min", 1), ("{beat}/min", 1), ("{breaths}/min", 1), ("{breath}/min", 1),
-            ("{counts}/min", 1), ("/s", 60), ("/h", 1.0 / 60)])
+        add(
+            "pressure",
+            [("mm[Hg]", 1), ("kPa", 7.500_615_758_456_563), ("Pa", 0.007_500_615_758_456_563), ("cm[H2O]", 0.735_559_121_618_183)])
+        add(
+            "rate",
+            [
+                ("/min", 1), ("1/min", 1), ("{beats}/min", 1), ("{beat}/min", 1), ("{breaths}/min", 1), ("{breath}/min", 1),
+                ("{counts}/min", 1), ("/s", 60), ("/h", 1.0 / 60),
+            ])
         add("massConcentration", [("mg/dL", 1), ("g/L", 100), ("mg/L", 0.1), ("g/dL", 1000)])
         add("substanceConcentration", [("mmol/L", 1), ("umol/L", 0.001), ("mol/L", 1000)])
         add("fraction", [("%", 1), ("1", 100)])

@@ -1,0 +1,117 @@
+import Crypto
+import Foundation
+import XCTest
+
+@testable import Folio
+
+/// `folio records` and `folio batch --data-format fhir --emit fhir` as a care team runs them, and the
+/// resources they write checked against FHIR R4 by an independent library.
+final class FHIRIntegrationTests: XCTestCase {
+    private var folio: String { TestSupport.folioBinary.path }
+    private let template = TestSupport.root.appendingPathComponent("Templates/fhir-weekly-summary.yaml").path
+    private let export = TestSupport.samples.appendingPathComponent("fhir-export").path
+    private let fixture = TestSupport.root.appendingPathComponent("Tests/FolioTests/Fixtures/fhir-export").path
+    private let validator = TestSupport.root.appendingPathComponent("Tests/FolioTests/Fixtures/validate_fhir.py").path
+    private let week = ["--data-format", "fhir", "--period", "2026-11-09/2026-11-15", "--zone", "America/New_York"]
+
+    private func json(_ url: URL) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    }
+
+    func testRecordsPrintsOneLinePerPatientAndTheExportsProblems() throws {
+        let result = try TestSupport.run(folio, ["records", fixture] + week)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.text.split(separator: "\n")
+        XCTAssertEqual(lines.count, 3)
+        let first = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let series = try XCTUnwrap(first["series"] as? [String: Any])
+        let heartRate = try XCTUnwrap(series["heartRate"] as? [String: Any])
+        XCTAssertEqual((heartRate["daily"] as? [Any])?.map { $0 as? Double }, [72, 80, 90, nil, nil, nil, nil])
+        XCTAssertTrue(result.stderr.contains("folio: note: Observation.ndjson:6: not a JSON resource"), result.stderr)
+        // Missing or bad options are one line naming the option.
+        let noPeriod = try TestSupport.run(folio, ["records", fixture, "--data-format", "fhir"])
+        XCTAssertEqual(noPeriod.status, 1)
+        XCTAssertTrue(noPeriod.stderr.contains("--data-format fhir needs --period"), noPeriod.stderr)
+        let badZone = try TestSupport.run(
+            folio, ["records", fixture, "--data-format", "fhir", "--period", "2026-11-09/P7D", "--zone", "Nowhere"])
+        XCTAssertEqual(badZone.stderr, "folio: error: --zone: \"Nowhere\" is not an IANA time zone, such as UTC or America/New_York\n")
+    }
+
+    func testABatchWritesAPDFAndAValidDocumentReferencePerPatientAndOneTransaction() throws {
+        let out = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(
+            folio, ["batch", template, "--data", export, "--out", out.path, "--emit", "fhir", "--quiet", "--jobs", "2"] + week)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let patients = ["pat-rivera", "pat-okafor", "pat-lindqvist", "pat-haddad"]
+        for id in patients {
+            let pdf = out.appendingPathComponent("\(id).pdf")
+            let data = try Data(contentsOf: pdf)
+            let text = try TestSupport.pdfText(data)
+            XCTAssertTrue(text.contains("Weekly Care Summary") && text.contains("Blood pressure"), id)
+            let reference = try json(out.appendingPathComponent("\(id).fhir.json"))
+            XCTAssertEqual(reference["resourceType"] as? String, "DocumentReference")
+            XCTAssertEqual(reference["status"] as? String, "current")
+            XCTAssertEqual((reference["subject"] as? [String: Any])?["reference"] as? String, "Patient/\(id)")
+            let type = try XCTUnwrap(((reference["type"] as? [String: Any])?["coding"] as? [[String: Any]])?.first)
+            XCTAssertEqual(type["system"] as? String, "http://loinc.org")
+            XCTAssertEqual(type["code"] as? String, "34133-9")
+            let period = (reference["context"] as? [String: Any])?["period"] as? [String: String]
+            XCTAssertEqual(period, ["start": "2026-11-09", "end": "2026-11-15"])
+            let attachment = try XCTUnwrap(((reference["content"] as? [[String: Any]])?.first)?["attachment"] as? [String: Any])
+            XCTAssertEqual(attachment["contentType"] as? String, "application/pdf")
+            XCTAssertEqual(attachment["url"] as? String, "\(id).pdf")
+            XCTAssertEqual(attachment["size"] as? Int, data.count)
+            XCTAssertEqual(attachment["hash"] as? String, Data(Insecure.SHA1.hash(data: data)).base64EncodedString(), "base64 SHA-1")
+            XCTAssertEqual(attachment["title"] as? String, "Weekly Care Summary")
+        }
+        let bundle = try json(out.appendingPathComponent("bundle.json"))
+        XCTAssertEqual(bundle["type"] as? String, "transaction")
+        let entries = try XCTUnwrap(bundle["entry"] as? [[String: Any]])
+        XCTAssertEqual(
+            entries.compactMap { (($0["resource"] as? [String: Any])?["subject"] as? [String: Any])?["reference"] as? String },
+            patients.map { "Patient/\($0)" }, "in record order")
+        XCTAssertEqual(Set(entries.compactMap { ($0["request"] as? [String: String])?["method"] }), ["POST"])
+        // The manifest lists the references with the documents.
+        let manifest = try String(contentsOf: out.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
+        XCTAssertEqual(manifest.components(separatedBy: ".fhir.json").count - 1, 4)
+
+        // Independent FHIR R4 validation of every reference and the Bundle.
+        try TestSupport.integrationOnly()
+        guard let python = ProcessInfo.processInfo.environment["FOLIO_PYTHON"] else {
+            throw XCTSkip("FOLIO_PYTHON (the test venv's python with fhir.resources) is not set: make test sets it")
+        }
+        let files = patients.map { out.appendingPathComponent("\($0).fhir.json").path } + [out.appendingPathComponent("bundle.json").path]
+        let check = try TestSupport.run(python, [validator] + files)
+        XCTAssertEqual(check.status, 0, check.text + check.stderr)
+        XCTAssertEqual(check.text, "ok 5\n")
+        // The checker is not a formality: a broken reference fails it.
+        var broken = try json(out.appendingPathComponent("pat-rivera.fhir.json"))
+        broken["status"] = "draft"
+        let brokenFile = try TestSupport.temporaryFile(try JSONSerialization.data(withJSONObject: broken), name: "broken.fhir.json")
+        let refused = try TestSupport.run(python, [validator, brokenFile.path])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.text.contains("status is not a DocumentReference status"), refused.text)
+
+        // --resume skips every record and still writes the whole Bundle.
+        let again = try TestSupport.run(
+            folio, ["batch", template, "--data", export, "--out", out.path, "--emit", "fhir", "--quiet", "--resume"] + week)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual((try json(out.appendingPathComponent("bundle.json"))["entry"] as? [Any])?.count, 4)
+        XCTAssertFalse(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).contains { $0.hasPrefix(".folio-tmp") },
+            "no temporary file is left")
+    }
+
+    func testATemplateForFHIRShowsMissingDaysAsGapsNotZeros() throws {
+        // Okafor's steps are absent (dataAbsentReason) on 2026-11-14: the chart's text alternative says so.
+        let out = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(
+            folio, ["batch", template, "--data", export, "--out", out.path, "--format", "html", "--quiet", "--in-process"] + week)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let html = try String(contentsOf: out.appendingPathComponent("pat-okafor.html"), encoding: .utf8)
+        let steps = try XCTUnwrap(html.range(of: "Steps by day"))
+        let chart = html[steps.lowerBound...].prefix(3000)
+        XCTAssertTrue(chart.contains("No data (2026-11-14)"), String(chart))
+        XCTAssertFalse(chart.contains("lowest value 0 "), "an absent day is not a zero")
+    }
+}
