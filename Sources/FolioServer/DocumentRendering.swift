@@ -9,8 +9,13 @@ struct RenderParameters: Sendable {
     var html = HTMLRenderer.Output.page
     /// Answer with the layout report (JSON) instead of the document.
     var report = false
+    /// A FHIR Bundle body: the report period (`START/END`), which it needs.
+    var period: String?
+    /// A FHIR Bundle body: the IANA zone whose local days are counted (UTC when nil).
+    var zone: String?
 
-    /// The parameters in `query` (`format`, `html`, `report`); unknown or repeated names are errors.
+    /// The parameters in `query` (`format`, `html`, `report`, and for a FHIR body `period` and `zone`);
+    /// unknown or repeated names are errors.
     init(query: [(name: String, value: String)]) throws {
         var seen = Set<String>()
         for (name, value) in query {
@@ -31,8 +36,14 @@ struct RenderParameters: Sendable {
                     throw Problem.invalidRequest("report: expected true or false, found \"\(value)\"")
                 }
                 report = value == "true"
+            case "period":
+                period = value
+            case "zone":
+                zone = value
             default:
-                throw Problem.invalidRequest("unknown query parameter \"\(name)\"; expected format, html or report")
+                throw Problem.invalidRequest(
+                    "unknown query parameter \"\(Route.shown(name))\"; expected format, html or report (and period, zone with a FHIR Bundle)"
+                )
             }
         }
         if seen.contains("html"), format != .html {
@@ -70,6 +81,19 @@ struct DocumentRendering: Sendable {
         switch request.input {
         case .document(let data, let format):
             return try render(data, format: format, parameters: request.parameters)
+        case .fhirTemplate(let name, let bundle, let fhir):
+            guard let template = templates[name] else { throw FolioError(path: "", "no template \"\(name)\"") }
+            try RenderDeadline.check(at: "reading the FHIR Bundle")
+            let export = try FHIRExport(bundle: bundle, options: fhir)
+            var records: [TreeValue] = []
+            try export.forEachRecord { record in
+                records.append(record)
+                if records.count > 1 {
+                    throw FolioError(path: "", "the Bundle holds more than one patient's data; send one patient's Bundle per request")
+                }
+            }
+            guard let record = records.first else { throw FolioError(path: "", "the Bundle holds no Patient and no patient's data") }
+            return try render(template: template, record: record, parameters: request.parameters)
         case .template(let name, let body):
             guard let template = templates[name] else { throw FolioError(path: "", "no template \"\(name)\"") }
             let record: TreeValue

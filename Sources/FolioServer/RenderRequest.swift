@@ -10,6 +10,8 @@ struct RenderRequest: Sendable {
         case document(Data, DocumentDecoder.Format)
         /// The template called `name`, bound to one record (a JSON object).
         case template(name: String, record: Data)
+        /// The template called `name`, bound to the record of the one patient in a FHIR R4 Bundle.
+        case fhirTemplate(name: String, bundle: Data, options: FHIRImportOptions)
     }
 
     var input: Input
@@ -30,6 +32,12 @@ struct RenderRequest: Sendable {
             header.append(("input", .string("template")))
             header.append(("template", .string(name)))
             body = record
+        case .fhirTemplate(let name, let bundle, let options):
+            header.append(("input", .string("template-fhir")))
+            header.append(("template", .string(name)))
+            header.append(("period", .string(options.periodText)))
+            header.append(("zone", .string(options.zoneIdentifier)))
+            body = bundle
         }
         return WorkerMessage(.object(header), body: body)
     }
@@ -45,6 +53,10 @@ struct RenderRequest: Sendable {
         case "json": input = .document(message.body, .json)
         case "yaml": input = .document(message.body, .yaml)
         case "template": input = .template(name: message["template"]?.text ?? "", record: message.body)
+        case "template-fhir":
+            let options = try FHIRImportOptions(
+                period: message["period"]?.text ?? "", zone: message["zone"]?.text ?? "UTC", allPatients: true)
+            input = .fhirTemplate(name: message["template"]?.text ?? "", bundle: message.body, options: options)
         default: throw FolioError(path: "", "the render worker got a malformed request")
         }
     }

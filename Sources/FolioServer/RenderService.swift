@@ -68,6 +68,9 @@ final class RenderService: Sendable {
 
     private func renderDocument(_ request: Request) async throws -> Response {
         let parameters = try RenderParameters(query: RenderService.query(request))
+        guard parameters.period == nil, parameters.zone == nil else {
+            throw Problem.invalidRequest("period and zone are for a FHIR Bundle sent to /v1/templates/{name}/render")
+        }
         let format = try RenderService.documentFormat(mediaType: RenderService.mediaType(request))
         let (slot, body) = try await admitAndRead(request)
         return try await render(RenderRequest(input: .document(body, format), parameters: parameters), in: slot)
@@ -78,11 +81,30 @@ final class RenderService: Sendable {
         guard TemplateLibrary.isValidName(name), settings.templates[name] != nil else {
             throw Problem.notFound("no template \"\(Route.shown(name))\"")
         }
-        guard RenderService.mediaType(request) == "application/json" else {
-            throw Problem.unsupportedMediaType("the body must be one data record as application/json")
+        switch RenderService.mediaType(request) {
+        case "application/json":
+            guard parameters.period == nil, parameters.zone == nil else {
+                throw Problem.invalidRequest("period and zone are for a FHIR Bundle (application/fhir+json)")
+            }
+            let (slot, body) = try await admitAndRead(request)
+            return try await render(RenderRequest(input: .template(name: name, record: body), parameters: parameters), in: slot)
+        case "application/fhir+json":
+            guard let period = parameters.period else {
+                throw Problem.invalidRequest("period: a FHIR Bundle needs the report period, such as period=2026-11-09/2026-11-15")
+            }
+            let options: FHIRImportOptions
+            do {
+                options = try FHIRImportOptions(period: period, zone: parameters.zone ?? "UTC", allPatients: true)
+            } catch let error as FolioError {
+                throw Problem.invalidRequest("\(error.path.dropFirst(2)): \(error.message)")
+            }
+            let (slot, body) = try await admitAndRead(request)
+            return try await render(
+                RenderRequest(input: .fhirTemplate(name: name, bundle: body, options: options), parameters: parameters), in: slot)
+        default:
+            throw Problem.unsupportedMediaType(
+                "the body must be one data record as application/json, or one patient's FHIR R4 Bundle as application/fhir+json")
         }
-        let (slot, body) = try await admitAndRead(request)
-        return try await render(RenderRequest(input: .template(name: name, record: body), parameters: parameters), in: slot)
     }
 
     /// Takes a slot in the render pool, refusing the request when the service is shutting down

@@ -115,3 +115,60 @@ final class FHIRIntegrationTests: XCTestCase {
         XCTAssertFalse(chart.contains("lowest value 0 "), "an absent day is not a zero")
     }
 }
+
+/// The render service takes one patient's FHIR Bundle as it takes a record.
+final class FHIRServiceIntegrationTests: XCTestCase {
+    /// A collection Bundle of one sample patient's resources, their references turned into the Patient's urn:uuid.
+    private func bundle(for ids: [String]) throws -> Data {
+        let folder = TestSupport.samples.appendingPathComponent("fhir-export")
+        var entries: [String] = []
+        for file in ["Patient", "Observation", "MedicationAdministration"] {
+            let text = try String(contentsOf: folder.appendingPathComponent("\(file).ndjson"), encoding: .utf8)
+            for line in text.split(separator: "\n")
+            where ids.contains(where: { line.contains("\"\($0)\"") || line.contains("Patient/\($0)\"") }) {
+                var resource = String(line)
+                var fullUrl = ""
+                for (index, id) in ids.enumerated() {
+                    let urn = "urn:uuid:00000000-0000-4000-8000-00000000000\(index)"
+                    resource = resource.replacingOccurrences(of: "\"Patient/\(id)\"", with: "\"\(urn)\"")
+                    if file == "Patient", line.contains("\"id\": \"\(id)\"") { fullUrl = urn }
+                }
+                entries.append(fullUrl.isEmpty ? #"{"resource":\#(resource)}"# : #"{"fullUrl":"\#(fullUrl)","resource":\#(resource)}"#)
+            }
+        }
+        return Data(#"{"resourceType":"Bundle","type":"collection","entry":[\#(entries.joined(separator: ","))]}"#.utf8)
+    }
+
+    func testAPatientsBundleRendersWithThePeriodInTheQuery() throws {
+        let root = TestSupport.root
+        let server = try RunningServer([
+            "--templates", root.appendingPathComponent("Templates").path, "--assets", root.appendingPathComponent("Templates").path,
+        ])
+        defer { server.stop() }
+        let route = server.url("/v1/templates/fhir-weekly-summary/render")
+        let fhir = ["Content-Type: application/fhir+json"]
+        let one = try bundle(for: ["pat-okafor"])
+        let response = try HTTPExchange.send(
+            "POST", route + "?period=2026-11-09/2026-11-15&zone=America/New_York", headers: fhir, body: one)
+        XCTAssertEqual(response.status, 200, response.text.prefix(400).description)
+        let text = try TestSupport.pdfText(response.body)
+        XCTAssertTrue(text.contains("Chidi Okafor") && text.contains("MRN-104250"), text.prefix(400).description)
+        XCTAssertTrue(text.contains("Blood pressure by day"))
+
+        let noPeriod = try HTTPExchange.send("POST", route, headers: fhir, body: one)
+        XCTAssertEqual(noPeriod.status, 400)
+        XCTAssertTrue((noPeriod.json["detail"] as? String ?? "").hasPrefix("period: "), noPeriod.text)
+        let badZone = try HTTPExchange.send("POST", route + "?period=2026-11-09/P7D&zone=Atlantis", headers: fhir, body: one)
+        XCTAssertEqual(badZone.status, 400)
+        XCTAssertTrue((badZone.json["detail"] as? String ?? "").hasPrefix("zone: \"Atlantis\""), badZone.text)
+        let two = try HTTPExchange.send(
+            "POST", route + "?period=2026-11-09/P7D", headers: fhir, body: try bundle(for: ["pat-okafor", "pat-rivera"]))
+        XCTAssertEqual(two.status, 400)
+        XCTAssertTrue((two.json["detail"] as? String ?? "").contains("more than one patient"), two.text)
+        let notJSON = try HTTPExchange.send("POST", route + "?period=2026-11-09/P7D", headers: fhir, body: Data("{".utf8))
+        XCTAssertEqual(notJSON.status, 400)
+        let periodWithRecord = try HTTPExchange.send(
+            "POST", route + "?period=2026-11-09/P7D", headers: ["Content-Type: application/json"], body: Data("{}".utf8))
+        XCTAssertEqual(periodWithRecord.status, 400)
+    }
+}

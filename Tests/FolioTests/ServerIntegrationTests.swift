@@ -160,7 +160,7 @@ final class ServerIntegrationTests: XCTestCase {
             (try post("", "title: [unclosed", type: "application/yaml"), 400, "invalid-document", ""),
             (
                 try post("?fromat=pdf", #"{"title":"T"}"#), 400, "invalid-request",
-                "unknown query parameter \"fromat\"; expected format, html or report"
+                "unknown query parameter \"fromat\"; expected format, html or report (and period, zone with a FHIR Bundle)"
             ),
             (try post("?format=docx", #"{"title":"T"}"#), 400, "invalid-request", "format: expected pdf or html, found \"docx\""),
             (try post("?format=pdf&html=page", #"{"title":"T"}"#), 400, "invalid-request", "html: needs format=html"),

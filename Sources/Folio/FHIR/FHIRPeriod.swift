@@ -65,7 +65,13 @@ public struct FHIRImportOptions: Sendable {
         }
         self.clock = clock
         self.allPatients = allPatients
+        periodText = text
     }
+
+    /// The period as it was given (`2026-11-09/2026-11-15`).
+    public let periodText: String
+    /// The zone's IANA identifier.
+    public var zoneIdentifier: String { clock.identifier }
 
     /// Whether an instant is near enough the period to be kept in the index (a day's margin each side).
     func isNearPeriod(_ time: FHIRTime) -> Bool {
