@@ -102,7 +102,7 @@ bench-serve: deps
 # libFuzzer over decode → validate → layout → PDF and HTML (see Fuzz/). FUZZ_SURFACE picks what the
 # input is: document (default; seeds in Fuzz/corpus), svg (an svg block's markup), running-text (header,
 # footer and pattern texts) or service (a render request: target line, Content-Type line, body); each
-# has its seed corpus in Fuzz/corpus-SURFACE. FUZZ_SECONDS bounds the run; new inputs go to
+# has its seed corpus in Fuzz/corpus-SURFACE; fhir reads a FHIR Bundle or NDJSON lines into records. FUZZ_SECONDS bounds the run; new inputs go to
 # .build-fuzz/corpus-SURFACE, crashes to .build-fuzz/crashes (make each one a regression test).
 # Leak detection is off: fontconfig keeps a pattern per font family it has seen, by design.
 FUZZ_SECONDS ?= 300

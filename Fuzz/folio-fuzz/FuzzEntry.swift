@@ -3,12 +3,12 @@ import FolioServer
 import Foundation
 
 /// The surface this run fuzzes, from FOLIO_FUZZ_SURFACE: document (the default), svg,
-/// running-text or service (`make fuzz FUZZ_SURFACE=svg`).
+/// running-text, fhir or service (`make fuzz FUZZ_SURFACE=svg`).
 private let surface = ProcessInfo.processInfo.environment["FOLIO_FUZZ_SURFACE"] ?? "document"
 
 /// libFuzzer's entry point: `make fuzz` builds this with `-sanitize=fuzzer` and runs it on
 /// the surface's seed corpus (Fuzz/corpus, Fuzz/corpus-svg, Fuzz/corpus-running-text,
-/// Fuzz/corpus-service). Every input goes through `FuzzHarness` or `ServiceFuzzHarness`.
+/// Fuzz/corpus-fhir, Fuzz/corpus-service). Every input goes through `FuzzHarness` or `ServiceFuzzHarness`.
 /// With FOLIO_FUZZ_PRINT_DICTIONARY set, prints a dictionary token per block type (from the
 /// model's one list, `Block.typeNames`) and exits: `make fuzz` appends them to Fuzz/folio.dict.
 @_cdecl("LLVMFuzzerInitialize")

@@ -72,6 +72,17 @@ func time(_ body: (Document) throws -> Void) rethrows -> [Double] {
 
 func median(_ samples: [Double]) -> Double { samples.sorted()[samples.count / 2] }
 
+// FOLIO_BENCH_ONLY=fhir: only the FHIR export benchmark (it generates a large export once).
+if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "fhir" {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("folio")
+    let figures = FHIRBenchmark.run(folio: binary, bench: benchDirectory)
+    var table = TargetTable()
+    table.forScale("FHIR folio records, peak memory", folio: figures["records-peak-mb"], c: nil, unit: "MB")
+    table.forScale("FHIR folio batch, peak memory", folio: figures["batch-peak-mb"], c: nil, unit: "MB")
+    print(table.printed())
+    exit(0)
+}
+
 let cProgram = CProgramBenchmark.fromEnvironment()
 if cProgram == nil { print("The C program: not built (make bench builds bench/peers/cairo_report.c and names it in FOLIO_BENCH_C)") }
 var targets = TargetTable()
@@ -138,6 +149,11 @@ do {
         let cW3 = cProgram?.w3TwoProcesses(count: 1000)
         if let cW3 { print(String(format: "W3 1,000 PDFs, the C program in two processes: %.1f documents/s", cW3)) }
         targets.ratio("W3 PDF, folio batch --jobs 2", folio: rates["pdf-2"], c: cW3, unit: "documents/s", atLeast: 0.9)
+    }
+    if FileManager.default.isExecutableFile(atPath: binary.path) {
+        let fhir = FHIRBenchmark.run(folio: binary, bench: benchDirectory)
+        targets.forScale("FHIR folio records, peak memory", folio: fhir["records-peak-mb"], c: nil, unit: "MB")
+        targets.forScale("FHIR folio batch, peak memory", folio: fhir["batch-peak-mb"], c: nil, unit: "MB")
     }
     print(targets.printed())
     var usage = rusage()

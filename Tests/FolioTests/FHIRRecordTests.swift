@@ -163,12 +163,16 @@ final class FHIRRecordTests: XCTestCase {
             #"{"resourceType":"Observation","id":"\#(id)","meta":{"versionId":"\#(version)"},"status":"\#(status)","code":{"coding":[{"system":"http://loinc.org","code":"29463-7"}]},"subject":{"reference":"\#(subject)"},"effectivePeriod":{"start":"2026-11-10T10:00:00+01:00"},"valueQuantity":{"value":\#(value),"unit":"lb","system":"http://unitsofmeasure.org","code":"[lb_av]"}}"#
         }
         let uuid = "urn:uuid:6F1B0A6E-8C3B-4C8A-9E4E-0A1B2C3D4E5F"
+        // w3 withdrawn, then (without versions) found again as final: a withdrawal anywhere stands.
+        let withdrawn = weight("w3", "999", "entered-in-error", uuid, "").replacingOccurrences(of: #""meta":{"versionId":""},"#, with: "")
         let bundle = """
             {"resourceType":"Bundle","type":"transaction","entry":[
             \(entry(uuid, patient)),
             \(entry("urn:uuid:1", weight("w1", "200", "final", uuid.lowercased(), "2"))),
             \(entry("urn:uuid:2", weight("w1", "100", "final", uuid, "1"))),
             \(entry("urn:uuid:3", weight("w2", "150", "amended", "https://ehr.example/fhir/Patient/b1", "1"))),
+            \(entry("urn:uuid:4", withdrawn)),
+            \(entry("urn:uuid:5", weight("w3", "999", "final", uuid, "").replacingOccurrences(of: #""meta":{"versionId":""},"#, with: ""))),
             {"request":{"method":"DELETE","url":"Observation/9"}}]}
             """
         let export = try FHIRExport(
@@ -182,6 +186,7 @@ final class FHIRRecordTests: XCTestCase {
         XCTAssertEqual(record.value(at: "series.bodyWeight.count"), .number(1))
         XCTAssertEqual(number(record.value(at: "series.bodyWeight.last")) ?? 0, 150 * 0.45359237, accuracy: 1e-9)
         XCTAssertEqual(record.value(at: "series.bodyWeight.points.0.time"), .string("2026-11-10T10:00:00+01:00"))
+        XCTAssertEqual(record.value(at: "warnings.1.reason"), .string("an observation with status entered-in-error"))
     }
 
     func testBadPeriodsZonesAndBundlesAreOneLineNamingTheField() throws {

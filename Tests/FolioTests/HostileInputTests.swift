@@ -41,10 +41,10 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
-    /// The seed corpora of the other fuzzed surfaces (Fuzz/corpus-svg, -running-text, -service)
+    /// The seed corpora of the other fuzzed surfaces (Fuzz/corpus-svg, -running-text, -fhir, -service)
     /// go through their harnesses the same way.
     func testTheSurfaceCorporaRunCleanly() throws {
-        for surface in ["svg", "running-text", "service"] {
+        for surface in ["svg", "running-text", "fhir", "service"] {
             let folder = TestSupport.root.appendingPathComponent("Fuzz/corpus-\(surface)")
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
             XCTAssertGreaterThanOrEqual(names.count, 3, surface)
@@ -63,6 +63,11 @@ final class HostileInputTests: XCTestCase {
             FuzzHarness.run(try Data(contentsOf: TestSupport.root.appendingPathComponent("Fuzz/corpus-svg/signature.svg")), surface: .svg))
         XCTAssertNil(
             ServiceFuzzHarness.run(try Data(contentsOf: TestSupport.root.appendingPathComponent("Fuzz/corpus-service/template.txt"))))
+        for seed in ["bundle.json", "observations.ndjson"] {
+            XCTAssertNil(
+                FuzzHarness.run(try Data(contentsOf: TestSupport.root.appendingPathComponent("Fuzz/corpus-fhir/\(seed)")), surface: .fhir),
+                seed)
+        }
     }
 
     // MARK: numbers that trapped (exit 132/134)

@@ -80,12 +80,21 @@ final class FHIRIndex {
         return true
     }
 
-    /// Ends loading: commits and indexes the tables for the per-patient queries.
+    /// Ends loading: each table is rewritten sorted by patient (an external sort, in bounded memory),
+    /// each row with its Patient's `pord` (NULL for a patient not in the export), so one patient's rows
+    /// are contiguous and are read with one index seek and a sequential scan.
     func finishLoading() throws {
         if inTransaction { try database.execute("COMMIT") }
         inTransaction = false
-        try database.execute(
-            "CREATE INDEX readings_patient ON readings(patient, ord); CREATE INDEX doses_patient ON doses(patient, ord)")
+        for table in ["readings", "doses"] {
+            try database.execute(
+                """
+                CREATE TABLE \(table)_by_patient AS SELECT k.ord AS pord, r.* FROM \(table) r
+                  LEFT JOIN patient_keys k ON k.key = r.patient ORDER BY pord, r.patient, r.ord;
+                DROP TABLE \(table);
+                CREATE INDEX \(table)_patient ON \(table)_by_patient(pord, patient);
+                """)
+        }
     }
 
     private func beginIfNeeded() throws {
@@ -372,19 +381,4 @@ final class FHIRIndex {
         s.bind(12, problem)
         try s.run()
     }
-}
-
-/// Problems with an export as a whole, one line each (the first 200 kept, the rest counted).
-struct FHIRNotes: Sendable {
-    /// The lines kept.
-    private(set) var lines: [String] = []
-    /// Lines beyond the first 200.
-    private(set) var dropped = 0
-
-    mutating func add(_ line: String) {
-        if lines.count < 200 { lines.append(line) } else { dropped += 1 }
-    }
-
-    /// Every line, and one more counting those left out.
-    var all: [String] { dropped > 0 ? lines + ["… and \(dropped) more problems like these"] : lines }
 }

@@ -7,37 +7,38 @@ import Foundation
 final class FHIRRecordBuilder {
     private let index: FHIRIndex
     private var options: FHIRImportOptions { index.options }
-    private var readingQueries: [Int: SQLiteStatement] = [:]
-    private var doseQueries: [Int: SQLiteStatement] = [:]
     private let medicationName: SQLiteStatement
+    /// A known patient's readings and doses (by `pord`), and those of a patient only referred to (by key).
+    private let readingsOfPatient, readingsOfStranger, dosesOfPatient, dosesOfStranger: SQLiteStatement
 
     init(index: FHIRIndex) throws {
         self.index = index
         medicationName = try index.database.prepare("SELECT name FROM medications WHERE key=?")
+        let readings =
+            "SELECT ord, rid, idents, version, updated, status, series, display, t, dateonly, value, unit, problem FROM readings_by_patient"
+        let doses = "SELECT ord, rid, idents, version, updated, status, med, name, t, dateonly, problem FROM doses_by_patient"
+        readingsOfPatient = try index.database.prepare("\(readings) WHERE pord = ? ORDER BY ord")
+        readingsOfStranger = try index.database.prepare("\(readings) WHERE pord IS NULL AND patient = ? ORDER BY ord")
+        dosesOfPatient = try index.database.prepare("\(doses) WHERE pord = ? ORDER BY ord")
+        dosesOfStranger = try index.database.prepare("\(doses) WHERE pord IS NULL AND patient = ? ORDER BY ord")
     }
 
     /// Calls `body` with each record, in the order the Patients were read, then for patients that are
     /// referred to but not in the export; only patients with data in the period unless `allPatients`.
     func forEachRecord(_ body: (TreeValue) throws -> Void) throws {
         let patients = try index.database.prepare("SELECT ord, id, name, birthDate, gender, identifier FROM patients ORDER BY ord")
-        let keys = try index.database.prepare("SELECT key FROM patient_keys WHERE ord=?")
         while try patients.step() {
-            let ord = patients.integer(0) ?? 0
-            var patientKeys: [String] = []
-            keys.bind(1, ord)
-            while try keys.step() { if let key = keys.text(0) { patientKeys.append(key) } }
-            keys.reset()
             let patient: [(key: String, value: TreeValue)] = [
                 ("id", FHIRRecordBuilder.text(patients.text(1))), ("name", FHIRRecordBuilder.text(patients.text(2))),
                 ("birthDate", FHIRRecordBuilder.text(patients.text(3))), ("gender", FHIRRecordBuilder.text(patients.text(4))),
                 ("identifier", FHIRRecordBuilder.text(patients.text(5))),
             ]
-            if let record = try record(patient: patient, keys: patientKeys, warnings: []) { try body(record) }
+            if let record = try record(patient: patient, of: .known(patients.integer(0) ?? 0), warnings: []) { try body(record) }
         }
         let strangers = try index.database.prepare(
             """
-            SELECT patient FROM readings WHERE patient NOT IN (SELECT key FROM patient_keys)
-            UNION SELECT patient FROM doses WHERE patient NOT IN (SELECT key FROM patient_keys) ORDER BY 1
+            SELECT patient FROM readings_by_patient WHERE pord IS NULL
+            UNION SELECT patient FROM doses_by_patient WHERE pord IS NULL ORDER BY 1
             """)
         while try strangers.step() {
             guard let key = strangers.text(0) else { continue }
@@ -45,10 +46,16 @@ final class FHIRRecordBuilder {
             let patient: [(key: String, value: TreeValue)] = [
                 ("id", .string(id)), ("name", .null), ("birthDate", .null), ("gender", .null), ("identifier", .null),
             ]
-            if let record = try record(patient: patient, keys: [key], warnings: [("the Patient \(key) is not in the export", 1)]) {
+            if let record = try record(patient: patient, of: .stranger(key), warnings: [("the Patient \(key) is not in the export", 1)]) {
                 try body(record)
             }
         }
+    }
+
+    /// Whose rows to read: a Patient of the export (its `pord`), or a reference to one it lacks.
+    private enum Subject {
+        case known(Int64)
+        case stranger(String)
     }
 
     private static func text(_ value: String?) -> TreeValue { value.map(TreeValue.string) ?? .null }
@@ -77,15 +84,16 @@ final class FHIRRecordBuilder {
         var first: Row { rows[0] }
     }
 
-    private func statement(_ cache: inout [Int: SQLiteStatement], count: Int, sql: (String) -> String) throws -> SQLiteStatement {
-        if let cached = cache[count] { return cached }
-        let made = try index.database.prepare(sql(Array(repeating: "?", count: count).joined(separator: ",")))
-        cache[count] = made
-        return made
-    }
-
-    private func copies(_ statement: SQLiteStatement, keys: [String], dose: Bool) throws -> [Copy] {
-        for (position, key) in keys.enumerated() { statement.bind(Int32(position + 1), key) }
+    private func copies(of subject: Subject, dose: Bool) throws -> [Copy] {
+        let statement: SQLiteStatement
+        switch subject {
+        case .known(let ord):
+            statement = dose ? dosesOfPatient : readingsOfPatient
+            statement.bind(1, ord)
+        case .stranger(let key):
+            statement = dose ? dosesOfStranger : readingsOfStranger
+            statement.bind(1, key)
+        }
         defer { statement.reset() }
         var copies: [Copy] = []
         while try statement.step() {
@@ -105,15 +113,26 @@ final class FHIRRecordBuilder {
         return copies
     }
 
-    /// Whether `a` is a newer copy of a resource than `b`: a higher versionId, else a later lastUpdated, else read later.
+    /// Whether `a` is a newer copy of a resource than `b`: a higher versionId, else a later lastUpdated;
+    /// without either, a withdrawal (entered-in-error) outranks a correction, which outranks a final
+    /// reading (a reading withdrawn anywhere in the export stays withdrawn); else the one read later.
     private static func isNewer(_ a: Row, than b: Row) -> Bool {
         if let x = a.version, let y = b.version, x != y { return x > y }
         if let x = a.updated, let y = b.updated, x != y { return x > y }
+        func rank(_ status: String) -> Int {
+            switch status {
+            case "entered-in-error": return 3
+            case "amended", "corrected": return 2
+            case "final": return 1
+            default: return 0
+            }
+        }
+        if rank(a.status) != rank(b.status) { return rank(a.status) > rank(b.status) }
         return a.order > b.order
     }
 
     /// The newest copy of each resource (by id); older copies are counted in `warnings`.
-    private static func newest(_ copies: [Copy], warnings: inout Warnings) -> [Copy] {
+    private static func newest(_ copies: [Copy], warnings: inout FHIRRecordWarnings) -> [Copy] {
         var newestByID: [String: Int] = [:]
         for (position, copy) in copies.enumerated() {
             if let other = newestByID[copy.first.id], !isNewer(copy.first, than: copies[other].first) { continue }
@@ -130,20 +149,13 @@ final class FHIRRecordBuilder {
         return options.period.index(of: options.clock.day(of: time)) != nil
     }
 
-    private func record(patient: [(key: String, value: TreeValue)], keys: [String], warnings initial: [(String, Int)]) throws
+    private func record(patient: [(key: String, value: TreeValue)], of subject: Subject, warnings initial: [(String, Int)]) throws
         -> TreeValue?
     {
-        guard !keys.isEmpty else { return nil }
-        var warnings = Warnings()
+        var warnings = FHIRRecordWarnings()
         for (reason, count) in initial { warnings.add(reason, count) }
-        let readingQuery = try statement(&readingQueries, count: keys.count) {
-            "SELECT ord, rid, idents, version, updated, status, series, display, t, dateonly, value, unit, problem FROM readings WHERE patient IN (\($0)) ORDER BY ord"
-        }
-        let doseQuery = try statement(&doseQueries, count: keys.count) {
-            "SELECT ord, rid, idents, version, updated, status, med, name, t, dateonly, problem FROM doses WHERE patient IN (\($0)) ORDER BY ord"
-        }
-        let series = seriesValues(try copies(readingQuery, keys: keys, dose: false), warnings: &warnings)
-        let medications = try medicationValues(try copies(doseQuery, keys: keys, dose: true), warnings: &warnings)
+        let series = seriesValues(try copies(of: subject, dose: false), warnings: &warnings)
+        let medications = try medicationValues(try copies(of: subject, dose: true), warnings: &warnings)
         // Data in the period: a reading or dose, or one that could not be used (its warning must reach someone).
         guard options.allPatients || !series.named.isEmpty || !series.coded.isEmpty || !medications.isEmpty || series.unusable
         else { return nil }
@@ -176,7 +188,7 @@ final class FHIRRecordBuilder {
         var points: [(time: FHIRTime, order: Int64, value: Double?)] = []
     }
 
-    private func seriesValues(_ all: [Copy], warnings: inout Warnings) -> (
+    private func seriesValues(_ all: [Copy], warnings: inout FHIRRecordWarnings) -> (
         named: [(key: String, value: TreeValue)], coded: [(key: String, value: TreeValue)], bloodPressure: TreeValue?, unusable: Bool
     ) {
         var unusable = false
@@ -248,7 +260,7 @@ final class FHIRRecordBuilder {
     }
 
     /// Readings replaced by an amended or corrected one: the same identifier, or the same series at the same instant.
-    private static func withoutAmended(_ copies: [Copy], warnings: inout Warnings, counting: (FHIRTime?) -> Bool) -> [Copy] {
+    private static func withoutAmended(_ copies: [Copy], warnings: inout FHIRRecordWarnings, counting: (FHIRTime?) -> Bool) -> [Copy] {
         let amending = copies.indices.filter { ["amended", "corrected"].contains(copies[$0].first.status) }
         guard !amending.isEmpty else { return copies }
         var byIdentifier: [String: [Int]] = [:]
@@ -315,7 +327,7 @@ final class FHIRRecordBuilder {
     private static let given: Set<String> = ["completed", "in-progress"]
     private static let notGiven: Set<String> = ["not-done", "on-hold", "stopped"]
 
-    private func medicationValues(_ all: [Copy], warnings: inout Warnings) throws -> [TreeValue] {
+    private func medicationValues(_ all: [Copy], warnings: inout FHIRRecordWarnings) throws -> [TreeValue] {
         let copies = FHIRRecordBuilder.newest(all, warnings: &warnings)
         struct Tally {
             var name: String
@@ -370,21 +382,6 @@ final class FHIRRecordBuilder {
                     ])
                 ),
             ])
-        }
-    }
-}
-
-/// What was skipped for one patient and why, counted, in the order first seen.
-struct Warnings {
-    private(set) var list: [(reason: String, count: Int)] = []
-    private var positions: [String: Int] = [:]
-
-    mutating func add(_ reason: String, _ count: Int) {
-        if let position = positions[reason] {
-            list[position].count += count
-        } else {
-            positions[reason] = list.count
-            list.append((reason, count))
         }
     }
 }

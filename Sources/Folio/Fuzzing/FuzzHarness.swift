@@ -16,6 +16,8 @@ package enum FuzzHarness {
         /// Texts of the page header, footer and built-in sentence patterns: the input's lines are
         /// the header's left, centre and right, the footer's left and right, and the `points` pattern.
         case runningText = "running-text"
+        /// A FHIR Bundle, a single resource or NDJSON lines, read into records for a week in New York.
+        case fhir
     }
 
     /// Runs one input read as `surface`; returns the error message, or nil when it rendered.
@@ -25,6 +27,28 @@ package enum FuzzHarness {
         case .document: return run(data)
         case .svg: return runSVG(data)
         case .runningText: return runRunningText(data)
+        case .fhir: return runFHIR(data)
+        }
+    }
+
+    private static func runFHIR(_ data: Data) -> String? {
+        do {
+            let options = try FHIRImportOptions(period: "2026-11-09/P7D", zone: "America/New_York", allPatients: true)
+            let export: FHIRExport
+            if data.first == UInt8(ascii: "{"), data.contains(0x0A), !data.starts(with: Data(#"{"resourceType":"Bundle""#.utf8)) {
+                // NDJSON lines, through the file reader.
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-fhir-\(getpid())")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let file = folder.appendingPathComponent("Observation.ndjson")
+                try data.write(to: file)
+                export = try FHIRExport(path: file.path, options: options)
+            } else {
+                export = try FHIRExport(bundle: data, options: options)
+            }
+            try export.forEachRecord { _ = $0.json }
+            return nil
+        } catch {
+            return "\(error)"
         }
     }
 

@@ -72,7 +72,8 @@ package struct JSONTreeParser {
     private mutating func parseObject(depth: Int) throws -> TreeValue {
         index += 1
         var members: [(key: String, value: TreeValue)] = []
-        var keys = Set<String>()
+        // Repeated keys: a scan of the few keys most objects have; a set once an object grows large.
+        var keys: Set<String>?
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -83,7 +84,14 @@ package struct JSONTreeParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
             let keyStart = index
             let key = try parseString()
-            guard keys.insert(key).inserted else {
+            let repeated: Bool
+            if members.count < 16 {
+                repeated = members.contains { $0.key == key }
+            } else {
+                if keys == nil { keys = Set(members.map(\.key)) }
+                repeated = keys?.insert(key).inserted == false
+            }
+            guard !repeated else {
                 index = keyStart
                 throw error("the key \"\(key)\" appears twice in one object")
             }
@@ -133,7 +141,19 @@ package struct JSONTreeParser {
 
     private mutating func parseString() throws -> String {
         index += 1
-        var buffer: [UInt8] = []
+        // Most strings have no escape: made straight from their bytes.
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            guard byte >= 0x20 else { throw error("control character in a string") }
+            index += 1
+        }
+        var buffer = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {

@@ -132,22 +132,31 @@ package enum TreeValue: Sendable, Hashable {
 
     static func writeString(_ s: String, into out: inout String) {
         out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+        // Runs of characters that need no escape are appended whole (most strings are one run).
+        let utf8 = s.utf8
+        var runStart = utf8.startIndex
+        var position = utf8.startIndex
+        while position != utf8.endIndex {
+            let byte = utf8[position]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                position = utf8.index(after: position)
+                continue
             }
+            out += s[runStart..<position]
+            switch byte {
+            case UInt8(ascii: "\""): out += "\\\""
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            default:
+                let hex = String(byte, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            position = utf8.index(after: position)
+            runStart = position
         }
+        out += s[runStart..<position]
         out += "\""
     }
 }
