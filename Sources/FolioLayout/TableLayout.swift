@@ -95,8 +95,17 @@ final class TableLayout {
         let captionFont = theme.font(theme.smallSize + 1, italic: true)
         caption = table.caption.map { text.paragraph([TextRun($0)], font: captionFont, width: width) }
         // Later parts say they continue: the author's words, else the caption and the language's "continued".
-        let continued = table.continuedCaption ?? table.caption.map { "\($0) (\(strings[.continued]))" }
+        let continued = table.continuedCaption ?? table.caption.map { TableLayout.continuedCaption(of: $0, saying: strings[.continued]) }
         continuedCaption = continued.map { text.paragraph([TextRun($0)], font: captionFont, width: width) }
+    }
+
+    /// The default caption of a table's later parts: a reminder, not the caption again. A caption of
+    /// more than five words is cut to its first five and "…", so the repeat (an artifact, which screen
+    /// readers rightly skip: they read the caption once) is a label, never prose left unread.
+    static func continuedCaption(of caption: String, saying continued: String) -> String {
+        let words = caption.split(whereSeparator: \.isWhitespace)
+        let reminder = words.count > 5 ? words.prefix(5).joined(separator: " ") + "…" : caption
+        return "\(reminder) (\(continued))"
     }
 
     /// Column widths that fill `width`: explicit points and percentages first, then the

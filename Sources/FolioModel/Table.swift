@@ -15,7 +15,8 @@ public struct Table: Sendable, Hashable, Codable {
     public var zebra: Bool
     /// Text under the table.
     public var caption: String?
-    /// Caption over the parts after a page break, such as "Medications (continued)"; none by default.
+    /// Caption over the parts after a page break, such as "Medications (continued)"; by default the
+    /// caption's first five words and the document language's "(continued)".
     public var continuedCaption: String?
     /// Column widths: points or lengths, percentages of the width (`"25%"`), or nil for "from the content".
     public var widths: [ColumnWidth]?
@@ -170,8 +171,9 @@ public struct Table: Sendable, Hashable, Codable {
         align = try container.decode(.align, default: [])
         zebra = try container.decode(.zebra, default: true)
         caption = try container.decodeIfPresent(.caption)
-        if let flag = try? container.decodeIfPresent(Bool.self, forKey: .continuedCaption) {
-            continuedCaption = flag ? "\(caption ?? "") (continued)".trimmingWhitespace() : nil
+        if (try? container.decodeIfPresent(Bool.self, forKey: .continuedCaption)) != nil {
+            // true (or false): the default, the caption's first words and the document language's "continued".
+            continuedCaption = nil
         } else {
             continuedCaption = try container.decodeIfPresent(.continuedCaption)
         }

@@ -212,12 +212,22 @@ final class ChartFamiliesTests: XCTestCase {
                     categories: ["a", "b"],
                     plots: [RangePlot(title: "s", values: [[2, 8], [5]], tint: .black)])))
         let drawing = renderer.drawing(for: chart, width: 300)
-        let bars = strokes(drawing).filter { $0.1.color == .black && $0.1.width == 6 }
+        // The low–high bar is a filled capsule 6 pt wide; its end arcs are centred on the low and high values.
+        let bars = drawing.commands.compactMap { command -> [Point]? in
+            guard case .fill(let path, let color) = command, color == .black else { return nil }
+            let centers = path.elements.compactMap { element -> Point? in
+                if case .arc(let center, let radius, _, _) = element, radius == 3 { return center } else { return nil }
+            }
+            return centers.count == 4 ? centers : nil
+        }
         XCTAssertEqual(bars.count, 1)
-        guard case .move(let a)? = bars.first?.0.elements.first, case .line(let b)? = bars.first?.0.elements.last else {
+        guard let centers = bars.first, let top = centers.min(by: { $0.y < $1.y }), let bottom = centers.max(by: { $0.y < $1.y })
+        else {
             return XCTFail("no range bar")
         }
-        XCTAssertEqual(a.x, b.x)
+        let xs = centers.map(\.x)
+        XCTAssertEqual((xs.max() ?? 1) - (xs.min() ?? 0), 0, "a bar 6 pt wide is its two radii")
+        let (a, b) = (top, bottom)
         // 2…8 of a 0…10 axis: the bar is 60 % of the distance between the 0 and 10 grid lines.
         let grid = strokes(drawing).filter { $0.1.width == 0.5 || $0.1.width == 0.8 }.compactMap { path, _ -> Double? in
             if case .move(let p)? = path.elements.first { return p.y } else { return nil }

@@ -77,8 +77,10 @@ final class FHIRIntegrationTests: XCTestCase {
 
         // Independent FHIR R4 validation of every reference and the Bundle.
         try TestSupport.integrationOnly()
-        guard let python = ProcessInfo.processInfo.environment["FOLIO_PYTHON"] else {
-            throw XCTSkip("FOLIO_PYTHON (the test venv's python with fhir.resources) is not set: make test sets it")
+        let python =
+            ProcessInfo.processInfo.environment["FOLIO_PYTHON"] ?? TestSupport.root.appendingPathComponent(".venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            return XCTFail("\(python) not found: run `make test`, which installs fhir.resources into .venv")
         }
         let files = patients.map { out.appendingPathComponent("\($0).fhir.json").path } + [out.appendingPathComponent("bundle.json").path]
         let check = try TestSupport.run(python, [validator] + files)
@@ -102,6 +104,28 @@ final class FHIRIntegrationTests: XCTestCase {
             "no temporary file is left")
     }
 
+    func testTheFHIRSummariesPassBothPDFUACheckers() throws {
+        try TestSupport.integrationOnly()
+        let environment = ProcessInfo.processInfo.environment
+        let outloud = environment["FOLIO_OUTLOUD"] ?? TestSupport.root.appendingPathComponent(".venv/bin/outloud").path
+        let pdfua = environment["FOLIO_PDFUA"] ?? TestSupport.root.appendingPathComponent(".venv/bin/pdfua").path
+        for checker in [outloud, pdfua] where !FileManager.default.isExecutableFile(atPath: checker) {
+            return XCTFail("\(checker) not found: run `make test`, which installs it into .venv")
+        }
+        let out = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(folio, ["batch", template, "--data", export, "--out", out.path, "--quiet"] + week)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let pdfs = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }.sorted()
+            .map { out.appendingPathComponent($0).path }
+        XCTAssertEqual(pdfs.count, 4)
+        // Warnings count as failures: a split table's long caption, a range chart beside day labels.
+        let checked = try TestSupport.run(outloud, ["--fail-on", "warning", "--no-info"] + pdfs)
+        XCTAssertEqual(checked.status, 0, checked.text)
+        for pdf in pdfs {
+            XCTAssertTrue(try TestSupport.run(pdfua, ["check", pdf]).text.contains("errors=0 warnings=0"), pdf)
+        }
+    }
+
     func testATemplateForFHIRShowsMissingDaysAsGapsNotZeros() throws {
         // Okafor's steps are absent (dataAbsentReason) on 2026-11-14: the chart's text alternative says so.
         let out = try TestSupport.temporaryDirectory()
@@ -111,7 +135,7 @@ final class FHIRIntegrationTests: XCTestCase {
         let html = try String(contentsOf: out.appendingPathComponent("pat-okafor.html"), encoding: .utf8)
         let steps = try XCTUnwrap(html.range(of: "Steps by day"))
         let chart = html[steps.lowerBound...].prefix(3000)
-        XCTAssertTrue(chart.contains("No data (2026-11-14)"), String(chart))
+        XCTAssertTrue(chart.contains("No data (Sat 14)"), String(chart))
         XCTAssertFalse(chart.contains("lowest value 0 "), "an absent day is not a zero")
     }
 }

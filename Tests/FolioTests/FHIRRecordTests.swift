@@ -76,6 +76,9 @@ final class FHIRRecordTests: XCTestCase {
         XCTAssertEqual(p1.value(at: "patient.gender"), .string("female"))
         XCTAssertEqual(p1.value(at: "period.days.0"), .string("2026-11-09"))
         XCTAssertEqual(p1.value(at: "period.days.6"), .string("2026-11-15"))
+        XCTAssertEqual(p1.value(at: "period.labels.0"), .string("Mon 9"), "2026-11-09 is a Monday")
+        XCTAssertEqual(p1.value(at: "period.labels.6"), .string("Sun 15"))
+        XCTAssertEqual(p1.value(at: "period.zone"), .string("America/New_York"))
 
         // Heart rate: entered-in-error, cancelled, preliminary and a later withdrawn version are left out;
         // 02:30Z on the 10th counts on the 9th; an absolute URL with _history is the same patient.

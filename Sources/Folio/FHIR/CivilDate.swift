@@ -42,6 +42,14 @@ enum CivilDate {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
+    /// A short English label for a chart axis: the weekday and the day of the month, `Mon 9`.
+    static func shortLabel(_ days: Int64) -> String {
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        // 1970-01-01 was a Thursday.
+        let weekday = Int(((days % 7) + 7 + 4) % 7)
+        return "\(weekdays[weekday]) \(date(days).day)"
+    }
+
     /// The day number of `YYYY-MM-DD`, or nil.
     static func parse(_ text: String) -> Int64? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)

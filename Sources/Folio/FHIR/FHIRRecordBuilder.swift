@@ -166,7 +166,9 @@ final class FHIRRecordBuilder {
                 "period",
                 .object([
                     ("start", .string(CivilDate.text(period.first))), ("end", .string(CivilDate.text(period.last))),
-                    ("days", .array(period.dayTexts.map(TreeValue.string))), ("zone", .string(options.clock.identifier)),
+                    ("days", .array(period.dayTexts.map(TreeValue.string))),
+                    ("labels", .array((period.first...period.last).map { .string(CivilDate.shortLabel($0)) })),
+                    ("zone", .string(options.clock.identifier)),
                 ])
             ),
             ("series", .object(series.named.map { (key: $0.key, value: $0.value) })),
