@@ -48,6 +48,8 @@ samples: deps
 	@.build/release/folio batch Templates/weekly-summary.yaml --data Samples/patients.jsonl --out out/batch \
 	  --format pdf,html --name '{{patient.id}}-week' --quiet \
 	  || echo "(record 4 of Samples/patients.jsonl is bad on purpose: see out/batch/failures.jsonl)"
+	@# A protected copy (AES-256; the password is the first line of Samples/sample-password.txt).
+	.build/release/folio render Samples/weekly-summary.yaml --password-file Samples/sample-password.txt -o out/weekly-summary-protected.pdf
 	@# FHIR R4 in, DocumentReferences out: a week of four patients' readings from a Bulk Data export.
 	.build/release/folio batch Templates/fhir-weekly-summary.yaml --data Samples/fhir-export --data-format fhir \
 	  --period 2026-11-09/2026-11-15 --zone America/New_York --emit fhir --out out/fhir --format pdf,html --quiet

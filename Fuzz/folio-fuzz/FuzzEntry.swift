@@ -5,6 +5,7 @@ import Foundation
 /// The surface this run fuzzes, from FOLIO_FUZZ_SURFACE: document (the default), svg,
 /// running-text, fhir or service (`make fuzz FUZZ_SURFACE=svg`).
 private let surface = ProcessInfo.processInfo.environment["FOLIO_FUZZ_SURFACE"] ?? "document"
+private let debug = ProcessInfo.processInfo.environment["FOLIO_FUZZ_DEBUG"] != nil
 
 /// libFuzzer's entry point: `make fuzz` builds this with `-sanitize=fuzzer` and runs it on
 /// the surface's seed corpus (Fuzz/corpus, Fuzz/corpus-svg, Fuzz/corpus-running-text,
@@ -28,7 +29,9 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     if surface == "service" {
         ServiceFuzzHarness.run(data)
     } else {
-        FuzzHarness.run(data, surface: FuzzHarness.Surface(rawValue: surface) ?? .document)
+        let result = FuzzHarness.run(data, surface: FuzzHarness.Surface(rawValue: surface) ?? .document)
+        // FOLIO_FUZZ_DEBUG=1: say what each input gave, to see that a surface reaches past its first check.
+        if debug { FileHandle.standardError.write(Data("\(result ?? "rendered")\n".utf8)) }
     }
     return 0
 }

@@ -766,7 +766,9 @@ extern "C" int folio_pdf_finish(
         document.setSuppressWarnings(true);
         document.processMemoryFile("Cairo output", reinterpret_cast<char const *>(pdf), length);
         FileAssembler assembler(document, std::string_view(reinterpret_cast<char const *>(pdf), length));
-        FileAssembler *file = assembler.canCopy() ? &assembler : nullptr;
+        // An encrypted file is written whole by QPDFWriter: every string and stream changes.
+        bool encrypting = finishing->user_password != nullptr;
+        FileAssembler *file = assembler.canCopy() && !encrypting ? &assembler : nullptr;
         if (finishing->tagged) finishStructure(document, *finishing, file);
         finishPages(document, *finishing, file);
         finishCatalog(document, *finishing, file);
@@ -781,7 +783,17 @@ extern "C" int folio_pdf_finish(
         }
         QPDFWriter writer(document);
         writer.setOutputMemory();
-        writer.setDeterministicID(true);
+        if (encrypting) {
+            // AES-256, revision 6; accessibility extraction stays allowed (PDF/UA); metadata encrypted
+            // too. A deterministic /ID cannot be combined with encryption in qpdf: the ID is random.
+            writer.setR6EncryptionParameters(
+                finishing->user_password, finishing->owner_password != nullptr ? finishing->owner_password : "",
+                true, finishing->allow_copy != 0, finishing->allow_modify != 0, finishing->allow_annotate != 0,
+                finishing->allow_annotate != 0, finishing->allow_modify != 0,
+                finishing->allow_print != 0 ? qpdf_r3p_full : qpdf_r3p_none, true);
+        } else {
+            writer.setDeterministicID(true);
+        }
         writer.setStreamDataMode(qpdf_s_compress);
         writer.setDecodeLevel(qpdf_dl_none);
         writer.write();

@@ -22,6 +22,8 @@ public struct Document: Sendable, Hashable, Codable {
     public var theme: ThemeSpec?
     /// The blocks, in reading order.
     public var elements: [Block]
+    /// Password protection of the PDF (AES-256); none when nil.
+    public var protection: Protection?
 
     /// A document with its title, running header and footer, built-in word overrides, page setup (by default the paper
     /// of the language's region, 2 cm margins), metadata, theme and blocks. `header` is a text at the left of the header line; `footer` one at the right of the footer, beside the
@@ -61,6 +63,7 @@ public struct Document: Sendable, Hashable, Codable {
         if !sizeGiven { page.size = .standard(forLanguage: metadata.language) }
         theme = try container.decodeIfPresent(.theme)
         elements = try container.decode(.elements, default: [])
+        protection = try container.decodeIfPresent(.protection)
     }
 
     /// Every word Folio writes by itself in this document: its language's table with its overrides.

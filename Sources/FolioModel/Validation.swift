@@ -18,6 +18,14 @@ extension Document {
         }
         try theme?.validate(path: "theme")
         try metadata.validate(path: "metadata")
+        if let protection {
+            try protection.validate(path: "protection")
+            guard metadata.conformance != .archival else {
+                throw FolioError(
+                    path: "protection",
+                    "PDF/A (metadata.conformance: pdfa-2u) forbids encryption: leave out protection or metadata.conformance")
+            }
+        }
         try header?.validate(path: "header")
         try footer?.validate(path: "footer")
         var blockCount = elements.count

@@ -5,10 +5,11 @@ final class CStringArray {
     let pointers: UnsafeMutablePointer<UnsafePointer<CChar>?>
     let count: Int
 
-    init(_ strings: [String]) {
+    init(_ strings: [String?]) {
         count = strings.count
         pointers = .allocate(capacity: max(strings.count, 1))
-        for (index, string) in strings.enumerated() { pointers[index] = UnsafePointer(strdup(string)) }
+        // nil stays a NULL pointer (free(NULL) does nothing).
+        for (index, string) in strings.enumerated() { pointers[index] = string.map { UnsafePointer(strdup($0)) } }
     }
 
     deinit {

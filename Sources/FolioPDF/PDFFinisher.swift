@@ -26,7 +26,10 @@ struct PDFFinisher {
         ).xml
         // The canvas records figures and tables only when it tags, links always (they are
         // annotations either way).
-        let strings = CStringArray([xmp, metadata.language, PDFFinisher.outputCondition])
+        let protection = document.protection
+        // Without an owner password, a random one nobody is given: the restrictions then hold.
+        let ownerPassword = protection.map { $0.ownerPassword ?? PDFFinisher.randomPassword() }
+        let strings = CStringArray([xmp, metadata.language, PDFFinisher.outputCondition, protection?.userPassword, ownerPassword])
         let figures = CStringArray(structure.figureAlternatives)
         let links = CStringArray(structure.linkDescriptions)
         let continues = CArray(structure.tableContinues.map { UInt8($0 ? 1 : 0) })
@@ -38,7 +41,10 @@ struct PDFFinisher {
             table_count: continues.count, spanning_cells: spanningCells.pointer, spanning_columns: spanningColumns.pointer,
             spanning_count: spanningCells.count, link_descriptions: links.pointers, link_count: links.count,
             tagged: metadata.tagged ? 1 : 0, icc_profile: nil, icc_profile_length: profile.count,
-            output_condition: strings.pointers[2])
+            output_condition: strings.pointers[2], user_password: strings.pointers[3], owner_password: strings.pointers[4],
+            allow_print: protection?.allow.contains(.print) == true ? 1 : 0, allow_copy: protection?.allow.contains(.copy) == true ? 1 : 0,
+            allow_modify: protection?.allow.contains(.modify) == true ? 1 : 0,
+            allow_annotate: protection?.allow.contains(.annotate) == true ? 1 : 0)
         var output: UnsafeMutablePointer<UInt8>?
         var outputLength = 0
         var message = [CChar](repeating: 0, count: 512)
@@ -64,6 +70,14 @@ struct PDFFinisher {
         }
         defer { folio_pdf_free(output) }
         return Data(bytes: output, count: outputLength)
+    }
+
+    /// 32 random hexadecimal digits (128 bits from the system's generator).
+    static func randomPassword() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(generator.next() as UInt32, radix: 16) }.map {
+            String(repeating: "0", count: 8 - $0.count) + $0
+        }.joined()
     }
 
     /// The /Producer Cairo writes into the info dictionary, which the XMP must repeat.

@@ -61,6 +61,9 @@ struct RenderCommand: ParsableCommand {
         if input == "-", output == nil {
             throw ValidationError("reading standard input needs -o (use '-o -' for standard output)")
         }
+        if passwordFile != nil, resolvedFormat != .pdf {
+            throw ValidationError("--password-file protects a PDF; HTML output cannot be encrypted")
+        }
     }
 
     var resolvedFormat: OutputFormat {
@@ -78,6 +81,21 @@ struct RenderCommand: ParsableCommand {
     }
 
     @OptionGroup var lenient: LenientOption
+
+    @Option(
+        help: "PDF only: protect the PDF (AES-256) with the password in FILE (its first line), over the document's protection.userPassword."
+    )
+    var passwordFile: String?
+
+    /// The first line of `path`, a regular file of at most 4 KB; never shown in an error.
+    static func password(in path: String) throws -> String {
+        let data = try BoundedFile.read(path, limit: 4096, field: "--password-file", what: "password file", regularOnly: true)
+        let text = String(decoding: data, as: UTF8.self)
+        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
+        guard !password.isEmpty else { throw FolioError(path: "--password-file", "the file's first line (the password) is empty") }
+        return password
+    }
 
     func run() throws {
         StandardStreams.ignoreBrokenPipes()
@@ -102,10 +120,19 @@ struct RenderCommand: ParsableCommand {
             data = try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
             baseDirectory = URL(fileURLWithPath: input).deletingLastPathComponent()
         }
-        let decoded = try DocumentDecoder.decodeForRendering(
+        var decoded = try DocumentDecoder.decodeForRendering(
             data, format: DocumentDecoder.Format(fileName: input), lenient: lenient.lenient
         ) {
             StandardStreams.printError("folio: warning: \($0)")
+        }
+        if let passwordFile {
+            // The user password from a file, so it is never in a process list; the document's other
+            // protection settings (owner password, allow) stay.
+            let password = try RenderCommand.password(in: passwordFile)
+            var protection = decoded.protection ?? Protection(userPassword: password)
+            protection.userPassword = password
+            decoded.protection = protection
+            try decoded.validate()
         }
         var options = RenderOptions(
             baseDirectory: baseDirectory, theme: try theme.load(),

@@ -43,6 +43,15 @@ typedef struct folio_pdf_finishing {
     size_t icc_profile_length;
     /// The output condition identifier of that profile, such as "sRGB IEC61966-2.1".
     const char *output_condition;
+    /// AES-256 encryption (security handler revision 6): the password that opens the file, or
+    /// NULL for none; the owner password (not NULL when encrypting); non-zero for each thing the
+    /// user password allows. Text extraction for accessibility is always allowed.
+    const char *user_password;
+    const char *owner_password;
+    int allow_print;
+    int allow_copy;
+    int allow_modify;
+    int allow_annotate;
 } folio_pdf_finishing;
 
 /// Finishes `pdf` (`length` bytes). On success returns 0 and sets `*output` (free it with

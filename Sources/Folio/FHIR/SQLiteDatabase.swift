@@ -17,7 +17,9 @@ final class SQLiteDatabase {
         try execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=FILE; PRAGMA cache_size=-\(cacheMegabytes * 1024)")
     }
 
-    deinit { sqlite3_close(handle) }
+    // close_v2: the connection is closed once its last statement is finalized, whatever order
+    // Swift releases the database and its statements in (sqlite3_close would fail and leak it).
+    deinit { sqlite3_close_v2(handle) }
 
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws {
