@@ -39,6 +39,21 @@ struct HTMLBodyWriter {
 
     mutating func body(_ document: Document) throws -> HTML {
         var html = HTML()
+        if let watermark = document.watermark {
+            // Printed only, diagonally behind the content (the report is its own stacking context in
+            // print, so the text sits over its background and under its blocks); hidden from screen readers.
+            // Its size follows the page's width and the text's length (bold glyphs ≈ 0.62 em), as the PDF's
+            // fits 60 % of the diagonal.
+            let size = 120 / Double(max(watermark.shownText.count, 1))
+            style.add("watermark") { r in
+                """
+                \(r) .folio-watermark{display:none}@media print{\(r){isolation:isolate}\(r) .folio-watermark{display:block;\
+                position:fixed;top:50%;left:50%;transform:translate(-50%,-50%) rotate(-45deg);font-size:min(96pt,max(12pt,\(number: size)vw));font-weight:700;\
+                white-space:nowrap;color:var(--folio-muted);opacity:\(number: watermark.opacity);pointer-events:none;z-index:-1}}
+                """
+            }
+            html += "<div class=\"folio-watermark\" aria-hidden=\"true\">\(watermark.shownText)</div>\n"
+        }
         // The header's texts in their places; HTML has no pages, so a text with a page number is left
         // out. Texts are cut as in the PDF (InputLimits.runningTextScalars).
         let header = (document.header ?? .none).cutToRunningLength().line

@@ -1,5 +1,6 @@
 import FolioGraphics
 import FolioModel
+import Foundation
 
 /// The running header and the footer, drawn on every page when the page count is known. Each
 /// line has up to three places (left, centre, right; mirrored in right-to-left languages, where
@@ -58,6 +59,28 @@ struct PageDecorations {
         for slot in headerCut { layouts.cut.insert("header.\(slot.rawValue)") }
         for slot in footerCut { layouts.cut.insert("footer.\(slot.rawValue)") }
         date = document.runningDate(strings: strings)
+    }
+
+    /// The watermark across the page, from its lower-left to its upper-right corner, centred, as
+    /// large as fits 60 % of the diagonal (12 to 120 pt; the corners stay clear), drawn first so the content covers it.
+    /// It is drawn outside any structure element: the PDF marks it an artifact.
+    private func drawWatermark(_ watermark: Watermark, on canvas: PageCanvas) {
+        let words = watermark.shownText
+        let diagonal = (pageSize.width * pageSize.width + pageSize.height * pageSize.height).squareRoot()
+        let measured = text.lineWidth(words, font: theme.font(100, bold: true))
+        let size = measured > 0 ? min(120, max(12, 100 * diagonal * 0.6 / measured)) : 72
+        let font = theme.font(size, bold: true)
+        let shaped = text.singleLine(words, font: font)
+        let angle = -atan2(pageSize.height, pageSize.width)
+        // The text's centre on the page's centre: its top-left corner, turned with it about that corner.
+        let (half, halfHeight) = (shaped.metrics.width / 2, shaped.metrics.height / 2)
+        let origin = Point(
+            pageSize.width / 2 - (half * cos(angle) - halfHeight * sin(angle)),
+            pageSize.height / 2 - (half * sin(angle) + halfHeight * cos(angle)))
+        canvas.draw(
+            text: TextItem(
+                text: words, origin: origin, font: font, color: theme.muted.withAlpha(watermark.opacity), metrics: shaped.metrics,
+                rotation: angle * 180 / .pi))
     }
 
     /// Whether the header line is drawn (text or a logo).
@@ -175,6 +198,7 @@ struct PageDecorations {
     private var logoIndent: Double { logoSize.map { $0.width + 8 } ?? 0 }
 
     func draw(on canvas: PageCanvas, numbering: PageNumbering) {
+        if let watermark = document.watermark { drawWatermark(watermark, on: canvas) }
         if hasHeader {
             let lineY = content.y - PageDecorations.gap
             if let logo = theme.logo, let size = logoSize {

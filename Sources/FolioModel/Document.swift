@@ -24,6 +24,8 @@ public struct Document: Sendable, Hashable, Codable {
     public var elements: [Block]
     /// Password protection of the PDF (AES-256); none when nil.
     public var protection: Protection?
+    /// A diagonal text behind every page's content; none when nil.
+    public var watermark: Watermark?
 
     /// A document with its title, running header and footer, built-in word overrides, page setup (by default the paper
     /// of the language's region, 2 cm margins), metadata, theme and blocks. `header` is a text at the left of the header line; `footer` one at the right of the footer, beside the
@@ -64,6 +66,7 @@ public struct Document: Sendable, Hashable, Codable {
         theme = try container.decodeIfPresent(.theme)
         elements = try container.decode(.elements, default: [])
         protection = try container.decodeIfPresent(.protection)
+        watermark = try container.decodeIfPresent(.watermark)
     }
 
     /// Every word Folio writes by itself in this document: its language's table with its overrides.

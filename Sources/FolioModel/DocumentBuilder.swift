@@ -41,15 +41,16 @@ extension ListBuilder where Element == Block {
 
 extension Document {
     /// A document whose blocks the builder gives, with its title, running header and footer,
-    /// built-in word overrides, page setup, metadata, theme and PDF protection (as `init(title:…elements:)`).
+    /// built-in word overrides, page setup, metadata, theme, PDF protection and watermark (as `init(title:…elements:)`).
     public init(
         title: String = "", header: String? = nil, footer: String? = nil, strings: BuiltInStrings.Overrides = .init(),
         page: PageSetup? = nil, metadata: Metadata = Metadata(), theme: ThemeSpec? = nil, protection: Protection? = nil,
-        @DocumentBuilder _ elements: () throws -> [Block]
+        watermark: Watermark? = nil, @DocumentBuilder _ elements: () throws -> [Block]
     ) rethrows {
         self.init(
             title: title, header: header, footer: footer, strings: strings, page: page, metadata: metadata, theme: theme,
             elements: try elements())
         self.protection = protection
+        self.watermark = watermark
     }
 }

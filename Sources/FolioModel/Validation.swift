@@ -18,6 +18,7 @@ extension Document {
         }
         try theme?.validate(path: "theme")
         try metadata.validate(path: "metadata")
+        try watermark?.validate(path: "watermark")
         if let protection {
             try protection.validate(path: "protection")
             guard metadata.conformance != .archival else {

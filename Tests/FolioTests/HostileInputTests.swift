@@ -207,7 +207,10 @@ final class HostileInputTests: XCTestCase {
         // The document's own `base` key is unknown: lenient turns it into a warning.
         var warnings: [String] = []
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml, lenient: true) { warnings.append("\($0)") }
-        XCTAssertEqual(warnings, [#"base: unknown key; expected one of: elements, footer, header, metadata, page, protection, strings, theme, title"#])
+        XCTAssertEqual(
+            warnings,
+            [#"base: unknown key; expected one of: elements, footer, header, metadata, page, protection, strings, theme, title, watermark"#]
+        )
         guard case .widgets(let widgets) = document.elements[0] else { return XCTFail() }
         XCTAssertEqual(widgets.items[0].title, "Steps")
         XCTAssertEqual(widgets.items[0].value, "42")
