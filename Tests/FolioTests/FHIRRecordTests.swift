@@ -192,6 +192,24 @@ final class FHIRRecordTests: XCTestCase {
         XCTAssertEqual(record.value(at: "warnings.1.reason"), .string("an observation with status entered-in-error"))
     }
 
+    /// Each export's SQLite index is closed with it, whatever order its statements are released in:
+    /// the fuzzer found memory growing per input when a connection outlived its statements.
+    func testAnExportsIndexIsClosedWithIt() throws {
+        let options = try FHIRImportOptions(period: "2026-11-09/P7D", zone: "UTC")
+        let bundle = try Data(contentsOf: TestSupport.root.appendingPathComponent("Fuzz/corpus-fhir/bundle.json"))
+        func run(_ count: Int) throws {
+            for _ in 0..<count {
+                let export = try FHIRExport(bundle: bundle, options: options)
+                try export.forEachRecord { _ = $0.json }
+            }
+        }
+        try run(5)
+        let before = SQLiteDatabase.memoryInUse
+        try run(60)
+        let grown = SQLiteDatabase.memoryInUse - before
+        XCTAssertLessThan(grown, 1 << 16, "60 exports left SQLite holding \(grown) more bytes: an index outlived its export")
+    }
+
     func testBadPeriodsZonesAndBundlesAreOneLineNamingTheField() throws {
         XCTAssertThrowsError(try FHIRImportOptions(period: "2026-11-15/2026-11-09")) {
             XCTAssertEqual("\($0)", "--period: the period ends before it starts")

@@ -21,6 +21,9 @@ final class SQLiteDatabase {
     // Swift releases the database and its statements in (sqlite3_close would fail and leak it).
     deinit { sqlite3_close_v2(handle) }
 
+    /// The bytes SQLite holds in this process (every connection's caches and structures).
+    static var memoryInUse: Int64 { sqlite3_memory_used() }
+
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
