@@ -28,7 +28,7 @@ struct RecordsCommand: ParsableCommand {
         do {
             if let options = try format.fhirOptions() {
                 let export = try FHIRExport(path: data, options: options)
-                for note in export.notes { StandardStreams.printError("folio: note: \(note)".escapingInvisibleControls) }
+                for note in export.notes { StandardStreams.printError("folio: warning: \(note)".escapingInvisibleControls) }
                 var pending = Data()
                 try export.forEachRecord { record in
                     pending.append(contentsOf: (record.json + "\n").utf8)

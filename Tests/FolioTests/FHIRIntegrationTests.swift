@@ -27,7 +27,7 @@ final class FHIRIntegrationTests: XCTestCase {
         let series = try XCTUnwrap(first["series"] as? [String: Any])
         let heartRate = try XCTUnwrap(series["heartRate"] as? [String: Any])
         XCTAssertEqual((heartRate["daily"] as? [Any])?.map { $0 as? Double }, [72, 80, 90, nil, nil, nil, nil])
-        XCTAssertTrue(result.stderr.contains("folio: note: Observation.ndjson:6: not a JSON resource"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("folio: warning: Observation.ndjson:6: not a JSON resource"), result.stderr)
         // Missing or bad options are one line naming the option.
         let noPeriod = try TestSupport.run(folio, ["records", fixture, "--data-format", "fhir"])
         XCTAssertEqual(noPeriod.status, 1)
