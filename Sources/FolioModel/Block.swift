@@ -1,7 +1,7 @@
 /// One element of a document's body, in reading order.
 ///
 /// In JSON and YAML each block is an object whose `type` names the case:
-/// `subtitle`, `paragraph`, `image`, `svg`, `table`, `chart`, `message`, `widgets`, `pageBreak`, `section`, `columns`.
+/// `subtitle`, `paragraph`, `image`, `svg`, `table`, `chart`, `message`, `widgets`, `pageBreak`, `section`, `columns`, `barcode`.
 public enum Block: Sendable, Hashable, Codable {
     case subtitle(Subtitle)
     case paragraph(Paragraph)
@@ -16,6 +16,8 @@ public enum Block: Sendable, Hashable, Codable {
     case columns(Columns)
     /// A block type of the app's own, built in Swift (`CustomElement`).
     case custom(CustomBlock)
+    /// A barcode (QR, Data Matrix, Code 128, PDF417, EAN-13) drawn as rectangles.
+    case barcode(Barcode)
 
     /// The `type` names accepted in documents.
     public static let typeNames = Kind.allCases.filter { $0 != .custom }.map(\.rawValue)
@@ -50,6 +52,7 @@ public enum Block: Sendable, Hashable, Codable {
         case .section: self = .section(try Section(from: decoder))
         case .columns: self = .columns(try Columns(from: decoder))
         case .custom: self = .custom(try CustomBlock(from: decoder))
+        case .barcode: self = .barcode(try Barcode(from: decoder))
         }
     }
 
@@ -64,7 +67,7 @@ public enum Block: Sendable, Hashable, Codable {
 extension Block {
     /// The kinds of block, by their `type` name in documents.
     public enum Kind: String, Sendable, CaseIterable {
-        case subtitle, paragraph, image, svg, table, chart, message, widgets, pageBreak, section, columns, custom
+        case subtitle, paragraph, image, svg, table, chart, message, widgets, pageBreak, section, columns, custom, barcode
 
         /// The kind a document's `type` names; `page-break` and `pagebreak` are accepted for `pageBreak`.
         public init?(typeName: String) {
@@ -91,6 +94,7 @@ extension Block {
         case .section(let value): return value
         case .columns(let value): return value
         case .custom(let value): return value
+        case .barcode(let value): return value
         }
     }
 

@@ -40,6 +40,7 @@ final class BlockKindTests: XCTestCase {
         case .section: return .section(Section(title: "Appendix", label: "A"))
         case .columns: return .columns(Columns([.paragraph(Paragraph("Left")), .paragraph(Paragraph("Right"))]))
         case .custom: return .custom(CustomBlock(Stamp()))
+        case .barcode: return .barcode(Barcode(symbology: .qr, data: "MRN-104233", caption: "Patient label"))
         }
     }
 

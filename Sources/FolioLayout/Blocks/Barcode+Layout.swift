@@ -1,0 +1,19 @@
+import FolioGraphics
+import FolioInput
+import FolioModel
+
+extension Barcode: LaidOutBlock {
+    /// The symbol at its width (3 cm for matrix codes, 6 cm for bars by default; at most the column's),
+    /// a figure whose text alternative says what it is and what it holds, with its caption.
+    func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
+        let symbol = try BarcodeSymbol(self, path: path)
+        let shownWidth = min(width?.points ?? (symbology.isMatrix ? 85 : 170), builder.width)
+        // Black on white whatever the theme: scanners need the contrast.
+        let drawing = symbol.drawing(width: shownWidth, color: .black, description: "")
+        return [
+            FigureFlowable(
+                content: .drawing(drawing), title: nil, caption: builder.caption(caption), frameWidth: builder.width,
+                textColor: builder.theme.text, captionColor: builder.theme.muted, alternative: textAlternative)
+        ]
+    }
+}
