@@ -64,10 +64,20 @@ struct HTMLBodyWriter {
             else { return nil }
             return (slot, text.fillingPlaceholders(values))
         }
-        if !places.isEmpty || theme.logo != nil {
+        if !places.isEmpty || theme.logo != nil || !header.barcodes.isEmpty {
             html += "<header class=\"folio-page-header\">"
             if let logo = theme.logo { html += "<img src=\"\(dataURI: logo)\" alt=\"\">" }
             for (slot, text) in places { html += "<span class=\"folio-header-\(slot.rawValue)\">\(text)</span>" }
+            // A patient label: the PDF's small symbol, with its text alternative.
+            for slot in RunningLine.Slot.allCases {
+                guard let barcode = header.barcodes[slot] else { continue }
+                let label = try BarcodeSymbol(barcode, path: "header.\(slot.rawValue).barcode").label(for: barcode.symbology)
+                let svg = SVGCanvas.svg(label, id: ids.next("label"), title: barcode.textAlternative, fontFamily: theme.fontFamily)
+                html += "<span class=\"folio-header-\(slot.rawValue) folio-header-barcode\">\(svg)</span>"
+            }
+            style.add("header-barcode") { r in
+                "\(r) .folio-header-barcode>svg{width:auto;height:auto;display:inline-block;vertical-align:middle;shape-rendering:crispEdges}"
+            }
             html += "</header>\n"
         }
         if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {

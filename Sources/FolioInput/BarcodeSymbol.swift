@@ -52,12 +52,32 @@ package struct BarcodeSymbol: Sendable {
     /// The symbol drawn `width` points wide (its height in proportion) in `color` on a white ground,
     /// as rectangles: the same drawing for the PDF and the HTML.
     package func drawing(width: Double, color: Color, description: String) -> Drawing {
-        let scale = width / max(self.width, 1)
+        drawing(width: width, height: height * width / max(self.width, 1), color: color, description: description)
+    }
+
+    /// The symbol drawn `width` by `height` points: bars may be shorter than their proportion (a
+    /// one-dimensional code reads along its width), so a label fits a page's margin.
+    package func drawing(width: Double, height shownHeight: Double, color: Color, description: String) -> Drawing {
+        let scaleX = width / max(self.width, 1)
+        let scaleY = shownHeight / max(height, 1)
         let canvas = RecordingCanvas()
-        canvas.rect(Rect(x: 0, y: 0, width: width, height: height * scale), color: .white)
+        canvas.rect(Rect(x: 0, y: 0, width: width, height: shownHeight), color: .white)
         for rect in rectangles {
-            canvas.rect(Rect(x: rect.x * scale, y: rect.y * scale, width: rect.width * scale, height: rect.height * scale), color: color)
+            canvas.rect(
+                Rect(x: rect.x * scaleX, y: rect.y * scaleY, width: rect.width * scaleX, height: rect.height * scaleY), color: color)
         }
-        return canvas.drawing(size: Size(width, height * scale), description: description)
+        return canvas.drawing(size: Size(width, shownHeight), description: description)
+    }
+
+    /// The drawing of a small label in a page's header or footer: matrix codes 24 pt square, PDF417
+    /// 110 pt wide in proportion (at most 28 pt high), bars 120 pt wide and 16 pt high.
+    package func label(for symbology: Barcode.Symbology) -> Drawing {
+        switch symbology {
+        case .qr, .datamatrix: return drawing(width: 24, height: 24, color: .black, description: "")
+        case .pdf417:
+            let height = min(28, 110 * self.height / max(self.width, 1))
+            return drawing(width: height * self.width / max(self.height, 1), height: height, color: .black, description: "")
+        case .code128, .ean13: return drawing(width: 120, height: 16, color: .black, description: "")
+        }
     }
 }

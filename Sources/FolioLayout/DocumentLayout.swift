@@ -46,7 +46,7 @@ package final class DocumentLayout {
         }
         let numbering = DocumentLayout.numbering(of: pages)
         self.numbering = numbering
-        let decorations = PageDecorations(
+        let decorations = try PageDecorations(
             document: document, strings: strings, theme: prepared.theme, text: shaper, content: content, pageSize: pageSize)
         self.decorations = decorations
         decorationWarnings = numbering.last.map { decorations.warnings(lastPage: $0) } ?? []

@@ -1,4 +1,5 @@
 import FolioGraphics
+import FolioInput
 import FolioModel
 import Foundation
 
@@ -18,6 +19,9 @@ struct PageDecorations {
     private let footer: RunningLine
     private let date: String
     private let logoSize: Size?
+    /// The barcodes standing in places of the header and footer, drawn once.
+    private let headerLabels: [RunningLine.Slot: Drawing]
+    private let footerLabels: [RunningLine.Slot: Drawing]
     /// Every text laid out in this render, by text and place: most are the same on every page,
     /// so each is shaped once.
     private let layouts = LayoutCache()
@@ -41,7 +45,7 @@ struct PageDecorations {
     /// Room between two places of a line.
     private static let placeGap = 8.0
 
-    init(document: Document, strings: BuiltInStrings, theme: Theme, text: TextShaper, content: Rect, pageSize: Size) {
+    init(document: Document, strings: BuiltInStrings, theme: Theme, text: TextShaper, content: Rect, pageSize: Size) throws {
         self.document = document
         self.strings = strings
         self.theme = theme
@@ -59,6 +63,30 @@ struct PageDecorations {
         for slot in headerCut { layouts.cut.insert("header.\(slot.rawValue)") }
         for slot in footerCut { layouts.cut.insert("footer.\(slot.rawValue)") }
         date = document.runningDate(strings: strings)
+        func labels(_ line: RunningLine, _ path: String) throws -> [RunningLine.Slot: Drawing] {
+            try line.barcodes.reduce(into: [:]) { labels, entry in
+                labels[entry.key] = try BarcodeSymbol(entry.value, path: "\(path).\(entry.key.rawValue).barcode")
+                    .label(for: entry.value.symbology)
+            }
+        }
+        headerLabels = try labels(header, "header")
+        footerLabels = try labels(footer, "footer")
+    }
+
+    /// Draws a line's barcodes with their tops at `y` (bottoms at `y`, `above`): each in its place,
+    /// mirrored in right-to-left languages as the texts are; `indent` keeps the logo's room free.
+    private func drawLabels(_ labels: [RunningLine.Slot: Drawing], y: Double, above: Bool, indent: Double, on canvas: PageCanvas) {
+        for (slot, drawing) in labels.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let side: RunningLine.Slot = strings.isRightToLeft && slot != .center ? (slot == .left ? .right : .left) : slot
+            let size = drawing.size
+            let x: Double
+            switch side {
+            case .left: x = content.x + (strings.isRightToLeft ? 0 : indent)
+            case .center: x = content.x + (content.width - size.width) / 2
+            case .right: x = content.maxX - size.width - (strings.isRightToLeft ? indent : 0)
+            }
+            canvas.transformed(translate: Point(x, above ? y - size.height : y), scale: 1) { drawing.replay(on: canvas) }
+        }
     }
 
     /// The watermark across the page, from its lower-left to its upper-right corner, centred, as
@@ -84,7 +112,7 @@ struct PageDecorations {
     }
 
     /// Whether the header line is drawn (text or a logo).
-    private var hasHeader: Bool { !header.isEmpty || logoSize != nil }
+    private var hasHeader: Bool { !header.isEmpty || logoSize != nil || !headerLabels.isEmpty }
 
     /// The laid-out texts of `line` on a page, each with its left edge; `indent` keeps the start of
     /// the line free (for the logo). The left place is at the start of the line: on the right in a
@@ -98,8 +126,10 @@ struct PageDecorations {
         let usable = content.width - indent
         // One place alone takes the line; with a centre text every place gets a third, so the
         // centre stays on the page's axis; otherwise left and right share the line.
-        let share = slots.count == 1 ? usable : (slots.contains(.center) ? content.width / 3 : usable / 2)
-        let width = max(share - (slots.count == 1 ? 0 : PageDecorations.placeGap), 24)
+        // A barcode's place is taken: the texts share the line with it.
+        let taken = Set(slots).union(line.barcodes.keys)
+        let share = taken.count == 1 ? usable : (taken.contains(.center) ? content.width / 3 : usable / 2)
+        let width = max(share - (taken.count == 1 ? 0 : PageDecorations.placeGap), 24)
         let startIndent = strings.isRightToLeft ? 0 : indent
         let endIndent = strings.isRightToLeft ? indent : 0
         return slots.map { slot in
@@ -209,6 +239,7 @@ struct PageDecorations {
             for (layout, x) in placed(header, numbering, indent: logoIndent, path: "header") {
                 canvas.draw(layout, at: Point(x, lineY - 4 - layout.metrics.height), color: theme.muted)
             }
+            drawLabels(headerLabels, y: lineY - 4, above: true, indent: logoIndent, on: canvas)
             canvas.line(
                 from: Point(content.x, lineY), to: Point(content.x + content.width, lineY),
                 style: StrokeStyle(color: theme.rule, width: 0.5))
@@ -217,5 +248,6 @@ struct PageDecorations {
         for (layout, x) in placed(footer, numbering, path: "footer") {
             canvas.draw(layout, at: Point(x, footerY), color: theme.muted)
         }
+        drawLabels(footerLabels, y: footerY, above: false, indent: 0, on: canvas)
     }
 }

@@ -15,6 +15,9 @@ public struct RunningLine: Sendable, Hashable, Codable {
     public var center: String?
     /// The text at the end of the line.
     public var right: String?
+    /// Barcodes standing in places instead of texts (`right: {barcode: {symbology: datamatrix, data: …}}`):
+    /// a patient label on every page, for scanning a printout back into the record.
+    public var barcodes: [Slot: Barcode] = [:]
 
     /// A line with up to three texts.
     public init(left: String? = nil, center: String? = nil, right: String? = nil) {
@@ -31,10 +34,10 @@ public struct RunningLine: Sendable, Hashable, Codable {
     public static func titleBeside(_ text: String) -> RunningLine { RunningLine(left: "{title}", right: text) }
 
     /// Whether the line shows nothing.
-    public var isEmpty: Bool { [left, center, right].allSatisfy { ($0 ?? "").isEmpty } }
+    public var isEmpty: Bool { [left, center, right].allSatisfy { ($0 ?? "").isEmpty } && barcodes.isEmpty }
 
     /// The places of a line, in reading order.
-    public enum Slot: String, Sendable, CaseIterable {
+    public enum Slot: String, Sendable, Hashable, CaseIterable {
         case left, center, right
     }
 
@@ -71,6 +74,7 @@ public struct RunningLine: Sendable, Hashable, Codable {
     ]
 
     private enum CodingKeys: String, CodingKey { case left, center, right }
+    private enum PlaceKeys: String, CodingKey { case barcode }
 
     /// Decodes `{left, center, right}`; a plain string is a left text, `false` an empty line.
     public init(from decoder: Decoder) throws {
@@ -93,10 +97,24 @@ public struct RunningLine: Sendable, Hashable, Codable {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: "expected a text, {left, center, right} or false (no line)"))
         }
-        self.init(
-            left: try container.decodeIfPresent(String.self, forKey: .left),
-            center: try container.decodeIfPresent(String.self, forKey: .center),
-            right: try container.decodeIfPresent(String.self, forKey: .right))
+        self.init()
+        // A place is a text, or {barcode: {symbology, data, …}}.
+        for (slot, key) in [(Slot.left, CodingKeys.left), (.center, .center), (.right, .right)] where container.contains(key) {
+            if (try? container.decodeNil(forKey: key)) == true { continue }
+            if let text = try? container.decode(String.self, forKey: key) {
+                switch slot {
+                case .left: left = text
+                case .center: center = text
+                case .right: right = text
+                }
+                continue
+            }
+            guard let place = try? container.nestedContainer(keyedBy: PlaceKeys.self, forKey: key) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "expected a text or {barcode: {symbology, data}}")
+            }
+            barcodes[slot] = try place.decode(Barcode.self, forKey: .barcode)
+        }
     }
 
     /// Encodes the line as `{left, center, right}`, or `false` when it is empty.
@@ -110,12 +128,18 @@ public struct RunningLine: Sendable, Hashable, Codable {
         try container.encodeIfPresent(left, forKey: .left)
         try container.encodeIfPresent(center, forKey: .center)
         try container.encodeIfPresent(right, forKey: .right)
+        for (slot, barcode) in barcodes {
+            let key = CodingKeys(rawValue: slot.rawValue) ?? .left
+            var place = container.nestedContainer(keyedBy: PlaceKeys.self, forKey: key)
+            try place.encode(barcode, forKey: .barcode)
+        }
     }
 
     /// Checks every text's length. A `{word}` that is not a placeholder stays as written: headers
     /// were free text before they had placeholders, and braces may be part of it. (A text longer
     /// than `InputLimits.runningTextScalars` is cut when drawn, with a layout warning.)
     package func validate(path: String) throws {
+        for (slot, barcode) in barcodes { try barcode.validate(path: "\(path).\(slot.rawValue).barcode") }
         for slot in Slot.allCases {
             guard let text = self[slot], text.unicodeScalars.count > InputLimits.stringScalars else { continue }
             throw FolioError(path: "\(path).\(slot.rawValue)", "is longer than \(InputLimits.stringScalars) characters")

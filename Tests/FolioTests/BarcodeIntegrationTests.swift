@@ -65,6 +65,40 @@ final class BarcodeIntegrationTests: XCTestCase {
         XCTAssertEqual(read.text.split(separator: "\n").map(String.init), expected, read.stderr)
     }
 
+    func testAPatientLabelInTheHeaderAndFooterIsOnEveryPage() throws {
+        try TestSupport.integrationOnly()
+        let document = try DocumentDecoder.decode(
+            Data(
+                """
+                title: Weekly summary
+                header: {left: "Ana Rivera · MRN-104233", right: {barcode: {symbology: datamatrix, data: "MRN-104233"}}}
+                footer: {left: "{title}", center: {barcode: {symbology: code128, data: "MRN-104233"}}, right: "Page {page} of {pages}"}
+                metadata: {language: en}
+                elements:
+                  - {type: paragraph, text: "Ana Rivera's resting heart rate was 72 beats per minute."}
+                  - {type: pageBreak}
+                  - {type: paragraph, text: "Second page."}
+                """.utf8), format: .yaml)
+        let pdf = try TestSupport.temporaryFile(try document.pdf(), name: "label.pdf")
+        let folder = pdf.deletingLastPathComponent()
+        XCTAssertEqual(
+            try TestSupport.run("pdftoppm", ["-r", "200", "-png", pdf.path, folder.appendingPathComponent("label").path]).status, 0)
+        for page in 1...2 {
+            let read = try TestSupport.run(python, [reader, folder.appendingPathComponent("label-\(page).png").path])
+            XCTAssertEqual(
+                Set(read.text.split(separator: "\n").map(String.init)), ["Data Matrix\tMRN-104233", "Code 128\tMRN-104233"], "page \(page)")
+        }
+        // Decoration, as the header's texts: both checkers pass.
+        let environment = ProcessInfo.processInfo.environment
+        let outloud = environment["FOLIO_OUTLOUD"] ?? TestSupport.root.appendingPathComponent(".venv/bin/outloud").path
+        XCTAssertEqual(try TestSupport.run(outloud, ["--fail-on", "warning", "--no-info", pdf.path]).status, 0)
+        XCTAssertThrowsError(
+            try DocumentDecoder.decodeForRendering(
+                Data("header: {right: {barcode: {symbology: ean13, data: letters}}}\nelements: []".utf8), format: .yaml
+            ).pdf()
+        ) { XCTAssertTrue("\($0)".hasPrefix("header.right.barcode.data: the data cannot be encoded in an EAN-13 barcode"), "\($0)") }
+    }
+
     func testDataASymbologyCannotHoldIsAnErrorNamingTheField() throws {
         let cases: [(String, String)] = [
             (
