@@ -149,6 +149,20 @@ final class FHIRRecordTests: XCTestCase {
         }
     }
 
+    func testAFolderReadsOnlyItsRegularFiles() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        for name in ["Patient.ndjson", "Observation.ndjson"] {
+            try FileManager.default.copyItem(atPath: "\(fixture)/\(name)", toPath: folder.appendingPathComponent(name).path)
+        }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("nested.json"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("link.ndjson").path, withDestinationPath: "\(fixture)/Observation.ndjson")
+        let (records, _, notes) = try records(folder.path)
+        XCTAssertEqual(records.count, 3)
+        XCTAssertTrue(notes.contains("nested.json: not a regular file; ignored"), "\(notes)")
+        XCTAssertTrue(notes.contains("link.ndjson: not a regular file; ignored"), "\(notes)")
+    }
+
     func testEveryPatientGetsARecordWithAllPatients() throws {
         let export = try FHIRExport(
             path: fixture, options: try FHIRImportOptions(period: "2026-11-09/2026-11-15", zone: "UTC", allPatients: true))

@@ -25,6 +25,11 @@ package final class FHIRExport {
             for name in names where !name.hasPrefix(".") {
                 let file = (path as NSString).appendingPathComponent(name)
                 let lower = name.lowercased()
+                var entry = stat()
+                guard lstat(file, &entry) == 0, entry.st_mode & S_IFMT == S_IFREG else {
+                    index.note("\(name): not a regular file; ignored")
+                    continue
+                }
                 if lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl") {
                     try readLines(of: file, named: name)
                     read += 1
