@@ -75,8 +75,10 @@ struct HTMLBodyWriter {
                 let svg = SVGCanvas.svg(label, id: ids.next("label"), title: barcode.textAlternative, fontFamily: theme.fontFamily)
                 html += "<span class=\"folio-header-\(slot.rawValue) folio-header-barcode\">\(svg)</span>"
             }
-            style.add("header-barcode") { r in
-                "\(r) .folio-header-barcode>svg{width:auto;height:auto;display:inline-block;vertical-align:middle;shape-rendering:crispEdges}"
+            if !header.barcodes.isEmpty {
+                style.add("header-barcode") { r in
+                    "\(r) .folio-header-barcode>svg{width:auto;height:auto;display:inline-block;vertical-align:middle;shape-rendering:crispEdges}"
+                }
             }
             html += "</header>\n"
         }

@@ -22,6 +22,8 @@ struct PageDecorations {
     /// The barcodes standing in places of the header and footer, drawn once.
     private let headerLabels: [RunningLine.Slot: Drawing]
     private let footerLabels: [RunningLine.Slot: Drawing]
+    /// The watermark, laid out once.
+    private let watermark: TextItem?
     /// Every text laid out in this render, by text and place: most are the same on every page,
     /// so each is shaped once.
     private let layouts = LayoutCache()
@@ -69,6 +71,9 @@ struct PageDecorations {
                     .label(for: entry.value.symbology)
             }
         }
+        watermark = document.watermark.map {
+            PageDecorations.watermarkItem($0, text: text, theme: theme, pageSize: pageSize)
+        }
         headerLabels = try labels(header, "header")
         footerLabels = try labels(footer, "footer")
     }
@@ -90,9 +95,10 @@ struct PageDecorations {
     }
 
     /// The watermark across the page, from its lower-left to its upper-right corner, centred, as
-    /// large as fits 60 % of the diagonal (12 to 120 pt; the corners stay clear), drawn first so the content covers it.
-    /// It is drawn outside any structure element: the PDF marks it an artifact.
-    private func drawWatermark(_ watermark: Watermark, on canvas: PageCanvas) {
+    /// large as fits 60 % of the diagonal (12 to 120 pt; the corners stay clear). Laid out once per
+    /// render; drawn first on every page so the content covers it, outside any structure element
+    /// (the PDF marks it an artifact).
+    private static func watermarkItem(_ watermark: Watermark, text: TextShaper, theme: Theme, pageSize: Size) -> TextItem {
         let words = watermark.shownText
         let diagonal = (pageSize.width * pageSize.width + pageSize.height * pageSize.height).squareRoot()
         let measured = text.lineWidth(words, font: theme.font(100, bold: true))
@@ -105,10 +111,9 @@ struct PageDecorations {
         let origin = Point(
             pageSize.width / 2 - (half * cos(angle) - halfHeight * sin(angle)),
             pageSize.height / 2 - (half * sin(angle) + halfHeight * cos(angle)))
-        canvas.draw(
-            text: TextItem(
-                text: words, origin: origin, font: font, color: theme.muted.withAlpha(watermark.opacity), metrics: shaped.metrics,
-                rotation: angle * 180 / .pi))
+        return TextItem(
+            text: words, origin: origin, font: font, color: theme.muted.withAlpha(watermark.opacity), metrics: shaped.metrics,
+            rotation: angle * 180 / .pi)
     }
 
     /// Whether the header line is drawn (text or a logo).
@@ -228,7 +233,7 @@ struct PageDecorations {
     private var logoIndent: Double { logoSize.map { $0.width + 8 } ?? 0 }
 
     func draw(on canvas: PageCanvas, numbering: PageNumbering) {
-        if let watermark = document.watermark { drawWatermark(watermark, on: canvas) }
+        if let watermark { canvas.draw(text: watermark) }
         if hasHeader {
             let lineY = content.y - PageDecorations.gap
             if let logo = theme.logo, let size = logoSize {

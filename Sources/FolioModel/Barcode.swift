@@ -37,8 +37,8 @@ public struct Barcode: BlockContent, BlockConvertible {
     public var symbology: Symbology
     /// What the symbol holds (UTF-8 text).
     public var data: String
-    /// The symbol's width with its quiet zones; 3 cm for matrix codes and 6 cm for others by default,
-    /// at most the column's.
+    /// The symbol's width with its quiet zones; 3 cm for matrix codes and 6 cm for others by default
+    /// (`shownWidth`), at most the column's.
     public var width: Length?
     /// The text alternative; by default what it is and what it holds ("QR code: …").
     public var alt: String?
@@ -90,6 +90,10 @@ public struct Barcode: BlockContent, BlockConvertible {
         }
         if let width { try width.validate(path: "\(path).width", allowZero: false) }
     }
+
+    /// The width the symbol is drawn at, in points, before a narrower column limits it: `width`, else
+    /// 3 cm (85 pt) for QR and Data Matrix codes and 6 cm (170 pt) for the others.
+    public var shownWidth: Double { width?.points ?? (symbology.isMatrix ? 85 : 170) }
 
     /// The text alternative: the author's, else what the symbol is and what it holds
     /// ("QR code holding the text “https://…”", "EAN-13 barcode holding the number 4006381333931").

@@ -88,7 +88,8 @@ package enum ISODate {
 
     private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// Days in a month of a year (Gregorian leap years).
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -97,7 +98,7 @@ package enum ISODate {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -106,7 +107,8 @@ package enum ISODate {
         return era * 146_097 + doe - 719_468
     }
 
-    static func civil(fromDays days: Int) -> (Int, Int, Int) {
+    /// The year, month and day of a number of days since 1970-01-01 (Howard Hinnant's algorithm).
+    package static func civil(fromDays days: Int) -> (Int, Int, Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -22,9 +22,6 @@ final class BarcodeIntegrationTests: XCTestCase {
         "EAN-13\t4006381333931",
     ]
 
-    private var python: String {
-        ProcessInfo.processInfo.environment["FOLIO_PYTHON"] ?? TestSupport.root.appendingPathComponent(".venv/bin/python").path
-    }
     private let reader = TestSupport.root.appendingPathComponent("Tests/FolioTests/Fixtures/read_barcodes.py").path
 
     func testThePDFsSymbolsReadBackAsTheirData() throws {
@@ -34,13 +31,11 @@ final class BarcodeIntegrationTests: XCTestCase {
         let folder = pdf.deletingLastPathComponent()
         XCTAssertEqual(
             try TestSupport.run("pdftoppm", ["-r", "150", "-png", pdf.path, folder.appendingPathComponent("page").path]).status, 0)
-        let read = try TestSupport.run(python, [reader, folder.appendingPathComponent("page-1.png").path])
+        let read = try TestSupport.run(try TestSupport.python(), [reader, folder.appendingPathComponent("page-1.png").path])
         XCTAssertEqual(read.status, 0, read.stderr)
         XCTAssertEqual(read.text.split(separator: "\n").map(String.init), expected)
         // Each is a figure with a text alternative that says what it is and holds.
-        let environment = ProcessInfo.processInfo.environment
-        let outloud = environment["FOLIO_OUTLOUD"] ?? TestSupport.root.appendingPathComponent(".venv/bin/outloud").path
-        XCTAssertEqual(try TestSupport.run(outloud, ["--fail-on", "warning", "--no-info", pdf.path]).status, 0)
+        try TestSupport.assertPassesPDFUACheckers([pdf.path])
     }
 
     func testTheHTMLDrawsTheSameSymbolsAsRectangles() throws {
@@ -61,7 +56,7 @@ final class BarcodeIntegrationTests: XCTestCase {
                 "--force-device-scale-factor=2", "--screenshot=\(shot.path)", page.path,
             ])
         XCTAssertEqual(chromium.status, 0, chromium.stderr)
-        let read = try TestSupport.run(python, [reader, shot.path])
+        let read = try TestSupport.run(try TestSupport.python(), [reader, shot.path])
         XCTAssertEqual(read.text.split(separator: "\n").map(String.init), expected, read.stderr)
     }
 
@@ -84,14 +79,12 @@ final class BarcodeIntegrationTests: XCTestCase {
         XCTAssertEqual(
             try TestSupport.run("pdftoppm", ["-r", "200", "-png", pdf.path, folder.appendingPathComponent("label").path]).status, 0)
         for page in 1...2 {
-            let read = try TestSupport.run(python, [reader, folder.appendingPathComponent("label-\(page).png").path])
+            let read = try TestSupport.run(try TestSupport.python(), [reader, folder.appendingPathComponent("label-\(page).png").path])
             XCTAssertEqual(
                 Set(read.text.split(separator: "\n").map(String.init)), ["Data Matrix\tMRN-104233", "Code 128\tMRN-104233"], "page \(page)")
         }
         // Decoration, as the header's texts: both checkers pass.
-        let environment = ProcessInfo.processInfo.environment
-        let outloud = environment["FOLIO_OUTLOUD"] ?? TestSupport.root.appendingPathComponent(".venv/bin/outloud").path
-        XCTAssertEqual(try TestSupport.run(outloud, ["--fail-on", "warning", "--no-info", pdf.path]).status, 0)
+        try TestSupport.assertPassesPDFUACheckers([pdf.path])
         XCTAssertThrowsError(
             try DocumentDecoder.decodeForRendering(
                 Data("header: {right: {barcode: {symbology: ean13, data: letters}}}\nelements: []".utf8), format: .yaml

@@ -72,12 +72,8 @@ final class ConformanceIntegrationTests: XCTestCase {
 
     func testTheIndependentCheckerFindsNothingWithWarningsCountedAsFailures() throws {
         try TestSupport.integrationOnly()
-        let environment = ProcessInfo.processInfo.environment
-        let outloud = environment["FOLIO_OUTLOUD"] ?? TestSupport.root.appendingPathComponent(".venv/bin/outloud").path
-        let pdfua = environment["FOLIO_PDFUA"] ?? TestSupport.root.appendingPathComponent(".venv/bin/pdfua").path
-        for checker in [outloud, pdfua] where !FileManager.default.isExecutableFile(atPath: checker) {
-            return XCTFail("\(checker) not found: run `make test`, which installs it into .venv")
-        }
+        let outloud = try TestSupport.venvTool("outloud", variable: "FOLIO_OUTLOUD")
+        let pdfua = try TestSupport.venvTool("pdfua", variable: "FOLIO_PDFUA")
         var documents: [(name: String, document: Document)] = []
         let samples = try FileManager.default.contentsOfDirectory(atPath: TestSupport.samples.path).filter { $0.hasSuffix(".yaml") }
         XCTAssertGreaterThanOrEqual(samples.count, 6)

@@ -77,11 +77,7 @@ final class FHIRIntegrationTests: XCTestCase {
 
         // Independent FHIR R4 validation of every reference and the Bundle.
         try TestSupport.integrationOnly()
-        let python =
-            ProcessInfo.processInfo.environment["FOLIO_PYTHON"] ?? TestSupport.root.appendingPathComponent(".venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            return XCTFail("\(python) not found: run `make test`, which installs fhir.resources into .venv")
-        }
+        let python = try TestSupport.python()
         let files = patients.map { out.appendingPathComponent("\($0).fhir.json").path } + [out.appendingPathComponent("bundle.json").path]
         let check = try TestSupport.run(python, [validator] + files)
         XCTAssertEqual(check.status, 0, check.text + check.stderr)
@@ -106,12 +102,6 @@ final class FHIRIntegrationTests: XCTestCase {
 
     func testTheFHIRSummariesPassBothPDFUACheckers() throws {
         try TestSupport.integrationOnly()
-        let environment = ProcessInfo.processInfo.environment
-        let outloud = environment["FOLIO_OUTLOUD"] ?? TestSupport.root.appendingPathComponent(".venv/bin/outloud").path
-        let pdfua = environment["FOLIO_PDFUA"] ?? TestSupport.root.appendingPathComponent(".venv/bin/pdfua").path
-        for checker in [outloud, pdfua] where !FileManager.default.isExecutableFile(atPath: checker) {
-            return XCTFail("\(checker) not found: run `make test`, which installs it into .venv")
-        }
         let out = try TestSupport.temporaryDirectory()
         let result = try TestSupport.run(folio, ["batch", template, "--data", export, "--out", out.path, "--quiet"] + week)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -119,11 +109,7 @@ final class FHIRIntegrationTests: XCTestCase {
             .map { out.appendingPathComponent($0).path }
         XCTAssertEqual(pdfs.count, 4)
         // Warnings count as failures: a split table's long caption, a range chart beside day labels.
-        let checked = try TestSupport.run(outloud, ["--fail-on", "warning", "--no-info"] + pdfs)
-        XCTAssertEqual(checked.status, 0, checked.text)
-        for pdf in pdfs {
-            XCTAssertTrue(try TestSupport.run(pdfua, ["check", pdf]).text.contains("errors=0 warnings=0"), pdf)
-        }
+        try TestSupport.assertPassesPDFUACheckers(pdfs)
     }
 
     func testATemplateForFHIRShowsMissingDaysAsGapsNotZeros() throws {

@@ -31,6 +31,36 @@ enum TestSupport {
             }
     }
 
+    /// A tool the test venv holds that is missing (`make test` installs them).
+    struct MissingTool: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "\(path) not found: run `make test`, which installs it into .venv" }
+    }
+
+    /// A tool of the test venv (outloud, pdfua, python): the path in the environment variable
+    /// `variable` (set by `make test`), else `.venv/bin/NAME`; a missing one fails the test.
+    static func venvTool(_ name: String, variable: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment[variable] ?? root.appendingPathComponent(".venv/bin/\(name)").path
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw MissingTool(path: path) }
+        return path
+    }
+
+    /// The test venv's python (with fhir.resources, zxing-cpp, selenium).
+    static func python() throws -> String { try venvTool("python", variable: "FOLIO_PYTHON") }
+
+    /// Asserts that both PDF/UA checkers nobody here wrote pass every PDF at `paths`: outloud with
+    /// warnings counted as failures, and pdfua with no errors and no warnings.
+    static func assertPassesPDFUACheckers(_ paths: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let outloud = try venvTool("outloud", variable: "FOLIO_OUTLOUD")
+        let pdfua = try venvTool("pdfua", variable: "FOLIO_PDFUA")
+        let checked = try run(outloud, ["--fail-on", "warning", "--no-info"] + paths)
+        XCTAssertEqual(checked.status, 0, checked.text, file: file, line: line)
+        for path in paths {
+            let result = try run(pdfua, ["check", path])
+            XCTAssertTrue(result.text.contains("errors=0 warnings=0"), "\(path): \(result.text)", file: file, line: line)
+        }
+    }
+
     /// The built `folio` executable, next to the test bundle.
     static var folioBinary: URL {
         var directory = Bundle.main.bundleURL

@@ -33,12 +33,7 @@ final class WatermarkIntegrationTests: XCTestCase {
         // Behind the content: drawn first on the page, as decoration, so both checkers pass (an
         // untagged text outside an artifact would be outloud's TAG-001).
         try TestSupport.integrationOnly()
-        let environment = ProcessInfo.processInfo.environment
-        let outloud = environment["FOLIO_OUTLOUD"] ?? TestSupport.root.appendingPathComponent(".venv/bin/outloud").path
-        let pdfua = environment["FOLIO_PDFUA"] ?? TestSupport.root.appendingPathComponent(".venv/bin/pdfua").path
-        let checked = try TestSupport.run(outloud, ["--fail-on", "warning", "--no-info", file.path])
-        XCTAssertEqual(checked.status, 0, checked.text)
-        XCTAssertTrue(try TestSupport.run(pdfua, ["check", file.path]).text.contains("errors=0 warnings=0"))
+        try TestSupport.assertPassesPDFUACheckers([file.path])
     }
 
     func testTheHTMLPrintsTheWatermarkAndHidesItFromReadersAndTheScreen() throws {

@@ -1,15 +1,22 @@
+import Crypto
 import Foundation
 
 /// Writes one batch record's documents: binds the template, prepares the document once, renders
 /// every format, writes each file atomically and hashes it. The same work runs in a thread of the
 /// batch (`--in-process`) or in a render worker process.
 struct BatchDocumentWriter {
-    /// One file written.
+    /// One file written, with what a manifest line and a FHIR DocumentReference say of it.
     struct WrittenFile: Sendable {
         var name: String
         var bytes: Int
         var pages: Int?
+        /// Lowercase hex SHA-256 (the manifest's checksum).
         var sha256: String
+        /// Base64 SHA-1, as a FHIR Attachment's `hash` must be.
+        var sha1: String = ""
+        /// The document's title (its PDF's and HTML page's) and BCP 47 language.
+        var title: String = ""
+        var language: String = ""
     }
 
     let template: DocumentTemplate
@@ -46,7 +53,11 @@ struct BatchDocumentWriter {
             try RenderDeadline.check(at: "writing \(name)")
             let (data, pages) = rendered
             try AtomicFile.write(data, to: outputDirectory.appendingPathComponent(name))
-            files.append(WrittenFile(name: name, bytes: data.count, pages: pages, sha256: SHA256Digest.hex(data)))
+            files.append(
+                WrittenFile(
+                    name: name, bytes: data.count, pages: pages, sha256: SHA256Digest.hex(data),
+                    sha1: Data(Insecure.SHA1.hash(data: data)).base64EncodedString(),
+                    title: bound.displayTitle(strings: bound.builtInStrings), language: bound.metadata.language))
         }
         return files
     }

@@ -219,7 +219,7 @@ public final class BatchRunner: Sendable {
                 files = try writer.write(value, number: record.number, names: names)
             }
             if let reference, let type = options.documentReferences {
-                files.append(try writeReference(reference, type: type, record: value, number: record.number, documents: files))
+                files.append(try writeReference(reference, type: type, record: value, documents: files))
             }
             return .written(number: record.number, files: files, reference: reference)
         } catch {
@@ -227,19 +227,14 @@ public final class BatchRunner: Sendable {
         }
     }
 
-    /// Writes the FHIR DocumentReference `name` for a record's written `documents`.
+    /// Writes the FHIR DocumentReference `name` for a record's written `documents` (their sizes,
+    /// hashes and title come from the writer: nothing is bound or read again).
     private func writeReference(
-        _ name: String, type: FHIRDocumentReference.DocumentType, record: TreeValue, number: Int,
-        documents: [BatchDocumentWriter.WrittenFile]
+        _ name: String, type: FHIRDocumentReference.DocumentType, record: TreeValue, documents: [BatchDocumentWriter.WrittenFile]
     ) throws -> BatchDocumentWriter.WrittenFile {
-        let bound = try template.bind(record, number: number)
-        let title = bound["title"].map(\.text) ?? ""
-        let language = bound.value(at: "metadata.language").flatMap { $0 == .null ? nil : $0.text }
-        let contents = zip(options.formats, documents).map { format, file in
-            FHIRDocumentReference.Content(name: file.name, url: options.outputDirectory.appendingPathComponent(file.name), format: format)
-        }
-        let resource = try FHIRDocumentReference.resource(
-            for: contents, record: record, title: title, language: language, type: type, created: Date())
+        let resource = FHIRDocumentReference.resource(
+            for: Array(zip(documents, options.formats)).map { (file: $0.0, format: $0.1) }, record: record, type: type,
+            created: Date())
         let data = Data((resource.json + "\n").utf8)
         try AtomicFile.write(data, to: options.outputDirectory.appendingPathComponent(name))
         return BatchDocumentWriter.WrittenFile(name: name, bytes: data.count, pages: nil, sha256: SHA256Digest.hex(data))

@@ -27,10 +27,13 @@ package final class RecordReader {
     private var arrayStarted = false
     /// The array element being scanned is too large to be a record and is skipped to its end.
     private var skippingElement = false
+    /// JSON lines: the line (from 1) of the record `next()` returned last, blank lines counted.
+    package private(set) var lineNumber = 0
 
     /// Opens `path`; the format comes from the extension (`.csv`, `.jsonl`, `.ndjson`)
     /// or, for `.json` and others, from the first character (`[` for an array).
-    package init(path: String) throws {
+    /// With `format`, the file is read as that, whatever its name (a FHIR export's NDJSON files).
+    package init(path: String, format forced: Format? = nil) throws {
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
             throw FolioError(path: "", "cannot read data file \(path): it is not a regular file (use - for standard input)")
@@ -40,7 +43,9 @@ package final class RecordReader {
         }
         self.handle = handle
         let lower = path.lowercased()
-        if lower.hasSuffix(".csv") {
+        if let forced {
+            format = forced
+        } else if lower.hasSuffix(".csv") {
             format = .csv
         } else if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") {
             format = .jsonLines
@@ -123,6 +128,7 @@ package final class RecordReader {
                 let line = buffer[position..<newline]
                 position = newline + 1
                 scanned = position
+                lineNumber += 1
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
                 return line.count > InputLimits.documentBytes ? oversizedRecord() : record(line)
             }
@@ -133,6 +139,7 @@ package final class RecordReader {
                 let line = buffer[position...]
                 position = buffer.count
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 || $0 == 0x0A }) { return nil }
+                lineNumber += 1
                 return line.count > InputLimits.documentBytes ? oversizedRecord() : record(line)
             }
             scanned -= consumed  // fill() dropped the bytes before `position`
@@ -141,6 +148,7 @@ package final class RecordReader {
 
     /// Drops the line being read, chunk by chunk, up to its newline: it is too large to be a record.
     private func skipOversizedLine() throws -> DataRecord {
+        lineNumber += 1
         buffer.removeAll(keepingCapacity: true)
         position = 0
         while try fill() {

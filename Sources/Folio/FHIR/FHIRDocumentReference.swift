@@ -1,4 +1,4 @@
-import Crypto
+import FolioModel
 import Foundation
 
 /// FHIR R4 DocumentReferences for written reports, and the transaction Bundle that posts a whole
@@ -36,41 +36,33 @@ public enum FHIRDocumentReference {
         }
     }
 
-    /// One written file a reference points to.
-    struct Content {
-        let name: String
-        let url: URL
-        let format: OutputFormat
-    }
-
     /// The file name of a record's reference, beside its documents: `NAME.fhir.json`.
     static func fileName(forDocument name: String) -> String {
         let stem = (name as NSString).deletingPathExtension
         return "\(stem).fhir.json"
     }
 
-    /// A DocumentReference (status current) for `contents`, about the record's `patient.id`, over its
-    /// `period.start`–`period.end`, each attachment with its content type, size, SHA-1 (base64, as FHIR
-    /// requires), title, creation time and file name as `url`.
+    /// A DocumentReference (status current) for a record's written `documents`, about the record's
+    /// `patient.id`, over its `period.start`–`period.end`, each attachment with its content type, size,
+    /// SHA-1 (base64, as FHIR requires; hashed when it was written), title, creation time and file name as `url`.
     static func resource(
-        for contents: [Content], record: TreeValue, title: String, language: String?, type: DocumentType, created: Date
-    ) throws -> TreeValue {
+        for documents: [(file: BatchDocumentWriter.WrittenFile, format: OutputFormat)], record: TreeValue, type: DocumentType,
+        created: Date
+    ) -> TreeValue {
         let creation = instantText(created)
-        var attachments: [TreeValue] = []
-        var identity: String?
-        for content in contents {
-            let (size, sha1, sha256) = try digests(of: content.url)
-            identity = identity ?? sha256
+        let title = documents.first?.file.title ?? ""
+        let attachments: [TreeValue] = documents.map { file, format in
             var attachment: [(key: String, value: TreeValue)] = [
-                ("contentType", .string(content.format == .pdf ? "application/pdf" : "text/html"))
+                ("contentType", .string(format == .pdf ? "application/pdf" : "text/html"))
             ]
-            if let language { attachment.append(("language", .string(language))) }
+            if !file.language.isEmpty { attachment.append(("language", .string(file.language))) }
             attachment += [
-                ("url", .string(content.name)), ("size", .number(Double(size))), ("hash", .string(sha1)),
-                ("title", .string(title)), ("creation", .string(creation)),
+                ("url", .string(file.name)), ("size", .number(Double(file.bytes))), ("hash", .string(file.sha1)),
+                ("title", .string(file.title)), ("creation", .string(creation)),
             ]
-            attachments.append(.object([("attachment", .object(attachment))]))
+            return .object([("attachment", .object(attachment))])
         }
+        let identity = documents.first?.file.sha256
         var coding: [(key: String, value: TreeValue)] = [("system", .string(type.system)), ("code", .string(type.code))]
         if let display = type.display { coding.append(("display", .string(display))) }
         var members: [(key: String, value: TreeValue)] = [("resourceType", .string("DocumentReference"))]
@@ -104,24 +96,6 @@ public enum FHIRDocumentReference {
             }
     }
 
-    /// The size, base64 SHA-1 and hex SHA-256 of a written file, read back in pieces.
-    static func digests(of url: URL) throws -> (size: Int, sha1: String, sha256: String) {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw FolioError(path: "", "cannot read \(url.path) back for its DocumentReference")
-        }
-        defer { try? handle.close() }
-        var sha1 = Insecure.SHA1()
-        var sha256 = SHA256()
-        var size = 0
-        while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty {
-            sha1.update(data: chunk)
-            sha256.update(data: chunk)
-            size += chunk.count
-        }
-        let hex = sha256.finalize().map { String(format: "%02x", $0) }.joined()
-        return (size, Data(sha1.finalize()).base64EncodedString(), hex)
-    }
-
     /// `urn:uuid:…` made from a document's SHA-256 (a name-based UUID, version 8), so the same
     /// document always has the same identifier and posting it twice can be recognised.
     static func uuidURN(_ sha256Hex: String) -> String {
@@ -137,14 +111,8 @@ public enum FHIRDocumentReference {
         return "urn:uuid:\(part(0, 8))-\(part(8, 12))-\(part(12, 16))-\(part(16, 20))-\(part(20, 32))"
     }
 
-    /// `2026-11-24T20:15:00Z`.
-    static func instantText(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let inDay = Int(seconds - day * 86_400)
-        return CivilDate.text(day) + "T" + CivilDate.pad(inDay / 3600, 2) + ":" + CivilDate.pad(inDay / 60 % 60, 2) + ":"
-            + CivilDate.pad(inDay % 60, 2) + "Z"
-    }
+    /// `2026-11-24T20:15:00Z`: an instant in whole seconds, as FHIR's `instant` and `dateTime` take it.
+    static func instantText(_ date: Date) -> String { ISODate.dateTime(date.timeIntervalSince1970.rounded(.down)) }
 
     /// Writes a transaction Bundle posting every reference in `files` (in order), atomically and a
     /// reference at a time: each entry is created once (`ifNoneExist` on its identifier), so posting

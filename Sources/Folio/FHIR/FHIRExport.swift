@@ -68,63 +68,23 @@ package final class FHIRExport {
 
     // MARK: reading
 
+    /// Reads an NDJSON file a resource per line (the batch's JSON lines reader: streamed, a line over
+    /// `InputLimits.documentBytes` skipped), noting each malformed line by file and line.
     private func readLines(of path: String, named name: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw FolioError(path: "--data", "cannot read \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { try? handle.close() }
+        let reader = try RecordReader(path: path, format: .jsonLines)
         var ignored: [String: Int] = [:]
-        var buffer: [UInt8] = []
-        var position = 0
-        var lineNumber = 0
-        var skipping = false
-        func handleLine(_ line: ArraySlice<UInt8>) throws {
-            lineNumber += 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-            let place = "\(name):\(lineNumber)"
-            let resource: TreeValue
-            do {
-                resource = try JSONTreeParser.parse(Array(line))
-            } catch {
-                index.note("\(place): not a JSON resource (\(error))")
-                return
-            }
-            if try !index.add(resource, fullUrl: nil, place: place) {
-                ignored[FHIRResource.string(resource, "resourceType") ?? "?", default: 0] += 1
-            }
-        }
-        while true {
-            let chunk: Data
-            do {
-                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
-            } catch {
-                throw FolioError(path: "--data", "cannot read \(path): \((error as NSError).localizedDescription)")
-            }
-            if chunk.isEmpty { break }
-            buffer.removeFirst(position)
-            position = 0
-            buffer.append(contentsOf: chunk)
-            while let newline = buffer[position...].firstIndex(of: 0x0A) {
-                if skipping {
-                    skipping = false
-                    lineNumber += 1
-                    index.note("\(name):\(lineNumber): a line longer than \(InputLimits.documentBytes) bytes is skipped")
-                } else {
-                    try handleLine(buffer[position..<newline])
+        while let line = try reader.next() {
+            let place = "\(name):\(reader.lineNumber)"
+            switch line.value {
+            case .failure(let error):
+                // The place names the file's line; within it, only the column means something.
+                let reason = error.message.replacingOccurrences(of: "at line 1, column ", with: "at column ")
+                index.note("\(place): not a JSON resource (\(reason))")
+            case .success(let resource):
+                if try !index.add(resource, fullUrl: nil, place: place) {
+                    ignored[FHIRResource.string(resource, "resourceType") ?? "?", default: 0] += 1
                 }
-                position = newline + 1
             }
-            if buffer.count - position > InputLimits.documentBytes {
-                skipping = true
-                buffer.removeAll(keepingCapacity: true)
-                position = 0
-            }
-        }
-        if skipping {
-            lineNumber += 1
-            index.note("\(name):\(lineNumber): a line longer than \(InputLimits.documentBytes) bytes is skipped")
-        } else if position < buffer.count {
-            try handleLine(buffer[position...])
         }
         for (type, count) in ignored.sorted(by: { $0.key < $1.key }) {
             index.note("\(name): \(count) \(type.prefix(40)) resource\(count == 1 ? "" : "s") ignored")

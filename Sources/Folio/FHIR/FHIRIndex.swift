@@ -181,29 +181,16 @@ final class FHIRIndex {
     static let reportedStatuses: Set<String> = ["final", "amended", "corrected"]
 
     private func addObservation(_ resource: TreeValue, place: String) throws {
-        let id = FHIRResource.string(resource, "id") ?? "#\(order)"
-        guard let status = FHIRResource.string(resource, "status") else {
-            note("\(place): Observation \(id) has no status and is skipped")
-            return
-        }
-        guard let patient = FHIRResource.patientKey(resource["subject"]) else {
-            note("\(place): Observation \(id) has no Patient subject and is skipped")
-            return
-        }
-        let (time, timeText) = FHIRResource.effectiveTime(resource, clock: options.clock)
+        guard let row = resourceRow(resource, type: "Observation", place: place) else { return }
+        let status = row.status
         // A final reading far from the period is not needed; corrections and withdrawals are kept
         // wherever they are, since they may replace a reading inside it.
-        if status == "final", let time, !options.isNearPeriod(time) { return }
-        let version = FHIRResource.version(resource, clock: options.clock)
-        let row = ReadingRow(
-            patient: patient, order: order, id: id, identifiers: FHIRResource.identifierKeys(resource).joined(separator: "\n"),
-            version: version.number, updated: version.updated, status: status, time: time)
+        if status == "final", let time = row.time, !options.isNearPeriod(time) { return }
         guard FHIRIndex.reportedStatuses.contains(status) else {
             try insert(row, series: FHIRIndex.seriesKey(resource["code"])?.key ?? "", display: nil, value: nil, unit: nil, problem: nil)
             return
         }
-        if time == nil {
-            let problem = timeText.map { "an effective time that cannot be placed on a day (\($0.prefix(40)))" } ?? "no effective time"
+        if let problem = row.timeProblem {
             try insert(row, series: FHIRIndex.seriesKey(resource["code"])?.key ?? "", display: nil, value: nil, unit: nil, problem: problem)
             return
         }
@@ -231,16 +218,61 @@ final class FHIRIndex {
         }
     }
 
-    /// What a stored reading is about, before its values.
-    struct ReadingRow {
+    /// What every stored row of a resource begins with: its patient, its place in the reading order,
+    /// its id and identifiers, its version, its status and when it was taken.
+    struct ResourceRow {
         let patient: String
         let order: Int64
+        /// The resource's id; a resource without one is told apart by its place in the reading order.
         let id: String
         let identifiers: String
         let version: Int64?
         let updated: Int64?
         let status: String
         let time: FHIRTime?
+        /// The effective time as written, when there is one.
+        let timeText: String?
+
+        /// Why the reading cannot be placed on a day, or nil when it can.
+        var timeProblem: String? {
+            guard time == nil else { return nil }
+            return timeText.map { "an effective time that cannot be placed on a day (\($0.prefix(40)))" } ?? "no effective time"
+        }
+    }
+
+    /// The row a resource of `type` begins with, or nil (and a note naming `place`) when it has no
+    /// status or no Patient subject.
+    private func resourceRow(_ resource: TreeValue, type: String, place: String) -> ResourceRow? {
+        let id = FHIRResource.string(resource, "id")
+        let shown = id.map { "\(type) \($0.prefix(64))" } ?? "\(type) (no id)"
+        guard let status = FHIRResource.string(resource, "status") else {
+            note("\(place): \(shown) has no status and is skipped")
+            return nil
+        }
+        guard let patient = FHIRResource.patientKey(resource["subject"]) else {
+            note("\(place): \(shown) has no Patient subject and is skipped")
+            return nil
+        }
+        let (time, timeText) = FHIRResource.effectiveTime(resource, clock: options.clock)
+        let version = FHIRResource.version(resource, clock: options.clock)
+        return ResourceRow(
+            patient: patient, order: order, id: id ?? "#\(order)",
+            identifiers: FHIRResource.identifierKeys(resource).joined(separator: "\n"), version: version.number,
+            updated: version.updated, status: status, time: time, timeText: timeText)
+    }
+
+    /// Binds a row's first columns (patient, order, id, identifiers, version, updated, status) to
+    /// parameters 1–7 of `statement`, and its time to `timeColumn` and the next.
+    private func bind(_ row: ResourceRow, to statement: SQLiteStatement, timeColumn: Int32) {
+        statement.bind(1, row.patient)
+        statement.bind(2, row.order)
+        statement.bind(3, row.id)
+        statement.bind(4, row.identifiers.isEmpty ? nil : row.identifiers)
+        statement.bind(5, row.version)
+        statement.bind(6, row.updated)
+        statement.bind(7, row.status)
+        statement.bind(timeColumn, row.time?.milliseconds)
+        statement.bind(timeColumn + 1, row.time.map { Int64($0.dateOnly ? 1 : 0) })
     }
 
     /// Whether an element carries a value or says why it has none.
@@ -261,7 +293,7 @@ final class FHIRIndex {
     }
 
     private func insertReading(
-        of element: TreeValue, key: (key: String, display: String?, named: FHIRSeriesCatalog.Series?), row: ReadingRow
+        of element: TreeValue, key: (key: String, display: String?, named: FHIRSeriesCatalog.Series?), row: ResourceRow
     ) throws {
         let reading = FHIRIndex.reading(of: element, series: key.named, name: key.key)
         try insert(row, series: key.key, display: key.display, value: reading.value, unit: reading.unit, problem: reading.problem)
@@ -314,19 +346,11 @@ final class FHIRIndex {
         return (nil, nil, "no value")
     }
 
-    private func insert(_ row: ReadingRow, series: String, display: String?, value: Double?, unit: String?, problem: String?) throws {
+    private func insert(_ row: ResourceRow, series: String, display: String?, value: Double?, unit: String?, problem: String?) throws {
         let s = insertReading
-        s.bind(1, row.patient)
-        s.bind(2, row.order)
-        s.bind(3, row.id)
-        s.bind(4, row.identifiers.isEmpty ? nil : row.identifiers)
-        s.bind(5, row.version)
-        s.bind(6, row.updated)
-        s.bind(7, row.status)
+        bind(row, to: s, timeColumn: 10)
         s.bind(8, series)
         s.bind(9, display)
-        s.bind(10, row.time?.milliseconds)
-        s.bind(11, row.time.map { Int64($0.dateOnly ? 1 : 0) })
         s.bind(12, value)
         s.bind(13, unit)
         s.bind(14, problem)
@@ -336,17 +360,8 @@ final class FHIRIndex {
     // MARK: MedicationAdministration
 
     private func addDose(_ resource: TreeValue, place: String) throws {
-        let id = FHIRResource.string(resource, "id") ?? "#\(order)"
-        guard let status = FHIRResource.string(resource, "status") else {
-            note("\(place): MedicationAdministration \(id) has no status and is skipped")
-            return
-        }
-        guard let patient = FHIRResource.patientKey(resource["subject"]) else {
-            note("\(place): MedicationAdministration \(id) has no Patient subject and is skipped")
-            return
-        }
-        let (time, timeText) = FHIRResource.effectiveTime(resource, clock: options.clock)
-        if status != "entered-in-error", let time, !options.isNearPeriod(time) { return }
+        guard let row = resourceRow(resource, type: "MedicationAdministration", place: place) else { return }
+        if row.status != "entered-in-error", let time = row.time, !options.isNearPeriod(time) { return }
         var key: String?
         var name: String?
         if let concept = resource["medicationCodeableConcept"] {
@@ -358,27 +373,11 @@ final class FHIRIndex {
             name = FHIRResource.string(reference, "display")
             key = key ?? name
         }
-        var problem: String?
-        if key == nil {
-            problem = "a medication administration without a medication"
-        } else if time == nil {
-            problem = timeText.map { "an effective time that cannot be placed on a day (\($0.prefix(40)))" } ?? "no effective time"
-        }
-        let version = FHIRResource.version(resource, clock: options.clock)
         let s = insertDose
-        s.bind(1, patient)
-        s.bind(2, order)
-        s.bind(3, id)
-        let identifiers = FHIRResource.identifierKeys(resource).joined(separator: "\n")
-        s.bind(4, identifiers.isEmpty ? nil : identifiers)
-        s.bind(5, version.number)
-        s.bind(6, version.updated)
-        s.bind(7, status)
+        bind(row, to: s, timeColumn: 10)
         s.bind(8, key)
         s.bind(9, name)
-        s.bind(10, time?.milliseconds)
-        s.bind(11, time.map { Int64($0.dateOnly ? 1 : 0) })
-        s.bind(12, problem)
+        s.bind(12, key == nil ? "a medication administration without a medication" : row.timeProblem)
         try s.run()
     }
 }

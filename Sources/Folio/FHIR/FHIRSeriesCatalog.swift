@@ -44,9 +44,12 @@ enum FHIRSeriesCatalog {
     /// The named series of a LOINC code.
     static func series(loincCode code: String) -> Series? { byCode[code] }
 
-    /// The series named `name`.
-    static func series(named name: String) -> Series? { all.first { $0.name == name } }
+    private static let byName: [String: (series: Series, position: Int)] = Dictionary(
+        uniqueKeysWithValues: all.enumerated().map { ($1.name, ($1, $0)) })
+
+    /// The series named `name` (looked up for every reading: a table, not a scan).
+    static func series(named name: String) -> Series? { byName[name]?.series }
 
     /// The position of a named series, for ordering a record's `series`.
-    static func order(of name: String) -> Int { all.firstIndex { $0.name == name } ?? all.count }
+    static func order(of name: String) -> Int { byName[name]?.position ?? all.count }
 }

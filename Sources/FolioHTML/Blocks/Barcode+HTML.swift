@@ -7,8 +7,7 @@ extension Barcode: HTMLBlock {
     /// the SVG's title, and its caption.
     func html(in writer: inout HTMLBodyWriter, path: String) throws -> HTML {
         let symbol = try BarcodeSymbol(self, path: path)
-        let drawing = symbol.drawing(
-            width: width?.points ?? (symbology.isMatrix ? 85 : 170), color: .black, description: "")
+        let drawing = symbol.drawing(width: shownWidth, color: .black, description: "")
         // At its own width, as in the PDF (a scanner needs whole modules, not a column-wide stretch),
         // with sharp module edges on screens.
         writer.style.add("barcode") { r in

@@ -7,9 +7,8 @@ extension Barcode: LaidOutBlock {
     /// a figure whose text alternative says what it is and what it holds, with its caption.
     func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
         let symbol = try BarcodeSymbol(self, path: path)
-        let shownWidth = min(width?.points ?? (symbology.isMatrix ? 85 : 170), builder.width)
         // Black on white whatever the theme: scanners need the contrast.
-        let drawing = symbol.drawing(width: shownWidth, color: .black, description: "")
+        let drawing = symbol.drawing(width: min(shownWidth, builder.width), color: .black, description: "")
         return [
             FigureFlowable(
                 content: .drawing(drawing), title: nil, caption: builder.caption(caption), frameWidth: builder.width,
