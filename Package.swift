@@ -42,7 +42,7 @@ let package = Package(
         ),
         // librsvg, loaded with dlopen on the first SVG picture (Debian's librsvg2-2).
         .target(name: "CRSVG", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CPDFFinish", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("deflate")]),
+        .target(name: "CPDFFinish", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("deflate"), .linkedLibrary("crypto")]),
         // Barcodes (Debian's libzint): QR, Data Matrix, Code 128, PDF417, EAN-13 as rectangles.
         .target(name: "CBarcode", linkerSettings: [.linkedLibrary("zint")]),
         // SQLite (Debian's libsqlite3): the temporary index a FHIR export is sorted through by patient.

@@ -2,6 +2,7 @@
 // qpdf 11: use std::shared_ptr throughout, not the deprecated PointerHolder.
 #define POINTERHOLDER_TRANSITION 4
 #include "folio_pdf_finish.h"
+#include "PDFSigning.hh"
 
 #include <libdeflate.h>
 #include <qpdf/Buffer.hh>
@@ -19,8 +20,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -133,8 +136,27 @@ class FileAssembler {
         streams[number] = dictionary.unparse() + "\nstream\n" + body + "\nendstream";
     }
 
+    /// `object`, a new indirect object qpdf numbered (the next number after the file's), is
+    /// written as qpdf holds it. Only before any `reserve`: qpdf does not know those numbers.
+    void adopt(QPDFObjectHandle object) {
+        int number = object.getObjGen().getObj();
+        if (number < nextNumber || reserved) throw std::logic_error("a new object numbered after reserving");
+        nextNumber = number + 1;
+        if (object.isStream()) {
+            std::shared_ptr<Buffer> data = object.getRawStreamData();
+            replaceStream(
+                number, object.getDict().shallowCopy(), std::string(reinterpret_cast<char const *>(data->getBuffer()), data->getSize()),
+                false);
+        } else {
+            rewritten[number] = object;
+        }
+    }
+
     /// A new stream object's number (its content is set with `replaceStream`).
-    int reserve() { return nextNumber++; }
+    int reserve() {
+        reserved = true;
+        return nextNumber++;
+    }
 
     /// Object `number` is no longer used: it is written as null.
     void remove(int number) { removed.insert(number); }
@@ -209,6 +231,7 @@ class FileAssembler {
     QPDF &pdf;
     std::string_view original;
     bool copyable = true;
+    bool reserved = false;
     int nextNumber = 0;
     std::map<int, size_t> offsets;
     std::map<int, QPDFObjectHandle> rewritten;
@@ -687,6 +710,184 @@ void finishPages(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler 
     }
 }
 
+/// Appends `key` with `value` to a number tree (the structure's parent tree) whose keys are all
+/// below `key`: to its rightmost leaf, widening the /Limits on the way down.
+void appendToNumberTree(QPDFObjectHandle tree, long long key, QPDFObjectHandle value, FileAssembler *file) {
+    QPDFObjectHandle node = tree;
+    for (int depth = 0; depth < 32; ++depth) {
+        QPDFObjectHandle kids = node.getKey("/Kids");
+        if (!kids.isArray() || kids.getArrayNItems() == 0) break;
+        QPDFObjectHandle last = kids.getArrayItem(kids.getArrayNItems() - 1);
+        if (!last.isDictionary()) break;
+        QPDFObjectHandle limits = last.getKey("/Limits");
+        if (limits.isArray() && limits.getArrayNItems() == 2) {
+            limits.setArrayItem(1, QPDFObjectHandle::newInteger(key));
+            if (file != nullptr) file->rewrite(limits);
+        }
+        if (file != nullptr) file->rewrite(last);
+        node = last;
+    }
+    QPDFObjectHandle numbers = node.getKey("/Nums");
+    if (!numbers.isArray()) {
+        numbers = QPDFObjectHandle::newArray();
+        node.replaceKey("/Nums", numbers);
+    }
+    numbers.appendItem(QPDFObjectHandle::newInteger(key));
+    numbers.appendItem(value);
+    if (file != nullptr) {
+        file->rewrite(numbers);
+        file->rewrite(node);
+        file->rewrite(tree);
+    }
+}
+
+/// The next free key of the structure's parent tree: after /ParentTreeNextKey and after the
+/// last key of the tree's rightmost leaf (keys are sorted).
+long long nextParentTreeKey(QPDFObjectHandle treeRoot) {
+    long long next = 0;
+    QPDFObjectHandle declared = treeRoot.getKey("/ParentTreeNextKey");
+    if (declared.isInteger()) next = declared.getIntValue();
+    QPDFObjectHandle node = treeRoot.getKey("/ParentTree");
+    for (int depth = 0; depth < 32 && node.isDictionary(); ++depth) {
+        QPDFObjectHandle kids = node.getKey("/Kids");
+        if (!kids.isArray() || kids.getArrayNItems() == 0) break;
+        node = kids.getArrayItem(kids.getArrayNItems() - 1);
+    }
+    QPDFObjectHandle numbers = node.isDictionary() ? node.getKey("/Nums") : QPDFObjectHandle::newNull();
+    for (int index = 0; numbers.isArray() && index + 1 < numbers.getArrayNItems(); index += 2) {
+        QPDFObjectHandle key = numbers.getArrayItem(index);
+        if (key.isInteger() && key.getIntValue() >= next) next = key.getIntValue() + 1;
+    }
+    return next;
+}
+
+/// A PDF date in UTC: D:20261124093000+00'00'.
+std::string pdfDate(long long seconds) {
+    std::time_t time = static_cast<std::time_t>(seconds);
+    struct tm parts {};
+    if (gmtime_r(&time, &parts) == nullptr) return "D:19700101000000+00'00'";
+    char text[32];
+    std::strftime(text, sizeof text, "D:%Y%m%d%H%M%S+00'00'", &parts);
+    return text;
+}
+
+/// An invisible signature field on the first page (PAdES: /SubFilter /ETSI.CAdES.detached) whose
+/// signature dictionary's /Contents and /ByteRange are placeholders `folio_signing::signInPlace`
+/// fills once the file is written. The widget is printable and zero-sized with an empty
+/// appearance (PDF/A-2), described by /TU; in a tagged document it is a Form element's object
+/// (PDF/UA-1 7.18.4) at the end of the document's structure, found through the parent tree.
+/// Returns the hexadecimal marker the placeholder starts with.
+std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler *file) {
+    std::vector<QPDFPageObjectHelper> pages = QPDFPageDocumentHelper(pdf).getAllPages();
+    if (pages.empty()) throw std::runtime_error("signing: the document has no page");
+    QPDFObjectHandle page = pages.front().getObjectHandle();
+    std::string description = finishing.signature_description != nullptr ? finishing.signature_description : "Digital signature";
+    std::random_device random;
+    std::string nonce;
+    std::string marker;
+    static char const hex[] = "0123456789abcdef";
+    for (int index = 0; index < 16; ++index) {
+        auto byte = static_cast<unsigned char>(random() & 0xFF);
+        nonce += static_cast<char>(byte);
+        marker += hex[byte >> 4];
+        marker += hex[byte & 15];
+    }
+    size_t capacity = folio_signing::contentsCapacity(*finishing.signer);
+    std::string placeholder = nonce + std::string(capacity > 16 ? capacity - 16 : 0, '\0');
+
+    QPDFObjectHandle signature = pdf.makeIndirectObject(QPDFObjectHandle::parse(
+        "<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached "
+        "/ByteRange [ 0 9999999999 9999999999 9999999999 ] >>"));
+    signature.replaceKey("/Contents", QPDFObjectHandle::newString(placeholder));
+    signature.replaceKey("/M", QPDFObjectHandle::newString(pdfDate(finishing.signing_time)));
+    std::string const &name = folio_signing::signerName(*finishing.signer);
+    if (!name.empty()) signature.replaceKey("/Name", QPDFObjectHandle::newUnicodeString(name));
+    QPDFObjectHandle appearance = QPDFObjectHandle::newStream(&pdf, "");
+    appearance.getDict().replaceKey("/Type", QPDFObjectHandle::newName("/XObject"));
+    appearance.getDict().replaceKey("/Subtype", QPDFObjectHandle::newName("/Form"));
+    appearance.getDict().replaceKey("/BBox", QPDFObjectHandle::parse("[ 0 0 0 0 ]"));
+    QPDFObjectHandle field =
+        pdf.makeIndirectObject(QPDFObjectHandle::parse("<< /Type /Annot /Subtype /Widget /FT /Sig /F 132 /Rect [ 0 0 0 0 ] >>"));
+    field.replaceKey("/T", QPDFObjectHandle::newUnicodeString("Signature"));
+    field.replaceKey("/TU", QPDFObjectHandle::newUnicodeString(description));
+    field.replaceKey("/V", signature);
+    field.replaceKey("/P", page);
+    QPDFObjectHandle appearances = QPDFObjectHandle::newDictionary();
+    appearances.replaceKey("/N", appearance);
+    field.replaceKey("/AP", appearances);
+    if (file != nullptr) {
+        file->adopt(signature);
+        file->adopt(appearance);
+        file->adopt(field);
+    }
+
+    QPDFObjectHandle annotations = page.getKey("/Annots");
+    if (!annotations.isArray()) {
+        annotations = QPDFObjectHandle::newArray();
+        page.replaceKey("/Annots", annotations);
+    }
+    annotations.appendItem(field);
+    if (file != nullptr) {
+        file->rewrite(annotations);
+        file->rewrite(page);
+    }
+
+    QPDFObjectHandle treeRoot = pdf.getRoot().getKey("/StructTreeRoot");
+    if (finishing.tagged && treeRoot.isDictionary()) {
+        // The last element of the document: under a single Document element when there is one.
+        QPDFObjectHandle parent = treeRoot;
+        std::vector<QPDFObjectHandle> top = kidsOf(treeRoot);
+        if (top.size() == 1 && isStructureElement(top.front()) && hasName(top.front(), "/S", "/Document")) parent = top.front();
+        QPDFObjectHandle element = pdf.makeIndirectObject(QPDFObjectHandle::newDictionary());
+        element.replaceKey("/Type", QPDFObjectHandle::newName("/StructElem"));
+        element.replaceKey("/S", QPDFObjectHandle::newName("/Form"));
+        element.replaceKey("/P", parent);
+        element.replaceKey("/Pg", page);
+        element.replaceKey("/Alt", QPDFObjectHandle::newUnicodeString(description));
+        QPDFObjectHandle reference = QPDFObjectHandle::newDictionary();
+        reference.replaceKey("/Type", QPDFObjectHandle::newName("/OBJR"));
+        reference.replaceKey("/Obj", field);
+        reference.replaceKey("/Pg", page);
+        element.replaceKey("/K", reference);
+        if (file != nullptr) file->adopt(element);
+        std::vector<QPDFObjectHandle> kids = kidsOf(parent);
+        kids.push_back(element);
+        setKids(parent, kids);
+        long long key = nextParentTreeKey(treeRoot);
+        field.replaceKey("/StructParent", QPDFObjectHandle::newInteger(key));
+        QPDFObjectHandle parentTree = treeRoot.getKey("/ParentTree");
+        if (!parentTree.isDictionary()) {
+            parentTree = QPDFObjectHandle::newDictionary();
+            treeRoot.replaceKey("/ParentTree", parentTree);
+        }
+        appendToNumberTree(parentTree, key, element, file);
+        treeRoot.replaceKey("/ParentTreeNextKey", QPDFObjectHandle::newInteger(key + 1));
+        if (file != nullptr) {
+            file->rewrite(parent);
+            file->rewrite(treeRoot);
+        }
+    }
+
+    QPDFObjectHandle catalog = pdf.getRoot();
+    QPDFObjectHandle form = catalog.getKey("/AcroForm");
+    if (!form.isDictionary()) {
+        form = QPDFObjectHandle::newDictionary();
+        catalog.replaceKey("/AcroForm", form);
+    }
+    QPDFObjectHandle fields = form.getKey("/Fields");
+    if (!fields.isArray()) {
+        fields = QPDFObjectHandle::newArray();
+        form.replaceKey("/Fields", fields);
+    }
+    fields.appendItem(field);
+    form.replaceKey("/SigFlags", QPDFObjectHandle::newInteger(3));
+    if (file != nullptr) {
+        file->rewrite(fields);
+        file->rewrite(form);
+    }
+    return marker;
+}
+
 void finishCatalog(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler *file) {
     QPDFObjectHandle catalog = pdf.getRoot();
     std::map<std::string, std::string> references;
@@ -771,9 +972,11 @@ extern "C" int folio_pdf_finish(
         FileAssembler *file = assembler.canCopy() && !encrypting ? &assembler : nullptr;
         if (finishing->tagged) finishStructure(document, *finishing, file);
         finishPages(document, *finishing, file);
+        std::string marker = finishing->signer != nullptr ? addSignatureField(document, *finishing, file) : "";
         finishCatalog(document, *finishing, file);
         if (file != nullptr) {
             std::string assembled = assembler.assemble();
+            if (finishing->signer != nullptr) folio_signing::signInPlace(*finishing->signer, assembled, marker);
             auto bytes = static_cast<unsigned char *>(std::malloc(assembled.size() > 0 ? assembled.size() : 1));
             if (bytes == nullptr) throw std::runtime_error("out of memory");
             std::memcpy(bytes, assembled.data(), assembled.size());
@@ -801,7 +1004,14 @@ extern "C" int folio_pdf_finish(
         size_t size = buffer->getSize();
         auto bytes = static_cast<unsigned char *>(std::malloc(size > 0 ? size : 1));
         if (bytes == nullptr) throw std::runtime_error("out of memory");
-        std::memcpy(bytes, buffer->getBuffer(), size);
+        if (finishing->signer != nullptr) {
+            std::string written(reinterpret_cast<char const *>(buffer->getBuffer()), size);
+            buffer.reset();
+            folio_signing::signInPlace(*finishing->signer, written, marker);
+            std::memcpy(bytes, written.data(), size);
+        } else {
+            std::memcpy(bytes, buffer->getBuffer(), size);
+        }
         *output = bytes;
         *output_length = size;
         return 0;

@@ -23,6 +23,8 @@ public struct RenderOptions: Sendable {
     public var idPrefix: String?
     /// HTML only: a Mustache page shell replacing the built-in one (see Templates/page.mustache).
     public var pageTemplate: String?
+    /// PDF only: signs every PDF (PAdES baseline B-B) when set.
+    public var signer: PDFSigner?
 
     /// Options with a base folder for image paths, a theme and HTML settings.
     public init(
@@ -56,7 +58,7 @@ extension Document {
 
     /// The document as PDF bytes.
     public func pdf(options: RenderOptions = RenderOptions()) throws -> Data {
-        try prepared(options: options).pdfWithReport().data
+        try prepared(options: options).pdfWithReport(signer: options.signer).data
     }
 
     /// The HTML renderer for `options`, to ask for the output and its Content-Security-Policy.
@@ -81,7 +83,7 @@ extension Document {
 
     /// The PDF and the layout report of its pagination.
     public func pdfWithReport(options: RenderOptions = RenderOptions()) throws -> PDFRenderer.Result {
-        try prepared(options: options).pdfWithReport()
+        try prepared(options: options).pdfWithReport(signer: options.signer)
     }
 
     /// The document in `format` with its page count (nil for HTML, which has no pages).
@@ -119,9 +121,11 @@ extension Document {
 }
 
 extension PreparedDocument {
-    /// The PDF and the layout report of its pagination.
-    package func pdfWithReport() throws -> PDFRenderer.Result {
-        try PDFRenderer(theme: theme, assets: .embeddedOnly).renderWithReport(self)
+    /// The PDF and the layout report of its pagination, signed by `signer` when there is one.
+    package func pdfWithReport(signer: PDFSigner? = nil) throws -> PDFRenderer.Result {
+        var renderer = PDFRenderer(theme: theme, assets: .embeddedOnly)
+        renderer.signer = signer
+        return try renderer.renderWithReport(self)
     }
 
     /// The HTML `options.html` asks for, with the Content-Security-Policy it works under
@@ -134,7 +138,7 @@ extension PreparedDocument {
     package func renderCountingPages(as format: OutputFormat, options: RenderOptions) throws -> (data: Data, pages: Int?) {
         switch format {
         case .pdf:
-            let result = try pdfWithReport()
+            let result = try pdfWithReport(signer: options.signer)
             return (result.data, result.pages)
         case .html: return (Data(try renderedHTML(options: options).html.utf8), nil)
         }

@@ -4,7 +4,8 @@ extension BuiltInStrings {
     package static let english = BuiltInStrings(
         language: "en", decimalSeparator: ".", localeIdentifier: "en_US_POSIX",
         table: [
-            .tip: "Tip", .alert: "Alert", .noData: "No data", .continued: "continued", .pageFooter: "Page {page} of {pages}",
+            .tip: "Tip", .digitalSignature: "Digital signature", .alert: "Alert", .noData: "No data", .continued: "continued",
+            .pageFooter: "Page {page} of {pages}",
             .data: "Data", .table: "Table", .chart: "Chart", .report: "Report",
             .category: "Category", .segment: "Segment", .value: "Value", .share: "Share", .ring: "Ring", .progress: "Progress",
             .barChart: "Bar chart", .stackedBarChart: "Stacked bar chart", .lineChart: "Line chart", .scatterChart: "Scatter chart",
@@ -21,7 +22,7 @@ extension BuiltInStrings {
     package static let french = BuiltInStrings(
         language: "fr", decimalSeparator: ",", localeIdentifier: "fr_FR",
         table: [
-            .tip: "Conseil", .alert: "Alerte", .noData: "Aucune donnée", .continued: "suite",
+            .tip: "Conseil", .digitalSignature: "Signature numérique", .alert: "Alerte", .noData: "Aucune donnée", .continued: "suite",
             .pageFooter: "Page {page} sur {pages}", .data: "Données", .table: "Tableau", .chart: "Graphique", .report: "Rapport",
             .category: "Catégorie", .segment: "Segment", .value: "Valeur", .share: "Part", .ring: "Anneau", .progress: "Progression",
             .barChart: "Graphique à barres", .stackedBarChart: "Graphique à barres empilées", .lineChart: "Graphique linéaire",
@@ -39,7 +40,7 @@ extension BuiltInStrings {
     package static let german = BuiltInStrings(
         language: "de", decimalSeparator: ",", localeIdentifier: "de_DE",
         table: [
-            .tip: "Tipp", .alert: "Warnung", .noData: "Keine Daten", .continued: "Fortsetzung",
+            .tip: "Tipp", .digitalSignature: "Digitale Signatur", .alert: "Warnung", .noData: "Keine Daten", .continued: "Fortsetzung",
             .pageFooter: "Seite {page} von {pages}", .data: "Daten", .table: "Tabelle", .chart: "Diagramm", .report: "Bericht",
             .category: "Kategorie", .segment: "Segment", .value: "Wert", .share: "Anteil", .ring: "Ring", .progress: "Fortschritt",
             .barChart: "Balkendiagramm", .stackedBarChart: "Gestapeltes Balkendiagramm", .lineChart: "Liniendiagramm",
@@ -57,7 +58,7 @@ extension BuiltInStrings {
     package static let spanish = BuiltInStrings(
         language: "es", decimalSeparator: ",", localeIdentifier: "es_ES",
         table: [
-            .tip: "Consejo", .alert: "Alerta", .noData: "Sin datos", .continued: "continuación",
+            .tip: "Consejo", .digitalSignature: "Firma digital", .alert: "Alerta", .noData: "Sin datos", .continued: "continuación",
             .pageFooter: "Página {page} de {pages}", .data: "Datos", .table: "Tabla", .chart: "Gráfico", .report: "Informe",
             .category: "Categoría", .segment: "Segmento", .value: "Valor", .share: "Proporción", .ring: "Anillo", .progress: "Progreso",
             .barChart: "Gráfico de barras", .stackedBarChart: "Gráfico de barras apiladas", .lineChart: "Gráfico de líneas",
@@ -75,7 +76,7 @@ extension BuiltInStrings {
     package static let portuguese = BuiltInStrings(
         language: "pt", decimalSeparator: ",", localeIdentifier: "pt_PT",
         table: [
-            .tip: "Dica", .alert: "Alerta", .noData: "Sem dados", .continued: "continuação",
+            .tip: "Dica", .digitalSignature: "Assinatura digital", .alert: "Alerta", .noData: "Sem dados", .continued: "continuação",
             .pageFooter: "Página {page} de {pages}", .data: "Dados", .table: "Tabela", .chart: "Gráfico", .report: "Relatório",
             .category: "Categoria", .segment: "Segmento", .value: "Valor", .share: "Proporção", .ring: "Anel", .progress: "Progresso",
             .barChart: "Gráfico de barras", .stackedBarChart: "Gráfico de barras empilhadas", .lineChart: "Gráfico de linhas",
@@ -93,7 +94,7 @@ extension BuiltInStrings {
     package static let arabic = BuiltInStrings(
         language: "ar", decimalSeparator: ".", isRightToLeft: true, localeIdentifier: "ar@numbers=latn",
         table: [
-            .tip: "نصيحة", .alert: "تنبيه", .noData: "لا توجد بيانات", .continued: "تابع",
+            .tip: "نصيحة", .digitalSignature: "توقيع رقمي", .alert: "تنبيه", .noData: "لا توجد بيانات", .continued: "تابع",
             .pageFooter: "صفحة {page} من {pages}", .data: "البيانات", .table: "جدول", .chart: "رسم بياني", .report: "تقرير",
             .category: "الفئة", .segment: "الجزء", .value: "القيمة", .share: "النسبة", .ring: "الحلقة", .progress: "التقدم",
             .barChart: "مخطط شريطي", .stackedBarChart: "مخطط شريطي مكدس", .lineChart: "مخطط خطي",
@@ -111,7 +112,7 @@ extension BuiltInStrings {
     package static let chinese = BuiltInStrings(
         language: "zh", decimalSeparator: ".", localeIdentifier: "zh_CN",
         table: [
-            .tip: "提示", .alert: "警告", .noData: "无数据", .continued: "续",
+            .tip: "提示", .digitalSignature: "数字签名", .alert: "警告", .noData: "无数据", .continued: "续",
             .pageFooter: "第 {page} 页，共 {pages} 页", .data: "数据", .table: "表格", .chart: "图表", .report: "报告",
             .category: "类别", .segment: "部分", .value: "数值", .share: "占比", .ring: "圆环", .progress: "进度",
             .barChart: "柱状图", .stackedBarChart: "堆积柱状图", .lineChart: "折线图", .scatterChart: "散点图",

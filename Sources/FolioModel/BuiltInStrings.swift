@@ -51,6 +51,8 @@ public struct BuiltInStrings: Sendable, Hashable {
         case oneValueBeyond
         /// A threshold without a label, in `valuesBeyond`.
         case theThreshold
+        /// What a signed PDF's invisible signature field is, for a screen reader: "Digital signature".
+        case digitalSignature
     }
 
     /// A document's replacements for single built-in strings, written as `strings: {tip: "Hint"}`;

@@ -13,6 +13,8 @@ struct PDFFinisher {
     let document: Document
     let structure: StructureRecord
     let date: Date
+    /// Signs the finished file when set.
+    var signer: PDFSigner?
 
     func finish(_ pdf: Data) throws -> Data {
         let metadata = document.metadata
@@ -29,7 +31,11 @@ struct PDFFinisher {
         let protection = document.protection
         // Without an owner password, a random one nobody is given: the restrictions then hold.
         let ownerPassword = protection.map { $0.ownerPassword ?? PDFFinisher.randomPassword() }
-        let strings = CStringArray([xmp, metadata.language, PDFFinisher.outputCondition, protection?.userPassword, ownerPassword])
+        let signatureName = document.builtInStrings[.digitalSignature]
+        let signatureDescription = signer.map { $0.commonName.isEmpty ? signatureName : "\(signatureName): \($0.commonName)" }
+        let strings = CStringArray([
+            xmp, metadata.language, PDFFinisher.outputCondition, protection?.userPassword, ownerPassword, signatureDescription,
+        ])
         let figures = CStringArray(structure.figureAlternatives)
         let links = CStringArray(structure.linkDescriptions)
         let continues = CArray(structure.tableContinues.map { UInt8($0 ? 1 : 0) })
@@ -44,12 +50,13 @@ struct PDFFinisher {
             output_condition: strings.pointers[2], user_password: strings.pointers[3], owner_password: strings.pointers[4],
             allow_print: protection?.allow.contains(.print) == true ? 1 : 0, allow_copy: protection?.allow.contains(.copy) == true ? 1 : 0,
             allow_modify: protection?.allow.contains(.modify) == true ? 1 : 0,
-            allow_annotate: protection?.allow.contains(.annotate) == true ? 1 : 0)
+            allow_annotate: protection?.allow.contains(.annotate) == true ? 1 : 0, signer: signer?.pointer,
+            signing_time: Int64(Date().timeIntervalSince1970.clampedInt(.down)), signature_description: strings.pointers[5])
         var output: UnsafeMutablePointer<UInt8>?
         var outputLength = 0
         var message = [CChar](repeating: 0, count: 512)
         // The C arrays must outlive the call: ARC may free a class instance after its last use.
-        let status = withExtendedLifetime((strings, figures, links, continues, spanningCells, spanningColumns)) {
+        let status = withExtendedLifetime((strings, figures, links, continues, spanningCells, spanningColumns, signer)) {
             profile.withUnsafeBytes { profile in
                 pdf.withUnsafeBytes { pdf in
                     finishing.icc_profile = archival ? profile.bindMemory(to: UInt8.self).baseAddress : nil

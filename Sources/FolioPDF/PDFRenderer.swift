@@ -14,6 +14,8 @@ public struct PDFRenderer {
     public var theme: Theme
     /// Where image files may be read from.
     public var assets: AssetAccess
+    /// Signs every PDF when set (PAdES baseline B-B).
+    public var signer: PDFSigner?
 
     /// A renderer with `theme` whose relative image paths start from `baseDirectory`.
     public init(theme: Theme = .standard, baseDirectory: URL? = nil) {
@@ -99,8 +101,9 @@ public struct PDFRenderer {
         try CairoStatus.require(status, while: "drawing the PDF")
         try CairoStatus.require(cairo_surface_status(surface), while: "writing the PDF")
         try RenderDeadline.check(at: "finishing the PDF")
-        let data = try PDFFinisher(document: document, structure: canvas.structure, date: PDFRenderer.creationDate(document.metadata))
-            .finish(sink.data)
+        let data = try PDFFinisher(
+            document: document, structure: canvas.structure, date: PDFRenderer.creationDate(document.metadata), signer: signer
+        ).finish(sink.data)
         return Result(data: data, report: layout.report)
     }
 

@@ -74,6 +74,8 @@ struct DocumentRendering: Sendable {
     let assets: AssetAccess
     let pageTemplate: String?
     let templates: TemplateLibrary
+    /// Signs every PDF when set.
+    let signer: PDFSigner?
 
     /// What `request` asks for.
     func render(_ request: RenderRequest) throws -> RenderedBody {
@@ -121,6 +123,7 @@ struct DocumentRendering: Sendable {
     func render(_ decoded: Document, parameters: RenderParameters) throws -> RenderedBody {
         var options = RenderOptions(theme: theme, html: parameters.html, pageTemplate: pageTemplate)
         options.assets = assets
+        options.signer = signer
         try RenderDeadline.check(at: "checking the document")
         let document = try decoded.prepared(options: options)
         if parameters.report {
@@ -131,7 +134,7 @@ struct DocumentRendering: Sendable {
         }
         switch parameters.format {
         case .pdf:
-            let result = try document.pdfWithReport()
+            let result = try document.pdfWithReport(signer: signer)
             let (bytes, pages) = (result.data, result.pages)
             return RenderedBody(bytes: bytes, contentType: "application/pdf", pages: pages)
         case .html:

@@ -24,7 +24,7 @@ final class RenderService: Sendable {
         }
         rendering = DocumentRendering(
             theme: settings.theme, assets: settings.assets.map { .confined($0) } ?? .embeddedOnly,
-            pageTemplate: settings.pageTemplate, templates: settings.templates)
+            pageTemplate: settings.pageTemplate, templates: settings.templates, signer: settings.signer)
     }
 
     /// The renderer of one pool thread: its worker process started, fonts loaded and a small

@@ -45,6 +45,8 @@ public struct ServerSettings: Sendable {
     /// only the request it was drawing; nil renders in threads of the server (`--in-process`).
     /// The time limit is `timeout`; the settings' own `timeLimit` is not used.
     public var workerProcesses: WorkerSettings?
+    /// Sign every PDF with this key and certificate (PAdES baseline B-B); nil for none.
+    public var signer: PDFSigner?
 
     /// The default settings: loopback, port 8080, no token, no assets, no templates.
     public init() {}

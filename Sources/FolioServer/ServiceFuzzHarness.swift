@@ -12,7 +12,7 @@ package enum ServiceFuzzHarness {
     private static let rendering: DocumentRendering = {
         let templates = (try? TemplateLibrary(directory: "Templates")) ?? TemplateLibrary()
         let assets = (try? AssetFolder(path: "Templates")).map { AssetAccess.confined($0) } ?? .embeddedOnly
-        return DocumentRendering(theme: .standard, assets: assets, pageTemplate: nil, templates: templates)
+        return DocumentRendering(theme: .standard, assets: assets, pageTemplate: nil, templates: templates, signer: nil)
     }()
 
     /// Runs one input; returns the problem's detail (or the error), or nil when it rendered.

@@ -29,6 +29,7 @@ package final class ServiceWorkerJob: RenderWorkerJob {
                 ("assets", settings.assets.map { .string($0.root.isEmpty ? "/" : $0.root) } ?? .null),
                 ("pageTemplate", settings.pageTemplate.map(TreeValue.string) ?? .null),
                 ("templates", .array(templates)),
+                ("signer", settings.signer.map { PDFSigner.setupValue($0.material) } ?? .null),
             ]), body: body)
     }
 
@@ -51,7 +52,8 @@ package final class ServiceWorkerJob: RenderWorkerJob {
             }
         }
         rendering = DocumentRendering(
-            theme: theme, assets: assets, pageTemplate: pageTemplate, templates: try TemplateLibrary(sources: sources))
+            theme: theme, assets: assets, pageTemplate: pageTemplate, templates: try TemplateLibrary(sources: sources),
+            signer: try setup["signer"].flatMap(PDFSigner.init(setupValue:)))
         try ServiceWorkerJob.selfTest(rendering)
     }
 

@@ -149,6 +149,7 @@ do {
         let cW3 = cProgram?.w3TwoProcesses(count: 1000)
         if let cW3 { print(String(format: "W3 1,000 PDFs, the C program in two processes: %.1f documents/s", cW3)) }
         targets.ratio("W3 PDF, folio batch --jobs 2", folio: rates["pdf-2"], c: cW3, unit: "documents/s", atLeast: 0.9)
+        targets.forScale("W3 PDF, folio batch --jobs 2, signed", folio: rates["pdf-2-signed"], c: cW3, unit: "documents/s")
     }
     if FileManager.default.isExecutableFile(atPath: binary.path) {
         let fhir = FHIRBenchmark.run(folio: binary, bench: benchDirectory)

@@ -102,6 +102,8 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var renderWorkers: RenderWorkerOption
 
+    @OptionGroup var signing: SigningOptions
+
     func validate() throws {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 256") }
         let formats = try formats()
@@ -111,6 +113,7 @@ struct BatchCommand: ParsableCommand {
         _ = try shardValue()
         if let emit, emit != "fhir" { throw ValidationError("--emit takes fhir") }
         if documentType != nil, emit == nil { throw ValidationError("--document-type needs --emit fhir") }
+        if signing.isSigning, !formats.contains(.pdf) { throw ValidationError("--sign-key signs PDFs; add pdf to --format") }
     }
 
     func formats() throws -> [OutputFormat] {
@@ -147,6 +150,7 @@ struct BatchCommand: ParsableCommand {
             options.html = htmlOutput.html ?? .page
             options.workers = renderWorkers.workers(timeLimit: timeLimit)
             options.fhir = try dataFormat.fhirOptions()
+            options.signer = try signing.load { StandardStreams.printError("folio: warning: \($0)") }
             if emit != nil {
                 options.documentReferences = try documentType.map { try FHIRDocumentReference.DocumentType(parsing: $0) } ?? .summary
             }

@@ -61,6 +61,9 @@ struct RenderCommand: ParsableCommand {
         if input == "-", output == nil {
             throw ValidationError("reading standard input needs -o (use '-o -' for standard output)")
         }
+        if signing.isSigning, resolvedFormat != .pdf {
+            throw ValidationError("--sign-key signs a PDF; HTML output cannot be signed")
+        }
         if passwordFile != nil, resolvedFormat != .pdf {
             throw ValidationError("--password-file protects a PDF; HTML output cannot be encrypted")
         }
@@ -81,6 +84,8 @@ struct RenderCommand: ParsableCommand {
     }
 
     @OptionGroup var lenient: LenientOption
+
+    @OptionGroup var signing: SigningOptions
 
     @Option(
         help: "PDF only: protect the PDF (AES-256) with the password in FILE (its first line), over the document's protection.userPassword."
@@ -111,6 +116,8 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func render() throws {
+        // The key and certificate are checked before the document is read.
+        let signer = try signing.load { StandardStreams.printError("folio: warning: \($0)") }
         let data: Data
         let baseDirectory: URL
         if input == "-" {
@@ -138,12 +145,13 @@ struct RenderCommand: ParsableCommand {
             baseDirectory: baseDirectory, theme: try theme.load(),
             html: htmlOutput.html ?? (fragment ? .fragment : .page), idPrefix: idPrefix)
         options.pageTemplate = try pageShell.load()
+        options.signer = signer
         // Validated, themed and with its images read once, whatever is rendered from it.
         let document = try decoded.prepared(options: options)
         var report: LayoutReport?
         var bytes: Data?
         if layoutReport != nil || strict {
-            let result = try document.pdfWithReport()
+            let result = try document.pdfWithReport(signer: options.signer)
             report = result.report
             if resolvedFormat == .pdf { bytes = result.data }
             if let path = layoutReport {

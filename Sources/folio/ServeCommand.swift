@@ -90,6 +90,8 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var renderWorkers: RenderWorkerOption
 
+    @OptionGroup var signing: SigningOptions
+
     func run() throws {
         do {
             guard let level = Logger.Level(rawValue: logLevel) else {
@@ -121,6 +123,7 @@ struct ServeCommand: ParsableCommand {
             settings.theme = try theme.load()
             settings.pageTemplate = try pageShell.load()
             settings.workerProcesses = renderWorkers.workers(timeLimit: timeout)
+            settings.signer = try signing.load { StandardStreams.printError("folio: warning: \($0)") }
             try settings.validate()
 
             LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: level) }

@@ -12,6 +12,44 @@
 extern "C" {
 #endif
 
+/// A key and certificate that sign PDFs (PAdES baseline B-B: a detached CMS with
+/// SubFilter ETSI.CAdES.detached over SHA-256, with the signing-certificate-v2 attribute), made
+/// with OpenSSL's libcrypto. Loaded once, used by any number of threads.
+typedef struct folio_pdf_signer folio_pdf_signer;
+
+/// What went wrong loading a signer (`folio_pdf_signer_create`).
+typedef enum folio_pdf_signer_problem {
+    FOLIO_SIGNER_OK = 0,
+    /// The private key cannot be read (not PEM, or encrypted and the passphrase is wrong or missing).
+    FOLIO_SIGNER_BAD_KEY = 1,
+    /// The certificate cannot be read.
+    FOLIO_SIGNER_BAD_CERTIFICATE = 2,
+    /// A certificate of the chain cannot be read.
+    FOLIO_SIGNER_BAD_CHAIN = 3,
+    /// The private key is not the certificate's.
+    FOLIO_SIGNER_KEY_MISMATCH = 4,
+    /// The certificate's key usage does not allow signing documents.
+    FOLIO_SIGNER_USAGE = 5,
+    /// A test signature failed.
+    FOLIO_SIGNER_FAILED = 6,
+} folio_pdf_signer_problem;
+
+/// A signer from PEM text: the private key (PKCS#8 or traditional; `passphrase` for an encrypted
+/// one, or NULL), the signing certificate, and optionally more certificates to embed (the chain
+/// up to the root, `chain_length` 0 for none). Returns NULL and sets `*problem` and a one-line
+/// reason in `message` when they cannot sign.
+folio_pdf_signer *folio_pdf_signer_create(
+    const char *key_pem, size_t key_length, const char *certificate_pem, size_t certificate_length, const char *chain_pem,
+    size_t chain_length, const char *passphrase, folio_pdf_signer_problem *problem, char *message, size_t message_capacity);
+
+/// The certificate's validity (seconds since 1970, UTC) and its subject's common name (UTF-8,
+/// NUL-terminated, cut to `name_capacity`).
+void folio_pdf_signer_describe(
+    const folio_pdf_signer *signer, long long *not_before, long long *not_after, char *name, size_t name_capacity);
+
+/// Frees a signer.
+void folio_pdf_signer_free(folio_pdf_signer *signer);
+
 /// What to add to a PDF written by Cairo. Strings are UTF-8 and NUL-terminated.
 typedef struct folio_pdf_finishing {
     /// BCP 47 language of the document (catalog /Lang); NULL or "" leaves it out.
@@ -52,6 +90,14 @@ typedef struct folio_pdf_finishing {
     int allow_copy;
     int allow_modify;
     int allow_annotate;
+    /// Signs the finished file (an invisible signature field on the first page, a Form element
+    /// in a tagged document's structure), or NULL for none.
+    const folio_pdf_signer *signer;
+    /// The signing time (seconds since 1970) for the signature dictionary's /M.
+    long long signing_time;
+    /// The signature field's description (/TU, and /Alt of its Form element), such as "Digital
+    /// signature of Example Clinic".
+    const char *signature_description;
 } folio_pdf_finishing;
 
 /// Finishes `pdf` (`length` bytes). On success returns 0 and sets `*output` (free it with

@@ -42,7 +42,7 @@ struct BatchDocumentWriter {
         for (format, name) in zip(formats, names) {
             let rendered: (data: Data, pages: Int?)
             if format == .pdf {
-                let result = try document.pdfWithReport()
+                let result = try document.pdfWithReport(signer: renderOptions.signer)
                 if strictLayout, let warning = result.report.warnings.first {
                     throw FolioError(path: warning.path, "layout: \(warning.message)")
                 }

@@ -39,6 +39,8 @@ public struct BatchOptions: Sendable {
     /// Write a FHIR DocumentReference of this type beside each record's documents
     /// (`NAME.fhir.json`) and a transaction Bundle of them all (`bundle.json`); nil for none.
     public var documentReferences: FHIRDocumentReference.DocumentType?
+    /// Sign every PDF with this key and certificate (PAdES baseline B-B); nil for none.
+    public var signer: PDFSigner?
 
     /// Options for a batch of `template` over `data` into `outputDirectory`.
     public init(

@@ -25,9 +25,14 @@ public final class BatchRunner: Sendable {
         templateData = try BoundedFile.read(
             options.template.path, limit: InputLimits.documentBytes, field: "", what: "template", regularOnly: true)
         template = try DocumentTemplate(data: templateData, format: DocumentDecoder.Format(fileName: options.template.path))
-        renderOptions = RenderOptions(
+        if options.signer != nil, !options.formats.contains(.pdf) {
+            throw FolioError(path: "--sign-key", "signs PDFs, and this batch writes none (--format)")
+        }
+        var renderOptions = RenderOptions(
             baseDirectory: options.template.deletingLastPathComponent(), theme: options.theme,
             html: options.html)
+        renderOptions.signer = options.signer
+        self.renderOptions = renderOptions
         writer = BatchDocumentWriter(
             template: template, renderOptions: renderOptions, formats: options.formats, outputDirectory: options.outputDirectory,
             strictLayout: options.strictLayout, lenient: options.lenient)

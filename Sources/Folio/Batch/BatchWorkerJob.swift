@@ -21,6 +21,7 @@ package final class BatchWorkerJob: RenderWorkerJob {
                 ("strictLayout", .bool(options.strictLayout)),
                 ("lenient", .bool(options.lenient)),
                 ("theme", .string(theme)),
+                ("signer", renderOptions.signer.map { PDFSigner.setupValue($0.material) } ?? .null),
             ]), body: templateData)
     }
 
@@ -57,17 +58,19 @@ package final class BatchWorkerJob: RenderWorkerJob {
         let html = HTMLRenderer.Output(rawValue: try string("html")) ?? .page
         guard case .array(let formatNames)? = setup["formats"] else { throw FolioError(path: "", "the batch setup has no formats") }
         let template = try DocumentTemplate(data: setup.body, format: try string("templateFormat") == "json" ? .json : .yaml)
+        var renderOptions = RenderOptions(baseDirectory: URL(fileURLWithPath: try string("baseDirectory")), theme: theme, html: html)
+        renderOptions.signer = try setup["signer"].flatMap(PDFSigner.init(setupValue:))
         writer = BatchDocumentWriter(
             template: template,
-            renderOptions: RenderOptions(baseDirectory: URL(fileURLWithPath: try string("baseDirectory")), theme: theme, html: html),
+            renderOptions: renderOptions,
             formats: formatNames.compactMap { OutputFormat(rawValue: $0.text) },
             outputDirectory: URL(fileURLWithPath: try string("outputDirectory")),
             strictLayout: setup["strictLayout"] == .bool(true), lenient: setup["lenient"] == .bool(true))
-        try BatchWorkerJob.warmUp(theme: theme)
+        try BatchWorkerJob.warmUp(theme: theme, signer: renderOptions.signer)
     }
 
     /// Draws a small document in every format, so fonts are loaded before the first record.
-    static func warmUp(theme: Theme) throws {
+    static func warmUp(theme: Theme, signer: PDFSigner?) throws {
         let document = Document(
             title: "Folio",
             elements: [
@@ -75,7 +78,7 @@ package final class BatchWorkerJob: RenderWorkerJob {
                 .chart(.bar(BarChart(categories: ["a", "b"], series: [ChartSeries(title: "s", values: [1, 2])]), title: "Check")),
             ])
         let prepared = try document.prepared(options: RenderOptions(theme: theme))
-        _ = try prepared.pdfWithReport()
+        _ = try prepared.pdfWithReport(signer: signer)
         _ = try prepared.renderedHTML(options: RenderOptions(theme: theme))
     }
 

@@ -1,0 +1,27 @@
+// Signing a finished PDF (PAdES baseline B-B) with OpenSSL's libcrypto: see PDFSigning.cc.
+#ifndef FOLIO_PDF_SIGNING_HH
+#define FOLIO_PDF_SIGNING_HH
+
+#include "folio_pdf_finish.h"
+
+#include <cstddef>
+#include <string>
+
+namespace folio_signing {
+
+/// How many bytes the signature dictionary's /Contents must hold: the largest CMS this signer
+/// makes, with room to spare.
+size_t contentsCapacity(folio_pdf_signer const &signer);
+
+/// The signer's common name (for the signature dictionary's /Name), UTF-8; may be empty.
+std::string const &signerName(folio_pdf_signer const &signer);
+
+/// Signs `pdf` in place: `pdf` holds one signature dictionary whose /Contents is a hexadecimal
+/// string that starts with `marker` (lowercase hexadecimal digits) and whose /ByteRange is an
+/// array of four integers with room for ten digits each. The byte range becomes the whole file
+/// but that string, and the string the detached CMS over those bytes.
+void signInPlace(folio_pdf_signer const &signer, std::string &pdf, std::string const &marker);
+
+} // namespace folio_signing
+
+#endif
