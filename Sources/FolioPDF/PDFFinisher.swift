@@ -17,6 +17,11 @@ struct PDFFinisher {
     var signer: PDFSigner?
 
     func finish(_ pdf: Data) throws -> Data {
+        // A long-running service outlives certificates: a signature it can no longer make validly is an error.
+        if let signer, Date() >= signer.notAfter {
+            throw FolioError(
+                path: "--sign-cert", "the signing certificate expired on \(ISODate.dateTime(signer.notAfter.timeIntervalSince1970))")
+        }
         let metadata = document.metadata
         let archival = metadata.conformance == .archival
         let profile = archival ? try PDFFinisher.outputProfile() : Data()
