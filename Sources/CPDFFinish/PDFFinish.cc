@@ -2,6 +2,7 @@
 // qpdf 11: use std::shared_ptr throughout, not the deprecated PointerHolder.
 #define POINTERHOLDER_TRANSITION 4
 #include "folio_pdf_finish.h"
+#include "PDFObjectText.hh"
 #include "PDFSigning.hh"
 
 #include <libdeflate.h>
@@ -29,6 +30,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+struct folio_pdf_output {
+    std::string bytes;
+};
 
 namespace {
 
@@ -103,6 +108,34 @@ class FileAssembler {
     /// Whether the file can be copied object by object.
     bool canCopy() const { return copyable; }
 
+    /// The text of object `number` as the file has it (between `obj` and `endobj`), without qpdf
+    /// parsing it; empty when there is no such object.
+    std::string_view body(int number) {
+        if (ends.empty()) {
+            std::vector<std::pair<size_t, int>> byOffset;
+            for (auto const &[objectNumber, offset] : offsets) byOffset.emplace_back(offset, objectNumber);
+            std::sort(byOffset.begin(), byOffset.end());
+            size_t end = xrefOffset();
+            for (size_t index = 0; index < byOffset.size(); ++index) {
+                ends[byOffset[index].second] = index + 1 < byOffset.size() ? byOffset[index + 1].first : end;
+            }
+        }
+        auto offset = offsets.find(number);
+        auto end = ends.find(number);
+        if (offset == offsets.end() || end == ends.end() || end->second <= offset->second || end->second > original.size()) return {};
+        std::string_view span = original.substr(offset->second, end->second - offset->second);
+        size_t start = span.find("obj");
+        size_t stop = span.rfind("endobj");
+        if (start == std::string_view::npos || stop == std::string_view::npos || stop < start + 3) return {};
+        return span.substr(start + 3, stop - start - 3);
+    }
+
+    /// Object `number` is written with the text `body` (see `body`).
+    void replaceBody(int number, std::string body) {
+        rewritten.erase(number);
+        added[number] = std::move(body);
+    }
+
     /// `object` (indirect) is written as qpdf now holds it; a dictionary's keys in `references`
     /// are written with these values instead (references to new objects, which qpdf cannot hold
     /// without numbering, and so parsing, every object of the file).
@@ -175,7 +208,8 @@ class FileAssembler {
             spans[byOffset[index].second] = original.substr(start, stop - start);
         }
         std::string out;
-        out.reserve(original.size() + original.size() / 4);
+        // About the size of Cairo's file: the finishing step adds little.
+        out.reserve(original.size() + (original.size() >> 4) + 65536);
         out.append(original.substr(0, byOffset.front().first));
         std::vector<size_t> positions(static_cast<size_t>(nextNumber), 0);
         for (int number = 1; number < nextNumber; ++number) {
@@ -234,6 +268,7 @@ class FileAssembler {
     bool reserved = false;
     int nextNumber = 0;
     std::map<int, size_t> offsets;
+    std::map<int, size_t> ends;
     std::map<int, QPDFObjectHandle> rewritten;
     std::map<int, std::string> streams;
     std::map<int, std::string> added;
@@ -635,6 +670,198 @@ void finishStructure(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssemb
     }
 }
 
+/// The structure tree finished one element at a time from the file's text, for a file copied
+/// object by object: the same changes as `finishStructure` (/Alt on figures and links, /Scope on
+/// header cells, /ColSpan on cells across columns, split tables joined into one Table element),
+/// but no element becomes a qpdf object, so memory does not grow with the number of elements
+/// (a tagged table of 100,000 rows has 600,000 of them). Elements are visited depth first in
+/// document order; an element is kept only while its subtree is visited, and a split table's
+/// first part until its last part has been seen.
+class StructureStream {
+  public:
+    StructureStream(folio_pdf_finishing const &finishing, FileAssembler &file) : finishing(finishing), file(file) {}
+
+    /// Finishes every element under `treeRoot` (a qpdf object: the root alone is small).
+    void run(QPDFObjectHandle treeRoot) {
+        std::vector<QPDFObjectHandle> top = kidsOf(treeRoot);
+        std::vector<QPDFObjectHandle> kept;
+        for (auto &kid : top) {
+            int number = kid.isIndirect() ? kid.getObjGen().getObj() : 0;
+            Element element = number > 0 ? read(number) : Element{};
+            if (element.role.empty() || !visit(element, 1, 0, false)) kept.push_back(kid);
+        }
+        closeTable();
+        if (kept.size() != top.size()) setKids(treeRoot, kept);
+        file.rewrite(treeRoot);
+        if (figures != finishing.figure_count) {
+            throw std::runtime_error(
+                "the structure tree has " + std::to_string(figures) + " figures but " + std::to_string(finishing.figure_count) +
+                " were drawn");
+        }
+        if (tables != finishing.table_count) {
+            throw std::runtime_error(
+                "the structure tree has " + std::to_string(tables) + " tables but " + std::to_string(finishing.table_count) +
+                " were drawn");
+        }
+    }
+
+  private:
+    /// One element as the file has it: its number, its dictionary's text and its role (/S);
+    /// no role for an object that is not a structure element.
+    struct Element {
+        int number = 0;
+        std::string text;
+        std::string role;
+    };
+
+    folio_pdf_finishing const &finishing;
+    FileAssembler &file;
+    size_t figures = 0;
+    size_t tables = 0;
+    size_t links = 0;
+    size_t cells = 0;
+    size_t spanning = 0;
+    /// The open split table: its first part (written when the table ends) and every row of its parts.
+    Element tableFirst;
+    std::vector<std::string> tableRows;
+
+    Element read(int number) {
+        Element element;
+        element.number = number;
+        element.text = std::string(file.body(number));
+        if (element.text.empty()) return element;
+        size_t closing = 0;
+        std::vector<folio_text::Entry> entries = folio_text::entries(element.text, closing);
+        folio_text::Entry const *role = folio_text::find(entries, "/S");
+        folio_text::Entry const *type = folio_text::find(entries, "/Type");
+        bool structure = type == nullptr || element.text.compare(type->valueStart, type->end - type->valueStart, "/StructElem") == 0;
+        if (role != nullptr && structure) element.role = element.text.substr(role->valueStart, role->end - role->valueStart);
+        return element;
+    }
+
+    static std::string_view value(Element const &element, std::string_view key) {
+        size_t closing = 0;
+        std::vector<folio_text::Entry> entries = folio_text::entries(element.text, closing);
+        folio_text::Entry const *entry = folio_text::find(entries, key);
+        if (entry == nullptr) return {};
+        return std::string_view(element.text).substr(entry->valueStart, entry->end - entry->valueStart);
+    }
+
+    /// Writes the open split table's first part with the rows of all its parts.
+    void closeTable() {
+        if (tableFirst.number == 0) return;
+        std::string kids = "[";
+        for (auto const &row : tableRows) kids += " " + row;
+        kids += " ]";
+        folio_text::setEntry(tableFirst.text, "/K", kids);
+        file.replaceBody(tableFirst.number, tableFirst.text);
+        tableFirst = Element{};
+        tableRows.clear();
+    }
+
+    /// Finishes `element` and its subtree; `movedTo` is the element it now belongs to (a row of a
+    /// later part of a split table), or 0; `rowOfHeaders` whether all its siblings are header cells.
+    /// Returns true when the element leaves the tree (a later part of a split table).
+    bool visit(Element &element, int depth, int movedTo, bool rowOfHeaders) {
+        if (depth > 512) throw std::runtime_error("structure: the tree is deeper than 512 levels");
+        bool changed = false;
+        if (movedTo != 0) {
+            folio_text::setEntry(element.text, "/P", folio_text::reference(movedTo));
+            changed = true;
+        }
+        std::string_view role = element.role;
+        bool removed = false;
+        bool firstPart = false;
+        if (role == "/Figure") {
+            if (figures < finishing.figure_count && finishing.figure_alternatives[figures] != nullptr) {
+                folio_text::setEntry(element.text, "/Alt", QPDFObjectHandle::newUnicodeString(finishing.figure_alternatives[figures]).unparse());
+                changed = true;
+            }
+            ++figures;
+        } else if (role == "/Link") {
+            // A link's text is drawn in the Span before it (Cairo marks content only in leaf
+            // elements), so the Link element says what it links: the link's own words.
+            if (links < finishing.link_count && finishing.link_descriptions[links] != nullptr) {
+                folio_text::setEntry(element.text, "/Alt", QPDFObjectHandle::newUnicodeString(finishing.link_descriptions[links]).unparse());
+                changed = true;
+            }
+            ++links;
+        } else if (role == "/TH" || role == "/TD") {
+            std::string attributes;
+            if (role == "/TH") attributes += std::string(" /Scope ") + (rowOfHeaders ? "/Column" : "/Row");
+            // A cell across columns says so, so that every row fills the table's grid.
+            while (spanning < finishing.spanning_count && finishing.spanning_cells[spanning] < cells) ++spanning;
+            if (spanning < finishing.spanning_count && finishing.spanning_cells[spanning] == cells) {
+                attributes += " /ColSpan " + std::to_string(finishing.spanning_columns[spanning]);
+            }
+            ++cells;
+            if (!attributes.empty()) {
+                folio_text::setEntry(element.text, "/A", "<< /O /Table" + attributes + " >>");
+                changed = true;
+            }
+        } else if (role == "/Table") {
+            bool continues = tables < finishing.table_count && finishing.table_continues[tables] != 0;
+            ++tables;
+            if (continues && tableFirst.number != 0) {
+                removed = true;
+                movedTo = tableFirst.number;
+            } else {
+                closeTable();
+                firstPart = true;
+            }
+        }
+        if (!removed && role != "/Table") movedTo = 0;
+
+        // The children: read first, so that a row knows whether all its cells are headers.
+        std::string_view kidsText = value(element, "/K");
+        std::vector<folio_text::Item> items = folio_text::items(kidsText);
+        std::vector<Element> kids(items.size());
+        bool allHeaders = true;
+        bool anyElement = false;
+        for (size_t index = 0; index < items.size(); ++index) {
+            if (items[index].kind != folio_text::Item::Kind::reference) continue;
+            kids[index] = read(static_cast<int>(items[index].number));
+            if (kids[index].role.empty()) continue;
+            anyElement = true;
+            if (kids[index].role != "/TH") allHeaders = false;
+        }
+        std::vector<std::string> keptItems;
+        bool kidRemoved = false;
+        for (size_t index = 0; index < items.size(); ++index) {
+            std::string itemText(kidsText.substr(items[index].start, items[index].end - items[index].start));
+            bool gone = false;
+            if (!kids[index].role.empty()) {
+                int kidMovedTo = removed ? movedTo : 0;
+                gone = visit(kids[index], depth + 1, kidMovedTo, anyElement && allHeaders);
+            }
+            if (gone) {
+                kidRemoved = true;
+            } else {
+                keptItems.push_back(std::move(itemText));
+            }
+        }
+        if (removed) {
+            for (auto &item : keptItems) tableRows.push_back(std::move(item));
+            file.remove(element.number);
+            return true;
+        }
+        if (firstPart) {
+            tableRows = std::move(keptItems);
+            tableFirst = std::move(element);
+            return false;
+        }
+        if (kidRemoved) {
+            std::string kids = "[";
+            for (auto const &item : keptItems) kids += " " + item;
+            kids += " ]";
+            folio_text::setEntry(element.text, "/K", kids);
+            changed = true;
+        }
+        if (changed) file.replaceBody(element.number, element.text);
+        return false;
+    }
+};
+
 /// Gives every embedded TrueType CID font an explicit `/CIDToGIDMap /Identity` (ISO 14289-1
 /// 7.21.3.2, ISO 19005-2 6.2.11.3.2; Matterhorn 31-008). Cairo numbers a subset's glyphs as its
 /// CIDs, so the map is the identity, but Cairo leaves the entry out. Fonts are found through the
@@ -957,8 +1184,8 @@ void copyMessage(std::string const &text, char *message, size_t capacity) {
 } // namespace
 
 extern "C" int folio_pdf_finish(
-    const folio_pdf_finishing *finishing, const unsigned char *pdf, size_t length, unsigned char **output,
-    size_t *output_length, char *message, size_t message_capacity) {
+    const folio_pdf_finishing *finishing, const unsigned char *pdf, size_t length, folio_pdf_output **output, char *message,
+    size_t message_capacity) {
     try {
         // Only the rewritten page content is compressed again (the rest is copied as it is):
         // the fastest level keeps the finishing step a small part of a render.
@@ -970,18 +1197,22 @@ extern "C" int folio_pdf_finish(
         // An encrypted file is written whole by QPDFWriter: every string and stream changes.
         bool encrypting = finishing->user_password != nullptr;
         FileAssembler *file = assembler.canCopy() && !encrypting ? &assembler : nullptr;
-        if (finishing->tagged) finishStructure(document, *finishing, file);
+        if (finishing->tagged) {
+            QPDFObjectHandle treeRoot = document.getRoot().getKey("/StructTreeRoot");
+            if (file != nullptr && treeRoot.isDictionary()) {
+                StructureStream(*finishing, *file).run(treeRoot);
+            } else {
+                finishStructure(document, *finishing, file);
+            }
+        }
         finishPages(document, *finishing, file);
         std::string marker = finishing->signer != nullptr ? addSignatureField(document, *finishing, file) : "";
         finishCatalog(document, *finishing, file);
         if (file != nullptr) {
-            std::string assembled = assembler.assemble();
-            if (finishing->signer != nullptr) folio_signing::signInPlace(*finishing->signer, assembled, marker);
-            auto bytes = static_cast<unsigned char *>(std::malloc(assembled.size() > 0 ? assembled.size() : 1));
-            if (bytes == nullptr) throw std::runtime_error("out of memory");
-            std::memcpy(bytes, assembled.data(), assembled.size());
-            *output = bytes;
-            *output_length = assembled.size();
+            auto finished = std::make_unique<folio_pdf_output>();
+            finished->bytes = assembler.assemble();
+            if (finishing->signer != nullptr) folio_signing::signInPlace(*finishing->signer, finished->bytes, marker);
+            *output = finished.release();
             return 0;
         }
         QPDFWriter writer(document);
@@ -1001,19 +1232,11 @@ extern "C" int folio_pdf_finish(
         writer.setDecodeLevel(qpdf_dl_none);
         writer.write();
         std::shared_ptr<Buffer> buffer = writer.getBufferSharedPointer();
-        size_t size = buffer->getSize();
-        auto bytes = static_cast<unsigned char *>(std::malloc(size > 0 ? size : 1));
-        if (bytes == nullptr) throw std::runtime_error("out of memory");
-        if (finishing->signer != nullptr) {
-            std::string written(reinterpret_cast<char const *>(buffer->getBuffer()), size);
-            buffer.reset();
-            folio_signing::signInPlace(*finishing->signer, written, marker);
-            std::memcpy(bytes, written.data(), size);
-        } else {
-            std::memcpy(bytes, buffer->getBuffer(), size);
-        }
-        *output = bytes;
-        *output_length = size;
+        auto finished = std::make_unique<folio_pdf_output>();
+        finished->bytes.assign(reinterpret_cast<char const *>(buffer->getBuffer()), buffer->getSize());
+        buffer.reset();
+        if (finishing->signer != nullptr) folio_signing::signInPlace(*finishing->signer, finished->bytes, marker);
+        *output = finished.release();
         return 0;
     } catch (std::exception &error) {
         copyMessage(error.what(), message, message_capacity);
@@ -1024,4 +1247,10 @@ extern "C" int folio_pdf_finish(
     }
 }
 
-extern "C" void folio_pdf_free(unsigned char *output) { std::free(output); }
+extern "C" const unsigned char *folio_pdf_output_bytes(const folio_pdf_output *output) {
+    return reinterpret_cast<unsigned char const *>(output->bytes.data());
+}
+
+extern "C" size_t folio_pdf_output_length(const folio_pdf_output *output) { return output->bytes.size(); }
+
+extern "C" void folio_pdf_output_free(folio_pdf_output *output) { delete output; }

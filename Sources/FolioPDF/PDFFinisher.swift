@@ -57,8 +57,7 @@ struct PDFFinisher {
             allow_modify: protection?.allow.contains(.modify) == true ? 1 : 0,
             allow_annotate: protection?.allow.contains(.annotate) == true ? 1 : 0, signer: signer?.pointer,
             signing_time: Int64(Date().timeIntervalSince1970.clampedInt(.down)), signature_description: strings.pointers[5])
-        var output: UnsafeMutablePointer<UInt8>?
-        var outputLength = 0
+        var output: OpaquePointer?
         var message = [CChar](repeating: 0, count: 512)
         // The C arrays must outlive the call: ARC may free a class instance after its last use.
         let status = withExtendedLifetime((strings, figures, links, continues, spanningCells, spanningColumns, signer)) {
@@ -66,12 +65,11 @@ struct PDFFinisher {
                 pdf.withUnsafeBytes { pdf in
                     finishing.icc_profile = archival ? profile.bindMemory(to: UInt8.self).baseAddress : nil
                     return folio_pdf_finish(
-                        &finishing, pdf.bindMemory(to: UInt8.self).baseAddress, pdf.count, &output, &outputLength, &message,
-                        message.count)
+                        &finishing, pdf.bindMemory(to: UInt8.self).baseAddress, pdf.count, &output, &message, message.count)
                 }
             }
         }
-        guard status == 0, let output else {
+        guard status == 0, let output, let bytes = folio_pdf_output_bytes(output) else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if reason.contains("bad_alloc") {
                 throw FolioError(
@@ -80,8 +78,11 @@ struct PDFFinisher {
             }
             throw NativeLibraryError(.qpdf, operation: "finishing the PDF", status: status, reason: reason)
         }
-        defer { folio_pdf_free(output) }
-        return Data(bytes: output, count: outputLength)
+        // The finished bytes are handed over, not copied: a long document's PDF is tens of megabytes.
+        let finished = FinishedPDF(output)
+        return Data(
+            bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes), count: folio_pdf_output_length(output),
+            deallocator: .custom { _, _ in finished.free() })
     }
 
     /// 32 random hexadecimal digits (128 bits from the system's generator).
@@ -113,4 +114,13 @@ struct PDFFinisher {
             "PDF/A needs an sRGB ICC profile and none is installed (apt-get install colord-data): looked in "
                 + outputProfilePaths.joined(separator: ", "))
     }
+}
+
+/// A finished PDF's C buffer, freed once by the `Data` that holds its bytes.
+private final class FinishedPDF: @unchecked Sendable {
+    private let output: OpaquePointer
+
+    init(_ output: OpaquePointer) { self.output = output }
+
+    func free() { folio_pdf_output_free(output) }
 }

@@ -63,6 +63,20 @@ public struct PDFRenderer {
         let text = PangoTextEngine(rightToLeft: document.builtInStrings.isRightToLeft)
         let images = ImageSurfaceCache()
         let layout = try DocumentLayout(prepared, shaper: text, pictures: images)
+        // Cairo's surface (with its whole structure tree) is gone before the finishing step starts.
+        let (drawn, structure) = try drawPages(of: layout, document: document, text: text, images: images)
+        try RenderDeadline.check(at: "finishing the PDF")
+        let data = try PDFFinisher(
+            document: document, structure: structure, date: PDFRenderer.creationDate(document.metadata), signer: signer
+        ).finish(drawn)
+        return Result(data: data, report: layout.report)
+    }
+
+    /// Draws every page of `layout` onto a Cairo PDF surface and finishes the surface: Cairo's PDF
+    /// and what the canvas recorded for the finishing step.
+    private func drawPages(
+        of layout: DocumentLayout, document: Document, text: PangoTextEngine, images: ImageSurfaceCache
+    ) throws -> (Data, StructureRecord) {
         let sink = PDFSink()
         guard
             let pdfSurface = CairoSurface(
@@ -100,11 +114,7 @@ public struct PDFRenderer {
         cairo_surface_finish(surface)
         try CairoStatus.require(status, while: "drawing the PDF")
         try CairoStatus.require(cairo_surface_status(surface), while: "writing the PDF")
-        try RenderDeadline.check(at: "finishing the PDF")
-        let data = try PDFFinisher(
-            document: document, structure: canvas.structure, date: PDFRenderer.creationDate(document.metadata), signer: signer
-        ).finish(sink.data)
-        return Result(data: data, report: layout.report)
+        return (sink.data, canvas.structure)
     }
 
     private func setMetadata(_ document: Document, on surface: OpaquePointer) {

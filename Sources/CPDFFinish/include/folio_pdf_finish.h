@@ -100,15 +100,24 @@ typedef struct folio_pdf_finishing {
     const char *signature_description;
 } folio_pdf_finishing;
 
-/// Finishes `pdf` (`length` bytes). On success returns 0 and sets `*output` (free it with
-/// `folio_pdf_free`) and `*output_length`; on failure returns non-zero and writes a
-/// one-line reason into `message` (at most `message_capacity` bytes, NUL-terminated).
-int folio_pdf_finish(
-    const folio_pdf_finishing *finishing, const unsigned char *pdf, size_t length, unsigned char **output,
-    size_t *output_length, char *message, size_t message_capacity);
+/// A finished PDF, owned by the caller until `folio_pdf_output_free`.
+typedef struct folio_pdf_output folio_pdf_output;
 
-/// Frees an output of `folio_pdf_finish`.
-void folio_pdf_free(unsigned char *output);
+/// Finishes `pdf` (`length` bytes). On success returns 0 and sets `*output`; on failure returns
+/// non-zero and writes a one-line reason into `message` (at most `message_capacity` bytes,
+/// NUL-terminated).
+int folio_pdf_finish(
+    const folio_pdf_finishing *finishing, const unsigned char *pdf, size_t length, folio_pdf_output **output, char *message,
+    size_t message_capacity);
+
+/// The bytes of a finished PDF, valid until it is freed.
+const unsigned char *folio_pdf_output_bytes(const folio_pdf_output *output);
+
+/// How many bytes a finished PDF has.
+size_t folio_pdf_output_length(const folio_pdf_output *output);
+
+/// Frees a finished PDF.
+void folio_pdf_output_free(folio_pdf_output *output);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,203 @@
+// See PDFObjectText.hh.
+#include "PDFObjectText.hh"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace folio_text {
+namespace {
+
+bool isWhite(char byte) { return byte == ' ' || byte == '\n' || byte == '\r' || byte == '\t' || byte == '\f' || byte == '\0'; }
+
+bool isDelimiter(char byte) {
+    switch (byte) {
+    case '(': case ')': case '<': case '>': case '[': case ']': case '{': case '}': case '/': case '%': return true;
+    default: return false;
+    }
+}
+
+/// The tokens of PDF object syntax, one at a time.
+class Lexer {
+  public:
+    enum class Kind { end, dictionaryOpen, dictionaryClose, arrayOpen, arrayClose, name, string, word };
+
+    struct Token {
+        Kind kind;
+        size_t start;
+        size_t end;
+    };
+
+    explicit Lexer(std::string_view text, size_t position = 0) : text(text), position(position) {}
+
+    Token next() {
+        skipWhite();
+        size_t start = position;
+        if (position >= text.size()) return {Kind::end, start, start};
+        char byte = text[position];
+        if (byte == '<' && position + 1 < text.size() && text[position + 1] == '<') {
+            position += 2;
+            return {Kind::dictionaryOpen, start, position};
+        }
+        if (byte == '>' && position + 1 < text.size() && text[position + 1] == '>') {
+            position += 2;
+            return {Kind::dictionaryClose, start, position};
+        }
+        if (byte == '[' || byte == ']') {
+            ++position;
+            return {byte == '[' ? Kind::arrayOpen : Kind::arrayClose, start, position};
+        }
+        if (byte == '<') {
+            size_t close = text.find('>', position);
+            if (close == std::string_view::npos) throw std::runtime_error("structure: a hexadecimal string does not end");
+            position = close + 1;
+            return {Kind::string, start, position};
+        }
+        if (byte == '(') {
+            int depth = 0;
+            while (position < text.size()) {
+                char character = text[position];
+                if (character == '\\') {
+                    position += 2;
+                    continue;
+                }
+                ++position;
+                if (character == '(') ++depth;
+                if (character == ')' && --depth == 0) return {Kind::string, start, position};
+            }
+            throw std::runtime_error("structure: a string does not end");
+        }
+        if (byte == '/') {
+            ++position;
+            while (position < text.size() && !isWhite(text[position]) && !isDelimiter(text[position])) ++position;
+            return {Kind::name, start, position};
+        }
+        if (isDelimiter(byte)) throw std::runtime_error("structure: unexpected '" + std::string(1, byte) + "' in an object");
+        while (position < text.size() && !isWhite(text[position]) && !isDelimiter(text[position])) ++position;
+        return {Kind::word, start, position};
+    }
+
+    /// Skips one whole value starting with `first`; returns where it ends.
+    size_t skipValue(Token first) {
+        if (first.kind == Kind::dictionaryOpen || first.kind == Kind::arrayOpen) {
+            Kind close = first.kind == Kind::dictionaryOpen ? Kind::dictionaryClose : Kind::arrayClose;
+            while (true) {
+                Token token = next();
+                if (token.kind == Kind::end) throw std::runtime_error("structure: a dictionary or array does not end");
+                if (token.kind == close) return token.end;
+                skipValue(token);
+            }
+        }
+        if (first.kind == Kind::word && isInteger(first)) {
+            // "12 0 R" is one value.
+            size_t saved = position;
+            Token generation = next();
+            if (generation.kind == Kind::word && isInteger(generation)) {
+                Token keyword = next();
+                if (keyword.kind == Kind::word && word(keyword) == "R") return keyword.end;
+            }
+            position = saved;
+            return first.end;
+        }
+        if (first.kind == Kind::end || first.kind == Kind::dictionaryClose || first.kind == Kind::arrayClose) {
+            throw std::runtime_error("structure: a value is missing");
+        }
+        return first.end;
+    }
+
+    std::string_view word(Token token) const { return text.substr(token.start, token.end - token.start); }
+
+    bool isInteger(Token token) const {
+        std::string_view digits = word(token);
+        if (!digits.empty() && (digits[0] == '+' || digits[0] == '-')) digits.remove_prefix(1);
+        if (digits.empty() || digits.size() > 18) return false;
+        for (char digit : digits) {
+            if (digit < '0' || digit > '9') return false;
+        }
+        return true;
+    }
+
+    size_t position;
+
+  private:
+    std::string_view text;
+
+    void skipWhite() {
+        while (position < text.size()) {
+            if (isWhite(text[position])) {
+                ++position;
+            } else if (text[position] == '%') {
+                while (position < text.size() && text[position] != '\n' && text[position] != '\r') ++position;
+            } else {
+                return;
+            }
+        }
+    }
+};
+
+} // namespace
+
+std::vector<Entry> entries(std::string_view dictionary, size_t &closing) {
+    Lexer lexer(dictionary);
+    if (lexer.next().kind != Lexer::Kind::dictionaryOpen) throw std::runtime_error("structure: an element is not a dictionary");
+    std::vector<Entry> found;
+    while (true) {
+        Lexer::Token key = lexer.next();
+        if (key.kind == Lexer::Kind::dictionaryClose) {
+            closing = key.start;
+            return found;
+        }
+        if (key.kind != Lexer::Kind::name) throw std::runtime_error("structure: a dictionary key is not a name");
+        Lexer::Token value = lexer.next();
+        size_t end = lexer.skipValue(value);
+        found.push_back({dictionary.substr(key.start, key.end - key.start), key.start, value.start, end});
+    }
+}
+
+Entry const *find(std::vector<Entry> const &entries, std::string_view key) {
+    for (auto const &entry : entries) {
+        if (entry.key == key) return &entry;
+    }
+    return nullptr;
+}
+
+std::vector<Item> items(std::string_view value) {
+    Lexer lexer(value);
+    std::vector<Item> found;
+    auto item = [&](Lexer::Token first) {
+        size_t end = lexer.skipValue(first);
+        Item::Kind kind = Item::Kind::other;
+        long long number = 0;
+        if (first.kind == Lexer::Kind::word && lexer.isInteger(first)) {
+            number = std::strtoll(std::string(lexer.word(first)).c_str(), nullptr, 10);
+            kind = end == first.end ? Item::Kind::integer : Item::Kind::reference;
+        }
+        found.push_back({kind, number, first.start, end});
+    };
+    Lexer::Token first = lexer.next();
+    if (first.kind == Lexer::Kind::end) return found;
+    if (first.kind != Lexer::Kind::arrayOpen) {
+        item(first);
+        return found;
+    }
+    while (true) {
+        Lexer::Token token = lexer.next();
+        if (token.kind == Lexer::Kind::arrayClose) return found;
+        if (token.kind == Lexer::Kind::end) throw std::runtime_error("structure: an array does not end");
+        item(token);
+    }
+}
+
+void setEntry(std::string &dictionary, std::string_view key, std::string const &value) {
+    size_t closing = 0;
+    std::vector<Entry> found = entries(dictionary, closing);
+    std::string entry = std::string(key) + " " + value;
+    if (Entry const *existing = find(found, key)) {
+        dictionary.replace(existing->start, existing->end - existing->start, entry);
+    } else {
+        dictionary.insert(closing, "   " + entry + "\n");
+    }
+}
+
+std::string reference(int number) { return std::to_string(number) + " 0 R"; }
+
+} // namespace folio_text
