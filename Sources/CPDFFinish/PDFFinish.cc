@@ -473,7 +473,7 @@ class ArtifactMarker {
 
 /// Replaces a page's content streams with one stream whose untagged content is marked as Artifacts
 /// (the first stream's object, when the file is copied object by object).
-void markArtifacts(QPDF &pdf, QPDFPageObjectHelper &page, FileAssembler *file) {
+void markArtifacts(QPDFPageObjectHelper &page, FileAssembler &file) {
     std::string content;
     std::vector<QPDFObjectHandle> streams = page.getObjectHandle().getPageContents();
     std::string inflated;
@@ -481,9 +481,9 @@ void markArtifacts(QPDF &pdf, QPDFPageObjectHelper &page, FileAssembler *file) {
         QPDFObjectHandle dictionary = stream.getDict();
         QPDFObjectHandle filter = dictionary.getKey("/Filter");
         bool flate = filter.isName() && filter.getName() == "/FlateDecode" && !dictionary.hasKey("/DecodeParms");
-        if (file != nullptr && flate) {
+        if (flate) {
             std::shared_ptr<Buffer> raw = stream.getRawStreamData();
-            if (file->deflate.decompress(raw->getBuffer(), raw->getSize(), inflated)) {
+            if (file.deflate.decompress(raw->getBuffer(), raw->getSize(), inflated)) {
                 content += inflated;
                 content += '\n';
                 continue;
@@ -493,50 +493,15 @@ void markArtifacts(QPDF &pdf, QPDFPageObjectHelper &page, FileAssembler *file) {
         content.append(reinterpret_cast<char const *>(data->getBuffer()), data->getSize());
         content += '\n';
     }
-    if (file != nullptr && !streams.empty() && streams.front().isIndirect()) {
-        QPDFObjectHandle first = streams.front();
-        file->replaceStream(first.getObjGen().getObj(), first.getDict().shallowCopy(), ArtifactMarker(content).run());
-        for (size_t index = 1; index < streams.size(); ++index) {
-            if (streams[index].isIndirect()) file->remove(streams[index].getObjGen().getObj());
-        }
-        if (streams.size() > 1 || !page.getObjectHandle().getKey("/Contents").isStream()) {
-            page.getObjectHandle().replaceKey("/Contents", first);
-        }
-        return;
+    if (streams.empty() || !streams.front().isIndirect()) throw std::runtime_error("a page without content streams");
+    QPDFObjectHandle first = streams.front();
+    file.replaceStream(first.getObjGen().getObj(), first.getDict().shallowCopy(), ArtifactMarker(content).run());
+    for (size_t index = 1; index < streams.size(); ++index) {
+        if (streams[index].isIndirect()) file.remove(streams[index].getObjGen().getObj());
     }
-    page.getObjectHandle().replaceKey("/Contents", QPDFObjectHandle::newStream(&pdf, ArtifactMarker(content).run()));
-}
-
-/// A structure element and the parent it hangs under, in preorder.
-struct Element {
-    QPDFObjectHandle node;
-    QPDFObjectHandle parent;
-};
-
-bool isStructureElement(QPDFObjectHandle &node) { return node.isDictionary() && node.hasKey("/S"); }
-
-/// Every structure element under the structure tree root, depth first in document order
-/// (Cairo creates them in the order their tags begin, and appends children in order).
-std::vector<Element> structureElements(QPDFObjectHandle root) {
-    std::vector<Element> elements;
-    std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> stack;
-    auto pushChildren = [&stack](QPDFObjectHandle node, QPDFObjectHandle parent) {
-        QPDFObjectHandle kids = node.getKey("/K");
-        if (kids.isArray()) {
-            for (int index = kids.getArrayNItems() - 1; index >= 0; --index) stack.emplace_back(kids.getArrayItem(index), parent);
-        } else if (kids.isDictionary()) {
-            stack.emplace_back(kids, parent);
-        }
-    };
-    pushChildren(root, root);
-    while (!stack.empty()) {
-        auto [node, parent] = stack.back();
-        stack.pop_back();
-        if (!isStructureElement(node)) continue;
-        elements.push_back({node, parent});
-        pushChildren(node, node);
+    if (streams.size() > 1 || !page.getObjectHandle().getKey("/Contents").isStream()) {
+        page.getObjectHandle().replaceKey("/Contents", first);
     }
-    return elements;
 }
 
 std::vector<QPDFObjectHandle> kidsOf(QPDFObjectHandle node) {
@@ -559,121 +524,9 @@ bool hasName(QPDFObjectHandle node, std::string const &key, std::string const &n
     return value.isName() && value.getName() == name;
 }
 
-/// Makes each table's parts (one Table element per page) one element: the first part gets
-/// every part's rows, and the others leave their parents. Linear in the number of rows.
-/// Returns the parts that left the tree.
-std::set<QPDFObjGen> joinTableParts(std::vector<std::vector<Element>> const &tables) {
-    std::set<QPDFObjGen> gone;
-    std::map<QPDFObjGen, std::set<QPDFObjGen>> removals;
-    std::map<QPDFObjGen, QPDFObjectHandle> parents;
-    for (auto const &parts : tables) {
-        if (parts.size() < 2) continue;
-        QPDFObjectHandle first = parts.front().node;
-        std::vector<QPDFObjectHandle> rows = kidsOf(first);
-        for (size_t index = 1; index < parts.size(); ++index) {
-            for (auto &row : kidsOf(parts[index].node)) {
-                if (row.isDictionary()) row.replaceKey("/P", first);
-                rows.push_back(row);
-            }
-            QPDFObjectHandle parent = parts[index].parent;
-            removals[parent.getObjGen()].insert(parts[index].node.getObjGen());
-            gone.insert(parts[index].node.getObjGen());
-            parents[parent.getObjGen()] = parent;
-        }
-        setKids(first, rows);
-    }
-    for (auto const &[key, removed] : removals) {
-        std::vector<QPDFObjectHandle> kept;
-        for (auto &kid : kidsOf(parents[key])) {
-            if (!(kid.isIndirect() && removed.count(kid.getObjGen()) > 0)) kept.push_back(kid);
-        }
-        setKids(parents[key], kept);
-    }
-    return gone;
-}
-
-/// /Alt on figures and links, /Scope on header cells, /ColSpan on cells across columns, split
-/// tables joined into one Table element.
-void finishStructure(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler *file) {
-    QPDFObjectHandle treeRoot = pdf.getRoot().getKey("/StructTreeRoot");
-    if (!treeRoot.isDictionary()) return;
-    std::vector<Element> elements = structureElements(treeRoot);
-    size_t figures = 0;
-    size_t tables = 0;
-    size_t links = 0;
-    size_t cells = 0;
-    size_t spanning = 0;
-    std::vector<std::vector<Element>> splitTables;
-    for (auto &element : elements) {
-        QPDFObjectHandle node = element.node;
-        if (hasName(node, "/S", "/Figure")) {
-            if (figures < finishing.figure_count && finishing.figure_alternatives[figures] != nullptr) {
-                node.replaceKey("/Alt", QPDFObjectHandle::newUnicodeString(finishing.figure_alternatives[figures]));
-            }
-            ++figures;
-        } else if (hasName(node, "/S", "/Link")) {
-            // A link's text is drawn in the Span before it (Cairo marks content only in leaf
-            // elements), so the Link element says what it links: the link's own words.
-            if (links < finishing.link_count && finishing.link_descriptions[links] != nullptr) {
-                node.replaceKey("/Alt", QPDFObjectHandle::newUnicodeString(finishing.link_descriptions[links]));
-            }
-            ++links;
-        } else if (hasName(node, "/S", "/TH") || hasName(node, "/S", "/TD")) {
-            QPDFObjectHandle attributes = QPDFObjectHandle::newDictionary();
-            attributes.replaceKey("/O", QPDFObjectHandle::newName("/Table"));
-            bool changed = false;
-            if (hasName(node, "/S", "/TH")) {
-                bool wholeRowOfHeaders = true;
-                for (auto &sibling : kidsOf(element.parent)) {
-                    if (isStructureElement(sibling) && !hasName(sibling, "/S", "/TH")) wholeRowOfHeaders = false;
-                }
-                attributes.replaceKey("/Scope", QPDFObjectHandle::newName(wholeRowOfHeaders ? "/Column" : "/Row"));
-                changed = true;
-            }
-            // A cell across columns says so, so that every row fills the table's grid.
-            while (spanning < finishing.spanning_count && finishing.spanning_cells[spanning] < cells) ++spanning;
-            if (spanning < finishing.spanning_count && finishing.spanning_cells[spanning] == cells) {
-                attributes.replaceKey(
-                    "/ColSpan", QPDFObjectHandle::newInteger(static_cast<long long>(finishing.spanning_columns[spanning])));
-                changed = true;
-            }
-            ++cells;
-            if (changed) node.replaceKey("/A", attributes);
-        } else if (hasName(node, "/S", "/Table")) {
-            bool continues = tables < finishing.table_count && finishing.table_continues[tables] != 0;
-            ++tables;
-            if (continues && !splitTables.empty()) {
-                splitTables.back().push_back(element);
-            } else {
-                splitTables.push_back({element});
-            }
-        }
-    }
-    std::set<QPDFObjGen> gone = joinTableParts(splitTables);
-    if (file != nullptr) {
-        file->rewrite(treeRoot);
-        for (auto &element : elements) {
-            if (!element.node.isIndirect()) continue;
-            if (gone.count(element.node.getObjGen()) > 0) file->remove(element.node.getObjGen().getObj());
-            else file->rewrite(element.node);
-        }
-    }
-    if (figures != finishing.figure_count) {
-        throw std::runtime_error(
-            "the structure tree has " + std::to_string(figures) + " figures but " + std::to_string(finishing.figure_count) +
-            " were drawn");
-    }
-    if (tables != finishing.table_count) {
-        throw std::runtime_error(
-            "the structure tree has " + std::to_string(tables) + " tables but " + std::to_string(finishing.table_count) +
-            " were drawn");
-    }
-}
-
-/// The structure tree finished one element at a time from the file's text, for a file copied
-/// object by object: the same changes as `finishStructure` (/Alt on figures and links, /Scope on
-/// header cells, /ColSpan on cells across columns, split tables joined into one Table element),
-/// but no element becomes a qpdf object, so memory does not grow with the number of elements
+/// The structure tree finished one element at a time from the file's text: /Alt on figures and
+/// links, /Scope on header cells, /ColSpan on cells across columns, split tables (one Table
+/// element per page) joined into one Table element. No element becomes a qpdf object, so memory does not grow with the number of elements
 /// (a tagged table of 100,000 rows has 600,000 of them). Elements are visited depth first in
 /// document order; an element is kept only while its subtree is visited, and a split table's
 /// first part until its last part has been seen.
@@ -866,7 +719,7 @@ class StructureStream {
 /// 7.21.3.2, ISO 19005-2 6.2.11.3.2; Matterhorn 31-008). Cairo numbers a subset's glyphs as its
 /// CIDs, so the map is the identity, but Cairo leaves the entry out. Fonts are found through the
 /// resources of `page` and of the form XObjects it draws, each dictionary visited once.
-void finishFonts(QPDFObjectHandle resources, std::set<QPDFObjGen> &visited, FileAssembler *file, int depth = 0) {
+void finishFonts(QPDFObjectHandle resources, std::set<QPDFObjGen> &visited, FileAssembler &file, int depth = 0) {
     if (!resources.isDictionary() || depth > 8) return;
     if (resources.isIndirect() && !visited.insert(resources.getObjGen()).second) return;
     QPDFObjectHandle fonts = resources.getKey("/Font");
@@ -881,10 +734,9 @@ void finishFonts(QPDFObjectHandle resources, std::set<QPDFObjGen> &visited, File
                 QPDFObjectHandle descendant = descendants.getArrayItem(index);
                 if (!hasName(descendant, "/Subtype", "/CIDFontType2") || descendant.hasKey("/CIDToGIDMap")) continue;
                 descendant.replaceKey("/CIDToGIDMap", QPDFObjectHandle::newName("/Identity"));
-                if (file == nullptr) continue;
-                if (descendant.isIndirect()) file->rewrite(descendant);
-                else if (descendants.isIndirect()) file->rewrite(descendants);
-                else file->rewrite(font);
+                if (descendant.isIndirect()) file.rewrite(descendant);
+                else if (descendants.isIndirect()) file.rewrite(descendants);
+                else file.rewrite(font);
             }
         }
     }
@@ -900,23 +752,21 @@ void finishFonts(QPDFObjectHandle resources, std::set<QPDFObjGen> &visited, File
 
 /// /Contents on every link annotation, /Tabs /S on every page, artifacts in the content, fonts'
 /// CIDToGIDMap.
-void finishPages(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler *file) {
+void finishPages(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler &file) {
     size_t links = 0;
     std::set<QPDFObjGen> visitedResources;
     for (auto &page : QPDFPageDocumentHelper(pdf).getAllPages()) {
         QPDFObjectHandle object = page.getObjectHandle();
         finishFonts(object.getKey("/Resources"), visitedResources, file);
         if (finishing.tagged) object.replaceKey("/Tabs", QPDFObjectHandle::newName("/S"));
-        if (file != nullptr) {
-            file->rewrite(object);
-            // Cairo 1.16 can name one image twice in a resource dictionary; written again by qpdf, the
-            // duplicate is gone (as it was when qpdf wrote the whole file).
-            QPDFObjectHandle resources = object.getKey("/Resources");
-            if (resources.isIndirect() && resources.isDictionary()) file->rewrite(resources);
-        }
+        file.rewrite(object);
+        // Cairo 1.16 can name one image twice in a resource dictionary; written again by qpdf, the
+        // duplicate is gone.
+        QPDFObjectHandle resources = object.getKey("/Resources");
+        if (resources.isIndirect() && resources.isDictionary()) file.rewrite(resources);
         QPDFObjectHandle annotations = object.getKey("/Annots");
         if (annotations.isArray()) {
-            if (file != nullptr && annotations.isIndirect()) file->rewrite(annotations);
+            if (annotations.isIndirect()) file.rewrite(annotations);
             for (int index = 0; index < annotations.getArrayNItems(); ++index) {
                 QPDFObjectHandle annotation = annotations.getArrayItem(index);
                 if (!hasName(annotation, "/Subtype", "/Link")) continue;
@@ -925,11 +775,11 @@ void finishPages(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler 
                 }
                 // Printable, as PDF/A (6.3.2) asks and Matterhorn 28 checks: a link prints as it shows.
                 annotation.replaceKey("/F", QPDFObjectHandle::newInteger(4));
-                if (file != nullptr) file->rewrite(annotation);
+                file.rewrite(annotation);
                 ++links;
             }
         }
-        if (finishing.tagged) markArtifacts(pdf, page, file);
+        if (finishing.tagged) markArtifacts(page, file);
     }
     if (links != finishing.link_count) {
         throw std::runtime_error(
@@ -939,7 +789,7 @@ void finishPages(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler 
 
 /// Appends `key` with `value` to a number tree (the structure's parent tree) whose keys are all
 /// below `key`: to its rightmost leaf, widening the /Limits on the way down.
-void appendToNumberTree(QPDFObjectHandle tree, long long key, QPDFObjectHandle value, FileAssembler *file) {
+void appendToNumberTree(QPDFObjectHandle tree, long long key, QPDFObjectHandle value, FileAssembler &file) {
     QPDFObjectHandle node = tree;
     for (int depth = 0; depth < 32; ++depth) {
         QPDFObjectHandle kids = node.getKey("/Kids");
@@ -949,9 +799,9 @@ void appendToNumberTree(QPDFObjectHandle tree, long long key, QPDFObjectHandle v
         QPDFObjectHandle limits = last.getKey("/Limits");
         if (limits.isArray() && limits.getArrayNItems() == 2) {
             limits.setArrayItem(1, QPDFObjectHandle::newInteger(key));
-            if (file != nullptr) file->rewrite(limits);
+            file.rewrite(limits);
         }
-        if (file != nullptr) file->rewrite(last);
+        file.rewrite(last);
         node = last;
     }
     QPDFObjectHandle numbers = node.getKey("/Nums");
@@ -961,11 +811,9 @@ void appendToNumberTree(QPDFObjectHandle tree, long long key, QPDFObjectHandle v
     }
     numbers.appendItem(QPDFObjectHandle::newInteger(key));
     numbers.appendItem(value);
-    if (file != nullptr) {
-        file->rewrite(numbers);
-        file->rewrite(node);
-        file->rewrite(tree);
-    }
+    file.rewrite(numbers);
+    file.rewrite(node);
+    file.rewrite(tree);
 }
 
 /// The next free key of the structure's parent tree: after /ParentTreeNextKey and after the
@@ -1004,7 +852,7 @@ std::string pdfDate(long long seconds) {
 /// appearance (PDF/A-2), described by /TU; in a tagged document it is a Form element's object
 /// (PDF/UA-1 7.18.4) at the end of the document's structure, found through the parent tree.
 /// Returns the hexadecimal marker the placeholder starts with.
-std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler *file) {
+std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler &file) {
     std::vector<QPDFPageObjectHelper> pages = QPDFPageDocumentHelper(pdf).getAllPages();
     if (pages.empty()) throw std::runtime_error("signing: the document has no page");
     QPDFObjectHandle page = pages.front().getObjectHandle();
@@ -1042,11 +890,9 @@ std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, F
     QPDFObjectHandle appearances = QPDFObjectHandle::newDictionary();
     appearances.replaceKey("/N", appearance);
     field.replaceKey("/AP", appearances);
-    if (file != nullptr) {
-        file->adopt(signature);
-        file->adopt(appearance);
-        file->adopt(field);
-    }
+    file.adopt(signature);
+    file.adopt(appearance);
+    file.adopt(field);
 
     QPDFObjectHandle annotations = page.getKey("/Annots");
     if (!annotations.isArray()) {
@@ -1054,17 +900,13 @@ std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, F
         page.replaceKey("/Annots", annotations);
     }
     annotations.appendItem(field);
-    if (file != nullptr) {
-        file->rewrite(annotations);
-        file->rewrite(page);
-    }
+    file.rewrite(annotations);
+    file.rewrite(page);
 
     QPDFObjectHandle treeRoot = pdf.getRoot().getKey("/StructTreeRoot");
     if (finishing.tagged && treeRoot.isDictionary()) {
-        // The last element of the document: under a single Document element when there is one.
+        // The last element of the document, under the root like every top-level element Cairo writes.
         QPDFObjectHandle parent = treeRoot;
-        std::vector<QPDFObjectHandle> top = kidsOf(treeRoot);
-        if (top.size() == 1 && isStructureElement(top.front()) && hasName(top.front(), "/S", "/Document")) parent = top.front();
         QPDFObjectHandle element = pdf.makeIndirectObject(QPDFObjectHandle::newDictionary());
         element.replaceKey("/Type", QPDFObjectHandle::newName("/StructElem"));
         element.replaceKey("/S", QPDFObjectHandle::newName("/Form"));
@@ -1076,7 +918,7 @@ std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, F
         reference.replaceKey("/Obj", field);
         reference.replaceKey("/Pg", page);
         element.replaceKey("/K", reference);
-        if (file != nullptr) file->adopt(element);
+        file.adopt(element);
         std::vector<QPDFObjectHandle> kids = kidsOf(parent);
         kids.push_back(element);
         setKids(parent, kids);
@@ -1089,10 +931,8 @@ std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, F
         }
         appendToNumberTree(parentTree, key, element, file);
         treeRoot.replaceKey("/ParentTreeNextKey", QPDFObjectHandle::newInteger(key + 1));
-        if (file != nullptr) {
-            file->rewrite(parent);
-            file->rewrite(treeRoot);
-        }
+        file.rewrite(parent);
+        file.rewrite(treeRoot);
     }
 
     QPDFObjectHandle catalog = pdf.getRoot();
@@ -1108,14 +948,12 @@ std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, F
     }
     fields.appendItem(field);
     form.replaceKey("/SigFlags", QPDFObjectHandle::newInteger(3));
-    if (file != nullptr) {
-        file->rewrite(fields);
-        file->rewrite(form);
-    }
+    file.rewrite(fields);
+    file.rewrite(form);
     return marker;
 }
 
-void finishCatalog(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler *file) {
+void finishCatalog(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler &file) {
     QPDFObjectHandle catalog = pdf.getRoot();
     std::map<std::string, std::string> references;
     if (finishing.language != nullptr && finishing.language[0] != '\0') {
@@ -1129,48 +967,67 @@ void finishCatalog(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssemble
     QPDFObjectHandle preferences = QPDFObjectHandle::newDictionary();
     preferences.replaceKey("/DisplayDocTitle", QPDFObjectHandle::newBool(true));
     catalog.replaceKey("/ViewerPreferences", preferences);
-    if (finishing.xmp != nullptr && file != nullptr) {
-        int number = file->reserve();
+    if (finishing.xmp != nullptr) {
+        int number = file.reserve();
         QPDFObjectHandle dictionary = QPDFObjectHandle::newDictionary();
         dictionary.replaceKey("/Type", QPDFObjectHandle::newName("/Metadata"));
         dictionary.replaceKey("/Subtype", QPDFObjectHandle::newName("/XML"));
-        file->replaceStream(number, dictionary, std::string(finishing.xmp, finishing.xmp_length), false);
+        file.replaceStream(number, dictionary, std::string(finishing.xmp, finishing.xmp_length), false);
         references["/Metadata"] = FileAssembler::referenceTo(number);
-    } else if (finishing.xmp != nullptr) {
-        QPDFObjectHandle metadata = QPDFObjectHandle::newStream(&pdf, std::string(finishing.xmp, finishing.xmp_length));
-        metadata.getDict().replaceKey("/Type", QPDFObjectHandle::newName("/Metadata"));
-        metadata.getDict().replaceKey("/Subtype", QPDFObjectHandle::newName("/XML"));
-        catalog.replaceKey("/Metadata", metadata);
     }
     if (finishing.icc_profile != nullptr) {
         std::string profileBytes(reinterpret_cast<char const *>(finishing.icc_profile), finishing.icc_profile_length);
-        int profileNumber = 0;
-        QPDFObjectHandle profile;
-        if (file != nullptr) {
-            profileNumber = file->reserve();
-            QPDFObjectHandle dictionary = QPDFObjectHandle::newDictionary();
-            dictionary.replaceKey("/N", QPDFObjectHandle::newInteger(3));
-            file->replaceStream(profileNumber, dictionary, profileBytes);
-        } else {
-            profile = QPDFObjectHandle::newStream(&pdf, profileBytes);
-            profile.getDict().replaceKey("/N", QPDFObjectHandle::newInteger(3));
-        }
+        int profileNumber = file.reserve();
+        QPDFObjectHandle dictionary = QPDFObjectHandle::newDictionary();
+        dictionary.replaceKey("/N", QPDFObjectHandle::newInteger(3));
+        file.replaceStream(profileNumber, dictionary, profileBytes);
         QPDFObjectHandle intent = QPDFObjectHandle::newDictionary();
         intent.replaceKey("/Type", QPDFObjectHandle::newName("/OutputIntent"));
         intent.replaceKey("/S", QPDFObjectHandle::newName("/GTS_PDFA1"));
         std::string condition = finishing.output_condition != nullptr ? finishing.output_condition : "sRGB";
         intent.replaceKey("/OutputConditionIdentifier", QPDFObjectHandle::newUnicodeString(condition));
         intent.replaceKey("/Info", QPDFObjectHandle::newUnicodeString(condition));
-        if (file != nullptr) {
-            int intentNumber = file->reserve();
-            file->add(intentNumber, intent, {{"/DestOutputProfile", FileAssembler::referenceTo(profileNumber)}});
-            references["/OutputIntents"] = "[ " + FileAssembler::referenceTo(intentNumber) + " ]";
-        } else {
-            intent.replaceKey("/DestOutputProfile", profile);
-            catalog.replaceKey("/OutputIntents", QPDFObjectHandle::newArray({pdf.makeIndirectObject(intent)}));
-        }
+        int intentNumber = file.reserve();
+        file.add(intentNumber, intent, {{"/DestOutputProfile", FileAssembler::referenceTo(profileNumber)}});
+        references["/OutputIntents"] = "[ " + FileAssembler::referenceTo(intentNumber) + " ]";
     }
-    if (file != nullptr) file->rewrite(catalog, references);
+    file.rewrite(catalog, references);
+}
+
+/// `document` written by qpdf without object streams, every object at generation 0, streams as
+/// they are: a file `FileAssembler` can copy object by object.
+std::string plainCopy(QPDF &document) {
+    QPDFWriter writer(document);
+    writer.setOutputMemory();
+    writer.setObjectStreamMode(qpdf_o_disable);
+    writer.setStreamDataMode(qpdf_s_preserve);
+    writer.setDecodeLevel(qpdf_dl_none);
+    writer.setDeterministicID(true);
+    writer.write();
+    std::shared_ptr<Buffer> buffer = writer.getBufferSharedPointer();
+    return std::string(reinterpret_cast<char const *>(buffer->getBuffer()), buffer->getSize());
+}
+
+/// The finished file encrypted with AES-256 (security handler revision 6) as `finishing` asks.
+/// Accessibility extraction stays allowed (PDF/UA); metadata is encrypted too; a signature's
+/// /Contents is left as it is (qpdf never encrypts it). qpdf cannot combine a deterministic /ID with
+/// encryption: the ID is random.
+std::string encrypted(std::string const &finished, folio_pdf_finishing const &finishing) {
+    QPDF document;
+    document.setSuppressWarnings(true);
+    document.processMemoryFile("finished PDF", finished.data(), finished.size());
+    QPDFWriter writer(document);
+    writer.setOutputMemory();
+    writer.setR6EncryptionParameters(
+        finishing.user_password, finishing.owner_password != nullptr ? finishing.owner_password : "", true,
+        finishing.allow_copy != 0, finishing.allow_modify != 0, finishing.allow_annotate != 0, finishing.allow_annotate != 0,
+        finishing.allow_modify != 0, finishing.allow_print != 0 ? qpdf_r3p_full : qpdf_r3p_none, true);
+    writer.setObjectStreamMode(qpdf_o_disable);
+    writer.setStreamDataMode(qpdf_s_preserve);
+    writer.setDecodeLevel(qpdf_dl_none);
+    writer.write();
+    std::shared_ptr<Buffer> buffer = writer.getBufferSharedPointer();
+    return std::string(reinterpret_cast<char const *>(buffer->getBuffer()), buffer->getSize());
 }
 
 void copyMessage(std::string const &text, char *message, size_t capacity) {
@@ -1190,51 +1047,36 @@ extern "C" int folio_pdf_finish(
         // Only the rewritten page content is compressed again (the rest is copied as it is):
         // the fastest level keeps the finishing step a small part of a render.
         Pl_Flate::setCompressionLevel(1);
-        QPDF document;
-        document.setSuppressWarnings(true);
-        document.processMemoryFile("Cairo output", reinterpret_cast<char const *>(pdf), length);
-        FileAssembler assembler(document, std::string_view(reinterpret_cast<char const *>(pdf), length));
-        // An encrypted file is written whole by QPDFWriter: every string and stream changes.
-        bool encrypting = finishing->user_password != nullptr;
-        FileAssembler *file = assembler.canCopy() && !encrypting ? &assembler : nullptr;
+        std::string_view cairo(reinterpret_cast<char const *>(pdf), length);
+        auto document = std::make_unique<QPDF>();
+        document->setSuppressWarnings(true);
+        document->processMemoryFile("Cairo output", cairo.data(), cairo.size());
+        auto assembler = std::make_unique<FileAssembler>(*document, cairo);
+        // A file that cannot be copied object by object (object streams, generations) is first
+        // written plainly by qpdf. Cairo's files never need it.
+        std::string plain;
+        if (!assembler->canCopy()) {
+            plain = plainCopy(*document);
+            document = std::make_unique<QPDF>();
+            document->setSuppressWarnings(true);
+            document->processMemoryFile("Cairo output, rewritten", plain.data(), plain.size());
+            assembler = std::make_unique<FileAssembler>(*document, plain);
+            if (!assembler->canCopy()) throw std::runtime_error("the PDF cannot be finished object by object");
+        }
+        FileAssembler &file = *assembler;
         if (finishing->tagged) {
-            QPDFObjectHandle treeRoot = document.getRoot().getKey("/StructTreeRoot");
-            if (file != nullptr && treeRoot.isDictionary()) {
-                StructureStream(*finishing, *file).run(treeRoot);
-            } else {
-                finishStructure(document, *finishing, file);
-            }
+            QPDFObjectHandle treeRoot = document->getRoot().getKey("/StructTreeRoot");
+            if (treeRoot.isDictionary()) StructureStream(*finishing, file).run(treeRoot);
         }
-        finishPages(document, *finishing, file);
-        std::string marker = finishing->signer != nullptr ? addSignatureField(document, *finishing, file) : "";
-        finishCatalog(document, *finishing, file);
-        if (file != nullptr) {
-            auto finished = std::make_unique<folio_pdf_output>();
-            finished->bytes = assembler.assemble();
-            if (finishing->signer != nullptr) folio_signing::signInPlace(*finishing->signer, finished->bytes, marker);
-            *output = finished.release();
-            return 0;
-        }
-        QPDFWriter writer(document);
-        writer.setOutputMemory();
-        if (encrypting) {
-            // AES-256, revision 6; accessibility extraction stays allowed (PDF/UA); metadata encrypted
-            // too. A deterministic /ID cannot be combined with encryption in qpdf: the ID is random.
-            writer.setR6EncryptionParameters(
-                finishing->user_password, finishing->owner_password != nullptr ? finishing->owner_password : "",
-                true, finishing->allow_copy != 0, finishing->allow_modify != 0, finishing->allow_annotate != 0,
-                finishing->allow_annotate != 0, finishing->allow_modify != 0,
-                finishing->allow_print != 0 ? qpdf_r3p_full : qpdf_r3p_none, true);
-        } else {
-            writer.setDeterministicID(true);
-        }
-        writer.setStreamDataMode(qpdf_s_compress);
-        writer.setDecodeLevel(qpdf_dl_none);
-        writer.write();
-        std::shared_ptr<Buffer> buffer = writer.getBufferSharedPointer();
+        finishPages(*document, *finishing, file);
+        std::string marker = finishing->signer != nullptr ? addSignatureField(*document, *finishing, file) : "";
+        finishCatalog(*document, *finishing, file);
         auto finished = std::make_unique<folio_pdf_output>();
-        finished->bytes.assign(reinterpret_cast<char const *>(buffer->getBuffer()), buffer->getSize());
-        buffer.reset();
+        finished->bytes = file.assemble();
+        assembler.reset();
+        document.reset();
+        // Encryption changes every string and stream: the finished file is written again by qpdf.
+        if (finishing->user_password != nullptr) finished->bytes = encrypted(finished->bytes, *finishing);
         if (finishing->signer != nullptr) folio_signing::signInPlace(*finishing->signer, finished->bytes, marker);
         *output = finished.release();
         return 0;
