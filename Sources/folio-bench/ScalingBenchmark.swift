@@ -58,11 +58,12 @@ enum ScalingBenchmark {
         try Data(String(format: "%.4f %d %d", Timing.now() - start, pages, data.count).utf8).write(to: URL(fileURLWithPath: resultPath))
     }
 
-    /// Runs every size in a child process and prints its figures; returns peak memory in KB
-    /// by kind ("w2", "table", "table-untagged") and size.
+    /// Runs every size in a child process and prints its figures; returns peak memory in KB and
+    /// render seconds by kind ("w2", "table", "table-untagged") and size.
     @discardableResult
-    static func run(bench: URL) -> [String: [Int: Int]] {
+    static func run(bench: URL) -> (peaks: [String: [Int: Int]], seconds: [String: [Int: Double]]) {
         var peaks: [String: [Int: Int]] = [:]
+        var times: [String: [Int: Double]] = [:]
         let runs = [
             ("w2", [1, 10, 50], "patients", "W2 (sections per patient + appendix table), render time and peak memory:"),
             ("table", [1_000, 10_000, 100_000], "rows", "Long tables (4 columns, tagged PDF), render time and peak memory:"),
@@ -77,7 +78,7 @@ enum ScalingBenchmark {
                     let (_, peakKB) = ChildProcess.runMeasuringMemory([executable, bench.path, "--child", kind, String(size), resultPath])
                 else {
                     print("  cannot run \(executable)")
-                    return peaks
+                    return (peaks, times)
                 }
                 let output = (try? String(contentsOfFile: resultPath, encoding: .utf8)) ?? ""
                 try? FileManager.default.removeItem(atPath: resultPath)
@@ -87,6 +88,7 @@ enum ScalingBenchmark {
                     continue
                 }
                 peaks[kind, default: [:]][size] = peakKB
+                times[kind, default: [:]][size] = seconds
                 print(
                     String(
                         format: "  %6d %@: %.2f s, %@ pages, %d KB PDF, peak memory %d MB", size, label as NSString, seconds,
@@ -94,6 +96,6 @@ enum ScalingBenchmark {
                         peakKB / 1024))
             }
         }
-        return peaks
+        return (peaks, times)
     }
 }
