@@ -565,6 +565,9 @@ class StructureStream {
         int number = 0;
         std::string text;
         std::string role;
+        /// Where the value of /K is in `text` (empty when it has none).
+        size_t kidsStart = 0;
+        size_t kidsEnd = 0;
     };
 
     folio_pdf_finishing const &finishing;
@@ -589,15 +592,11 @@ class StructureStream {
         folio_text::Entry const *type = folio_text::find(entries, "/Type");
         bool structure = type == nullptr || element.text.compare(type->valueStart, type->end - type->valueStart, "/StructElem") == 0;
         if (role != nullptr && structure) element.role = element.text.substr(role->valueStart, role->end - role->valueStart);
+        if (folio_text::Entry const *kids = folio_text::find(entries, "/K")) {
+            element.kidsStart = kids->valueStart;
+            element.kidsEnd = kids->end;
+        }
         return element;
-    }
-
-    static std::string_view value(Element const &element, std::string_view key) {
-        size_t closing = 0;
-        std::vector<folio_text::Entry> entries = folio_text::entries(element.text, closing);
-        folio_text::Entry const *entry = folio_text::find(entries, key);
-        if (entry == nullptr) return {};
-        return std::string_view(element.text).substr(entry->valueStart, entry->end - entry->valueStart);
     }
 
     /// Writes the open split table's first part with the rows of all its parts.
@@ -617,6 +616,8 @@ class StructureStream {
     /// Returns true when the element leaves the tree (a later part of a split table).
     bool visit(Element &element, int depth, int movedTo, bool rowOfHeaders) {
         if (depth > 512) throw std::runtime_error("structure: the tree is deeper than 512 levels");
+        // The children as the file has them, before this element's text changes.
+        std::string kidsText = element.text.substr(element.kidsStart, element.kidsEnd - element.kidsStart);
         bool changed = false;
         if (movedTo != 0) {
             folio_text::setEntry(element.text, "/P", folio_text::reference(movedTo));
@@ -666,7 +667,6 @@ class StructureStream {
         if (!removed && role != "/Table") movedTo = 0;
 
         // The children: read first, so that a row knows whether all its cells are headers.
-        std::string_view kidsText = value(element, "/K");
         std::vector<folio_text::Item> items = folio_text::items(kidsText);
         std::vector<Element> kids(items.size());
         bool allHeaders = true;
