@@ -45,6 +45,8 @@ struct SigningOptions: ParsableArguments {
             certificate, limit: largest, field: "--sign-cert", what: "certificate", regularOnly: true)
         let chainData = try chain.map { try BoundedFile.read($0, limit: largest, field: "--sign-chain", what: "chain", regularOnly: true) }
         let passphrase = ProcessInfo.processInfo.environment[SigningOptions.passphraseVariable]
+        // Read once: render workers get the key from their supervisor, never from an inherited environment.
+        unsetenv(SigningOptions.passphraseVariable)
         let signer = try PDFSigner(
             PDFSigner.Material(
                 key: keyData, certificate: certificateData, chain: chainData ?? Data(),
