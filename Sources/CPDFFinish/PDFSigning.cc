@@ -8,6 +8,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs12.h>
 #include <openssl/pkcs7.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -63,8 +64,22 @@ BIOPointer memoryBIO(char const *text, size_t length) {
     return BIOPointer(BIO_new_mem_buf(text, static_cast<int>(length)), BIO_free);
 }
 
-/// Every certificate in PEM `text`, at most `largestChain`; false when one cannot be read.
+/// Whether `text` is PEM (has a "-----BEGIN" line) rather than DER bytes.
+bool isPEM(char const *text, size_t length) {
+    return text != nullptr && std::string_view(text, length).find("-----BEGIN") != std::string_view::npos;
+}
+
+/// Every certificate in PEM `text` (or the one DER certificate it is), at most `largestChain`;
+/// false when one cannot be read.
 bool readCertificates(char const *text, size_t length, std::vector<X509 *> &certificates) {
+    if (text != nullptr && length > 0 && !isPEM(text, length)) {
+        auto const *bytes = reinterpret_cast<unsigned char const *>(text);
+        X509 *certificate = length < static_cast<size_t>(INT32_MAX) ? d2i_X509(nullptr, &bytes, static_cast<long>(length)) : nullptr;
+        ERR_clear_error();
+        if (certificate == nullptr) return false;
+        certificates.push_back(certificate);
+        return true;
+    }
     BIOPointer bio = memoryBIO(text, length);
     if (!bio) return false;
     while (true) {
@@ -213,15 +228,49 @@ extern "C" folio_pdf_signer *folio_pdf_signer_create(
     try {
         ERR_clear_error();
         auto signer = std::make_unique<folio_pdf_signer>();
-        BIOPointer keyBIO = memoryBIO(key_pem, key_length);
-        if (keyBIO) {
-            signer->key = PEM_read_bio_PrivateKey(keyBIO.get(), nullptr, passphraseCallback, const_cast<char *>(passphrase));
+        // A PKCS #12 bundle (key, certificate and chain in one file) gives what --sign-cert and
+        // --sign-chain would.
+        std::vector<X509 *> bundled;
+        if (key_pem != nullptr && key_length > 0 && !isPEM(key_pem, key_length)) {
+            auto const *bytes = reinterpret_cast<unsigned char const *>(key_pem);
+            PKCS12 *bundle = key_length < static_cast<size_t>(INT32_MAX) ? d2i_PKCS12(nullptr, &bytes, static_cast<long>(key_length)) : nullptr;
+            if (bundle != nullptr) {
+                X509 *certificate = nullptr;
+                STACK_OF(X509) *authorities = nullptr;
+                int opened = PKCS12_parse(bundle, passphrase != nullptr ? passphrase : "", &signer->key, &certificate, &authorities);
+                PKCS12_free(bundle);
+                if (opened != 1) {
+                    std::string reason = lastReason("it cannot be opened");
+                    return fail(
+                        FOLIO_SIGNER_BAD_KEY,
+                        "cannot open the PKCS #12 bundle: " +
+                            (reason == "unsupported" ? std::string("it uses a legacy cipher (re-export it with openssl pkcs12 -export)")
+                             : passphrase == nullptr ? std::string("give its passphrase in FOLIO_SIGN_PASSPHRASE")
+                                                     : std::string("the passphrase in FOLIO_SIGN_PASSPHRASE does not open it")));
+                }
+                if (certificate != nullptr) bundled.push_back(certificate);
+                for (int index = 0; index < sk_X509_num(authorities); ++index) bundled.push_back(sk_X509_value(authorities, index));
+                sk_X509_free(authorities);
+            } else {
+                bytes = reinterpret_cast<unsigned char const *>(key_pem);
+                signer->key = key_length < static_cast<size_t>(INT32_MAX) ? d2i_AutoPrivateKey(nullptr, &bytes, static_cast<long>(key_length)) : nullptr;
+                if (signer->key == nullptr) {
+                    ERR_clear_error();
+                    return fail(FOLIO_SIGNER_BAD_KEY, "cannot read the private key: not a PEM or DER private key nor a PKCS #12 bundle");
+                }
+            }
+        } else {
+            BIOPointer keyBIO = memoryBIO(key_pem, key_length);
+            if (keyBIO) {
+                signer->key = PEM_read_bio_PrivateKey(keyBIO.get(), nullptr, passphraseCallback, const_cast<char *>(passphrase));
+            }
         }
         if (signer->key == nullptr) {
+            for (X509 *certificate : bundled) X509_free(certificate);
             std::string reason = lastReason("not a PEM private key");
             std::string_view text(key_pem != nullptr ? key_pem : "", key_pem != nullptr ? key_length : 0);
             if (text.find("PRIVATE KEY-----") == std::string_view::npos) {
-                reason = "the file holds no PEM private key";
+                reason = "the file holds no private key";
             } else if (text.find("ENCRYPTED") != std::string_view::npos) {
                 reason = passphrase == nullptr ? "the key is encrypted: give its passphrase in FOLIO_SIGN_PASSPHRASE"
                                                : "the passphrase in FOLIO_SIGN_PASSPHRASE does not decrypt it";
@@ -236,9 +285,21 @@ extern "C" folio_pdf_signer *folio_pdf_signer_create(
             return fail(FOLIO_SIGNER_BAD_KEY, "an RSA key must have at least 2048 bits");
         }
         std::vector<X509 *> certificates;
-        if (!readCertificates(certificate_pem, certificate_length, certificates)) {
-            for (X509 *certificate : certificates) X509_free(certificate);
-            return fail(FOLIO_SIGNER_BAD_CERTIFICATE, "cannot read the certificate: not PEM certificates (at most 16)");
+        if (certificate_pem != nullptr && certificate_length > 0) {
+            if (!readCertificates(certificate_pem, certificate_length, certificates)) {
+                for (X509 *certificate : certificates) X509_free(certificate);
+                for (X509 *certificate : bundled) X509_free(certificate);
+                return fail(FOLIO_SIGNER_BAD_CERTIFICATE, "cannot read the certificate: not PEM or DER certificates (at most 16)");
+            }
+            // A certificate given beside a bundle replaces the bundle's; its chain stays.
+            if (!bundled.empty()) {
+                X509_free(bundled.front());
+                bundled.erase(bundled.begin());
+            }
+        }
+        certificates.insert(certificates.end(), bundled.begin(), bundled.end());
+        if (certificates.empty()) {
+            return fail(FOLIO_SIGNER_BAD_CERTIFICATE, "is needed: the key file holds no certificate (a PKCS #12 bundle would)");
         }
         // The first certificate signs; more in the same file (a "full chain" file) are its chain.
         signer->certificate = certificates.front();
@@ -249,7 +310,7 @@ extern "C" folio_pdf_signer *folio_pdf_signer_create(
             std::vector<X509 *> chain;
             if (!readCertificates(chain_pem, chain_length, chain)) {
                 for (X509 *certificate : chain) X509_free(certificate);
-                return fail(FOLIO_SIGNER_BAD_CHAIN, "cannot read the chain: not PEM certificates (at most 16)");
+                return fail(FOLIO_SIGNER_BAD_CHAIN, "cannot read the chain: not PEM or DER certificates (at most 16)");
             }
             for (X509 *certificate : chain) sk_X509_push(signer->chain, certificate);
         }

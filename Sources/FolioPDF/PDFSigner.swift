@@ -12,19 +12,21 @@ import Foundation
 /// that is not the certificate's, a certificate not valid now or not meant for signing. One signer
 /// serves any number of threads.
 public final class PDFSigner: @unchecked Sendable {
-    /// The PEM texts a signer is made from; a render worker process makes its own signer from them.
+    /// The files a signer is made from; a render worker process makes its own signer from them.
     public struct Material: Sendable, CustomStringConvertible {
-        /// The private key (PKCS #8 or traditional PEM, encrypted or not).
+        /// The private key (PKCS #8 or traditional PEM, or DER; encrypted or not), or a PKCS #12
+        /// bundle of the key, its certificate and chain.
         public var key: Data
-        /// The signing certificate, optionally followed by its chain.
+        /// The signing certificate (PEM, optionally followed by its chain, or DER); empty to take
+        /// a PKCS #12 bundle's.
         public var certificate: Data
         /// More certificates to embed (intermediates up to the root); empty for none.
         public var chain: Data
         /// The passphrase of an encrypted key.
         public var passphrase: String?
 
-        /// Material from PEM texts.
-        public init(key: Data, certificate: Data, chain: Data = Data(), passphrase: String? = nil) {
+        /// Material from the files' bytes.
+        public init(key: Data, certificate: Data = Data(), chain: Data = Data(), passphrase: String? = nil) {
             self.key = key
             self.certificate = certificate
             self.chain = chain
@@ -35,7 +37,7 @@ public final class PDFSigner: @unchecked Sendable {
         public var description: String { "PDFSigner.Material(certificate: \(certificate.count) bytes, key and passphrase hidden)" }
     }
 
-    /// The texts this signer was made from.
+    /// The files this signer was made from.
     public let material: Material
     /// The certificate subject's common name ("" when it has none), written as the signature's /Name.
     public let commonName: String

@@ -126,6 +126,24 @@ final class SigningIntegrationTests: XCTestCase {
         assertValidPAdES(ecFound, signer: "Example Clinic EC")
         XCTAssertEqual(ecFound["certificates"] as? Int, 2)
 
+        // A PKCS #12 bundle is key, certificate and chain in one file: no --sign-cert.
+        let bundlePDF = folder.appendingPathComponent("bundle.pdf")
+        let bundle = try render(
+            [plain, "-o", bundlePDF.path, "--sign-key", pki.appendingPathComponent("bundle.p12").path],
+            environment: ["FOLIO_SIGN_PASSPHRASE": "correct horse"])
+        XCTAssertEqual(bundle.status, 0, bundle.stderr)
+        let bundleFound = try validation(bundlePDF, root: root)
+        assertValidPAdES(bundleFound, signer: "Example Clinic Bundle")
+        XCTAssertEqual(bundleFound["certificates"] as? Int, 2)
+        // DER key and certificate files sign as PEM ones do.
+        let derPDF = folder.appendingPathComponent("der.pdf")
+        let der = try render([
+            plain, "-o", derPDF.path, "--sign-key", pki.appendingPathComponent("signer-der.key").path, "--sign-cert",
+            pki.appendingPathComponent("signer.der").path,
+        ])
+        XCTAssertEqual(der.status, 0, der.stderr)
+        assertValidPAdES(try validation(derPDF, root: root), signer: "Example Clinic")
+
         // An encrypted key opens with the passphrase from the environment.
         let rsa = ["--sign-cert", pki.appendingPathComponent("signer.pem").path]
         let encryptedPDF = folder.appendingPathComponent("encrypted-key.pdf")
@@ -201,7 +219,13 @@ final class SigningIntegrationTests: XCTestCase {
             (["--sign-key", file("signer.key"), "--sign-cert", file("signer.key")], [:], "--sign-cert: cannot read the certificate"),
             (["--sign-key", file("missing.key"), "--sign-cert", file("signer.pem")], [:], "--sign-key: cannot read private key"),
             (["--sign-key", file("signer.key"), "--sign-cert", pki.path], [:], "--sign-cert: cannot read certificate"),
-            (["--sign-key", file("signer.key")], [:], "--sign-key needs --sign-cert"),
+            (["--sign-key", file("signer.key")], [:], "--sign-cert: is needed: the key file holds no certificate"),
+            (["--sign-key", file("bundle.p12")], [:], "--sign-key: cannot open the PKCS #12 bundle: give its passphrase"),
+            (
+                ["--sign-key", file("bundle.p12")], ["FOLIO_SIGN_PASSPHRASE": "wrong horse"],
+                "--sign-key: cannot open the PKCS #12 bundle: the passphrase in FOLIO_SIGN_PASSPHRASE does not open it"
+            ),
+            (["--sign-key", file("signer.der"), "--sign-cert", file("signer.pem")], [:], "--sign-key: cannot read the private key"),
             (["--sign-chain", file("root.pem")], [:], "--sign-chain needs --sign-key"),
         ]
         for (arguments, environment, expected) in cases {
@@ -257,16 +281,17 @@ final class SigningIntegrationTests: XCTestCase {
             folio,
             [
                 "batch", template.path, "--data", records.path, "--out", out.path, "--name", "{{patient.id}}", "--jobs", "2",
-                "--sign-key", pki.appendingPathComponent("signer-encrypted.key").path, "--sign-cert",
-                pki.appendingPathComponent("signer.pem").path,
+                "--sign-key", pki.appendingPathComponent("bundle.p12").path,
             ], environment: env)
         XCTAssertEqual(batch.status, 0, batch.stderr)
         for number in 1...4 {
             let pdf = out.appendingPathComponent("P\(number).pdf")
             assertValidPAdES(
-                try validation(pdf, root: pki.appendingPathComponent("root.pem"), password: "1950-01-0\(number)"), signer: "Example Clinic")
+                try validation(pdf, root: pki.appendingPathComponent("root.pem"), password: "1950-01-0\(number)"),
+                signer: "Example Clinic Bundle")
         }
-        // Neither the key nor its passphrase is written anywhere the batch writes.
+        // The workers signed with the bundle their supervisor read (binary, through their setup); neither
+        // the key nor its passphrase is written anywhere the batch writes.
         for name in try FileManager.default.contentsOfDirectory(atPath: out.path) {
             let bytes = try Data(contentsOf: out.appendingPathComponent(name))
             XCTAssertNil(bytes.range(of: Data("correct horse".utf8)), name)

@@ -34,10 +34,11 @@ typedef enum folio_pdf_signer_problem {
     FOLIO_SIGNER_FAILED = 6,
 } folio_pdf_signer_problem;
 
-/// A signer from PEM text: the private key (PKCS#8 or traditional; `passphrase` for an encrypted
-/// one, or NULL), the signing certificate, and optionally more certificates to embed (the chain
-/// up to the root, `chain_length` 0 for none). Returns NULL and sets `*problem` and a one-line
-/// reason in `message` when they cannot sign.
+/// A signer from the bytes of its files: the private key (PEM, PKCS#8 or traditional, or DER; or a
+/// PKCS #12 bundle holding the key, its certificate and chain; `passphrase` for an encrypted one,
+/// or NULL), the signing certificate (PEM or DER; `certificate_length` 0 to take the bundle's),
+/// and optionally more certificates to embed (the chain up to the root, `chain_length` 0 for
+/// none). Returns NULL and sets `*problem` and a one-line reason in `message` when they cannot sign.
 folio_pdf_signer *folio_pdf_signer_create(
     const char *key_pem, size_t key_length, const char *certificate_pem, size_t certificate_length, const char *chain_pem,
     size_t chain_length, const char *passphrase, folio_pdf_signer_problem *problem, char *message, size_t message_capacity);

@@ -1,25 +1,26 @@
 import Foundation
 
 extension PDFSigner {
-    /// `material` as a member of a render worker's setup message, so that each worker makes its own
-    /// signer from the texts its supervisor loaded and checked (the socket is the two processes' own).
+    /// `material` as a member of a render worker's setup message (the files' bytes in base64: a
+    /// PKCS #12 bundle or a DER file is binary), so that each worker makes its own signer from the
+    /// files its supervisor read and checked (the socket is the two processes' own).
     package static func setupValue(_ material: Material) -> TreeValue {
         .object([
-            ("key", .string(String(decoding: material.key, as: UTF8.self))),
-            ("certificate", .string(String(decoding: material.certificate, as: UTF8.self))),
-            ("chain", .string(String(decoding: material.chain, as: UTF8.self))),
+            ("key", .string(material.key.base64EncodedString())),
+            ("certificate", .string(material.certificate.base64EncodedString())),
+            ("chain", .string(material.chain.base64EncodedString())),
             ("passphrase", material.passphrase.map(TreeValue.string) ?? .null),
         ])
     }
 
     /// The signer a setup message member describes; nil for `null` (no signing).
     package convenience init?(setupValue value: TreeValue) throws {
-        guard case .string(let key)? = value["key"], case .string(let certificate)? = value["certificate"] else { return nil }
+        guard case .string(let key)? = value["key"], let keyData = Data(base64Encoded: key) else { return nil }
         var passphrase: String?
         if case .string(let text)? = value["passphrase"] { passphrase = text }
         try self.init(
             Material(
-                key: Data(key.utf8), certificate: Data(certificate.utf8), chain: Data((value["chain"]?.text ?? "").utf8),
-                passphrase: passphrase))
+                key: keyData, certificate: Data(base64Encoded: value["certificate"]?.text ?? "") ?? Data(),
+                chain: Data(base64Encoded: value["chain"]?.text ?? "") ?? Data(), passphrase: passphrase))
     }
 }

@@ -2,7 +2,9 @@
 cryptography package (a dependency of pyHanko): a root CA, an RSA-2048 signer it issued (and the
 same key encrypted with the passphrase "correct horse"), an ECDSA P-256 signer issued through an
 intermediate CA, an expired certificate, one not yet valid, one whose key usage does not allow
-signing, and a second, unrelated key. Private keys are written mode 600."""
+signing, and a second, unrelated key; the RSA signer also as DER files and as a PKCS #12 bundle
+(key, certificate and the intermediate, AES-256, passphrase "correct horse"). Private keys are
+written mode 600."""
 import datetime
 import os
 import sys
@@ -10,6 +12,7 @@ import sys
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509.oid import NameOID
 
 folder = sys.argv[1]
@@ -63,7 +66,13 @@ write_cert("root.pem", root)
 signer_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 write_key("signer.key", signer_key)
 write_key("signer-encrypted.key", signer_key, "correct horse")
-write_cert("signer.pem", certificate("Example Clinic", signer_key, "Folio Test Root", root_key))
+signer = certificate("Example Clinic", signer_key, "Folio Test Root", root_key)
+write_cert("signer.pem", signer)
+with open(os.path.join(folder, "signer.der"), "wb") as out:
+    out.write(signer.public_bytes(serialization.Encoding.DER))
+with open(os.path.join(folder, "signer-der.key"), "wb") as out:
+    out.write(signer_key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+os.chmod(os.path.join(folder, "signer-der.key"), 0o600)
 
 intermediate_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 intermediate = certificate("Folio Test Intermediate", intermediate_key, "Folio Test Root", root_key, ca=True)
@@ -71,6 +80,12 @@ write_cert("intermediate.pem", intermediate)
 ec_key = ec.generate_private_key(ec.SECP256R1())
 write_key("ec.key", ec_key)
 write_cert("ec.pem", certificate("Example Clinic EC", ec_key, "Folio Test Intermediate", intermediate_key))
+bundle_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+bundle_cert = certificate("Example Clinic Bundle", bundle_key, "Folio Test Intermediate", intermediate_key)
+with open(os.path.join(folder, "bundle.p12"), "wb") as out:
+    out.write(pkcs12.serialize_key_and_certificates(
+        b"Example Clinic Bundle", bundle_key, bundle_cert, [intermediate], serialization.BestAvailableEncryption(b"correct horse")))
+os.chmod(os.path.join(folder, "bundle.p12"), 0o600)
 
 write_cert("expired.pem", certificate("Expired", signer_key, "Folio Test Root", root_key, start=now - 400 * day, end=now - 30 * day))
 write_cert("future.pem", certificate("Future", signer_key, "Folio Test Root", root_key, start=now + 30 * day, end=now + 400 * day))
