@@ -145,6 +145,9 @@ do {
         atMost: 200)
     let taggedCost = seconds["table"]?[100_000].flatMap { tagged in seconds["table-untagged"]?[100_000].map { tagged / $0 } }
     targets.absolute("100,000-row tagged table, time / untagged", folio: taggedCost, c: nil, unit: "×", atMost: 1.5)
+    targets.absolute(
+        "1,000,000-row tagged table, peak memory", folio: peaks["table"]?[1_000_000].map { Double($0) / 1024 }, c: nil, unit: "MB",
+        atMost: 1024)
     try BatchStages.run(data: benchDirectory.appendingPathComponent("patients-1000.jsonl"), count: 100)
     if FileManager.default.isExecutableFile(atPath: binary.path) {
         let rates = BatchBenchmark.run(folio: binary, data: benchDirectory.appendingPathComponent("patients-1000.jsonl"))
