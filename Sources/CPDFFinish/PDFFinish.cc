@@ -95,14 +95,22 @@ class FileAssembler {
         QPDFObjectHandle size = pdf.getTrailer().getKey("/Size");
         nextNumber = size.isInteger() ? static_cast<int>(size.getIntValue()) : 0;
         if (nextNumber <= 0) copyable = false;
+        offsets.assign(static_cast<size_t>(std::max(nextNumber, 0)), absent);
+        size_t count = 0;
         for (auto const &[objGen, entry] : pdf.getXRefTable()) {
             if (entry.getType() != 1 || objGen.getGen() != 0) {
                 if (entry.getType() != 0) copyable = false;
                 continue;
             }
-            offsets[objGen.getObj()] = static_cast<size_t>(entry.getOffset());
+            auto number = static_cast<size_t>(objGen.getObj());
+            if (number >= offsets.size()) {
+                copyable = false;
+                continue;
+            }
+            offsets[number] = static_cast<size_t>(entry.getOffset());
+            ++count;
         }
-        if (offsets.empty()) copyable = false;
+        if (count == 0) copyable = false;
     }
 
     /// Whether the file can be copied object by object.
@@ -111,19 +119,7 @@ class FileAssembler {
     /// The text of object `number` as the file has it (between `obj` and `endobj`), without qpdf
     /// parsing it; empty when there is no such object.
     std::string_view body(int number) {
-        if (ends.empty()) {
-            std::vector<std::pair<size_t, int>> byOffset;
-            for (auto const &[objectNumber, offset] : offsets) byOffset.emplace_back(offset, objectNumber);
-            std::sort(byOffset.begin(), byOffset.end());
-            size_t end = xrefOffset();
-            for (size_t index = 0; index < byOffset.size(); ++index) {
-                ends[byOffset[index].second] = index + 1 < byOffset.size() ? byOffset[index + 1].first : end;
-            }
-        }
-        auto offset = offsets.find(number);
-        auto end = ends.find(number);
-        if (offset == offsets.end() || end == ends.end() || end->second <= offset->second || end->second > original.size()) return {};
-        std::string_view span = original.substr(offset->second, end->second - offset->second);
+        std::string_view span = this->span(number);
         size_t start = span.find("obj");
         size_t stop = span.rfind("endobj");
         if (start == std::string_view::npos || stop == std::string_view::npos || stop < start + 3) return {};
@@ -196,21 +192,15 @@ class FileAssembler {
 
 
     std::string assemble() {
-        std::vector<std::pair<size_t, int>> byOffset;
-        for (auto const &[number, offset] : offsets) byOffset.emplace_back(offset, number);
-        std::sort(byOffset.begin(), byOffset.end());
-        size_t end = xrefOffset();
-        std::map<int, std::string_view> spans;
-        for (size_t index = 0; index < byOffset.size(); ++index) {
-            size_t start = byOffset[index].first;
-            size_t stop = index + 1 < byOffset.size() ? byOffset[index + 1].first : end;
-            if (start >= stop || stop > original.size()) throw std::runtime_error("unexpected object layout");
-            spans[byOffset[index].second] = original.substr(start, stop - start);
+        computeEnds();
+        size_t first = original.size();
+        for (size_t offset : offsets) {
+            if (offset != absent) first = std::min(first, offset);
         }
         std::string out;
         // About the size of Cairo's file: the finishing step adds little.
         out.reserve(original.size() + (original.size() >> 4) + 65536);
-        out.append(original.substr(0, byOffset.front().first));
+        out.append(original.substr(0, first));
         std::vector<size_t> positions(static_cast<size_t>(nextNumber), 0);
         for (int number = 1; number < nextNumber; ++number) {
             auto position = static_cast<size_t>(number);
@@ -227,9 +217,9 @@ class FileAssembler {
             } else if (auto changed = rewritten.find(number); changed != rewritten.end()) {
                 auto extra = references.find(number);
                 object(extra == references.end() ? changed->second.unparseResolved() : unparseDictionary(changed->second, extra->second));
-            } else if (auto span = spans.find(number); span != spans.end()) {
+            } else if (std::string_view copied = span(number); !copied.empty()) {
                 positions[position] = out.size();
-                out.append(span->second);
+                out.append(copied);
                 if (out.back() != '\n') out += '\n';
             } else {
                 object("null");
@@ -267,8 +257,38 @@ class FileAssembler {
     bool copyable = true;
     bool reserved = false;
     int nextNumber = 0;
-    std::map<int, size_t> offsets;
-    std::map<int, size_t> ends;
+    /// Where each object starts and ends in `original`, by object number (`absent` for none).
+    static constexpr size_t absent = SIZE_MAX;
+    std::vector<size_t> offsets;
+    std::vector<size_t> ends;
+
+    /// Each object ends where the next one (by offset) starts, the last where the cross-reference
+    /// section starts.
+    void computeEnds() {
+        if (!ends.empty()) return;
+        std::vector<std::pair<size_t, int>> byOffset;
+        for (size_t number = 0; number < offsets.size(); ++number) {
+            if (offsets[number] != absent) byOffset.emplace_back(offsets[number], static_cast<int>(number));
+        }
+        std::sort(byOffset.begin(), byOffset.end());
+        size_t end = xrefOffset();
+        ends.assign(offsets.size(), absent);
+        for (size_t index = 0; index < byOffset.size(); ++index) {
+            size_t stop = index + 1 < byOffset.size() ? byOffset[index + 1].first : end;
+            if (byOffset[index].first >= stop || stop > original.size()) throw std::runtime_error("unexpected object layout");
+            ends[static_cast<size_t>(byOffset[index].second)] = stop;
+        }
+    }
+
+    /// The bytes of object `number` in `original` (from its number to the next object), or empty.
+    std::string_view span(int number) {
+        computeEnds();
+        if (number <= 0 || static_cast<size_t>(number) >= offsets.size()) return {};
+        size_t start = offsets[static_cast<size_t>(number)];
+        size_t stop = ends[static_cast<size_t>(number)];
+        if (start == absent || stop == absent || stop <= start) return {};
+        return original.substr(start, stop - start);
+    }
     std::map<int, QPDFObjectHandle> rewritten;
     std::map<int, std::string> streams;
     std::map<int, std::string> added;
