@@ -48,14 +48,14 @@ void folio_activity_use_page(void *page) {
     if (page != NULL) current_page = (folio_page *)page;
 }
 
-void folio_activity_set(const void *text, size_t length) {
-    folio_page *page = current_page;
+void folio_activity_write(void *shared, const void *text, size_t length) {
+    folio_page *page = (folio_page *)shared;
     if (length > sizeof(page->activity)) length = sizeof(page->activity);
     memcpy(page->activity, text, length);
     __atomic_store_n(&page->length, (uint32_t)length, __ATOMIC_RELEASE);
 }
 
-void folio_activity_clear(void *page) { __atomic_store_n(&((folio_page *)page)->length, 0, __ATOMIC_RELEASE); }
+void folio_activity_set(const void *text, size_t length) { folio_activity_write(current_page, text, length); }
 
 size_t folio_activity_read(const void *page, char *out, size_t capacity) {
     const folio_page *shared = (const folio_page *)page;

@@ -51,7 +51,9 @@ final class RequestRenderer {
         }
         let now = DispatchTime.now().uptimeNanoseconds
         let seconds = deadline.uptimeNanoseconds > now ? Double(deadline.uptimeNanoseconds - now) / 1e9 : 0
-        switch worker.call(request.message(seconds: seconds), seconds: seconds, abandoned: { deadline.isExpired }) {
+        switch worker.call(
+            request.message(seconds: seconds), seconds: seconds, activity: "reading the request", abandoned: { deadline.isExpired })
+        {
         case .success(let answer):
             if worker.isDead { replace(after: nil) }
             return try RenderedBody(answer: answer)

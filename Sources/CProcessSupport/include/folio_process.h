@@ -27,8 +27,9 @@ void folio_activity_use_page(void *page);
 /* Records what this process is doing now (copied, cut to the page's room). */
 void folio_activity_set(const void *text, size_t length);
 
-/* Forgets the activity recorded in `page` (before a new document). */
-void folio_activity_clear(void *page);
+/* Records in `page` what the process using it is about to do (a supervisor, before a new
+   document: "reading record 5"), copied and cut to the page's room. */
+void folio_activity_write(void *page, const void *text, size_t length);
 
 /* Copies the activity recorded in `page` into `out` (at most `capacity` bytes); returns its length. */
 size_t folio_activity_read(const void *page, char *out, size_t capacity);

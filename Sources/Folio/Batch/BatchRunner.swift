@@ -261,7 +261,7 @@ public final class BatchRunner: Sendable {
             slot = worker
         }
         let request = BatchWorkerJob.request(record: record, number: number, names: names, seconds: settings.timeLimit)
-        switch worker.call(request, seconds: settings.timeLimit) {
+        switch worker.call(request, seconds: settings.timeLimit, activity: "reading record \(number)") {
         case .success(let answer):
             return try BatchWorkerJob.files(in: answer)
         case .failure(let failure):

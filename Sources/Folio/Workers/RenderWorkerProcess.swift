@@ -114,12 +114,16 @@ package final class RenderWorkerProcess {
     }
 
     /// Sends `request` and waits for the answer for at most `seconds`; `abandoned` is asked
-    /// every 50 ms whether the caller has gone. Returns the answer, or why there is none (after
-    /// which this worker is dead).
-    package func call(_ request: WorkerMessage, seconds: Double, abandoned: (() -> Bool)? = nil) -> Result<WorkerMessage, WorkerFailure> {
+    /// every 50 ms whether the caller has gone. `activity` is what the worker does until its render
+    /// names its first step (it reads the request: a large record takes a while). Returns the
+    /// answer, or why there is none (after which this worker is dead).
+    package func call(
+        _ request: WorkerMessage, seconds: Double, activity: String, abandoned: (() -> Bool)? = nil
+    ) -> Result<WorkerMessage, WorkerFailure> {
         guard !exited else { return .failure(.exited(status: -1, activity: "")) }
         folio_stop_request_set(page, 0)
-        folio_activity_clear(page)
+        var first = activity
+        first.withUTF8 { folio_activity_write(page, $0.baseAddress, $0.count) }
         let start = DispatchTime.now().uptimeNanoseconds
         let deadline = start &+ UInt64(max(0, min(seconds, 1e6)) * 1e9)
         do {
