@@ -165,27 +165,26 @@ class FileAssembler {
         streams[number] = dictionary.unparse() + "\nstream\n" + body + "\nendstream";
     }
 
-    /// `object`, a new indirect object qpdf numbered (the next number after the file's), is
-    /// written as qpdf holds it. Only before any `reserve`: qpdf does not know those numbers.
-    void adopt(QPDFObjectHandle object) {
-        int number = object.getObjGen().getObj();
-        if (number < nextNumber || reserved) throw std::logic_error("a new object numbered after reserving");
-        nextNumber = number + 1;
-        if (object.isStream()) {
-            std::shared_ptr<Buffer> data = object.getRawStreamData();
-            replaceStream(
-                number, object.getDict().shallowCopy(), std::string(reinterpret_cast<char const *>(data->getBuffer()), data->getSize()),
-                false);
-        } else {
-            rewritten[number] = object;
-        }
+    /// A new dictionary object holding `dictionary`, numbered here (qpdf's own numbering would
+    /// look at every object of the file first), and written as qpdf holds it.
+    QPDFObjectHandle newObject(QPDFObjectHandle dictionary) {
+        int number = reserve();
+        pdf.replaceObject(number, 0, dictionary);
+        QPDFObjectHandle object = pdf.getObject(number, 0);
+        rewrite(object);
+        return object;
+    }
+
+    /// A new, empty stream object with `dictionary`: its number (qpdf holds no such object, so
+    /// refer to it with `rewrite`'s references).
+    int newEmptyStream(QPDFObjectHandle dictionary) {
+        int number = reserve();
+        replaceStream(number, dictionary, "", false);
+        return number;
     }
 
     /// A new stream object's number (its content is set with `replaceStream`).
-    int reserve() {
-        reserved = true;
-        return nextNumber++;
-    }
+    int reserve() { return nextNumber++; }
 
     /// Object `number` is no longer used: it is written as null.
     void remove(int number) { removed.insert(number); }
@@ -255,7 +254,6 @@ class FileAssembler {
     QPDF &pdf;
     std::string_view original;
     bool copyable = true;
-    bool reserved = false;
     int nextNumber = 0;
     /// Where each object starts and ends in `original`, by object number (`absent` for none).
     static constexpr size_t absent = SIZE_MAX;
@@ -890,29 +888,21 @@ std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, F
     size_t capacity = folio_signing::contentsCapacity(*finishing.signer);
     std::string placeholder = nonce + std::string(capacity > 16 ? capacity - 16 : 0, '\0');
 
-    QPDFObjectHandle signature = pdf.makeIndirectObject(QPDFObjectHandle::parse(
+    QPDFObjectHandle signature = file.newObject(QPDFObjectHandle::parse(
         "<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached "
         "/ByteRange [ 0 9999999999 9999999999 9999999999 ] >>"));
     signature.replaceKey("/Contents", QPDFObjectHandle::newString(placeholder));
     signature.replaceKey("/M", QPDFObjectHandle::newString(pdfDate(finishing.signing_time)));
     std::string const &name = folio_signing::signerName(*finishing.signer);
     if (!name.empty()) signature.replaceKey("/Name", QPDFObjectHandle::newUnicodeString(name));
-    QPDFObjectHandle appearance = QPDFObjectHandle::newStream(&pdf, "");
-    appearance.getDict().replaceKey("/Type", QPDFObjectHandle::newName("/XObject"));
-    appearance.getDict().replaceKey("/Subtype", QPDFObjectHandle::newName("/Form"));
-    appearance.getDict().replaceKey("/BBox", QPDFObjectHandle::parse("[ 0 0 0 0 ]"));
+    int appearance = file.newEmptyStream(QPDFObjectHandle::parse("<< /Type /XObject /Subtype /Form /BBox [ 0 0 0 0 ] >>"));
     QPDFObjectHandle field =
-        pdf.makeIndirectObject(QPDFObjectHandle::parse("<< /Type /Annot /Subtype /Widget /FT /Sig /F 132 /Rect [ 0 0 0 0 ] >>"));
+        file.newObject(QPDFObjectHandle::parse("<< /Type /Annot /Subtype /Widget /FT /Sig /F 132 /Rect [ 0 0 0 0 ] >>"));
     field.replaceKey("/T", QPDFObjectHandle::newUnicodeString("Signature"));
     field.replaceKey("/TU", QPDFObjectHandle::newUnicodeString(description));
     field.replaceKey("/V", signature);
     field.replaceKey("/P", page);
-    QPDFObjectHandle appearances = QPDFObjectHandle::newDictionary();
-    appearances.replaceKey("/N", appearance);
-    field.replaceKey("/AP", appearances);
-    file.adopt(signature);
-    file.adopt(appearance);
-    file.adopt(field);
+    file.rewrite(field, {{"/AP", "<< /N " + FileAssembler::referenceTo(appearance) + " >>"}});
 
     QPDFObjectHandle annotations = page.getKey("/Annots");
     if (!annotations.isArray()) {
@@ -927,7 +917,7 @@ std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, F
     if (finishing.tagged && treeRoot.isDictionary()) {
         // The last element of the document, under the root like every top-level element Cairo writes.
         QPDFObjectHandle parent = treeRoot;
-        QPDFObjectHandle element = pdf.makeIndirectObject(QPDFObjectHandle::newDictionary());
+        QPDFObjectHandle element = file.newObject(QPDFObjectHandle::newDictionary());
         element.replaceKey("/Type", QPDFObjectHandle::newName("/StructElem"));
         element.replaceKey("/S", QPDFObjectHandle::newName("/Form"));
         element.replaceKey("/P", parent);
@@ -938,7 +928,6 @@ std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, F
         reference.replaceKey("/Obj", field);
         reference.replaceKey("/Pg", page);
         element.replaceKey("/K", reference);
-        file.adopt(element);
         std::vector<QPDFObjectHandle> kids = kidsOf(parent);
         kids.push_back(element);
         setKids(parent, kids);

@@ -7,22 +7,30 @@ import Foundation
 enum BatchBenchmark {
     /// Runs the batch for PDF and HTML with one and two workers, in worker processes (as
     /// `folio batch` does) and, for PDF with two, in process (`--in-process`, what isolation costs);
-    /// and for PDF with two signed with an RSA-2048 key (what signing costs); returns documents per
-    /// second by "pdf-1", "pdf-2", "html-1", "html-2", "pdf-2-in-process", "pdf-2-signed".
+    /// and for PDF with two signed with an RSA-2048 key, alternating with unsigned runs (what signing
+    /// costs); returns documents per second by "pdf-1", "pdf-2", "html-1", "html-2",
+    /// "pdf-2-in-process", "pdf-2-signed" (the better of two), "pdf-2-repeat".
     @discardableResult
     static func run(folio: URL, data: URL) -> [String: Double] {
         var rates: [String: Double] = [:]
         let template = "Templates/weekly-summary.yaml"
         print("W3 batch (\(data.lastPathComponent), \(template)):")
         let signing = signingArguments()
+        // Signed and unsigned alternate twice and each keeps its better run: signing costs a few
+        // percent, less than this machine's noise between two runs.
         let runs: [(String, Int, [String])] = [
-            ("pdf", 1, []), ("pdf", 2, []), ("pdf", 2, ["--in-process"]), ("pdf", 2, signing), ("html", 1, []), ("html", 2, []),
+            ("pdf", 1, []), ("pdf", 2, []), ("pdf", 2, ["--in-process"]), ("pdf", 2, signing), ("pdf", 2, ["--repeat"]),
+            ("pdf", 2, signing),
+            ("html", 1, []), ("html", 2, []),
         ]
         for (format, jobs, extra) in runs {
             let inProcess = extra.contains("--in-process")
+            // The second unsigned run is only for the signed comparison ("pdf-2-repeat").
+            let repeated = extra.contains("--repeat")
+            let extra = extra.filter { $0 != "--repeat" }
             let signed = extra.contains("--sign-key")
             if signed, signing.isEmpty { continue }
-            let label = "\(format)-\(jobs)\(inProcess ? "-in-process" : "")\(signed ? "-signed" : "")"
+            let label = "\(format)-\(jobs)\(inProcess ? "-in-process" : "")\(signed ? "-signed" : "")\(repeated ? "-repeat" : "")"
             let out = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-w3-\(label)")
             try? FileManager.default.removeItem(at: out)
             let arguments =
@@ -42,10 +50,10 @@ enum BatchBenchmark {
                 String(
                     format: "  %@ --jobs %d%@: %d documents in %.2f s = %.1f documents/s, peak memory %d MB%@",
                     format.uppercased() as NSString, jobs,
-                    (inProcess ? " --in-process" : signed ? " signed (RSA-2048)" : "") as NSString, count, seconds,
+                    (inProcess ? " --in-process" : signed ? " signed (RSA-2048)" : repeated ? " (again)" : "") as NSString, count, seconds,
                     Double(count) / seconds, peakKB / 1024, (status == 0 ? "" : " (exit status \(status))") as NSString))
             try? FileManager.default.removeItem(at: out)
-            if status == 0 { rates[label] = Double(count) / seconds }
+            if status == 0 { rates[label] = max(rates[label] ?? 0, Double(count) / seconds) }
         }
         if let isolated = rates["pdf-2"], let threads = rates["pdf-2-in-process"] {
             print(
@@ -53,10 +61,11 @@ enum BatchBenchmark {
                     format: "  worker processes / in process (PDF --jobs 2): %.2f (target ≥ 0.95: %@)", isolated / threads,
                     (isolated / threads >= 0.95 ? "holds" : "MISSED") as NSString))
         }
-        if let signed = rates["pdf-2-signed"], let unsigned = rates["pdf-2"] {
+        let unsigned = max(rates["pdf-2"] ?? 0, rates["pdf-2-repeat"] ?? 0)
+        if let signed = rates["pdf-2-signed"], unsigned > 0 {
             print(
                 String(
-                    format: "  signed / unsigned (PDF --jobs 2): %.2f (target ≥ 0.90: %@)", signed / unsigned,
+                    format: "  signed / unsigned (PDF --jobs 2, the better of two runs each): %.2f (target ≥ 0.90: %@)", signed / unsigned,
                     (signed / unsigned >= 0.9 ? "holds" : "MISSED") as NSString))
         }
         return rates
