@@ -1003,18 +1003,23 @@ void finishCatalog(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssemble
     file.rewrite(catalog, references);
 }
 
-/// `document` written by qpdf without object streams, every object at generation 0, streams as
-/// they are: a file `FileAssembler` can copy object by object.
-std::string plainCopy(QPDF &document) {
-    QPDFWriter writer(document);
+/// What `writer` writes, to memory, without object streams and with every stream as it is.
+std::string writtenPlainly(QPDFWriter &writer) {
     writer.setOutputMemory();
     writer.setObjectStreamMode(qpdf_o_disable);
     writer.setStreamDataMode(qpdf_s_preserve);
     writer.setDecodeLevel(qpdf_dl_none);
-    writer.setDeterministicID(true);
     writer.write();
     std::shared_ptr<Buffer> buffer = writer.getBufferSharedPointer();
     return std::string(reinterpret_cast<char const *>(buffer->getBuffer()), buffer->getSize());
+}
+
+/// `document` written by qpdf with every object at generation 0 outside object streams: a file
+/// `FileAssembler` can copy object by object.
+std::string plainCopy(QPDF &document) {
+    QPDFWriter writer(document);
+    writer.setDeterministicID(true);
+    return writtenPlainly(writer);
 }
 
 /// The finished file encrypted with AES-256 (security handler revision 6) as `finishing` asks.
@@ -1026,17 +1031,11 @@ std::string encrypted(std::string const &finished, folio_pdf_finishing const &fi
     document.setSuppressWarnings(true);
     document.processMemoryFile("finished PDF", finished.data(), finished.size());
     QPDFWriter writer(document);
-    writer.setOutputMemory();
     writer.setR6EncryptionParameters(
         finishing.user_password, finishing.owner_password != nullptr ? finishing.owner_password : "", true,
         finishing.allow_copy != 0, finishing.allow_modify != 0, finishing.allow_annotate != 0, finishing.allow_annotate != 0,
         finishing.allow_modify != 0, finishing.allow_print != 0 ? qpdf_r3p_full : qpdf_r3p_none, true);
-    writer.setObjectStreamMode(qpdf_o_disable);
-    writer.setStreamDataMode(qpdf_s_preserve);
-    writer.setDecodeLevel(qpdf_dl_none);
-    writer.write();
-    std::shared_ptr<Buffer> buffer = writer.getBufferSharedPointer();
-    return std::string(reinterpret_cast<char const *>(buffer->getBuffer()), buffer->getSize());
+    return writtenPlainly(writer);
 }
 
 void copyMessage(std::string const &text, char *message, size_t capacity) {
