@@ -88,7 +88,7 @@ class Deflate {
 /// them; changed objects are written as qpdf holds them now, page content as given (compressed
 /// here), then a new cross-reference table and a trailer with a deterministic /ID (an MD5 of the
 /// body, as qpdf's deterministic IDs are). A file it cannot copy this way (object streams,
-/// generations, an unusual layout) is written by QPDFWriter instead.
+/// generations, an unusual layout) is first rewritten plainly by qpdf (`plainCopy`).
 class FileAssembler {
   public:
     FileAssembler(QPDF &pdf, std::string_view original) : pdf(pdf), original(original) {

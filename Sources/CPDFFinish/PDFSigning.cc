@@ -299,7 +299,7 @@ extern "C" folio_pdf_signer *folio_pdf_signer_create(
         }
         certificates.insert(certificates.end(), bundled.begin(), bundled.end());
         if (certificates.empty()) {
-            return fail(FOLIO_SIGNER_BAD_CERTIFICATE, "is needed: the key file holds no certificate (a PKCS #12 bundle would)");
+            return fail(FOLIO_SIGNER_BAD_CERTIFICATE, "missing: the key file holds no certificate; give it with --sign-cert, or sign with a PKCS #12 bundle that holds it");
         }
         // The first certificate signs; more in the same file (a "full chain" file) are its chain.
         signer->certificate = certificates.front();
@@ -316,7 +316,7 @@ extern "C" folio_pdf_signer *folio_pdf_signer_create(
         }
         if (X509_check_private_key(signer->certificate, signer->key) != 1) {
             ERR_clear_error();
-            return fail(FOLIO_SIGNER_KEY_MISMATCH, "the private key is not the certificate's");
+            return fail(FOLIO_SIGNER_KEY_MISMATCH, "the private key does not belong to the certificate");
         }
         uint32_t usage = X509_get_key_usage(signer->certificate);
         if (usage != UINT32_MAX && (usage & (KU_DIGITAL_SIGNATURE | KU_NON_REPUDIATION)) == 0) {

@@ -67,7 +67,7 @@ public final class PDFSigner: @unchecked Sendable {
             switch problem {
             case FOLIO_SIGNER_BAD_CERTIFICATE, FOLIO_SIGNER_USAGE: throw FolioError(path: "--sign-cert", reason)
             case FOLIO_SIGNER_BAD_CHAIN: throw FolioError(path: "--sign-chain", reason)
-            case FOLIO_SIGNER_KEY_MISMATCH: throw FolioError(path: "--sign-key", "\(reason) (--sign-cert): they are not a pair")
+            case FOLIO_SIGNER_KEY_MISMATCH: throw FolioError(path: "--sign-key", "\(reason) in --sign-cert")
             default: throw FolioError(path: "--sign-key", reason)
             }
         }

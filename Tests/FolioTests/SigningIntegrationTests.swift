@@ -196,7 +196,7 @@ final class SigningIntegrationTests: XCTestCase {
         let cases: [(arguments: [String], environment: [String: String], expected: String)] = [
             (
                 ["--sign-key", file("other.key"), "--sign-cert", file("signer.pem")], [:],
-                "--sign-key: the private key is not the certificate's"
+                "--sign-key: the private key does not belong to the certificate in --sign-cert"
             ),
             (["--sign-key", file("signer.key"), "--sign-cert", file("expired.pem")], [:], "--sign-cert: the certificate expired on "),
             (
@@ -219,7 +219,7 @@ final class SigningIntegrationTests: XCTestCase {
             (["--sign-key", file("signer.key"), "--sign-cert", file("signer.key")], [:], "--sign-cert: cannot read the certificate"),
             (["--sign-key", file("missing.key"), "--sign-cert", file("signer.pem")], [:], "--sign-key: cannot read private key"),
             (["--sign-key", file("signer.key"), "--sign-cert", pki.path], [:], "--sign-cert: cannot read certificate"),
-            (["--sign-key", file("signer.key")], [:], "--sign-cert: is needed: the key file holds no certificate"),
+            (["--sign-key", file("signer.key")], [:], "--sign-cert: missing: the key file holds no certificate; give it with --sign-cert"),
             (["--sign-key", file("bundle.p12")], [:], "--sign-key: cannot open the PKCS #12 bundle: give its passphrase"),
             (
                 ["--sign-key", file("bundle.p12")], ["FOLIO_SIGN_PASSPHRASE": "wrong horse"],

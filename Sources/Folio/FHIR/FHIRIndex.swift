@@ -12,8 +12,7 @@ final class FHIRIndex {
     private var order: Int64 = 0
     private let insertReading: SQLiteStatement
     private let insertDose: SQLiteStatement
-    private let insertPatient: SQLiteStatement
-    private let updatePatient: SQLiteStatement
+    private let upsertPatient: SQLiteStatement
     private let findPatient: SQLiteStatement
     private let insertPatientKey: SQLiteStatement
     private let insertMedication: SQLiteStatement
@@ -36,8 +35,13 @@ final class FHIRIndex {
             """)
         insertReading = try database.prepare("INSERT INTO readings VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
         insertDose = try database.prepare("INSERT INTO doses VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
-        insertPatient = try database.prepare("INSERT INTO patients(id, name, birthDate, gender, identifier) VALUES (?,?,?,?,?)")
-        updatePatient = try database.prepare("UPDATE patients SET name=?, birthDate=?, gender=?, identifier=? WHERE ord=?")
+        // A later copy of the same Patient (a newer version) wins, keeping its place in the order.
+        upsertPatient = try database.prepare(
+            """
+            INSERT INTO patients(id, name, birthDate, gender, identifier) VALUES (?,?,?,?,?)
+            ON CONFLICT(id) DO UPDATE SET name=excluded.name, birthDate=excluded.birthDate, gender=excluded.gender,
+            identifier=excluded.identifier
+            """)
         findPatient = try database.prepare("SELECT ord FROM patients WHERE id=?")
         insertPatientKey = try database.prepare("INSERT OR IGNORE INTO patient_keys VALUES (?,?)")
         insertMedication = try database.prepare("INSERT OR REPLACE INTO medications VALUES (?,?)")
@@ -117,30 +121,15 @@ final class FHIRIndex {
         let birthDate = FHIRResource.string(resource, "birthDate")
         let gender = FHIRResource.string(resource, "gender")
         let identifier = FHIRIndex.medicalRecordNumber(resource)
+        upsertPatient.bind(1, id)
+        upsertPatient.bind(2, name)
+        upsertPatient.bind(3, birthDate)
+        upsertPatient.bind(4, gender)
+        upsertPatient.bind(5, identifier)
+        try upsertPatient.run()
         findPatient.bind(1, id)
-        let existing = try findPatient.step() ? findPatient.integer(0) : nil
+        let ord = try findPatient.step() ? findPatient.integer(0) ?? 0 : 0
         findPatient.reset()
-        let ord: Int64
-        if let existing {
-            // A later copy of the same Patient (a newer version) wins.
-            updatePatient.bind(1, name)
-            updatePatient.bind(2, birthDate)
-            updatePatient.bind(3, gender)
-            updatePatient.bind(4, identifier)
-            updatePatient.bind(5, existing)
-            try updatePatient.run()
-            ord = existing
-        } else {
-            insertPatient.bind(1, id)
-            insertPatient.bind(2, name)
-            insertPatient.bind(3, birthDate)
-            insertPatient.bind(4, gender)
-            insertPatient.bind(5, identifier)
-            try insertPatient.run()
-            findPatient.bind(1, id)
-            ord = try findPatient.step() ? findPatient.integer(0) ?? 0 : 0
-            findPatient.reset()
-        }
         var keys = ["Patient/\(id)"]
         if let fullUrl, let key = FHIRResource.patientKey(fullUrl) { keys.append(key) }
         keys += FHIRResource.identifierKeys(resource).map { "identifier:\($0)" }
