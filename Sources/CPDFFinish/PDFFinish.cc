@@ -24,15 +24,46 @@
 #include <ctime>
 #include <map>
 #include <memory>
+#include <new>
+#include <optional>
 #include <random>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
+/// A finished PDF's bytes. It grows with realloc, which moves a large block by remapping its pages
+/// (glibc uses mremap), so a long document's file is never held twice while it grows.
 struct folio_pdf_output {
-    std::string bytes;
+    char *data = nullptr;
+    size_t size = 0;
+    size_t capacity = 0;
+
+    folio_pdf_output() = default;
+    folio_pdf_output(folio_pdf_output const &) = delete;
+    folio_pdf_output &operator=(folio_pdf_output const &) = delete;
+    ~folio_pdf_output() { std::free(data); }
+
+    void append(char const *bytes, size_t count) {
+        if (count > capacity - size) {
+            size_t wanted = std::max(size + count, capacity + capacity / 2 + 65536);
+            void *grown = std::realloc(data, wanted);
+            if (grown == nullptr) throw std::bad_alloc();
+            data = static_cast<char *>(grown);
+            capacity = wanted;
+        }
+        std::memcpy(data + size, bytes, count);
+        size += count;
+    }
+    void append(std::string_view text) { append(text.data(), text.size()); }
+
+    /// The bytes replaced by `bytes`.
+    void assign(std::string const &bytes) {
+        size = 0;
+        append(bytes);
+    }
 };
 
 namespace {
@@ -83,17 +114,453 @@ class Deflate {
 };
 
 /// Writes the finished file from Cairo's output and the objects the finishing step changed.
-/// Objects it did not touch (fonts, their widths and descriptors, images, the parent tree) are
-/// copied byte for byte at their cross-reference offsets, so qpdf neither parses nor re-encodes
-/// them; changed objects are written as qpdf holds them now, page content as given (compressed
-/// here), then a new cross-reference table and a trailer with a deterministic /ID (an MD5 of the
-/// body, as qpdf's deterministic IDs are). A file it cannot copy this way (object streams,
-/// generations, an unusual layout) is first rewritten plainly by qpdf (`plainCopy`).
+
+/// What `folio_pdf_finishing` asks for, copied: an assembly outlives the caller's strings.
+struct Finishing {
+    std::string language;
+    std::optional<std::string> xmp;
+    bool tagged = false;
+    std::optional<std::string> iccProfile;
+    std::string outputCondition;
+    std::optional<std::string> userPassword;
+    std::string ownerPassword;
+    bool allowPrint = false;
+    bool allowCopy = false;
+    bool allowModify = false;
+    bool allowAnnotate = false;
+    folio_pdf_signer const *signer = nullptr;
+    long long signingTime = 0;
+    std::string signatureDescription;
+
+    explicit Finishing(folio_pdf_finishing const &given) {
+        auto text = [](char const *value) { return value != nullptr ? std::string(value) : std::string(); };
+        language = text(given.language);
+        if (given.xmp != nullptr) xmp = std::string(given.xmp, given.xmp_length);
+        tagged = given.tagged != 0;
+        if (given.icc_profile != nullptr) {
+            iccProfile = std::string(reinterpret_cast<char const *>(given.icc_profile), given.icc_profile_length);
+        }
+        outputCondition = given.output_condition != nullptr ? given.output_condition : "sRGB";
+        if (given.user_password != nullptr) userPassword = std::string(given.user_password);
+        ownerPassword = text(given.owner_password);
+        allowPrint = given.allow_print != 0;
+        allowCopy = given.allow_copy != 0;
+        allowModify = given.allow_modify != 0;
+        allowAnnotate = given.allow_annotate != 0;
+        signer = given.signer;
+        signingTime = given.signing_time;
+        signatureDescription = given.signature_description != nullptr ? given.signature_description : "Digital signature";
+    }
+};
+
+/// `value` as a PDF number: at most four decimals, without trailing zeros ("0", "791.8898").
+std::string pdfNumber(double value) {
+    if (!(value > -1e9 && value < 1e9)) value = 0;
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4f", value);
+    std::string number = text;
+    while (!number.empty() && number.back() == '0') number.pop_back();
+    if (!number.empty() && number.back() == '.') number.pop_back();
+    return number == "-0" ? "0" : number;
+}
+
+/// `text` as a PDF string (UTF-16 with a byte-order mark when it is not plain ASCII).
+std::string pdfText(std::string const &text) { return QPDFObjectHandle::newUnicodeString(text).unparse(); }
+
+
+/// What `writer` writes, to memory, without object streams and with every stream as it is.
+std::string writtenPlainly(QPDFWriter &writer) {
+    writer.setOutputMemory();
+    writer.setObjectStreamMode(qpdf_o_disable);
+    writer.setStreamDataMode(qpdf_s_preserve);
+    writer.setDecodeLevel(qpdf_dl_none);
+    writer.write();
+    std::shared_ptr<Buffer> buffer = writer.getBufferSharedPointer();
+    return std::string(reinterpret_cast<char const *>(buffer->getBuffer()), buffer->getSize());
+}
+
+/// `document` written by qpdf with every object at generation 0 outside object streams: a file
+/// `FileAssembler` can copy object by object.
+std::string plainCopy(QPDF &document) {
+    QPDFWriter writer(document);
+    writer.setDeterministicID(true);
+    return writtenPlainly(writer);
+}
+
+/// The finished file encrypted with AES-256 (security handler revision 6) as `finishing` asks.
+/// Accessibility extraction stays allowed (PDF/UA); metadata is encrypted too; a signature's
+/// /Contents is left as it is (qpdf never encrypts it). qpdf cannot combine a deterministic /ID with
+/// encryption: the ID is random.
+std::string encrypted(char const *finished, size_t size, Finishing const &finishing) {
+    QPDF document;
+    document.setSuppressWarnings(true);
+    document.processMemoryFile("finished PDF", finished, size);
+    QPDFWriter writer(document);
+    writer.setR6EncryptionParameters(
+        finishing.userPassword.value_or("").c_str(), finishing.ownerPassword.c_str(), true, finishing.allowCopy,
+        finishing.allowModify, finishing.allowAnnotate, finishing.allowAnnotate, finishing.allowModify,
+        finishing.allowPrint ? qpdf_r3p_full : qpdf_r3p_none, true);
+    return writtenPlainly(writer);
+}
+
+void copyMessage(std::string const &text, char *message, size_t capacity) {
+    if (message == nullptr || capacity == 0) return;
+    std::string line = text.substr(0, text.find('\n'));
+    size_t count = line.size() < capacity - 1 ? line.size() : capacity - 1;
+    std::memcpy(message, line.data(), count);
+    message[count] = '\0';
+}
+
+/// The finished file, written as the parts arrive: each part's objects with their numbers in the
+/// whole file, then, at the end, the objects of the whole document (page tree, structure tree
+/// root, parent tree, bookmarks, named destinations, page labels, metadata, catalog) and a
+/// cross-reference stream. Objects other than streams are packed into compressed object streams.
+class DocumentWriter {
+  public:
+    explicit DocumentWriter(Finishing const &finishing) : finishing(finishing) {
+        pagesRoot = allocate();
+        structureRoot = allocate();
+        // A signature's Form element takes the first key of the parent tree (its parts come later).
+        if (finishing.signer != nullptr && finishing.tagged) {
+            signatureKey = 0;
+            nextKey = 1;
+        }
+    }
+
+    /// The next free object number of the finished file.
+    int allocate() { return nextNumber++; }
+
+    /// The bytes before the first object (the `%PDF-` line), from the first part.
+    void header(std::string_view text) {
+        if (started) return;
+        output.append(text);
+        started = true;
+    }
+
+    /// Object `number` with `body` (its text between `obj` and `endobj`, numbered as the finished file is).
+    /// An object that is not a stream goes into an object stream, compressed with its neighbours
+    /// (a tagged document's structure elements are most of its file, and compress ten times),
+    /// unless it must be found in the file's bytes (`keepPlain`). A body that mentions `endstream`
+    /// is taken for a stream.
+    void write(int number, std::string_view body) {
+        bool plain = body.find("endstream") != std::string_view::npos ||
+                     (static_cast<size_t>(number) < keptPlain.size() && keptPlain[static_cast<size_t>(number)] != 0);
+        if (plain) {
+            writePlain(number, body);
+            return;
+        }
+        if (number <= 0 || number >= nextNumber) throw std::logic_error("an object number that was not allocated");
+        pendingIndex += std::to_string(number) + " " + std::to_string(pendingObjects.size()) + " ";
+        pendingObjects.append(body);
+        pendingObjects += '\n';
+        pendingNumbers.push_back(number);
+        if (pendingNumbers.size() >= 512 || pendingObjects.size() >= 512 * 1024) flushObjectStream();
+    }
+
+    /// Object `number` is written as an object of its own, never in an object stream (the
+    /// signature dictionary, whose bytes the signature's byte range is found in).
+    void keepPlain(int number) {
+        if (number <= 0) return;
+        if (keptPlain.size() <= static_cast<size_t>(number)) keptPlain.resize(static_cast<size_t>(number) + 1, 0);
+        keptPlain[static_cast<size_t>(number)] = 1;
+    }
+
+    /// Object `number` with `body` numbered as one part is: each reference's number is looked up in `numbers`.
+    void writeRenumbered(int number, std::string_view body, std::vector<int> const &numbers) {
+        scratch.clear();
+        folio_text::appendRenumbered(scratch, body, numbers);
+        write(number, scratch);
+    }
+
+    /// A leaf of the parent tree with `entries` (keys in increasing order).
+    void addParentTreeLeaf(std::vector<std::pair<long long, std::string>> const &entries) {
+        if (entries.empty()) return;
+        std::string nums;
+        for (auto const &[key, value] : entries) nums += " " + std::to_string(key) + " " + value;
+        int number = allocate();
+        long long low = entries.front().first;
+        long long high = entries.back().first;
+        write(number, "<< /Limits [ " + std::to_string(low) + " " + std::to_string(high) + " ] /Nums [" + nums + " ] >>");
+        parentTreeLeaves.emplace_back(low, high, number);
+    }
+
+    /// The finished file: the document-wide objects, the cross-reference table and the trailer,
+    /// then encryption and the signature as asked.
+    std::unique_ptr<folio_pdf_output> finish(folio_pdf_outline const *outlines, size_t outlineCount) {
+        if (!started || pages.empty()) throw std::runtime_error("the document has no page");
+        std::string kids;
+        for (int page : pages) kids += " " + folio_text::reference(page);
+        write(pagesRoot, "<< /Type /Pages /Kids [" + kids + " ] /Count " + std::to_string(pages.size()) + " >>");
+        std::string catalog = "<< /Type /Catalog /Pages " + folio_text::reference(pagesRoot);
+        if (structured) {
+            if (signatureElement != 0) topLevelKids.push_back(folio_text::reference(signatureElement));
+            if (signatureElement != 0 && signatureKey >= 0) {
+                int number = allocate();
+                write(number, "<< /Limits [ 0 0 ] /Nums [ 0 " + folio_text::reference(signatureElement) + " ] >>");
+                parentTreeLeaves.emplace_back(signatureKey, signatureKey, number);
+            }
+            std::sort(parentTreeLeaves.begin(), parentTreeLeaves.end());
+            std::string leaves;
+            for (auto const &leaf : parentTreeLeaves) leaves += " " + folio_text::reference(std::get<2>(leaf));
+            int parentTree = allocate();
+            write(parentTree, "<< /Kids [" + leaves + " ] >>");
+            std::string elements;
+            for (auto const &kid : topLevelKids) elements += " " + kid;
+            write(structureRoot, "<< /Type /StructTreeRoot /K [" + elements + " ] /ParentTree " + folio_text::reference(parentTree) +
+                                     " /ParentTreeNextKey " + std::to_string(nextKey) + " >>");
+            catalog += " /StructTreeRoot " + folio_text::reference(structureRoot);
+        }
+        if (outlineCount > 0) catalog += " /Outlines " + folio_text::reference(writeOutlines(outlines, outlineCount));
+        if (!destinations.empty()) catalog += " /Names << /Dests " + folio_text::reference(writeDestinations()) + " >>";
+        if (!pageLabels.empty()) {
+            std::string nums;
+            for (auto const &[page, label] : pageLabels) nums += " " + std::to_string(page) + " " + label;
+            catalog += " /PageLabels << /Nums [" + nums + " ] >>";
+        }
+        if (!finishing.language.empty()) catalog += " /Lang " + pdfText(finishing.language);
+        if (finishing.tagged) catalog += " /MarkInfo << /Marked true >>";
+        catalog += " /ViewerPreferences << /DisplayDocTitle true >>";
+        if (finishing.xmp) {
+            int number = allocate();
+            write(number, "<< /Type /Metadata /Subtype /XML /Length " + std::to_string(finishing.xmp->size()) + " >>\nstream\n" +
+                              *finishing.xmp + "\nendstream");
+            catalog += " /Metadata " + folio_text::reference(number);
+        }
+        if (finishing.iccProfile) {
+            std::string compressed = deflate.compress(*finishing.iccProfile);
+            int profile = allocate();
+            write(profile, "<< /N 3 /Length " + std::to_string(compressed.size()) + " /Filter /FlateDecode >>\nstream\n" + compressed +
+                               "\nendstream");
+            int intent = allocate();
+            write(intent, "<< /Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier " + pdfText(finishing.outputCondition) +
+                              " /Info " + pdfText(finishing.outputCondition) + " /DestOutputProfile " + folio_text::reference(profile) +
+                              " >>");
+            catalog += " /OutputIntents [ " + folio_text::reference(intent) + " ]";
+        }
+        if (signatureField != 0) {
+            catalog += " /AcroForm << /Fields [ " + folio_text::reference(signatureField) + " ] /SigFlags 3 >>";
+        }
+        int root = allocate();
+        write(root, catalog + " >>");
+        writeTrailer(root);
+        auto finished = std::make_unique<folio_pdf_output>();
+        std::swap(finished->data, output.data);
+        std::swap(finished->size, output.size);
+        std::swap(finished->capacity, output.capacity);
+        // Encryption changes every string and stream: the finished file is written again by qpdf.
+        if (finishing.userPassword) finished->assign(encrypted(finished->data, finished->size, finishing));
+        if (finishing.signer != nullptr) folio_signing::signInPlace(*finishing.signer, finished->data, finished->size, signatureMarker);
+        return finished;
+    }
+
+    Finishing const &finishing;
+    /// The page tree's root and the structure tree's root (written at the end).
+    int pagesRoot = 0;
+    int structureRoot = 0;
+    /// Every page, in order.
+    std::vector<int> pages;
+    /// Whether any part has a structure tree, and its top-level elements ("12 0 R"), in order.
+    bool structured = false;
+    std::vector<std::string> topLevelKids;
+    /// The next free key of the parent tree.
+    long long nextKey = 0;
+    /// Named destinations (the name's bytes, the destination) and page labels (from page, label dictionary).
+    std::vector<std::pair<std::string, std::string>> destinations;
+    std::vector<std::pair<long long, std::string>> pageLabels;
+    /// The first part's document information dictionary.
+    int info = 0;
+    /// The signature's field, its Form element and its parent-tree key, and the marker of its placeholder.
+    int signatureField = 0;
+    int signatureElement = 0;
+    long long signatureKey = -1;
+    std::string signatureMarker;
+    /// The compressor for page content, also used to read it.
+    Deflate deflate;
+
+  private:
+    folio_pdf_output output;
+    bool started = false;
+    int nextNumber = 1;
+    /// Where each object starts in `output`, by number (0: not written).
+    std::vector<size_t> positions;
+    std::vector<std::tuple<long long, long long, int>> parentTreeLeaves;
+    std::string scratch;
+    /// The object stream being filled: its objects' numbers, its index ("number offset …") and its objects.
+    std::vector<int> pendingNumbers;
+    std::string pendingIndex;
+    std::string pendingObjects;
+    /// For each object in an object stream, the stream's number and the object's index in it.
+    std::vector<std::pair<int, int>> inStream;
+    /// Objects that must not go into an object stream (1), by number.
+    std::vector<unsigned char> keptPlain;
+
+    /// `number 0 obj … endobj` in the file.
+    void writePlain(int number, std::string_view body) {
+        record(number);
+        output.append(std::to_string(number));
+        output.append(" 0 obj\n");
+        output.append(body);
+        output.append("\nendobj\n");
+    }
+
+    /// Writes the pending objects as one compressed object stream (ISO 32000-1, 7.5.7).
+    void flushObjectStream() {
+        if (pendingNumbers.empty()) return;
+        int stream = allocate();
+        std::string data = pendingIndex + pendingObjects;
+        std::string packed = deflate.compress(data);
+        writePlain(stream, "<< /Type /ObjStm /N " + std::to_string(pendingNumbers.size()) + " /First " +
+                               std::to_string(pendingIndex.size()) + " /Length " + std::to_string(packed.size()) +
+                               " /Filter /FlateDecode >>\nstream\n" + packed + "\nendstream");
+        if (inStream.size() < static_cast<size_t>(nextNumber)) inStream.resize(static_cast<size_t>(nextNumber) + 1024, {0, 0});
+        for (size_t index = 0; index < pendingNumbers.size(); ++index) {
+            inStream[static_cast<size_t>(pendingNumbers[index])] = {stream, static_cast<int>(index)};
+        }
+        pendingNumbers.clear();
+        pendingIndex.clear();
+        pendingObjects.clear();
+    }
+
+    void record(int number) {
+        if (!started) throw std::logic_error("an object before the file's header");
+        if (number <= 0 || number >= nextNumber) throw std::logic_error("an object number that was not allocated");
+        if (positions.size() < static_cast<size_t>(nextNumber)) positions.resize(static_cast<size_t>(nextNumber) + 1024, 0);
+        positions[static_cast<size_t>(number)] = output.size;
+    }
+
+    /// The bookmarks as an outline tree, closed (as Cairo writes them): the number of its root.
+    int writeOutlines(folio_pdf_outline const *outlines, size_t count) {
+        struct Item {
+            int number;
+            int parent;  // index, or -1 for the root
+            std::vector<size_t> kids;
+        };
+        std::vector<Item> items(count);
+        std::vector<size_t> roots;
+        std::vector<int> lastAtLevel;  // the last item at each level (-1: the root)
+        for (size_t index = 0; index < count; ++index) {
+            size_t level = static_cast<size_t>(std::max(outlines[index].level, 0));
+            int parent = level == 0 || lastAtLevel.empty() ? -1 : lastAtLevel[std::min(level, lastAtLevel.size()) - 1];
+            if (lastAtLevel.size() > level) lastAtLevel.resize(level);
+            while (lastAtLevel.size() < level) lastAtLevel.push_back(lastAtLevel.empty() ? -1 : lastAtLevel.back());
+            lastAtLevel.push_back(static_cast<int>(index));
+            items[index].number = allocate();
+            items[index].parent = parent;
+            if (parent < 0) roots.push_back(index);
+            else items[static_cast<size_t>(parent)].kids.push_back(index);
+        }
+        int root = allocate();
+        auto siblings = [&](std::vector<size_t> const &list, int parentNumber) {
+            for (size_t position = 0; position < list.size(); ++position) {
+                size_t index = list[position];
+                folio_pdf_outline const &outline = outlines[index];
+                Item const &item = items[index];
+                std::string text = "<< /Title " + pdfText(outline.title != nullptr ? outline.title : "") + " /Parent " +
+                                   folio_text::reference(parentNumber);
+                if (position > 0) text += " /Prev " + folio_text::reference(items[list[position - 1]].number);
+                if (position + 1 < list.size()) text += " /Next " + folio_text::reference(items[list[position + 1]].number);
+                if (!item.kids.empty()) {
+                    text += " /First " + folio_text::reference(items[item.kids.front()].number) + " /Last " +
+                            folio_text::reference(items[item.kids.back()].number) + " /Count -" + std::to_string(item.kids.size());
+                }
+                if (outline.page < pages.size()) {
+                    text += " /Dest [ " + folio_text::reference(pages[outline.page]) + " /XYZ " + pdfNumber(outline.x) + " " +
+                            pdfNumber(outline.y) + " 0 ]";
+                }
+                write(item.number, text + " >>");
+            }
+        };
+        for (size_t index = 0; index < count; ++index) {
+            if (!items[index].kids.empty()) siblings(items[index].kids, items[index].number);
+        }
+        siblings(roots, root);
+        std::string text = "<< /Type /Outlines";
+        if (!roots.empty()) {
+            text += " /First " + folio_text::reference(items[roots.front()].number) + " /Last " +
+                    folio_text::reference(items[roots.back()].number) + " /Count " + std::to_string(roots.size());
+        }
+        write(root, text + " >>");
+        return root;
+    }
+
+    /// Every part's named destinations in one name tree (sorted; a name given twice keeps its first place).
+    int writeDestinations() {
+        std::vector<size_t> order(destinations.size());
+        for (size_t index = 0; index < order.size(); ++index) order[index] = index;
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return std::tie(destinations[a].first, a) < std::tie(destinations[b].first, b);
+        });
+        std::string names;
+        for (size_t position = 0; position < order.size(); ++position) {
+            auto const &[name, destination] = destinations[order[position]];
+            if (position > 0 && name == destinations[order[position - 1]].first) continue;
+            names += " " + QPDFObjectHandle::newString(name).unparse() + " " + destination;
+        }
+        int number = allocate();
+        write(number, "<< /Names [" + names + " ] >>");
+        return number;
+    }
+
+    /// The cross-reference stream (ISO 32000-1, 7.5.8: objects in object streams need one), which
+    /// is also the trailer, with a deterministic /ID: an MD5 of the body, as qpdf's deterministic IDs are.
+    void writeTrailer(int root) {
+        flushObjectStream();
+        int xrefNumber = allocate();
+        size_t xref = output.size;
+        std::shared_ptr<QPDFCryptoImpl> md5 = QPDFCryptoProvider::getImpl();
+        md5->MD5_init();
+        md5->MD5_update(reinterpret_cast<unsigned char *>(output.data), output.size);
+        md5->MD5_finalize();
+        unsigned char digest[16];
+        md5->MD5_digest(digest);
+        std::string id;
+        static char const hex[] = "0123456789abcdef";
+        for (unsigned char byte : digest) {
+            id += hex[byte >> 4];
+            id += hex[byte & 15];
+        }
+        // Each entry: a type byte, five bytes (offset, or object stream number), two bytes (index).
+        std::string entries;
+        entries.reserve(static_cast<size_t>(nextNumber) * 8);
+        auto entry = [&entries](int type, unsigned long long second, unsigned int third) {
+            entries += static_cast<char>(type);
+            for (int shift = 32; shift >= 0; shift -= 8) entries += static_cast<char>((second >> shift) & 0xFF);
+            entries += static_cast<char>((third >> 8) & 0xFF);
+            entries += static_cast<char>(third & 0xFF);
+        };
+        for (int number = 0; number < nextNumber; ++number) {
+            auto position = static_cast<size_t>(number);
+            size_t offset = position < positions.size() ? positions[position] : 0;
+            std::pair<int, int> stream = position < inStream.size() ? inStream[position] : std::pair<int, int>{0, 0};
+            if (number == xrefNumber) entry(1, xref, 0);
+            else if (offset != 0) entry(1, offset, 0);
+            else if (stream.first != 0) entry(2, static_cast<unsigned long long>(stream.first), static_cast<unsigned int>(stream.second));
+            else entry(0, 0, number == 0 ? 65535 : 0);
+        }
+        std::string packed = deflate.compress(entries);
+        std::string dictionary = "<< /Type /XRef /Size " + std::to_string(nextNumber) + " /W [ 1 5 2 ] /Root " + folio_text::reference(root);
+        if (info != 0) dictionary += " /Info " + folio_text::reference(info);
+        dictionary += " /ID [<" + id + "><" + id + ">] /Length " + std::to_string(packed.size()) + " /Filter /FlateDecode >>";
+        writePlain(xrefNumber, dictionary + "\nstream\n" + packed + "\nendstream");
+        output.append("startxref\n" + std::to_string(xref) + "\n%%EOF\n");
+    }
+};
+
+/// One part of the document as Cairo wrote it, copied into the finished file with every object
+/// renumbered for the whole file. Objects it did not touch (fonts, their widths and descriptors,
+/// images, content of other parts) are copied at their cross-reference offsets with only their
+/// references renumbered, so qpdf neither parses nor re-encodes them; changed objects are written
+/// as qpdf holds them now or as the structure pass edited their text, page content as given
+/// (compressed here). The part's own catalog, page tree, structure tree root, parent tree, name and
+/// number trees are not copied: the whole document's are written at the end (`DocumentWriter`).
+/// A file it cannot copy this way (object streams, generations, an unusual layout) is first
+/// rewritten plainly by qpdf (`plainCopy`).
 class FileAssembler {
   public:
-    FileAssembler(QPDF &pdf, std::string_view original) : pdf(pdf), original(original) {
+    FileAssembler(QPDF &pdf, std::string_view original, DocumentWriter &writer)
+        : pdf(pdf), original(original), writer(writer), deflate(writer.deflate) {
         QPDFObjectHandle size = pdf.getTrailer().getKey("/Size");
-        nextNumber = size.isInteger() ? static_cast<int>(size.getIntValue()) : 0;
+        nextNumber = size.isInteger() && size.getIntValue() > 0 && size.getIntValue() < (1 << 26) ? static_cast<int>(size.getIntValue()) : 0;
         if (nextNumber <= 0) copyable = false;
         offsets.assign(static_cast<size_t>(std::max(nextNumber, 0)), absent);
         size_t count = 0;
@@ -111,10 +578,60 @@ class FileAssembler {
             ++count;
         }
         if (count == 0) copyable = false;
+        numbers.assign(offsets.size(), 0);
+        decided.assign(offsets.size(), 0);
     }
 
     /// Whether the file can be copied object by object.
     bool canCopy() const { return copyable; }
+
+    /// Object `object` (when indirect) is not copied: references to it become null.
+    void drop(QPDFObjectHandle object) {
+        if (object.isIndirect()) decide(object.getObjGen().getObj(), 0);
+    }
+
+    /// Object `object` (when indirect) is not copied: the finished file's object `number` stands for it.
+    void standFor(QPDFObjectHandle object, int number) {
+        if (object.isIndirect()) decide(object.getObjGen().getObj(), number);
+    }
+
+    /// Gives every object not dropped or stood for a number in the finished file. Called once,
+    /// before anything is written.
+    void numberObjects() {
+        for (size_t number = 1; number < offsets.size(); ++number) {
+            if (offsets[number] != absent && decided[number] == 0) {
+                numbers[number] = writer.allocate();
+                decided[number] = 1;
+            }
+        }
+    }
+
+    /// The finished file's number of this part's object `number` (0 for none).
+    int outputNumber(int number) const {
+        return number > 0 && static_cast<size_t>(number) < numbers.size() ? numbers[static_cast<size_t>(number)] : 0;
+    }
+
+    /// `text` (numbered as this part is) numbered as the finished file is.
+    std::string renumbered(std::string_view text) const {
+        std::string out;
+        folio_text::appendRenumbered(out, text, numbers);
+        return out;
+    }
+
+    /// A number of this part that stands for the finished file's object `number`, which is written
+    /// elsewhere (a table begun in an earlier part).
+    int alias(int number) {
+        int local = nextNumber++;
+        numbers.push_back(number);
+        decided.push_back(2);
+        return local;
+    }
+
+    /// Object `number` is written elsewhere (by the structure pass, once a table that continues into
+    /// later parts ends): not by this part.
+    void skip(int number) {
+        if (number > 0 && static_cast<size_t>(number) < decided.size()) decided[static_cast<size_t>(number)] = 2;
+    }
 
     /// The text of object `number` as the file has it (between `obj` and `endobj`), without qpdf
     /// parsing it; empty when there is no such object.
@@ -144,11 +661,6 @@ class FileAssembler {
             if (!object.isDictionary()) throw std::logic_error("references need a dictionary");
             for (auto &[key, value] : references) this->references[number][key] = value;
         }
-    }
-
-    /// A new object `number`: `dictionary` with `references` (see `rewrite`).
-    void add(int number, QPDFObjectHandle dictionary, std::map<std::string, std::string> references = {}) {
-        added[number] = unparseDictionary(dictionary, references);
     }
 
     /// `number 0 R`.
@@ -183,82 +695,72 @@ class FileAssembler {
         return number;
     }
 
-    /// A new stream object's number (its content is set with `replaceStream`).
-    int reserve() { return nextNumber++; }
+    /// A new object's number (its content is set with `replaceStream`, `replaceBody` or `newObject`).
+    int reserve() {
+        int number = nextNumber++;
+        numbers.push_back(writer.allocate());
+        decided.push_back(1);
+        return number;
+    }
 
     /// Object `number` is no longer used: it is written as null.
     void remove(int number) { removed.insert(number); }
 
-
-    std::string assemble() {
-        computeEnds();
+    /// Gives the finished file its header (the `%PDF-` line) from this part, when it has none yet.
+    void writeHeader() {
         size_t first = original.size();
         for (size_t offset : offsets) {
             if (offset != absent) first = std::min(first, offset);
         }
-        std::string out;
-        // About the size of Cairo's file: the finishing step adds little.
-        out.reserve(original.size() + (original.size() >> 4) + 65536);
-        out.append(original.substr(0, first));
-        std::vector<size_t> positions(static_cast<size_t>(nextNumber), 0);
+        writer.header(original.substr(0, first));
+    }
+
+    /// Writes this part's objects into the finished file.
+    void emit() {
+        computeEnds();
         for (int number = 1; number < nextNumber; ++number) {
             auto position = static_cast<size_t>(number);
-            auto object = [&](std::string const &body) {
-                positions[position] = out.size();
-                out += std::to_string(number) + " 0 obj\n" + body + "\nendobj\n";
-            };
+            if (decided[position] != 1 || numbers[position] == 0) continue;
+            int output = numbers[position];
             if (removed.count(number) > 0) {
-                object("null");
+                writer.write(output, "null");
             } else if (auto stream = streams.find(number); stream != streams.end()) {
-                object(stream->second);
+                writer.writeRenumbered(output, stream->second, numbers);
             } else if (auto fresh = added.find(number); fresh != added.end()) {
-                object(fresh->second);
+                writer.writeRenumbered(output, fresh->second, numbers);
             } else if (auto changed = rewritten.find(number); changed != rewritten.end()) {
                 auto extra = references.find(number);
-                object(extra == references.end() ? changed->second.unparseResolved() : unparseDictionary(changed->second, extra->second));
-            } else if (std::string_view copied = span(number); !copied.empty()) {
-                positions[position] = out.size();
-                out.append(copied);
-                if (out.back() != '\n') out += '\n';
+                std::string text = extra == references.end() ? changed->second.unparseResolved()
+                                                              : unparseDictionary(changed->second, extra->second);
+                writer.writeRenumbered(output, text, numbers);
+            } else if (std::string_view copied = body(number); !copied.empty()) {
+                writer.writeRenumbered(output, copied, numbers);
             } else {
-                object("null");
+                writer.write(output, "null");
             }
         }
-        size_t xref = out.size();
-        std::shared_ptr<QPDFCryptoImpl> md5 = QPDFCryptoProvider::getImpl();
-        md5->MD5_init();
-        md5->MD5_update(reinterpret_cast<unsigned char const *>(out.data()), out.size());
-        md5->MD5_finalize();
-        unsigned char digest[16];
-        md5->MD5_digest(digest);
-        std::string id;
-        static char const hex[] = "0123456789abcdef";
-        for (unsigned char byte : digest) {
-            id += hex[byte >> 4];
-            id += hex[byte & 15];
-        }
-        out += "xref\n0 " + std::to_string(nextNumber) + "\n0000000000 65535 f \n";
-        char line[21];
-        for (int number = 1; number < nextNumber; ++number) {
-            std::snprintf(line, sizeof line, "%010zu 00000 n \n", positions[static_cast<size_t>(number)]);
-            out.append(line, 20);
-        }
-        QPDFObjectHandle trailer = pdf.getTrailer();
-        out += "trailer\n<< /Size " + std::to_string(nextNumber) + " /Root " + trailer.getKey("/Root").unparse();
-        if (trailer.hasKey("/Info")) out += " /Info " + trailer.getKey("/Info").unparse();
-        out += " /ID [<" + id + "><" + id + ">] >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
-        return out;
     }
 
   private:
     QPDF &pdf;
     std::string_view original;
+    DocumentWriter &writer;
     bool copyable = true;
     int nextNumber = 0;
     /// Where each object starts and ends in `original`, by object number (`absent` for none).
     static constexpr size_t absent = SIZE_MAX;
     std::vector<size_t> offsets;
     std::vector<size_t> ends;
+    /// Each object's number in the finished file (0: none), and whether it was numbered (0: not yet,
+    /// 1: written by this part, 2: written elsewhere or not at all).
+    std::vector<int> numbers;
+    std::vector<unsigned char> decided;
+
+    void decide(int number, int output) {
+        if (number <= 0 || static_cast<size_t>(number) >= numbers.size()) return;
+        numbers[static_cast<size_t>(number)] = output;
+        decided[static_cast<size_t>(number)] = 2;
+    }
 
     /// Each object ends where the next one (by offset) starts, the last where the cross-reference
     /// section starts.
@@ -315,7 +817,7 @@ class FileAssembler {
 
   public:
     /// The compressor for page content, also used to read it.
-    Deflate deflate;
+    Deflate &deflate;
 };
 
 /// Wraps every piece of page content drawn outside a structure element's marked content
@@ -533,14 +1035,11 @@ std::vector<QPDFObjectHandle> kidsOf(QPDFObjectHandle node) {
     return kids;
 }
 
-void setKids(QPDFObjectHandle node, std::vector<QPDFObjectHandle> const &kids) {
-    node.replaceKey("/K", QPDFObjectHandle::newArray(kids));
-}
-
 bool hasName(QPDFObjectHandle node, std::string const &key, std::string const &name) {
     QPDFObjectHandle value = node.getKey(key);
     return value.isName() && value.getName() == name;
 }
+
 
 /// The structure tree finished one element at a time from the file's text: /Alt on figures and
 /// links, /Scope on header cells, /ColSpan on cells across columns, split tables (one Table
@@ -550,31 +1049,37 @@ bool hasName(QPDFObjectHandle node, std::string const &key, std::string const &n
 /// first part until its last part has been seen.
 class StructureStream {
   public:
-    StructureStream(folio_pdf_finishing const &finishing, FileAssembler &file) : finishing(finishing), file(file) {}
+    explicit StructureStream(DocumentWriter &writer) : writer(writer) {}
 
-    /// Finishes every element under `treeRoot` (a qpdf object: the root alone is small).
-    void run(QPDFObjectHandle treeRoot) {
-        std::vector<QPDFObjectHandle> top = kidsOf(treeRoot);
-        std::vector<QPDFObjectHandle> kept;
-        for (auto &kid : top) {
+    /// Finishes every element under `treeRoot` (a qpdf object: the root alone is small), the
+    /// structure tree of one part described by `part`; its top-level elements join the document's.
+    void runPart(QPDFObjectHandle treeRoot, folio_pdf_part const &part, FileAssembler &partFile) {
+        this->part = &part;
+        file = &partFile;
+        figures = tables = links = cells = spanning = 0;
+        carriedAlias = 0;
+        for (auto &kid : kidsOf(treeRoot)) {
             int number = kid.isIndirect() ? kid.getObjGen().getObj() : 0;
             Element element = number > 0 ? read(number) : Element{};
-            if (element.role.empty() || !visit(element, 1, 0, false)) kept.push_back(kid);
+            if (!element.role.empty() && visit(element, 1, 0, false)) continue;
+            writer.topLevelKids.push_back(file->renumbered(kid.unparse()));
         }
-        closeTable();
-        if (kept.size() != top.size()) setKids(treeRoot, kept);
-        file.rewrite(treeRoot);
-        if (figures != finishing.figure_count) {
+        carryTable();
+        if (figures != part.figure_count) {
             throw std::runtime_error(
-                "the structure tree has " + std::to_string(figures) + " figures but " + std::to_string(finishing.figure_count) +
+                "the structure tree has " + std::to_string(figures) + " figures but " + std::to_string(part.figure_count) +
                 " were drawn");
         }
-        if (tables != finishing.table_count) {
+        if (tables != part.table_count) {
             throw std::runtime_error(
-                "the structure tree has " + std::to_string(tables) + " tables but " + std::to_string(finishing.table_count) +
+                "the structure tree has " + std::to_string(tables) + " tables but " + std::to_string(part.table_count) +
                 " were drawn");
         }
+        file = nullptr;
     }
+
+    /// Writes the table still open when the document ends.
+    void finish() { closeTable(); }
 
   private:
     /// One element as the file has it: its number, its dictionary's text and its role (/S);
@@ -588,8 +1093,9 @@ class StructureStream {
         size_t kidsEnd = 0;
     };
 
-    folio_pdf_finishing const &finishing;
-    FileAssembler &file;
+    DocumentWriter &writer;
+    folio_pdf_part const *part = nullptr;
+    FileAssembler *file = nullptr;
     size_t figures = 0;
     size_t tables = 0;
     size_t links = 0;
@@ -598,11 +1104,30 @@ class StructureStream {
     /// The open split table: its first part (written when the table ends) and every row of its parts.
     Element tableFirst;
     std::vector<std::string> tableRows;
+    /// Whether the open table began in an earlier part: then its first part and the rows of earlier
+    /// parts (`tableRows` up to `rowsCarried`) are numbered as the finished file is, and
+    /// `carriedAlias` is the number that stands for the first part in this part (0 until needed).
+    bool carried = false;
+    size_t rowsCarried = 0;
+    int carriedAlias = 0;
+
+    /// At the end of a part, an open table is numbered as the finished file is: later parts add rows.
+    void carryTable() {
+        if (tableFirst.number == 0) return;
+        if (!carried) {
+            tableFirst.text = file->renumbered(tableFirst.text);
+            int local = tableFirst.number;
+            tableFirst.number = file->outputNumber(local);
+            file->skip(local);
+            carried = true;
+        }
+        for (; rowsCarried < tableRows.size(); ++rowsCarried) tableRows[rowsCarried] = file->renumbered(tableRows[rowsCarried]);
+    }
 
     Element read(int number) {
         Element element;
         element.number = number;
-        element.text = std::string(file.body(number));
+        element.text = std::string(file->body(number));
         if (element.text.empty()) return element;
         size_t closing = 0;
         std::vector<folio_text::Entry> entries = folio_text::entries(element.text, closing);
@@ -620,13 +1145,18 @@ class StructureStream {
     /// Writes the open split table's first part with the rows of all its parts.
     void closeTable() {
         if (tableFirst.number == 0) return;
+        if (carried && file != nullptr) carryTable();
         std::string kids = "[";
         for (auto const &row : tableRows) kids += " " + row;
         kids += " ]";
         folio_text::setEntry(tableFirst.text, "/K", kids);
-        file.replaceBody(tableFirst.number, tableFirst.text);
+        if (carried) writer.write(tableFirst.number, tableFirst.text);
+        else file->replaceBody(tableFirst.number, tableFirst.text);
         tableFirst = Element{};
         tableRows.clear();
+        carried = false;
+        rowsCarried = 0;
+        carriedAlias = 0;
     }
 
     /// Finishes `element` and its subtree; `movedTo` is the element it now belongs to (a row of a
@@ -645,16 +1175,16 @@ class StructureStream {
         bool removed = false;
         bool firstPart = false;
         if (role == "/Figure") {
-            if (figures < finishing.figure_count && finishing.figure_alternatives[figures] != nullptr) {
-                folio_text::setEntry(element.text, "/Alt", QPDFObjectHandle::newUnicodeString(finishing.figure_alternatives[figures]).unparse());
+            if (figures < part->figure_count && part->figure_alternatives[figures] != nullptr) {
+                folio_text::setEntry(element.text, "/Alt", QPDFObjectHandle::newUnicodeString(part->figure_alternatives[figures]).unparse());
                 changed = true;
             }
             ++figures;
         } else if (role == "/Link") {
             // A link's text is drawn in the Span before it (Cairo marks content only in leaf
             // elements), so the Link element says what it links: the link's own words.
-            if (links < finishing.link_count && finishing.link_descriptions[links] != nullptr) {
-                folio_text::setEntry(element.text, "/Alt", QPDFObjectHandle::newUnicodeString(finishing.link_descriptions[links]).unparse());
+            if (links < part->link_count && part->link_descriptions[links] != nullptr) {
+                folio_text::setEntry(element.text, "/Alt", QPDFObjectHandle::newUnicodeString(part->link_descriptions[links]).unparse());
                 changed = true;
             }
             ++links;
@@ -662,9 +1192,9 @@ class StructureStream {
             std::string attributes;
             if (role == "/TH") attributes += std::string(" /Scope ") + (rowOfHeaders ? "/Column" : "/Row");
             // A cell across columns says so, so that every row fills the table's grid.
-            while (spanning < finishing.spanning_count && finishing.spanning_cells[spanning] < cells) ++spanning;
-            if (spanning < finishing.spanning_count && finishing.spanning_cells[spanning] == cells) {
-                attributes += " /ColSpan " + std::to_string(finishing.spanning_columns[spanning]);
+            while (spanning < part->spanning_count && part->spanning_cells[spanning] < cells) ++spanning;
+            if (spanning < part->spanning_count && part->spanning_cells[spanning] == cells) {
+                attributes += " /ColSpan " + std::to_string(part->spanning_columns[spanning]);
             }
             ++cells;
             if (!attributes.empty()) {
@@ -672,11 +1202,12 @@ class StructureStream {
                 changed = true;
             }
         } else if (role == "/Table") {
-            bool continues = tables < finishing.table_count && finishing.table_continues[tables] != 0;
+            bool continues = tables < part->table_count && part->table_continues[tables] != 0;
             ++tables;
             if (continues && tableFirst.number != 0) {
                 removed = true;
-                movedTo = tableFirst.number;
+                if (carried && carriedAlias == 0) carriedAlias = file->alias(tableFirst.number);
+                movedTo = carried ? carriedAlias : tableFirst.number;
             } else {
                 closeTable();
                 firstPart = true;
@@ -713,7 +1244,7 @@ class StructureStream {
         }
         if (removed) {
             for (auto &item : keptItems) tableRows.push_back(std::move(item));
-            file.remove(element.number);
+            file->remove(element.number);
             return true;
         }
         if (firstPart) {
@@ -728,7 +1259,7 @@ class StructureStream {
             folio_text::setEntry(element.text, "/K", kids);
             changed = true;
         }
-        if (changed) file.replaceBody(element.number, element.text);
+        if (changed) file->replaceBody(element.number, element.text);
         return false;
     }
 };
@@ -769,14 +1300,24 @@ void finishFonts(QPDFObjectHandle resources, std::set<QPDFObjGen> &visited, File
 }
 
 /// /Contents on every link annotation, /Tabs /S on every page, artifacts in the content, fonts'
-/// CIDToGIDMap.
-void finishPages(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler &file) {
+
+/// /Contents on every link annotation, /Tabs /S on every page, artifacts in the content, fonts'
+/// CIDToGIDMap; keys of the parent tree moved by `keyBase` (the part's place in the document's);
+/// each page's number in the finished file added to the document's pages.
+void finishPages(QPDF &pdf, folio_pdf_part const &part, bool tagged, long long keyBase, FileAssembler &file, DocumentWriter &writer) {
     size_t links = 0;
     std::set<QPDFObjGen> visitedResources;
+    auto moveKey = [keyBase](QPDFObjectHandle object, char const *key) {
+        QPDFObjectHandle value = object.getKey(key);
+        if (value.isInteger()) object.replaceKey(key, QPDFObjectHandle::newInteger(value.getIntValue() + keyBase));
+    };
     for (auto &page : QPDFPageDocumentHelper(pdf).getAllPages()) {
         QPDFObjectHandle object = page.getObjectHandle();
+        if (!object.isIndirect()) throw std::runtime_error("a page that is not an indirect object");
+        writer.pages.push_back(file.outputNumber(object.getObjGen().getObj()));
         finishFonts(object.getKey("/Resources"), visitedResources, file);
-        if (finishing.tagged) object.replaceKey("/Tabs", QPDFObjectHandle::newName("/S"));
+        if (tagged) object.replaceKey("/Tabs", QPDFObjectHandle::newName("/S"));
+        moveKey(object, "/StructParents");
         file.rewrite(object);
         // Cairo 1.16 can name one image twice in a resource dictionary; written again by qpdf, the
         // duplicate is gone.
@@ -787,72 +1328,53 @@ void finishPages(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler 
             if (annotations.isIndirect()) file.rewrite(annotations);
             for (int index = 0; index < annotations.getArrayNItems(); ++index) {
                 QPDFObjectHandle annotation = annotations.getArrayItem(index);
+                if (!annotation.isDictionary()) continue;
+                moveKey(annotation, "/StructParent");
+                file.rewrite(annotation);
                 if (!hasName(annotation, "/Subtype", "/Link")) continue;
-                if (links < finishing.link_count && finishing.link_descriptions[links] != nullptr) {
-                    annotation.replaceKey("/Contents", QPDFObjectHandle::newUnicodeString(finishing.link_descriptions[links]));
+                if (links < part.link_count && part.link_descriptions[links] != nullptr) {
+                    annotation.replaceKey("/Contents", QPDFObjectHandle::newUnicodeString(part.link_descriptions[links]));
                 }
                 // Printable, as PDF/A (6.3.2) asks and Matterhorn 28 checks: a link prints as it shows.
                 annotation.replaceKey("/F", QPDFObjectHandle::newInteger(4));
-                file.rewrite(annotation);
                 ++links;
             }
         }
-        if (finishing.tagged) markArtifacts(page, file);
+        if (tagged) markArtifacts(page, file);
     }
-    if (links != finishing.link_count) {
+    if (links != part.link_count) {
         throw std::runtime_error(
-            "the pages have " + std::to_string(links) + " links but " + std::to_string(finishing.link_count) + " were drawn");
+            "the pages have " + std::to_string(links) + " links but " + std::to_string(part.link_count) + " were drawn");
     }
 }
 
-/// Appends `key` with `value` to a number tree (the structure's parent tree) whose keys are all
-/// below `key`: to its rightmost leaf, widening the /Limits on the way down.
-void appendToNumberTree(QPDFObjectHandle tree, long long key, QPDFObjectHandle value, FileAssembler &file) {
-    QPDFObjectHandle node = tree;
-    for (int depth = 0; depth < 32; ++depth) {
-        QPDFObjectHandle kids = node.getKey("/Kids");
-        if (!kids.isArray() || kids.getArrayNItems() == 0) break;
-        QPDFObjectHandle last = kids.getArrayItem(kids.getArrayNItems() - 1);
-        if (!last.isDictionary()) break;
-        QPDFObjectHandle limits = last.getKey("/Limits");
-        if (limits.isArray() && limits.getArrayNItems() == 2) {
-            limits.setArrayItem(1, QPDFObjectHandle::newInteger(key));
-            file.rewrite(limits);
-        }
-        file.rewrite(last);
-        node = last;
+/// The entries of a number tree (`numbers` true, /Nums) or a name tree (/Names) under `node`, in
+/// order, each node dropped from the part: the document's trees are written whole at the end.
+void collectTree(QPDFObjectHandle node, bool numbers, FileAssembler &file, std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> &entries,
+                 int depth = 0) {
+    if (!node.isDictionary() || depth > 32) return;
+    file.drop(node);
+    QPDFObjectHandle kids = node.getKey("/Kids");
+    if (kids.isArray()) {
+        file.drop(kids);
+        for (int index = 0; index < kids.getArrayNItems(); ++index) collectTree(kids.getArrayItem(index), numbers, file, entries, depth + 1);
     }
-    QPDFObjectHandle numbers = node.getKey("/Nums");
-    if (!numbers.isArray()) {
-        numbers = QPDFObjectHandle::newArray();
-        node.replaceKey("/Nums", numbers);
-    }
-    numbers.appendItem(QPDFObjectHandle::newInteger(key));
-    numbers.appendItem(value);
-    file.rewrite(numbers);
-    file.rewrite(node);
-    file.rewrite(tree);
+    QPDFObjectHandle list = node.getKey(numbers ? "/Nums" : "/Names");
+    if (!list.isArray()) return;
+    file.drop(list);
+    for (int index = 0; index + 1 < list.getArrayNItems(); index += 2) entries.emplace_back(list.getArrayItem(index), list.getArrayItem(index + 1));
 }
 
-/// The next free key of the structure's parent tree: after /ParentTreeNextKey and after the
-/// last key of the tree's rightmost leaf (keys are sorted).
-long long nextParentTreeKey(QPDFObjectHandle treeRoot) {
-    long long next = 0;
-    QPDFObjectHandle declared = treeRoot.getKey("/ParentTreeNextKey");
-    if (declared.isInteger()) next = declared.getIntValue();
-    QPDFObjectHandle node = treeRoot.getKey("/ParentTree");
-    for (int depth = 0; depth < 32 && node.isDictionary(); ++depth) {
-        QPDFObjectHandle kids = node.getKey("/Kids");
-        if (!kids.isArray() || kids.getArrayNItems() == 0) break;
-        node = kids.getArrayItem(kids.getArrayNItems() - 1);
+/// Drops every item of an outline tree (Folio writes the document's bookmarks itself).
+void dropOutlines(QPDFObjectHandle node, FileAssembler &file, std::set<QPDFObjGen> &visited, int depth = 0) {
+    while (node.isDictionary() && depth < 64) {
+        if (node.isIndirect() && !visited.insert(node.getObjGen()).second) return;
+        file.drop(node);
+        dropOutlines(node.getKey("/First"), file, visited, depth + 1);
+        node = node.getKey("/Next");
     }
-    QPDFObjectHandle numbers = node.isDictionary() ? node.getKey("/Nums") : QPDFObjectHandle::newNull();
-    for (int index = 0; numbers.isArray() && index + 1 < numbers.getArrayNItems(); index += 2) {
-        QPDFObjectHandle key = numbers.getArrayItem(index);
-        if (key.isInteger() && key.getIntValue() >= next) next = key.getIntValue() + 1;
-    }
-    return next;
 }
+
 
 /// A PDF date in UTC: D:20261124093000+00'00'.
 std::string pdfDate(long long seconds) {
@@ -868,13 +1390,13 @@ std::string pdfDate(long long seconds) {
 /// signature dictionary's /Contents and /ByteRange are placeholders `folio_signing::signInPlace`
 /// fills once the file is written. The widget is printable and zero-sized with an empty
 /// appearance (PDF/A-2), described by /TU; in a tagged document it is a Form element's object
-/// (PDF/UA-1 7.18.4) at the end of the document's structure, found through the parent tree.
-/// Returns the hexadecimal marker the placeholder starts with.
-std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler &file) {
+/// (PDF/UA-1 7.18.4) at the end of the document's structure, found through the parent tree (the
+/// document's writer places both at the end). Sets the writer's marker the placeholder starts with.
+void addSignatureField(QPDF &pdf, Finishing const &finishing, FileAssembler &file, DocumentWriter &writer) {
     std::vector<QPDFPageObjectHelper> pages = QPDFPageDocumentHelper(pdf).getAllPages();
     if (pages.empty()) throw std::runtime_error("signing: the document has no page");
     QPDFObjectHandle page = pages.front().getObjectHandle();
-    std::string description = finishing.signature_description != nullptr ? finishing.signature_description : "Digital signature";
+    std::string const &description = finishing.signatureDescription;
     std::random_device random;
     std::string nonce;
     std::string marker;
@@ -891,8 +1413,10 @@ std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, F
     QPDFObjectHandle signature = file.newObject(QPDFObjectHandle::parse(
         "<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached "
         "/ByteRange [ 0 9999999999 9999999999 9999999999 ] >>"));
+    // The signature's byte range is found in the file's bytes: not in an object stream.
+    writer.keepPlain(file.outputNumber(signature.getObjGen().getObj()));
     signature.replaceKey("/Contents", QPDFObjectHandle::newString(placeholder));
-    signature.replaceKey("/M", QPDFObjectHandle::newString(pdfDate(finishing.signing_time)));
+    signature.replaceKey("/M", QPDFObjectHandle::newString(pdfDate(finishing.signingTime)));
     std::string const &name = folio_signing::signerName(*finishing.signer);
     if (!name.empty()) signature.replaceKey("/Name", QPDFObjectHandle::newUnicodeString(name));
     int appearance = file.newEmptyStream(QPDFObjectHandle::parse("<< /Type /XObject /Subtype /Form /BBox [ 0 0 0 0 ] >>"));
@@ -914,13 +1438,12 @@ std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, F
     file.rewrite(page);
 
     QPDFObjectHandle treeRoot = pdf.getRoot().getKey("/StructTreeRoot");
-    if (finishing.tagged && treeRoot.isDictionary()) {
+    if (finishing.tagged && treeRoot.isDictionary() && writer.signatureKey >= 0) {
         // The last element of the document, under the root like every top-level element Cairo writes.
-        QPDFObjectHandle parent = treeRoot;
         QPDFObjectHandle element = file.newObject(QPDFObjectHandle::newDictionary());
         element.replaceKey("/Type", QPDFObjectHandle::newName("/StructElem"));
         element.replaceKey("/S", QPDFObjectHandle::newName("/Form"));
-        element.replaceKey("/P", parent);
+        element.replaceKey("/P", treeRoot);
         element.replaceKey("/Pg", page);
         element.replaceKey("/Alt", QPDFObjectHandle::newUnicodeString(description));
         QPDFObjectHandle reference = QPDFObjectHandle::newDictionary();
@@ -928,138 +1451,33 @@ std::string addSignatureField(QPDF &pdf, folio_pdf_finishing const &finishing, F
         reference.replaceKey("/Obj", field);
         reference.replaceKey("/Pg", page);
         element.replaceKey("/K", reference);
-        std::vector<QPDFObjectHandle> kids = kidsOf(parent);
-        kids.push_back(element);
-        setKids(parent, kids);
-        long long key = nextParentTreeKey(treeRoot);
-        field.replaceKey("/StructParent", QPDFObjectHandle::newInteger(key));
-        QPDFObjectHandle parentTree = treeRoot.getKey("/ParentTree");
-        if (!parentTree.isDictionary()) {
-            parentTree = QPDFObjectHandle::newDictionary();
-            treeRoot.replaceKey("/ParentTree", parentTree);
-        }
-        appendToNumberTree(parentTree, key, element, file);
-        treeRoot.replaceKey("/ParentTreeNextKey", QPDFObjectHandle::newInteger(key + 1));
-        file.rewrite(parent);
-        file.rewrite(treeRoot);
+        field.replaceKey("/StructParent", QPDFObjectHandle::newInteger(writer.signatureKey));
+        writer.signatureElement = file.outputNumber(element.getObjGen().getObj());
     }
-
-    QPDFObjectHandle catalog = pdf.getRoot();
-    QPDFObjectHandle form = catalog.getKey("/AcroForm");
-    if (!form.isDictionary()) {
-        form = QPDFObjectHandle::newDictionary();
-        catalog.replaceKey("/AcroForm", form);
-    }
-    QPDFObjectHandle fields = form.getKey("/Fields");
-    if (!fields.isArray()) {
-        fields = QPDFObjectHandle::newArray();
-        form.replaceKey("/Fields", fields);
-    }
-    fields.appendItem(field);
-    form.replaceKey("/SigFlags", QPDFObjectHandle::newInteger(3));
-    file.rewrite(fields);
-    file.rewrite(form);
-    return marker;
-}
-
-void finishCatalog(QPDF &pdf, folio_pdf_finishing const &finishing, FileAssembler &file) {
-    QPDFObjectHandle catalog = pdf.getRoot();
-    std::map<std::string, std::string> references;
-    if (finishing.language != nullptr && finishing.language[0] != '\0') {
-        catalog.replaceKey("/Lang", QPDFObjectHandle::newUnicodeString(finishing.language));
-    }
-    if (finishing.tagged) {
-        QPDFObjectHandle markInfo = QPDFObjectHandle::newDictionary();
-        markInfo.replaceKey("/Marked", QPDFObjectHandle::newBool(true));
-        catalog.replaceKey("/MarkInfo", markInfo);
-    }
-    QPDFObjectHandle preferences = QPDFObjectHandle::newDictionary();
-    preferences.replaceKey("/DisplayDocTitle", QPDFObjectHandle::newBool(true));
-    catalog.replaceKey("/ViewerPreferences", preferences);
-    if (finishing.xmp != nullptr) {
-        int number = file.reserve();
-        QPDFObjectHandle dictionary = QPDFObjectHandle::newDictionary();
-        dictionary.replaceKey("/Type", QPDFObjectHandle::newName("/Metadata"));
-        dictionary.replaceKey("/Subtype", QPDFObjectHandle::newName("/XML"));
-        file.replaceStream(number, dictionary, std::string(finishing.xmp, finishing.xmp_length), false);
-        references["/Metadata"] = FileAssembler::referenceTo(number);
-    }
-    if (finishing.icc_profile != nullptr) {
-        std::string profileBytes(reinterpret_cast<char const *>(finishing.icc_profile), finishing.icc_profile_length);
-        int profileNumber = file.reserve();
-        QPDFObjectHandle dictionary = QPDFObjectHandle::newDictionary();
-        dictionary.replaceKey("/N", QPDFObjectHandle::newInteger(3));
-        file.replaceStream(profileNumber, dictionary, profileBytes);
-        QPDFObjectHandle intent = QPDFObjectHandle::newDictionary();
-        intent.replaceKey("/Type", QPDFObjectHandle::newName("/OutputIntent"));
-        intent.replaceKey("/S", QPDFObjectHandle::newName("/GTS_PDFA1"));
-        std::string condition = finishing.output_condition != nullptr ? finishing.output_condition : "sRGB";
-        intent.replaceKey("/OutputConditionIdentifier", QPDFObjectHandle::newUnicodeString(condition));
-        intent.replaceKey("/Info", QPDFObjectHandle::newUnicodeString(condition));
-        int intentNumber = file.reserve();
-        file.add(intentNumber, intent, {{"/DestOutputProfile", FileAssembler::referenceTo(profileNumber)}});
-        references["/OutputIntents"] = "[ " + FileAssembler::referenceTo(intentNumber) + " ]";
-    }
-    file.rewrite(catalog, references);
-}
-
-/// What `writer` writes, to memory, without object streams and with every stream as it is.
-std::string writtenPlainly(QPDFWriter &writer) {
-    writer.setOutputMemory();
-    writer.setObjectStreamMode(qpdf_o_disable);
-    writer.setStreamDataMode(qpdf_s_preserve);
-    writer.setDecodeLevel(qpdf_dl_none);
-    writer.write();
-    std::shared_ptr<Buffer> buffer = writer.getBufferSharedPointer();
-    return std::string(reinterpret_cast<char const *>(buffer->getBuffer()), buffer->getSize());
-}
-
-/// `document` written by qpdf with every object at generation 0 outside object streams: a file
-/// `FileAssembler` can copy object by object.
-std::string plainCopy(QPDF &document) {
-    QPDFWriter writer(document);
-    writer.setDeterministicID(true);
-    return writtenPlainly(writer);
-}
-
-/// The finished file encrypted with AES-256 (security handler revision 6) as `finishing` asks.
-/// Accessibility extraction stays allowed (PDF/UA); metadata is encrypted too; a signature's
-/// /Contents is left as it is (qpdf never encrypts it). qpdf cannot combine a deterministic /ID with
-/// encryption: the ID is random.
-std::string encrypted(std::string const &finished, folio_pdf_finishing const &finishing) {
-    QPDF document;
-    document.setSuppressWarnings(true);
-    document.processMemoryFile("finished PDF", finished.data(), finished.size());
-    QPDFWriter writer(document);
-    writer.setR6EncryptionParameters(
-        finishing.user_password, finishing.owner_password != nullptr ? finishing.owner_password : "", true,
-        finishing.allow_copy != 0, finishing.allow_modify != 0, finishing.allow_annotate != 0, finishing.allow_annotate != 0,
-        finishing.allow_modify != 0, finishing.allow_print != 0 ? qpdf_r3p_full : qpdf_r3p_none, true);
-    return writtenPlainly(writer);
-}
-
-void copyMessage(std::string const &text, char *message, size_t capacity) {
-    if (message == nullptr || capacity == 0) return;
-    std::string line = text.substr(0, text.find('\n'));
-    size_t count = line.size() < capacity - 1 ? line.size() : capacity - 1;
-    std::memcpy(message, line.data(), count);
-    message[count] = '\0';
+    writer.signatureField = file.outputNumber(field.getObjGen().getObj());
+    writer.signatureMarker = marker;
 }
 
 } // namespace
 
-extern "C" int folio_pdf_finish(
-    const folio_pdf_finishing *finishing, const unsigned char *pdf, size_t length, folio_pdf_output **output, char *message,
-    size_t message_capacity) {
-    try {
-        // Only the rewritten page content is compressed again (the rest is copied as it is):
-        // the fastest level keeps the finishing step a small part of a render.
-        Pl_Flate::setCompressionLevel(1);
-        std::string_view cairo(reinterpret_cast<char const *>(pdf), length);
+/// See folio_pdf_finish.h: the document's writer, its structure pass (which carries a table from
+/// one part into the next) and what the finishing step was asked for.
+struct folio_pdf_assembly {
+    Finishing finishing;
+    DocumentWriter writer;
+    StructureStream structure;
+    /// How many pages the parts so far had.
+    long long pageCount = 0;
+    bool failed = false;
+
+    explicit folio_pdf_assembly(folio_pdf_finishing const &given) : finishing(given), writer(finishing), structure(writer) {}
+
+    /// Finishes one part written by Cairo and copies it into the document.
+    void add(folio_pdf_part const &part, std::string_view cairo) {
         auto document = std::make_unique<QPDF>();
         document->setSuppressWarnings(true);
         document->processMemoryFile("Cairo output", cairo.data(), cairo.size());
-        auto assembler = std::make_unique<FileAssembler>(*document, cairo);
+        auto assembler = std::make_unique<FileAssembler>(*document, cairo, writer);
         // A file that cannot be copied object by object (object streams, generations) is first
         // written plainly by qpdf. Cairo's files never need it.
         std::string plain;
@@ -1068,39 +1486,140 @@ extern "C" int folio_pdf_finish(
             document = std::make_unique<QPDF>();
             document->setSuppressWarnings(true);
             document->processMemoryFile("Cairo output, rewritten", plain.data(), plain.size());
-            assembler = std::make_unique<FileAssembler>(*document, plain);
+            assembler = std::make_unique<FileAssembler>(*document, plain, writer);
             if (!assembler->canCopy()) throw std::runtime_error("the PDF cannot be finished object by object");
         }
         FileAssembler &file = *assembler;
-        if (finishing->tagged) {
-            QPDFObjectHandle treeRoot = document->getRoot().getKey("/StructTreeRoot");
-            if (treeRoot.isDictionary()) StructureStream(*finishing, file).run(treeRoot);
+        bool first = writer.pages.empty();
+
+        // The part's document-wide objects are not copied: the document's are written at the end.
+        QPDFObjectHandle catalog = document->getRoot();
+        file.drop(catalog);
+        QPDFObjectHandle info = document->getTrailer().getKey("/Info");
+        if (!first) file.drop(info);
+        std::vector<QPDFObjectHandle> pageTree{catalog.getKey("/Pages")};
+        for (size_t index = 0; index < pageTree.size() && index < 4096; ++index) {
+            QPDFObjectHandle node = pageTree[index];
+            if (!node.isDictionary() || !hasName(node, "/Type", "/Pages")) continue;
+            file.standFor(node, writer.pagesRoot);
+            QPDFObjectHandle kids = node.getKey("/Kids");
+            if (kids.isIndirect()) file.drop(kids);
+            for (int kid = 0; kids.isArray() && kid < kids.getArrayNItems(); ++kid) pageTree.push_back(kids.getArrayItem(kid));
         }
-        finishPages(*document, *finishing, file);
-        std::string marker = finishing->signer != nullptr ? addSignatureField(*document, *finishing, file) : "";
-        finishCatalog(*document, *finishing, file);
-        auto finished = std::make_unique<folio_pdf_output>();
-        finished->bytes = file.assemble();
-        assembler.reset();
-        document.reset();
-        // Encryption changes every string and stream: the finished file is written again by qpdf.
-        if (finishing->user_password != nullptr) finished->bytes = encrypted(finished->bytes, *finishing);
-        if (finishing->signer != nullptr) folio_signing::signInPlace(*finishing->signer, finished->bytes, marker);
-        *output = finished.release();
+        QPDFObjectHandle treeRoot = catalog.getKey("/StructTreeRoot");
+        std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> parentTree;
+        if (treeRoot.isDictionary()) {
+            writer.structured = true;
+            file.standFor(treeRoot, writer.structureRoot);
+            QPDFObjectHandle kids = treeRoot.getKey("/K");
+            if (kids.isIndirect()) file.drop(kids);
+            collectTree(treeRoot.getKey("/ParentTree"), true, file, parentTree);
+        }
+        std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> destinations;
+        QPDFObjectHandle names = catalog.getKey("/Names");
+        if (names.isDictionary()) {
+            file.drop(names);
+            collectTree(names.getKey("/Dests"), false, file, destinations);
+        }
+        std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> labels;
+        collectTree(catalog.getKey("/PageLabels"), true, file, labels);
+        std::set<QPDFObjGen> visited;
+        dropOutlines(catalog.getKey("/Outlines"), file, visited);
+        file.numberObjects();
+        file.writeHeader();
+        if (first && info.isIndirect()) writer.info = file.outputNumber(info.getObjGen().getObj());
+
+        long long keyBase = writer.nextKey;
+        std::vector<std::pair<long long, std::string>> leaf;
+        for (auto &[key, value] : parentTree) {
+            if (!key.isInteger() || key.getIntValue() < 0 || key.getIntValue() > (1LL << 40)) throw std::runtime_error("a parent tree key is not a number");
+            leaf.emplace_back(key.getIntValue() + keyBase, file.renumbered(value.unparse()));
+        }
+        std::sort(leaf.begin(), leaf.end(), [](auto const &a, auto const &b) { return a.first < b.first; });
+        if (!leaf.empty()) writer.nextKey = std::max(writer.nextKey, leaf.back().first + 1);
+        writer.addParentTreeLeaf(leaf);
+        for (auto &[name, destination] : destinations) {
+            if (name.isString()) writer.destinations.emplace_back(name.getStringValue(), file.renumbered(destination.unparse()));
+        }
+        for (auto &[page, label] : labels) {
+            if (page.isInteger()) writer.pageLabels.emplace_back(page.getIntValue() + pageCount, file.renumbered(label.unparse()));
+        }
+
+        size_t pagesBefore = writer.pages.size();
+        finishPages(*document, part, finishing.tagged, keyBase, file, writer);
+        pageCount += static_cast<long long>(writer.pages.size() - pagesBefore);
+        if (treeRoot.isDictionary()) {
+            if (finishing.tagged) {
+                structure.runPart(treeRoot, part, file);
+            } else {
+                for (auto &kid : kidsOf(treeRoot)) writer.topLevelKids.push_back(file.renumbered(kid.unparse()));
+            }
+        }
+        if (first && finishing.signer != nullptr) addSignatureField(*document, finishing, file, writer);
+        file.emit();
+    }
+};
+
+extern "C" folio_pdf_assembly *folio_pdf_assembly_create(const folio_pdf_finishing *finishing) {
+    try {
+        // Only the rewritten page content is compressed again (the rest is copied as it is):
+        // the fastest level keeps the finishing step a small part of a render.
+        Pl_Flate::setCompressionLevel(1);
+        return new folio_pdf_assembly(*finishing);
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+extern "C" int folio_pdf_assembly_add(
+    folio_pdf_assembly *assembly, const folio_pdf_part *part, const unsigned char *pdf, size_t length, char *message,
+    size_t message_capacity) {
+    if (assembly->failed) {
+        copyMessage("an earlier part could not be finished", message, message_capacity);
+        return 1;
+    }
+    try {
+        assembly->add(*part, std::string_view(reinterpret_cast<char const *>(pdf), length));
         return 0;
     } catch (std::exception &error) {
+        assembly->failed = true;
         copyMessage(error.what(), message, message_capacity);
         return 1;
     } catch (...) {
+        assembly->failed = true;
         copyMessage("qpdf failed", message, message_capacity);
         return 1;
     }
 }
 
-extern "C" const unsigned char *folio_pdf_output_bytes(const folio_pdf_output *output) {
-    return reinterpret_cast<unsigned char const *>(output->bytes.data());
+extern "C" int folio_pdf_assembly_finish(
+    folio_pdf_assembly *assembly, const folio_pdf_outline *outlines, size_t outline_count, folio_pdf_output **output,
+    char *message, size_t message_capacity) {
+    if (assembly->failed) {
+        copyMessage("an earlier part could not be finished", message, message_capacity);
+        return 1;
+    }
+    try {
+        assembly->structure.finish();
+        *output = assembly->writer.finish(outlines, outline_count).release();
+        return 0;
+    } catch (std::exception &error) {
+        assembly->failed = true;
+        copyMessage(error.what(), message, message_capacity);
+        return 1;
+    } catch (...) {
+        assembly->failed = true;
+        copyMessage("qpdf failed", message, message_capacity);
+        return 1;
+    }
 }
 
-extern "C" size_t folio_pdf_output_length(const folio_pdf_output *output) { return output->bytes.size(); }
+extern "C" void folio_pdf_assembly_free(folio_pdf_assembly *assembly) { delete assembly; }
+
+extern "C" const unsigned char *folio_pdf_output_bytes(const folio_pdf_output *output) {
+    return reinterpret_cast<unsigned char const *>(output->data);
+}
+
+extern "C" size_t folio_pdf_output_length(const folio_pdf_output *output) { return output->size; }
 
 extern "C" void folio_pdf_output_free(folio_pdf_output *output) { delete output; }

@@ -200,4 +200,77 @@ void setEntry(std::string &dictionary, std::string_view key, std::string const &
 
 std::string reference(int number) { return std::to_string(number) + " 0 R"; }
 
+void appendRenumbered(std::string &out, std::string_view body, std::vector<int> const &numbers) {
+    // One pass over the bytes (every object of a long document goes through here): strings,
+    // names and comments are skipped whole; a run of digits followed by white space, digits, white
+    // space and the keyword R is a reference.
+    size_t length = body.size();
+    size_t copied = 0;
+    size_t position = 0;
+    auto isDigit = [](char byte) { return byte >= '0' && byte <= '9'; };
+    auto isRegular = [](char byte) { return !isWhite(byte) && !isDelimiter(byte); };
+    while (position < length) {
+        char byte = body[position];
+        if (byte == '(') {
+            int depth = 0;
+            while (position < length) {
+                char character = body[position];
+                if (character == '\\') {
+                    position += 2;
+                    continue;
+                }
+                ++position;
+                if (character == '(') ++depth;
+                if (character == ')' && --depth == 0) break;
+            }
+        } else if (byte == '<') {
+            if (position + 1 < length && body[position + 1] == '<') {
+                position += 2;
+            } else {
+                size_t close = body.find('>', position);
+                position = close == std::string_view::npos ? length : close + 1;
+            }
+        } else if (byte == '%') {
+            while (position < length && body[position] != '\n' && body[position] != '\r') ++position;
+        } else if (byte == '/') {
+            ++position;
+            while (position < length && isRegular(body[position])) ++position;
+        } else if (isDigit(byte)) {
+            size_t start = position;
+            while (position < length && isDigit(body[position])) ++position;
+            if (position < length && isRegular(body[position])) {
+                while (position < length && isRegular(body[position])) ++position;
+                continue;
+            }
+            // An integer: is it "N G R"?
+            size_t cursor = position;
+            while (cursor < length && isWhite(body[cursor])) ++cursor;
+            size_t generation = cursor;
+            while (cursor < length && isDigit(body[cursor])) ++cursor;
+            if (cursor == generation || cursor - generation > 9 || cursor >= length || !isWhite(body[cursor])) continue;
+            while (cursor < length && isWhite(body[cursor])) ++cursor;
+            if (cursor >= length || body[cursor] != 'R' || (cursor + 1 < length && isRegular(body[cursor + 1]))) continue;
+            long long number = position - start > 12 ? -1 : std::strtoll(std::string(body.substr(start, position - start)).c_str(), nullptr, 10);
+            int mapped = number > 0 && static_cast<unsigned long long>(number) < numbers.size() ? numbers[static_cast<size_t>(number)] : 0;
+            out.append(body, copied, start - copied);
+            if (mapped > 0) {
+                out += std::to_string(mapped);
+                out += " 0 R";
+            } else {
+                out += "null";
+            }
+            position = cursor + 1;
+            copied = position;
+        } else if (isRegular(byte)) {
+            size_t start = position;
+            while (position < length && isRegular(body[position])) ++position;
+            // The data after the keyword is bytes, not syntax.
+            if (body.substr(start, position - start) == "stream") break;
+        } else {
+            ++position;
+        }
+    }
+    out.append(body, copied, std::string_view::npos);
+}
+
 } // namespace folio_text

@@ -47,6 +47,11 @@ void setEntry(std::string &dictionary, std::string_view key, std::string const &
 /// "12 0 R".
 std::string reference(int number);
 
+/// Appends `body` (the text of one object: a value, or a stream's dictionary then its data) to `out`
+/// with the object number of every reference looked up in `numbers`; a reference to a number it
+/// maps to 0 or does not hold becomes `null` (ISO 32000-1, 7.3.10). A stream's data is copied as it is.
+void appendRenumbered(std::string &out, std::string_view body, std::vector<int> const &numbers);
+
 } // namespace folio_text
 
 #endif

@@ -173,7 +173,8 @@ size_t contentsCapacity(folio_pdf_signer const &signer) { return signer.contents
 
 std::string const &signerName(folio_pdf_signer const &signer) { return signer.name; }
 
-void signInPlace(folio_pdf_signer const &signer, std::string &pdf, std::string const &marker) {
+void signInPlace(folio_pdf_signer const &signer, char *data, size_t size, std::string const &marker) {
+    std::string_view pdf(data, size);
     size_t contentsStart = pdf.find("<" + marker);
     if (contentsStart == std::string::npos) throw std::runtime_error("signing: the signature's placeholder is not in the file");
     size_t contentsClose = pdf.find('>', contentsStart);
@@ -192,7 +193,7 @@ void signInPlace(folio_pdf_signer const &signer, std::string &pdf, std::string c
     if (range.size() > room) throw std::runtime_error("signing: the signature's byte range has no room");
     range.append(room - range.size(), ' ');
     range += ']';
-    pdf.replace(rangeOpen, range.size(), range);
+    std::memcpy(data + rangeOpen, range.data(), range.size());
 
     unsigned char digest[32];
     unsigned int digestLength = 0;
@@ -207,7 +208,7 @@ void signInPlace(folio_pdf_signer const &signer, std::string &pdf, std::string c
     size_t digits = contentsClose - contentsStart - 1;
     if (der.size() * 2 > digits) throw std::runtime_error("signing: the signature is larger than the room kept for it");
     static char const hex[] = "0123456789abcdef";
-    char *out = pdf.data() + contentsStart + 1;
+    char *out = data + contentsStart + 1;
     for (unsigned char byte : der) {
         *out++ = hex[byte >> 4];
         *out++ = hex[byte & 15];

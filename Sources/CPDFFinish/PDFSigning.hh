@@ -16,11 +16,11 @@ size_t contentsCapacity(folio_pdf_signer const &signer);
 /// The signer's common name (for the signature dictionary's /Name), UTF-8; may be empty.
 std::string const &signerName(folio_pdf_signer const &signer);
 
-/// Signs `pdf` in place: `pdf` holds one signature dictionary whose /Contents is a hexadecimal
+/// Signs the `size` bytes at `data` (a PDF) in place: they hold one signature dictionary whose /Contents is a hexadecimal
 /// string that starts with `marker` (lowercase hexadecimal digits) and whose /ByteRange is an
 /// array of four integers with room for ten digits each. The byte range becomes the whole file
 /// but that string, and the string the detached CMS over those bytes.
-void signInPlace(folio_pdf_signer const &signer, std::string &pdf, std::string const &marker);
+void signInPlace(folio_pdf_signer const &signer, char *data, size_t size, std::string const &marker);
 
 } // namespace folio_signing
 

@@ -25,6 +25,10 @@ public struct RenderOptions: Sendable {
     public var pageTemplate: String?
     /// PDF only: signs every PDF (PAdES baseline B-B) when set.
     public var signer: PDFSigner?
+    /// PDF only: how many pages Cairo writes into one part before it is finished (see
+    /// `PDFRenderer.pagesPerPart`); nil for the renderer's default. Tests set 1 to make every
+    /// document a many-part one.
+    package var pagesPerPart: Int?
 
     /// Options with a base folder for image paths, a theme and HTML settings.
     public init(
@@ -58,7 +62,7 @@ extension Document {
 
     /// The document as PDF bytes.
     public func pdf(options: RenderOptions = RenderOptions()) throws -> Data {
-        try prepared(options: options).pdfWithReport(signer: options.signer).data
+        try prepared(options: options).pdfWithReport(signer: options.signer, pagesPerPart: options.pagesPerPart).data
     }
 
     /// The HTML renderer for `options`, to ask for the output and its Content-Security-Policy.
@@ -122,9 +126,10 @@ extension Document {
 
 extension PreparedDocument {
     /// The PDF and the layout report of its pagination, signed by `signer` when there is one.
-    package func pdfWithReport(signer: PDFSigner? = nil) throws -> PDFRenderer.Result {
+    package func pdfWithReport(signer: PDFSigner? = nil, pagesPerPart: Int? = nil) throws -> PDFRenderer.Result {
         var renderer = PDFRenderer(theme: theme, assets: .embeddedOnly)
         renderer.signer = signer
+        if let pagesPerPart { renderer.pagesPerPart = pagesPerPart }
         return try renderer.renderWithReport(self)
     }
 
@@ -138,7 +143,7 @@ extension PreparedDocument {
     package func renderCountingPages(as format: OutputFormat, options: RenderOptions) throws -> (data: Data, pages: Int?) {
         switch format {
         case .pdf:
-            let result = try pdfWithReport(signer: options.signer)
+            let result = try pdfWithReport(signer: options.signer, pagesPerPart: options.pagesPerPart)
             return (result.data, result.pages)
         case .html: return (Data(try renderedHTML(options: options).html.utf8), nil)
         }

@@ -1,29 +1,29 @@
 import CCairoPango
 import FolioModel
 
-/// Bookmarks, link destinations and page labels of the PDF being written.
+/// Bookmarks and page labels of the PDF being written: labels go to the part Cairo is writing,
+/// bookmarks are kept for the finishing step, which writes them for the whole document.
 final class Navigation {
-    private let surface: OpaquePointer
-    /// The last bookmark id at each level, so the next level nests under it.
-    private var lastAtLevel: [Int32] = []
-    /// The page being drawn, from 1.
+    /// The Cairo surface of the part being drawn.
+    var surface: OpaquePointer?
+    /// The page being drawn, from 1, in the whole document.
     var page = 1
+    /// The height of a page, to turn layout coordinates (from the top) into PDF ones.
+    let pageHeight: Double
+    /// Every bookmark so far, in order.
+    private(set) var outlines: [PDFFinisher.Outline] = []
 
-    init(surface: OpaquePointer) { self.surface = surface }
+    init(pageHeight: Double) { self.pageHeight = pageHeight }
 
     /// Adds a bookmark at `level` (0 for the title) pointing at `y` on the current page.
     func addOutline(_ title: String, level: Int, y: Double) {
-        let parent = level == 0 || lastAtLevel.isEmpty ? Int32(CAIRO_PDF_OUTLINE_ROOT) : lastAtLevel[min(level, lastAtLevel.count) - 1]
-        let id = cairo_pdf_surface_add_outline(
-            surface, parent, title, "page=\(page) pos=[0 \(max(y - 6, 0).clampedInt(.down))]",
-            cairo_pdf_outline_flags_t(rawValue: 0))
-        if lastAtLevel.count > level { lastAtLevel.removeLast(lastAtLevel.count - level) }
-        while lastAtLevel.count < level { lastAtLevel.append(lastAtLevel.last ?? Int32(CAIRO_PDF_OUTLINE_ROOT)) }
-        lastAtLevel.append(Int32(id))
+        let top = Double(max(y - 6, 0).clampedInt(.down))
+        outlines.append(PDFFinisher.Outline(title: title, level: level, page: page - 1, x: 0, y: pageHeight - top))
     }
 
     /// Names the current page in viewers' page boxes.
     func setPageLabel(_ label: String) {
+        guard let surface else { return }
         cairo_pdf_surface_set_page_label(surface, label)
     }
 

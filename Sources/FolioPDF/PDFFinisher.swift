@@ -4,19 +4,29 @@ import FolioGraphics
 import FolioModel
 import Foundation
 
-/// Completes the PDF Cairo wrote with what Cairo 1.16 cannot write, using libqpdf (see
-/// `Sources/CPDFFinish`): for a tagged document, PDF/UA-1 (decoration as Artifacts, figure
-/// /Alt, header-cell /Scope, one Table element per table, link /Contents, /Tabs,
-/// /MarkInfo, XMP with pdfuaid); for every document, /Lang, DisplayDocTitle and XMP; for an
-/// archival one, PDF/A-2u's output intent and claim.
-struct PDFFinisher {
-    let document: Document
-    let structure: StructureRecord
-    let date: Date
-    /// Signs the finished file when set.
-    var signer: PDFSigner?
+/// Completes the PDF Cairo writes with what Cairo 1.16 cannot write, using libqpdf (see
+/// `Sources/CPDFFinish`), one part at a time: Cairo writes a long document as several files of
+/// consecutive pages (`add`), which become one PDF (`finish`), so that no step holds the whole
+/// document's structure tree. For a tagged document, PDF/UA-1 (decoration as Artifacts, figure
+/// /Alt, header-cell /Scope, one Table element per table, link /Contents, /Tabs, /MarkInfo, XMP
+/// with pdfuaid); for every document, /Lang, DisplayDocTitle, bookmarks and XMP; for an archival
+/// one, PDF/A-2u's output intent and claim; protection and a signature when asked.
+final class PDFFinisher {
+    private let assembly: OpaquePointer
+    /// Signs the finished file when set; kept alive as long as the assembly uses it.
+    private let signer: PDFSigner?
 
-    func finish(_ pdf: Data) throws -> Data {
+    /// A bookmark: its title, its level (0 for the top), its page (from 0) and where on it (PDF
+    /// coordinates, from the bottom left).
+    struct Outline {
+        var title: String
+        var level: Int
+        var page: Int
+        var x: Double
+        var y: Double
+    }
+
+    init(document: Document, date: Date, signer: PDFSigner? = nil) throws {
         // A long-running service outlives certificates: a signature it can no longer make validly is an error.
         if let signer, Date() >= signer.notAfter {
             throw FolioError(
@@ -31,8 +41,6 @@ struct PDFFinisher {
             language: metadata.language, date: date, producer: PDFFinisher.producer,
             claimsUniversalAccessibility: metadata.tagged, claimsArchival: archival
         ).xml
-        // The canvas records figures and tables only when it tags, links always (they are
-        // annotations either way).
         let protection = document.protection
         // Without an owner password, a random one nobody is given: the restrictions then hold.
         let ownerPassword = protection.map { $0.ownerPassword ?? PDFFinisher.randomPassword() }
@@ -41,48 +49,89 @@ struct PDFFinisher {
         let strings = CStringArray([
             xmp, metadata.language, PDFFinisher.outputCondition, protection?.userPassword, ownerPassword, signatureDescription,
         ])
-        let figures = CStringArray(structure.figureAlternatives)
-        let links = CStringArray(structure.linkDescriptions)
-        let continues = CArray(structure.tableContinues.map { UInt8($0 ? 1 : 0) })
-        let spanningCells = CArray(structure.spanningCells.map(\.cell))
-        let spanningColumns = CArray(structure.spanningCells.map(\.columns))
         var finishing = folio_pdf_finishing(
             language: strings.pointers[1], xmp: strings.pointers[0], xmp_length: strings.pointers[0].map { strlen($0) } ?? 0,
-            figure_alternatives: figures.pointers, figure_count: figures.count, table_continues: continues.pointer,
-            table_count: continues.count, spanning_cells: spanningCells.pointer, spanning_columns: spanningColumns.pointer,
-            spanning_count: spanningCells.count, link_descriptions: links.pointers, link_count: links.count,
             tagged: metadata.tagged ? 1 : 0, icc_profile: nil, icc_profile_length: profile.count,
             output_condition: strings.pointers[2], user_password: strings.pointers[3], owner_password: strings.pointers[4],
             allow_print: protection?.allow.contains(.print) == true ? 1 : 0, allow_copy: protection?.allow.contains(.copy) == true ? 1 : 0,
             allow_modify: protection?.allow.contains(.modify) == true ? 1 : 0,
             allow_annotate: protection?.allow.contains(.annotate) == true ? 1 : 0, signer: signer?.pointer,
             signing_time: Int64(Date().timeIntervalSince1970.clampedInt(.down)), signature_description: strings.pointers[5])
-        var output: OpaquePointer?
+        // The assembly copies what it is given; the strings must outlive the call only.
+        let created = withExtendedLifetime(strings) {
+            profile.withUnsafeBytes { profile in
+                finishing.icc_profile = archival ? profile.bindMemory(to: UInt8.self).baseAddress : nil
+                return folio_pdf_assembly_create(&finishing)
+            }
+        }
+        guard let created else {
+            throw NativeLibraryError(.qpdf, operation: "finishing the PDF", status: nil, reason: "out of memory")
+        }
+        assembly = created
+        self.signer = signer
+    }
+
+    deinit { folio_pdf_assembly_free(assembly) }
+
+    /// Finishes `pdf`, the next part Cairo wrote, whose figures, tables and links `structure` records.
+    func add(_ pdf: Data, structure: StructureRecord) throws {
+        try pdf.withUnsafeBytes { try add($0, structure: structure) }
+    }
+
+    /// Finishes the bytes of the next part Cairo wrote, whose figures, tables and links `structure` records.
+    func add(_ pdf: UnsafeRawBufferPointer, structure: StructureRecord) throws {
+        let figures = CStringArray(structure.figureAlternatives)
+        let links = CStringArray(structure.linkDescriptions)
+        let continues = CArray(structure.tableContinues.map { UInt8($0 ? 1 : 0) })
+        let spanningCells = CArray(structure.spanningCells.map(\.cell))
+        let spanningColumns = CArray(structure.spanningCells.map(\.columns))
+        var part = folio_pdf_part(
+            figure_alternatives: figures.pointers, figure_count: figures.count, table_continues: continues.pointer,
+            table_count: continues.count, spanning_cells: spanningCells.pointer, spanning_columns: spanningColumns.pointer,
+            spanning_count: spanningCells.count, link_descriptions: links.pointers, link_count: links.count)
         var message = [CChar](repeating: 0, count: 512)
         // The C arrays must outlive the call: ARC may free a class instance after its last use.
-        let status = withExtendedLifetime((strings, figures, links, continues, spanningCells, spanningColumns, signer)) {
-            profile.withUnsafeBytes { profile in
-                pdf.withUnsafeBytes { pdf in
-                    finishing.icc_profile = archival ? profile.bindMemory(to: UInt8.self).baseAddress : nil
-                    return folio_pdf_finish(
-                        &finishing, pdf.bindMemory(to: UInt8.self).baseAddress, pdf.count, &output, &message, message.count)
-                }
+        let status = withExtendedLifetime((figures, links, continues, spanningCells, spanningColumns)) {
+            folio_pdf_assembly_add(assembly, &part, pdf.bindMemory(to: UInt8.self).baseAddress, pdf.count, &message, message.count)
+        }
+        if status != 0 { throw PDFFinisher.failure(status: status, message: message) }
+    }
+
+    /// The finished PDF, with `outlines` as its bookmarks.
+    func finish(outlines: [Outline]) throws -> Data {
+        let titles = CStringArray(outlines.map(\.title))
+        let entries = outlines.indices.map { index in
+            folio_pdf_outline(
+                title: titles.pointers[index], level: Int32(clamping: outlines[index].level), page: max(outlines[index].page, 0),
+                x: outlines[index].x, y: outlines[index].y)
+        }
+        var output: OpaquePointer?
+        var message = [CChar](repeating: 0, count: 512)
+        let status = withExtendedLifetime((titles, signer)) {
+            entries.withUnsafeBufferPointer { entries in
+                folio_pdf_assembly_finish(assembly, entries.baseAddress, entries.count, &output, &message, message.count)
             }
         }
         guard status == 0, let output, let bytes = folio_pdf_output_bytes(output) else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if reason.contains("bad_alloc") {
-                throw FolioError(
-                    path: "",
-                    "the document needs more memory than this process may use to finish the PDF (a render worker's --memory-limit)")
-            }
-            throw NativeLibraryError(.qpdf, operation: "finishing the PDF", status: status, reason: reason)
+            throw PDFFinisher.failure(status: status, message: message)
         }
         // The finished bytes are handed over, not copied: a long document's PDF is tens of megabytes.
         let finished = FinishedPDF(output)
         return Data(
             bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes), count: folio_pdf_output_length(output),
             deallocator: .custom { _, _ in finished.free() })
+    }
+
+    /// The error for a failed finishing call: running out of memory is the document's size, anything
+    /// else qpdf's.
+    private static func failure(status: Int32, message: [CChar]) -> Error {
+        let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if reason.contains("bad_alloc") {
+            return FolioError(
+                path: "",
+                "the document needs more memory than this process may use to finish the PDF (a render worker's --memory-limit)")
+        }
+        return NativeLibraryError(.qpdf, operation: "finishing the PDF", status: status, reason: reason)
     }
 
     /// 32 random hexadecimal digits (128 bits from the system's generator).

@@ -16,6 +16,9 @@ public struct PDFRenderer {
     public var assets: AssetAccess
     /// Signs every PDF when set (PAdES baseline B-B).
     public var signer: PDFSigner?
+    /// How many pages Cairo writes into one part: the finishing step holds one part's structure
+    /// at a time, so memory does not grow with a long document's structure tree.
+    package var pagesPerPart = 64
 
     /// A renderer with `theme` whose relative image paths start from `baseDirectory`.
     public init(theme: Theme = .standard, baseDirectory: URL? = nil) {
@@ -57,35 +60,40 @@ public struct PDFRenderer {
 
     /// The PDF and its layout report of a document already validated and with its files read:
     /// laid out by `DocumentLayout` (with Pango), each page's frame replayed onto Cairo as it is
-    /// made, then finished for PDF/UA.
+    /// made, `pagesPerPart` pages to a Cairo surface, each part finished for PDF/UA as soon as it
+    /// is written and the parts joined into one file.
     package func renderWithReport(_ prepared: PreparedDocument) throws -> Result {
         let document = prepared.document
         let text = PangoTextEngine(rightToLeft: document.builtInStrings.isRightToLeft)
         let images = ImageSurfaceCache()
         let layout = try DocumentLayout(prepared, shaper: text, pictures: images)
-        // Cairo's surface (with its whole structure tree) is gone before the finishing step starts.
-        let (drawn, structure) = try drawPages(of: layout, document: document, text: text, images: images)
-        try RenderDeadline.check(at: "finishing the PDF")
-        let data = try PDFFinisher(
-            document: document, structure: structure, date: PDFRenderer.creationDate(document.metadata), signer: signer
-        ).finish(drawn)
+        let finisher = try PDFFinisher(document: document, date: PDFRenderer.creationDate(document.metadata), signer: signer)
+        let navigation = Navigation(pageHeight: layout.pageSize.height)
+        let partSize = max(pagesPerPart, 1)
+        for first in stride(from: 0, to: layout.pageCount, by: partSize) {
+            let pages = first..<min(first + partSize, layout.pageCount)
+            // Cairo's surface (with the part's structure tree) is gone before the part is finished.
+            let (drawn, structure) = try drawPart(
+                pages, of: layout, document: document, text: text, images: images, navigation: navigation)
+            try RenderDeadline.check(at: "finishing the PDF")
+            // The sink holds the bytes: it must outlive the call.
+            try withExtendedLifetime(drawn) { try finisher.add(drawn.bytes, structure: structure) }
+        }
+        let data = try finisher.finish(outlines: navigation.outlines)
         return Result(data: data, report: layout.report)
     }
 
-    /// Draws every page of `layout` onto a Cairo PDF surface and finishes the surface: Cairo's PDF
-    /// and what the canvas recorded for the finishing step.
-    private func drawPages(
-        of layout: DocumentLayout, document: Document, text: PangoTextEngine, images: ImageSurfaceCache
-    ) throws -> (Data, StructureRecord) {
+    /// Draws `pages` of `layout` onto a new Cairo PDF surface and finishes the surface: Cairo's PDF
+    /// of those pages and what the canvas recorded for the finishing step.
+    private func drawPart(
+        _ pages: Range<Int>, of layout: DocumentLayout, document: Document, text: PangoTextEngine, images: ImageSurfaceCache,
+        navigation: Navigation
+    ) throws -> (PDFSink, StructureRecord) {
         let sink = PDFSink()
         guard
             let pdfSurface = CairoSurface(
                 cairo_pdf_surface_create_for_stream(
-                    { closure, bytes, length in
-                        guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
-                        Unmanaged<PDFSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
-                        return CAIRO_STATUS_SUCCESS
-                    }, Unmanaged.passUnretained(sink).toOpaque(), layout.pageSize.width, layout.pageSize.height), writingTo: sink)
+                    folio_byte_sink_write, sink.pointer, layout.pageSize.width, layout.pageSize.height), writingTo: sink)
         else {
             throw NativeLibraryError(.cairo, operation: "creating the PDF surface", status: nil, reason: "no surface")
         }
@@ -98,12 +106,15 @@ public struct PDFRenderer {
         let cr = context.pointer
         // The context (and with it the surface and its sink) lives until the end of this scope and is
         // destroyed then, also when a render stops early.
-        defer { withExtendedLifetime(context) {} }
+        defer {
+            navigation.surface = nil
+            withExtendedLifetime(context) {}
+        }
         let canvas = CairoCanvas(cr: cr, text: text, images: images)
-        let navigation = Navigation(surface: surface)
+        navigation.surface = surface
         canvas.navigation = navigation
         canvas.tagsStructure = document.metadata.tagged
-        for index in 0..<layout.pageCount {
+        for index in pages {
             try RenderDeadline.check()
             navigation.page = index + 1
             if let label = layout.pageLabel(ofPage: index) { navigation.setPageLabel(label) }
@@ -114,7 +125,7 @@ public struct PDFRenderer {
         cairo_surface_finish(surface)
         try CairoStatus.require(status, while: "drawing the PDF")
         try CairoStatus.require(cairo_surface_status(surface), while: "writing the PDF")
-        return (sink.data, canvas.structure)
+        return (sink, canvas.structure)
     }
 
     private func setMetadata(_ document: Document, on surface: OpaquePointer) {
@@ -142,7 +153,22 @@ public struct PDFRenderer {
     }
 }
 
-/// Collects the PDF bytes Cairo writes.
+/// Collects the PDF bytes Cairo writes, in C (`folio_byte_sink`).
 final class PDFSink {
-    var data = Data()
+    /// The sink Cairo's write function appends to.
+    let pointer: UnsafeMutablePointer<folio_byte_sink>
+
+    init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: folio_byte_sink(data: nil, length: 0, capacity: 0))
+    }
+
+    deinit {
+        folio_byte_sink_clear(pointer)
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
+
+    /// The bytes written so far, valid while the sink lives and nothing more is written.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer.pointee.data, count: pointer.pointee.length) }
 }

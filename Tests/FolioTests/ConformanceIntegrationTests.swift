@@ -62,8 +62,10 @@ final class ConformanceIntegrationTests: XCTestCase {
         """
     }
 
-    private func render(_ document: Document) throws -> Data {
-        try document.pdf(options: RenderOptions(baseDirectory: TestSupport.samples))
+    private func render(_ document: Document, pagesPerPart: Int? = nil) throws -> Data {
+        var options = RenderOptions(baseDirectory: TestSupport.samples)
+        options.pagesPerPart = pagesPerPart
+        return try document.pdf(options: options)
     }
 
     private func decode(_ yaml: String) throws -> Document {
@@ -74,33 +76,40 @@ final class ConformanceIntegrationTests: XCTestCase {
         try TestSupport.integrationOnly()
         let outloud = try TestSupport.venvTool("outloud", variable: "FOLIO_OUTLOUD")
         let pdfua = try TestSupport.venvTool("pdfua", variable: "FOLIO_PDFUA")
-        var documents: [(name: String, document: Document)] = []
+        // A long document is drawn and finished in parts of a few pages; every document is also
+        // checked made of one-page parts (a table split over parts, links and bookmarks to pages
+        // of other parts, page labels).
+        var documents: [(name: String, document: Document, pagesPerPart: Int?)] = []
         let samples = try FileManager.default.contentsOfDirectory(atPath: TestSupport.samples.path).filter { $0.hasSuffix(".yaml") }
         XCTAssertGreaterThanOrEqual(samples.count, 6)
         for sample in samples.sorted() {
             let document = try decode(try String(contentsOf: TestSupport.samples.appendingPathComponent(sample), encoding: .utf8))
-            documents.append((sample, document))
+            documents.append((sample, document, nil))
+            documents.append((sample + " in one-page parts", document, 1))
             var archival = document
             archival.metadata.conformance = .archival
-            documents.append(("pdfa-2u " + sample, archival))
+            documents.append(("pdfa-2u " + sample, archival, nil))
         }
         for kind in Block.Kind.allCases {
             let block = BlockKindTests.sample(of: kind)
             // The samples link to "#pain".
             let anchor = Block.subtitle(Subtitle("Pain", id: "pain"))
-            documents.append(("\(kind) with a title", Document(title: "Kinds", elements: [anchor, block])))
-            documents.append(("\(kind) first, no title", Document(title: "", elements: [block, anchor])))
+            documents.append(("\(kind) with a title", Document(title: "Kinds", elements: [anchor, block]), nil))
+            documents.append(("\(kind) first, no title", Document(title: "", elements: [block, anchor]), nil))
         }
         for title in ["Weekly Care Summaries", nil] {
             let hard = try decode(ConformanceIntegrationTests.hardestLayout(title: title))
-            documents.append(("hardest layout, title \(title ?? "none")", hard))
+            documents.append(("hardest layout, title \(title ?? "none")", hard, nil))
+            documents.append(("hardest layout in one-page parts, title \(title ?? "none")", hard, 1))
             var archival = hard
             archival.metadata.conformance = .archival
-            documents.append(("hardest layout as PDF/A-2u, title \(title ?? "none")", archival))
+            documents.append(("hardest layout as PDF/A-2u, title \(title ?? "none")", archival, nil))
+            documents.append(("hardest layout as PDF/A-2u in parts of two pages, title \(title ?? "none")", archival, 2))
         }
         var files: [String: String] = [:]
         for (index, entry) in documents.enumerated() {
-            let file = try TestSupport.temporaryFile(try render(entry.document), name: "conformance-\(index).pdf")
+            let file = try TestSupport.temporaryFile(
+                try render(entry.document, pagesPerPart: entry.pagesPerPart), name: "conformance-\(index).pdf")
             files[file.path] = entry.name
         }
         let paths = files.keys.sorted()

@@ -21,9 +21,10 @@ final class NativeLibraryErrorTests: XCTestCase {
     }
 
     func testQPDFRefusingItsInputIsALibraryErrorNotTheDocuments() {
-        let finisher = PDFFinisher(
-            document: Document(title: "T", elements: []), structure: StructureRecord(), date: Date(timeIntervalSince1970: 0))
-        XCTAssertThrowsError(try finisher.finish(Data("not a PDF".utf8))) { error in
+        XCTAssertThrowsError(
+            try PDFFinisher(document: Document(title: "T", elements: []), date: Date(timeIntervalSince1970: 0)).add(
+                Data("not a PDF".utf8), structure: StructureRecord())
+        ) { error in
             guard let failure = error as? NativeLibraryError else { return XCTFail("\(type(of: error)): \(error)") }
             XCTAssertEqual(failure.library, .qpdf)
             XCTAssertEqual(failure.operation, "finishing the PDF")

@@ -123,6 +123,117 @@ final class PDFAccessibilityTests: XCTestCase {
         return preorder(try XCTUnwrap(catalog["/StructTreeRoot"] as? String), in: objects)
     }
 
+    /// A long document is drawn and finished in parts of a few pages (so that memory holds one
+    /// part's structure): made of one-page parts, the hard document is the same document as one
+    /// drawn whole. Same pages and text; the same structure elements in the same order (one table
+    /// across parts); every page's marked content found through one parent tree; links, bookmarks
+    /// and page labels that reach pages of other parts.
+    func testADocumentFinishedInPartsIsTheSameDocument() throws {
+        let document = try DocumentDecoder.decode(Data(PDFAccessibilityTests.hardDocument.utf8), format: .yaml)
+        var options = RenderOptions(baseDirectory: TestSupport.samples)
+        let whole = try document.pdf(options: options)
+        options.pagesPerPart = 1
+        let parts = try document.pdf(options: options)
+        let pages = try TestSupport.pageTexts(whole)
+        XCTAssertGreaterThanOrEqual(pages.count, 3)
+        XCTAssertEqual(try TestSupport.pageTexts(parts), pages)
+
+        func description(_ pdf: Data) throws -> [String] {
+            let objects = try self.objects(pdf)
+            let catalog = try XCTUnwrap(objects.values.compactMap { $0 as? [String: Any] }.first { $0["/Type"] as? String == "/Catalog" })
+            let pageTree = try XCTUnwrap(objects["obj:" + (try XCTUnwrap(catalog["/Pages"] as? String))] as? [String: Any])
+            let pageReferences = try XCTUnwrap(pageTree["/Kids"] as? [String])
+            func pageIndex(_ reference: Any?) -> String {
+                guard let reference = reference as? String, let index = pageReferences.firstIndex(of: reference) else { return "?" }
+                return "page \(index)"
+            }
+            var lines = try documentOrder(objects).map { element in
+                let kids = (element["/K"] as? [Any]) ?? (element["/K"].map { [$0] } ?? [])
+                let marked = kids.filter { $0 is Int || ($0 as? [String: Any])?["/MCID"] != nil }.count
+                let attributes = (element["/A"] as? [String: Any] ?? [:]).map { "\($0.key)=\($0.value)" }.sorted()
+                return "\(element["/S"] ?? "") \(attributes) \(element["/Alt"] ?? "") \(marked) on \(pageIndex(element["/Pg"]))"
+            }
+            // One parent tree: every page's key leads to the elements of that page's marked content.
+            let treeRoot = try XCTUnwrap(objects["obj:" + (try XCTUnwrap(catalog["/StructTreeRoot"] as? String))] as? [String: Any])
+            var parentTree: [Int: Any] = [:]
+            func collect(_ reference: Any?) {
+                guard let reference = reference as? String, let node = objects["obj:" + reference] as? [String: Any] else { return }
+                for kid in node["/Kids"] as? [Any] ?? [] { collect(kid) }
+                let nums = node["/Nums"] as? [Any] ?? []
+                for index in stride(from: 0, to: nums.count - 1, by: 2) {
+                    if let key = nums[index] as? Int { parentTree[key] = nums[index + 1] }
+                }
+            }
+            collect(treeRoot["/ParentTree"])
+            for (index, reference) in pageReferences.enumerated() {
+                let page = try XCTUnwrap(objects["obj:" + reference] as? [String: Any])
+                let key = try XCTUnwrap(page["/StructParents"] as? Int, "page \(index)")
+                var entry = parentTree[key]
+                if let indirect = entry as? String { entry = objects["obj:" + indirect] }
+                let marked = try XCTUnwrap(entry as? [String], "page \(index): no parent tree entry")
+                for element in marked {
+                    let value = try XCTUnwrap(objects["obj:" + element] as? [String: Any])
+                    XCTAssertEqual(
+                        value["/Pg"] as? String, reference, "page \(index)'s marked content belongs to an element of another page")
+                }
+                lines.append("page \(index): \(marked.count) marked")
+                for annotation in page["/Annots"] as? [String] ?? [] {
+                    let link = try XCTUnwrap(objects["obj:" + annotation] as? [String: Any])
+                    let owner = parentTree[try XCTUnwrap(link["/StructParent"] as? Int)] as? String
+                    XCTAssertEqual((objects["obj:" + (owner ?? "")] as? [String: Any])?["/S"] as? String, "/Link")
+                    var destination = link["/Dest"]
+                    if let name = destination as? String, name.hasPrefix("u:") || !name.hasSuffix(" R") {
+                        let names = try XCTUnwrap((catalog["/Names"] as? [String: Any])?["/Dests"] as? String)
+                        let leaf = try XCTUnwrap(objects["obj:" + names] as? [String: Any])
+                        let list = try XCTUnwrap(leaf["/Names"] as? [Any])
+                        let position = try XCTUnwrap(list.firstIndex { ($0 as? String) == name }, "\(name) is not a named destination")
+                        destination = list[position + 1]
+                    }
+                    let target = destination as? [Any]
+                    lines.append("link on page \(index) to \(pageIndex(target?.first)) \(target?.dropFirst().map { "\($0)" } ?? [])")
+                }
+            }
+            let file = try TestSupport.temporaryFile(pdf, name: "navigation.pdf")
+            let json = try TestSupport.run("qpdf", ["--json=2", "--json-key=pages", "--json-key=outlines", file.path]).text
+            let navigation = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            // Page labels as a viewer shows them: the range a page is in, counted from the range's start.
+            var labelRanges: [(start: Int, range: [String: Any])] = []
+            var labels = catalog["/PageLabels"]
+            if let reference = labels as? String { labels = objects["obj:" + reference] }
+            let labelNums = (labels as? [String: Any])?["/Nums"] as? [Any] ?? []
+            for index in stride(from: 0, to: labelNums.count - 1, by: 2) {
+                var range = labelNums[index + 1]
+                if let reference = range as? String { range = objects["obj:" + reference] }
+                if let start = labelNums[index] as? Int, let range = range as? [String: Any] { labelRanges.append((start, range)) }
+            }
+            for (index, page) in (navigation["pages"] as? [[String: Any]] ?? []).enumerated() {
+                let label = labelRanges.last { $0.start <= index }.map { range in
+                    "\(range.range["/P"] ?? "")\((range.range["/St"] as? Int ?? 1) + index - range.start)"
+                }
+                lines.append("page \(index) label \(label ?? "none")")
+                for outline in page["outlines"] as? [[String: Any]] ?? [] {
+                    lines.append(
+                        "page \(index) bookmark \(outline["title"] ?? "") at \((outline["dest"] as? [Any])?.dropFirst().map { "\($0)" } ?? [])"
+                    )
+                }
+            }
+            return lines
+        }
+        let expected = try description(whole)
+        XCTAssertTrue(expected.contains { $0.hasPrefix("link on page 0 to page") && !$0.contains("page 0 [") }, "\(expected)")
+        XCTAssertTrue(expected.contains { $0.contains("bookmark") }, "\(expected)")
+        XCTAssertTrue(expected.contains { $0.contains("label") && !$0.contains("none") }, "\(expected)")
+        let found = try description(parts)
+        XCTAssertEqual(found.count, expected.count)
+        for (line, (got, want)) in zip(found, expected).enumerated() where got != want {
+            XCTFail("line \(line): \(got) — whole: \(want)")
+            break
+        }
+        let objects = try self.objects(parts)
+        XCTAssertEqual(elements("/Table", in: objects).count, 1)
+        XCTAssertEqual(elements("/TR", in: objects).count, 91)
+    }
+
     /// What the independent checker asks beyond PDF/UA's letter (Matterhorn 14, 15, 28, 31):
     /// the first heading is H1 without a title; text with a link stays in its element (a Span,
     /// then a Link that says its words); a cell across columns has /ColSpan; links print; every
@@ -242,7 +353,7 @@ final class PDFAccessibilityTests: XCTestCase {
             metadata: {tagged: false, language: de}
             elements: [{type: paragraph, text: "Guten Tag"}, {type: chart, kind: bar, categories: [a], series: [{title: s, values: [1]}]}]
             """)
-        let raw = String(decoding: pdf, as: UTF8.self)
+        let raw = try TestSupport.readablePDF(pdf)
         XCTAssertFalse(raw.contains("/StructTreeRoot"))
         XCTAssertFalse(raw.contains("/Artifact"))
         XCTAssertFalse(raw.contains("pdfuaid"))

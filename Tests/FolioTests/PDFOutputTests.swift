@@ -98,7 +98,7 @@ final class PDFOutputTests: XCTestCase {
                 .paragraph(Paragraph("Read the [care plan](https://example.org/plan?a=1&b=2) or **mail** [us](mailto:team@example.org)."))
             ])
         let pdf = try document.pdf()
-        let raw = String(decoding: pdf, as: UTF8.self)
+        let raw = try TestSupport.readablePDF(pdf)
         XCTAssertTrue(raw.contains("/URI (https://example.org/plan?a=1&b=2)"), "no link annotation")
         XCTAssertTrue(raw.contains("/URI (mailto:team@example.org)"))
         XCTAssertTrue(try TestSupport.pageTexts(pdf)[0].contains("Read the care plan or mail us."))

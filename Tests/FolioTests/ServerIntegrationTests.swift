@@ -469,7 +469,8 @@ final class ServerIntegrationTests: XCTestCase {
 
     func testSIGTERMLetsInFlightRendersFinishAndExitsZero() throws {
         let server = try RunningServer(["--workers", "1"])
-        let slow = slowDocument(rows: 6_500)
+        // Rows enough for a PDF larger than the socket's buffer (structure elements are compressed).
+        let slow = slowDocument(rows: 26_000)
         let first = Locked<HTTPExchange?>(nil)
         let thread = Thread {
             first.set(try? HTTPExchange.send("POST", server.url("/v1/render"), headers: ["Content-Type: application/json"], body: slow))

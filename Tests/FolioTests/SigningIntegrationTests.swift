@@ -88,6 +88,21 @@ final class SigningIntegrationTests: XCTestCase {
         XCTAssertEqual(try TestSupport.run("qpdf", ["--check", pdf.path]).status, 0)
         try TestSupport.assertPassesPDFUACheckers([pdf.path])
 
+        // Drawn and finished in one-page parts, the signature and its Form element are the same.
+        var options = RenderOptions(baseDirectory: TestSupport.samples)
+        options.signer = try PDFSigner(
+            PDFSigner.Material(
+                key: try Data(contentsOf: pki.appendingPathComponent("signer.key")),
+                certificate: try Data(contentsOf: pki.appendingPathComponent("signer.pem"))))
+        options.pagesPerPart = 1
+        let document = try DocumentDecoder.decode(try Data(contentsOf: URL(fileURLWithPath: sample)), format: .yaml)
+        let parts = try TestSupport.temporaryFile(try document.pdf(options: options), name: "signed-parts.pdf")
+        let partsFound = try validation(parts, root: pki.appendingPathComponent("root.pem"))
+        assertValidPAdES(partsFound, signer: "Example Clinic")
+        XCTAssertEqual((partsFound["element"] as? [String: Any])?["inTree"] as? Bool, true, "\(partsFound)")
+        XCTAssertGreaterThan(try TestSupport.pageTexts(try Data(contentsOf: parts)).count, 1)
+        try TestSupport.assertPassesPDFUACheckers([parts.path])
+
         // One byte changed afterwards, before or after the signature's contents, and it no longer holds:
         // a letter of the XMP metadata, a digit of the trailer's /ID.
         let bytes = try Data(contentsOf: pdf)

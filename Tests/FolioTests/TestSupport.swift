@@ -134,6 +134,16 @@ enum TestSupport {
     }
 
     /// The text of each page, as `pdftotext -layout` sees it.
+    /// The PDF's objects as text, written by qpdf without object streams (Folio packs every object
+    /// that is not a stream into compressed object streams) and with every stream uncompressed.
+    static func readablePDF(_ pdf: Data) throws -> String {
+        let input = try temporaryFile(pdf, name: "packed.pdf")
+        let output = input.deletingLastPathComponent().appendingPathComponent("readable-\(UUID().uuidString).pdf")
+        let written = try run("qpdf", ["--object-streams=disable", "--stream-data=uncompress", input.path, output.path])
+        guard written.status == 0 else { throw FolioError(path: "", "qpdf could not rewrite the PDF: \(written.stderr)") }
+        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
+    }
+
     static func pageTexts(_ pdf: Data) throws -> [String] {
         let file = try temporaryFile(pdf, name: "doc.pdf")
         let text = try run("pdftotext", ["-layout", file.path, "-"]).text

@@ -3,4 +3,20 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
+#include <stddef.h>
+
+/// The bytes a Cairo stream surface writes, collected in C: Cairo writes a tagged PDF in millions
+/// of small pieces, too many to hand to Swift one at a time.
+typedef struct folio_byte_sink {
+    unsigned char *data;
+    size_t length;
+    size_t capacity;
+} folio_byte_sink;
+
+/// A `cairo_write_func_t` appending `length` bytes to the `folio_byte_sink` `closure`;
+/// CAIRO_STATUS_NO_MEMORY when the sink cannot grow.
+cairo_status_t folio_byte_sink_write(void *closure, const unsigned char *data, unsigned int length);
+
+/// Frees a sink's bytes and empties it.
+void folio_byte_sink_clear(folio_byte_sink *sink);
 #endif

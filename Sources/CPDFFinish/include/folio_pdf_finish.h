@@ -51,28 +51,13 @@ void folio_pdf_signer_describe(
 /// Frees a signer.
 void folio_pdf_signer_free(folio_pdf_signer *signer);
 
-/// What to add to a PDF written by Cairo. Strings are UTF-8 and NUL-terminated.
+/// What to add to the PDF Cairo writes, for the whole document. Strings are UTF-8 and NUL-terminated.
 typedef struct folio_pdf_finishing {
     /// BCP 47 language of the document (catalog /Lang); NULL or "" leaves it out.
     const char *language;
     /// The complete XMP packet for the catalog's /Metadata; NULL for none.
     const char *xmp;
     size_t xmp_length;
-    /// The text alternative of every Figure structure element, in drawing order.
-    const char *const *figure_alternatives;
-    size_t figure_count;
-    /// One flag per Table structure element, in drawing order: 1 when it continues the
-    /// table before it (the same table, split over pages), so the two become one element.
-    const unsigned char *table_continues;
-    size_t table_count;
-    /// The table cells (TH and TD elements, numbered from 0 in drawing order) that cover more
-    /// than one column, in increasing order, and how many columns each covers (/ColSpan).
-    const size_t *spanning_cells;
-    const size_t *spanning_columns;
-    size_t spanning_count;
-    /// The description (/Contents) of every link annotation, in drawing order.
-    const char *const *link_descriptions;
-    size_t link_count;
     /// Non-zero for a tagged PDF: page content outside any structure element becomes an
     /// /Artifact marked-content sequence (running headers, footers, rules, backgrounds), and
     /// pages and catalog get PDF/UA-1's /Tabs /S and /MarkInfo.
@@ -101,15 +86,66 @@ typedef struct folio_pdf_finishing {
     const char *signature_description;
 } folio_pdf_finishing;
 
+/// What the finishing step needs to know about one part of the document: consecutive pages Cairo
+/// wrote into a file of their own. Each list is in drawing order and counts from the part's start.
+typedef struct folio_pdf_part {
+    /// The text alternative of every Figure structure element, in drawing order.
+    const char *const *figure_alternatives;
+    size_t figure_count;
+    /// One flag per Table structure element, in drawing order: 1 when it continues the
+    /// table before it (the same table, split over pages), so the two become one element.
+    const unsigned char *table_continues;
+    size_t table_count;
+    /// The table cells (TH and TD elements, numbered from 0 in drawing order) that cover more
+    /// than one column, in increasing order, and how many columns each covers (/ColSpan).
+    const size_t *spanning_cells;
+    const size_t *spanning_columns;
+    size_t spanning_count;
+    /// The description (/Contents) of every link annotation, in drawing order.
+    const char *const *link_descriptions;
+    size_t link_count;
+} folio_pdf_part;
+
+/// A bookmark: its title, its level (0 for the top), the page it points at (from 0) and where on
+/// that page (PDF coordinates, from the bottom left).
+typedef struct folio_pdf_outline {
+    const char *title;
+    int level;
+    size_t page;
+    double x;
+    double y;
+} folio_pdf_outline;
+
 /// A finished PDF, owned by the caller until `folio_pdf_output_free`.
 typedef struct folio_pdf_output folio_pdf_output;
 
-/// Finishes `pdf` (`length` bytes). On success returns 0 and sets `*output`; on failure returns
-/// non-zero and writes a one-line reason into `message` (at most `message_capacity` bytes,
-/// NUL-terminated).
-int folio_pdf_finish(
-    const folio_pdf_finishing *finishing, const unsigned char *pdf, size_t length, folio_pdf_output **output, char *message,
+/// One PDF being finished from the parts Cairo writes, one part at a time, so that memory holds one
+/// part's structure and not the whole document's (a tagged table of 100,000 rows has 600,000
+/// structure elements). The parts become one file: one page tree, one structure tree (a table
+/// split over parts is one Table element), one parent tree, one set of named destinations and
+/// page labels, bookmarks written from `folio_pdf_outline`s.
+typedef struct folio_pdf_assembly folio_pdf_assembly;
+
+/// A new assembly for a document finished as `finishing` says (copied: it need not outlive the
+/// call; its signer must outlive the assembly). NULL when memory runs out.
+folio_pdf_assembly *folio_pdf_assembly_create(const folio_pdf_finishing *finishing);
+
+/// Finishes the next part, `pdf` (`length` bytes written by Cairo), described by `part`. On failure
+/// returns non-zero and writes a one-line reason into `message` (at most `message_capacity` bytes,
+/// NUL-terminated); the assembly is then of no further use.
+int folio_pdf_assembly_add(
+    folio_pdf_assembly *assembly, const folio_pdf_part *part, const unsigned char *pdf, size_t length, char *message,
     size_t message_capacity);
+
+/// Writes the document-wide objects (page tree, structure tree root, bookmarks from `outlines`,
+/// catalog, metadata), encrypts and signs as asked. On success returns 0 and sets `*output`; on
+/// failure returns non-zero and writes a one-line reason into `message`.
+int folio_pdf_assembly_finish(
+    folio_pdf_assembly *assembly, const folio_pdf_outline *outlines, size_t outline_count, folio_pdf_output **output,
+    char *message, size_t message_capacity);
+
+/// Frees an assembly (finished or not).
+void folio_pdf_assembly_free(folio_pdf_assembly *assembly);
 
 /// The bytes of a finished PDF, valid until it is freed.
 const unsigned char *folio_pdf_output_bytes(const folio_pdf_output *output);

@@ -51,11 +51,7 @@ result["field"] = {
 tree = pdf.Root.get("/StructTreeRoot")
 if tree is not None and "/StructParent" in field:
     key = int(field.StructParent)
-    numbers = tree.ParentTree
-    while "/Kids" in numbers:
-        numbers = numbers.Kids[len(numbers.Kids) - 1]
-    pairs = list(numbers.Nums)
-    element = next(pairs[index + 1] for index in range(0, len(pairs), 2) if int(pairs[index]) == key)
+    element = pikepdf.NumberTree(tree.ParentTree)[key]
     result["element"] = {
         "type": str(element.S),
         "alt": str(element.get("/Alt", "")),
