@@ -70,15 +70,18 @@ public struct PDFRenderer {
         let finisher = try PDFFinisher(document: document, date: PDFRenderer.creationDate(document.metadata), signer: signer)
         let navigation = Navigation(pageHeight: layout.pageSize.height)
         let partSize = max(pagesPerPart, 1)
+        // A long document's parts are finished on a second thread while the next one is drawn.
+        let pipeline = PartPipeline(finisher: finisher, threaded: layout.pageCount > partSize)
+        defer { pipeline.close() }
         for first in stride(from: 0, to: layout.pageCount, by: partSize) {
             let pages = first..<min(first + partSize, layout.pageCount)
             // Cairo's surface (with the part's structure tree) is gone before the part is finished.
             let (drawn, structure) = try drawPart(
                 pages, of: layout, document: document, text: text, images: images, navigation: navigation)
             try RenderDeadline.check(at: "finishing the PDF")
-            // The sink holds the bytes: it must outlive the call.
-            try withExtendedLifetime(drawn) { try finisher.add(drawn.bytes, structure: structure) }
+            try pipeline.submit(drawn, structure: structure)
         }
+        try pipeline.finishAll()
         let data = try finisher.finish(outlines: navigation.outlines)
         return Result(data: data, report: layout.report)
     }
