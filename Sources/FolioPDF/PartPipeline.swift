@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -7,27 +8,35 @@ import Foundation
 /// Finishes a long document's parts on a second thread while the renderer draws the next one: the
 /// finishing step (most of what tagging costs beyond Cairo's own work) runs beside the drawing
 /// instead of after it. At most one part waits, so memory holds the part being drawn, the one
-/// waiting and the one being finished. When no thread can be started (a worker's address-space
-/// limit), parts are finished on the caller's thread as they come.
-final class PartPipeline: @unchecked Sendable {
+/// waiting and the one being finished. A document of one part, or a process that cannot start a
+/// thread (a worker's address-space limit), has its parts finished on the caller's thread.
+///
+/// The thread is a POSIX thread given this object through an unmanaged pointer; the part handed
+/// over and the first failure sit under a `Mutex`; a semaphore counts free places for a part (the
+/// caller waits on it), another the parts and the closing (the thread waits on it).
+final class PartPipeline {
+    private struct Handover {
+        var waiting: (sink: PDFSink, structure: StructureRecord)?
+        var failure: (any Error)?
+        var closing = false
+    }
+
     private let finisher: PDFFinisher
-    private let condition = NSCondition()
-    /// The part handed over and not yet taken by the thread.
-    private var waiting: (sink: PDFSink, structure: StructureRecord)?
-    /// Whether the thread is finishing a part.
-    private var working = false
-    /// The first part's failure; no part is finished after it.
-    private var failure: Error?
-    /// Set when no more parts come: the thread ends once it has nothing left.
-    private var closing = false
+    private let handover = Mutex(Handover())
+    /// A free place for a part. Made at 0 and raised to 1: libdispatch traps when a semaphore is
+    /// released below its starting value.
+    private let place = DispatchSemaphore(value: 0)
+    /// Parts handed over, plus one for the closing.
+    private let ready = DispatchSemaphore(value: 0)
     private var thread: pthread_t?
-    private var threadless = false
+    private var threadless: Bool
 
     /// A pipeline into `finisher`; with `threaded` false (a document of one part), parts are
     /// finished on the caller's thread.
     init(finisher: PDFFinisher, threaded: Bool) {
         self.finisher = finisher
         threadless = !threaded
+        place.signal()
     }
 
     deinit { close() }
@@ -35,44 +44,42 @@ final class PartPipeline: @unchecked Sendable {
     /// Hands a drawn part over, waiting while another part still waits; throws the error an
     /// earlier part failed with.
     func submit(_ sink: PDFSink, structure: StructureRecord) throws {
-        condition.lock()
-        while waiting != nil && failure == nil { condition.wait() }
-        if let failure {
-            condition.unlock()
-            throw failure
-        }
         if thread == nil && !threadless { threadless = !startThread() }
         if threadless {
-            condition.unlock()
             try finish(sink, structure)
             return
         }
-        waiting = (sink, structure)
-        condition.broadcast()
-        condition.unlock()
+        place.wait()
+        let failure = handover.withLock { (state: inout Handover) -> (any Error)? in
+            if state.failure == nil { state.waiting = (sink, structure) }
+            return state.failure
+        }
+        if let failure {
+            place.signal()
+            throw failure
+        }
+        ready.signal()
     }
 
     /// Waits until every part handed over is finished; throws the first failure.
     func finishAll() throws {
-        condition.lock()
-        closing = true
-        condition.broadcast()
-        while (waiting != nil || working) && failure == nil { condition.wait() }
-        let failure = self.failure
-        condition.unlock()
-        join()
-        if let failure { throw failure }
+        stop(droppingWaitingPart: false)
+        if let failure = handover.withLock({ $0.failure }) { throw failure }
     }
 
-    /// Stops taking parts (a render that failed or stopped): the part being finished completes, the
+    /// Stops taking parts (a render that failed or stopped): the part being finished completes, a
     /// waiting one is dropped, and the thread ends.
-    func close() {
-        condition.lock()
-        closing = true
-        waiting = nil
-        condition.broadcast()
-        condition.unlock()
-        join()
+    func close() { stop(droppingWaitingPart: true) }
+
+    private func stop(droppingWaitingPart: Bool) {
+        guard let running = thread else { return }
+        handover.withLock { state in
+            state.closing = true
+            if droppingWaitingPart { state.waiting = nil }
+        }
+        ready.signal()
+        pthread_join(running, nil)
+        thread = nil
     }
 
     private func finish(_ sink: PDFSink, _ structure: StructureRecord) throws {
@@ -102,36 +109,27 @@ final class PartPipeline: @unchecked Sendable {
         return true
     }
 
-    private func join() {
-        condition.lock()
-        let running = thread
-        thread = nil
-        condition.unlock()
-        if let running { pthread_join(running, nil) }
-    }
-
-    /// The thread: takes each part as it is handed over and finishes it, until closed or failed.
+    /// The thread: finishes each part as it is handed over until the pipeline closes; after a
+    /// failure, parts are taken and dropped.
     private func run() {
-        condition.lock()
         while true {
-            while waiting == nil && !closing { condition.wait() }
-            guard let part = waiting else { break }
-            waiting = nil
-            working = true
-            condition.broadcast()
-            condition.unlock()
-            var error: Error?
-            do { try finish(part.sink, part.structure) } catch let failed { error = failed }
-            condition.lock()
-            working = false
-            if let error {
-                failure = error
-                waiting = nil
-                condition.broadcast()
-                break
+            ready.wait()
+            let (part, closing, failed) = handover.withLock { state in
+                let part = state.waiting
+                state.waiting = nil
+                return (part, state.closing, state.failure != nil)
             }
-            condition.broadcast()
+            guard let part else {
+                if closing { return }
+                continue
+            }
+            place.signal()
+            if failed { continue }
+            do {
+                try finish(part.sink, part.structure)
+            } catch {
+                handover.withLock { $0.failure = error }
+            }
         }
-        condition.unlock()
     }
 }

@@ -34,6 +34,35 @@ final class NativeLibraryErrorTests: XCTestCase {
         }
     }
 
+    /// A long document's parts are finished on a second thread: a part qpdf refuses there fails the
+    /// render with qpdf's error, and a part handed over after it is refused with the same error.
+    func testAPartRefusedOnTheFinishingThreadFailsTheRender() throws {
+        let finisher = try PDFFinisher(document: Document(title: "T", elements: []), date: Date(timeIntervalSince1970: 0))
+        let pipeline = PartPipeline(finisher: finisher, threaded: true)
+        func part(_ text: String) -> PDFSink {
+            let sink = PDFSink()
+            let bytes = Array(text.utf8)
+            XCTAssertEqual(folio_byte_sink_write(sink.pointer, bytes, UInt32(bytes.count)), CAIRO_STATUS_SUCCESS)
+            return sink
+        }
+        try pipeline.submit(part("not a PDF"), structure: StructureRecord())
+        var refusedLater = false
+        for _ in 0..<50 where !refusedLater {
+            do {
+                try pipeline.submit(part("not a PDF either"), structure: StructureRecord())
+                usleep(2_000)
+            } catch {
+                refusedLater = (error as? NativeLibraryError)?.library == .qpdf
+            }
+        }
+        XCTAssertTrue(refusedLater, "a part handed over after a failure is refused")
+        XCTAssertThrowsError(try pipeline.finishAll()) { error in
+            guard let failure = error as? NativeLibraryError else { return XCTFail("\(type(of: error)): \(error)") }
+            XCTAssertEqual(failure.library, .qpdf)
+            XCTAssertEqual(failure.operation, "finishing the PDF")
+        }
+    }
+
     func testALibraryErrorCrossesTheWorkerChannelWhole() {
         let sent = NativeLibraryError(.cairo, operation: "drawing the PDF", status: 23, reason: "invalid size")
         let received = RenderWorker.error(in: RenderWorker.errorAnswer(sent))
