@@ -14,7 +14,7 @@ package final class DocumentLayout {
     package let pageSize: Size
     /// The text column on every page.
     package let content: Rect
-    private let pages: [PageContent]
+    private var pages: [PageContent]
     private let numbering: [PageNumbering]
     private let sections: [Section]
     private let decorations: PageDecorations
@@ -50,6 +50,8 @@ package final class DocumentLayout {
             document: document, strings: strings, theme: prepared.theme, text: shaper, content: content, pageSize: pageSize)
         self.decorations = decorations
         decorationWarnings = numbering.last.map { decorations.warnings(lastPage: $0) } ?? []
+        report = DocumentLayout.report(
+            pages: pages, sources: builder.sources, warnings: decorationWarnings + builder.warnings, pageWarnings: pageWarnings)
     }
 
     /// The number of pages.
@@ -75,8 +77,19 @@ package final class DocumentLayout {
     }
 
     /// Where every block went (its pages, a table's rows on each) and what rules bent.
-    package var report: LayoutReport {
-        let sources = builder.sources
+    package let report: LayoutReport
+
+    /// Page `index` has been drawn and will not be asked for again: what is placed on it (and the
+    /// chart drawings, images and text layouts that holds) is let go, so that a long document
+    /// holds the pages still to draw, fewer as drawing goes on.
+    package func discardPage(_ index: Int) {
+        guard pages.indices.contains(index) else { return }
+        pages[index].placements = []
+    }
+
+    private static func report(
+        pages: [PageContent], sources: [FlowableBuilder.Source], warnings: [LayoutReport.Warning], pageWarnings: [Paginator.Warning]
+    ) -> LayoutReport {
         var blocks = sources.map { LayoutReport.Block(path: $0.path, type: $0.type, pages: []) }
         for (index, page) in pages.enumerated() {
             for placement in page.placements {
@@ -90,9 +103,7 @@ package final class DocumentLayout {
         let paginatorWarnings = pageWarnings.map {
             LayoutReport.Warning(kind: $0.kind, path: sources[$0.source].path, page: $0.page, message: $0.message)
         }
-        return LayoutReport(
-            pages: pages.count, blocks: blocks.filter { !$0.pages.isEmpty },
-            warnings: decorationWarnings + builder.warnings + paginatorWarnings)
+        return LayoutReport(pages: pages.count, blocks: blocks.filter { !$0.pages.isEmpty }, warnings: warnings + paginatorWarnings)
     }
 
     /// Section-relative and document page numbers of every page.

@@ -122,6 +122,7 @@ public struct PDFRenderer {
             navigation.page = index + 1
             if let label = layout.pageLabel(ofPage: index) { navigation.setPageLabel(label) }
             try layout.frame(ofPage: index).replay(on: canvas)
+            layout.discardPage(index)
             cairo_show_page(cr)
         }
         let status = cairo_status(cr)
