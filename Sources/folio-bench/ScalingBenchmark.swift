@@ -52,6 +52,16 @@ enum ScalingBenchmark {
 
     /// Child mode: render once and write "seconds pages bytes" to `resultPath`.
     static func child(kind: String, size: Int, resultPath: String, records: [W1Report.Record], logo: Data) throws {
+        if kind == "w1" {
+            // `size` W1 PDFs in-process, a different patient each (for callgrind: where a render's time goes).
+            let start = Timing.now()
+            var bytes = 0
+            for index in 0..<max(size, 1) {
+                bytes += try PDFRenderer().render(W1Report.document(records[index % records.count], logo: logo)).count
+            }
+            try Data(String(format: "%.4f %d %d", Timing.now() - start, size, bytes).utf8).write(to: URL(fileURLWithPath: resultPath))
+            return
+        }
         let document = kind == "w2" ? w2(records: records, patients: size, logo: logo) : table(rows: size, tagged: kind == "table")
         let start = Timing.now()
         let (data, pages) = try PDFRenderer().renderCountingPages(document)

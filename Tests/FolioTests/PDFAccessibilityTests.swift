@@ -234,6 +234,29 @@ final class PDFAccessibilityTests: XCTestCase {
         XCTAssertEqual(elements("/TR", in: objects).count, 91)
     }
 
+    /// Every object is renumbered for the whole file from its text: a reference-like run, parentheses,
+    /// a backslash or the keywords `stream` and `endobj` inside a string stay as they were.
+    func testStringsThatLookLikeSyntaxSurviveRenumbering() throws {
+        let tricky = #"see 12 0 R (or 3 0 R) \ stream endstream endobj >> <<"#
+        let document = Document(
+            title: "5 0 R (title)",
+            elements: [
+                .subtitle(Subtitle("Part 2 0 R", id: "p2")),
+                .image(ImageBlock(source: .file("logo.png"), alt: tricky)),
+                .paragraph(Paragraph("Back to [7 0 R (part)](#p2).")),
+            ])
+        var options = RenderOptions(baseDirectory: TestSupport.samples)
+        options.pagesPerPart = 1
+        let pdf = try document.pdf(options: options)
+        let file = try TestSupport.temporaryFile(pdf, name: "tricky.pdf")
+        XCTAssertEqual(try TestSupport.run("qpdf", ["--check", file.path]).status, 0)
+        let objects = try objects(pdf)
+        XCTAssertEqual(elements("/Figure", in: objects).compactMap { $0["/Alt"] as? String }, ["u:" + tricky])
+        let links = objects.values.compactMap { $0 as? [String: Any] }.filter { $0["/Subtype"] as? String == "/Link" }
+        XCTAssertEqual(links.compactMap { $0["/Contents"] as? String }, ["u:7 0 R (part)"])
+        XCTAssertTrue(try TestSupport.pdfText(pdf).contains("Part 2 0 R"))
+    }
+
     /// What the independent checker asks beyond PDF/UA's letter (Matterhorn 14, 15, 28, 31):
     /// the first heading is H1 without a title; text with a link stays in its element (a Span,
     /// then a Link that says its words); a cell across columns has /ColSpan; links print; every
