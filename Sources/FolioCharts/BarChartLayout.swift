@@ -215,6 +215,8 @@ struct BarChartLayout {
                     } ?? true
                 }
         }
+        // What the threshold labels keep clear of: bars and the labels over them.
+        var marks = PlotMarks()
         for (s, series) in bar.series.enumerated() {
             canvas.beginGroup()
             let slot = Double(slotOfSeries[s])
@@ -227,6 +229,7 @@ struct BarChartLayout {
                     let y1 = frame.y(end)
                     rect = Rect(x: rect.x, y: Swift.min(y0, y1), width: rect.width, height: abs(y1 - y0))
                     canvas.rect(rect, color: color)
+                    marks.add(rect)
                     if cut, rect.height > 14 { drawCut(on: canvas, bar: rect, atEnd: y1, vertical: true) }
                     if let threshold = thresholds.exceeded(value, series: series.title) {
                         canvas.stroke(.rect(rect), style: StrokeStyle(color: thresholds.color(threshold), width: 1.5))
@@ -246,10 +249,11 @@ struct BarChartLayout {
                 } else {
                     // A missing value's label (such as "N/A") sits on the base line, in muted text.
                     let labelTop = (value ?? 0) >= 0 ? rect.y - valueHeight - 1 : rect.maxY + 1
-                    canvas.draw(
-                        text: text.item(
-                            label, font: context.valueFont, color: value == nil ? theme.muted : color.readable(on: .white),
-                            x: rect.midX, top: labelTop, anchor: .middle))
+                    let item = text.item(
+                        label, font: context.valueFont, color: value == nil ? theme.muted : color.readable(on: .white),
+                        x: rect.midX, top: labelTop, anchor: .middle)
+                    canvas.draw(text: item)
+                    marks.add(item.frame)
                     lowestLabel = Swift.max(lowestLabel, labelTop + valueHeight)
                 }
             }
@@ -267,14 +271,15 @@ struct BarChartLayout {
                 guard texts.allSatisfy({ context.measurer.measure($0, font: context.valueFont).width <= labelRoom }) else { continue }
                 for (c, sums) in totals.enumerated() where sums.hasValues {
                     let x = plot.x + Double(c) * groupWidth + (groupWidth - inner) / 2 + (Double(slot) + 0.5) * barWidth
-                    canvas.draw(
-                        text: text.item(
-                            texts[c], font: context.valueFont, color: theme.text, x: x,
-                            top: frame.y(scale.clamped(sums.positive)) - valueHeight - 1, anchor: .middle))
+                    let item = text.item(
+                        texts[c], font: context.valueFont, color: theme.text, x: x,
+                        top: frame.y(scale.clamped(sums.positive)) - valueHeight - 1, anchor: .middle)
+                    canvas.draw(text: item)
+                    marks.add(item.frame)
                 }
             }
         }
-        thresholds.drawLabels(on: canvas, frame: frame)
+        thresholds.drawLabels(on: canvas, frame: frame, avoiding: marks)
         // Category labels start below the plot and below any label hanging under a negative bar.
         return frame.drawForeground(on: canvas, labelTop: lowestLabel)
     }
@@ -346,6 +351,8 @@ struct BarChartLayout {
         }
         let extents = self.extents(scale: scale)
         let barsOffset: Double = rowGap / 2 + labelBand + (rowHeight - rowGap - labelBand - barsHeight) / 2
+        // What the threshold labels keep clear of: bars and the labels over them.
+        var marks = PlotMarks()
         for (s, series) in bar.series.enumerated() {
             canvas.beginGroup()
             let slot = Double(slotOfSeries[s])

@@ -100,15 +100,17 @@ struct LineChartLayout {
         // A hard axis range cuts lines and points off at the plot's edge.
         let clips = yScale.clips || xClips || (secondary?.scale.clips ?? false)
         if clips { canvas.beginClip(frame.plot) }
+        // What the threshold labels keep clear of: every line and its points.
+        var marks = PlotMarks()
         for (index, plot) in line.plots.enumerated() {
             canvas.beginGroup()
             drawPlot(
                 plot, color: color(ofPlot: index), on: canvas, frame: frame, xFraction: xFraction,
-                y: plot.axis == .secondary ? frame.secondaryY : frame.y, thresholds: thresholds)
+                y: plot.axis == .secondary ? frame.secondaryY : frame.y, thresholds: thresholds, marks: &marks)
             canvas.endGroup()
         }
         if clips { canvas.endClip() }
-        thresholds.drawLabels(on: canvas, frame: frame)
+        thresholds.drawLabels(on: canvas, frame: frame, avoiding: marks)
         let height = frame.drawForeground(on: canvas)
         return canvas.drawing(size: Size(width, height), description: description)
     }
@@ -143,7 +145,7 @@ struct LineChartLayout {
 
     private func drawPlot(
         _ plot: LinePlot, color: Color, on canvas: Canvas, frame: PlotFrame,
-        xFraction: (Double) -> Double, y: (Double) -> Double, thresholds: ThresholdPainter
+        xFraction: (Double) -> Double, y: (Double) -> Double, thresholds: ThresholdPainter, marks: inout PlotMarks
     ) {
         let xs = line.xPositions(of: plot)
         // Runs of consecutive set values, in page coordinates.
@@ -161,6 +163,8 @@ struct LineChartLayout {
             if let threshold = thresholds.exceeded(value, series: plot.title) { beyond.append((point, thresholds.color(threshold))) }
         }
         runs = runs.filter { !$0.isEmpty }
+        let column = 0.5
+        let thinnedRuns = runs.map { Curves.thinned($0, column: column) }
         let interpolation: Curves.InterpolationKind = {
             switch line.interpolation {
             case .linear: return .linear
@@ -168,9 +172,11 @@ struct LineChartLayout {
             case .curved: return .curved
             }
         }()
-        let column = 0.5
+        // The points as drawn (at most two a column); a joined line is added as it is stroked.
+        for run in thinnedRuns {
+            for point in run { marks.add(polyline: [point]) }
+        }
         if line.connect {
-            let thinnedRuns = runs.map { Curves.thinned($0, column: column) }
             if plot.fill {
                 let scale = plot.axis == .secondary ? (frame.secondary?.scale ?? frame.yScale) : frame.yScale
                 let baseline = y(Swift.max(scale.lower, Swift.min(0, scale.upper)))
@@ -189,6 +195,7 @@ struct LineChartLayout {
             var path = Path()
             for run in thinnedRuns { Curves.append(run, to: &path, interpolation: interpolation) }
             canvas.stroke(path, style: style)
+            marks.add(path: path)
             // Gaps are bridged by a thin dashed segment.
             for (a, b) in zip(runs, runs.dropFirst()) {
                 if let end = a.last, let start = b.first {

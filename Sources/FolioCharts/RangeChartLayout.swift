@@ -36,6 +36,8 @@ struct RangeChartLayout {
         let thresholds = ThresholdPainter(thresholds: chart.thresholds, context: context)
         thresholds.draw(on: canvas, frame: frame)
 
+        // What the threshold labels keep clear of: capsules, points and the lines joining them.
+        var marks = PlotMarks()
         let band = frame.plot.width / count
         let spread = Swift.min(12, band * 0.6 / Double(range.plots.count))
         for (p, plot) in range.plots.enumerated() {
@@ -45,16 +47,21 @@ struct RangeChartLayout {
             if range.connected {
                 var path = Path()
                 var started = false
+                var joined: [Point] = []
                 for (c, entry) in plot.values.enumerated() {
                     guard let low = entry.min(), let high = entry.max() else {
                         started = false
+                        marks.add(polyline: joined)
+                        joined = []
                         continue
                     }
                     let mid = (low + high) / 2
                     let point = Point(frame.x((Double(c) + 0.5) / count) + offset, frame.y(mid))
                     if started { path.line(to: point) } else { path.move(to: point) }
                     started = true
+                    joined.append(point)
                 }
+                marks.add(polyline: joined)
                 canvas.stroke(path, style: StrokeStyle(color: tint.withAlpha(0.55), width: 1.2))
             }
             for (c, entry) in plot.values.enumerated() where !entry.isEmpty {
@@ -65,14 +72,18 @@ struct RangeChartLayout {
                     // checker looking for ruled grids does not take the chart for a table.
                     let top = Swift.min(frame.y(sorted[0]), frame.y(sorted[1]))
                     let bottom = Swift.max(frame.y(sorted[0]), frame.y(sorted[1]))
-                    canvas.fill(.roundedRect(Rect(x: x - 3, y: top - 3, width: 6, height: bottom - top + 6), radius: 3), color: tint)
+                    let capsule = Rect(x: x - 3, y: top - 3, width: 6, height: bottom - top + 6)
+                    canvas.fill(.roundedRect(capsule, radius: 3), color: tint)
+                    marks.add(capsule)
                 } else if sorted.count > 1 {
                     canvas.line(
                         from: Point(x, frame.y(sorted[0])), to: Point(x, frame.y(sorted[sorted.count - 1])),
                         style: StrokeStyle(color: tint.withAlpha(0.5), width: 1.2))
                     for value in sorted { canvas.fill(.circle(center: Point(x, frame.y(value)), radius: 3), color: tint) }
+                    marks.add(polyline: [Point(x, frame.y(sorted[0])), Point(x, frame.y(sorted[sorted.count - 1]))])
                 } else {
                     canvas.fill(.circle(center: Point(x, frame.y(sorted[0])), radius: 3.5), color: tint)
+                    marks.add(polyline: [Point(x, frame.y(sorted[0]))])
                 }
                 for value in sorted {
                     if let threshold = thresholds.exceeded(value, series: plot.title) {
@@ -82,7 +93,7 @@ struct RangeChartLayout {
             }
             canvas.endGroup()
         }
-        thresholds.drawLabels(on: canvas, frame: frame)
+        thresholds.drawLabels(on: canvas, frame: frame, avoiding: marks)
         let height = frame.drawForeground(on: canvas)
         return canvas.drawing(size: Size(width, height), description: description)
     }

@@ -9,23 +9,60 @@ struct ThresholdPainter {
 
     func color(_ threshold: ChartThreshold) -> Color { threshold.tint ?? context.thresholdColor }
 
-    /// Where a threshold's label sits: just above its line or band.
-    private func labelAnchor(_ threshold: ChartThreshold, frame: PlotFrame) -> Double {
-        let value = threshold.kind == .range ? (threshold.upper ?? threshold.value) : threshold.value
-        return Swift.min(Swift.max(frame.y(value), frame.plot.y), frame.plot.maxY)
+    /// The y of a threshold's line, or of a band's upper and lower edges, inside the plot.
+    private func edges(_ threshold: ChartThreshold, frame: PlotFrame) -> (top: Double, bottom: Double) {
+        func clamped(_ value: Double) -> Double { Swift.min(Swift.max(frame.y(value), frame.plot.y), frame.plot.maxY) }
+        guard threshold.kind == .range else {
+            let y = clamped(threshold.value)
+            return (y, y)
+        }
+        let upper = clamped(threshold.upper ?? threshold.value)
+        let lower = clamped(threshold.value)
+        return (Swift.min(upper, lower), Swift.max(upper, lower))
     }
 
-    /// The labels, drawn after the data on a white backing so points never hide them.
-    func drawLabels(on canvas: Canvas, frame: PlotFrame) {
+    /// The labels, drawn after the data on a white backing. Each goes to the first place, in this
+    /// order, where it covers neither the data (`marks`) nor an earlier label: just above its line
+    /// (a band: its upper edge) at the plot's right end, at its left end, then along the line from
+    /// the right; the same just below the line (inside a band, under its upper edge); a band's label
+    /// last tries below its lower edge. Where every place is taken, the one that covers least.
+    func drawLabels(on canvas: Canvas, frame: PlotFrame, avoiding marks: PlotMarks = PlotMarks()) {
         let font = context.tickFont.with(bold: true)
         let height = context.lineHeight(font)
+        let plot = frame.plot
+        var placed: [Rect] = []
         for threshold in thresholds {
             guard let label = threshold.label else { continue }
-            let item = context.text.item(
-                label, font: font, color: color(threshold).readable(on: .white), x: frame.plot.maxX - 2,
-                top: Swift.max(frame.plot.y, labelAnchor(threshold, frame: frame) - height - 1),
-                anchor: .end)
-            canvas.fill(.roundedRect(item.frame.insetBy(dx: -2, dy: 0), radius: 2), color: Color.white.withAlpha(0.85))
+            let color = color(threshold).readable(on: .white)
+            let (top, bottom) = edges(threshold, frame: frame)
+            var rows = [top - height - 1, top + 1]
+            if threshold.kind == .range { rows.append(bottom + 1) }
+            var candidates: [TextItem] = []
+            for row in rows where row >= plot.y - 0.01 && row + height <= plot.maxY + 0.01 {
+                let right = context.text.item(label, font: font, color: color, x: plot.maxX - 2, top: row, anchor: .end)
+                candidates.append(right)
+                candidates.append(context.text.item(label, font: font, color: color, x: plot.x + 2, top: row, anchor: .start))
+                // Then along the line, from the right, an eighth of the plot at a time.
+                let step = plot.width / 8
+                for index in 1..<8 where plot.maxX - 2 - Double(index) * step - right.frame.width >= plot.x + 2 {
+                    candidates.append(
+                        context.text.item(label, font: font, color: color, x: plot.maxX - 2 - Double(index) * step, top: row, anchor: .end))
+                }
+            }
+            let fallback = context.text.item(
+                label, font: font, color: color, x: plot.maxX - 2, top: Swift.max(plot.y, top - height - 1), anchor: .end)
+            // The first free place; where none is, the one covering least (another label counts four times).
+            var best: (item: TextItem, covered: Double)?
+            for candidate in candidates + [fallback] {
+                let area = candidate.frame.insetBy(dx: -2, dy: 0)
+                let covered = marks.coverage(of: area) + 4 * placed.reduce(0) { $0 + PlotMarks.sharedArea($1, area) }
+                if best == nil || covered < (best?.covered ?? 0) { best = (candidate, covered) }
+                if covered == 0 { break }
+            }
+            let item = best?.item ?? fallback
+            let backing = item.frame.insetBy(dx: -2, dy: 0)
+            placed.append(backing)
+            canvas.fill(.roundedRect(backing, radius: 2), color: Color.white.withAlpha(0.85))
             canvas.draw(text: item)
         }
     }

@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioCharts
 @testable import FolioHTML
 
 /// A measurer with fixed advances, so geometry is predictable.
@@ -39,6 +40,70 @@ final class ChartGeometryTests: XCTestCase {
 
     private func texts(_ drawing: Drawing) -> [TextItem] {
         drawing.commands.compactMap { if case .text(let item) = $0 { return item } else { return nil } }
+    }
+
+    /// A threshold's label keeps clear of the data where there is room (it used to sit at the plot's
+    /// right end over whatever was drawn there): a bar reaching the line on the last day, a line
+    /// peaking at its right end, a capsule up to the line on the last day, at a wide and a narrow width.
+    func testThresholdLabelsKeepClearOfTheData() throws {
+        let days = "[Mon, Tue, Wed, Thu, Fri, Sat, Sun]"
+        let yaml = """
+            elements:
+              - {type: chart, kind: bar, title: Steps, categories: \(days), thresholds: [{kind: greaterThan, value: 10000, label: Goal 10000}],
+                 series: [{title: Steps, values: [3000, 4000, 5000, 6000, 7000, 8000, 10000], tint: "#3E63DD"}]}
+              - {type: chart, kind: line, title: Glucose, x: \(days), interpolation: linear, thresholds: [{kind: greaterThan, value: 180, label: Above 180 mg/dL}],
+                 plots: [{title: Glucose, values: [114, 161, 103, 128, 110, 150, 180], tint: "#C08000"}]}
+              - {type: chart, kind: line, title: Glucose high early, x: \(days), interpolation: linear,
+                 thresholds: [{kind: greaterThan, value: 180, label: Above 180 mg/dL}],
+                 plots: [{title: Glucose, values: [180, 161, 103, 128, 110, 150, 180], tint: "#C08000"}]}
+              - {type: chart, kind: range, title: Blood pressure, categories: \(days), thresholds: [{kind: greaterThan, value: 140, label: Systolic 140}],
+                 plots: [{title: BP, values: [[88, 132], [73, 136], [86, 135], [79, 135], [93, 125], [87, 131], [82, 140]], tint: "#8E4EC6"}]}
+            """
+        let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+        func points(_ path: Path) -> [Point] {
+            path.elements.compactMap { element in
+                switch element {
+                case .move(let point), .line(let point): return point
+                case .curve(_, _, let point): return point
+                default: return nil
+                }
+            }
+        }
+        var checked = 0
+        for block in document.elements {
+            guard case .chart(let chart) = block, let threshold = chart.thresholds.first, let label = threshold.label else { continue }
+            let tints = ["Steps": "#3E63DD", "Glucose": "#C08000", "Glucose high early": "#C08000", "Blood pressure": "#8E4EC6"]
+            let tint = try XCTUnwrap(Color(parsing: tints[chart.title ?? ""] ?? ""))
+            for width in [420.0, 260.0] {
+                let drawing = ChartRenderer(measurer: FixedMeasurer()).drawing(for: chart, width: width)
+                let item = try XCTUnwrap(texts(drawing).first { $0.text == label }, "\(chart.title ?? "") has no threshold label")
+                let area = item.frame
+                for command in drawing.commands {
+                    switch command {
+                    case .rect(let rect, let color) where color == tint:
+                        // The legend's swatch sits outside the plot.
+                        XCTAssertFalse(rect.intersects(area), "\(chart.title ?? "") at \(width): the label covers a bar at \(rect)")
+                    case .fill(let path, let color) where color == tint:
+                        let corners = points(path)
+                        guard let minX = corners.map(\.x).min(), let maxX = corners.map(\.x).max(),
+                            let minY = corners.map(\.y).min(), let maxY = corners.map(\.y).max()
+                        else { continue }
+                        let bounds = Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+                        XCTAssertFalse(bounds.intersects(area), "\(chart.title ?? "") at \(width): the label covers a mark at \(bounds)")
+                    case .stroke(let path, let style) where style.color == tint:
+                        let line = points(path)
+                        for (a, b) in zip(line, line.dropFirst()) {
+                            XCTAssertFalse(
+                                PlotMarks.segment(a, b, crosses: area),
+                                "\(chart.title ?? "") at \(width): the label crosses the line \(a)–\(b)")
+                        }
+                    default: continue
+                    }
+                }
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, 8)
     }
 
     func testNiceTicksAreOneTwoOrFiveTimesAPowerOfTen() {
