@@ -1,0 +1,383 @@
+// The finished file, written as the parts of a document arrive.
+#ifndef FOLIO_DOCUMENT_WRITER_HH
+#define FOLIO_DOCUMENT_WRITER_HH
+
+// qpdf 11: use std::shared_ptr throughout, not the deprecated PointerHolder.
+#ifndef POINTERHOLDER_TRANSITION
+#define POINTERHOLDER_TRANSITION 4
+#endif
+#include "Deflate.hh"
+#include "Finishing.hh"
+#include "PDFObjectText.hh"
+#include "PDFOutput.hh"
+#include "PDFSigning.hh"
+#include "QPDFRewriting.hh"
+
+#include <qpdf/QPDFCryptoProvider.hh>
+#include <qpdf/QPDFObjectHandle.hh>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace folio_finish {
+
+/// `value` as a PDF number: at most four decimals, without trailing zeros ("0", "791.8898").
+inline std::string pdfNumber(double value) {
+    if (!(value > -1e9 && value < 1e9)) value = 0;
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4f", value);
+    std::string number = text;
+    while (!number.empty() && number.back() == '0') number.pop_back();
+    if (!number.empty() && number.back() == '.') number.pop_back();
+    return number == "-0" ? "0" : number;
+}
+
+/// `text` as a PDF string (UTF-16 with a byte-order mark when it is not plain ASCII).
+inline std::string pdfText(std::string const &text) { return QPDFObjectHandle::newUnicodeString(text).unparse(); }
+
+
+/// The finished file, written as the parts arrive: each part's objects with their numbers in the
+/// whole file, then, at the end, the objects of the whole document (page tree, structure tree
+/// root, parent tree, bookmarks, named destinations, page labels, metadata, catalog) and a
+/// cross-reference stream. Objects other than streams are packed into compressed object streams.
+class DocumentWriter {
+  public:
+    explicit DocumentWriter(Finishing const &finishing) : finishing(finishing) {
+        pagesRoot = allocate();
+        structureRoot = allocate();
+        // A signature's Form element takes the first key of the parent tree (its parts come later).
+        if (finishing.signer != nullptr && finishing.tagged) {
+            signatureKey = 0;
+            nextKey = 1;
+        }
+    }
+
+    /// The next free object number of the finished file.
+    int allocate() { return nextNumber++; }
+
+    /// The bytes before the first object (the `%PDF-` line), from the first part.
+    void header(std::string_view text) {
+        if (started) return;
+        output.append(text);
+        started = true;
+    }
+
+    /// Object `number` with `body` (its text between `obj` and `endobj`, numbered as the finished file is).
+    /// An object that is not a stream goes into an object stream, compressed with its neighbours
+    /// (a tagged document's structure elements are most of its file, and compress ten times),
+    /// unless it must be found in the file's bytes (`keepPlain`). A body that mentions `endstream`
+    /// is taken for a stream.
+    void write(int number, std::string_view body) {
+        bool plain = body.find("endstream") != std::string_view::npos ||
+                     (static_cast<size_t>(number) < keptPlain.size() && keptPlain[static_cast<size_t>(number)] != 0);
+        if (plain) {
+            writePlain(number, body);
+            return;
+        }
+        if (number <= 0 || number >= nextNumber) throw std::logic_error("an object number that was not allocated");
+        pendingIndex += std::to_string(number) + " " + std::to_string(pendingObjects.size()) + " ";
+        pendingObjects.append(body);
+        pendingObjects += '\n';
+        pendingNumbers.push_back(number);
+        if (pendingNumbers.size() >= 512 || pendingObjects.size() >= 512 * 1024) flushObjectStream();
+    }
+
+    /// Object `number` is written as an object of its own, never in an object stream (the
+    /// signature dictionary, whose bytes the signature's byte range is found in).
+    void keepPlain(int number) {
+        if (number <= 0) return;
+        if (keptPlain.size() <= static_cast<size_t>(number)) keptPlain.resize(static_cast<size_t>(number) + 1, 0);
+        keptPlain[static_cast<size_t>(number)] = 1;
+    }
+
+    /// Object `number` with `body` numbered as one part is: each reference's number is looked up in `numbers`.
+    void writeRenumbered(int number, std::string_view body, std::vector<int> const &numbers) {
+        scratch.clear();
+        folio_text::appendRenumbered(scratch, body, numbers);
+        write(number, scratch);
+    }
+
+    /// A leaf of the parent tree with `entries` (keys in increasing order).
+    void addParentTreeLeaf(std::vector<std::pair<long long, std::string>> const &entries) {
+        if (entries.empty()) return;
+        std::string nums;
+        for (auto const &[key, value] : entries) nums += " " + std::to_string(key) + " " + value;
+        int number = allocate();
+        long long low = entries.front().first;
+        long long high = entries.back().first;
+        write(number, "<< /Limits [ " + std::to_string(low) + " " + std::to_string(high) + " ] /Nums [" + nums + " ] >>");
+        parentTreeLeaves.emplace_back(low, high, number);
+    }
+
+    /// The finished file: the document-wide objects, the cross-reference table and the trailer,
+    /// then encryption and the signature as asked.
+    std::unique_ptr<folio_pdf_output> finish(folio_pdf_outline const *outlines, size_t outlineCount) {
+        if (!started || pages.empty()) throw std::runtime_error("the document has no page");
+        std::string kids;
+        for (int page : pages) kids += " " + folio_text::reference(page);
+        write(pagesRoot, "<< /Type /Pages /Kids [" + kids + " ] /Count " + std::to_string(pages.size()) + " >>");
+        std::string catalog = "<< /Type /Catalog /Pages " + folio_text::reference(pagesRoot);
+        if (structured) {
+            if (signatureElement != 0) topLevelKids.push_back(folio_text::reference(signatureElement));
+            if (signatureElement != 0 && signatureKey >= 0) {
+                int number = allocate();
+                write(number, "<< /Limits [ 0 0 ] /Nums [ 0 " + folio_text::reference(signatureElement) + " ] >>");
+                parentTreeLeaves.emplace_back(signatureKey, signatureKey, number);
+            }
+            std::sort(parentTreeLeaves.begin(), parentTreeLeaves.end());
+            std::string leaves;
+            for (auto const &leaf : parentTreeLeaves) leaves += " " + folio_text::reference(std::get<2>(leaf));
+            int parentTree = allocate();
+            write(parentTree, "<< /Kids [" + leaves + " ] >>");
+            std::string elements;
+            for (auto const &kid : topLevelKids) elements += " " + kid;
+            write(structureRoot, "<< /Type /StructTreeRoot /K [" + elements + " ] /ParentTree " + folio_text::reference(parentTree) +
+                                     " /ParentTreeNextKey " + std::to_string(nextKey) + " >>");
+            catalog += " /StructTreeRoot " + folio_text::reference(structureRoot);
+        }
+        if (outlineCount > 0) catalog += " /Outlines " + folio_text::reference(writeOutlines(outlines, outlineCount));
+        if (!destinations.empty()) catalog += " /Names << /Dests " + folio_text::reference(writeDestinations()) + " >>";
+        if (!pageLabels.empty()) {
+            std::string nums;
+            for (auto const &[page, label] : pageLabels) nums += " " + std::to_string(page) + " " + label;
+            catalog += " /PageLabels << /Nums [" + nums + " ] >>";
+        }
+        if (!finishing.language.empty()) catalog += " /Lang " + pdfText(finishing.language);
+        if (finishing.tagged) catalog += " /MarkInfo << /Marked true >>";
+        catalog += " /ViewerPreferences << /DisplayDocTitle true >>";
+        if (finishing.xmp) {
+            int number = allocate();
+            write(number, "<< /Type /Metadata /Subtype /XML /Length " + std::to_string(finishing.xmp->size()) + " >>\nstream\n" +
+                              *finishing.xmp + "\nendstream");
+            catalog += " /Metadata " + folio_text::reference(number);
+        }
+        if (finishing.iccProfile) {
+            std::string compressed = deflate.compress(*finishing.iccProfile);
+            int profile = allocate();
+            write(profile, "<< /N 3 /Length " + std::to_string(compressed.size()) + " /Filter /FlateDecode >>\nstream\n" + compressed +
+                               "\nendstream");
+            int intent = allocate();
+            write(intent, "<< /Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier " + pdfText(finishing.outputCondition) +
+                              " /Info " + pdfText(finishing.outputCondition) + " /DestOutputProfile " + folio_text::reference(profile) +
+                              " >>");
+            catalog += " /OutputIntents [ " + folio_text::reference(intent) + " ]";
+        }
+        if (signatureField != 0) {
+            catalog += " /AcroForm << /Fields [ " + folio_text::reference(signatureField) + " ] /SigFlags 3 >>";
+        }
+        int root = allocate();
+        write(root, catalog + " >>");
+        writeTrailer(root);
+        auto finished = std::make_unique<folio_pdf_output>();
+        std::swap(finished->data, output.data);
+        std::swap(finished->size, output.size);
+        std::swap(finished->capacity, output.capacity);
+        // Encryption changes every string and stream: the finished file is written again by qpdf.
+        if (finishing.userPassword) finished->assign(encrypted(finished->data, finished->size, finishing));
+        if (finishing.signer != nullptr) folio_signing::signInPlace(*finishing.signer, finished->data, finished->size, signatureMarker);
+        return finished;
+    }
+
+    Finishing const &finishing;
+    /// The page tree's root and the structure tree's root (written at the end).
+    int pagesRoot = 0;
+    int structureRoot = 0;
+    /// Every page, in order.
+    std::vector<int> pages;
+    /// Whether any part has a structure tree, and its top-level elements ("12 0 R"), in order.
+    bool structured = false;
+    std::vector<std::string> topLevelKids;
+    /// The next free key of the parent tree.
+    long long nextKey = 0;
+    /// Named destinations (the name's bytes, the destination) and page labels (from page, label dictionary).
+    std::vector<std::pair<std::string, std::string>> destinations;
+    std::vector<std::pair<long long, std::string>> pageLabels;
+    /// The first part's document information dictionary.
+    int info = 0;
+    /// The signature's field, its Form element and its parent-tree key, and the marker of its placeholder.
+    int signatureField = 0;
+    int signatureElement = 0;
+    long long signatureKey = -1;
+    std::string signatureMarker;
+    /// The compressor for page content, also used to read it.
+    Deflate deflate;
+
+  private:
+    folio_pdf_output output;
+    bool started = false;
+    int nextNumber = 1;
+    /// Where each object starts in `output`, by number (0: not written).
+    std::vector<size_t> positions;
+    std::vector<std::tuple<long long, long long, int>> parentTreeLeaves;
+    std::string scratch;
+    /// The object stream being filled: its objects' numbers, its index ("number offset …") and its objects.
+    std::vector<int> pendingNumbers;
+    std::string pendingIndex;
+    std::string pendingObjects;
+    /// For each object in an object stream, the stream's number and the object's index in it.
+    std::vector<std::pair<int, int>> inStream;
+    /// Objects that must not go into an object stream (1), by number.
+    std::vector<unsigned char> keptPlain;
+
+    /// `number 0 obj … endobj` in the file.
+    void writePlain(int number, std::string_view body) {
+        record(number);
+        output.append(std::to_string(number));
+        output.append(" 0 obj\n");
+        output.append(body);
+        output.append("\nendobj\n");
+    }
+
+    /// Writes the pending objects as one compressed object stream (ISO 32000-1, 7.5.7).
+    void flushObjectStream() {
+        if (pendingNumbers.empty()) return;
+        int stream = allocate();
+        std::string data = pendingIndex + pendingObjects;
+        std::string packed = deflate.compress(data);
+        writePlain(stream, "<< /Type /ObjStm /N " + std::to_string(pendingNumbers.size()) + " /First " +
+                               std::to_string(pendingIndex.size()) + " /Length " + std::to_string(packed.size()) +
+                               " /Filter /FlateDecode >>\nstream\n" + packed + "\nendstream");
+        if (inStream.size() < static_cast<size_t>(nextNumber)) inStream.resize(static_cast<size_t>(nextNumber) + 1024, {0, 0});
+        for (size_t index = 0; index < pendingNumbers.size(); ++index) {
+            inStream[static_cast<size_t>(pendingNumbers[index])] = {stream, static_cast<int>(index)};
+        }
+        pendingNumbers.clear();
+        pendingIndex.clear();
+        pendingObjects.clear();
+    }
+
+    void record(int number) {
+        if (!started) throw std::logic_error("an object before the file's header");
+        if (number <= 0 || number >= nextNumber) throw std::logic_error("an object number that was not allocated");
+        if (positions.size() < static_cast<size_t>(nextNumber)) positions.resize(static_cast<size_t>(nextNumber) + 1024, 0);
+        positions[static_cast<size_t>(number)] = output.size;
+    }
+
+    /// The bookmarks as an outline tree, closed (as Cairo writes them): the number of its root.
+    int writeOutlines(folio_pdf_outline const *outlines, size_t count) {
+        struct Item {
+            int number;
+            int parent;  // index, or -1 for the root
+            std::vector<size_t> kids;
+        };
+        std::vector<Item> items(count);
+        std::vector<size_t> roots;
+        std::vector<int> lastAtLevel;  // the last item at each level (-1: the root)
+        for (size_t index = 0; index < count; ++index) {
+            size_t level = static_cast<size_t>(std::max(outlines[index].level, 0));
+            int parent = level == 0 || lastAtLevel.empty() ? -1 : lastAtLevel[std::min(level, lastAtLevel.size()) - 1];
+            if (lastAtLevel.size() > level) lastAtLevel.resize(level);
+            while (lastAtLevel.size() < level) lastAtLevel.push_back(lastAtLevel.empty() ? -1 : lastAtLevel.back());
+            lastAtLevel.push_back(static_cast<int>(index));
+            items[index].number = allocate();
+            items[index].parent = parent;
+            if (parent < 0) roots.push_back(index);
+            else items[static_cast<size_t>(parent)].kids.push_back(index);
+        }
+        int root = allocate();
+        auto siblings = [&](std::vector<size_t> const &list, int parentNumber) {
+            for (size_t position = 0; position < list.size(); ++position) {
+                size_t index = list[position];
+                folio_pdf_outline const &outline = outlines[index];
+                Item const &item = items[index];
+                std::string text = "<< /Title " + pdfText(outline.title != nullptr ? outline.title : "") + " /Parent " +
+                                   folio_text::reference(parentNumber);
+                if (position > 0) text += " /Prev " + folio_text::reference(items[list[position - 1]].number);
+                if (position + 1 < list.size()) text += " /Next " + folio_text::reference(items[list[position + 1]].number);
+                if (!item.kids.empty()) {
+                    text += " /First " + folio_text::reference(items[item.kids.front()].number) + " /Last " +
+                            folio_text::reference(items[item.kids.back()].number) + " /Count -" + std::to_string(item.kids.size());
+                }
+                if (outline.page < pages.size()) {
+                    text += " /Dest [ " + folio_text::reference(pages[outline.page]) + " /XYZ " + pdfNumber(outline.x) + " " +
+                            pdfNumber(outline.y) + " 0 ]";
+                }
+                write(item.number, text + " >>");
+            }
+        };
+        for (size_t index = 0; index < count; ++index) {
+            if (!items[index].kids.empty()) siblings(items[index].kids, items[index].number);
+        }
+        siblings(roots, root);
+        std::string text = "<< /Type /Outlines";
+        if (!roots.empty()) {
+            text += " /First " + folio_text::reference(items[roots.front()].number) + " /Last " +
+                    folio_text::reference(items[roots.back()].number) + " /Count " + std::to_string(roots.size());
+        }
+        write(root, text + " >>");
+        return root;
+    }
+
+    /// Every part's named destinations in one name tree (sorted; a name given twice keeps its first place).
+    int writeDestinations() {
+        std::vector<size_t> order(destinations.size());
+        for (size_t index = 0; index < order.size(); ++index) order[index] = index;
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return std::tie(destinations[a].first, a) < std::tie(destinations[b].first, b);
+        });
+        std::string names;
+        for (size_t position = 0; position < order.size(); ++position) {
+            auto const &[name, destination] = destinations[order[position]];
+            if (position > 0 && name == destinations[order[position - 1]].first) continue;
+            names += " " + QPDFObjectHandle::newString(name).unparse() + " " + destination;
+        }
+        int number = allocate();
+        write(number, "<< /Names [" + names + " ] >>");
+        return number;
+    }
+
+    /// The cross-reference stream (ISO 32000-1, 7.5.8: objects in object streams need one), which
+    /// is also the trailer, with a deterministic /ID: an MD5 of the body, as qpdf's deterministic IDs are.
+    void writeTrailer(int root) {
+        flushObjectStream();
+        int xrefNumber = allocate();
+        size_t xref = output.size;
+        std::shared_ptr<QPDFCryptoImpl> md5 = QPDFCryptoProvider::getImpl();
+        md5->MD5_init();
+        md5->MD5_update(reinterpret_cast<unsigned char *>(output.data), output.size);
+        md5->MD5_finalize();
+        unsigned char digest[16];
+        md5->MD5_digest(digest);
+        std::string id;
+        static char const hex[] = "0123456789abcdef";
+        for (unsigned char byte : digest) {
+            id += hex[byte >> 4];
+            id += hex[byte & 15];
+        }
+        // Each entry: a type byte, five bytes (offset, or object stream number), two bytes (index).
+        std::string entries;
+        entries.reserve(static_cast<size_t>(nextNumber) * 8);
+        auto entry = [&entries](int type, unsigned long long second, unsigned int third) {
+            entries += static_cast<char>(type);
+            for (int shift = 32; shift >= 0; shift -= 8) entries += static_cast<char>((second >> shift) & 0xFF);
+            entries += static_cast<char>((third >> 8) & 0xFF);
+            entries += static_cast<char>(third & 0xFF);
+        };
+        for (int number = 0; number < nextNumber; ++number) {
+            auto position = static_cast<size_t>(number);
+            size_t offset = position < positions.size() ? positions[position] : 0;
+            std::pair<int, int> stream = position < inStream.size() ? inStream[position] : std::pair<int, int>{0, 0};
+            if (number == xrefNumber) entry(1, xref, 0);
+            else if (offset != 0) entry(1, offset, 0);
+            else if (stream.first != 0) entry(2, static_cast<unsigned long long>(stream.first), static_cast<unsigned int>(stream.second));
+            else entry(0, 0, number == 0 ? 65535 : 0);
+        }
+        std::string packed = deflate.compress(entries);
+        std::string dictionary = "<< /Type /XRef /Size " + std::to_string(nextNumber) + " /W [ 1 5 2 ] /Root " + folio_text::reference(root);
+        if (info != 0) dictionary += " /Info " + folio_text::reference(info);
+        dictionary += " /ID [<" + id + "><" + id + ">] /Length " + std::to_string(packed.size()) + " /Filter /FlateDecode >>";
+        writePlain(xrefNumber, dictionary + "\nstream\n" + packed + "\nendstream");
+        output.append("startxref\n" + std::to_string(xref) + "\n%%EOF\n");
+    }
+};
+
+} // namespace folio_finish
+
+#endif

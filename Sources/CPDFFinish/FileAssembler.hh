@@ -1,0 +1,304 @@
+// One part of a document, as Cairo wrote it, copied into the finished file.
+#ifndef FOLIO_FILE_ASSEMBLER_HH
+#define FOLIO_FILE_ASSEMBLER_HH
+
+// qpdf 11: use std::shared_ptr throughout, not the deprecated PointerHolder.
+#ifndef POINTERHOLDER_TRANSITION
+#define POINTERHOLDER_TRANSITION 4
+#endif
+#include "Deflate.hh"
+#include "DocumentWriter.hh"
+#include "PDFObjectText.hh"
+
+#include <qpdf/QPDF.hh>
+#include <qpdf/QPDFObjectHandle.hh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace folio_finish {
+
+/// One part of the document as Cairo wrote it, copied into the finished file with every object
+/// renumbered for the whole file. Objects it did not touch (fonts, their widths and descriptors,
+/// images, content of other parts) are copied at their cross-reference offsets with only their
+/// references renumbered, so qpdf neither parses nor re-encodes them; changed objects are written
+/// as qpdf holds them now or as the structure pass edited their text, page content as given
+/// (compressed here). The part's own catalog, page tree, structure tree root, parent tree, name and
+/// number trees are not copied: the whole document's are written at the end (`DocumentWriter`).
+/// A file it cannot copy this way (object streams, generations, an unusual layout) is first
+/// rewritten plainly by qpdf (`plainCopy`).
+class FileAssembler {
+  public:
+    FileAssembler(QPDF &pdf, std::string_view original, DocumentWriter &writer)
+        : pdf(pdf), original(original), writer(writer), deflate(writer.deflate) {
+        QPDFObjectHandle size = pdf.getTrailer().getKey("/Size");
+        nextNumber = size.isInteger() && size.getIntValue() > 0 && size.getIntValue() < (1 << 26) ? static_cast<int>(size.getIntValue()) : 0;
+        if (nextNumber <= 0) copyable = false;
+        offsets.assign(static_cast<size_t>(std::max(nextNumber, 0)), absent);
+        size_t count = 0;
+        for (auto const &[objGen, entry] : pdf.getXRefTable()) {
+            if (entry.getType() != 1 || objGen.getGen() != 0) {
+                if (entry.getType() != 0) copyable = false;
+                continue;
+            }
+            auto number = static_cast<size_t>(objGen.getObj());
+            if (number >= offsets.size()) {
+                copyable = false;
+                continue;
+            }
+            offsets[number] = static_cast<size_t>(entry.getOffset());
+            ++count;
+        }
+        if (count == 0) copyable = false;
+        numbers.assign(offsets.size(), 0);
+        decided.assign(offsets.size(), 0);
+    }
+
+    /// Whether the file can be copied object by object.
+    bool canCopy() const { return copyable; }
+
+    /// Object `object` (when indirect) is not copied: references to it become null.
+    void drop(QPDFObjectHandle object) {
+        if (object.isIndirect()) decide(object.getObjGen().getObj(), 0);
+    }
+
+    /// Object `object` (when indirect) is not copied: the finished file's object `number` stands for it.
+    void standFor(QPDFObjectHandle object, int number) {
+        if (object.isIndirect()) decide(object.getObjGen().getObj(), number);
+    }
+
+    /// Gives every object not dropped or stood for a number in the finished file. Called once,
+    /// before anything is written.
+    void numberObjects() {
+        for (size_t number = 1; number < offsets.size(); ++number) {
+            if (offsets[number] != absent && decided[number] == 0) {
+                numbers[number] = writer.allocate();
+                decided[number] = 1;
+            }
+        }
+    }
+
+    /// The finished file's number of this part's object `number` (0 for none).
+    int outputNumber(int number) const {
+        return number > 0 && static_cast<size_t>(number) < numbers.size() ? numbers[static_cast<size_t>(number)] : 0;
+    }
+
+    /// `text` (numbered as this part is) numbered as the finished file is.
+    std::string renumbered(std::string_view text) const {
+        std::string out;
+        folio_text::appendRenumbered(out, text, numbers);
+        return out;
+    }
+
+    /// A number of this part that stands for the finished file's object `number`, which is written
+    /// elsewhere (a table begun in an earlier part).
+    int alias(int number) {
+        int local = nextNumber++;
+        numbers.push_back(number);
+        decided.push_back(2);
+        return local;
+    }
+
+    /// Object `number` is written elsewhere (by the structure pass, once a table that continues into
+    /// later parts ends): not by this part.
+    void skip(int number) {
+        if (number > 0 && static_cast<size_t>(number) < decided.size()) decided[static_cast<size_t>(number)] = 2;
+    }
+
+    /// The text of object `number` as the file has it (between `obj` and `endobj`), without qpdf
+    /// parsing it; empty when there is no such object.
+    std::string_view body(int number) {
+        std::string_view span = this->span(number);
+        size_t start = span.find("obj");
+        size_t stop = span.rfind("endobj");
+        if (start == std::string_view::npos || stop == std::string_view::npos || stop < start + 3) return {};
+        return span.substr(start + 3, stop - start - 3);
+    }
+
+    /// Object `number` is written with the text `body` (see `body`).
+    void replaceBody(int number, std::string body) {
+        rewritten.erase(number);
+        added[number] = std::move(body);
+    }
+
+    /// `object` (indirect) is written as qpdf now holds it; a dictionary's keys in `references`
+    /// are written with these values instead (references to new objects, which qpdf cannot hold
+    /// without numbering, and so parsing, every object of the file).
+    void rewrite(QPDFObjectHandle object, std::map<std::string, std::string> references = {}) {
+        if (!object.isIndirect()) return;
+        if (object.isStream()) throw std::logic_error("a changed stream must be written with replaceStream");
+        int number = object.getObjGen().getObj();
+        rewritten[number] = object;
+        if (!references.empty()) {
+            if (!object.isDictionary()) throw std::logic_error("references need a dictionary");
+            for (auto &[key, value] : references) this->references[number][key] = value;
+        }
+    }
+
+    /// `number 0 R`.
+    static std::string referenceTo(int number) { return std::to_string(number) + " 0 R"; }
+
+    /// The stream object `number` gets `dictionary` (written as it is, with /Length and
+    /// /Filter set here) and `data`, compressed unless `compress` is false.
+    void replaceStream(int number, QPDFObjectHandle dictionary, std::string const &data, bool compress = true) {
+        std::string body = compress ? deflate.compress(data) : data;
+        dictionary.replaceKey("/Length", QPDFObjectHandle::newInteger(static_cast<long long>(body.size())));
+        if (compress) dictionary.replaceKey("/Filter", QPDFObjectHandle::newName("/FlateDecode"));
+        else dictionary.removeKey("/Filter");
+        dictionary.removeKey("/DecodeParms");
+        streams[number] = dictionary.unparse() + "\nstream\n" + body + "\nendstream";
+    }
+
+    /// A new dictionary object holding `dictionary`, numbered here (qpdf's own numbering would
+    /// look at every object of the file first), and written as qpdf holds it.
+    QPDFObjectHandle newObject(QPDFObjectHandle dictionary) {
+        int number = reserve();
+        pdf.replaceObject(number, 0, dictionary);
+        QPDFObjectHandle object = pdf.getObject(number, 0);
+        rewrite(object);
+        return object;
+    }
+
+    /// A new, empty stream object with `dictionary`: its number (qpdf holds no such object, so
+    /// refer to it with `rewrite`'s references).
+    int newEmptyStream(QPDFObjectHandle dictionary) {
+        int number = reserve();
+        replaceStream(number, dictionary, "", false);
+        return number;
+    }
+
+    /// A new object's number (its content is set with `replaceStream`, `replaceBody` or `newObject`).
+    int reserve() {
+        int number = nextNumber++;
+        numbers.push_back(writer.allocate());
+        decided.push_back(1);
+        return number;
+    }
+
+    /// Object `number` is no longer used: it is written as null.
+    void remove(int number) { removed.insert(number); }
+
+    /// Gives the finished file its header (the `%PDF-` line) from this part, when it has none yet.
+    void writeHeader() {
+        size_t first = original.size();
+        for (size_t offset : offsets) {
+            if (offset != absent) first = std::min(first, offset);
+        }
+        writer.header(original.substr(0, first));
+    }
+
+    /// Writes this part's objects into the finished file.
+    void emit() {
+        computeEnds();
+        for (int number = 1; number < nextNumber; ++number) {
+            auto position = static_cast<size_t>(number);
+            if (decided[position] != 1 || numbers[position] == 0) continue;
+            int output = numbers[position];
+            if (removed.count(number) > 0) {
+                writer.write(output, "null");
+            } else if (auto stream = streams.find(number); stream != streams.end()) {
+                writer.writeRenumbered(output, stream->second, numbers);
+            } else if (auto fresh = added.find(number); fresh != added.end()) {
+                writer.writeRenumbered(output, fresh->second, numbers);
+            } else if (auto changed = rewritten.find(number); changed != rewritten.end()) {
+                auto extra = references.find(number);
+                std::string text = extra == references.end() ? changed->second.unparseResolved()
+                                                              : unparseDictionary(changed->second, extra->second);
+                writer.writeRenumbered(output, text, numbers);
+            } else if (std::string_view copied = body(number); !copied.empty()) {
+                writer.writeRenumbered(output, copied, numbers);
+            } else {
+                writer.write(output, "null");
+            }
+        }
+    }
+
+  private:
+    QPDF &pdf;
+    std::string_view original;
+    DocumentWriter &writer;
+    bool copyable = true;
+    int nextNumber = 0;
+    /// Where each object starts and ends in `original`, by object number (`absent` for none).
+    static constexpr size_t absent = SIZE_MAX;
+    std::vector<size_t> offsets;
+    std::vector<size_t> ends;
+    /// Each object's number in the finished file (0: none), and whether it was numbered (0: not yet,
+    /// 1: written by this part, 2: written elsewhere or not at all).
+    std::vector<int> numbers;
+    std::vector<unsigned char> decided;
+
+    void decide(int number, int output) {
+        if (number <= 0 || static_cast<size_t>(number) >= numbers.size()) return;
+        numbers[static_cast<size_t>(number)] = output;
+        decided[static_cast<size_t>(number)] = 2;
+    }
+
+    /// Each object ends where the next one (by offset) starts, the last where the cross-reference
+    /// section starts.
+    void computeEnds() {
+        if (!ends.empty()) return;
+        std::vector<std::pair<size_t, int>> byOffset;
+        for (size_t number = 0; number < offsets.size(); ++number) {
+            if (offsets[number] != absent) byOffset.emplace_back(offsets[number], static_cast<int>(number));
+        }
+        std::sort(byOffset.begin(), byOffset.end());
+        size_t end = xrefOffset();
+        ends.assign(offsets.size(), absent);
+        for (size_t index = 0; index < byOffset.size(); ++index) {
+            size_t stop = index + 1 < byOffset.size() ? byOffset[index + 1].first : end;
+            if (byOffset[index].first >= stop || stop > original.size()) throw std::runtime_error("unexpected object layout");
+            ends[static_cast<size_t>(byOffset[index].second)] = stop;
+        }
+    }
+
+    /// The bytes of object `number` in `original` (from its number to the next object), or empty.
+    std::string_view span(int number) {
+        computeEnds();
+        if (number <= 0 || static_cast<size_t>(number) >= offsets.size()) return {};
+        size_t start = offsets[static_cast<size_t>(number)];
+        size_t stop = ends[static_cast<size_t>(number)];
+        if (start == absent || stop == absent || stop <= start) return {};
+        return original.substr(start, stop - start);
+    }
+    std::map<int, QPDFObjectHandle> rewritten;
+    std::map<int, std::string> streams;
+    std::map<int, std::string> added;
+    std::map<int, std::map<std::string, std::string>> references;
+    std::set<int> removed;
+
+    /// `dictionary` as PDF syntax, keys in `references` given those values.
+    static std::string unparseDictionary(QPDFObjectHandle dictionary, std::map<std::string, std::string> const &references) {
+        std::map<std::string, std::string> entries = references;
+        for (auto const &key : dictionary.getKeys()) {
+            if (entries.count(key) == 0) entries[key] = dictionary.getKey(key).unparse();
+        }
+        std::string text = "<<";
+        for (auto const &[key, value] : entries) text += " " + QPDFObjectHandle::newName(key).unparse() + " " + value;
+        return text + " >>";
+    }
+
+    /// Where the last cross-reference section starts (the end of the last object).
+    size_t xrefOffset() const {
+        size_t start = original.rfind("startxref");
+        if (start == std::string_view::npos) throw std::runtime_error("no startxref");
+        size_t value = std::strtoull(std::string(original.substr(start + 9, 24)).c_str(), nullptr, 10);
+        if (value == 0 || value > original.size()) throw std::runtime_error("bad startxref");
+        return value;
+    }
+
+  public:
+    /// The compressor for page content, also used to read it.
+    Deflate &deflate;
+};
+
+} // namespace folio_finish
+
+#endif

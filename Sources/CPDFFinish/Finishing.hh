@@ -1,0 +1,56 @@
+// What the finishing step was asked for, copied from `folio_pdf_finishing`.
+#ifndef FOLIO_FINISHING_HH
+#define FOLIO_FINISHING_HH
+
+// qpdf 11: use std::shared_ptr throughout, not the deprecated PointerHolder.
+#ifndef POINTERHOLDER_TRANSITION
+#define POINTERHOLDER_TRANSITION 4
+#endif
+#include "folio_pdf_finish.h"
+
+#include <optional>
+#include <string>
+
+namespace folio_finish {
+
+/// What `folio_pdf_finishing` asks for, copied: an assembly outlives the caller's strings.
+struct Finishing {
+    std::string language;
+    std::optional<std::string> xmp;
+    bool tagged = false;
+    std::optional<std::string> iccProfile;
+    std::string outputCondition;
+    std::optional<std::string> userPassword;
+    std::string ownerPassword;
+    bool allowPrint = false;
+    bool allowCopy = false;
+    bool allowModify = false;
+    bool allowAnnotate = false;
+    folio_pdf_signer const *signer = nullptr;
+    long long signingTime = 0;
+    std::string signatureDescription;
+
+    explicit Finishing(folio_pdf_finishing const &given) {
+        auto text = [](char const *value) { return value != nullptr ? std::string(value) : std::string(); };
+        language = text(given.language);
+        if (given.xmp != nullptr) xmp = std::string(given.xmp, given.xmp_length);
+        tagged = given.tagged != 0;
+        if (given.icc_profile != nullptr) {
+            iccProfile = std::string(reinterpret_cast<char const *>(given.icc_profile), given.icc_profile_length);
+        }
+        outputCondition = given.output_condition != nullptr ? given.output_condition : "sRGB";
+        if (given.user_password != nullptr) userPassword = std::string(given.user_password);
+        ownerPassword = text(given.owner_password);
+        allowPrint = given.allow_print != 0;
+        allowCopy = given.allow_copy != 0;
+        allowModify = given.allow_modify != 0;
+        allowAnnotate = given.allow_annotate != 0;
+        signer = given.signer;
+        signingTime = given.signing_time;
+        signatureDescription = given.signature_description != nullptr ? given.signature_description : "Digital signature";
+    }
+};
+
+} // namespace folio_finish
+
+#endif

@@ -1,0 +1,249 @@
+// The structure tree, finished one element at a time from the file's text.
+#ifndef FOLIO_STRUCTURE_STREAM_HH
+#define FOLIO_STRUCTURE_STREAM_HH
+
+// qpdf 11: use std::shared_ptr throughout, not the deprecated PointerHolder.
+#ifndef POINTERHOLDER_TRANSITION
+#define POINTERHOLDER_TRANSITION 4
+#endif
+#include "DocumentWriter.hh"
+#include "FileAssembler.hh"
+#include "ObjectHelpers.hh"
+#include "PDFObjectText.hh"
+#include "folio_pdf_finish.h"
+
+#include <qpdf/QPDFObjectHandle.hh>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace folio_finish {
+
+/// The structure tree finished one element at a time from the file's text: /Alt on figures and
+/// links, /Scope on header cells, /ColSpan on cells across columns, split tables (one Table
+/// element per page) joined into one Table element. No element becomes a qpdf object, so memory does not grow with the number of elements
+/// (a tagged table of 100,000 rows has 600,000 of them). Elements are visited depth first in
+/// document order; an element is kept only while its subtree is visited, and a split table's
+/// first part until its last part has been seen.
+class StructureStream {
+  public:
+    explicit StructureStream(DocumentWriter &writer) : writer(writer) {}
+
+    /// Finishes every element under `treeRoot` (a qpdf object: the root alone is small), the
+    /// structure tree of one part described by `part`; its top-level elements join the document's.
+    void runPart(QPDFObjectHandle treeRoot, folio_pdf_part const &part, FileAssembler &partFile) {
+        this->part = &part;
+        file = &partFile;
+        figures = tables = links = cells = spanning = 0;
+        carriedAlias = 0;
+        for (auto &kid : kidsOf(treeRoot)) {
+            int number = kid.isIndirect() ? kid.getObjGen().getObj() : 0;
+            Element element = number > 0 ? read(number) : Element{};
+            if (!element.role.empty() && visit(element, 1, 0, false)) continue;
+            writer.topLevelKids.push_back(file->renumbered(kid.unparse()));
+        }
+        carryTable();
+        if (figures != part.figure_count) {
+            throw std::runtime_error(
+                "the structure tree has " + std::to_string(figures) + " figures but " + std::to_string(part.figure_count) +
+                " were drawn");
+        }
+        if (tables != part.table_count) {
+            throw std::runtime_error(
+                "the structure tree has " + std::to_string(tables) + " tables but " + std::to_string(part.table_count) +
+                " were drawn");
+        }
+        file = nullptr;
+    }
+
+    /// Writes the table still open when the document ends.
+    void finish() { closeTable(); }
+
+  private:
+    /// One element as the file has it: its number, its dictionary's text and its role (/S);
+    /// no role for an object that is not a structure element.
+    struct Element {
+        int number = 0;
+        std::string text;
+        std::string role;
+        /// Where the value of /K is in `text` (empty when it has none).
+        size_t kidsStart = 0;
+        size_t kidsEnd = 0;
+    };
+
+    DocumentWriter &writer;
+    folio_pdf_part const *part = nullptr;
+    FileAssembler *file = nullptr;
+    size_t figures = 0;
+    size_t tables = 0;
+    size_t links = 0;
+    size_t cells = 0;
+    size_t spanning = 0;
+    /// The open split table: its first part (written when the table ends) and every row of its parts.
+    Element tableFirst;
+    std::vector<std::string> tableRows;
+    /// Whether the open table began in an earlier part: then its first part and the rows of earlier
+    /// parts (`tableRows` up to `rowsCarried`) are numbered as the finished file is, and
+    /// `carriedAlias` is the number that stands for the first part in this part (0 until needed).
+    bool carried = false;
+    size_t rowsCarried = 0;
+    int carriedAlias = 0;
+
+    /// At the end of a part, an open table is numbered as the finished file is: later parts add rows.
+    void carryTable() {
+        if (tableFirst.number == 0) return;
+        if (!carried) {
+            tableFirst.text = file->renumbered(tableFirst.text);
+            int local = tableFirst.number;
+            tableFirst.number = file->outputNumber(local);
+            file->skip(local);
+            carried = true;
+        }
+        for (; rowsCarried < tableRows.size(); ++rowsCarried) tableRows[rowsCarried] = file->renumbered(tableRows[rowsCarried]);
+    }
+
+    Element read(int number) {
+        Element element;
+        element.number = number;
+        element.text = std::string(file->body(number));
+        if (element.text.empty()) return element;
+        size_t closing = 0;
+        std::vector<folio_text::Entry> entries = folio_text::entries(element.text, closing);
+        folio_text::Entry const *role = folio_text::find(entries, "/S");
+        folio_text::Entry const *type = folio_text::find(entries, "/Type");
+        bool structure = type == nullptr || element.text.compare(type->valueStart, type->end - type->valueStart, "/StructElem") == 0;
+        if (role != nullptr && structure) element.role = element.text.substr(role->valueStart, role->end - role->valueStart);
+        if (folio_text::Entry const *kids = folio_text::find(entries, "/K")) {
+            element.kidsStart = kids->valueStart;
+            element.kidsEnd = kids->end;
+        }
+        return element;
+    }
+
+    /// Writes the open split table's first part with the rows of all its parts.
+    void closeTable() {
+        if (tableFirst.number == 0) return;
+        if (carried && file != nullptr) carryTable();
+        std::string kids = "[";
+        for (auto const &row : tableRows) kids += " " + row;
+        kids += " ]";
+        folio_text::setEntry(tableFirst.text, "/K", kids);
+        if (carried) writer.write(tableFirst.number, tableFirst.text);
+        else file->replaceBody(tableFirst.number, tableFirst.text);
+        tableFirst = Element{};
+        tableRows.clear();
+        carried = false;
+        rowsCarried = 0;
+        carriedAlias = 0;
+    }
+
+    /// Finishes `element` and its subtree; `movedTo` is the element it now belongs to (a row of a
+    /// later part of a split table), or 0; `rowOfHeaders` whether all its siblings are header cells.
+    /// Returns true when the element leaves the tree (a later part of a split table).
+    bool visit(Element &element, int depth, int movedTo, bool rowOfHeaders) {
+        if (depth > 512) throw std::runtime_error("structure: the tree is deeper than 512 levels");
+        // The children as the file has them, before this element's text changes.
+        std::string kidsText = element.text.substr(element.kidsStart, element.kidsEnd - element.kidsStart);
+        bool changed = false;
+        if (movedTo != 0) {
+            folio_text::setEntry(element.text, "/P", folio_text::reference(movedTo));
+            changed = true;
+        }
+        std::string_view role = element.role;
+        bool removed = false;
+        bool firstPart = false;
+        if (role == "/Figure") {
+            if (figures < part->figure_count && part->figure_alternatives[figures] != nullptr) {
+                folio_text::setEntry(element.text, "/Alt", QPDFObjectHandle::newUnicodeString(part->figure_alternatives[figures]).unparse());
+                changed = true;
+            }
+            ++figures;
+        } else if (role == "/Link") {
+            // A link's text is drawn in the Span before it (Cairo marks content only in leaf
+            // elements), so the Link element says what it links: the link's own words.
+            if (links < part->link_count && part->link_descriptions[links] != nullptr) {
+                folio_text::setEntry(element.text, "/Alt", QPDFObjectHandle::newUnicodeString(part->link_descriptions[links]).unparse());
+                changed = true;
+            }
+            ++links;
+        } else if (role == "/TH" || role == "/TD") {
+            std::string attributes;
+            if (role == "/TH") attributes += std::string(" /Scope ") + (rowOfHeaders ? "/Column" : "/Row");
+            // A cell across columns says so, so that every row fills the table's grid.
+            while (spanning < part->spanning_count && part->spanning_cells[spanning] < cells) ++spanning;
+            if (spanning < part->spanning_count && part->spanning_cells[spanning] == cells) {
+                attributes += " /ColSpan " + std::to_string(part->spanning_columns[spanning]);
+            }
+            ++cells;
+            if (!attributes.empty()) {
+                folio_text::setEntry(element.text, "/A", "<< /O /Table" + attributes + " >>");
+                changed = true;
+            }
+        } else if (role == "/Table") {
+            bool continues = tables < part->table_count && part->table_continues[tables] != 0;
+            ++tables;
+            if (continues && tableFirst.number != 0) {
+                removed = true;
+                if (carried && carriedAlias == 0) carriedAlias = file->alias(tableFirst.number);
+                movedTo = carried ? carriedAlias : tableFirst.number;
+            } else {
+                closeTable();
+                firstPart = true;
+            }
+        }
+        if (!removed && role != "/Table") movedTo = 0;
+
+        // The children: read first, so that a row knows whether all its cells are headers.
+        std::vector<folio_text::Item> items = folio_text::items(kidsText);
+        std::vector<Element> kids(items.size());
+        bool allHeaders = true;
+        bool anyElement = false;
+        for (size_t index = 0; index < items.size(); ++index) {
+            if (items[index].kind != folio_text::Item::Kind::reference) continue;
+            kids[index] = read(static_cast<int>(items[index].number));
+            if (kids[index].role.empty()) continue;
+            anyElement = true;
+            if (kids[index].role != "/TH") allHeaders = false;
+        }
+        std::vector<std::string> keptItems;
+        bool kidRemoved = false;
+        for (size_t index = 0; index < items.size(); ++index) {
+            std::string itemText(kidsText.substr(items[index].start, items[index].end - items[index].start));
+            bool gone = false;
+            if (!kids[index].role.empty()) {
+                int kidMovedTo = removed ? movedTo : 0;
+                gone = visit(kids[index], depth + 1, kidMovedTo, anyElement && allHeaders);
+            }
+            if (gone) {
+                kidRemoved = true;
+            } else {
+                keptItems.push_back(std::move(itemText));
+            }
+        }
+        if (removed) {
+            for (auto &item : keptItems) tableRows.push_back(std::move(item));
+            file->remove(element.number);
+            return true;
+        }
+        if (firstPart) {
+            tableRows = std::move(keptItems);
+            tableFirst = std::move(element);
+            return false;
+        }
+        if (kidRemoved) {
+            std::string kids = "[";
+            for (auto const &item : keptItems) kids += " " + item;
+            kids += " ]";
+            folio_text::setEntry(element.text, "/K", kids);
+            changed = true;
+        }
+        if (changed) file->replaceBody(element.number, element.text);
+        return false;
+    }
+};
+
+} // namespace folio_finish
+
+#endif
