@@ -286,6 +286,26 @@ struct folio_pdf_assembly {
 
     explicit folio_pdf_assembly(folio_pdf_finishing const &given) : finishing(given), writer(finishing), structure(writer) {}
 
+    /// Runs `step` and returns 0; after a failure, now or in an earlier step, returns 1 with a
+    /// one-line reason in `message`. A failed assembly takes no further step.
+    template <typename Step> int attempt(char *message, size_t capacity, Step const &step) {
+        if (failed) {
+            copyMessage("an earlier part could not be finished", message, capacity);
+            return 1;
+        }
+        try {
+            step();
+            return 0;
+        } catch (std::exception &error) {
+            failed = true;
+            copyMessage(error.what(), message, capacity);
+        } catch (...) {
+            failed = true;
+            copyMessage("qpdf failed", message, capacity);
+        }
+        return 1;
+    }
+
     /// Finishes one part written by Cairo and copies it into the document.
     void add(folio_pdf_part const &part, std::string_view cairo) {
         auto document = std::make_unique<QPDF>();
@@ -388,44 +408,18 @@ extern "C" folio_pdf_assembly *folio_pdf_assembly_create(const folio_pdf_finishi
 extern "C" int folio_pdf_assembly_add(
     folio_pdf_assembly *assembly, const folio_pdf_part *part, const unsigned char *pdf, size_t length, char *message,
     size_t message_capacity) {
-    if (assembly->failed) {
-        copyMessage("an earlier part could not be finished", message, message_capacity);
-        return 1;
-    }
-    try {
+    return assembly->attempt(message, message_capacity, [&] {
         assembly->add(*part, std::string_view(reinterpret_cast<char const *>(pdf), length));
-        return 0;
-    } catch (std::exception &error) {
-        assembly->failed = true;
-        copyMessage(error.what(), message, message_capacity);
-        return 1;
-    } catch (...) {
-        assembly->failed = true;
-        copyMessage("qpdf failed", message, message_capacity);
-        return 1;
-    }
+    });
 }
 
 extern "C" int folio_pdf_assembly_finish(
     folio_pdf_assembly *assembly, const folio_pdf_outline *outlines, size_t outline_count, folio_pdf_output **output,
     char *message, size_t message_capacity) {
-    if (assembly->failed) {
-        copyMessage("an earlier part could not be finished", message, message_capacity);
-        return 1;
-    }
-    try {
+    return assembly->attempt(message, message_capacity, [&] {
         assembly->structure.finish();
         *output = assembly->writer.finish(outlines, outline_count).release();
-        return 0;
-    } catch (std::exception &error) {
-        assembly->failed = true;
-        copyMessage(error.what(), message, message_capacity);
-        return 1;
-    } catch (...) {
-        assembly->failed = true;
-        copyMessage("qpdf failed", message, message_capacity);
-        return 1;
-    }
+    });
 }
 
 extern "C" void folio_pdf_assembly_free(folio_pdf_assembly *assembly) { delete assembly; }

@@ -16,6 +16,23 @@ bool isDelimiter(char byte) {
     }
 }
 
+/// Where the literal string starting at `position` (its opening parenthesis) ends, after its
+/// closing one: nested parentheses count, a backslash escapes the next byte. npos when it does not end.
+size_t endOfLiteralString(std::string_view text, size_t position) {
+    int depth = 0;
+    while (position < text.size()) {
+        char character = text[position];
+        if (character == '\\') {
+            position += 2;
+            continue;
+        }
+        ++position;
+        if (character == '(') ++depth;
+        if (character == ')' && --depth == 0) return position;
+    }
+    return std::string_view::npos;
+}
+
 /// The tokens of PDF object syntax, one at a time.
 class Lexer {
   public:
@@ -53,18 +70,9 @@ class Lexer {
             return {Kind::string, start, position};
         }
         if (byte == '(') {
-            int depth = 0;
-            while (position < text.size()) {
-                char character = text[position];
-                if (character == '\\') {
-                    position += 2;
-                    continue;
-                }
-                ++position;
-                if (character == '(') ++depth;
-                if (character == ')' && --depth == 0) return {Kind::string, start, position};
-            }
-            throw std::runtime_error("structure: a string does not end");
+            position = endOfLiteralString(text, position);
+            if (position == std::string_view::npos) throw std::runtime_error("structure: a string does not end");
+            return {Kind::string, start, position};
         }
         if (byte == '/') {
             ++position;
@@ -212,17 +220,8 @@ void appendRenumbered(std::string &out, std::string_view body, std::vector<int> 
     while (position < length) {
         char byte = body[position];
         if (byte == '(') {
-            int depth = 0;
-            while (position < length) {
-                char character = body[position];
-                if (character == '\\') {
-                    position += 2;
-                    continue;
-                }
-                ++position;
-                if (character == '(') ++depth;
-                if (character == ')' && --depth == 0) break;
-            }
+            position = endOfLiteralString(body, position);
+            if (position == std::string_view::npos) position = length;
         } else if (byte == '<') {
             if (position + 1 < length && body[position + 1] == '<') {
                 position += 2;
