@@ -213,11 +213,28 @@ class FileAssembler {
                                                               : unparseDictionary(changed->second, extra->second);
                 writer.writeRenumbered(output, text, numbers);
             } else if (std::string_view copied = body(number); !copied.empty()) {
-                writer.writeRenumbered(output, copied, numbers);
+                std::string font;
+                writer.writeRenumbered(output, withIdentityMap(copied, font) ? std::string_view(font) : copied, numbers);
             } else {
                 writer.write(output, "null");
             }
         }
+    }
+
+    /// Gives an embedded TrueType CID font an explicit `/CIDToGIDMap /Identity` (ISO 14289-1
+    /// 7.21.3.2, ISO 19005-2 6.2.11.3.2; Matterhorn 31-008): Cairo numbers a subset's glyphs as its
+    /// CIDs, so the map is the identity, but Cairo leaves the entry out. True, with the font's
+    /// dictionary in `font`, when `text` (an object's text) is such a font without the entry.
+    static bool withIdentityMap(std::string_view text, std::string &font) {
+        if (text.find("/CIDFontType2") == std::string_view::npos || text.find("stream") != std::string_view::npos) return false;
+        font = std::string(text);
+        size_t closing = 0;
+        std::vector<folio_text::Entry> entries = folio_text::entries(font, closing);
+        folio_text::Entry const *subtype = folio_text::find(entries, "/Subtype");
+        if (subtype == nullptr || font.compare(subtype->valueStart, subtype->end - subtype->valueStart, "/CIDFontType2") != 0) return false;
+        if (folio_text::find(entries, "/CIDToGIDMap") != nullptr) return false;
+        folio_text::setEntry(font, "/CIDToGIDMap", "/Identity");
+        return true;
     }
 
   private:

@@ -78,49 +78,12 @@ void markArtifacts(QPDFPageObjectHelper &page, FileAssembler &file) {
     }
 }
 
-/// Gives every embedded TrueType CID font an explicit `/CIDToGIDMap /Identity` (ISO 14289-1
-/// 7.21.3.2, ISO 19005-2 6.2.11.3.2; Matterhorn 31-008). Cairo numbers a subset's glyphs as its
-/// CIDs, so the map is the identity, but Cairo leaves the entry out. Fonts are found through the
-/// resources of `page` and of the form XObjects it draws, each dictionary visited once.
-void finishFonts(QPDFObjectHandle resources, std::set<QPDFObjGen> &visited, FileAssembler &file, int depth = 0) {
-    if (!resources.isDictionary() || depth > 8) return;
-    if (resources.isIndirect() && !visited.insert(resources.getObjGen()).second) return;
-    QPDFObjectHandle fonts = resources.getKey("/Font");
-    if (fonts.isDictionary() && (!fonts.isIndirect() || visited.insert(fonts.getObjGen()).second)) {
-        for (auto const &key : fonts.getKeys()) {
-            QPDFObjectHandle font = fonts.getKey(key);
-            if (!font.isDictionary() || !hasName(font, "/Subtype", "/Type0")) continue;
-            if (font.isIndirect() && !visited.insert(font.getObjGen()).second) continue;
-            QPDFObjectHandle descendants = font.getKey("/DescendantFonts");
-            if (!descendants.isArray()) continue;
-            for (int index = 0; index < descendants.getArrayNItems(); ++index) {
-                QPDFObjectHandle descendant = descendants.getArrayItem(index);
-                if (!hasName(descendant, "/Subtype", "/CIDFontType2") || descendant.hasKey("/CIDToGIDMap")) continue;
-                descendant.replaceKey("/CIDToGIDMap", QPDFObjectHandle::newName("/Identity"));
-                if (descendant.isIndirect()) file.rewrite(descendant);
-                else if (descendants.isIndirect()) file.rewrite(descendants);
-                else file.rewrite(font);
-            }
-        }
-    }
-    QPDFObjectHandle objects = resources.getKey("/XObject");
-    if (!objects.isDictionary()) return;
-    for (auto const &key : objects.getKeys()) {
-        QPDFObjectHandle object = objects.getKey(key);
-        if (!object.isStream() || !hasName(object.getDict(), "/Subtype", "/Form")) continue;
-        if (!visited.insert(object.getObjGen()).second) continue;
-        finishFonts(object.getDict().getKey("/Resources"), visited, file, depth + 1);
-    }
-}
-
-/// /Contents on every link annotation, /Tabs /S on every page, artifacts in the content, fonts'
-
-/// /Contents on every link annotation, /Tabs /S on every page, artifacts in the content, fonts'
-/// CIDToGIDMap; keys of the parent tree moved by `keyBase` (the part's place in the document's);
-/// each page's number in the finished file added to the document's pages.
+/// /Contents on every link annotation, /Tabs /S on every page, artifacts in the content; keys of
+/// the parent tree moved by `keyBase` (the part's place in the document's); each page's number in
+/// the finished file added to the document's pages. (Fonts get their /CIDToGIDMap as they are
+/// copied: `FileAssembler::withIdentityMap`.)
 void finishPages(QPDF &pdf, folio_pdf_part const &part, bool tagged, long long keyBase, FileAssembler &file, DocumentWriter &writer) {
     size_t links = 0;
-    std::set<QPDFObjGen> visitedResources;
     auto moveKey = [keyBase](QPDFObjectHandle object, char const *key) {
         QPDFObjectHandle value = object.getKey(key);
         if (value.isInteger()) object.replaceKey(key, QPDFObjectHandle::newInteger(value.getIntValue() + keyBase));
@@ -129,7 +92,6 @@ void finishPages(QPDF &pdf, folio_pdf_part const &part, bool tagged, long long k
         QPDFObjectHandle object = page.getObjectHandle();
         if (!object.isIndirect()) throw std::runtime_error("a page that is not an indirect object");
         writer.pages.push_back(file.outputNumber(object.getObjGen().getObj()));
-        finishFonts(object.getKey("/Resources"), visitedResources, file);
         if (tagged) object.replaceKey("/Tabs", QPDFObjectHandle::newName("/S"));
         moveKey(object, "/StructParents");
         file.rewrite(object);
