@@ -95,13 +95,14 @@ struct LineChartLayout {
         frame.drawBackground(on: canvas)
         let thresholds = ThresholdPainter(thresholds: chart.thresholds, context: context)
         thresholds.draw(on: canvas, frame: frame)
-        drawReferenceLines(on: canvas, frame: frame, xFraction: xFraction)
+        let referenceLabels = drawReferenceLines(on: canvas, frame: frame, xFraction: xFraction)
 
         // A hard axis range cuts lines and points off at the plot's edge.
         let clips = yScale.clips || xClips || (secondary?.scale.clips ?? false)
         if clips { canvas.beginClip(frame.plot) }
-        // What the threshold labels keep clear of: every line and its points.
+        // What the threshold labels keep clear of: every line and its points, the reference lines' labels.
         var marks = PlotMarks()
+        for label in referenceLabels { marks.add(label) }
         for (index, plot) in line.plots.enumerated() {
             canvas.beginGroup()
             drawPlot(
@@ -115,8 +116,10 @@ struct LineChartLayout {
         return canvas.drawing(size: Size(width, height), description: description)
     }
 
-    private func drawReferenceLines(on canvas: Canvas, frame: PlotFrame, xFraction: (Double) -> Double) {
+    /// Draws the reference lines and their labels; returns where the labels are.
+    private func drawReferenceLines(on canvas: Canvas, frame: PlotFrame, xFraction: (Double) -> Double) -> [Rect] {
         let plot = frame.plot
+        var labels: [Rect] = []
         for reference in line.referenceLines {
             let tint = reference.tint ?? theme.muted
             let style = StrokeStyle(color: tint, width: 0.8, dash: reference.dashed ? [3, 3] : [])
@@ -126,21 +129,24 @@ struct LineChartLayout {
                 guard y >= plot.y - 0.01, y <= plot.maxY + 0.01 else { continue }
                 canvas.line(from: Point(plot.x, y), to: Point(plot.maxX, y), style: style)
                 if let label = reference.label {
-                    canvas.draw(
-                        text: context.text.item(
-                            label, font: context.tickFont, color: tint.readable(on: .white), x: plot.x + 3,
-                            top: Swift.max(plot.y, y - context.lineHeight(context.tickFont) - 1)))
+                    let item = context.text.item(
+                        label, font: context.tickFont, color: tint.readable(on: .white), x: plot.x + 3,
+                        top: Swift.max(plot.y, y - context.lineHeight(context.tickFont) - 1))
+                    canvas.draw(text: item)
+                    labels.append(item.frame)
                 }
             case .x:
                 let x = frame.x(xFraction(reference.value))
                 guard x >= plot.x - 0.01, x <= plot.maxX + 0.01 else { continue }
                 canvas.line(from: Point(x, plot.y), to: Point(x, plot.maxY), style: style)
                 if let label = reference.label {
-                    canvas.draw(
-                        text: context.text.item(label, font: context.tickFont, color: tint.readable(on: .white), x: x + 3, top: plot.y))
+                    let item = context.text.item(label, font: context.tickFont, color: tint.readable(on: .white), x: x + 3, top: plot.y)
+                    canvas.draw(text: item)
+                    labels.append(item.frame)
                 }
             }
         }
+        return labels
     }
 
     private func drawPlot(
