@@ -17,6 +17,7 @@
 #include <qpdf/QPDFObjectHandle.hh>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -213,16 +214,16 @@ class DocumentWriter {
     folio_pdf_output output;
     bool started = false;
     int nextNumber = 1;
-    /// Where each object starts in `output`, by number (0: not written).
-    std::vector<size_t> positions;
+    /// Where each object is, by number, in one word (a long document has millions of objects):
+    /// 0 not written; `offset << 2 | 1` written at `offset` of `output`; `(stream << 16 | index) << 2 | 2`
+    /// the `index`th object of object stream `stream`.
+    std::vector<uint64_t> locations;
     std::vector<std::tuple<long long, long long, int>> parentTreeLeaves;
     std::string scratch;
     /// The object stream being filled: its objects' numbers, its index ("number offset …") and its objects.
     std::vector<int> pendingNumbers;
     std::string pendingIndex;
     std::string pendingObjects;
-    /// For each object in an object stream, the stream's number and the object's index in it.
-    std::vector<std::pair<int, int>> inStream;
     /// Objects that must not go into an object stream (1), by number.
     std::vector<unsigned char> keptPlain;
 
@@ -244,9 +245,8 @@ class DocumentWriter {
         writePlain(stream, "<< /Type /ObjStm /N " + std::to_string(pendingNumbers.size()) + " /First " +
                                std::to_string(pendingIndex.size()) + " /Length " + std::to_string(packed.size()) +
                                " /Filter /FlateDecode >>\nstream\n" + packed + "\nendstream");
-        if (inStream.size() < static_cast<size_t>(nextNumber)) inStream.resize(static_cast<size_t>(nextNumber) + 1024, {0, 0});
         for (size_t index = 0; index < pendingNumbers.size(); ++index) {
-            inStream[static_cast<size_t>(pendingNumbers[index])] = {stream, static_cast<int>(index)};
+            locate(pendingNumbers[index], ((static_cast<uint64_t>(stream) << 16 | index) << 2) | 2);
         }
         pendingNumbers.clear();
         pendingIndex.clear();
@@ -256,8 +256,13 @@ class DocumentWriter {
     void record(int number) {
         if (!started) throw std::logic_error("an object before the file's header");
         if (number <= 0 || number >= nextNumber) throw std::logic_error("an object number that was not allocated");
-        if (positions.size() < static_cast<size_t>(nextNumber)) positions.resize(static_cast<size_t>(nextNumber) + 1024, 0);
-        positions[static_cast<size_t>(number)] = output.size;
+        locate(number, (static_cast<uint64_t>(output.size) << 2) | 1);
+    }
+
+    void locate(int number, uint64_t location) {
+        auto index = static_cast<size_t>(number);
+        if (locations.size() <= index) locations.resize(std::max(index + 1, locations.size() + locations.size() / 2 + 1024), 0);
+        locations[index] = location;
     }
 
     /// The bookmarks as an outline tree, closed (as Cairo writes them): the number of its root.
@@ -361,12 +366,11 @@ class DocumentWriter {
             entries += static_cast<char>(third & 0xFF);
         };
         for (int number = 0; number < nextNumber; ++number) {
-            auto position = static_cast<size_t>(number);
-            size_t offset = position < positions.size() ? positions[position] : 0;
-            std::pair<int, int> stream = position < inStream.size() ? inStream[position] : std::pair<int, int>{0, 0};
+            auto index = static_cast<size_t>(number);
+            uint64_t location = index < locations.size() ? locations[index] : 0;
             if (number == xrefNumber) entry(1, xref, 0);
-            else if (offset != 0) entry(1, offset, 0);
-            else if (stream.first != 0) entry(2, static_cast<unsigned long long>(stream.first), static_cast<unsigned int>(stream.second));
+            else if ((location & 3) == 1) entry(1, location >> 2, 0);
+            else if ((location & 3) == 2) entry(2, location >> 18, static_cast<unsigned int>((location >> 2) & 0xFFFF));
             else entry(0, 0, number == 0 ? 65535 : 0);
         }
         std::string packed = deflate.compress(entries);
