@@ -30,15 +30,31 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-guard let lines = try? String(contentsOf: benchDirectory.appendingPathComponent("patients-1000.jsonl"), encoding: .utf8),
+/// The first `count` lines of the file at `url`, read a block at a time: a child process measured for
+/// its memory holds the records it renders, not the whole file (as the C program reads its lines).
+func firstLines(of url: URL, count: Int) -> [Data]? {
+    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+    defer { try? handle.close() }
+    var lines: [Data] = []
+    var pending = Data()
+    while lines.count < count, let block = try? handle.read(upToCount: 1 << 16), !block.isEmpty {
+        pending.append(block)
+        while lines.count < count, let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(Data(pending[pending.startIndex..<end]))
+            pending = Data(pending[pending.index(after: end)...])
+        }
+    }
+    if lines.count < count, !pending.isEmpty { lines.append(pending) }
+    return lines
+}
+
+guard let lines = firstLines(of: benchDirectory.appendingPathComponent("patients-1000.jsonl"), count: 50),
     let logo = try? Data(contentsOf: benchDirectory.appendingPathComponent("logo.png"))
 else {
     fail("cannot read patients-1000.jsonl and logo.png in \(benchDirectory.path)")
 }
 let decoder = JSONDecoder()
-let records: [W1Report.Record] = lines.split(separator: "\n").prefix(50).compactMap { line in
-    try? decoder.decode(W1Report.Record.self, from: Data(line.utf8))
-}
+let records: [W1Report.Record] = lines.compactMap { line in try? decoder.decode(W1Report.Record.self, from: line) }
 guard !records.isEmpty else { fail("no patient records decoded") }
 if isChild {
     do {
