@@ -29,10 +29,13 @@ class Deflate {
     Deflate(Deflate const &) = delete;
     Deflate &operator=(Deflate const &) = delete;
 
-    std::string compress(std::string const &data) {
-        std::string out(libdeflate_zlib_compress_bound(compressor, data.size()), '\0');
-        size_t size = libdeflate_zlib_compress(compressor, data.data(), data.size(), out.data(), out.size());
-        if (size == 0) throw std::runtime_error("libdeflate could not compress page content");
+    std::string compress(std::string const &data) { return compress(data.data(), data.size()); }
+
+    /// The `length` bytes at `data`, zlib-compressed.
+    std::string compress(void const *data, size_t length) {
+        std::string out(libdeflate_zlib_compress_bound(compressor, length), '\0');
+        size_t size = libdeflate_zlib_compress(compressor, data, length, out.data(), out.size());
+        if (size == 0) throw std::runtime_error("libdeflate could not compress a stream");
         out.resize(size);
         return out;
     }

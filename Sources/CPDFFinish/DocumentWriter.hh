@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -356,28 +357,41 @@ class DocumentWriter {
             id += hex[byte >> 4];
             id += hex[byte & 15];
         }
-        // Each entry: a type byte, five bytes (offset, or object stream number), two bytes (index).
-        std::string entries;
-        entries.reserve(static_cast<size_t>(nextNumber) * 8);
-        auto entry = [&entries](int type, unsigned long long second, unsigned int third) {
-            entries += static_cast<char>(type);
-            for (int shift = 32; shift >= 0; shift -= 8) entries += static_cast<char>((second >> shift) & 0xFF);
-            entries += static_cast<char>((third >> 8) & 0xFF);
-            entries += static_cast<char>(third & 0xFF);
-        };
+        // Each entry: a type byte, five bytes (offset, or object stream number), two bytes (index):
+        // eight bytes, written over the object's own location word (a long document has millions).
+        locations.resize(static_cast<size_t>(nextNumber), 0);
         for (int number = 0; number < nextNumber; ++number) {
             auto index = static_cast<size_t>(number);
-            uint64_t location = index < locations.size() ? locations[index] : 0;
-            if (number == xrefNumber) entry(1, xref, 0);
-            else if ((location & 3) == 1) entry(1, location >> 2, 0);
-            else if ((location & 3) == 2) entry(2, location >> 18, static_cast<unsigned int>((location >> 2) & 0xFFFF));
-            else entry(0, 0, number == 0 ? 65535 : 0);
+            uint64_t location = locations[index];
+            int type = 0;
+            uint64_t second = 0;
+            uint64_t third = number == 0 ? 65535 : 0;
+            if (number == xrefNumber || (location & 3) == 1) {
+                type = 1;
+                second = number == xrefNumber ? xref : location >> 2;
+                third = 0;
+            } else if ((location & 3) == 2) {
+                type = 2;
+                second = location >> 18;
+                third = (location >> 2) & 0xFFFF;
+            }
+            unsigned char bytes[8] = {
+                static_cast<unsigned char>(type),          static_cast<unsigned char>(second >> 32),
+                static_cast<unsigned char>(second >> 24),  static_cast<unsigned char>(second >> 16),
+                static_cast<unsigned char>(second >> 8),   static_cast<unsigned char>(second),
+                static_cast<unsigned char>(third >> 8),    static_cast<unsigned char>(third)};
+            std::memcpy(&locations[index], bytes, 8);
         }
-        std::string packed = deflate.compress(entries);
+        std::string packed = deflate.compress(locations.data(), locations.size() * 8);
+        locations.clear();
+        locations.shrink_to_fit();
         std::string dictionary = "<< /Type /XRef /Size " + std::to_string(nextNumber) + " /W [ 1 5 2 ] /Root " + folio_text::reference(root);
         if (info != 0) dictionary += " /Info " + folio_text::reference(info);
         dictionary += " /ID [<" + id + "><" + id + ">] /Length " + std::to_string(packed.size()) + " /Filter /FlateDecode >>";
-        writePlain(xrefNumber, dictionary + "\nstream\n" + packed + "\nendstream");
+        // Not recorded: its entry, written above, says where it starts.
+        output.append(std::to_string(xrefNumber) + " 0 obj\n" + dictionary + "\nstream\n");
+        output.append(packed);
+        output.append("\nendstream\nendobj\n");
         output.append("startxref\n" + std::to_string(xref) + "\n%%EOF\n");
     }
 };
