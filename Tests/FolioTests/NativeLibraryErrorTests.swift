@@ -63,6 +63,37 @@ final class NativeLibraryErrorTests: XCTestCase {
         }
     }
 
+    /// A long render stopped by its deadline while a part is being finished on the second thread
+    /// stops (the thread is joined, the waiting part dropped), and the next render is whole.
+    func testARenderStoppedWhilePartsAreFinishedStopsCleanly() throws {
+        let rows = (1...2_000).map { ["Day \($0)", "\(60 + $0 % 40)", "note \($0)"] }
+        let document = Document(title: "Long", elements: [.table(Table(headers: ["Day", "Heart rate", "Note"], rows: rows))])
+        var options = RenderOptions()
+        options.pagesPerPart = 4
+        let whole = try document.pdf(options: options)
+        // Stopped once the second, the fifth and the last part are drawn: earlier parts are with the
+        // finishing thread or waiting for it.
+        let parts = (try TestSupport.pageTexts(whole).count + 3) / 4
+        XCTAssertGreaterThan(parts, 10)
+        for stopAt in [2, 5, parts] {
+            let drawn = Locked(0)
+            let stopping = RenderDeadline(
+                seconds: .infinity, stopRequested: { drawn.value >= stopAt },
+                activity: { step in if step == "finishing the PDF" { drawn.withLock { $0 += 1 } } })
+            XCTAssertThrowsError(
+                try RenderDeadline.$current.withValue(stopping) { try document.pdf(options: options) }, "stopped at part \(stopAt)"
+            ) { error in XCTAssertTrue(error is RenderDeadline.Expired, "\(error)") }
+            XCTAssertEqual(drawn.value, stopAt)
+        }
+        let pdf = try document.pdf(options: options)
+        XCTAssertEqual(pdf.count, whole.count)
+        let pages = try TestSupport.pageTexts(pdf)
+        XCTAssertGreaterThan(pages.count, 40)
+        XCTAssertTrue(pages.last?.contains("Day 2000") == true)
+        let file = try TestSupport.temporaryFile(pdf, name: "after-stops.pdf")
+        XCTAssertEqual(try TestSupport.run("qpdf", ["--check", file.path]).status, 0)
+    }
+
     func testALibraryErrorCrossesTheWorkerChannelWhole() {
         let sent = NativeLibraryError(.cairo, operation: "drawing the PDF", status: 23, reason: "invalid size")
         let received = RenderWorker.error(in: RenderWorker.errorAnswer(sent))
