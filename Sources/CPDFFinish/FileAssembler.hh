@@ -58,7 +58,7 @@ class FileAssembler {
         }
         if (count == 0) copyable = false;
         numbers.assign(offsets.size(), 0);
-        decided.assign(offsets.size(), 0);
+        fates.assign(offsets.size(), Fate::undecided);
     }
 
     /// Whether the file can be copied object by object.
@@ -78,9 +78,9 @@ class FileAssembler {
     /// before anything is written.
     void numberObjects() {
         for (size_t number = 1; number < offsets.size(); ++number) {
-            if (offsets[number] != absent && decided[number] == 0) {
+            if (offsets[number] != absent && fates[number] == Fate::undecided) {
                 numbers[number] = writer.allocate();
-                decided[number] = 1;
+                fates[number] = Fate::written;
             }
         }
     }
@@ -102,14 +102,14 @@ class FileAssembler {
     int alias(int number) {
         int local = nextNumber++;
         numbers.push_back(number);
-        decided.push_back(2);
+        fates.push_back(Fate::elsewhere);
         return local;
     }
 
     /// Object `number` is written elsewhere (by the structure pass, once a table that continues into
     /// later parts ends): not by this part.
     void skip(int number) {
-        if (number > 0 && static_cast<size_t>(number) < decided.size()) decided[static_cast<size_t>(number)] = 2;
+        if (number > 0 && static_cast<size_t>(number) < fates.size()) fates[static_cast<size_t>(number)] = Fate::elsewhere;
     }
 
     /// The text of object `number` as the file has it (between `obj` and `endobj`), without qpdf
@@ -178,7 +178,7 @@ class FileAssembler {
     int reserve() {
         int number = nextNumber++;
         numbers.push_back(writer.allocate());
-        decided.push_back(1);
+        fates.push_back(Fate::written);
         return number;
     }
 
@@ -199,7 +199,7 @@ class FileAssembler {
         computeEnds();
         for (int number = 1; number < nextNumber; ++number) {
             auto position = static_cast<size_t>(number);
-            if (decided[position] != 1 || numbers[position] == 0) continue;
+            if (fates[position] != Fate::written || numbers[position] == 0) continue;
             int output = numbers[position];
             if (removed.count(number) > 0) {
                 writer.write(output, "null");
@@ -247,15 +247,17 @@ class FileAssembler {
     static constexpr size_t absent = SIZE_MAX;
     std::vector<size_t> offsets;
     std::vector<size_t> ends;
-    /// Each object's number in the finished file (0: none), and whether it was numbered (0: not yet,
-    /// 1: written by this part, 2: written elsewhere or not at all).
+    /// What becomes of each object: not numbered yet, written by this part, or written elsewhere or
+    /// not at all (dropped, stood for by a document-wide object, a table finished in a later part).
+    enum class Fate : unsigned char { undecided, written, elsewhere };
+    /// Each object's number in the finished file (0: none) and its fate, by this part's number.
     std::vector<int> numbers;
-    std::vector<unsigned char> decided;
+    std::vector<Fate> fates;
 
     void decide(int number, int output) {
         if (number <= 0 || static_cast<size_t>(number) >= numbers.size()) return;
         numbers[static_cast<size_t>(number)] = output;
-        decided[static_cast<size_t>(number)] = 2;
+        fates[static_cast<size_t>(number)] = Fate::elsewhere;
     }
 
     /// Each object ends where the next one (by offset) starts, the last where the cross-reference

@@ -15,7 +15,6 @@
 #include "StructureStream.hh"
 
 #include <qpdf/Buffer.hh>
-#include <qpdf/Pl_Flate.hh>
 #include <qpdf/QPDF.hh>
 #include <qpdf/QPDFObjectHandle.hh>
 #include <qpdf/QPDFPageDocumentHelper.hh>
@@ -358,9 +357,6 @@ struct folio_pdf_assembly {
 
 extern "C" folio_pdf_assembly *folio_pdf_assembly_create(const folio_pdf_finishing *finishing) {
     try {
-        // Only the rewritten page content is compressed again (the rest is copied as it is):
-        // the fastest level keeps the finishing step a small part of a render.
-        Pl_Flate::setCompressionLevel(1);
         return new folio_pdf_assembly(*finishing);
     } catch (...) {
         return nullptr;

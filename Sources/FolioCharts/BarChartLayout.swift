@@ -351,8 +351,6 @@ struct BarChartLayout {
         }
         let extents = self.extents(scale: scale)
         let barsOffset: Double = rowGap / 2 + labelBand + (rowHeight - rowGap - labelBand - barsHeight) / 2
-        // What the threshold labels keep clear of: bars and the labels over them.
-        var marks = PlotMarks()
         for (s, series) in bar.series.enumerated() {
             canvas.beginGroup()
             let slot = Double(slotOfSeries[s])

@@ -179,9 +179,7 @@ struct LineChartLayout {
             }
         }()
         // The points as drawn (at most two a column); a joined line is added as it is stroked.
-        for run in thinnedRuns {
-            for point in run { marks.add(polyline: [point]) }
-        }
+        for run in thinnedRuns { marks.add(points: run) }
         if line.connect {
             if plot.fill {
                 let scale = plot.axis == .secondary ? (frame.secondary?.scale ?? frame.yScale) : frame.yScale

@@ -1,19 +1,23 @@
 import FolioGraphics
 
 /// What a chart drew on its plot — bars, capsules and value labels as rectangles, lines as
-/// polylines, in page coordinates — so that a label placed over the plot afterwards (a
+/// polylines, markers as points, in page coordinates — so that a label placed over the plot afterwards (a
 /// threshold's) can keep clear of the data.
 struct PlotMarks {
     private var rects: [Rect] = []
     private var polylines: [[Point]] = []
+    private var points: [Point] = []
 
     /// Adds a filled area (a bar, a capsule, a value label).
     mutating func add(_ rect: Rect) { rects.append(rect) }
 
-    /// Adds a line through `points` (a single point is a marker).
+    /// Adds a line through `points`.
     mutating func add(polyline points: [Point]) {
-        if !points.isEmpty { polylines.append(points) }
+        if points.count > 1 { polylines.append(points) } else { self.points += points }
     }
+
+    /// Adds markers (points drawn at a value).
+    mutating func add(points: [Point]) { self.points += points }
 
     /// Adds the lines of `path` as drawn (a curve by its chord), one polyline per subpath.
     mutating func add(path: Path) {
@@ -39,12 +43,8 @@ struct PlotMarks {
         var covered = rects.reduce(0) { $0 + PlotMarks.sharedArea($1, area) }
         let widened = area.insetBy(dx: -lineClearance, dy: -lineClearance)
         let marker = 4 * lineClearance * lineClearance
+        for point in points where widened.contains(point) { covered += marker }
         for line in polylines {
-            guard let first = line.first else { continue }
-            if line.count == 1 {
-                if PlotMarks.segment(first, first, crosses: widened) { covered += marker }
-                continue
-            }
             for (a, b) in zip(line, line.dropFirst()) where PlotMarks.segment(a, b, crosses: widened) { covered += marker }
         }
         return covered

@@ -83,7 +83,7 @@ struct RangeChartLayout {
                     marks.add(polyline: [Point(x, frame.y(sorted[0])), Point(x, frame.y(sorted[sorted.count - 1]))])
                 } else {
                     canvas.fill(.circle(center: Point(x, frame.y(sorted[0])), radius: 3.5), color: tint)
-                    marks.add(polyline: [Point(x, frame.y(sorted[0]))])
+                    marks.add(points: [Point(x, frame.y(sorted[0]))])
                 }
                 for value in sorted {
                     if let threshold = thresholds.exceeded(value, series: plot.title) {

@@ -37,23 +37,26 @@ struct ThresholdPainter {
             let (top, bottom) = edges(threshold, frame: frame)
             var rows = [top - height - 1, top + 1]
             if threshold.kind == .range { rows.append(bottom + 1) }
-            var candidates: [TextItem] = []
-            for row in rows where row >= plot.y - 0.01 && row + height <= plot.maxY + 0.01 {
-                let right = context.text.item(label, font: font, color: color, x: plot.maxX - 2, top: row, anchor: .end)
-                candidates.append(right)
-                candidates.append(context.text.item(label, font: font, color: color, x: plot.x + 2, top: row, anchor: .start))
-                // Then along the line, from the right, an eighth of the plot at a time.
-                let step = plot.width / 8
-                for index in 1..<8 where plot.maxX - 2 - Double(index) * step - right.frame.width >= plot.x + 2 {
-                    candidates.append(
-                        context.text.item(label, font: font, color: color, x: plot.maxX - 2 - Double(index) * step, top: row, anchor: .end))
-                }
-            }
+            // Measured once, at the first place; every other place moves it.
             let fallback = context.text.item(
                 label, font: font, color: color, x: plot.maxX - 2, top: Swift.max(plot.y, top - height - 1), anchor: .end)
+            let width = fallback.frame.width
+            var places: [Point] = []
+            for row in rows where row >= plot.y - 0.01 && row + height <= plot.maxY + 0.01 {
+                places.append(Point(plot.maxX - 2 - width, row))
+                places.append(Point(plot.x + 2, row))
+                // Then along the line, from the right, an eighth of the plot at a time.
+                let step = plot.width / 8
+                for index in 1..<8 where plot.maxX - 2 - Double(index) * step - width >= plot.x + 2 {
+                    places.append(Point(plot.maxX - 2 - Double(index) * step - width, row))
+                }
+            }
+            places.append(fallback.origin)
             // The first free place; where none is, the one covering least (another label counts four times).
             var best: (item: TextItem, covered: Double)?
-            for candidate in candidates + [fallback] {
+            for place in places {
+                var candidate = fallback
+                candidate.origin = place
                 let area = candidate.frame.insetBy(dx: -2, dy: 0)
                 let covered = marks.coverage(of: area) + 4 * placed.reduce(0) { $0 + PlotMarks.sharedArea($1, area) }
                 if best == nil || covered < (best?.covered ?? 0) { best = (candidate, covered) }

@@ -57,6 +57,11 @@ package struct Rect: Sendable, Hashable {
         x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
     }
 
+    /// Whether `point` lies in the rectangle or on its edge.
+    package func contains(_ point: Point) -> Bool {
+        point.x >= x && point.x <= maxX && point.y >= y && point.y <= maxY
+    }
+
     /// The rectangle shrunk by `dx` and `dy` on each side.
     package func insetBy(dx: Double, dy: Double) -> Rect {
         Rect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)

@@ -91,7 +91,7 @@ public struct PDFRenderer {
     private func drawPart(
         _ pages: Range<Int>, of layout: DocumentLayout, document: Document, text: PangoTextEngine, images: ImageSurfaceCache,
         navigation: Navigation
-    ) throws -> (PDFSink, StructureRecord) {
+    ) throws -> (Data, StructureRecord) {
         let sink = PDFSink()
         guard
             let pdfSurface = CairoSurface(
@@ -129,7 +129,7 @@ public struct PDFRenderer {
         cairo_surface_finish(surface)
         try CairoStatus.require(status, while: "drawing the PDF")
         try CairoStatus.require(cairo_surface_status(surface), while: "writing the PDF")
-        return (sink, canvas.structure)
+        return (sink.takeData(), canvas.structure)
     }
 
     private func setMetadata(_ document: Document, on surface: OpaquePointer) {
@@ -157,7 +157,8 @@ public struct PDFRenderer {
     }
 }
 
-/// Collects the PDF bytes Cairo writes, in C (`folio_byte_sink`).
+/// Collects the PDF bytes Cairo writes, in C (`folio_byte_sink`): Cairo writes a tagged page in
+/// thousands of small pieces, too many to append to a Swift `Data` one at a time.
 final class PDFSink {
     /// The sink Cairo's write function appends to.
     let pointer: UnsafeMutablePointer<folio_byte_sink>
@@ -173,6 +174,11 @@ final class PDFSink {
         pointer.deallocate()
     }
 
-    /// The bytes written so far, valid while the sink lives and nothing more is written.
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer.pointee.data, count: pointer.pointee.length) }
+    /// The bytes written so far, handed over without a copy (the `Data` frees them); the sink is empty after.
+    func takeData() -> Data {
+        guard let bytes = pointer.pointee.data else { return Data() }
+        let data = Data(bytesNoCopy: bytes, count: pointer.pointee.length, deallocator: .free)
+        pointer.pointee = folio_byte_sink(data: nil, length: 0, capacity: 0)
+        return data
+    }
 }

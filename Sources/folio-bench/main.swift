@@ -30,32 +30,22 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-/// The first `count` lines of the file at `url`, read a block at a time: a child process measured for
-/// its memory holds the records it renders, not the whole file (as the C program reads its lines).
-func firstLines(of url: URL, count: Int) -> [Data]? {
-    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-    defer { try? handle.close() }
-    var lines: [Data] = []
-    var pending = Data()
-    while lines.count < count, let block = try? handle.read(upToCount: 1 << 16), !block.isEmpty {
-        pending.append(block)
-        while lines.count < count, let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(Data(pending[pending.startIndex..<end]))
-            pending = Data(pending[pending.index(after: end)...])
+// The 50 records rendered, read as `folio batch` reads records (one line at a time): a child process
+// measured for its memory holds the records it renders, not the whole file, as the C program does.
+let records: [W1Report.Record] = {
+    guard let reader = try? RecordReader(path: benchDirectory.appendingPathComponent("patients-1000.jsonl").path) else { return [] }
+    var records: [W1Report.Record] = []
+    while records.count < 50, let record = try? reader.next() {
+        if case .success(let tree) = record.value, let decoded = try? tree.decoded(as: W1Report.Record.self) {
+            records.append(decoded)
         }
     }
-    if lines.count < count, !pending.isEmpty { lines.append(pending) }
-    return lines
+    return records
+}()
+guard let logo = try? Data(contentsOf: benchDirectory.appendingPathComponent("logo.png")) else {
+    fail("cannot read logo.png in \(benchDirectory.path)")
 }
-
-guard let lines = firstLines(of: benchDirectory.appendingPathComponent("patients-1000.jsonl"), count: 50),
-    let logo = try? Data(contentsOf: benchDirectory.appendingPathComponent("logo.png"))
-else {
-    fail("cannot read patients-1000.jsonl and logo.png in \(benchDirectory.path)")
-}
-let decoder = JSONDecoder()
-let records: [W1Report.Record] = lines.compactMap { line in try? decoder.decode(W1Report.Record.self, from: line) }
-guard !records.isEmpty else { fail("no patient records decoded") }
+guard !records.isEmpty else { fail("no patient records decoded from \(benchDirectory.path)/patients-1000.jsonl") }
 if isChild {
     do {
         try ScalingBenchmark.child(kind: arguments[3], size: Int(arguments[4]) ?? 1, resultPath: arguments[5], records: records, logo: logo)

@@ -1,3 +1,4 @@
+import FolioGraphics
 import Foundation
 import XCTest
 

@@ -130,51 +130,47 @@ final class SigningIntegrationTests: XCTestCase {
         let paragraph = "  - {type: paragraph, text: \"Resting heart rate 72 beats per minute.\"}\n"
         let plain = try write("plain.yaml", "title: Summary\nmetadata: {language: en}\nelements:\n" + paragraph)
 
+        /// `source` rendered to NAME.pdf in the folder with `arguments`; the render must succeed.
+        func signed(
+            _ name: String, _ source: String, _ arguments: [String], environment: [String: String] = [:], line: UInt = #line
+        ) throws -> URL {
+            let pdf = folder.appendingPathComponent(name + ".pdf")
+            let rendered = try render([source, "-o", pdf.path] + arguments, environment: environment)
+            XCTAssertEqual(rendered.status, 0, rendered.stderr, line: line)
+            return pdf
+        }
+        func file(_ name: String) -> String { pki.appendingPathComponent(name).path }
+
         // An ECDSA key issued through an intermediate, the chain embedded: trusted against the root.
-        let ecPDF = folder.appendingPathComponent("ec.pdf")
-        let ec = try render([
-            plain, "-o", ecPDF.path, "--sign-key", pki.appendingPathComponent("ec.key").path, "--sign-cert",
-            pki.appendingPathComponent("ec.pem").path, "--sign-chain", pki.appendingPathComponent("intermediate.pem").path,
-        ])
-        XCTAssertEqual(ec.status, 0, ec.stderr)
+        let ecPDF = try signed(
+            "ec", plain, ["--sign-key", file("ec.key"), "--sign-cert", file("ec.pem"), "--sign-chain", file("intermediate.pem")])
         let ecFound = try validation(ecPDF, root: root)
         assertValidPAdES(ecFound, signer: "Example Clinic EC")
         XCTAssertEqual(ecFound["certificates"] as? Int, 2)
 
         // A PKCS #12 bundle is key, certificate and chain in one file: no --sign-cert.
-        let bundlePDF = folder.appendingPathComponent("bundle.pdf")
-        let bundle = try render(
-            [plain, "-o", bundlePDF.path, "--sign-key", pki.appendingPathComponent("bundle.p12").path],
-            environment: ["FOLIO_SIGN_PASSPHRASE": "correct horse"])
-        XCTAssertEqual(bundle.status, 0, bundle.stderr)
-        let bundleFound = try validation(bundlePDF, root: root)
+        let bundleFound = try validation(
+            try signed("bundle", plain, ["--sign-key", file("bundle.p12")], environment: ["FOLIO_SIGN_PASSPHRASE": "correct horse"]),
+            root: root)
         assertValidPAdES(bundleFound, signer: "Example Clinic Bundle")
         XCTAssertEqual(bundleFound["certificates"] as? Int, 2)
         // DER key and certificate files sign as PEM ones do.
-        let derPDF = folder.appendingPathComponent("der.pdf")
-        let der = try render([
-            plain, "-o", derPDF.path, "--sign-key", pki.appendingPathComponent("signer-der.key").path, "--sign-cert",
-            pki.appendingPathComponent("signer.der").path,
-        ])
-        XCTAssertEqual(der.status, 0, der.stderr)
+        let derPDF = try signed("der", plain, ["--sign-key", file("signer-der.key"), "--sign-cert", file("signer.der")])
         assertValidPAdES(try validation(derPDF, root: root), signer: "Example Clinic")
 
         // An encrypted key opens with the passphrase from the environment.
-        let rsa = ["--sign-cert", pki.appendingPathComponent("signer.pem").path]
-        let encryptedPDF = folder.appendingPathComponent("encrypted-key.pdf")
-        let encrypted = try render(
-            [plain, "-o", encryptedPDF.path, "--sign-key", pki.appendingPathComponent("signer-encrypted.key").path] + rsa,
+        let rsa = ["--sign-cert", file("signer.pem")]
+        let encryptedPDF = try signed(
+            "encrypted-key", plain, ["--sign-key", file("signer-encrypted.key")] + rsa,
             environment: ["FOLIO_SIGN_PASSPHRASE": "correct horse"])
-        XCTAssertEqual(encrypted.status, 0, encrypted.stderr)
         assertValidPAdES(try validation(encryptedPDF, root: root), signer: "Example Clinic")
 
-        let key = ["--sign-key", pki.appendingPathComponent("signer.key").path] + rsa
+        let key = ["--sign-key", file("signer.key")] + rsa
         // Protected and signed: the signature holds for whoever opens the file with its password.
         let protectedSource = try write(
             "protected.yaml",
             "title: Summary\nmetadata: {language: en}\nprotection: {userPassword: \"1954-03-02\"}\nelements:\n" + paragraph)
-        let protectedPDF = folder.appendingPathComponent("protected.pdf")
-        XCTAssertEqual(try render([protectedSource, "-o", protectedPDF.path] + key).status, 0)
+        let protectedPDF = try signed("protected", protectedSource, key)
         assertValidPAdES(try validation(protectedPDF, root: root, password: "1954-03-02"), signer: "Example Clinic")
         XCTAssertTrue(
             try TestSupport.run("qpdf", ["--show-encryption", "--password=1954-03-02", protectedPDF.path]).text.contains("R = 6"))
@@ -184,8 +180,7 @@ final class SigningIntegrationTests: XCTestCase {
         // A signed PDF/A-2u stays PDF/A-2u (its claim and output intent kept, the field printable).
         let archivalSource = try write(
             "archival.yaml", "title: Summary\nmetadata: {language: en, conformance: pdfa-2u}\nelements:\n" + paragraph)
-        let archivalPDF = folder.appendingPathComponent("archival.pdf")
-        XCTAssertEqual(try render([archivalSource, "-o", archivalPDF.path] + key).status, 0)
+        let archivalPDF = try signed("archival", archivalSource, key)
         let archival = try validation(archivalPDF, root: root)
         assertValidPAdES(archival, signer: "Example Clinic")
         XCTAssertEqual(archival["pdfaPart"] as? String, "2")
@@ -194,9 +189,7 @@ final class SigningIntegrationTests: XCTestCase {
         // An untagged document gets the field without a structure element.
         let untaggedSource = try write(
             "untagged.yaml", "title: Summary\nmetadata: {language: en, tagged: false}\nelements:\n" + paragraph)
-        let untaggedPDF = folder.appendingPathComponent("untagged.pdf")
-        XCTAssertEqual(try render([untaggedSource, "-o", untaggedPDF.path] + key).status, 0)
-        let untagged = try validation(untaggedPDF, root: root)
+        let untagged = try validation(try signed("untagged", untaggedSource, key), root: root)
         assertValidPAdES(untagged, signer: "Example Clinic")
         XCTAssertNil(untagged["element"])
         try TestSupport.assertPassesPDFUACheckers([ecPDF.path, archivalPDF.path])

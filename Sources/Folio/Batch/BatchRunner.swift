@@ -1,3 +1,4 @@
+import FolioGraphics
 import Foundation
 
 /// Renders one template for every record of a data file on all cores.

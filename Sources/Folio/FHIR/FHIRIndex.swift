@@ -13,7 +13,6 @@ final class FHIRIndex {
     private let insertReading: SQLiteStatement
     private let insertDose: SQLiteStatement
     private let upsertPatient: SQLiteStatement
-    private let findPatient: SQLiteStatement
     private let insertPatientKey: SQLiteStatement
     private let insertMedication: SQLiteStatement
     private var inTransaction = false
@@ -40,9 +39,8 @@ final class FHIRIndex {
             """
             INSERT INTO patients(id, name, birthDate, gender, identifier) VALUES (?,?,?,?,?)
             ON CONFLICT(id) DO UPDATE SET name=excluded.name, birthDate=excluded.birthDate, gender=excluded.gender,
-            identifier=excluded.identifier
+            identifier=excluded.identifier RETURNING ord
             """)
-        findPatient = try database.prepare("SELECT ord FROM patients WHERE id=?")
         insertPatientKey = try database.prepare("INSERT OR IGNORE INTO patient_keys VALUES (?,?)")
         insertMedication = try database.prepare("INSERT OR REPLACE INTO medications VALUES (?,?)")
     }
@@ -126,10 +124,9 @@ final class FHIRIndex {
         upsertPatient.bind(3, birthDate)
         upsertPatient.bind(4, gender)
         upsertPatient.bind(5, identifier)
-        try upsertPatient.run()
-        findPatient.bind(1, id)
-        let ord = try findPatient.step() ? findPatient.integer(0) ?? 0 : 0
-        findPatient.reset()
+        // The row's place: the first copy's when a Patient comes again.
+        let ord = try upsertPatient.step() ? upsertPatient.integer(0) ?? 0 : 0
+        upsertPatient.reset()
         var keys = ["Patient/\(id)"]
         if let fullUrl, let key = FHIRResource.patientKey(fullUrl) { keys.append(key) }
         keys += FHIRResource.identifierKeys(resource).map { "identifier:\($0)" }

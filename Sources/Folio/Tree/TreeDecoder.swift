@@ -208,3 +208,8 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: Double.Type) throws -> Double { try decoder.decodeValue(type) }
     func decode(_ type: Int.Type) throws -> Int { try decoder.decodeValue(type) }
 }
+
+extension TreeValue {
+    /// The value decoded as `type` (see `TreeDecoder`), for the package's own tools.
+    package func decoded<T: Decodable>(as type: T.Type) throws -> T { try TreeDecoder.decode(type, from: self) }
+}

@@ -1,14 +1,15 @@
 import Dispatch
 import Synchronization
 
-/// A bounded first-in first-out queue between threads; `pop` waits for an item
+/// A bounded first-in first-out queue between threads (a batch's reader, workers and writer; a long
+/// PDF's drawing and finishing); `pop` waits for an item
 /// or for the queue to be closed and drained. A popped item is released at once (its slot is
 /// cleared), so the queue holds at most `capacity` items alive, not the last thousand.
 ///
 /// The items sit under a `Mutex`; two semaphores count the free places (pushers wait on it) and
 /// the items (poppers wait on it). Once the queue is closed, a woken pusher or popper that finds
 /// nothing to do passes its wake-up on, so every waiting thread returns.
-final class BlockingQueue<Element: Sendable>: Sendable {
+package final class BlockingQueue<Element: Sendable>: Sendable {
     private struct Items {
         var slots: [Element?] = []
         var head = 0
@@ -22,13 +23,14 @@ final class BlockingQueue<Element: Sendable>: Sendable {
     /// Items waiting (plus the one wake-up a closed queue passes on).
     private let available = DispatchSemaphore(value: 0)
 
-    init(capacity: Int) {
+    /// A queue holding at most `capacity` items (at least 1).
+    package init(capacity: Int) {
         for _ in 0..<max(capacity, 1) { places.signal() }
     }
 
     /// Adds `item`, waiting while the queue is full; false when the queue was closed.
     @discardableResult
-    func push(_ item: Element) -> Bool {
+    package func push(_ item: Element) -> Bool {
         places.wait()
         let added = items.withLock { items in
             guard !items.closed else { return false }
@@ -44,14 +46,14 @@ final class BlockingQueue<Element: Sendable>: Sendable {
     }
 
     /// What `pop` found.
-    enum Pop {
+    package enum Pop {
         case item(Element)
         case timedOut
         case finished
     }
 
     /// The next item, waiting for one at most `timeout` seconds; `finished` once closed and empty.
-    func pop(timeout: Double? = nil) -> Pop {
+    package func pop(timeout: Double? = nil) -> Pop {
         if let timeout {
             let nanoseconds = Int(exactly: (max(0, min(timeout, 1e6)) * 1e9).rounded()) ?? 0
             if available.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut { return .timedOut }
@@ -78,7 +80,7 @@ final class BlockingQueue<Element: Sendable>: Sendable {
     }
 
     /// No more items will come; waiting pushes give up, pops drain what is left.
-    func close() {
+    package func close() {
         items.withLock { $0.closed = true }
         available.signal()
         places.signal()
