@@ -10,6 +10,7 @@
 #include "DocumentWriter.hh"
 #include "PDFObjectText.hh"
 
+#include <qpdf/Buffer.hh>
 #include <qpdf/QPDF.hh>
 #include <qpdf/QPDFObjectHandle.hh>
 
@@ -17,6 +18,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -148,12 +150,7 @@ class FileAssembler {
     /// The stream object `number` gets `dictionary` (written as it is, with /Length and
     /// /Filter set here) and `data`, compressed unless `compress` is false.
     void replaceStream(int number, QPDFObjectHandle dictionary, std::string const &data, bool compress = true) {
-        std::string body = compress ? deflate.compress(data) : data;
-        dictionary.replaceKey("/Length", QPDFObjectHandle::newInteger(static_cast<long long>(body.size())));
-        if (compress) dictionary.replaceKey("/Filter", QPDFObjectHandle::newName("/FlateDecode"));
-        else dictionary.removeKey("/Filter");
-        dictionary.removeKey("/DecodeParms");
-        streams[number] = dictionary.unparse() + "\nstream\n" + body + "\nendstream";
+        streams[number] = streamText(dictionary, data.data(), data.size(), compress);
     }
 
     /// A new dictionary object holding `dictionary`, numbered here (qpdf's own numbering would
@@ -213,8 +210,14 @@ class FileAssembler {
                                                               : unparseDictionary(changed->second, extra->second);
                 writer.writeRenumbered(output, text, numbers);
             } else if (std::string_view copied = body(number); !copied.empty()) {
-                std::string font;
-                writer.writeRenumbered(output, withIdentityMap(copied, font) ? std::string_view(font) : copied, numbers);
+                std::string changed;
+                if (isUncompressedStream(copied)) {
+                    changed = compressedCopy(number);
+                    copied = changed;
+                } else if (withIdentityMap(copied, changed)) {
+                    copied = changed;
+                }
+                writer.writeRenumbered(output, copied, numbers);
             } else {
                 writer.write(output, "null");
             }
@@ -235,6 +238,23 @@ class FileAssembler {
         if (folio_text::find(entries, "/CIDToGIDMap") != nullptr) return false;
         folio_text::setEntry(font, "/CIDToGIDMap", "/Identity");
         return true;
+    }
+
+    /// Whether `text` (an object's text) is a stream written without a filter: Cairo leaves its
+    /// streams uncompressed when `CAIRO_DEBUG_PDF` is set (`PDFRenderer.compressStreamsOnce`), so
+    /// that content is compressed once, here, not compressed, inflated and compressed again.
+    static bool isUncompressedStream(std::string_view text) {
+        size_t last = text.find_last_not_of(" \t\r\n");
+        constexpr std::string_view keyword = "endstream";
+        if (last == std::string_view::npos || last + 1 < keyword.size() || text.substr(last + 1 - keyword.size(), keyword.size()) != keyword) {
+            return false;
+        }
+        try {
+            size_t closing = 0;
+            return folio_text::find(folio_text::entries(text, closing), "/Filter") == nullptr;
+        } catch (std::runtime_error const &) {
+            return false;
+        }
     }
 
   private:
@@ -302,6 +322,25 @@ class FileAssembler {
         std::string text = "<<";
         for (auto const &[key, value] : entries) text += " " + QPDFObjectHandle::newName(key).unparse() + " " + value;
         return text + " >>";
+    }
+
+    /// The text of a stream object with `dictionary` (written as it is, with /Length and /Filter
+    /// set here) and the `length` bytes at `data`, compressed unless `compress` is false.
+    std::string streamText(QPDFObjectHandle dictionary, void const *data, size_t length, bool compress) {
+        std::string body = compress ? deflate.compress(data, length) : std::string(static_cast<char const *>(data), length);
+        dictionary.replaceKey("/Length", QPDFObjectHandle::newInteger(static_cast<long long>(body.size())));
+        if (compress) dictionary.replaceKey("/Filter", QPDFObjectHandle::newName("/FlateDecode"));
+        else dictionary.removeKey("/Filter");
+        dictionary.removeKey("/DecodeParms");
+        return dictionary.unparse() + "\nstream\n" + body + "\nendstream";
+    }
+
+    /// Stream object `number` (without a filter) with its data compressed.
+    std::string compressedCopy(int number) {
+        QPDFObjectHandle stream = pdf.getObject(number, 0);
+        if (!stream.isStream()) throw std::runtime_error("object " + std::to_string(number) + " is not the stream its text is");
+        std::shared_ptr<Buffer> data = stream.getRawStreamData();
+        return streamText(stream.getDict().shallowCopy(), data->getBuffer(), data->getSize(), true);
     }
 
     /// Where the last cross-reference section starts (the end of the last object).

@@ -62,7 +62,7 @@ void markArtifacts(QPDFPageObjectHelper &page, FileAssembler &file) {
                 continue;
             }
         }
-        std::shared_ptr<Buffer> data = stream.getStreamData(qpdf_dl_generalized);
+        std::shared_ptr<Buffer> data = filter.isNull() ? stream.getRawStreamData() : stream.getStreamData(qpdf_dl_generalized);
         content.append(reinterpret_cast<char const *>(data->getBuffer()), data->getSize());
         content += '\n';
     }

@@ -15,9 +15,25 @@ enum ChildProcess {
         if let output { posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // Without this process's CAIRO_DEBUG_PDF (`PDFRenderer.compressStreamsOnce`): the C program
+        // compresses its streams as Cairo does by default; Folio's processes set it themselves.
+        var environment: [UnsafeMutablePointer<CChar>?] = inheritedEnvironment().map { strdup($0) } + [nil]
+        defer { environment.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { return nil }
+        guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, &environment) == 0 else { return nil }
         return pid
+    }
+
+    /// This process's environment (`NAME=value` entries) without CAIRO_DEBUG_PDF.
+    private static func inheritedEnvironment() -> [String] {
+        var entries: [String] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if !text.hasPrefix("CAIRO_DEBUG_PDF=") { entries.append(text) }
+            cursor += 1
+        }
+        return entries
     }
 
     /// Waits for `pid`; its exit status (the signal number + 128 when killed).

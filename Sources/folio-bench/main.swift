@@ -7,6 +7,8 @@ import Foundation
 // Without BENCH_DIR (or with "generate") the workload is generated into .build/bench-workload
 // from a fixed seed; BENCH_DIR may name a folder with patients-1000.jsonl and logo.png instead.
 
+// As `folio` does: Cairo's streams are compressed once, by the finishing step.
+PDFRenderer.compressStreamsOnce()
 let arguments = CommandLine.arguments
 let benchDirectory: URL
 if arguments.count > 1, arguments[1] != "generate" {
@@ -138,6 +140,11 @@ do {
         targets.forScale("W1 cold process, peak memory", folio: coldPeak, c: cColdPeak, unit: "MB")
     } else {
         print("W1 cold process: skipped, no folio binary beside folio-bench")
+    }
+    // FOLIO_BENCH_ONLY=w1: only W1 (in-process and cold), beside the C program.
+    if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "w1" {
+        print(targets.printed())
+        exit(0)
     }
     try ChartBenchmark.run(gallery: URL(fileURLWithPath: "Samples/charts.yaml"), repetitions: 20)
     let (peaks, seconds) = ScalingBenchmark.run(bench: benchDirectory)

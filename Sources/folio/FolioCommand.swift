@@ -27,6 +27,7 @@ struct FolioCommand: ParsableCommand {
     /// Runs the command. The exit status is 0 (done), 1 (an error, said in one line) or
     /// 130 (interrupted) and nothing else: usage errors are 1 too, not ArgumentParser's 64.
     static func main() {
+        PDFRenderer.compressStreamsOnce()
         // `folio __render-worker`: a render worker process started by `folio batch` or `folio serve`.
         if CommandLine.arguments.dropFirst().first == WorkerSettings.workerArgument {
             RenderWorker.main(arguments: CommandLine.arguments, jobs: [BatchWorkerJob.self, ServiceWorkerJob.self])

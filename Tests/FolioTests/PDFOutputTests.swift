@@ -79,6 +79,41 @@ final class PDFOutputTests: XCTestCase {
         XCTAssertEqual(try document.pdf(options: TestSupport.sampleOptions), try document.pdf(options: TestSupport.sampleOptions))
     }
 
+    func testStreamsCairoLeavesUncompressedAreCompressedByTheFinishingStep() throws {
+        // `folio` lets Cairo write its streams uncompressed (CAIRO_DEBUG_PDF) for the finishing
+        // step to compress once: the PDF must look and read the same, every stream compressed.
+        var untagged = try TestSupport.sampleDocument()
+        untagged.metadata.tagged = false
+        for document in [try TestSupport.sampleDocument(), untagged] {
+            let compressedByCairo = try document.pdf(options: TestSupport.sampleOptions)
+            PDFRenderer.compressStreamsOnce()
+            let compressedOnce: Data
+            do {
+                defer { unsetenv("CAIRO_DEBUG_PDF") }
+                compressedOnce = try document.pdf(options: TestSupport.sampleOptions)
+            }
+            XCTAssertEqual(try TestSupport.pageTexts(compressedOnce), try TestSupport.pageTexts(compressedByCairo))
+            XCTAssertEqual(try TestSupport.rasterize(compressedOnce, dpi: 40), try TestSupport.rasterize(compressedByCairo, dpi: 40))
+            let file = try TestSupport.temporaryFile(compressedOnce, name: "once.pdf")
+            XCTAssertEqual(try TestSupport.run("qpdf", ["--check", file.path]).status, 0)
+            // Every stream has a filter but the XMP packet, which PDF/A wants readable as it is.
+            let json = try TestSupport.run("qpdf", ["--json=2", "--json-key=qpdf", file.path]).stdout
+            let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+            let objects = try XCTUnwrap((root["qpdf"] as? [Any])?.last as? [String: Any])
+            var streams = 0
+            for (name, value) in objects {
+                guard let stream = (value as? [String: Any])?["stream"] as? [String: Any],
+                    let dictionary = stream["dict"] as? [String: Any]
+                else { continue }
+                streams += 1
+                if dictionary["/Type"] as? String == "/Metadata" { continue }
+                XCTAssertEqual(dictionary["/Filter"] as? String, "/FlateDecode", "\(name) is not compressed: \(dictionary)")
+            }
+            XCTAssertGreaterThan(streams, 10)
+            XCTAssertLessThanOrEqual(compressedOnce.count, compressedByCairo.count + compressedByCairo.count / 20)
+        }
+    }
+
     func testMarkupCharactersAppearLiterally() throws {
         let document = Document(
             title: "Escapes",

@@ -213,10 +213,21 @@ package struct JSONTreeParser {
 
     private mutating func parseNumber() throws -> Double {
         let start = index
-        while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
+        while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
         guard index > start, let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
             throw error("unexpected character")
         }
         return value
+    }
+
+    /// Whether `byte` may be part of a JSON number (a digit, a sign, a point or an exponent).
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"),
+            UInt8(ascii: "E"):
+            return true
+        default:
+            return false
+        }
     }
 }
