@@ -1,5 +1,6 @@
 #include "folio_cairo_pango.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,3 +26,5 @@ void folio_byte_sink_clear(folio_byte_sink *sink) {
     sink->length = 0;
     sink->capacity = 0;
 }
+
+void folio_return_free_memory(void) { malloc_trim(0); }

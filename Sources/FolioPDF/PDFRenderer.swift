@@ -19,6 +19,10 @@ public struct PDFRenderer {
     /// How many pages Cairo writes into one part: the finishing step holds one part's structure
     /// at a time, so memory does not grow with a long document's structure tree.
     package var pagesPerPart = 64
+    /// A part also ends after the page that brings Cairo's output for it to this many bytes, so a
+    /// part of dense or image-heavy pages is not tens of megabytes (each part repeats its fonts'
+    /// subsets, so parts are not made smaller than this needs).
+    package var bytesPerPart = 1 << 20
 
     /// A renderer with `theme` whose relative image paths start from `baseDirectory`.
     public init(theme: Theme = .standard, baseDirectory: URL? = nil) {
@@ -82,27 +86,29 @@ public struct PDFRenderer {
         let navigation = Navigation(pageHeight: layout.pageSize.height)
         let partSize = max(pagesPerPart, 1)
         // A long document's parts are finished on a second thread while the next one is drawn.
-        let pipeline = PartPipeline(finisher: finisher, threaded: layout.pageCount > partSize)
+        let pipeline = PartPipeline(finisher: finisher, threaded: true)
         defer { pipeline.close() }
-        for first in stride(from: 0, to: layout.pageCount, by: partSize) {
+        var first = 0
+        while first < layout.pageCount {
             let pages = first..<min(first + partSize, layout.pageCount)
             // Cairo's surface (with the part's structure tree) is gone before the part is finished.
-            let (drawn, structure) = try drawPart(
-                pages, of: layout, document: document, text: text, images: images, navigation: navigation)
+            let part = try drawPart(pages, of: layout, document: document, text: text, images: images, navigation: navigation)
             try RenderDeadline.check(at: "finishing the PDF")
-            try pipeline.submit(drawn, structure: structure)
+            try pipeline.submit(part.pdf, structure: part.structure, last: part.end == layout.pageCount)
+            first = part.end
         }
         try pipeline.finishAll()
         let data = try finisher.finish(outlines: navigation.outlines)
         return Result(data: data, report: layout.report)
     }
 
-    /// Draws `pages` of `layout` onto a new Cairo PDF surface and finishes the surface: Cairo's PDF
-    /// of those pages and what the canvas recorded for the finishing step.
+    /// Draws `pages` of `layout` onto a new Cairo PDF surface, or the first of them up to the one
+    /// that brings Cairo's output to `bytesPerPart`, and finishes the surface: Cairo's PDF of those
+    /// pages, what the canvas recorded for the finishing step, and the page after the last drawn.
     private func drawPart(
         _ pages: Range<Int>, of layout: DocumentLayout, document: Document, text: PangoTextEngine, images: ImageSurfaceCache,
         navigation: Navigation
-    ) throws -> (Data, StructureRecord) {
+    ) throws -> (pdf: Data, structure: StructureRecord, end: Int) {
         let sink = PDFSink()
         guard
             let pdfSurface = CairoSurface(
@@ -128,19 +134,22 @@ public struct PDFRenderer {
         navigation.surface = surface
         canvas.navigation = navigation
         canvas.tagsStructure = document.metadata.tagged
-        for index in pages {
+        var end = pages.lowerBound
+        while end < pages.upperBound {
             try RenderDeadline.check()
-            navigation.page = index + 1
-            if let label = layout.pageLabel(ofPage: index) { navigation.setPageLabel(label) }
-            try layout.frame(ofPage: index).replay(on: canvas)
-            layout.discardPage(index)
+            navigation.page = end + 1
+            if let label = layout.pageLabel(ofPage: end) { navigation.setPageLabel(label) }
+            try layout.frame(ofPage: end).replay(on: canvas)
+            layout.discardPage(end)
             cairo_show_page(cr)
+            end += 1
+            if sink.pointer.pointee.length >= bytesPerPart { break }
         }
         let status = cairo_status(cr)
         cairo_surface_finish(surface)
         try CairoStatus.require(status, while: "drawing the PDF")
         try CairoStatus.require(cairo_surface_status(surface), while: "writing the PDF")
-        return (sink.takeData(), canvas.structure)
+        return (sink.takeData(), canvas.structure, end)
     }
 
     private func setMetadata(_ document: Document, on surface: OpaquePointer) {

@@ -1,3 +1,4 @@
+import CCairoPango
 import FolioGraphics
 import Foundation
 import Synchronization
@@ -9,9 +10,10 @@ import Synchronization
 /// Finishes a long document's parts on a second thread while the renderer draws the next one: the
 /// finishing step (most of what tagging costs beyond Cairo's own work) runs beside the drawing
 /// instead of after it. Parts pass through a `BlockingQueue` of one place, so memory holds the part
-/// being drawn, the one waiting and the one being finished. A document of one part, or a process
-/// that cannot start a thread (a worker's address-space limit), has its parts finished on the
-/// caller's thread.
+/// being drawn, the one waiting and the one being finished; after each part the heap's free memory
+/// goes back to the system, so one part's garbage is not resident while the next is made. A
+/// document of one part, or a process that cannot start a thread (a worker's address-space limit),
+/// has its parts finished on the caller's thread.
 ///
 /// The thread is a POSIX thread given this object through an unmanaged pointer: it is the only
 /// user of the finisher while it runs.
@@ -35,8 +37,7 @@ final class PartPipeline {
     private var thread: pthread_t?
     private var threadless: Bool
 
-    /// A pipeline into `finisher`; with `threaded` false (a document of one part), parts are
-    /// finished on the caller's thread.
+    /// A pipeline into `finisher`; with `threaded` false, parts are finished on the caller's thread.
     init(finisher: PDFFinisher, threaded: Bool) {
         self.finisher = finisher
         threadless = !threaded
@@ -45,12 +46,20 @@ final class PartPipeline {
     deinit { close() }
 
     /// Hands a drawn part over, waiting while another part still waits; throws the error an
-    /// earlier part failed with.
-    func submit(_ pdf: Data, structure: StructureRecord) throws {
+    /// earlier part failed with. A document's only part (the first is `last`) is finished on the
+    /// caller's thread: no thread is started for it.
+    func submit(_ pdf: Data, structure: StructureRecord, last: Bool = false) throws {
         if let failure = state.withLock({ $0.failure }) { throw failure }
-        if thread == nil && !threadless { threadless = !startThread() }
+        if thread == nil && !threadless {
+            if last {
+                try finisher.add(pdf, structure: structure)
+                return
+            }
+            threadless = !startThread()
+        }
         if threadless {
             try finisher.add(pdf, structure: structure)
+            folio_return_free_memory()
         } else {
             parts.push(Part(pdf: pdf, structure: structure))
         }
@@ -106,6 +115,7 @@ final class PartPipeline {
             guard state.withLock({ $0.failure == nil && !$0.dropping }) else { continue }
             do {
                 try finisher.add(part.pdf, structure: part.structure)
+                folio_return_free_memory()
             } catch {
                 state.withLock { $0.failure = error }
             }

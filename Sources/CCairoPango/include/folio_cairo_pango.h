@@ -19,4 +19,7 @@ cairo_status_t folio_byte_sink_write(void *closure, const unsigned char *data, u
 
 /// Frees a sink's bytes and empties it.
 void folio_byte_sink_clear(folio_byte_sink *sink);
+/// Gives the system back the free memory of every malloc arena (glibc's malloc_trim): called after
+/// each part of a long document, so the garbage of one part is not resident while the next is made.
+void folio_return_free_memory(void);
 #endif
