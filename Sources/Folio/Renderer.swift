@@ -29,6 +29,9 @@ public struct RenderOptions: Sendable {
     /// `PDFRenderer.pagesPerPart`); nil for the renderer's default. Tests set 1 to make every
     /// document a many-part one.
     package var pagesPerPart: Int?
+    /// PDF only: the size of Cairo's output at which a part ends early (see
+    /// `PDFRenderer.bytesPerPart`); nil for the renderer's default.
+    package var bytesPerPart: Int?
 
     /// Options with a base folder for image paths, a theme and HTML settings.
     public init(
@@ -62,7 +65,9 @@ extension Document {
 
     /// The document as PDF bytes.
     public func pdf(options: RenderOptions = RenderOptions()) throws -> Data {
-        try prepared(options: options).pdfWithReport(signer: options.signer, pagesPerPart: options.pagesPerPart).data
+        try prepared(options: options).pdfWithReport(
+            signer: options.signer, pagesPerPart: options.pagesPerPart, bytesPerPart: options.bytesPerPart
+        ).data
     }
 
     /// The HTML renderer for `options`, to ask for the output and its Content-Security-Policy.
@@ -126,10 +131,11 @@ extension Document {
 
 extension PreparedDocument {
     /// The PDF and the layout report of its pagination, signed by `signer` when there is one.
-    package func pdfWithReport(signer: PDFSigner? = nil, pagesPerPart: Int? = nil) throws -> PDFRenderer.Result {
+    package func pdfWithReport(signer: PDFSigner? = nil, pagesPerPart: Int? = nil, bytesPerPart: Int? = nil) throws -> PDFRenderer.Result {
         var renderer = PDFRenderer(theme: theme, assets: .embeddedOnly)
         renderer.signer = signer
         if let pagesPerPart { renderer.pagesPerPart = pagesPerPart }
+        if let bytesPerPart { renderer.bytesPerPart = bytesPerPart }
         return try renderer.renderWithReport(self)
     }
 
@@ -143,7 +149,7 @@ extension PreparedDocument {
     package func renderCountingPages(as format: OutputFormat, options: RenderOptions) throws -> (data: Data, pages: Int?) {
         switch format {
         case .pdf:
-            let result = try pdfWithReport(signer: options.signer, pagesPerPart: options.pagesPerPart)
+            let result = try pdfWithReport(signer: options.signer, pagesPerPart: options.pagesPerPart, bytesPerPart: options.bytesPerPart)
             return (result.data, result.pages)
         case .html: return (Data(try renderedHTML(options: options).html.utf8), nil)
         }

@@ -134,6 +134,11 @@ final class PDFAccessibilityTests: XCTestCase {
         let whole = try document.pdf(options: options)
         options.pagesPerPart = 1
         let parts = try document.pdf(options: options)
+        // Parts ended by the size of Cairo's output (here after every page) are parts like any other.
+        options.pagesPerPart = nil
+        options.bytesPerPart = 1
+        let partsBySize = try document.pdf(options: options)
+        XCTAssertEqual(partsBySize, parts)
         let pages = try TestSupport.pageTexts(whole)
         XCTAssertGreaterThanOrEqual(pages.count, 3)
         XCTAssertEqual(try TestSupport.pageTexts(parts), pages)
