@@ -25,6 +25,8 @@ struct BatchDocumentWriter {
     let outputDirectory: URL
     let strictLayout: Bool
     let lenient: Bool
+    /// Whether each file's SHA-1 is computed: only a FHIR DocumentReference needs it.
+    let attachmentHashes: Bool
 
     /// Writes `record` (number `number`) as `names` (one per format, in `formats` order).
     func write(_ record: TreeValue, number: Int, names: [String]) throws -> [WrittenFile] {
@@ -56,7 +58,7 @@ struct BatchDocumentWriter {
             files.append(
                 WrittenFile(
                     name: name, bytes: data.count, pages: pages, sha256: SHA256Digest.hex(data),
-                    sha1: Data(Insecure.SHA1.hash(data: data)).base64EncodedString(),
+                    sha1: attachmentHashes ? Data(Insecure.SHA1.hash(data: data)).base64EncodedString() : "",
                     title: bound.displayTitle(strings: bound.builtInStrings), language: bound.metadata.language))
         }
         return files

@@ -36,7 +36,7 @@ public final class BatchRunner: Sendable {
         self.renderOptions = renderOptions
         writer = BatchDocumentWriter(
             template: template, renderOptions: renderOptions, formats: options.formats, outputDirectory: options.outputDirectory,
-            strictLayout: options.strictLayout, lenient: options.lenient)
+            strictLayout: options.strictLayout, lenient: options.lenient, attachmentHashes: options.documentReferences != nil)
     }
 
     /// Asks a running batch to stop after the documents being rendered; callable from any thread.

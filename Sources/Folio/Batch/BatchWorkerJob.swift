@@ -19,6 +19,7 @@ package final class BatchWorkerJob: RenderWorkerJob {
                 ("formats", .array(options.formats.map { .string($0.rawValue) })),
                 ("html", .string(options.html.rawValue)),
                 ("strictLayout", .bool(options.strictLayout)),
+                ("attachmentHashes", .bool(options.documentReferences != nil)),
                 ("lenient", .bool(options.lenient)),
                 ("theme", .string(theme)),
                 ("signer", renderOptions.signer.map { PDFSigner.setupValue($0.material) } ?? .null),
@@ -65,7 +66,8 @@ package final class BatchWorkerJob: RenderWorkerJob {
             renderOptions: renderOptions,
             formats: formatNames.compactMap { OutputFormat(rawValue: $0.text) },
             outputDirectory: URL(fileURLWithPath: try string("outputDirectory")),
-            strictLayout: setup["strictLayout"] == .bool(true), lenient: setup["lenient"] == .bool(true))
+            strictLayout: setup["strictLayout"] == .bool(true), lenient: setup["lenient"] == .bool(true),
+            attachmentHashes: setup["attachmentHashes"] == .bool(true))
         try BatchWorkerJob.warmUp(theme: theme, signer: renderOptions.signer)
     }
 

@@ -19,20 +19,44 @@ import Foundation
 public struct DocumentTemplate: Sendable {
     /// The parsed template.
     package let tree: TreeValue
+    /// Every string of the template that holds placeholders, parsed once for all records.
+    private let texts: [String: TemplateText]
 
     /// A template from an already parsed tree.
-    package init(tree: TreeValue) { self.tree = tree }
+    package init(tree: TreeValue) {
+        self.tree = tree
+        texts = DocumentTemplate.placeholderTexts(in: tree)
+    }
 
     /// Reads a template from JSON or YAML bytes.
     public init(data: Data, format: DocumentDecoder.Format) throws {
         do {
-            tree = try DocumentDecoder.tree(data, format: format)
+            self.init(tree: try DocumentDecoder.tree(data, format: format))
         } catch let error as FolioError {
             throw FolioError(
                 path: error.path,
                 error.message.replacingOccurrences(of: "the input", with: "the template")
                     .replacingOccurrences(of: "the document must", with: "the template must"))
         }
+    }
+
+    /// The strings of `tree` that hold placeholders, parsed; one that does not parse is left out
+    /// (binding parses it again and throws its error with the field's path).
+    private static func placeholderTexts(in tree: TreeValue) -> [String: TemplateText] {
+        var texts: [String: TemplateText] = [:]
+        var pending = [tree]
+        while let value = pending.popLast() {
+            switch value {
+            case .string(let text):
+                if texts[text] == nil, TemplateText.hasPlaceholder(text), let parsed = try? TemplateText(text, path: "") {
+                    texts[text] = parsed
+                }
+            case .object(let members): pending.append(contentsOf: members.map(\.value))
+            case .array(let items): pending.append(contentsOf: items)
+            default: break
+            }
+        }
+        return texts
     }
 
     /// The template's tree with `record`'s values bound in.
@@ -136,7 +160,11 @@ public struct DocumentTemplate: Sendable {
         try budget.spend(path)
         switch value {
         case .string(let text):
-            return try DocumentTemplate.interpolate(text, scope: scope, path: path, kind: kind)
+            guard TemplateText.hasPlaceholder(text) else { return value }
+            // Parsed when the template was read; a text that failed to parse is parsed here again
+            // to throw its error with this field's path.
+            let parsed = try texts[text] ?? TemplateText(text, path: path)
+            return try parsed.evaluate(in: scope, path: path, kind: kind)
         case .object(let members):
             var isRichBlock = false
             if case .string(let type)? = value["type"] { isRichBlock = DocumentTemplate.richTextBlocks.contains(type) }
@@ -228,34 +256,7 @@ public struct DocumentTemplate: Sendable {
 
     /// Replaces placeholders in one pass; substituted text is never scanned again.
     static func interpolate(_ text: String, scope: TemplateScope, path: String, kind: TextKind = .plain) throws -> TreeValue {
-        guard text.contains("{{") else { return .string(text) }
-        var pieces: [(literal: Substring, expression: String?)] = []
-        var rest = text[...]
-        while let open = rest.range(of: "{{") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else {
-                throw FolioError(path: path, "a placeholder opened with {{ is not closed with }}")
-            }
-            pieces.append((rest[..<open.lowerBound], String(rest[open.upperBound..<close.lowerBound])))
-            rest = rest[close.upperBound...]
-        }
-        pieces.append((rest, nil))
-        // A string that is one placeholder and nothing else takes the value as it is.
-        if pieces.count == 2, pieces[0].literal.allSatisfy(\.isWhitespace), pieces[1].literal.allSatisfy(\.isWhitespace),
-            let expression = pieces[0].expression
-        {
-            let value = try TemplateExpression(parsing: expression.trimmingCharacters(in: .whitespaces), templatePath: path)
-                .evaluate(in: scope, templatePath: path)
-            return kind.literal(value)
-        }
-        var out = ""
-        for piece in pieces {
-            out += piece.literal
-            if let expression = piece.expression {
-                let text = try TemplateExpression(parsing: expression.trimmingCharacters(in: .whitespaces), templatePath: path)
-                    .evaluate(in: scope, templatePath: path).text
-                out += kind.literal(text)
-            }
-        }
-        return .string(out)
+        guard TemplateText.hasPlaceholder(text) else { return .string(text) }
+        return try TemplateText(text, path: path).evaluate(in: scope, path: path, kind: kind)
     }
 }

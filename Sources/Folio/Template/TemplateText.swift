@@ -1,0 +1,54 @@
+import Foundation
+
+/// A template string split once into its literal runs and its placeholders' parsed expressions
+/// (`Dose: {{dose}} at {{time | upper}}`), so binding a record evaluates the expressions without
+/// finding and parsing the placeholders again.
+struct TemplateText: Sendable {
+    /// The text before, between and after the placeholders: one more than `expressions`.
+    let literals: [String]
+    /// Each placeholder's expression, in order.
+    let expressions: [TemplateExpression]
+
+    /// Whether `text` holds a placeholder (`{{`): a scan of its bytes.
+    static func hasPlaceholder(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "{") && previous == UInt8(ascii: "{") { return true }
+            previous = byte
+        }
+        return false
+    }
+
+    /// `text` parsed; errors name `path` (an unclosed `{{`, an unknown filter).
+    init(_ text: String, path: String) throws {
+        var literals: [String] = []
+        var sources: [String] = []
+        var rest = text[...]
+        while let open = rest.range(of: "{{") {
+            guard let close = rest[open.upperBound...].range(of: "}}") else {
+                throw FolioError(path: path, "a placeholder opened with {{ is not closed with }}")
+            }
+            literals.append(String(rest[..<open.lowerBound]))
+            sources.append(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        literals.append(String(rest))
+        self.literals = literals
+        // Every placeholder is closed before any is parsed: an unclosed one is the error named first.
+        expressions = try sources.map { try TemplateExpression(parsing: $0.trimmingCharacters(in: .whitespaces), templatePath: path) }
+    }
+
+    /// The text with every placeholder replaced by its value in `scope`, escaped for `kind`; a text
+    /// that is one placeholder and nothing else takes the value as it is (a number stays a number).
+    func evaluate(in scope: TemplateScope, path: String, kind: DocumentTemplate.TextKind) throws -> TreeValue {
+        if expressions.count == 1, literals.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) {
+            return kind.literal(try expressions[0].evaluate(in: scope, templatePath: path))
+        }
+        var out = literals[0]
+        for (expression, literal) in zip(expressions, literals.dropFirst()) {
+            out += kind.literal(try expression.evaluate(in: scope, templatePath: path).text)
+            out += literal
+        }
+        return .string(out)
+    }
+}
