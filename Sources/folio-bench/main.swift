@@ -95,6 +95,17 @@ let cProgram = CProgramBenchmark.fromEnvironment()
 if cProgram == nil { print("The C program: not built (make bench builds bench/peers/cairo_report.c and names it in FOLIO_BENCH_C)") }
 var targets = TargetTable()
 
+// FOLIO_BENCH_ONLY=w3: only W3 (`folio batch --jobs 2` and the C program in two processes).
+if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "w3" {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("folio")
+    let rates = BatchBenchmark.run(folio: binary, data: benchDirectory.appendingPathComponent("patients-1000.jsonl"))
+    let cW3 = cProgram?.w3TwoProcesses(count: 1000)
+    if let cW3 { print(String(format: "W3 1,000 PDFs, the C program in two processes: %.1f documents/s", cW3)) }
+    targets.ratio("W3 PDF, folio batch --jobs 2", folio: rates["pdf-2"], c: cW3, unit: "documents/s", atLeast: 0.9)
+    print(targets.printed())
+    exit(0)
+}
+
 do {
     // The C program first, then Folio, so both see the same machine within seconds.
     let cW1 = cProgram?.w1InProcess(renders: renders)

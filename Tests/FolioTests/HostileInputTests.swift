@@ -72,6 +72,30 @@ final class HostileInputTests: XCTestCase {
 
     // MARK: numbers that trapped (exit 132/134)
 
+    func testPlainDecimalsAreReadAsTheCLibraryReadsThem() {
+        // Record numbers are read without strtod when they are plain decimals: the same Double, bit
+        // for bit, and anything else (exponents, 16 digits, "1.", ".5", "+1") is left to strtod.
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0", "-0", "007", "0.1", "0.3", "2.675", "-140.25", "999999999999999", "0.00000000000001", "123456789.012345"]
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...15, using: &generator)
+            var text = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+            if digits > 1, Bool.random(using: &generator) {
+                text.insert(".", at: text.index(text.startIndex, offsetBy: Int.random(in: 1..<digits, using: &generator)))
+            }
+            texts.append(Bool.random(using: &generator) ? "-" + text : text)
+        }
+        for text in texts {
+            let fast = JSONTreeParser.plainDecimal(ArraySlice(text.utf8))
+            XCTAssertNotNil(fast, text)
+            XCTAssertEqual(fast?.bitPattern, Double(text)?.bitPattern, text)
+        }
+        for text in ["1e5", "1.", ".5", "+1", "-", "1234567890123456", "1.2.3", "--1", ""] {
+            XCTAssertNil(JSONTreeParser.plainDecimal(ArraySlice(text.utf8)), text)
+        }
+        XCTAssertEqual(try JSONTreeParser.parse(Array("[1e2, -0.5, 12345678901234567890, 0.1]".utf8)).json, "[100,-0.5,1.2345678901234567e+19,0.1]")
+    }
+
     func testHugeNumbersAreRangeCheckedNamingTheField() {
         XCTAssertEqual(
             outcome(chart(#""kind": "rings", "rings": [{"title": "A", "value": 1e20}]"#)),

@@ -214,10 +214,45 @@ package struct JSONTreeParser {
     private mutating func parseNumber() throws -> Double {
         let start = index
         while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
+        if let value = JSONTreeParser.plainDecimal(bytes[start..<index]) { return value }
         guard index > start, let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
             throw error("unexpected character")
         }
         return value
+    }
+
+    /// Powers of ten a Double holds exactly, 10⁰ to 10¹⁵.
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+    /// The value of `text` when it is a plain decimal (`-12.75`, `140`) of at most 15 digits, else
+    /// nil (the caller asks the C library): its digits as an integer divided by a power of ten, both
+    /// exact in a Double, so the division's one rounding gives the correctly rounded value, the one
+    /// strtod gives (Clinger's fast path), without making a string of every number of a record.
+    package static func plainDecimal(_ text: ArraySlice<UInt8>) -> Double? {
+        var position = text.startIndex
+        let negative = position < text.endIndex && text[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var sawPoint = false
+        while position < text.endIndex {
+            let byte = text[position]
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                digits += 1
+                guard digits <= 15 else { return nil }
+                mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                if sawPoint { fractionDigits += 1 }
+            } else if byte == UInt8(ascii: "."), !sawPoint, digits > 0 {
+                sawPoint = true
+            } else {
+                return nil
+            }
+            position += 1
+        }
+        guard digits > 0, !sawPoint || fractionDigits > 0 else { return nil }
+        let value = Double(mantissa) / powersOfTen[fractionDigits]
+        return negative ? -value : value
     }
 
     /// Whether `byte` may be part of a JSON number (a digit, a sign, a point or an exponent).
