@@ -77,6 +77,16 @@ void markArtifacts(QPDFPageObjectHelper &page, FileAssembler &file) {
     }
 }
 
+/// Whether the resource dictionary `number` names something twice (or cannot be read as text).
+bool hasRepeatedResource(FileAssembler &file, int number) {
+    try {
+        std::string_view text = file.body(number);
+        return text.empty() || folio_text::hasRepeatedKey(text);
+    } catch (std::runtime_error const &) {
+        return true;
+    }
+}
+
 /// /Contents on every link annotation, /Tabs /S on every page, artifacts in the content; keys of
 /// the parent tree moved by `keyBase` (the part's place in the document's); each page's number in
 /// the finished file added to the document's pages. (Fonts get their /CIDToGIDMap as they are
@@ -95,9 +105,12 @@ void finishPages(QPDF &pdf, folio_pdf_part const &part, bool tagged, long long k
         moveKey(object, "/StructParents");
         file.rewrite(object);
         // Cairo 1.16 can name one image twice in a resource dictionary; written again by qpdf, the
-        // duplicate is gone.
+        // duplicate is gone. Any other is copied as it is (qpdf writing it again costs more than
+        // the rest of the page's finishing).
         QPDFObjectHandle resources = object.getKey("/Resources");
-        if (resources.isIndirect() && resources.isDictionary()) file.rewrite(resources);
+        if (resources.isIndirect() && hasRepeatedResource(file, resources.getObjGen().getObj()) && resources.isDictionary()) {
+            file.rewrite(resources);
+        }
         QPDFObjectHandle annotations = object.getKey("/Annots");
         if (annotations.isArray()) {
             if (annotations.isIndirect()) file.rewrite(annotations);

@@ -1,6 +1,8 @@
 // See PDFObjectText.hh.
 #include "PDFObjectText.hh"
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <stdexcept>
 
@@ -159,6 +161,22 @@ std::vector<Entry> entries(std::string_view dictionary, size_t &closing) {
         size_t end = lexer.skipValue(value);
         found.push_back({dictionary.substr(key.start, key.end - key.start), key.start, value.start, end});
     }
+}
+
+bool hasRepeatedKey(std::string_view dictionary, int depth) {
+    if (depth <= 0) return true;
+    size_t closing = 0;
+    std::vector<Entry> found = entries(dictionary, closing);
+    std::vector<std::string_view> keys;
+    keys.reserve(found.size());
+    for (auto const &entry : found) {
+        keys.push_back(entry.key);
+        std::string_view value = dictionary.substr(entry.valueStart, entry.end - entry.valueStart);
+        size_t first = value.find_first_not_of(" \t\r\n\f");
+        if (first != std::string_view::npos && value.substr(first, 2) == "<<" && hasRepeatedKey(value.substr(first), depth - 1)) return true;
+    }
+    std::sort(keys.begin(), keys.end());
+    return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
 }
 
 Entry const *find(std::vector<Entry> const &entries, std::string_view key) {

@@ -34,6 +34,11 @@ struct Item {
 /// `closing` is set to where its `>>` starts. Throws std::runtime_error on anything else.
 std::vector<Entry> entries(std::string_view dictionary, size_t &closing);
 
+/// Whether `dictionary` (a dictionary's text), or a dictionary inside it, names a key twice (Cairo
+/// 1.16 can name one image twice in a resource dictionary). Throws std::runtime_error when it is
+/// not a dictionary; true when dictionaries nest deeper than `depth`.
+bool hasRepeatedKey(std::string_view dictionary, int depth = 8);
+
 /// The entry `key` of `entries`, or nullptr.
 Entry const *find(std::vector<Entry> const &entries, std::string_view key);
 

@@ -72,6 +72,25 @@ final class ConformanceIntegrationTests: XCTestCase {
         try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
     }
 
+    /// Resource dictionaries are copied from Cairo's text unless one names something twice (Cairo
+    /// 1.16 can name one image twice): none in the finished file does, whatever the document.
+    func testNoResourceIsNamedTwice() throws {
+        try TestSupport.integrationOnly()
+        let script = TestSupport.root.appendingPathComponent("Tests/FolioTests/Fixtures/resource_names.py").path
+        // The check itself finds a repeated name.
+        let repeated = try TestSupport.temporaryFile(
+            Data("1 0 obj << /XObject << /x1 5 0 R /x1 5 0 R >> >> endobj".utf8), name: "repeated.pdf")
+        XCTAssertEqual(try TestSupport.run(try TestSupport.python(), [script, repeated.path]).status, 1)
+        var paths = [try TestSupport.temporaryFile(try render(try decode(Self.hardestLayout(title: "Hardest"))), name: "hardest.pdf").path]
+        let samples = try FileManager.default.contentsOfDirectory(atPath: TestSupport.samples.path).filter { $0.hasSuffix(".yaml") }
+        for name in samples.sorted() {
+            let document = try DocumentDecoder.decode(try Data(contentsOf: TestSupport.samples.appendingPathComponent(name)), format: .yaml)
+            paths.append(try TestSupport.temporaryFile(try render(document), name: name + ".pdf").path)
+        }
+        let check = try TestSupport.run(try TestSupport.python(), [script] + paths)
+        XCTAssertEqual(check.status, 0, check.text)
+    }
+
     func testTheIndependentCheckerFindsNothingWithWarningsCountedAsFailures() throws {
         try TestSupport.integrationOnly()
         let outloud = try TestSupport.venvTool("outloud", variable: "FOLIO_OUTLOUD")
