@@ -72,7 +72,7 @@ final class HostileInputTests: XCTestCase {
 
     // MARK: numbers that trapped (exit 132/134)
 
-    func testPlainDecimalsAreReadAsTheCLibraryReadsThem() {
+    func testPlainDecimalsAreReadAsTheCLibraryReadsThem() throws {
         // Record numbers are read without strtod when they are plain decimals: the same Double, bit
         // for bit, and anything else (exponents, 16 digits, "1.", ".5", "+1") is left to strtod.
         var generator = SystemRandomNumberGenerator()
