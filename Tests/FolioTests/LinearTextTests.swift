@@ -82,30 +82,29 @@ final class LinearTextTests: XCTestCase {
     func testTemplateTextsParsedOnceBindEachRecordAndNameTheirFieldOnError() throws {
         // Placeholders are parsed when the template is read; each record still gets its own values,
         // a lone placeholder keeps its value's type, and a bad placeholder names its own field.
-        let template = try DocumentTemplate(
-            data: Data(
-                """
-                title: "{{name | upper}}"
-                elements:
-                  - {type: paragraph, text: "{{name | upper}} is {{age}}"}
-                  - {type: spacer, height: "{{age}}"}
-                """.utf8), format: .yaml)
+        func template(_ yaml: String) throws -> DocumentTemplate { try DocumentTemplate(data: Data(yaml.utf8), format: .yaml) }
+        let greeting = try template(
+            """
+            title: "{{name | upper}}"
+            elements:
+              - {type: paragraph, text: "{{name | upper}} is {{age}}"}
+              - {type: spacer, height: "{{age}}"}
+            """)
         for (name, age) in [("ada", 36.0), ("grace", 85.0)] {
-            let bound = try template.bind(.object([("name", .string(name)), ("age", .number(age))]))
+            let bound = try greeting.bind(.object([("name", .string(name)), ("age", .number(age))]))
             XCTAssertEqual(bound["title"], .string(name.uppercased()))
             guard case .array(let elements)? = bound["elements"] else { return XCTFail("\(bound)") }
             XCTAssertEqual(elements[0]["text"], .string("\(name.uppercased()) is \(Int(age))"))
             XCTAssertEqual(elements[1]["height"], .number(age))
         }
-        let broken = try DocumentTemplate(
-            data: Data(
-                """
-                title: "{{name}}"
-                elements:
-                  - {type: paragraph, text: "{{name}}"}
-                  - {type: paragraph, text: "{{name | shout}}"}
-                  - {type: paragraph, text: "{{name"}
-                """.utf8), format: .yaml)
+        let broken = try template(
+            """
+            title: "{{name}}"
+            elements:
+              - {type: paragraph, text: "{{name}}"}
+              - {type: paragraph, text: "{{name | shout}}"}
+              - {type: paragraph, text: "{{name"}
+            """)
         XCTAssertThrowsError(try broken.bind(.object([("name", .string("ada"))]))) { error in
             XCTAssertEqual((error as? FolioError)?.path, "elements[1].text", "\(error)")
             XCTAssertTrue("\(error)".contains("unknown filter \"shout\""), "\(error)")
