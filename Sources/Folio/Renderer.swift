@@ -65,9 +65,7 @@ extension Document {
 
     /// The document as PDF bytes.
     public func pdf(options: RenderOptions = RenderOptions()) throws -> Data {
-        try prepared(options: options).pdfWithReport(
-            signer: options.signer, pagesPerPart: options.pagesPerPart, bytesPerPart: options.bytesPerPart
-        ).data
+        try prepared(options: options).pdfWithReport(options: options).data
     }
 
     /// The HTML renderer for `options`, to ask for the output and its Content-Security-Policy.
@@ -92,7 +90,7 @@ extension Document {
 
     /// The PDF and the layout report of its pagination.
     public func pdfWithReport(options: RenderOptions = RenderOptions()) throws -> PDFRenderer.Result {
-        try prepared(options: options).pdfWithReport(signer: options.signer)
+        try prepared(options: options).pdfWithReport(options: options)
     }
 
     /// The document in `format` with its page count (nil for HTML, which has no pages).
@@ -131,11 +129,19 @@ extension Document {
 
 extension PreparedDocument {
     /// The PDF and the layout report of its pagination, signed by `signer` when there is one.
-    package func pdfWithReport(signer: PDFSigner? = nil, pagesPerPart: Int? = nil, bytesPerPart: Int? = nil) throws -> PDFRenderer.Result {
+    package func pdfWithReport(signer: PDFSigner? = nil) throws -> PDFRenderer.Result {
+        var options = RenderOptions()
+        options.signer = signer
+        return try pdfWithReport(options: options)
+    }
+
+    /// The PDF and the layout report of its pagination, as `options` ask (signer, part sizes; the
+    /// theme and images are this document's).
+    package func pdfWithReport(options: RenderOptions) throws -> PDFRenderer.Result {
         var renderer = PDFRenderer(theme: theme, assets: .embeddedOnly)
-        renderer.signer = signer
-        if let pagesPerPart { renderer.pagesPerPart = pagesPerPart }
-        if let bytesPerPart { renderer.bytesPerPart = bytesPerPart }
+        renderer.signer = options.signer
+        if let pagesPerPart = options.pagesPerPart { renderer.pagesPerPart = pagesPerPart }
+        if let bytesPerPart = options.bytesPerPart { renderer.bytesPerPart = bytesPerPart }
         return try renderer.renderWithReport(self)
     }
 
@@ -149,7 +155,7 @@ extension PreparedDocument {
     package func renderCountingPages(as format: OutputFormat, options: RenderOptions) throws -> (data: Data, pages: Int?) {
         switch format {
         case .pdf:
-            let result = try pdfWithReport(signer: options.signer, pagesPerPart: options.pagesPerPart, bytesPerPart: options.bytesPerPart)
+            let result = try pdfWithReport(options: options)
             return (result.data, result.pages)
         case .html: return (Data(try renderedHTML(options: options).html.utf8), nil)
         }

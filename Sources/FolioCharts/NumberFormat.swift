@@ -21,6 +21,18 @@ package struct NumberFormat: Sendable {
     /// English: a decimal point, English month names.
     package static let english = NumberFormat(.english)
 
+    /// `value`'s digits with `separator` between every three from the right ("55,037"), as a
+    /// template's `thousands` filter writes them; no locale data is read.
+    package static func groupingThousands(_ value: Int, separator: String) -> String {
+        let digits = String(value.magnitude)
+        var grouped = value < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { grouped += separator }
+            grouped.append(digit)
+        }
+        return grouped
+    }
+
     /// `value` with `decimals` digits after the separator; `-0` prints as `0`.
     package func string(_ value: Double, decimals: Int) -> String {
         var text = DecimalText.fixed(value, decimals: min(decimals, 6))

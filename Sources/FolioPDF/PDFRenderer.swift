@@ -86,7 +86,7 @@ public struct PDFRenderer {
         let navigation = Navigation(pageHeight: layout.pageSize.height)
         let partSize = max(pagesPerPart, 1)
         // A long document's parts are finished on a second thread while the next one is drawn.
-        let pipeline = PartPipeline(finisher: finisher, threaded: true)
+        let pipeline = PartPipeline(finisher: finisher)
         defer { pipeline.close() }
         var first = 0
         while first < layout.pageCount {

@@ -35,12 +35,12 @@ final class PartPipeline {
     private let parts = BlockingQueue<Part>(capacity: 1)
     private let state = Mutex(State())
     private var thread: pthread_t?
-    private var threadless: Bool
+    /// Set when the thread could not be started: parts are then finished on the caller's thread.
+    private var threadless = false
 
-    /// A pipeline into `finisher`; with `threaded` false, parts are finished on the caller's thread.
-    init(finisher: PDFFinisher, threaded: Bool) {
+    /// A pipeline into `finisher`.
+    init(finisher: PDFFinisher) {
         self.finisher = finisher
-        threadless = !threaded
     }
 
     deinit { close() }

@@ -67,7 +67,9 @@ enum W1Report {
                 Widgets([
                     .init(title: "Average pain", value: NumberFormat.english.string(averagePain, decimals: 1), detail: "out of 10"),
                     .init(title: "Medication adherence", value: percent, detail: "mean of 7 days"),
-                    .init(title: "Total steps", value: groupedThousands(record.steps.reduce(0, +)), detail: "this week"),
+                    .init(
+                        title: "Total steps", value: NumberFormat.groupingThousands(record.steps.reduce(0, +), separator: ","),
+                        detail: "this week"),
                 ])),
             .message(
                 Message(
@@ -123,17 +125,5 @@ enum W1Report {
             header: "\(record.patient.week) update for \(record.patient.name)",
             metadata: Metadata(author: "Folio benchmark", creationDate: Date(timeIntervalSince1970: 1_763_280_000)),
             elements: elements)
-    }
-
-    /// `value` with a comma every three digits ("55,037"), as the C program writes it: Foundation's
-    /// `formatted()` would load ICU's locale data into a process measured for its memory.
-    static func groupedThousands(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var grouped = value < 0 ? "-" : ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
-        }
-        return grouped
     }
 }

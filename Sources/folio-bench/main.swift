@@ -80,9 +80,11 @@ func time(_ body: (Document) throws -> Void) rethrows -> [Double] {
 
 func median(_ samples: [Double]) -> Double { samples.sorted()[samples.count / 2] }
 
+/// The `folio` binary built beside this one (the cold, batch and FHIR figures run it).
+let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("folio")
+
 // FOLIO_BENCH_ONLY=fhir: only the FHIR export benchmark (it generates a large export once).
 if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "fhir" {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("folio")
     let figures = FHIRBenchmark.run(folio: binary, bench: benchDirectory)
     var table = TargetTable()
     table.forScale("FHIR folio records, peak memory", folio: figures["records-peak-mb"], c: nil, unit: "MB")
@@ -95,13 +97,18 @@ let cProgram = CProgramBenchmark.fromEnvironment()
 if cProgram == nil { print("The C program: not built (make bench builds bench/peers/cairo_report.c and names it in FOLIO_BENCH_C)") }
 var targets = TargetTable()
 
-// FOLIO_BENCH_ONLY=w3: only W3 (`folio batch --jobs 2` and the C program in two processes).
-if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "w3" {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("folio")
+/// W3: `folio batch` with one and two workers, then the C program in two processes; the targets.
+func measureW3(into targets: inout TargetTable) {
     let rates = BatchBenchmark.run(folio: binary, data: benchDirectory.appendingPathComponent("patients-1000.jsonl"))
     let cW3 = cProgram?.w3TwoProcesses(count: 1000)
     if let cW3 { print(String(format: "W3 1,000 PDFs, the C program in two processes: %.1f documents/s", cW3)) }
     targets.ratio("W3 PDF, folio batch --jobs 2", folio: rates["pdf-2"], c: cW3, unit: "documents/s", atLeast: 0.9)
+    targets.forScale("W3 PDF, folio batch --jobs 2, signed", folio: rates["pdf-2-signed"], c: cW3, unit: "documents/s")
+}
+
+// FOLIO_BENCH_ONLY=w3: only W3 (`folio batch --jobs 2` and the C program in two processes).
+if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "w3" {
+    measureW3(into: &targets)
     print(targets.printed())
     exit(0)
 }
@@ -127,7 +134,6 @@ do {
     targets.forScale("W1 PDF in-process, untagged, median", folio: median(untaggedTimes) * 1000, c: cW1.map { $0 * 1000 }, unit: "ms")
     targets.absolute("W1 HTML in-process, median", folio: median(htmlTimes) * 1000, c: nil, unit: "ms", atMost: 2)
 
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("folio")
     if FileManager.default.isExecutableFile(atPath: binary.path) {
         var cold: [Double] = []
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-cold.pdf")
@@ -173,13 +179,7 @@ do {
         "1,000,000-row tagged table, peak memory", folio: peaks["table"]?[1_000_000].map { Double($0) / 1024 }, c: nil, unit: "MB",
         atMost: 1024)
     try BatchStages.run(data: benchDirectory.appendingPathComponent("patients-1000.jsonl"), count: 100)
-    if FileManager.default.isExecutableFile(atPath: binary.path) {
-        let rates = BatchBenchmark.run(folio: binary, data: benchDirectory.appendingPathComponent("patients-1000.jsonl"))
-        let cW3 = cProgram?.w3TwoProcesses(count: 1000)
-        if let cW3 { print(String(format: "W3 1,000 PDFs, the C program in two processes: %.1f documents/s", cW3)) }
-        targets.ratio("W3 PDF, folio batch --jobs 2", folio: rates["pdf-2"], c: cW3, unit: "documents/s", atLeast: 0.9)
-        targets.forScale("W3 PDF, folio batch --jobs 2, signed", folio: rates["pdf-2-signed"], c: cW3, unit: "documents/s")
-    }
+    if FileManager.default.isExecutableFile(atPath: binary.path) { measureW3(into: &targets) }
     if FileManager.default.isExecutableFile(atPath: binary.path) {
         let fhir = FHIRBenchmark.run(folio: binary, bench: benchDirectory)
         targets.forScale("FHIR folio records, peak memory", folio: fhir["records-peak-mb"], c: nil, unit: "MB")

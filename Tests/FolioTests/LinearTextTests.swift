@@ -111,6 +111,13 @@ final class LinearTextTests: XCTestCase {
         }
     }
 
+    func testTheThousandsFilterGroupsDigitsFromTheRight() throws {
+        let template = try DocumentTemplate(
+            data: Data(#"{title: "{{a | thousands}} {{b | thousands}} {{c | thousands: ' '}} {{d | thousands}}"}"#.utf8), format: .yaml)
+        let bound = try template.bind(.object([("a", .number(1_234_567)), ("b", .number(999)), ("c", .number(-1000)), ("d", .number(0))]))
+        XCTAssertEqual(bound["title"], .string("1,234,567 999 -1 000 0"))
+    }
+
     // MARK: running header and footer
 
     func testLongRunningTextsAreShapedOnceAndCutToThreeLines() throws {

@@ -38,7 +38,7 @@ final class NativeLibraryErrorTests: XCTestCase {
     /// render with qpdf's error, and a part handed over after it is refused with the same error.
     func testAPartRefusedOnTheFinishingThreadFailsTheRender() throws {
         let finisher = try PDFFinisher(document: Document(title: "T", elements: []), date: Date(timeIntervalSince1970: 0))
-        let pipeline = PartPipeline(finisher: finisher, threaded: true)
+        let pipeline = PartPipeline(finisher: finisher)
         func part(_ text: String) -> Data { Data(text.utf8) }
         try pipeline.submit(part("not a PDF"), structure: StructureRecord())
         var refusedLater = false

@@ -1,3 +1,4 @@
+import FolioCharts
 import Foundation
 
 /// A placeholder's content: a dotted path into the record and optional filters,
@@ -128,15 +129,7 @@ struct TemplateExpression: Sendable, Hashable {
             guard abs(number) < InputLimits.magnitude else {
                 throw FolioError(path: templatePath, "thousands needs a number between -1e15 and 1e15, but \(path) is \(number)")
             }
-            let n = number.clampedInt()
-            var digits = String(abs(n))
-            var groups: [String] = []
-            while digits.count > 3 {
-                groups.insert(String(digits.suffix(3)), at: 0)
-                digits = String(digits.dropLast(3))
-            }
-            groups.insert(digits, at: 0)
-            return .string((n < 0 ? "-" : "") + groups.joined(separator: filter.argument ?? ","))
+            return .string(NumberFormat.groupingThousands(number.clampedInt(), separator: filter.argument ?? ","))
         case "entries", "keys", "values":
             guard case .object(let members) = value else {
                 throw FolioError(path: templatePath, "\(filter.name) needs an object, but \(path) holds \(value.kindName)")

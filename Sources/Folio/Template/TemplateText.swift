@@ -8,6 +8,9 @@ struct TemplateText: Sendable {
     let literals: [String]
     /// Each placeholder's expression, in order.
     let expressions: [TemplateExpression]
+    /// Whether the text is one placeholder and nothing else (white space aside): its value is then
+    /// taken as it is (a number stays a number).
+    let isLonePlaceholder: Bool
 
     /// Whether `text` holds a placeholder (`{{`): a scan of its bytes.
     static func hasPlaceholder(_ text: String) -> Bool {
@@ -36,12 +39,13 @@ struct TemplateText: Sendable {
         self.literals = literals
         // Every placeholder is closed before any is parsed: an unclosed one is the error named first.
         expressions = try sources.map { try TemplateExpression(parsing: $0.trimmingCharacters(in: .whitespaces), templatePath: path) }
+        isLonePlaceholder = expressions.count == 1 && literals.allSatisfy { $0.allSatisfy(\.isWhitespace) }
     }
 
-    /// The text with every placeholder replaced by its value in `scope`, escaped for `kind`; a text
-    /// that is one placeholder and nothing else takes the value as it is (a number stays a number).
+    /// The text with every placeholder replaced by its value in `scope`, escaped for `kind`; a lone
+    /// placeholder's value as it is.
     func evaluate(in scope: TemplateScope, path: String, kind: DocumentTemplate.TextKind) throws -> TreeValue {
-        if expressions.count == 1, literals.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) {
+        if isLonePlaceholder {
             return kind.literal(try expressions[0].evaluate(in: scope, templatePath: path))
         }
         var out = literals[0]
