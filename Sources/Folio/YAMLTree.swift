@@ -11,7 +11,10 @@ package enum YAMLTree {
     /// values and keys that appear twice in one mapping are errors.
     package static func parse(_ text: String) throws -> TreeValue {
         try checkNesting(text)
-        guard let node = try Yams.compose(yaml: text) else { return .null }
+        // `.basic` resolves no scalar: `plain(_:)` types them. Yams' default resolver would
+        // compile seven ICU regular expressions on first use (9 M instructions, a third of a
+        // cold start's YAML cost), only for their answers to go unread.
+        guard let node = try Yams.compose(yaml: text, .basic) else { return .null }
         // Without aliases a tree has fewer values than its text has bytes; aliases may repeat a little.
         let limit = min(InputLimits.treeValues, 16 * text.utf8.count + 10_000)
         var budget = limit
