@@ -43,14 +43,25 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
     /// and `https://x` stay text, not links (`:` is escaped too). Template values are bound into
     /// rich text through this.
     public static func escaped(_ literal: String) -> String {
-        guard literal.contains(where: { "*[]()\\_:".contains($0) }) else { return literal }
-        var result = ""
-        result.reserveCapacity(literal.utf8.count + 8)
-        for character in literal {
-            if "*[]()\\_:".contains(character) { result.append("\\") }
-            result.append(character)
+        // Every markup character is ASCII, so the text is escaped byte by byte: a backslash before
+        // an ASCII byte keeps the UTF-8 valid (walking characters cost 30 times as much).
+        func isMarkup(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "*"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                UInt8(ascii: "\\"), UInt8(ascii: "_"), UInt8(ascii: ":"):
+                return true
+            default: return false
+            }
         }
-        return result
+        let bytes = literal.utf8
+        guard bytes.contains(where: isMarkup) else { return literal }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 8)
+        for byte in bytes {
+            if isMarkup(byte) { result.append(UInt8(ascii: "\\")) }
+            result.append(byte)
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// The text without markup, as a reader sees it.

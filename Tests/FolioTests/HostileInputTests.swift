@@ -377,6 +377,14 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(
             RichText(RichText.escaped("[Pay here](https://evil.example) *x*")).runs,
             [TextRun("[Pay here](https://evil.example) *x*")])
+        // Escaped text reads as itself whatever surrounds the markup characters: accents, a
+        // combining mark after one, emoji, a backslash of its own, markup at either end.
+        for literal in [
+            "_Zoë_ (née **Å**): 5*3", "*\u{301}x", "👩‍⚕️[a](b)👩‍⚕️", "C:\\path\\*", "**", "", "plain ünïcode", "[",
+        ] {
+            XCTAssertEqual(RichText(RichText.escaped(literal)).plainText, literal, literal)
+            XCTAssertTrue(RichText(RichText.escaped(literal)).runs.allSatisfy { !$0.bold && !$0.italic && $0.link == nil }, literal)
+        }
     }
 
     func testLongTextStaysFast() throws {
