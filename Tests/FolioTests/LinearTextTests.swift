@@ -118,6 +118,29 @@ final class LinearTextTests: XCTestCase {
         XCTAssertEqual(bound["title"], .string("1,234,567 999 -1 000 0"))
     }
 
+    func testDottedPathsReachObjectsArraysAndLoopVariables() throws {
+        let record = TreeValue.object([
+            ("patient", .object([("name", .string("Ada")), ("ids", .array([.string("A1"), .string("B2")]))])),
+            ("stress", .array([.array([.number(2), .number(5)])])), ("", .string("empty key")),
+            ("meds", .array([.object([("name", .string("Aspirin")), ("dose", .object([("mg", .number(81))]))])])),
+        ])
+        XCTAssertEqual(record.value(at: "patient.name"), .string("Ada"))
+        XCTAssertEqual(record.value(at: "patient.ids.1"), .string("B2"))
+        XCTAssertEqual(record.value(at: "stress.0.1"), .number(5))
+        XCTAssertEqual(record.value(at: ""), .string("empty key"))
+        for missing in ["patient.age", "patient.ids.2", "patient.ids.x", "stress.0.1.0", "patient..name", "patient.name."] {
+            XCTAssertNil(record.value(at: missing), missing)
+        }
+        let template = try DocumentTemplate(
+            data: Data(
+                #"{title: "{{patient.name}} {{patient.ids.0}}", elements: [{$each: meds, $as: m, $item: {type: paragraph, text: "{{m.name}} {{m.dose.mg}}"}}]}"#
+                    .utf8), format: .yaml)
+        let bound = try template.bind(record)
+        XCTAssertEqual(bound["title"], .string("Ada A1"))
+        guard case .array(let elements)? = bound["elements"], let first = elements.first else { return XCTFail("\(bound)") }
+        XCTAssertEqual(first["text"], .string("Aspirin 81"), "\(first)")
+    }
+
     // MARK: running header and footer
 
     func testLongRunningTextsAreShapedOnceAndCutToThreeLines() throws {

@@ -155,10 +155,11 @@ struct TemplateScope {
     var locals: [(name: String, value: TreeValue)] = []
 
     func lookup(_ path: String) -> TreeValue? {
-        let head = path.split(separator: ".", maxSplits: 1).first.map(String.init) ?? path
+        let dot = path.utf8.firstIndex(of: UInt8(ascii: "."))
+        let head = path[..<(dot ?? path.endIndex)]
         if let local = locals.last(where: { $0.name == head }) {
-            let rest = path.dropFirst(head.count)
-            return rest.isEmpty ? local.value : local.value.value(at: String(rest.dropFirst()))
+            guard let dot else { return local.value }
+            return local.value.value(at: String(path[path.utf8.index(after: dot)...]))
         }
         return record.value(at: path)
     }

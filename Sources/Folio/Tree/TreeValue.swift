@@ -48,17 +48,25 @@ package enum TreeValue: Sendable, Hashable {
 
     /// The value at a dotted path such as `patient.name` or `stress.2.0`.
     package func value(at path: String) -> TreeValue? {
-        var current: TreeValue? = self
-        for part in path.split(separator: ".", omittingEmptySubsequences: false) {
+        // Walked a segment at a time, without splitting the path into new strings: templates look
+        // up thousands of paths a document.
+        var current = self
+        var rest = Substring(path)
+        while true {
+            let end = rest.utf8.firstIndex(of: UInt8(ascii: ".")) ?? rest.endIndex
+            let part = rest[..<end]
             switch current {
-            case .object?: current = current?[String(part)]
-            case .array(let items)?:
+            case .object(let members):
+                guard let member = members.first(where: { $0.key == part }) else { return nil }
+                current = member.value
+            case .array(let items):
                 guard let index = Int(part), items.indices.contains(index) else { return nil }
                 current = items[index]
             default: return nil
             }
+            guard end < rest.endIndex else { return current }
+            rest = rest[rest.utf8.index(after: end)...]
         }
-        return current
     }
 
     /// The kind of value, for error messages.
