@@ -220,7 +220,7 @@ public final class BatchRunner: Sendable {
             }
             var files: [BatchDocumentWriter.WrittenFile]
             if let settings = options.workers {
-                files = try writeInWorker(value, number: record.number, names: names, &worker, settings)
+                files = try writeInWorker(value, json: record.json, number: record.number, names: names, &worker, settings)
             } else {
                 files = try writer.write(value, number: record.number, names: names)
             }
@@ -249,7 +249,8 @@ public final class BatchRunner: Sendable {
     /// Has the thread's worker process write the record; a worker that dies (or runs past the time
     /// limit) fails this record only, its half-written files are removed, and it is replaced.
     private func writeInWorker(
-        _ record: TreeValue, number: Int, names: [String], _ slot: inout RenderWorkerProcess?, _ settings: WorkerSettings
+        _ record: TreeValue, json: [UInt8]?, number: Int, names: [String], _ slot: inout RenderWorkerProcess?,
+        _ settings: WorkerSettings
     ) throws -> [BatchDocumentWriter.WrittenFile] {
         let worker: RenderWorkerProcess
         if let running = slot, !running.isDead {
@@ -261,7 +262,7 @@ public final class BatchRunner: Sendable {
                 setup: try BatchWorkerJob.setup(options: options, templateData: templateData, renderOptions: renderOptions))
             slot = worker
         }
-        let request = BatchWorkerJob.request(record: record, number: number, names: names, seconds: settings.timeLimit)
+        let request = BatchWorkerJob.request(record: record, json: json, number: number, names: names, seconds: settings.timeLimit)
         switch worker.call(request, seconds: settings.timeLimit, activity: "reading record \(number)") {
         case .success(let answer):
             return try BatchWorkerJob.files(in: answer)

@@ -26,13 +26,23 @@ package final class BatchWorkerJob: RenderWorkerJob {
             ]), body: templateData)
     }
 
-    /// The request to write record `number` as the files `names`, within `seconds`.
-    static func request(record: TreeValue, number: Int, names: [String], seconds: Double) -> WorkerMessage {
-        WorkerMessage(
-            .object([
-                ("number", .number(Double(number))), ("record", record), ("names", .array(names.map(TreeValue.string))),
-                ("seconds", .number(seconds)),
-            ]))
+    /// The request to write record `number` as the files `names`, within `seconds`: the record's
+    /// JSON text as read (`json`) in the body, else the record in the header.
+    static func request(record: TreeValue, json: [UInt8]?, number: Int, names: [String], seconds: Double) -> WorkerMessage {
+        var header: [(key: String, value: TreeValue)] = [
+            ("number", .number(Double(number))), ("names", .array(names.map(TreeValue.string))), ("seconds", .number(seconds)),
+        ]
+        guard let json else {
+            header.append(("record", record))
+            return WorkerMessage(.object(header))
+        }
+        return WorkerMessage(.object(header), body: Data(json))
+    }
+
+    /// The record a request carries: in its header, or as JSON text in its body.
+    static func record(in request: WorkerMessage) throws -> TreeValue? {
+        if let record = request["record"] { return record }
+        return request.body.isEmpty ? nil : try JSONTreeParser.parse([UInt8](request.body))
     }
 
     /// The files an answer lists, or the record's error.
@@ -86,7 +96,7 @@ package final class BatchWorkerJob: RenderWorkerJob {
 
     package func answer(_ request: WorkerMessage) -> WorkerMessage {
         do {
-            guard case .number(let number)? = request["number"], let record = request["record"],
+            guard case .number(let number)? = request["number"], let record = try BatchWorkerJob.record(in: request),
                 case .array(let names)? = request["names"]
             else { throw FolioError(path: "", "the render worker got a malformed request") }
             let files = try writer.write(record, number: number.clampedInt(), names: names.map(\.text))

@@ -7,6 +7,16 @@ package struct DataRecord: Sendable {
     package let number: Int
     /// The record, or why it could not be read.
     package let value: Result<TreeValue, FolioError>
+    /// The record's JSON text as read (JSON lines and arrays, when it parsed), which a render
+    /// worker is sent as is and parses itself: writing the parsed tree out again cost the batch
+    /// process more than reading it. Nil for CSV rows.
+    package let json: [UInt8]?
+
+    init(number: Int, value: Result<TreeValue, FolioError>, json: [UInt8]? = nil) {
+        self.number = number
+        self.value = value
+        self.json = json
+    }
 }
 
 /// Streams records from JSON lines, a JSON array or CSV, one at a time, so memory
@@ -112,7 +122,8 @@ package final class RecordReader {
     private func record(_ bytes: ArraySlice<UInt8>) -> DataRecord {
         count += 1
         do {
-            return DataRecord(number: count, value: .success(try JSONTreeParser.parse(Array(bytes))))
+            let json = Array(bytes)
+            return DataRecord(number: count, value: .success(try JSONTreeParser.parse(json)), json: json)
         } catch let error as FolioError {
             return DataRecord(number: count, value: .failure(error))
         } catch {
