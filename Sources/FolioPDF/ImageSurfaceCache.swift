@@ -5,8 +5,9 @@ import FolioGraphics
 import FolioLayout
 import Foundation
 
-/// Decodes each picture once per render into a Cairo surface; JPEGs are passed
-/// through to the PDF as they are (no re-encoding). Layout asks it whether a picture decodes.
+/// Decodes each picture once per render into a Cairo surface (PNG and CMYK pixels once per
+/// process, see `DecodedPixelStore`); JPEGs are passed through to the PDF as they are (no
+/// re-encoding). Layout asks it whether a picture decodes.
 final class ImageSurfaceCache: PictureSupport {
     /// Decoded pictures by their bytes, each surface owned (destroyed with the cache).
     private var surfaces: [Data: CairoSurface] = [:]
@@ -22,11 +23,20 @@ final class ImageSurfaceCache: PictureSupport {
         if let cached = surfaces[image.bytes] { return cached }
         let surface: CairoSurface?
         switch image.format {
-        case .png: surface = ImageSurfaceCache.decodePNG(image.bytes)
-        case .jpeg where image.components == 4: surface = ImageSurfaceCache.decodeCMYK(image)
+        case .png: surface = ImageSurfaceCache.decoded(image, by: ImageSurfaceCache.decodePNG)
+        case .jpeg where image.components == 4: surface = ImageSurfaceCache.decoded(image, by: ImageSurfaceCache.decodeCMYK)
         case .jpeg: surface = ImageSurfaceCache.wrapJPEG(image)
         }
         if let surface { surfaces[image.bytes] = surface }
+        return surface
+    }
+
+    /// A surface with the picture's pixels: copied from `DecodedPixelStore` when an earlier render
+    /// in this process decoded the same bytes, else decoded by `decode` (and kept there).
+    private static func decoded(_ image: ImageData, by decode: (ImageData) -> CairoSurface?) -> CairoSurface? {
+        if let stored = DecodedPixelStore.surface(for: image.bytes) { return stored }
+        guard let surface = decode(image) else { return nil }
+        DecodedPixelStore.keep(surface, decodedFrom: image.bytes)
         return surface
     }
 
@@ -36,8 +46,8 @@ final class ImageSurfaceCache: PictureSupport {
         init(_ data: Data) { bytes = [UInt8](data) }
     }
 
-    private static func decodePNG(_ data: Data) -> CairoSurface? {
-        let cursor = ReadCursor(data)
+    private static func decodePNG(_ image: ImageData) -> CairoSurface? {
+        let cursor = ReadCursor(image.bytes)
         let unmanaged = Unmanaged.passRetained(cursor)
         defer { unmanaged.release() }
         let created = cairo_image_surface_create_from_png_stream(

@@ -208,6 +208,34 @@ final class PDFOutputTests: XCTestCase {
         XCTAssertTrue(pages[2].contains("After the picture."))
     }
 
+    func testAPictureDecodedOnceInAProcessDrawsTheSameInEveryLaterDocument() throws {
+        // A PNG no other test draws (its text is random), made with Folio and pdftoppm.
+        let marker = UUID().uuidString
+        let source = Document(
+            title: marker, page: PageSetup(size: .custom(width: 300, height: 100), margins: .init(all: 6)),
+            elements: [.paragraph(Paragraph("**\(marker)**"))])
+        let pdfFile = try TestSupport.temporaryFile(try source.pdf(), name: "picture.pdf")
+        let pngBase = pdfFile.deletingLastPathComponent().appendingPathComponent("picture")
+        XCTAssertEqual(try TestSupport.run("pdftoppm", ["-r", "72", "-png", "-singlefile", pdfFile.path, pngBase.path]).status, 0)
+        let png = try Data(contentsOf: pngBase.appendingPathExtension("png"))
+        var metadata = Metadata()
+        metadata.creationDate = Date(timeIntervalSince1970: 1_700_000_000)
+        let document = Document(
+            title: "Logo", metadata: metadata,
+            elements: [.image(ImageBlock(source: .data(png), width: .cm(6), alt: "logo")), .paragraph(Paragraph("Text."))])
+        let kept = DecodedPixelStore.count
+        let decoded = try document.pdf()
+        XCTAssertEqual(DecodedPixelStore.count, kept + 1, "the decoded pixels are kept")
+        let copied = try document.pdf()
+        XCTAssertEqual(DecodedPixelStore.count, kept + 1, "and used again, not decoded a second time")
+        XCTAssertEqual(decoded, copied, "the document drawn from the kept pixels is the same file, byte for byte")
+        let file = try TestSupport.temporaryFile(copied, name: "logo.pdf")
+        let list = try TestSupport.run("pdfimages", ["-list", file.path]).text
+        let picture = try XCTUnwrap(ImageData(bytes: png))
+        let rows = list.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }.filter { $0.count > 4 && $0[2] == "image" }
+        XCTAssertEqual(rows.map { [$0[3], $0[4]] }, [["\(picture.pixelWidth)", "\(picture.pixelHeight)"]], list)
+    }
+
     func testJPEGImagesAreEmbeddedAsJPEG() throws {
         let base = try TestSupport.temporaryDirectory()
         let source = base.appendingPathComponent("page.pdf")
