@@ -17,15 +17,19 @@ enum DecodedPixelStore {
         let bytes: [UInt8]
     }
 
-    /// The most pixel bytes kept, over all pictures.
-    static let byteBudget = 32 << 20
-    /// A picture larger than this is never kept (it would push out every other).
+    /// The most bytes kept, pixels and the encoded bytes they are found by, over all pictures.
+    static let byteBudget = 16 << 20
+    /// A picture that costs more than this (pixels and encoded bytes) is never kept: it would push
+    /// out every other.
     static let largestPicture = 8 << 20
 
     private struct Store {
         var pixels: [Data: Pixels] = [:]
         var order: [Data] = []
         var bytes = 0
+
+        /// What keeping `pixels` found by `encoded` costs.
+        static func cost(_ pixels: Pixels, _ encoded: Data) -> Int { pixels.bytes.count + encoded.count }
     }
 
     private static let store = Mutex(Store())
@@ -53,19 +57,20 @@ enum DecodedPixelStore {
         let height = cairo_image_surface_get_height(surface.pointer)
         let stride = cairo_image_surface_get_stride(surface.pointer)
         let count = Int(height) * Int(stride)
-        guard count > 0, count <= largestPicture, let data = cairo_image_surface_get_data(surface.pointer) else { return }
+        guard count > 0, count + encoded.count <= largestPicture, let data = cairo_image_surface_get_data(surface.pointer) else { return }
         let pixels = Pixels(
             format: cairo_image_surface_get_format(surface.pointer), width: cairo_image_surface_get_width(surface.pointer),
             height: height, stride: stride, bytes: Array(UnsafeBufferPointer(start: data, count: count)))
         store.withLock { store in
             guard store.pixels[encoded] == nil else { return }
-            while store.bytes + count > byteBudget, !store.order.isEmpty {
+            let cost = Store.cost(pixels, encoded)
+            while store.bytes + cost > byteBudget, !store.order.isEmpty {
                 let oldest = store.order.removeFirst()
-                store.bytes -= store.pixels.removeValue(forKey: oldest)?.bytes.count ?? 0
+                if let removed = store.pixels.removeValue(forKey: oldest) { store.bytes -= Store.cost(removed, oldest) }
             }
             store.pixels[encoded] = pixels
             store.order.append(encoded)
-            store.bytes += count
+            store.bytes += cost
         }
     }
 
