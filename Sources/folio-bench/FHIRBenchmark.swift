@@ -25,7 +25,7 @@ enum FHIRBenchmark {
             text += "\n"
         }
         try Data(text.utf8).write(to: folder.appendingPathComponent("Patient.ndjson"))
-        FileManager.default.createFile(atPath: observationFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: observationFile.path, contents: nil)
         let handle = try FileHandle(forWritingTo: observationFile)
         defer { try? handle.close() }
         var random = SystemRandomNumberGenerator()
@@ -72,7 +72,7 @@ enum FHIRBenchmark {
         }
         try handle.write(contentsOf: Data(buffer.utf8))
         written += buffer.utf8.count
-        FileManager.default.createFile(atPath: done.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: done.path, contents: Data())
         return written
     }
 
