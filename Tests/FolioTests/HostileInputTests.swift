@@ -254,6 +254,12 @@ final class HostileInputTests: XCTestCase {
             outcome(#"{"title": "T", "title": "U"}"#),
             #"the input is not valid JSON: invalid JSON at line 1, column 16: the key "title" appears twice in one object"#)
         XCTAssertEqual(outcome("title: T\ntitle: U\n"), #"the key "title" appears twice in one mapping (line 2)"#)
+        // A null optional member is absent, not unknown; a misspelling deep in a list is found
+        // among members that were read, and the suggestion is a key the model asked for but missed.
+        XCTAssertEqual(
+            outcome(#"{"title": "T", "header": null, "elements": [{"type": "paragraph", "text": "a"}, {"type": "paragraph", "text": "b", "algin": "left"}]}"#),
+            #"elements[1].algin: unknown key; did you mean "align"?"#)
+        XCTAssertEqual(outcome(#"{"title": "T", "header": null, "elements": [{"type": "paragraph", "text": "a", "align": null}]}"#), "rendered")
     }
 
     func testChartsAndTablesThatWouldTakeMinutesAreCapped() throws {

@@ -6,7 +6,11 @@ final class KeyUsage {
     private struct Object {
         let path: String
         let keys: [String]
-        var asked: Set<String> = []
+        /// Whether the member at each position was asked for (by position: no key is hashed).
+        var asked: [Bool]
+        /// Keys asked for that the object does not have: the suggestions for a misspelling
+        /// (listed as asked, repeats and all; only an object with an unknown key sorts them out).
+        var missingAsked: [String] = []
     }
 
     private var objects: [Object] = []
@@ -16,22 +20,31 @@ final class KeyUsage {
     func register(_ codingPath: [CodingKey], keys: [String]) -> Int {
         let path = DocumentDecoder.path(codingPath)
         if let index = indexByPath[path] { return index }
-        objects.append(Object(path: path, keys: keys))
+        objects.append(Object(path: path, keys: keys, asked: Array(repeating: false, count: keys.count)))
         indexByPath[path] = objects.count - 1
         return objects.count - 1
     }
 
-    func ask(_ object: Int, _ key: String) { objects[object].asked.insert(key) }
+    /// The member at `position` of `object` (as registered) was asked for.
+    func ask(_ object: Int, position: Int) {
+        guard objects[object].asked.indices.contains(position) else { return }
+        objects[object].asked[position] = true
+    }
 
-    func askAll(_ object: Int) { objects[object].asked.formUnion(objects[object].keys) }
+    /// The member named `key` was asked for, though the object does not have it (a key the model
+    /// knows, which may be suggested for a misspelling).
+    func ask(_ object: Int, missing key: String) { objects[object].missingAsked.append(key) }
+
+    func askAll(_ object: Int) { objects[object].asked = Array(repeating: true, count: objects[object].keys.count) }
 
     /// One error per unknown key, in document order, with the nearest known key as a suggestion.
     func unknownKeys() -> [FolioError] {
         var errors: [FolioError] = []
-        for object in objects {
-            for key in object.keys where !object.asked.contains(key) {
+        for object in objects where object.asked.contains(false) {
+            let askedKeys = Set(zip(object.keys, object.asked).filter(\.1).map(\.0)).union(object.missingAsked)
+            for (key, asked) in zip(object.keys, object.asked) where !asked && !askedKeys.contains(key) {
                 let path = object.path.isEmpty ? key : "\(object.path).\(key)"
-                let known = object.asked.sorted()
+                let known = askedKeys.sorted()
                 if let suggestion = KeyUsage.nearest(key, in: known) {
                     errors.append(FolioError(path: path, "unknown key; did you mean \"\(suggestion)\"?"))
                 } else {

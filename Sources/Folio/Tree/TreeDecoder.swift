@@ -119,8 +119,13 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func lookup(_ key: Key) -> TreeValue? {
-        if let object { decoder.usage?.ask(object, key.stringValue) }
-        return members.first { $0.key == key.stringValue }?.value
+        let name = key.stringValue
+        guard let position = members.firstIndex(where: { $0.key == name }) else {
+            if let object { decoder.usage?.ask(object, missing: name) }
+            return nil
+        }
+        if let object { decoder.usage?.ask(object, position: position) }
+        return members[position].value
     }
 
     private func child(_ key: Key) throws -> TreeDecoder {
@@ -131,12 +136,22 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func contains(_ key: Key) -> Bool { lookup(key) != nil }
-    func decodeNil(forKey key: Key) throws -> Bool { lookup(key) == nil || lookup(key) == .null }
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let value = lookup(key) else { return true }
+        return value == .null
+    }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try child(key).decodeValue(type) }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try child(key).decodeValue(type) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try child(key).decodeValue(type) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try child(key).decodeValue(type) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try child(key).decodeValue(type) }
+
+    /// The value for `key`, nil when absent or null: one look-up, where the protocol's own
+    /// implementation makes three (contains, decodeNil, decode).
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let value = lookup(key), value != .null else { return nil }
+        return try decoder.child(value, key).decodeValue(type)
+    }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         try child(key).container(keyedBy: type)
