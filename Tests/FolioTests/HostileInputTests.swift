@@ -257,9 +257,12 @@ final class HostileInputTests: XCTestCase {
         // A null optional member is absent, not unknown; a misspelling deep in a list is found
         // among members that were read, and the suggestion is a key the model asked for but missed.
         XCTAssertEqual(
-            outcome(#"{"title": "T", "header": null, "elements": [{"type": "paragraph", "text": "a"}, {"type": "paragraph", "text": "b", "algin": "left"}]}"#),
+            outcome(
+                #"{"title": "T", "header": null, "elements": [{"type": "paragraph", "text": "a"}, "#
+                    + #"{"type": "paragraph", "text": "b", "algin": "left"}]}"#),
             #"elements[1].algin: unknown key; did you mean "align"?"#)
-        XCTAssertEqual(outcome(#"{"title": "T", "header": null, "elements": [{"type": "paragraph", "text": "a", "align": null}]}"#), "rendered")
+        XCTAssertEqual(
+            outcome(#"{"title": "T", "header": null, "elements": [{"type": "paragraph", "text": "a", "align": null}]}"#), "rendered")
     }
 
     func testChartsAndTablesThatWouldTakeMinutesAreCapped() throws {
