@@ -243,6 +243,18 @@ final class BatchCommandIntegrationTests: XCTestCase {
             "folio: error: --name: records 1 and 3 would both be written to \"P1.pdf\"; make the pattern unique, for example with {{$number}}\n"
         )
         XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".pdf") }.isEmpty)
+        // A pattern that cannot be read is one error before any record, not a failure per record.
+        for (pattern, error) in [
+            ("{{patient.id", "--name: a placeholder opened with {{ is not closed with }}"),
+            ("{{patient.id | shout}}", #"--name: unknown filter "shout""#),
+        ] {
+            let fresh = try TestSupport.temporaryDirectory()
+            let bad = try TestSupport.run(folio, ["batch", template, "--data", data.path, "--out", fresh.path, "--name", pattern])
+            XCTAssertEqual(bad.status, 1, pattern)
+            XCTAssertTrue(bad.stderr.hasPrefix("folio: error: \(error)"), bad.stderr)
+            XCTAssertEqual(bad.stderr.filter { $0 == "\n" }.count, 1, bad.stderr)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fresh.path), [], "nothing written for \(pattern)")
+        }
     }
 
     func testCSVAndJSONArrayAndStandardInput() throws {

@@ -17,12 +17,15 @@ public final class BatchRunner: Sendable {
     private let renderOptions: RenderOptions
     /// Writes a record's documents in this process (`--in-process`).
     private let writer: BatchDocumentWriter
+    /// Each record's file names (`--name`).
+    private let naming: FileNaming
     private let cancelled = Locked(false)
 
     /// Loads the template; a bad template is an error before anything is written.
     public init(options: BatchOptions) throws {
         self.options = options
         try options.workers?.validate()
+        naming = try FileNaming(pattern: options.namePattern)
         templateData = try BoundedFile.read(
             options.template.path, limit: InputLimits.documentBytes, field: "", what: "template", regularOnly: true)
         template = try DocumentTemplate(data: templateData, format: DocumentDecoder.Format(fileName: options.template.path))
@@ -207,7 +210,7 @@ public final class BatchRunner: Sendable {
         let id = identifier(of: value)
         do {
             let names = try options.formats.map {
-                try FileNaming.name(pattern: options.namePattern, record: value, number: record.number, format: $0)
+                try naming.name(record: value, number: record.number, format: $0)
             }
             let reference = options.documentReferences.map { _ in FHIRDocumentReference.fileName(forDocument: names[0]) }
             if options.resume,
@@ -388,11 +391,7 @@ public final class BatchRunner: Sendable {
             total += 1
             guard case .success(let value) = record.value else { continue }
             for format in options.formats {
-                guard
-                    let name = try? FileNaming.name(
-                        pattern: options.namePattern, record: value, number: record.number,
-                        format: format)
-                else { continue }
+                guard let name = try? naming.name(record: value, number: record.number, format: format) else { continue }
                 var hash: UInt64 = 0xcbf2_9ce4_8422_2325
                 for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
                 if let first = seen[hash] {

@@ -1,14 +1,23 @@
 import Foundation
 
 /// Output file names from a pattern and a record, made safe for any file system.
-enum FileNaming {
-    /// `pattern` bound to `record`, sanitised, with `format`'s extension.
-    static func name(pattern: String, record: TreeValue, number: Int, format: OutputFormat) throws -> String {
-        var base = try DocumentTemplate.interpolate(pattern, record: record, number: number, templatePath: "--name")
+struct FileNaming: Sendable {
+    /// The `--name` pattern, parsed once for every record.
+    private let pattern: TemplateText
+
+    /// `pattern` parsed; an unclosed `{{` or an unknown filter is an error naming `--name`, before
+    /// any record is read.
+    init(pattern: String) throws {
+        self.pattern = try TemplateText(pattern, path: "--name")
+    }
+
+    /// The pattern bound to record number `number`, sanitised, with `format`'s extension.
+    func name(record: TreeValue, number: Int, format: OutputFormat) throws -> String {
+        var base = try pattern.evaluate(in: TemplateScope(record: record, number: number), path: "--name", kind: .plain).text
         for ext in [".pdf", ".html", ".htm"] where base.lowercased().hasSuffix(ext) {
             base = String(base.dropLast(ext.count))
         }
-        return sanitized(base) + "." + format.rawValue
+        return FileNaming.sanitized(base) + "." + format.rawValue
     }
 
     /// No path separators, no `..`, no leading dot, at most 180 bytes; C0 controls become `_`, and

@@ -66,9 +66,7 @@ public struct DocumentTemplate: Sendable {
 
     /// The template's tree with `record`'s values bound in, producing at most `maximumValues` values.
     func bind(_ record: TreeValue, number: Int, maximumValues: Int) throws -> TreeValue {
-        var scope = TemplateScope(record: record)
-        scope.locals.append(("$number", .number(Double(number))))
-        return try bind(tree, scope: scope, path: "", budget: BindBudget(maximumValues))
+        try bind(tree, scope: TemplateScope(record: record, number: number), path: "", budget: BindBudget(maximumValues))
     }
 
     /// Values one binding may produce: nested `$each` over a record's long lists could otherwise
@@ -108,13 +106,6 @@ public struct DocumentTemplate: Sendable {
     /// of a JSON-lines file); `number` is the record's number, as `{{$number}}` shows it.
     public func document(forJSONRecord record: Data, number: Int = 1, lenient: Bool = false) throws -> Document {
         try document(for: try JSONTreeParser.parse(record), number: number, lenient: lenient)
-    }
-
-    /// A string template bound to `record`, such as a file-name pattern.
-    package static func interpolate(_ text: String, record: TreeValue, number: Int, templatePath: String = "name") throws -> String {
-        var scope = TemplateScope(record: record)
-        scope.locals.append(("$number", .number(Double(number))))
-        return try interpolate(text, scope: scope, path: templatePath).text
     }
 
     /// Block types whose `text` is rich text: values bound into it are escaped to stay literal.
@@ -252,11 +243,5 @@ public struct DocumentTemplate: Sendable {
         case .array(let a)?: return !a.isEmpty
         default: return true
         }
-    }
-
-    /// Replaces placeholders in one pass; substituted text is never scanned again.
-    static func interpolate(_ text: String, scope: TemplateScope, path: String, kind: TextKind = .plain) throws -> TreeValue {
-        guard TemplateText.hasPlaceholder(text) else { return .string(text) }
-        return try TemplateText(text, path: path).evaluate(in: scope, path: path, kind: kind)
     }
 }

@@ -154,6 +154,12 @@ struct TemplateScope {
     let record: TreeValue
     var locals: [(name: String, value: TreeValue)] = []
 
+    /// The scope of record number `number` (from 1), which `{{$number}}` shows.
+    init(record: TreeValue, number: Int) {
+        self.record = record
+        locals = [("$number", .number(Double(number)))]
+    }
+
     func lookup(_ path: String) -> TreeValue? {
         let dot = path.utf8.firstIndex(of: UInt8(ascii: "."))
         let head = path[..<(dot ?? path.endIndex)]
