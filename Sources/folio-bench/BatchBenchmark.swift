@@ -25,7 +25,7 @@ enum BatchBenchmark {
         ]
         for (format, jobs, extra) in runs {
             let inProcess = extra.contains("--in-process")
-            // The second unsigned run is only for the signed comparison ("pdf-2-repeat").
+            // The second unsigned run ("pdf-2-repeat") is for the signed comparison and W3's better of two.
             let repeated = extra.contains("--repeat")
             let extra = extra.filter { $0 != "--repeat" }
             let signed = extra.contains("--sign-key")

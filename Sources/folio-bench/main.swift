@@ -97,13 +97,19 @@ let cProgram = CProgramBenchmark.fromEnvironment()
 if cProgram == nil { print("The C program: not built (make bench builds bench/peers/cairo_report.c and names it in FOLIO_BENCH_C)") }
 var targets = TargetTable()
 
-/// W3: `folio batch` with one and two workers, then the C program in two processes; the targets.
+/// W3: `folio batch` with one and two workers, then the C program in two processes, twice; the
+/// targets. Each side's rate is the better of its two runs (Folio's unsigned `--jobs 2` runs twice
+/// for the signed comparison): one run of either moves by a tenth on this machine.
 func measureW3(into targets: inout TargetTable) {
     let rates = BatchBenchmark.run(folio: binary, data: benchDirectory.appendingPathComponent("patients-1000.jsonl"))
-    let cW3 = cProgram?.w3TwoProcesses(count: 1000)
-    if let cW3 { print(String(format: "W3 1,000 PDFs, the C program in two processes: %.1f documents/s", cW3)) }
-    targets.ratio("W3 PDF, folio batch --jobs 2", folio: rates["pdf-2"], c: cW3, unit: "documents/s", atLeast: 0.9)
-    targets.forScale("W3 PDF, folio batch --jobs 2, signed", folio: rates["pdf-2-signed"], c: cW3, unit: "documents/s")
+    let cRuns = (0..<2).compactMap { _ in cProgram?.w3TwoProcesses(count: 1000) }
+    if !cRuns.isEmpty {
+        let figures = cRuns.map { String(format: "%.1f", $0) }.joined(separator: " and ")
+        print("W3 1,000 PDFs, the C program in two processes: \(figures) documents/s")
+    }
+    let folio = [rates["pdf-2"], rates["pdf-2-repeat"]].compactMap { $0 }.max()
+    targets.ratio("W3 PDF, folio batch --jobs 2 (better of two runs each)", folio: folio, c: cRuns.max(), unit: "documents/s", atLeast: 0.9)
+    targets.forScale("W3 PDF, folio batch --jobs 2, signed", folio: rates["pdf-2-signed"], c: cRuns.max(), unit: "documents/s")
 }
 
 // FOLIO_BENCH_ONLY=w3: only W3 (`folio batch --jobs 2` and the C program in two processes).
