@@ -17,9 +17,9 @@
 #include <qpdf/QPDFObjectHandle.hh>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
-#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -30,12 +30,15 @@
 
 namespace folio_finish {
 
-/// `value` as a PDF number: at most four decimals, without trailing zeros ("0", "791.8898").
+/// `value` as a PDF number: at most four decimals, without trailing zeros ("0", "791.8898"). Written
+/// with `std::to_chars`, which no locale changes (printf's `%f` would write "791,8898" in a process
+/// whose LC_NUMERIC is German).
 inline std::string pdfNumber(double value) {
     if (!(value > -1e9 && value < 1e9)) value = 0;
     char text[32];
-    std::snprintf(text, sizeof text, "%.4f", value);
-    std::string number = text;
+    auto written = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 4);
+    if (written.ec != std::errc()) return "0";
+    std::string number(text, written.ptr);
     while (!number.empty() && number.back() == '0') number.pop_back();
     if (!number.empty() && number.back() == '.') number.pop_back();
     return number == "-0" ? "0" : number;
