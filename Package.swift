@@ -42,11 +42,21 @@ let package = Package(
         ),
         // librsvg, loaded with dlopen on the first SVG picture (Debian's librsvg2-2).
         .target(name: "CRSVG", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CPDFFinish", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("deflate"), .linkedLibrary("crypto")]),
+        // The PDF finishing step (C++). qpdf is linked statically (Debian's libqpdf.a, with the JPEG and
+        // zlib it needs) and GnuTLS, its crypto provider, is opened on first use (GnuTLSOnDemand.cc):
+        // binding libqpdf.so and GnuTLS's libraries cost every process start 3.5 ms. GLib (for MD5) comes
+        // with Pango; CHarfBuzzFlags gives its include paths.
+        .target(
+            name: "CPDFFinish", dependencies: ["CHarfBuzzFlags"],
+            linkerSettings: [
+                .linkedLibrary(":libqpdf.a"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("glib-2.0"),
+                .linkedLibrary("deflate"), .linkedLibrary("crypto"), .linkedLibrary("dl"),
+            ]),
         // Barcodes (Debian's libzint): QR, Data Matrix, Code 128, PDF417, EAN-13 as rectangles.
         .target(name: "CBarcode", linkerSettings: [.linkedLibrary("zint")]),
-        // SQLite (Debian's libsqlite3): the temporary index a FHIR export is sorted through by patient.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // SQLite (Debian's libsqlite3, its header from libsqlite3-dev): the temporary index a FHIR export
+        // is sorted through by patient, loaded with dlopen when an export first needs it.
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl")]),
         // Render worker processes: their shared activity page, spawning, memory limits and the crash report.
         .target(name: "CProcessSupport"),
         // The document model: its types, validation, limits and built-in words.

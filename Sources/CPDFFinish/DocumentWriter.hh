@@ -13,7 +13,7 @@
 #include "PDFSigning.hh"
 #include "QPDFRewriting.hh"
 
-#include <qpdf/QPDFCryptoProvider.hh>
+#include <glib.h>
 #include <qpdf/QPDFObjectHandle.hh>
 
 #include <algorithm>
@@ -348,12 +348,17 @@ class DocumentWriter {
         flushObjectStream();
         int xrefNumber = allocate();
         size_t xref = output.size;
-        std::shared_ptr<QPDFCryptoImpl> md5 = QPDFCryptoProvider::getImpl();
-        md5->MD5_init();
-        md5->MD5_update(reinterpret_cast<unsigned char *>(output.data), output.size);
-        md5->MD5_finalize();
-        unsigned char digest[16];
-        md5->MD5_digest(digest);
+        // GLib's MD5 (GLib is loaded for Pango already); qpdf's would load GnuTLS for every document.
+        std::unique_ptr<GChecksum, decltype(&g_checksum_free)> md5(g_checksum_new(G_CHECKSUM_MD5), g_checksum_free);
+        // g_checksum_update takes a signed length: the body is fed in pieces of at most 1 GB.
+        for (size_t offset = 0; offset < output.size;) {
+            size_t piece = std::min<size_t>(output.size - offset, size_t{1} << 30);
+            g_checksum_update(md5.get(), reinterpret_cast<guchar const *>(output.data) + offset, static_cast<gssize>(piece));
+            offset += piece;
+        }
+        guint8 digest[16];
+        gsize digestLength = sizeof digest;
+        g_checksum_get_digest(md5.get(), digest, &digestLength);
         std::string id;
         static char const hex[] = "0123456789abcdef";
         for (unsigned char byte : digest) {
