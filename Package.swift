@@ -43,14 +43,15 @@ let package = Package(
         // librsvg, loaded with dlopen on the first SVG picture (Debian's librsvg2-2).
         .target(name: "CRSVG", linkerSettings: [.linkedLibrary("dl")]),
         // The PDF finishing step (C++). qpdf is linked statically (Debian's libqpdf.a, with the JPEG and
-        // zlib it needs) and GnuTLS, its crypto provider, is opened on first use (GnuTLSOnDemand.cc):
-        // binding libqpdf.so and GnuTLS's libraries cost every process start 3.5 ms. GLib (for MD5) comes
-        // with Pango; CHarfBuzzFlags gives its include paths.
+        // zlib it needs) and GnuTLS, its crypto provider, is opened on first use (GnuTLSOnDemand.cc), as
+        // is OpenSSL's libcrypto for signing (OpenSSLOnDemand.hh): binding libqpdf.so, GnuTLS's libraries
+        // and libcrypto cost every process start 5 ms. GLib (for MD5) comes with Pango; CHarfBuzzFlags
+        // gives its include paths.
         .target(
             name: "CPDFFinish", dependencies: ["CHarfBuzzFlags"],
             linkerSettings: [
                 .linkedLibrary(":libqpdf.a"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("glib-2.0"),
-                .linkedLibrary("deflate"), .linkedLibrary("crypto"), .linkedLibrary("dl"),
+                .linkedLibrary("deflate"), .linkedLibrary("dl"),
             ]),
         // Barcodes (Debian's libzint): QR, Data Matrix, Code 128, PDF417, EAN-13 as rectangles.
         .target(name: "CBarcode", linkerSettings: [.linkedLibrary("zint")]),

@@ -4,14 +4,8 @@
 // puts the time in the signature dictionary's /M). Every structure is encoded by OpenSSL.
 #include "PDFSigning.hh"
 
-#include <openssl/cms.h>
-#include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
-#include <openssl/pkcs12.h>
-#include <openssl/pkcs7.h>
-#include <openssl/x509.h>
-#include <openssl/x509v3.h>
+// OpenSSL's headers, and every libcrypto function below reached through a table opened on first use.
+#include "OpenSSLOnDemand.hh"
 
 #include <cstring>
 #include <ctime>
@@ -57,7 +51,7 @@ int passphraseCallback(char *buffer, int size, int, void *passphrase) {
     return static_cast<int>(length);
 }
 
-using BIOPointer = std::unique_ptr<BIO, decltype(&BIO_free)>;
+using BIOPointer = std::unique_ptr<BIO, int (*)(BIO *)>;
 
 BIOPointer memoryBIO(char const *text, size_t length) {
     if (length > static_cast<size_t>(INT32_MAX)) return BIOPointer(nullptr, BIO_free);
@@ -100,7 +94,7 @@ bool readCertificates(char const *text, size_t length, std::vector<X509 *> &cert
 
 /// The DER of a detached CMS SignedData whose message digest is `digest` (SHA-256).
 std::string signedData(folio_pdf_signer const &signer, unsigned char const *digest) {
-    std::unique_ptr<CMS_ContentInfo, decltype(&CMS_ContentInfo_free)> cms(
+    std::unique_ptr<CMS_ContentInfo, void (*)(CMS_ContentInfo *)> cms(
         CMS_sign(nullptr, nullptr, nullptr, nullptr, CMS_PARTIAL | CMS_DETACHED | CMS_BINARY), CMS_ContentInfo_free);
     if (!cms) throw std::runtime_error("signing: " + lastReason("cannot make a CMS structure"));
     for (int index = 0; index < sk_X509_num(signer.chain); ++index) {
@@ -130,7 +124,7 @@ std::string signedData(folio_pdf_signer const &signer, unsigned char const *dige
     int encodedLength = ASN1_item_i2d(reinterpret_cast<ASN1_VALUE *>(attributes.get()), &encoded, ASN1_ITEM_rptr(PKCS7_ATTR_SIGN));
     if (encodedLength <= 0 || encoded == nullptr) throw std::runtime_error("signing: " + lastReason("cannot encode the signed attributes"));
     std::unique_ptr<unsigned char, void (*)(unsigned char *)> encodedOwner(encoded, [](unsigned char *bytes) { OPENSSL_free(bytes); });
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+    std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX *)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
     size_t signatureLength = 0;
     if (!context || EVP_DigestSignInit(context.get(), nullptr, EVP_sha256(), nullptr, signer.key) <= 0 ||
         EVP_DigestSign(context.get(), nullptr, &signatureLength, encoded, static_cast<size_t>(encodedLength)) <= 0) {
@@ -197,7 +191,7 @@ void signInPlace(folio_pdf_signer const &signer, char *data, size_t size, std::s
 
     unsigned char digest[32];
     unsigned int digestLength = 0;
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+    std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX *)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
     if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1 ||
         EVP_DigestUpdate(context.get(), pdf.data(), contentsStart) != 1 ||
         EVP_DigestUpdate(context.get(), pdf.data() + contentsEnd, after) != 1 ||
