@@ -40,6 +40,9 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
+        // Expat (Debian's libexpat1, which fontconfig loads into every process already): the XML parser
+        // an svg block's markup is read with.
+        .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
         // librsvg, loaded with dlopen on the first SVG picture (Debian's librsvg2-2).
         .target(name: "CRSVG", linkerSettings: [.linkedLibrary("dl")]),
         // The PDF finishing step (C++). qpdf is linked statically (Debian's libqpdf.a, with the JPEG and
@@ -67,7 +70,7 @@ let package = Package(
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
         // Input: files read within their limits and confinement, images and SVG pictures checked,
         // a document prepared (validated, themed, its files read once) for the writers.
-        .target(name: "FolioInput", dependencies: ["FolioModel", "FolioGraphics", "CBarcode"]),
+        .target(name: "FolioInput", dependencies: ["FolioModel", "FolioGraphics", "CBarcode", "CExpat"]),
         // Layout: blocks into flowables, pages and page frames; no C module (text through TextShaper).
         .target(name: "FolioLayout", dependencies: ["FolioModel", "FolioGraphics", "FolioCharts", "FolioInput"]),
         // The text engine: Pango shaping and measuring (the TextShaper the PDF lays out with).

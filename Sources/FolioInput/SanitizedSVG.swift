@@ -2,10 +2,6 @@ import FolioGraphics
 import FolioModel
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// An SVG picture reduced to drawing: allow-listed elements and presentation attributes only,
 /// references only inside the picture, ids renamed per use. Both outputs draw this markup:
 /// librsvg in the PDF, the browser in HTML.
@@ -115,17 +111,14 @@ extension SanitizedSVG {
             throw FolioError(path: path, "the SVG is \(data.count) bytes; at most \(InputLimits.svgBytes) are allowed")
         }
         let markup = try checkedMarkup(data, path: path)
-        let reader = SVGTreeReader()
-        let parser = XMLParser(data: markup)
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.delegate = reader
-        let parsed = parser.parse()
-        if let failure = reader.failure { throw FolioError(path: path, failure) }
+        let tree = SVGTreeReader()
+        guard let reader = XMLEventReader(handler: tree) else { throw FolioError(path: path, "out of memory reading the SVG") }
+        let parsed = reader.read(markup)
+        if let failure = tree.failure { throw FolioError(path: path, failure) }
         guard parsed else {
-            throw FolioError(path: path, "not well-formed SVG (XML) near line \(parser.lineNumber), column \(parser.columnNumber)")
+            throw FolioError(path: path, "not well-formed SVG (XML) near line \(reader.lineNumber), column \(reader.columnNumber)")
         }
-        guard let root = reader.root else { throw FolioError(path: path, "the markup must be one <svg> element") }
+        guard let root = tree.root else { throw FolioError(path: path, "the markup must be one <svg> element") }
         guard case .element("svg", let attributes, _) = root else {
             throw FolioError(path: path, "the markup must be one <svg> element")
         }
@@ -141,9 +134,9 @@ extension SanitizedSVG {
     /// comments and CDATA refused (no DTD means no entity expansion and no external entities,
     /// whatever the parser's defaults, and no declaration can hide in another encoding such as
     /// UTF-7 or UTF-16 that the check would not read), and every processing instruction
-    /// (`<?…?>`, the XML declaration too) left out: they draw nothing, and FoundationXML crashes
-    /// on one without data (`<?x?>`, found by the fuzzer).
-    private static func checkedMarkup(_ data: Data, path: String) throws -> Data {
+    /// (`<?…?>`, the XML declaration too) left out: they draw nothing (and FoundationXML, the parser
+    /// before Expat, crashed on one without data, `<?x?>`, found by the fuzzer).
+    private static func checkedMarkup(_ data: Data, path: String) throws -> [UInt8] {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         let notUTF8 = "the SVG must be UTF-8 text"
@@ -157,10 +150,9 @@ extension SanitizedSVG {
         guard start.hasPrefix("<") else { throw FolioError(path: path, "the markup must be one <svg> element") }
         if start.hasPrefix("<?xml") {
             let declaration = start.prefix(while: { $0 != ">" })
-            if let match = declaration.firstMatch(of: #/encoding\s*=\s*["']([^"']*)["']/#) {
-                let encoding = match.output.1.lowercased()
-                guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding) else {
-                    throw FolioError(path: path, "\(notUTF8); its XML declaration names \(match.output.1)")
+            if let named = declaredEncoding(declaration) {
+                guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(named.lowercased()) else {
+                    throw FolioError(path: path, "\(notUTF8); its XML declaration names \(named)")
                 }
             }
         }
@@ -205,9 +197,26 @@ extension SanitizedSVG {
                 throw FolioError(path: path, "SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line")
             }
         }
-        guard keptUpTo > 0 else { return Data(utf8) }
+        guard keptUpTo > 0 else { return utf8 }
         kept += utf8[keptUpTo...]
-        return Data(kept)
+        return kept
+    }
+
+    /// The encoding an XML declaration names (`encoding = "…"`, either quote; the first such
+    /// pseudo-attribute), or nil when it names none.
+    static func declaredEncoding(_ declaration: Substring) -> Substring? {
+        var rest = declaration[...]
+        while let found = rest.range(of: "encoding") {
+            rest = rest[found.upperBound...]
+            var text = rest.drop(while: { $0.isWhitespace })
+            guard text.first == "=" else { continue }
+            text = text.dropFirst().drop(while: { $0.isWhitespace })
+            guard let quote = text.first, quote == "\"" || quote == "'" else { continue }
+            let value = text.dropFirst()
+            guard let end = value.firstIndex(where: { $0 == "\"" || $0 == "'" }) else { continue }
+            return value[..<end]
+        }
+        return nil
     }
 
     /// Width and height in points: the root's absolute width and height, else its viewBox, else 300 × 150.
@@ -241,7 +250,7 @@ extension SanitizedSVG {
 }
 
 /// Builds the sanitised tree from the parser's events, dropping what does not draw.
-private final class SVGTreeReader: NSObject, XMLParserDelegate {
+private final class SVGTreeReader: XMLEventHandler {
     /// Elements kept; the rest are dropped with everything inside them.
     static let elements: Set<String> = [
         "svg", "g", "defs", "symbol", "use", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon",
@@ -282,15 +291,12 @@ private final class SVGTreeReader: NSObject, XMLParserDelegate {
     private(set) var root: SanitizedSVG.Node?
     private(set) var failure: String?
 
-    private func fail(_ message: String, _ parser: XMLParser) {
+    private func fail(_ message: String, _ reader: XMLEventReader) {
         if failure == nil { failure = message }
-        parser.abortParsing()
+        reader.stop()
     }
 
-    func parser(
-        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String]
-    ) {
+    func startElement(_ name: String, attributes: [String: String], reader parser: XMLEventReader) {
         if skipping > 0 || !SVGTreeReader.elements.contains(name) || (stack.isEmpty && root != nil) {
             skipping += 1
             return
@@ -318,7 +324,7 @@ private final class SVGTreeReader: NSObject, XMLParserDelegate {
         stack.append(Open(name: name, attributes: ordered, children: []))
     }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    func endElement(_ name: String, reader parser: XMLEventReader) {
         if skipping > 0 {
             skipping -= 1
             return
@@ -334,39 +340,18 @@ private final class SVGTreeReader: NSObject, XMLParserDelegate {
         }
     }
 
-    // A DTD never gets this far (`checkEncodingAndDeclarations`); should one, it is refused here too.
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        fail("SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line", parser)
+    // A DTD never gets this far (`checkedMarkup`); should one, it is refused here too.
+    func declaration(reader: XMLEventReader) {
+        fail("SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line", reader)
     }
 
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
-        fail("SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line", parser)
-    }
-
-    func parser(_ parser: XMLParser, foundElementDeclarationWithName elementName: String, model: String) {
-        fail("SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line", parser)
-    }
-
-    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
-        fail("SVG with a DTD or entities is not accepted; remove the <!DOCTYPE …> line", parser)
-        return nil
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        fail("not well-formed SVG (XML) near line \(parser.lineNumber), column \(parser.columnNumber)", parser)
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    func characters(_ string: String, reader: XMLEventReader) {
         guard skipping == 0, let top = stack.last, SVGTreeReader.textElements.contains(top.name) else { return }
         if case .text(let previous)? = top.children.last {
             stack[stack.count - 1].children[top.children.count - 1] = .text(previous + string)
         } else {
             stack[stack.count - 1].children.append(.text(string))
         }
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA block: Data) {
-        self.parser(parser, foundCharacters: String(decoding: block, as: UTF8.self))
     }
 
     /// `value` when it is safe for `name`: references only to ids in the picture, no scheme, no escapes.
@@ -381,9 +366,7 @@ private final class SVGTreeReader: NSObject, XMLParserDelegate {
         var value = value
         if lowered.contains("url(") {
             // url(#name) only, written one way so ids can be renamed; anything else could load a resource.
-            // `url(#name)` however it is written: any case, quotes, spaces.
-            let localReference = #/(?i)url\(\s*['"]?\s*#([A-Za-z0-9_.\-]+)\s*['"]?\s*\)/#
-            value = value.replacing(localReference) { "url(#\($0.output.1))" }
+            value = normalizedLocalReferences(value)
             if value.lowercased().components(separatedBy: "url(").count != value.components(separatedBy: "url(#").count {
                 return nil
             }
@@ -403,6 +386,57 @@ private final class SVGTreeReader: NSObject, XMLParserDelegate {
         if SVGTreeReader.sizes.contains(name) { return SVGValues.length(value) == nil ? nil : value }
         if name == "viewBox" { return SVGValues.numbers(Substring(value))?.count == 4 ? value : nil }
         return value.utf8.count <= InputLimits.svgBytes ? value : nil
+    }
+
+    /// `value` with every reference into the picture, `url(#name)` however it is written (any case,
+    /// quotes, spaces: `URL( '#name' )`), written `url(#name)`; the rest as it is.
+    static func normalizedLocalReferences(_ value: String) -> String {
+        let scalars = Array(value.unicodeScalars)
+        func isSpace(_ index: Int) -> Bool { index < scalars.count && scalars[index].properties.isWhitespace }
+        func isQuote(_ index: Int) -> Bool { index < scalars.count && (scalars[index] == "'" || scalars[index] == "\"") }
+        func isNameScalar(_ index: Int) -> Bool {
+            guard index < scalars.count, scalars[index].isASCII else { return false }
+            let scalar = scalars[index]
+            return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "." || scalar == "-"
+        }
+        /// Whether `url(`, in any case, starts at `index`.
+        func startsURL(_ index: Int) -> Bool {
+            guard index + 4 <= scalars.count else { return false }
+            return zip(scalars[index..<(index + 4)], "url(".unicodeScalars).allSatisfy { scalar, expected in
+                scalar == expected || (scalar.isASCII && scalar.value == expected.value - 32)
+            }
+        }
+        /// The end of a local reference starting at `start` (just after `url(`) and its name, or nil.
+        func reference(from start: Int) -> (end: Int, name: String)? {
+            var index = start
+            while isSpace(index) { index += 1 }
+            if isQuote(index) { index += 1 }
+            while isSpace(index) { index += 1 }
+            guard index < scalars.count, scalars[index] == "#" else { return nil }
+            index += 1
+            let nameStart = index
+            while isNameScalar(index) { index += 1 }
+            guard index > nameStart else { return nil }
+            var name = String.UnicodeScalarView()
+            name.append(contentsOf: scalars[nameStart..<index])
+            while isSpace(index) { index += 1 }
+            if isQuote(index) { index += 1 }
+            while isSpace(index) { index += 1 }
+            guard index < scalars.count, scalars[index] == ")" else { return nil }
+            return (index + 1, String(name))
+        }
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            if startsURL(index), let found = reference(from: index + 4) {
+                out.append(contentsOf: "url(#\(found.name))".unicodeScalars)
+                index = found.end
+            } else {
+                out.append(scalars[index])
+                index += 1
+            }
+        }
+        return String(out)
     }
 
     /// Attributes holding a transform list.

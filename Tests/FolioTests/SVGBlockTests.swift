@@ -74,6 +74,48 @@ final class SVGBlockTests: XCTestCase {
         }
     }
 
+    func testLocalReferencesAreWrittenOneWayAndOthersDropped() throws {
+        let defs = #"<defs><linearGradient id="g"/><linearGradient id="h.2"/></defs>"#
+        func fill(_ value: String) throws -> String? {
+            let clean = try sanitized(#"<svg>\#(defs)<rect width="1" height="1" fill="\#(value)"/></svg>"#)
+            guard let start = clean.range(of: "<rect ") else { return nil }
+            let rect = clean[start.upperBound...].prefix { $0 != ">" }
+            guard let fill = rect.range(of: #"fill=""#) else { return nil }
+            return String(rect[fill.upperBound...].prefix { $0 != "\"" })
+        }
+        XCTAssertEqual(try fill("url(#g)"), "url(#p-g)")
+        XCTAssertEqual(try fill("URL( '#g' )"), "url(#p-g)", "any case, quotes and spaces")
+        XCTAssertEqual(try fill("Url(\t&quot;#h.2&quot;\n)"), "url(#p-h.2)")
+        XCTAssertEqual(try fill("url(#g) red"), "url(#p-g) red", "a fallback colour stays")
+        XCTAssertEqual(try fill("url(#g) url( #h.2 )"), "url(#p-g) url(#p-h.2)", "every reference")
+        XCTAssertNil(try fill("url(https://evil.example/x)"), "a reference out of the picture is dropped")
+        XCTAssertNil(try fill("url(#g) url(evil.svg#g)"), "one reference out is enough to drop the value")
+        XCTAssertNil(try fill("url( #g"), "an unclosed reference is not read as one")
+    }
+
+    func testTheXMLDeclarationMayNameUTF8OrASCIIOnly() throws {
+        for declaration in [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#, "<?xml version='1.0' encoding = 'us-ascii' ?>", #"<?xml version="1.0"?>"#,
+        ] {
+            XCTAssertNoThrow(try sanitized(declaration + "<svg/>"), declaration)
+        }
+        XCTAssertEqual(
+            error(#"<?xml version="1.0" encoding="UTF-16"?><svg/>"#),
+            "elements[0].svg: the SVG must be UTF-8 text; its XML declaration names UTF-16")
+        XCTAssertEqual(
+            error(#"<?xml version="1.0" encoding = 'ISO-8859-1' standalone="yes"?><svg/>"#),
+            "elements[0].svg: the SVG must be UTF-8 text; its XML declaration names ISO-8859-1")
+    }
+
+    func testTextKeepsEntitiesCDATAAndCharacterReferencesAsText() throws {
+        let clean = try sanitized(#"<svg><text>A &amp; B &#x263A; <![CDATA[<b>&x;</b>]]> &quot;C&apos;</text></svg>"#)
+        XCTAssertTrue(clean.contains("<text>A &amp; B \u{263A} &lt;b&gt;&amp;x;&lt;/b&gt; &quot;C&#39;</text>"), clean)
+        XCTAssertTrue(error("<svg><text>&undefined;</text></svg>").hasPrefix("elements[0].svg: not well-formed SVG (XML)"))
+        XCTAssertTrue(
+            error(#"<svg width="1" width="2"/>"#).hasPrefix("elements[0].svg: not well-formed SVG (XML)"), "an attribute given twice")
+        XCTAssertTrue(error("<svg/><svg/>").hasPrefix("elements[0].svg: not well-formed SVG (XML) near line 1, column 7"))
+    }
+
     func testTheSizeComesFromWidthHeightOrViewBox() throws {
         func size(_ markup: String) throws -> Size { try SanitizedSVG.sanitize(Data(markup.utf8), path: "p").size }
         XCTAssertEqual(try size(#"<svg width="200" height="100"/>"#), Size(150, 75))

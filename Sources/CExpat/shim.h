@@ -1,0 +1,4 @@
+#ifndef CEXPAT_SHIM_H
+#define CEXPAT_SHIM_H
+#include <expat.h>
+#endif
