@@ -1,6 +1,8 @@
 #include "folio_cairo_pango.h"
 
+#include <fontconfig/fontconfig.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,3 +37,20 @@ void folio_byte_sink_clear(folio_byte_sink *sink) {
 }
 
 void folio_return_free_memory(void) { malloc_trim(0); }
+
+static void *folio_load_font_configuration(void *unused) {
+    (void)unused;
+    FcInit();
+    return NULL;
+}
+
+void folio_start_loading_fonts(void) {
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0) return;
+    pthread_t thread;
+    /* When no thread can be started, Pango reads the configuration when it first needs it, as always. */
+    if (pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED) == 0) {
+        (void)pthread_create(&thread, &attributes, folio_load_font_configuration, NULL);
+    }
+    pthread_attr_destroy(&attributes);
+}

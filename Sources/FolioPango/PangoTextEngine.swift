@@ -43,6 +43,12 @@ package final class PangoTextEngine: TextShaper {
         g_object_unref(UnsafeMutableRawPointer(context))
     }
 
+    /// Starts reading the font configuration (fontconfig's files and cache) on a thread of its own,
+    /// for a process about to render: it then overlaps reading the arguments and the document
+    /// instead of holding up the first text shaped. Nothing waits for it; Pango reads the
+    /// configuration itself if it gets there first.
+    package static func startLoadingFonts() { folio_start_loading_fonts() }
+
     /// The Pango font description for `font`, created once. (Pango never answers NULL, as GLib
     /// aborts when memory runs out; were it to, a layout given NULL keeps its context's font.)
     func fontDescription(_ font: FontSpec) -> OpaquePointer? {

@@ -33,6 +33,8 @@ struct FolioCommand: ParsableCommand {
             RenderWorker.main(arguments: CommandLine.arguments, jobs: [BatchWorkerJob.self, ServiceWorkerJob.self])
         }
         StandardStreams.ignoreBrokenPipes()
+        // A render needs the font configuration: it is read while the arguments and the document are.
+        if CommandLine.arguments.dropFirst().first == "render" { startLoadingFonts() }
         do {
             var command = try parseAsRoot()
             try command.run()

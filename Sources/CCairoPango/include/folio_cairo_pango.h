@@ -22,4 +22,10 @@ void folio_byte_sink_clear(folio_byte_sink *sink);
 /// Gives the system back the free memory of every malloc arena (glibc's malloc_trim): called after
 /// each part of a long document, so the garbage of one part is not resident while the next is made.
 void folio_return_free_memory(void);
+
+/// Starts reading fontconfig's configuration and font cache (FcInit: 2.5 ms, a sixth of a small
+/// render's start) on a thread of its own, so that it overlaps what a process does before it first
+/// shapes text (reading its arguments and its document). Pango reads them on first use otherwise;
+/// it finds them read (or, if asked first, reads them itself: nothing waits for this thread).
+void folio_start_loading_fonts(void);
 #endif

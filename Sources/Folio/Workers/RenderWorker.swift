@@ -29,6 +29,7 @@ package enum RenderWorker {
             FileHandle.standardError.write(Data("folio: render worker: cannot limit its memory\n".utf8))
         }
         if let page = folio_shared_page_map(4) { folio_activity_use_page(page) }
+        startLoadingFonts()
         let channel = WorkerChannel(fd: 3)
         guard let setup = try? channel.receive() else { exit(0) }
         let job: any RenderWorkerJob
