@@ -56,17 +56,20 @@ let package = Package(
                 .linkedLibrary(":libqpdf.a"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("glib-2.0"),
                 .linkedLibrary("deflate"), .linkedLibrary("dl"),
             ]),
-        // Barcodes (Debian's libzint): QR, Data Matrix, Code 128, PDF417, EAN-13 as rectangles.
-        .target(name: "CBarcode", linkerSettings: [.linkedLibrary("zint")]),
+        // Barcodes (Debian's libzint, opened with dlopen on the first barcode; its header from
+        // libzint-dev): QR, Data Matrix, Code 128, PDF417, EAN-13 as rectangles.
+        .target(name: "CBarcode", linkerSettings: [.linkedLibrary("dl")]),
         // SQLite (Debian's libsqlite3, its header from libsqlite3-dev): the temporary index a FHIR export
         // is sorted through by patient, loaded with dlopen when an export first needs it.
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl")]),
         // Render worker processes: their shared activity page, spawning, memory limits and the crash report.
         .target(name: "CProcessSupport"),
+        // printf's fixed notation for FolioGraphics' DecimalText, without Swift's variadic CVarArg boxing.
+        .target(name: "CNumberText"),
         // The document model: its types, validation, limits and built-in words.
         .target(name: "FolioModel"),
         // Drawing: geometry, paths, themes, the Canvas protocol, Drawing, text measuring and shaping protocols.
-        .target(name: "FolioGraphics", dependencies: ["FolioModel"]),
+        .target(name: "FolioGraphics", dependencies: ["FolioModel", "CNumberText"]),
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
         // Input: files read within their limits and confinement, images and SVG pictures checked,
         // a document prepared (validated, themed, its files read once) for the writers.

@@ -1,8 +1,32 @@
 #include "folio_barcode.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zint.h>
+
+/* libzint is opened with dlopen on the first barcode: binding it cost every process start 0.3 ms,
+   and few documents draw one. Its four entry points keep the types zint.h declares. */
+static struct {
+    __typeof__(ZBarcode_Create) *create;
+    __typeof__(ZBarcode_Encode) *encode;
+    __typeof__(ZBarcode_Buffer_Vector) *buffer_vector;
+    __typeof__(ZBarcode_Delete) *delete_symbol;
+    int available;
+} zint;
+
+static pthread_once_t zint_once = PTHREAD_ONCE_INIT;
+
+static void folio_load_zint(void) {
+    void *library = dlopen("libzint.so.2.11", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) return;
+    *(void **)&zint.create = dlsym(library, "ZBarcode_Create");
+    *(void **)&zint.encode = dlsym(library, "ZBarcode_Encode");
+    *(void **)&zint.buffer_vector = dlsym(library, "ZBarcode_Buffer_Vector");
+    *(void **)&zint.delete_symbol = dlsym(library, "ZBarcode_Delete");
+    zint.available = zint.create && zint.encode && zint.buffer_vector && zint.delete_symbol;
+}
 
 static void copy_message(const char *text, char *message, size_t capacity) {
     if (message == NULL || capacity == 0) return;
@@ -24,7 +48,12 @@ int folio_barcode_encode(
     case FOLIO_EAN13: zint_symbology = BARCODE_EANX; break;
     default: copy_message("unknown symbology", message, capacity); return 1;
     }
-    struct zint_symbol *symbol = ZBarcode_Create();
+    pthread_once(&zint_once, folio_load_zint);
+    if (!zint.available) {
+        copy_message("barcodes need libzint (libzint.so.2.11), which could not be loaded", message, capacity);
+        return 1;
+    }
+    struct zint_symbol *symbol = zint.create();
     if (symbol == NULL) {
         copy_message("out of memory", message, capacity);
         return 1;
@@ -34,11 +63,11 @@ int folio_barcode_encode(
     symbol->output_options |= BARCODE_QUIET_ZONES;
     symbol->show_hrt = 0;
     symbol->scale = 1.0f;
-    int status = ZBarcode_Encode(symbol, data, length);
-    if (status < ZINT_ERROR) status = ZBarcode_Buffer_Vector(symbol, 0);
+    int status = zint.encode(symbol, data, length);
+    if (status < ZINT_ERROR) status = zint.buffer_vector(symbol, 0);
     if (status >= ZINT_ERROR || symbol->vector == NULL) {
         copy_message(symbol->errtxt[0] != '\0' ? symbol->errtxt : "the data cannot be encoded", message, capacity);
-        ZBarcode_Delete(symbol);
+        zint.delete_symbol(symbol);
         return 1;
     }
     size_t total = 0;
@@ -46,7 +75,7 @@ int folio_barcode_encode(
     folio_barcode_rect *out = malloc((total > 0 ? total : 1) * sizeof(folio_barcode_rect));
     if (out == NULL) {
         copy_message("out of memory", message, capacity);
-        ZBarcode_Delete(symbol);
+        zint.delete_symbol(symbol);
         return 1;
     }
     size_t index = 0;
@@ -61,7 +90,7 @@ int folio_barcode_encode(
     *count = total;
     *width = symbol->vector->width;
     *height = symbol->vector->height;
-    ZBarcode_Delete(symbol);
+    zint.delete_symbol(symbol);
     return 0;
 }
 

@@ -1,8 +1,10 @@
+import CNumberText
 import Foundation
 
 /// Numbers as text with a fixed number of decimals, as C's `printf("%.*f")` writes them (the
 /// exact binary value rounded half to even), without Foundation's `String(format:)`, which costs
-/// microseconds a call: a chart writes hundreds of numbers.
+/// microseconds a call (a chart writes hundreds of numbers), and without Swift's variadic
+/// `withVaList`, whose boxing costs a cold process a scan of every protocol conformance per type.
 package enum DecimalText {
     /// `value` with exactly `decimals` digits after the point (clamped to 0…10), "." as the
     /// separator; non-finite values as "nan", "inf", "-inf".
@@ -16,7 +18,7 @@ package enum DecimalText {
         // %.10f of the largest double has 320 characters.
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 352) { buffer in
             guard let base = buffer.baseAddress else { return "" }
-            let count = withVaList([Int32(places), value]) { vsnprintf(base, 352, "%.*f", $0) }
+            let count = folio_fixed_text(base, 352, Int32(places), value)
             guard count > 0 else { return "" }
             return String(decoding: UnsafeRawBufferPointer(start: base, count: min(Int(count), 351)), as: UTF8.self)
         }
