@@ -131,6 +131,16 @@ package enum YAMLTree {
     }
 
     private static func plain(_ text: String) -> TreeValue {
+        // Only a plain scalar starting with one of these can be null, a boolean or a number: most
+        // (words, names) are strings at the first byte, without trying the words below.
+        guard let first = text.utf8.first else { return .null }
+        switch first {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "~"),
+            UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
+            break
+        default:
+            return .string(text)
+        }
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
@@ -144,7 +154,14 @@ package enum YAMLTree {
             first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
                 || first == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
         else { return .string(text) }
-        if let number = Double(text), number.isFinite, !text.contains(where: { $0.isLetter && $0 != "e" && $0 != "E" }) {
+        // Double reads ASCII only, so a letter in a number it read is an ASCII letter: a hexadecimal
+        // "0x1F" or "0x1p3" stays a string (as in YAML 1.2's JSON schema); an exponent ("1e3") is a number.
+        if let number = Double(text), number.isFinite,
+            !text.utf8.contains(where: { byte in
+                let lower = byte | 0x20
+                return lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z") && lower != UInt8(ascii: "e")
+            })
+        {
             return .number(number)
         }
         return .string(text)
