@@ -10,6 +10,21 @@ package protocol PreparedContent: BlockContent {
     func prepare(at path: String, into preparation: inout Preparation) throws
 }
 
+extension Block {
+    /// This block's preparation, or nil for a kind that reads nothing. A switch, not a cast to
+    /// `PreparedContent`: the compiler points to it when a kind is added (a test checks it answers
+    /// for every kind that conforms), and a cold process does not scan every protocol conformance
+    /// the first time it meets each kind.
+    package var prepared: (any PreparedContent)? {
+        switch self {
+        case .image(let value): return value
+        case .svg(let value): return value
+        case .subtitle, .paragraph, .table, .chart, .message, .widgets, .pageBreak, .section, .columns, .custom, .barcode:
+            return nil
+        }
+    }
+}
+
 /// What preparing a document reads: images and sanitised SVG pictures by their block's path.
 package struct Preparation {
     /// Where files may be read from.

@@ -25,7 +25,7 @@ package struct PreparedDocument: Sendable {
             columnWidth: document.page.pageSize.width - document.page.margins.left.points - document.page.margins.right.points)
         func load(_ block: Block, path: String) throws {
             guard let content = block.content else { return }
-            if let prepared = content as? any PreparedContent {
+            if let prepared = block.prepared {
                 try RenderDeadline.check(at: "reading \(path)")
                 try prepared.prepare(at: path, into: &preparation)
             }

@@ -115,10 +115,7 @@ final class FlowableBuilder {
 
     /// The flowables of `block` at `path`: its kind's layout (a `LaidOutBlock`), or a page break.
     func flowables(for block: Block, path: String) throws -> [Flowable] {
-        guard let content = block.content else { return [PageBreakFlowable()] }
-        guard let laidOut = content as? any LaidOutBlock else {
-            throw FolioError(path: path, "internal error, please report it: a \(block.typeName) block has no layout")
-        }
+        guard let laidOut = block.laidOut else { return [PageBreakFlowable()] }
         return try laidOut.flowables(in: self, path: path)
     }
 

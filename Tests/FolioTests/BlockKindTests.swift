@@ -51,6 +51,10 @@ final class BlockKindTests: XCTestCase {
             XCTAssertEqual(block.kind, kind)
             if let content = block.content {
                 XCTAssertTrue(content is any LaidOutBlock, "\(kind) has no layout: add Blocks/<Kind>+Layout.swift in FolioLayout")
+                XCTAssertNotNil(block.laidOut, "\(kind): Block.laidOut (FolioLayout/LaidOutBlock.swift) gives no layout")
+                XCTAssertEqual(
+                    block.prepared != nil, content is any PreparedContent,
+                    "\(kind): Block.prepared (FolioInput/PreparedContent.swift) gives the block exactly when it is PreparedContent")
                 XCTAssertTrue(content is any HTMLBlock, "\(kind) has no HTML writer: add Blocks/<Kind>+HTML.swift in FolioHTML")
             } else {
                 XCTAssertEqual(kind, .pageBreak, "only a page break has no model")
