@@ -23,6 +23,7 @@ package final class PangoTextEngine: TextShaper {
     /// `rightToLeft` makes right to left the direction of text that has none of its own.
     package init(rightToLeft: Bool = false) {
         self.rightToLeft = rightToLeft
+        folio_wait_for_fonts()
         let fontMap = pango_cairo_font_map_get_default()
         // Pango measures a font's metrics (for line spacing) in a context of its own at the font
         // map's resolution; at 72 dpi, as ours, it finds the fonts this engine loaded instead of
@@ -45,8 +46,8 @@ package final class PangoTextEngine: TextShaper {
 
     /// Starts reading the font configuration (fontconfig's files and cache) on a thread of its own,
     /// for a process about to render: it then overlaps reading the arguments and the document
-    /// instead of holding up the first text shaped. Nothing waits for it; Pango reads the
-    /// configuration itself if it gets there first.
+    /// instead of holding up the first text shaped. The first engine waits for what is left of it,
+    /// rather than have Pango read the whole configuration again beside it.
     package static func startLoadingFonts() { folio_start_loading_fonts() }
 
     /// The Pango font description for `font`, created once. (Pango never answers NULL, as GLib

@@ -25,7 +25,12 @@ void folio_return_free_memory(void);
 
 /// Starts reading fontconfig's configuration and font cache (FcInit: 2.5 ms, a sixth of a small
 /// render's start) on a thread of its own, so that it overlaps what a process does before it first
-/// shapes text (reading its arguments and its document). Pango reads them on first use otherwise;
-/// it finds them read (or, if asked first, reads them itself: nothing waits for this thread).
+/// shapes text (reading its arguments and its document). Once per process; Pango reads them on
+/// first use otherwise.
 void folio_start_loading_fonts(void);
+
+/// Waits until the reading `folio_start_loading_fonts` started has finished (at once when none
+/// was started): called before Pango is first used, so that Pango finds the configuration read
+/// instead of reading all of it a second time beside the thread.
+void folio_wait_for_fonts(void);
 #endif
