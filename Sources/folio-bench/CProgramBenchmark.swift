@@ -20,18 +20,14 @@ struct CProgramBenchmark {
         return number(named: "median_s", in: output.text)
     }
 
-    /// Median wall seconds of a whole `cairo_report w1 OUT.pdf` process.
-    func w1ColdProcess(runs: Int) -> Double? {
+    /// Wall seconds of one whole `cairo_report w1 OUT.pdf` process.
+    func w1ColdProcess() -> Double? {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-c-w1.pdf").path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            let start = Timing.now()
-            guard let pid = ChildProcess.spawn([executable, "w1", output], output: "/dev/null"), ChildProcess.wait(pid) == 0
-            else { return nil }
-            samples.append(Timing.now() - start)
-        }
-        return samples.sorted()[samples.count / 2]
+        let start = Timing.now()
+        guard let pid = ChildProcess.spawn([executable, "w1", output], output: "/dev/null"), ChildProcess.wait(pid) == 0
+        else { return nil }
+        return Timing.now() - start
     }
 
     /// Peak memory in KB of one `cairo_report w1 OUT.pdf` process.
