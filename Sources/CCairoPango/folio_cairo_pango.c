@@ -1,8 +1,6 @@
 #include "folio_cairo_pango.h"
 
-#include <fontconfig/fontconfig.h>
 #include <malloc.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,48 +35,3 @@ void folio_byte_sink_clear(folio_byte_sink *sink) {
 }
 
 void folio_return_free_memory(void) { malloc_trim(0); }
-
-/* Whether the loader thread is reading the configuration; guarded by fonts_mutex. */
-static pthread_mutex_t fonts_mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t fonts_read = PTHREAD_COND_INITIALIZER;
-static int fonts_started = 0;
-static int fonts_loading = 0;
-
-static void folio_fonts_done(void) {
-    pthread_mutex_lock(&fonts_mutex);
-    fonts_loading = 0;
-    pthread_cond_broadcast(&fonts_read);
-    pthread_mutex_unlock(&fonts_mutex);
-}
-
-static void *folio_load_font_configuration(void *unused) {
-    (void)unused;
-    FcInit();
-    folio_fonts_done();
-    return NULL;
-}
-
-void folio_start_loading_fonts(void) {
-    pthread_mutex_lock(&fonts_mutex);
-    int first = !fonts_started;
-    fonts_started = 1;
-    if (first) fonts_loading = 1;
-    pthread_mutex_unlock(&fonts_mutex);
-    if (!first) return;
-    pthread_attr_t attributes;
-    pthread_t thread;
-    /* When no thread can be started, Pango reads the configuration when it first needs it, as always. */
-    int started = pthread_attr_init(&attributes) == 0;
-    if (started) {
-        started = pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED) == 0
-                  && pthread_create(&thread, &attributes, folio_load_font_configuration, NULL) == 0;
-        pthread_attr_destroy(&attributes);
-    }
-    if (!started) folio_fonts_done();
-}
-
-void folio_wait_for_fonts(void) {
-    pthread_mutex_lock(&fonts_mutex);
-    while (fonts_loading) pthread_cond_wait(&fonts_read, &fonts_mutex);
-    pthread_mutex_unlock(&fonts_mutex);
-}

@@ -3,8 +3,9 @@ import FolioPDF
 import FolioPango
 import Foundation
 
-/// Starts reading the font configuration on a thread of its own, for a process about to render
-/// (`folio render`, a render worker): it overlaps reading the arguments and the document.
+/// Starts loading the font configuration and the standard theme's common fonts on a thread of its
+/// own, for a process about to render (`folio render`, a render worker): it overlaps reading the
+/// arguments and the document.
 package func startLoadingFonts() { PangoTextEngine.startLoadingFonts() }
 
 /// The output kinds Folio writes.

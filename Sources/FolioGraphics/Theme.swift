@@ -47,6 +47,19 @@ public struct Theme: Sendable, Hashable, Codable {
     /// Size of a metric tile's value in points.
     public var widgetValueSize: Double = 18
 
+    /// The fonts the built-in layouts set most text in, in the order a report first uses them
+    /// (title, heading, page header, metric tiles, body, tables, charts, captions): what a process
+    /// about to render loads ahead of its first document (`PangoTextEngine.startLoadingFonts`).
+    /// `FontPreloadTests` checks that the weekly summary sample uses no other.
+    package var commonFonts: [FontSpec] {
+        [
+            font(titleSize, bold: true), font(subtitleSize, bold: true), font(smallSize + 0.5), font(widgetValueSize, bold: true),
+            font(smallSize), font(bodySize), font(bodySize, bold: true), font(smallSize - 0.5, bold: true),
+            font(smallSize, bold: true), font(bodySize + 1, bold: true), font(smallSize + 1, italic: true),
+            font(bodySize - 0.5, bold: true), font(bodySize - 0.5),
+        ]
+    }
+
     /// The theme used when a document names none.
     public static let standard = Theme(
         fontFamily: FontSpec.defaultFamily,

@@ -9,13 +9,9 @@ final class FontDescription {
     /// The description of `font` in `family` (the font's families as installed); nil when Pango
     /// gives none (it never does: GLib aborts when memory runs out).
     init?(_ font: FontSpec, family: String) {
-        guard let pointer = pango_font_description_from_string(family) else { return nil }
+        // The font loader (`PangoTextEngine.startLoadingFonts`) makes its descriptions the same way.
+        guard let pointer = folio_font_description(family, font.size, font.bold ? 1 : 0, font.italic ? 1 : 0) else { return nil }
         self.pointer = pointer
-        // Made from the family's name, then the fields are set one by one.
-        pango_font_description_set_family(pointer, family)
-        pango_font_description_set_absolute_size(pointer, font.size * Double(PANGO_SCALE))
-        pango_font_description_set_weight(pointer, font.bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
-        pango_font_description_set_style(pointer, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
     }
 
     deinit { pango_font_description_free(pointer) }

@@ -21,8 +21,7 @@ enum InstalledFontFamilies {
     private static let installed: Set<String> = {
         var families: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFamily>?>?
         var count: Int32 = 0
-        folio_wait_for_fonts()
-        pango_font_map_list_families(pango_cairo_font_map_get_default(), &families, &count)
+        pango_font_map_list_families(folio_font_map_for_this_thread(), &families, &count)
         defer { g_free(families) }
         var names = Set<String>()
         guard let families else { return names }
