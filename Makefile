@@ -13,12 +13,17 @@ VENV := .venv
 #   checks each generic requirement with a conformance look-up that, the first time, scans all
 #   9,000 conformance records of the binary (a cold render did 133 such scans, 40 M instructions);
 # - linked by lld with packed relative relocations (RELR): the binary stays position-independent
-#   but its 118,000 relocations are a 22 KB table, not 2.8 MB the loader reads at every start.
+#   but its 118,000 relocations are a 22 KB table, not 2.8 MB the loader reads at every start;
+# - GCC's libstdc++ linked statically (nothing else the process loads needs libstdc++.so, whose
+#   4,300 symbols cost every start 0.5 ms to bind): SwiftPM and the Swift runtime name it as
+#   -lstdc++, so a linker script of that name, first on the library path, stands for libstdc++.a.
+#   Where libstdc++.a is not installed there is no script and the shared library is linked.
+STATIC_CXX := $(CURDIR)/.build/static-libstdc++
 RELEASE_BUILD := swift build -c release --static-swift-stdlib \
   -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-  -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+  -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xswiftc -L$(STATIC_CXX)
 
-.PHONY: samples test unit lint format bench bench-serve deps test-deps clean fuzz docs
+.PHONY: samples test unit lint format bench bench-serve deps test-deps clean fuzz docs static-cxx
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -48,7 +53,13 @@ test-deps: deps
 	@python3 -c "import venv, ensurepip" 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
 	@[ -f $(VALIDATOR_STAMP) ] || { rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV)/bin/pip install -q $(PIP_PACKAGES) && touch $(VALIDATOR_STAMP); }
 
-samples: deps
+# The linker script standing for libstdc++.a (see RELEASE_BUILD).
+static-cxx:
+	@mkdir -p $(STATIC_CXX)
+	@archive=$$(cc -print-file-name=libstdc++.a); \
+	if [ -f "$$archive" ]; then echo "INPUT($$archive)" > $(STATIC_CXX)/libstdc++.so; else rm -f $(STATIC_CXX)/libstdc++.so; fi
+
+samples: deps static-cxx
 	$(RELEASE_BUILD) --product folio
 	@mkdir -p out
 	@for f in Samples/*.yaml; do \
@@ -103,7 +114,7 @@ unit: deps
 # The C cairo+pango program (bench/peers/cairo_report.c) runs in the same benchmark, reading the
 # workload folio-bench generates, so every target is printed beside its figure and the ratio.
 BENCH_WORKLOAD := $(CURDIR)/.build/bench-workload
-bench: deps
+bench: deps static-cxx
 	@dpkg -s libcjson-dev >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcjson-dev; }
 	$(RELEASE_BUILD) --product folio
 	$(RELEASE_BUILD) --product folio-bench
@@ -114,7 +125,7 @@ bench: deps
 
 # folio serve under load (wrk on loopback) beside folio batch --jobs 2: requests/s, p50/p99, RSS at
 # 1, 2, 8 and 64 connections, an overload run that must answer 503s, then a soak (SOAK_SECONDS, default 600).
-bench-serve: deps
+bench-serve: deps static-cxx
 	@command -v wrk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
 	@command -v curl >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl; }
 	$(RELEASE_BUILD) --product folio
