@@ -71,29 +71,18 @@ public final class BatchRunner: Sendable {
         let dataPath = try options.fhir.map { try fhirRecordsPath($0, progress: progress) } ?? spooledDataPath()
         defer { if dataPath != options.data { try? fileManager.removeItem(atPath: dataPath) } }
 
-        var summary = BatchSummary()
-        summary.total = try checkNames(dataPath: dataPath)
-        if options.lenient, let progress {
-            for warning in try unknownKeys(dataPath: dataPath) { progress.warned(warning) }
-        }
-        progress?.started(total: summary.total)
-
         let manifestURL = options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.manifestName))
         // A killed run may have renamed a file into place without logging it: on --resume, a record is
         // skipped only when every one of its files exists and has its manifest line; the rest are rendered again.
         let recordedFiles = options.resume ? BatchRunner.filesListed(in: manifestURL) : []
-        // The manifest is locked while the batch runs: a second batch into the same folder (and shard) is refused.
-        let manifest = try LineWriter(url: manifestURL, append: options.resume, exclusive: true)
-        let failures = try LineWriter(
-            url: options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.failuresName)),
-            append: options.resume)
         let work = BlockingQueue<DataRecord>(capacity: options.jobs * 2)
         let results = BlockingQueue<Outcome>(capacity: options.jobs * 4)
         let setup = try options.workers.map { _ in
             try BatchWorkerJob.setup(options: options, templateData: templateData, renderOptions: renderOptions)
         }
-        // Each thread starts its own worker process; every one has started (and loaded its fonts)
-        // before the first record is read, and the first that cannot start fails the batch.
+        // Each thread starts its own worker process while this one checks the data file's names (the
+        // two overlap); every worker has started (and loaded its fonts) before the first record is
+        // read, and the first that cannot start fails the batch.
         let started = DispatchGroup()
         let startError = Locked<(any Error)?>(nil)
         let remaining = Locked(max(options.jobs, 1))
@@ -124,16 +113,40 @@ public final class BatchRunner: Sendable {
             thread.stackSize = 8 << 20
             thread.start()
         }
-        started.wait()
-        if let error = startError.value {
+        /// Stops the threads, and their workers, when the batch cannot begin.
+        func abandon() {
             work.close()
             while case .item = results.pop() {}
+        }
+        var summary = BatchSummary()
+        let manifest: LineWriter
+        let failures: LineWriter
+        do {
+            // Nothing is written before the names are known to be unique.
+            summary.total = try checkNames(dataPath: dataPath)
+            if options.lenient, let progress {
+                for warning in try unknownKeys(dataPath: dataPath) { progress.warned(warning) }
+            }
+            // The manifest is locked while the batch runs: a second batch into the same folder (and shard) is refused.
+            manifest = try LineWriter(url: manifestURL, append: options.resume, exclusive: true)
+            failures = try LineWriter(
+                url: options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.failuresName)),
+                append: options.resume)
+        } catch {
+            abandon()
+            throw error
+        }
+        progress?.started(total: summary.total)
+        started.wait()
+        if let error = startError.value {
+            abandon()
             throw error
         }
         let readerError = Locked<(any Error)?>(nil)
         let readerThread = Thread { [self] in
             do {
                 let reader = try RecordReader(path: dataPath)
+                reader.projection = recordProjection
                 while !cancelled.value, let record = try reader.next() {
                     if options.selects(record.number) && !work.push(record) { break }
                 }
@@ -291,8 +304,19 @@ public final class BatchRunner: Sendable {
         return files
     }
 
+    /// The fields that may identify a record in the failures log, first found first.
+    private var identifierPaths: [String] { options.idField.map { [$0] } ?? ["id", "patient.id"] }
+
+    /// What of each record this process reads: with render workers and no FHIR DocumentReference
+    /// to write, only the fields of the file names and of the identifier (a worker parses the record
+    /// itself, from its text); otherwise the whole record.
+    private var recordProjection: JSONProjection {
+        guard options.workers != nil, options.documentReferences == nil else { return .whole }
+        return JSONProjection(keeping: naming.recordPaths + identifierPaths)
+    }
+
     private func identifier(of record: TreeValue) -> String? {
-        for path in options.idField.map({ [$0] }) ?? ["id", "patient.id"] {
+        for path in identifierPaths {
             if let value = record.value(at: path), value != .null { return value.text }
         }
         return nil
@@ -384,6 +408,7 @@ public final class BatchRunner: Sendable {
     /// before anything is written. Keeps only a hash per name.
     private func checkNames(dataPath: String) throws -> Int {
         let reader = try RecordReader(path: dataPath)
+        reader.projection = JSONProjection(keeping: naming.recordPaths)
         var seen: [UInt64: Int] = [:]
         var total = 0
         while let record = try reader.next() {

@@ -11,6 +11,9 @@ struct FileNaming: Sendable {
         self.pattern = try TemplateText(pattern, path: "--name")
     }
 
+    /// The record paths the pattern reads (`patient.id`; not `$number`).
+    var recordPaths: [String] { pattern.expressions.map(\.path).filter { !$0.hasPrefix("$") } }
+
     /// The pattern bound to record number `number`, sanitised, with `format`'s extension.
     func name(record: TreeValue, number: Int, format: OutputFormat) throws -> String {
         var base = try pattern.evaluate(in: TemplateScope(record: record, number: number), path: "--name", kind: .plain).text

@@ -39,6 +39,9 @@ package final class RecordReader {
     private var skippingElement = false
     /// JSON lines: the line (from 1) of the record `next()` returned last, blank lines counted.
     package private(set) var lineNumber = 0
+    /// What of a JSON record's value `next()` builds (its text, `DataRecord.json`, is always whole):
+    /// a batch process reads only what names its files; a malformed record fails all the same.
+    package var projection: JSONProjection = .whole
 
     /// Opens `path`; the format comes from the extension (`.csv`, `.jsonl`, `.ndjson`)
     /// or, for `.json` and others, from the first character (`[` for an array).
@@ -123,7 +126,7 @@ package final class RecordReader {
         count += 1
         do {
             let json = Array(bytes)
-            return DataRecord(number: count, value: .success(try JSONTreeParser.parse(json)), json: json)
+            return DataRecord(number: count, value: .success(try JSONTreeParser.parse(json, keeping: projection)), json: json)
         } catch let error as FolioError {
             return DataRecord(number: count, value: .failure(error))
         } catch {

@@ -1,21 +1,63 @@
 import Foundation
 
+/// Which members of a JSON value a parse builds (`JSONTreeParser.parse(_:keeping:)`): the rest is
+/// read as closely as a whole parse reads it (every error found where a whole parse finds it) but
+/// not kept. `folio batch` reads each record for its file names and id only; its render workers
+/// parse the whole record themselves.
+package indirect enum JSONProjection: Sendable, Equatable {
+    /// The whole value.
+    case whole
+    /// Of an object, only these members, each as its projection says; any other value whole.
+    case members([String: JSONProjection])
+
+    /// The projection keeping the value at each dotted path of `paths` (as `TreeValue.value(at:)`
+    /// reads them: a number walks into an array, which is then kept whole); nothing for no paths.
+    package init(keeping paths: [String]) {
+        var root = JSONProjection.members([:])
+        for path in paths { root = root.adding(path.split(separator: ".", omittingEmptySubsequences: false)[...]) }
+        self = root
+    }
+
+    private func adding(_ keys: ArraySlice<Substring>) -> JSONProjection {
+        guard case .members(var members) = self else { return .whole }
+        guard let first = keys.first else { return .whole }
+        members[String(first)] = (members[String(first)] ?? .members([:])).adding(keys.dropFirst())
+        return .members(members)
+    }
+}
+
 /// A small JSON parser that keeps object keys in order and reports errors with
 /// line and column; records of a batch are parsed with it one at a time.
 package struct JSONTreeParser {
     private let bytes: [UInt8]
     private var index = 0
 
+    /// What a parse keeps of the value it is reading.
+    private enum Reading {
+        /// The whole value.
+        case keep
+        /// Nothing: the value is checked and passed over (`.null` stands for it).
+        case skip
+        /// Of an object, the members a projection names.
+        case select([String: JSONProjection])
+    }
+
     /// Parses one JSON value from `data`; anything after it but white space is an error.
     package static func parse(_ data: Data) throws -> TreeValue {
         try parse([UInt8](data))
     }
 
-    /// Parses JSON bytes into a tree, keeping key order; errors say where.
-    package static func parse(_ bytes: [UInt8]) throws -> TreeValue {
+    /// Parses JSON bytes into a tree, keeping key order (and of the value, what `projection` keeps);
+    /// errors say where, the same whatever is kept.
+    package static func parse(_ bytes: [UInt8], keeping projection: JSONProjection = .whole) throws -> TreeValue {
         var parser = JSONTreeParser(bytes: bytes)
         parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
+        let reading: Reading
+        switch projection {
+        case .whole: reading = .keep
+        case .members(let members): reading = .select(members)
+        }
+        let value = try parser.parseValue(depth: 0, reading: reading)
         parser.skipWhitespace()
         guard parser.index == bytes.count else { throw parser.error("unexpected text after the value") }
         return value
@@ -41,11 +83,12 @@ package struct JSONTreeParser {
         while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
     }
 
-    private mutating func parseValue(depth: Int) throws -> TreeValue {
+    private mutating func parseValue(depth: Int, reading: Reading = .keep) throws -> TreeValue {
         guard depth < InputLimits.nestingDepth else { throw error("nested more than \(InputLimits.nestingDepth) levels deep") }
         guard index < bytes.count else { throw error("unexpected end of input") }
+        if case .skip = reading { return try skipValue(depth: depth) }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "{"): return try parseObject(depth: depth, reading: reading)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"):
@@ -69,10 +112,11 @@ package struct JSONTreeParser {
         index += utf8.count
     }
 
-    private mutating func parseObject(depth: Int) throws -> TreeValue {
+    private mutating func parseObject(depth: Int, reading: Reading = .keep) throws -> TreeValue {
         index += 1
         var members: [(key: String, value: TreeValue)] = []
-        // Repeated keys: a scan of the few keys most objects have; a set once an object grows large.
+        // Repeated keys, kept or not: a scan of the few keys most objects have; a set once an object grows large.
+        var names: [String] = []
         var keys: Set<String>?
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -85,10 +129,11 @@ package struct JSONTreeParser {
             let keyStart = index
             let key = try parseString()
             let repeated: Bool
-            if members.count < 16 {
-                repeated = members.contains { $0.key == key }
+            if names.count < 16 {
+                repeated = names.contains(key)
+                names.append(key)
             } else {
-                if keys == nil { keys = Set(members.map(\.key)) }
+                if keys == nil { keys = Set(names) }
                 repeated = keys?.insert(key).inserted == false
             }
             guard !repeated else {
@@ -99,7 +144,16 @@ package struct JSONTreeParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue(depth: depth + 1)))
+            switch reading {
+            case .keep: members.append((key, try parseValue(depth: depth + 1)))
+            case .skip: _ = try skipValue(depth: depth + 1)
+            case .select(let projections):
+                switch projections[key] {
+                case nil: _ = try skipValue(depth: depth + 1)
+                case .whole?: members.append((key, try parseValue(depth: depth + 1)))
+                case .members(let inner)?: members.append((key, try parseValue(depth: depth + 1, reading: .select(inner))))
+                }
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -114,7 +168,23 @@ package struct JSONTreeParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws -> TreeValue {
+    /// Checks the value at `index` as a parse reads it and passes over it, keeping nothing: `.null`.
+    private mutating func skipValue(depth: Int) throws -> TreeValue {
+        guard depth < InputLimits.nestingDepth else { throw error("nested more than \(InputLimits.nestingDepth) levels deep") }
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): _ = try parseObject(depth: depth, reading: .skip)
+        case UInt8(ascii: "["): _ = try parseArray(depth: depth, keep: false)
+        case UInt8(ascii: "\""): _ = try parseString(keep: false)
+        case UInt8(ascii: "t"): try expect("true")
+        case UInt8(ascii: "f"): try expect("false")
+        case UInt8(ascii: "n"): try expect("null")
+        default: _ = try parseNumber()
+        }
+        return .null
+    }
+
+    private mutating func parseArray(depth: Int, keep: Bool = true) throws -> TreeValue {
         index += 1
         var items: [TreeValue] = []
         skipWhitespace()
@@ -124,7 +194,7 @@ package struct JSONTreeParser {
         }
         while true {
             skipWhitespace()
-            items.append(try parseValue(depth: depth + 1))
+            if keep { items.append(try parseValue(depth: depth + 1)) } else { _ = try skipValue(depth: depth + 1) }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an array") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -139,7 +209,8 @@ package struct JSONTreeParser {
         }
     }
 
-    private mutating func parseString() throws -> String {
+    /// The string at `index`; with `keep` false it is checked the same way but not made ("").
+    private mutating func parseString(keep: Bool = true) throws -> String {
         index += 1
         // Most strings have no escape: made straight from their bytes.
         let start = index
@@ -147,18 +218,18 @@ package struct JSONTreeParser {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+                return keep ? String(decoding: bytes[start..<index - 1], as: UTF8.self) : ""
             }
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw error("control character in a string") }
             index += 1
         }
-        var buffer = Array(bytes[start..<index])
+        var buffer = keep ? Array(bytes[start..<index]) : []
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return String(decoding: buffer, as: UTF8.self)
+                return keep ? String(decoding: buffer, as: UTF8.self) : ""
             }
             if byte == UInt8(ascii: "\\") {
                 index += 1
@@ -195,7 +266,7 @@ package struct JSONTreeParser {
                 continue
             }
             guard byte >= 0x20 else { throw error("control character in a string") }
-            buffer.append(byte)
+            if keep { buffer.append(byte) }
             index += 1
         }
         throw error("unterminated string")
