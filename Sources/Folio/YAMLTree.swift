@@ -131,18 +131,15 @@ package enum YAMLTree {
     }
 
     private static func plain(_ text: String) -> TreeValue {
-        // Only a plain scalar starting with one of these can be null, a boolean or a number: most
-        // (words, names) are strings at the first byte, without trying the words below.
         guard let first = text.utf8.first else { return .null }
-        switch first {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "~"),
-            UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
-            break
-        default:
-            return .string(text)
-        }
+        let mayBeNumber =
+            first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+        // Only a number or one of the words below can start otherwise: most plain scalars (words,
+        // names) are strings at their first byte, without trying the words.
+        guard mayBeNumber || "~nNtTfF".utf8.contains(first) else { return .string(text) }
         switch text {
-        case "", "~", "null", "Null", "NULL": return .null
+        case "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
         case "false", "False", "FALSE": return .bool(false)
         case ".nan", ".NaN", ".NAN": return .number(.nan)
@@ -150,10 +147,7 @@ package enum YAMLTree {
         case "-.inf", "-.Inf", "-.INF": return .number(-.infinity)
         default: break
         }
-        guard let first = text.utf8.first,
-            first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
-                || first == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
-        else { return .string(text) }
+        guard mayBeNumber else { return .string(text) }
         // Double reads ASCII only, so a letter in a number it read is an ASCII letter: a hexadecimal
         // "0x1F" or "0x1p3" stays a string (as in YAML 1.2's JSON schema); an exponent ("1e3") is a number.
         if let number = Double(text), number.isFinite,

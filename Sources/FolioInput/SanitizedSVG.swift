@@ -402,8 +402,9 @@ private final class SVGTreeReader: XMLEventHandler {
         /// Whether `url(`, in any case, starts at `index`.
         func startsURL(_ index: Int) -> Bool {
             guard index + 4 <= scalars.count else { return false }
+            // ASCII letters in either case; the parenthesis as it is.
             return zip(scalars[index..<(index + 4)], "url(".unicodeScalars).allSatisfy { scalar, expected in
-                scalar == expected || (scalar.isASCII && scalar.value == expected.value - 32)
+                scalar == expected || (expected.properties.isLowercase && scalar.value == expected.value - 32)
             }
         }
         /// The end of a local reference starting at `start` (just after `url(`) and its name, or nil.

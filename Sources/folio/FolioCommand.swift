@@ -34,7 +34,7 @@ struct FolioCommand: ParsableCommand {
         }
         StandardStreams.ignoreBrokenPipes()
         // A render needs the font configuration: it is read while the arguments and the document are.
-        if CommandLine.arguments.dropFirst().first == "render" { startLoadingFonts() }
+        if CommandLine.arguments.dropFirst().first == RenderCommand.configuration.commandName { startLoadingFonts() }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -32,6 +32,17 @@ final class JSONProjectionTests: XCTestCase {
         XCTAssertEqual(array, .array([.number(1), .number(2)]), "a value that is no object is kept whole")
     }
 
+    func testFileNamesReadFromTheKeptFieldsAreTheNamesOfTheWholeRecord() throws {
+        let bytes = Array(#"{"$id": "dollar", "patient": {"id": "P7", "name": "Ana"}, "week": [46, 2026], "x": {"y": 1}}"#.utf8)
+        let whole = try JSONTreeParser.parse(bytes)
+        for pattern in ["{{patient.id}}-{{$number}}", "{{$id}}", "{{week.0}}-{{week | join: _}}", "{{patient | count}}-{{x.y}}"] {
+            let naming = try FileNaming(pattern: pattern)
+            let kept = try JSONTreeParser.parse(bytes, keeping: JSONProjection(keeping: naming.recordPaths))
+            XCTAssertEqual(
+                try naming.name(record: kept, number: 3, format: .pdf), try naming.name(record: whole, number: 3, format: .pdf), pattern)
+        }
+    }
+
     func testAMalformedRecordFailsAtTheSamePlaceWhateverIsKept() {
         let malformed = [
             #"{"patient": {"id": "A"}, "x": [1, 2, }"#, #"{"x": {"a": 1, "a": 2}}"#, #"{"patient": {"id": "C", "id": "D"}}"#,

@@ -11,8 +11,9 @@ struct FileNaming: Sendable {
         self.pattern = try TemplateText(pattern, path: "--name")
     }
 
-    /// The record paths the pattern reads (`patient.id`; not `$number`).
-    var recordPaths: [String] { pattern.expressions.map(\.path).filter { !$0.hasPrefix("$") } }
+    /// The paths the pattern reads (`patient.id`): all of them, so a record's own `$`-named member is
+    /// kept too (`$number` finds the record's number first; keeping a member of that name costs nothing).
+    var recordPaths: [String] { pattern.expressions.map(\.path) }
 
     /// The pattern bound to record number `number`, sanitised, with `format`'s extension.
     func name(record: TreeValue, number: Int, format: OutputFormat) throws -> String {
