@@ -49,10 +49,7 @@ int folio_barcode_encode(
     default: copy_message("unknown symbology", message, capacity); return 1;
     }
     pthread_once(&zint_once, folio_load_zint);
-    if (!zint.available) {
-        copy_message("barcodes need libzint (libzint.so.2.11), which could not be loaded", message, capacity);
-        return 1;
-    }
+    if (!zint.available) return FOLIO_BARCODE_NO_LIBRARY;
     struct zint_symbol *symbol = zint.create();
     if (symbol == NULL) {
         copy_message("out of memory", message, capacity);

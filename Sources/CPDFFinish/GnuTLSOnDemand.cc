@@ -7,6 +7,8 @@
 // call goes on to GnuTLS's own function. The declarations come from GnuTLS's headers, so their types
 // are GnuTLS's. When the library cannot be opened, each returns GnuTLS's error
 // (GNUTLS_E_CRYPTO_INIT_FAILED), which qpdf reports as an exception with gnutls_strerror's text.
+#include "folio_pdf_finish.h"
+
 #include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>
 
@@ -60,6 +62,8 @@ GnuTLS const &gnutls() {
 
 extern "C" {
 
+int folio_pdf_encryption_available(void) { return gnutls().available ? 1 : 0; }
+
 int gnutls_cipher_init(gnutls_cipher_hd_t *handle, gnutls_cipher_algorithm_t cipher, gnutls_datum_t const *key, gnutls_datum_t const *iv) {
     GnuTLS const &library = gnutls();
     return library.available ? library.cipherInit(handle, cipher, key, iv) : GNUTLS_E_CRYPTO_INIT_FAILED;
@@ -110,7 +114,7 @@ int gnutls_rnd(gnutls_rnd_level_t level, void *data, size_t length) {
 
 char const *gnutls_strerror(int error) {
     GnuTLS const &library = gnutls();
-    return library.available ? library.describe(error) : "GnuTLS (libgnutls.so.30) could not be loaded";
+    return library.available ? library.describe(error) : "GnuTLS (libgnutls.so.30) could not be loaded (Debian: apt install libgnutls30)";
 }
 
 } // extern "C"

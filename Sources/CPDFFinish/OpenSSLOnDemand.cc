@@ -27,7 +27,7 @@ OpenSSLFunctions const &crypto() {
         table = functions;
         loaded = true;
     });
-    if (!loaded) throw std::runtime_error("signing needs OpenSSL's libcrypto (libcrypto.so.3), which could not be loaded");
+    if (!loaded) throw std::runtime_error("signing needs OpenSSL's libcrypto (libcrypto.so.3), which could not be loaded (Debian: apt install libssl3)");
     return table;
 }
 

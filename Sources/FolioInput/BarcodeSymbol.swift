@@ -28,6 +28,11 @@ package struct BarcodeSymbol: Sendable {
         let bytes = Array(barcode.data.utf8)
         let status = folio_barcode_encode(
             symbology, bytes, Int32(clamping: bytes.count), &rects, &count, &width, &height, &message, message.count)
+        if status == FOLIO_BARCODE_NO_LIBRARY {
+            throw FolioError(
+                path: path, "drawing a barcode needs libzint (libzint.so.2.11), which could not be loaded (Debian: apt install libzint2.11)"
+            )
+        }
         guard status == 0, let rects else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw FolioError(

@@ -42,6 +42,11 @@ final class PDFFinisher {
             claimsUniversalAccessibility: metadata.tagged, claimsArchival: archival
         ).xml
         let protection = document.protection
+        if protection != nil, folio_pdf_encryption_available() == 0 {
+            throw FolioError(
+                path: "protection",
+                "encrypting a PDF needs GnuTLS (libgnutls.so.30), which could not be loaded (Debian: apt install libgnutls30)")
+        }
         // Without an owner password, a random one nobody is given: the restrictions then hold.
         let ownerPassword = protection.map { $0.ownerPassword ?? PDFFinisher.randomPassword() }
         let signatureName = document.builtInStrings[.digitalSignature]

@@ -19,8 +19,11 @@ typedef struct folio_barcode_rect {
 
 /// Encodes `length` bytes of UTF-8 `data` as `symbology`, with the symbology's quiet zones and no
 /// human-readable text. On success returns 0 and sets `*rects` (free with `folio_barcode_free`),
-/// `*count`, and the symbol's `*width` and `*height`; on failure returns non-zero and writes zint's
-/// reason into `message` (at most `capacity` bytes, NUL-terminated).
+/// `*count`, and the symbol's `*width` and `*height`; returns `FOLIO_BARCODE_NO_LIBRARY` when libzint
+/// (opened on the first barcode) is not installed, and otherwise on failure 1 with zint's reason in
+/// `message` (at most `capacity` bytes, NUL-terminated).
+#define FOLIO_BARCODE_NO_LIBRARY 2
+
 int folio_barcode_encode(
     int symbology, const unsigned char *data, int length, folio_barcode_rect **rects, size_t *count, float *width,
     float *height, char *message, size_t capacity);

@@ -51,6 +51,10 @@ void folio_pdf_signer_describe(
 /// Frees a signer.
 void folio_pdf_signer_free(folio_pdf_signer *signer);
 
+/// 1 when a PDF can be encrypted: GnuTLS, qpdf's crypto provider, opened on first use, is installed
+/// (libgnutls.so.30); 0 otherwise.
+int folio_pdf_encryption_available(void);
+
 /// What to add to the PDF Cairo writes, for the whole document. Strings are UTF-8 and NUL-terminated.
 typedef struct folio_pdf_finishing {
     /// BCP 47 language of the document (catalog /Lang); NULL or "" leaves it out.

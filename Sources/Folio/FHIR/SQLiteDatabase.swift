@@ -14,7 +14,8 @@ final class SQLiteDatabase {
     /// Opens a new, empty temporary database whose page cache holds at most `cacheMegabytes`.
     init(cacheMegabytes: Int = 32) throws {
         guard let api = folio_sqlite() else {
-            throw FolioError(path: "", "cannot create the FHIR index: SQLite (libsqlite3.so.0) could not be loaded")
+            throw FolioError(
+                path: "", "cannot create the FHIR index: SQLite (libsqlite3.so.0) could not be loaded (Debian: apt install libsqlite3-0)")
         }
         sqlite = api.pointee
         guard sqlite.open_v2("", &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
