@@ -33,8 +33,13 @@ struct FolioCommand: ParsableCommand {
             RenderWorker.main(arguments: CommandLine.arguments, jobs: [BatchWorkerJob.self, ServiceWorkerJob.self])
         }
         StandardStreams.ignoreBrokenPipes()
-        // A render needs the font configuration: it is read while the arguments and the document are.
-        if CommandLine.arguments.dropFirst().first == RenderCommand.configuration.commandName { startLoadingFonts() }
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == RenderCommand.configuration.commandName {
+            // A render needs the font configuration: it is read while the arguments and the document are.
+            startLoadingFonts()
+            // The common forms skip ArgumentParser's reflection over every command's options.
+            if let request = RenderRequest.commonForm(arguments.dropFirst()) { Foundation.exit(request.run() ? 0 : 1) }
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

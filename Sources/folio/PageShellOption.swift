@@ -10,7 +10,10 @@ struct PageShellOption: ParsableArguments {
     var path: String?
 
     /// The shell's text, read and checked (a syntax error names its line and column); nil without one.
-    func load() throws -> String? {
+    func load() throws -> String? { try PageShellOption.load(path: path) }
+
+    /// The text of the shell at `path`, read and checked; nil for nil.
+    static func load(path: String?) throws -> String? {
         guard let path else { return nil }
         let bytes = try BoundedFile.read(path, limit: 1 << 20, field: "--template", what: "template", regularOnly: true)
         guard let text = String(validatingUTF8Bytes: bytes) else {

@@ -69,19 +69,7 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    var resolvedFormat: OutputFormat {
-        if let format { return format }
-        if let output, output.lowercased().hasSuffix(".html") || output.lowercased().hasSuffix(".htm") { return .html }
-        return .pdf
-    }
-
-    var outputPath: String {
-        if let output { return output }
-        let base =
-            input.hasSuffix(".json") || input.hasSuffix(".yaml") || input.hasSuffix(".yml")
-            ? String(input[..<(input.lastIndex(of: ".") ?? input.endIndex)]) : input
-        return base + "." + resolvedFormat.rawValue
-    }
+    var resolvedFormat: OutputFormat { request.resolvedFormat }
 
     @OptionGroup var lenient: LenientOption
 
@@ -102,80 +90,17 @@ struct RenderCommand: ParsableCommand {
         return password
     }
 
-    func run() throws {
-        StandardStreams.ignoreBrokenPipes()
-        StandardStreams.exitOnInterrupt()
-        // A crash inside a C library is one error line and status 1, saying what was being drawn.
-        RenderActivity.reportCrashes(prefix: "folio: error: ")
-        do {
-            try RenderDeadline.$current.withValue(RenderActivity.deadline()) { try render() }
-        } catch {
-            StandardStreams.printError(StandardStreams.describe(error))
-            throw ExitCode(1)
-        }
+    /// The options as plain values, what `folio render`'s fast path builds for the common forms.
+    var request: RenderRequest {
+        RenderRequest(
+            input: input, output: output, format: format, fragment: fragment, html: htmlOutput.html,
+            pageShellPath: pageShell.path, themePath: theme.theme, idPrefix: idPrefix, csp: csp,
+            layoutReport: layoutReport, strict: strict, lenient: lenient.lenient, passwordFile: passwordFile,
+            signing: signing.isSigning ? signing : nil)
     }
 
-    private func render() throws {
-        // The key and certificate are checked before the document is read.
-        let signer = try signing.load { StandardStreams.printError("folio: warning: \($0)") }
-        let data: Data
-        let baseDirectory: URL
-        if input == "-" {
-            data = try BoundedFile.readStandardInput(limit: InputLimits.documentBytes)
-            baseDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        } else {
-            data = try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
-            baseDirectory = URL(fileURLWithPath: input).deletingLastPathComponent()
-        }
-        var decoded = try DocumentDecoder.decodeForRendering(
-            data, format: DocumentDecoder.Format(fileName: input), lenient: lenient.lenient
-        ) {
-            StandardStreams.printError("folio: warning: \($0)")
-        }
-        if let passwordFile {
-            // The user password from a file, so it is never in a process list; the document's other
-            // protection settings (owner password, allow) stay.
-            let password = try RenderCommand.password(in: passwordFile)
-            var protection = decoded.protection ?? Protection(userPassword: password)
-            protection.userPassword = password
-            decoded.protection = protection
-            try decoded.validate()
-        }
-        var options = RenderOptions(
-            baseDirectory: baseDirectory, theme: try theme.load(),
-            html: htmlOutput.html ?? (fragment ? .fragment : .page), idPrefix: idPrefix)
-        options.pageTemplate = try pageShell.load()
-        options.signer = signer
-        // Validated, themed and with its images read once, whatever is rendered from it.
-        let document = try decoded.prepared(options: options)
-        var report: LayoutReport?
-        var bytes: Data?
-        if layoutReport != nil || strict {
-            let result = try document.pdfWithReport(signer: options.signer)
-            report = result.report
-            if resolvedFormat == .pdf { bytes = result.data }
-            if let path = layoutReport {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                try AtomicFile.write(try encoder.encode(result.report), to: URL(fileURLWithPath: path))
-            }
-        }
-        if resolvedFormat == .html {
-            let rendered = try document.renderedHTML(options: options)
-            bytes = Data(rendered.html.utf8)
-            if csp { StandardStreams.printError("Content-Security-Policy: \(rendered.contentSecurityPolicy)") }
-        } else if bytes == nil {
-            bytes = try document.renderCountingPages(as: resolvedFormat, options: options).data
-        }
-        if outputPath == "-" {
-            try StandardStreams.writeOutput(bytes ?? Data())
-        } else {
-            try AtomicFile.write(bytes ?? Data(), to: URL(fileURLWithPath: outputPath))
-        }
-        if strict, let warnings = report?.warnings, let first = warnings.first {
-            let more = warnings.count > 1 ? " (and \(warnings.count - 1) more)" : ""
-            throw FolioError(path: first.path, "layout: \(first.message)\(more)")
-        }
+    func run() throws {
+        if !request.run() { throw ExitCode(1) }
     }
 }
 

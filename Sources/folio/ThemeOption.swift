@@ -10,8 +10,11 @@ struct ThemeOption: ParsableArguments {
     var theme: String?
 
     /// The standard theme with the file's settings, its logo relative to the file; the standard theme without a file.
-    func load() throws -> Theme {
-        guard let path = theme else { return .standard }
+    func load() throws -> Theme { try ThemeOption.load(path: theme) }
+
+    /// The standard theme with the settings of the file at `path`; the standard theme for nil.
+    static func load(path: String?) throws -> Theme {
+        guard let path else { return .standard }
         let data = try BoundedFile.read(path, limit: InputLimits.documentBytes, field: "--theme", what: "theme", regularOnly: true)
         let spec: ThemeSpec
         do {

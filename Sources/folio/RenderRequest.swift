@@ -1,0 +1,177 @@
+import Folio
+import Foundation
+
+/// What one `folio render` does, as plain values: `RenderCommand` builds it from ArgumentParser's
+/// parse, and `RenderRequest.commonForm` from the arguments of the common invocations directly, so
+/// the usual render does not pay for reflecting over every command's options (21 M of a cold
+/// render's 227 M instructions). Both run the same `run()`.
+struct RenderRequest: Equatable {
+    /// The document, JSON or YAML; "-" is standard input.
+    var input: String
+    /// Where to write; "-" is standard output; nil: the input's name with the format's extension.
+    var output: String?
+    /// pdf or html; nil: from the output's extension, else pdf.
+    var format: OutputFormat?
+    /// HTML only: one embeddable `<div>` (the same as `html: .fragment`).
+    var fragment = false
+    /// HTML only: page, fragment or shadow.
+    var html: HTMLRenderer.Output?
+    /// HTML pages only: a Mustache page shell's path.
+    var pageShellPath: String?
+    /// A theme file's path.
+    var themePath: String?
+    /// HTML only: the prefix of every element id.
+    var idPrefix: String?
+    /// HTML only: print the Content-Security-Policy on standard error.
+    var csp = false
+    /// Where to write the layout report.
+    var layoutReport: String?
+    /// Exit with status 1 when the layout report has warnings.
+    var strict = false
+    /// Unknown keys are warnings, not errors.
+    var lenient = false
+    /// PDF only: the file with the protection password.
+    var passwordFile: String?
+    /// The signing options; nil when none were given.
+    var signing: SigningOptions?
+
+    static func == (lhs: RenderRequest, rhs: RenderRequest) -> Bool {
+        lhs.input == rhs.input && lhs.output == rhs.output && lhs.format == rhs.format && lhs.fragment == rhs.fragment
+            && lhs.html == rhs.html && lhs.pageShellPath == rhs.pageShellPath && lhs.themePath == rhs.themePath
+            && lhs.idPrefix == rhs.idPrefix && lhs.csp == rhs.csp && lhs.layoutReport == rhs.layoutReport
+            && lhs.strict == rhs.strict && lhs.lenient == rhs.lenient && lhs.passwordFile == rhs.passwordFile
+            && lhs.signing?.key == rhs.signing?.key && lhs.signing?.certificate == rhs.signing?.certificate
+            && lhs.signing?.chain == rhs.signing?.chain
+    }
+
+    /// The request of `folio render ARGUMENTS` when ARGUMENTS are one of the common forms: one
+    /// input (a path or "-") with at most `-o`/`--output PATH` and `--format pdf|html`, each at most
+    /// once, in any order. Anything else (another option, help, a value that looks like an option,
+    /// standard input without `-o`) is nil: ArgumentParser parses it and says what is wrong. What this
+    /// accepts, ArgumentParser accepts with the same meaning (`RenderRequestTests` checks both).
+    static func commonForm(_ arguments: ArraySlice<String>) -> RenderRequest? {
+        var input: String?
+        var output: String?
+        var format: OutputFormat?
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("-"), argument != "-" else {
+                if input != nil { return nil }
+                input = argument
+                continue
+            }
+            guard index < arguments.endIndex else { return nil }
+            let value = arguments[index]
+            index += 1
+            if value.hasPrefix("-"), value != "-" { return nil }
+            switch argument {
+            case "-o", "--output":
+                if output != nil { return nil }
+                output = value
+            case "--format":
+                guard format == nil, let parsed = OutputFormat(rawValue: value) else { return nil }
+                format = parsed
+            default:
+                return nil
+            }
+        }
+        guard let input, input != "-" || output != nil else { return nil }
+        return RenderRequest(input: input, output: output, format: format)
+    }
+
+    /// The format written: `format`, else from the output's extension, else pdf.
+    var resolvedFormat: OutputFormat {
+        if let format { return format }
+        if let output, output.lowercased().hasSuffix(".html") || output.lowercased().hasSuffix(".htm") { return .html }
+        return .pdf
+    }
+
+    /// The path written: `output`, else the input's name with the format's extension.
+    var outputPath: String {
+        if let output { return output }
+        let base =
+            input.hasSuffix(".json") || input.hasSuffix(".yaml") || input.hasSuffix(".yml")
+            ? String(input[..<(input.lastIndex(of: ".") ?? input.endIndex)]) : input
+        return base + "." + resolvedFormat.rawValue
+    }
+
+    /// Renders, printing an error as one line on standard error; false after an error.
+    func run() -> Bool {
+        StandardStreams.ignoreBrokenPipes()
+        StandardStreams.exitOnInterrupt()
+        // A crash inside a C library is one error line and status 1, saying what was being drawn.
+        RenderActivity.reportCrashes(prefix: "folio: error: ")
+        do {
+            try RenderDeadline.$current.withValue(RenderActivity.deadline()) { try render() }
+            return true
+        } catch {
+            StandardStreams.printError(StandardStreams.describe(error))
+            return false
+        }
+    }
+
+    private func render() throws {
+        // The key and certificate are checked before the document is read.
+        let signer = try signing?.load { StandardStreams.printError("folio: warning: \($0)") }
+        let data: Data
+        let baseDirectory: URL
+        if input == "-" {
+            data = try BoundedFile.readStandardInput(limit: InputLimits.documentBytes)
+            baseDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        } else {
+            data = try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
+            baseDirectory = URL(fileURLWithPath: input).deletingLastPathComponent()
+        }
+        var decoded = try DocumentDecoder.decodeForRendering(
+            data, format: DocumentDecoder.Format(fileName: input), lenient: lenient
+        ) {
+            StandardStreams.printError("folio: warning: \($0)")
+        }
+        if let passwordFile {
+            // The user password from a file, so it is never in a process list; the document's other
+            // protection settings (owner password, allow) stay.
+            let password = try RenderCommand.password(in: passwordFile)
+            var protection = decoded.protection ?? Protection(userPassword: password)
+            protection.userPassword = password
+            decoded.protection = protection
+            try decoded.validate()
+        }
+        var options = RenderOptions(
+            baseDirectory: baseDirectory, theme: try ThemeOption.load(path: themePath),
+            html: html ?? (fragment ? .fragment : .page), idPrefix: idPrefix)
+        options.pageTemplate = try PageShellOption.load(path: pageShellPath)
+        options.signer = signer
+        // Validated, themed and with its images read once, whatever is rendered from it.
+        let document = try decoded.prepared(options: options)
+        var report: LayoutReport?
+        var bytes: Data?
+        if layoutReport != nil || strict {
+            let result = try document.pdfWithReport(signer: options.signer)
+            report = result.report
+            if resolvedFormat == .pdf { bytes = result.data }
+            if let path = layoutReport {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                try AtomicFile.write(try encoder.encode(result.report), to: URL(fileURLWithPath: path))
+            }
+        }
+        if resolvedFormat == .html {
+            let rendered = try document.renderedHTML(options: options)
+            bytes = Data(rendered.html.utf8)
+            if csp { StandardStreams.printError("Content-Security-Policy: \(rendered.contentSecurityPolicy)") }
+        } else if bytes == nil {
+            bytes = try document.renderCountingPages(as: resolvedFormat, options: options).data
+        }
+        if outputPath == "-" {
+            try StandardStreams.writeOutput(bytes ?? Data())
+        } else {
+            try AtomicFile.write(bytes ?? Data(), to: URL(fileURLWithPath: outputPath))
+        }
+        if strict, let warnings = report?.warnings, let first = warnings.first {
+            let more = warnings.count > 1 ? " (and \(warnings.count - 1) more)" : ""
+            throw FolioError(path: first.path, "layout: \(first.message)\(more)")
+        }
+    }
+}
