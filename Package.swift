@@ -64,6 +64,8 @@ let package = Package(
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl")]),
         // Render worker processes: their shared activity page, spawning, memory limits and the crash report.
         .target(name: "CProcessSupport"),
+        // `folio render`'s start-up constructor: reads the font configuration before `main`.
+        .target(name: "CFolioStartup", dependencies: ["CCairoPango"]),
         // printf's fixed notation for FolioGraphics' DecimalText, without Swift's variadic CVarArg boxing.
         .target(name: "CNumberText"),
         // The document model: its types, validation, limits and built-in words.
@@ -118,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "folio",
             dependencies: [
-                "Folio", "FolioServer",
+                "Folio", "FolioServer", "CFolioStartup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "folio-bench", dependencies: ["Folio", "FolioPango", "FolioPDF", "FolioHTML"]),

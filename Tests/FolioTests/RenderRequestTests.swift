@@ -1,4 +1,5 @@
 import ArgumentParser
+import CFolioStartup
 import XCTest
 
 @testable import folio
@@ -55,5 +56,10 @@ final class RenderRequestTests: XCTestCase {
         ] {
             XCTAssertNil(RenderRequest.commonForm(list[...]), "\(list)")
         }
+    }
+
+    /// The start-up constructor that reads the font configuration before `main` knows the command by name.
+    func testTheStartupConstructorNamesTheRenderCommand() {
+        XCTAssertEqual(FOLIO_RENDER_COMMAND, RenderCommand.configuration.commandName)
     }
 }
