@@ -89,6 +89,14 @@ static void *folio_load_fonts(void *unused) {
             if (description == NULL) break;
             PangoFontset *fontset = pango_font_map_load_fontset(map, context, description, language);
             if (fontset != NULL) g_object_unref(fontset);
+            if (request.italic) {
+                /* A line's height comes from its font's metrics, which Pango takes from a layout in the
+                   font's own description: where the family's slanted face is an Oblique (DejaVu Sans),
+                   that is an oblique fontset, asked for here beside the italic one. */
+                pango_font_description_set_style(description, PANGO_STYLE_OBLIQUE);
+                PangoFontset *oblique = pango_font_map_load_fontset(map, context, description, language);
+                if (oblique != NULL) g_object_unref(oblique);
+            }
             pango_font_description_free(description);
         }
         PangoLayout *layout = pango_layout_new(context);
