@@ -26,7 +26,8 @@ PangoFontDescription *folio_font_description(const char *family, double size, in
     return description;
 }
 
-/* The loading thread's state; every field is guarded by `mutex`. */
+/* The loading thread's state, guarded by `mutex`; but `family`, `fonts` and `count`, which are written
+   once before `given` is set and read by the thread only after it saw `given`. */
 static struct {
     pthread_mutex_t mutex;
     pthread_cond_t finished;
@@ -59,13 +60,14 @@ static void folio_loader_finish(PangoFontMap *map) {
 
 /* Reads the configuration, then, in a font map of its own configured as the text engine's, asks
    for each requested font's fontset and lays out a line in each font: what the first layouts would
-   otherwise wait for. Pango finds a new font on its font map's one fontconfig thread, a match then a
-   sort (0.4 ms with the CJK fonts installed) for each; asked for one by one, each font's match waits
-   behind the previous font's sort, which is rarely needed. Asked for all at once here, that thread
-   works through them while the process goes on, and a font's first layout waits for its own match
-   at most. The fontsets are asked for even when the first engine is already waiting (it adopts the
-   font map right after); only the layouts stop. Nothing else touches the font map until it is
-   handed over, after the thread has let go of it. */
+   otherwise wait for. Pango 1.50 starts two threads for each new fontset, a match (which the font's
+   first layout waits for) and a sort (needed only for characters the font lacks; 2.2 M instructions
+   with the CJK fonts installed). Asked for one at a time, as layouts meet them, each font's match
+   starts only then and shares the machine's cores with the sorts of the fonts before it. Asked for
+   all at once here, the matches start together while the process reads its document, and a font's
+   first layout waits for its own match at most. The fontsets are asked for even when the first
+   engine is already waiting (it adopts the font map right after); only the layouts stop. Nothing
+   else touches the font map until it is handed over, after the thread has let go of it. */
 static void *folio_load_fonts(void *unused) {
     (void)unused;
     FcInit();
@@ -75,7 +77,8 @@ static void *folio_load_fonts(void *unused) {
     int given = loader.given;
     pthread_mutex_unlock(&loader.mutex);
     PangoFontMap *map = NULL;
-    if (given && loader.count > 0) {
+    PangoFontDescription **descriptions = given && loader.count > 0 ? calloc(loader.count, sizeof *descriptions) : NULL;
+    if (descriptions != NULL) {
         map = pango_cairo_font_map_new();
         pango_cairo_font_map_set_resolution(PANGO_CAIRO_FONT_MAP(map), 72);
         PangoContext *context = pango_font_map_create_context(map);
@@ -83,34 +86,35 @@ static void *folio_load_fonts(void *unused) {
         /* The language layouts itemize with: the context's, which is the process's default unless set. */
         PangoLanguage *language = pango_context_get_language(context);
         if (language == NULL) language = pango_language_get_default();
-        for (size_t index = 0; index < loader.count; index++) {
-            folio_font_request request = loader.fonts[index];
+        size_t made = 0;
+        for (; made < loader.count; made++) {
+            folio_font_request request = loader.fonts[made];
             PangoFontDescription *description = folio_font_description(loader.family, request.size, request.bold, request.italic);
             if (description == NULL) break;
+            descriptions[made] = description;
             PangoFontset *fontset = pango_font_map_load_fontset(map, context, description, language);
             if (fontset != NULL) g_object_unref(fontset);
             if (request.italic) {
                 /* A line's height comes from its font's metrics, which Pango takes from a layout in the
-                   font's own description: where the family's slanted face is an Oblique (DejaVu Sans),
-                   that is an oblique fontset, asked for here beside the italic one. */
-                pango_font_description_set_style(description, PANGO_STYLE_OBLIQUE);
-                PangoFontset *oblique = pango_font_map_load_fontset(map, context, description, language);
-                if (oblique != NULL) g_object_unref(oblique);
+                   font's own description: where the family's slanted face is an Oblique (DejaVu Sans,
+                   the only family fonts are loaded ahead for), that is an oblique fontset. */
+                PangoFontDescription *oblique = pango_font_description_copy(description);
+                pango_font_description_set_style(oblique, PANGO_STYLE_OBLIQUE);
+                PangoFontset *obliqueFontset = pango_font_map_load_fontset(map, context, oblique, language);
+                if (obliqueFontset != NULL) g_object_unref(obliqueFontset);
+                pango_font_description_free(oblique);
             }
-            pango_font_description_free(description);
         }
         PangoLayout *layout = pango_layout_new(context);
         pango_layout_set_text(layout, "Ag", -1);
-        for (size_t index = 0; index < loader.count && !folio_loader_asked_to_stop(); index++) {
-            folio_font_request request = loader.fonts[index];
-            PangoFontDescription *description = folio_font_description(loader.family, request.size, request.bold, request.italic);
-            if (description == NULL) break;
-            pango_layout_set_font_description(layout, description);
+        for (size_t index = 0; index < made && !folio_loader_asked_to_stop(); index++) {
+            pango_layout_set_font_description(layout, descriptions[index]);
             pango_layout_get_extents(layout, NULL, NULL);
-            pango_font_description_free(description);
         }
         g_object_unref(layout);
         g_object_unref(context);
+        for (size_t index = 0; index < made; index++) pango_font_description_free(descriptions[index]);
+        free(descriptions);
     }
     folio_loader_finish(map);
     return NULL;

@@ -96,7 +96,7 @@ struct RenderCommand: ParsableCommand {
             input: input, output: output, format: format, fragment: fragment, html: htmlOutput.html,
             pageShellPath: pageShell.path, themePath: theme.theme, idPrefix: idPrefix, csp: csp,
             layoutReport: layoutReport, strict: strict, lenient: lenient.lenient, passwordFile: passwordFile,
-            signing: signing.isSigning ? signing : nil)
+            signing: signing.files)
     }
 
     func run() throws {

@@ -32,17 +32,8 @@ struct RenderRequest: Equatable {
     var lenient = false
     /// PDF only: the file with the protection password.
     var passwordFile: String?
-    /// The signing options; nil when none were given.
-    var signing: SigningOptions?
-
-    static func == (lhs: RenderRequest, rhs: RenderRequest) -> Bool {
-        lhs.input == rhs.input && lhs.output == rhs.output && lhs.format == rhs.format && lhs.fragment == rhs.fragment
-            && lhs.html == rhs.html && lhs.pageShellPath == rhs.pageShellPath && lhs.themePath == rhs.themePath
-            && lhs.idPrefix == rhs.idPrefix && lhs.csp == rhs.csp && lhs.layoutReport == rhs.layoutReport
-            && lhs.strict == rhs.strict && lhs.lenient == rhs.lenient && lhs.passwordFile == rhs.passwordFile
-            && lhs.signing?.key == rhs.signing?.key && lhs.signing?.certificate == rhs.signing?.certificate
-            && lhs.signing?.chain == rhs.signing?.chain
-    }
+    /// The signing key and certificates; nil when none were given.
+    var signing: SigningFiles?
 
     /// The request of `folio render ARGUMENTS` when ARGUMENTS are one of the common forms: one
     /// input (a path or "-") with at most `-o`/`--output PATH` and `--format pdf|html`, each at most
