@@ -48,12 +48,12 @@ let package = Package(
         // The PDF finishing step (C++). qpdf is linked statically (Debian's libqpdf.a, with the JPEG and
         // zlib it needs) and GnuTLS, its crypto provider, is opened on first use (GnuTLSOnDemand.cc), as
         // is OpenSSL's libcrypto for signing (OpenSSLOnDemand.hh): binding libqpdf.so, GnuTLS's libraries
-        // and libcrypto cost every process start 5 ms. GLib (for MD5) comes with Pango; CHarfBuzzFlags
-        // gives its include paths.
+        // and libcrypto cost every process start 5 ms. The file identifier's digest is given by FolioPDF
+        // (swift-crypto's SHA-256).
         .target(
-            name: "CPDFFinish", dependencies: ["CHarfBuzzFlags"],
+            name: "CPDFFinish",
             linkerSettings: [
-                .linkedLibrary(":libqpdf.a"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("glib-2.0"),
+                .linkedLibrary(":libqpdf.a"), .linkedLibrary("jpeg"), .linkedLibrary("z"),
                 .linkedLibrary("deflate"), .linkedLibrary("dl"),
             ]),
         // Barcodes (Debian's libzint, opened with dlopen on the first barcode; its header from
@@ -66,6 +66,9 @@ let package = Package(
         .target(name: "CProcessSupport"),
         // `folio render`'s start-up constructor: reads the font configuration before `main`.
         .target(name: "CFolioStartup", dependencies: ["CCairoPango"]),
+        // The executable's zlib default level (Cairo's font subsets and images at level 1): only `folio`
+        // links it, so a program using the library keeps zlib's default.
+        .target(name: "CStreamCompression", linkerSettings: [.linkedLibrary("z")]),
         // printf's fixed notation for FolioGraphics' DecimalText, without Swift's variadic CVarArg boxing.
         .target(name: "CNumberText"),
         // The document model: its types, validation, limits and built-in words.
@@ -84,6 +87,8 @@ let package = Package(
             name: "FolioPDF",
             dependencies: [
                 "CCairoPango", "CJPEG", "CRSVG", "CPDFFinish", "FolioModel", "FolioGraphics", "FolioInput", "FolioLayout", "FolioPango",
+                // SHA-256 for the file identifier (the trailer's /ID).
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
             name: "FolioHTML",
@@ -120,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "folio",
             dependencies: [
-                "Folio", "FolioServer", "CFolioStartup",
+                "Folio", "FolioServer", "CFolioStartup", "CStreamCompression",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "folio-bench", dependencies: ["Folio", "FolioPango", "FolioPDF", "FolioHTML"]),

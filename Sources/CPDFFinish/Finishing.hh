@@ -9,6 +9,7 @@
 #include "folio_pdf_finish.h"
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace folio_finish {
@@ -29,6 +30,7 @@ struct Finishing {
     folio_pdf_signer const *signer = nullptr;
     long long signingTime = 0;
     std::string signatureDescription;
+    void (*identify)(unsigned char const *, size_t, unsigned char[16]) = nullptr;
 
     explicit Finishing(folio_pdf_finishing const &given) {
         auto text = [](char const *value) { return value != nullptr ? std::string(value) : std::string(); };
@@ -48,6 +50,8 @@ struct Finishing {
         signer = given.signer;
         signingTime = given.signing_time;
         signatureDescription = given.signature_description != nullptr ? given.signature_description : "Digital signature";
+        identify = given.identify;
+        if (identify == nullptr) throw std::invalid_argument("the finishing step needs a digest for the file identifier");
     }
 };
 

@@ -1,5 +1,6 @@
 import CCairoPango
 import CPDFFinish
+import Crypto
 import FolioGraphics
 import FolioModel
 import Foundation
@@ -61,7 +62,8 @@ final class PDFFinisher {
             allow_print: protection?.allow.contains(.print) == true ? 1 : 0, allow_copy: protection?.allow.contains(.copy) == true ? 1 : 0,
             allow_modify: protection?.allow.contains(.modify) == true ? 1 : 0,
             allow_annotate: protection?.allow.contains(.annotate) == true ? 1 : 0, signer: signer?.pointer,
-            signing_time: Int64(Date().timeIntervalSince1970.clampedInt(.down)), signature_description: strings.pointers[5])
+            signing_time: Int64(Date().timeIntervalSince1970.clampedInt(.down)), signature_description: strings.pointers[5],
+            identify: PDFFinisher.identify)
         // The assembly copies what it is given; the strings must outlive the call only.
         let created = withExtendedLifetime(strings) {
             profile.withUnsafeBytes { profile in
@@ -77,6 +79,17 @@ final class PDFFinisher {
     }
 
     deinit { folio_pdf_assembly_free(assembly) }
+
+    /// The file identifier of a finished body: the first 16 bytes of its SHA-256 (the same
+    /// document, the same identifier).
+    private static let identify: @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> Void = {
+        bytes, length, identifier in
+        guard let identifier else { return }
+        let digest = SHA256.hash(data: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))
+        digest.withUnsafeBytes { digest in
+            for index in 0..<min(16, digest.count) { identifier[index] = digest[index] }
+        }
+    }
 
     /// Finishes `pdf`, the next part Cairo wrote, whose figures, tables and links `structure` records.
     func add(_ pdf: Data, structure: StructureRecord) throws {

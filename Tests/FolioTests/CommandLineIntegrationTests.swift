@@ -21,6 +21,32 @@ final class CommandLineIntegrationTests: XCTestCase {
         XCTAssertEqual(try TestSupport.run("qpdf", ["--check", pdf]).status, 0)
     }
 
+    func testFolioCompressesCairosFontsAndImagesAtZlibsFastestLevel() throws {
+        // Cairo asks zlib for its default level for font subsets and images; `folio` answers with
+        // level 1 (CStreamCompression), as the finishing step compresses page content: every
+        // compressed stream's zlib header says "fastest" (0x78 0x01), not "default" (0x78 0x9C).
+        let pdf = try TestSupport.temporaryDirectory().appendingPathComponent("levels.pdf").path
+        let rendered = try TestSupport.run(folio, ["render", sample, "-o", pdf])
+        XCTAssertEqual(rendered.status, 0, rendered.stderr)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pdf)))
+        let keyword = Array("stream".utf8)
+        var headers: [String: Int] = [:]
+        var index = 0
+        while index + keyword.count + 3 < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == keyword[0], Array(bytes[index..<(index + keyword.count)]) == keyword,
+                index >= 3, Array(bytes[(index - 3)..<index]) != Array("end".utf8)
+            else { continue }
+            var start = index + keyword.count
+            if bytes[start] == 0x0D { start += 1 }
+            guard bytes[start] == 0x0A, bytes[start + 1] == 0x78 else { continue }
+            headers[String(format: "%02x%02x", bytes[start + 1], bytes[start + 2]), default: 0] += 1
+        }
+        // Content, fonts (several subsets), the logo and its soft mask.
+        XCTAssertGreaterThan(headers["7801"] ?? 0, 6, "\(headers)")
+        XCTAssertEqual(headers.keys.sorted(), ["7801"], "streams compressed at another level: \(headers)")
+    }
+
     func testStandardInputToStandardOutput() throws {
         let json = #"{"title": "Piped", "elements": [{"type": "paragraph", "text": "From stdin"}]}"#
         let html = try TestSupport.run(folio, ["render", "-", "--format", "html", "--fragment", "-o", "-"], input: Data(json.utf8))

@@ -1,3 +1,4 @@
+import FolioHTML
 import Foundation
 import XCTest
 
@@ -77,6 +78,30 @@ final class PDFOutputTests: XCTestCase {
     func testSameInputAndDateGiveIdenticalBytes() throws {
         let document = try TestSupport.sampleDocument()
         XCTAssertEqual(try document.pdf(options: TestSupport.sampleOptions), try document.pdf(options: TestSupport.sampleOptions))
+    }
+
+    func testTheFileIdentifierIsADigestOfTheBody() throws {
+        // The trailer's /ID: the first 16 bytes of the SHA-256 of everything before the
+        // cross-reference stream, twice; the same document gets the same identifier, another one another.
+        func identifier(_ pdf: Data) throws -> (id: String, expected: String) {
+            let text = String(decoding: pdf, as: UTF8.self)
+            let idStart = try XCTUnwrap(text.range(of: "/ID [<", options: .backwards)).upperBound
+            let id = String(text[idStart...].prefix(32))
+            let tail = try XCTUnwrap(text.range(of: "startxref", options: .backwards)).upperBound
+            let offset = try XCTUnwrap(Int(text[tail...].split(whereSeparator: \.isWhitespace).first ?? ""))
+            let digest = SHA256Digest.digest(Array(pdf.prefix(offset))).prefix(16)
+            XCTAssertTrue(text.contains("/ID [<\(id)><\(id)>]"), "both halves of /ID")
+            return (id, digest.map { String(format: "%02x", $0) }.joined())
+        }
+        let document = try TestSupport.sampleDocument()
+        let first = try identifier(try document.pdf(options: TestSupport.sampleOptions))
+        XCTAssertEqual(first.id, first.expected)
+        XCTAssertEqual(try identifier(try document.pdf(options: TestSupport.sampleOptions)).id, first.id)
+        var other = document
+        other.title = "Another summary"
+        let second = try identifier(try other.pdf(options: TestSupport.sampleOptions))
+        XCTAssertEqual(second.id, second.expected)
+        XCTAssertNotEqual(second.id, first.id)
     }
 
     func testStreamsCairoLeavesUncompressedAreCompressedByTheFinishingStep() throws {

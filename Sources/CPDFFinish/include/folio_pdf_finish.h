@@ -88,6 +88,9 @@ typedef struct folio_pdf_finishing {
     /// The signature field's description (/TU, and /Alt of its Form element), such as "Digital
     /// signature of Example Clinic".
     const char *signature_description;
+    /// Writes the file identifier (the trailer's /ID) of the finished body of `length` bytes at
+    /// `bytes` into `identifier`: a digest, so that the same document gets the same identifier.
+    void (*identify)(const unsigned char *bytes, size_t length, unsigned char identifier[16]);
 } folio_pdf_finishing;
 
 /// What the finishing step needs to know about one part of the document: consecutive pages Cairo
