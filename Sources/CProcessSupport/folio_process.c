@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -113,6 +114,11 @@ int folio_limit_memory(uint64_t bytes) {
     if (bytes == 0) return 0;
     struct rlimit limit = {(rlim_t)bytes, (rlim_t)bytes};
     return setrlimit(RLIMIT_AS, &limit);
+}
+
+void folio_keep_freed_memory(void) {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
 /* The crash report: everything here is async-signal-safe (write, _exit, no allocation). */

@@ -392,7 +392,7 @@ private final class SVGTreeReader: XMLEventHandler {
     /// quotes, spaces: `URL( '#name' )`), written `url(#name)`; the rest as it is.
     static func normalizedLocalReferences(_ value: String) -> String {
         let scalars = Array(value.unicodeScalars)
-        func isSpace(_ index: Int) -> Bool { index < scalars.count && scalars[index].properties.isWhitespace }
+        func isSpace(_ index: Int) -> Bool { index < scalars.count && scalars[index].hasWhiteSpaceProperty }
         func isQuote(_ index: Int) -> Bool { index < scalars.count && (scalars[index] == "'" || scalars[index] == "\"") }
         func isNameScalar(_ index: Int) -> Bool {
             guard index < scalars.count, scalars[index].isASCII else { return false }

@@ -29,7 +29,7 @@ enum TextChunks {
                 var sentence: Int?
                 var index = window.endIndex - 1
                 while index > window.startIndex {
-                    if window[index].properties.isWhitespace {
+                    if window[index].hasWhiteSpaceProperty {
                         if cut == nil { cut = index + 1 }
                         if ".!?".unicodeScalars.contains(window[index - 1]) {
                             sentence = index + 1

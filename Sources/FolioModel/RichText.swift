@@ -140,7 +140,7 @@ private struct MarkupParser {
             }
             double[i] = (chars[i] == "*" && i + 1 < n && chars[i + 1] == "*" && !afterSpace) || double[i + 1]
             bracket[i] = chars[i] == "]" ? i : bracket[i + 1]
-            nonSpace[i] = chars[i].properties.isWhitespace ? nonSpace[i + 1] : i
+            nonSpace[i] = chars[i].hasWhiteSpaceProperty ? nonSpace[i + 1] : i
             i -= 1
         }
         closesSingle = single
@@ -240,7 +240,7 @@ private struct MarkupParser {
         let start = angled ? index + 1 : index
         if index > 0, !angled {
             let before = chars[index - 1]
-            guard before.properties.isWhitespace || "(\"'*".unicodeScalars.contains(before) else { return nil }
+            guard before.hasWhiteSpaceProperty || "(\"'*".unicodeScalars.contains(before) else { return nil }
         }
         // `prefix` is lowercase ASCII; the scheme may be written in capitals (`HTTPS://`).
         func startsWith(_ prefix: String, at i: Int) -> Bool {
@@ -257,7 +257,7 @@ private struct MarkupParser {
         var end = start
         while end < chars.count {
             let scalar = chars[end]
-            if scalar.properties.isWhitespace || scalar.value < 0x20 || "<>\"\\`*[]".unicodeScalars.contains(scalar) { break }
+            if scalar.hasWhiteSpaceProperty || scalar.value < 0x20 || "<>\"\\`*[]".unicodeScalars.contains(scalar) { break }
             end += 1
         }
         if angled {

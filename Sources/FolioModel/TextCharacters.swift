@@ -11,6 +11,15 @@ extension Unicode.Scalar {
 }
 
 extension Unicode.Scalar {
+    /// Whether this character has Unicode's White_Space property (`properties.isWhitespace`),
+    /// answered without the property table for ASCII (tab to carriage return, and space): the
+    /// table's search costs a few hundred instructions, and rich text asks for every character.
+    package var hasWhiteSpaceProperty: Bool {
+        let v = value
+        guard v >= 0x80 else { return v == 0x20 || (0x09...0x0D).contains(v) }
+        return properties.isWhitespace
+    }
+
     /// Whether this character joins the one before it into one cluster (a combining mark, a
     /// variation selector, a zero-width joiner): shapers take the whole cluster at once.
     package var extendsCluster: Bool { value >= 0x300 && properties.isGraphemeExtend }

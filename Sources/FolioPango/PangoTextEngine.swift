@@ -97,7 +97,7 @@ package final class PangoTextEngine: TextShaper {
         run = 0
         var previous: Unicode.Scalar = " "
         for scalar in clean.unicodeScalars {
-            if scalar.properties.isWhitespace {
+            if scalar.hasWhiteSpaceProperty {
                 run = 0
             } else {
                 run += 1

@@ -183,6 +183,20 @@ final class LinearTextTests: XCTestCase {
         XCTAssertEqual(vietnamese.replacingDisallowedCharacters, vietnamese, "ordinary marks are untouched")
     }
 
+    func testWhiteSpaceWithoutThePropertyTableAnswersAsTheTableDoes() {
+        // Rich text asks every character whether it is white space: ASCII is answered without
+        // Unicode's table, and the answer must be the table's for every scalar.
+        var disagreements: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            if scalar.hasWhiteSpaceProperty != scalar.properties.isWhitespace { disagreements.append(value) }
+        }
+        XCTAssertEqual(disagreements, [])
+        XCTAssertTrue(Unicode.Scalar(UInt8(0x20)).hasWhiteSpaceProperty)
+        XCTAssertTrue(Unicode.Scalar(UInt8(0xA0)).hasWhiteSpaceProperty, "no-break space")
+        XCTAssertFalse(Unicode.Scalar(UInt8(0x41)).hasWhiteSpaceProperty)
+    }
+
     func testReturnAndCarriageReturnNewlineBreakLines() throws {
         let document = Document(
             title: "T",

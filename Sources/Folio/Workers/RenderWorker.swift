@@ -28,6 +28,7 @@ package enum RenderWorker {
         if folio_limit_memory(memoryLimit) != 0 {
             FileHandle.standardError.write(Data("folio: render worker: cannot limit its memory\n".utf8))
         }
+        folio_keep_freed_memory()
         if let page = folio_shared_page_map(4) { folio_activity_use_page(page) }
         startLoadingFonts()
         let channel = WorkerChannel(fd: 3)
