@@ -7,12 +7,31 @@
 #define POINTERHOLDER_TRANSITION 4
 #endif
 #include <array>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace folio_finish {
+
+/// Content-stream syntax (ISO 32000-1, 7.2.2): which bytes are white space, and which are
+/// regular (neither white space nor a delimiter), as a table made at compile time.
+namespace content_syntax {
+constexpr bool isWhitespace(unsigned char byte) {
+    return byte == ' ' || byte == '\n' || byte == '\r' || byte == '\t' || byte == '\f' || byte == 0;
+}
+
+constexpr std::array<bool, 256> regularBytes() {
+    std::array<bool, 256> table{};
+    constexpr std::string_view delimiters = "()<>[]{}/%";
+    for (size_t value = 0; value < table.size(); ++value) {
+        bool delimiter = delimiters.find(static_cast<char>(value)) != std::string_view::npos;
+        table[value] = !isWhitespace(static_cast<unsigned char>(value)) && !delimiter;
+    }
+    return table;
+}
+
+inline constexpr std::array<bool, 256> regular = regularBytes();
+} // namespace content_syntax
 
 /// Wraps every piece of page content drawn outside a structure element's marked content
 /// in `/Artifact BMC … EMC`. A sequence opens before the operands of the first operator that
@@ -26,44 +45,44 @@ class ArtifactMarker {
 
     std::string run() {
         size_t position = 0;
-        size_t length = input.size();
+        size_t const length = input.size();
+        char const *const data = input.data();
         operandStart = 0;
         bool operandsHaveMCID = false;
         while (position < length) {
-            unsigned char byte = input[position];
-            if (isWhitespace(byte)) {
+            unsigned char byte = data[position];
+            if (isRegular(byte)) {
+                // A number, a keyword or an operator: most of what content holds.
+                size_t wordStart = position;
+                do {
+                    ++position;
+                } while (position < length && isRegular(data[position]));
+                std::string_view word(data + wordStart, position - wordStart);
+                if (isOperand(word)) continue;
+                handleOperator(word, operandsHaveMCID);
+                operandsHaveMCID = false;
+                if (word.size() == 2 && word[0] == 'I' && word[1] == 'D') position = skipInlineImageData(position);
+                operandStart = position;
+            } else if (isWhitespace(byte)) {
                 ++position;
             } else if (byte == '%') {
-                while (position < length && input[position] != '\n' && input[position] != '\r') ++position;
+                while (position < length && data[position] != '\n' && data[position] != '\r') ++position;
             } else if (byte == '(') {
                 position = skipLiteralString(position);
-            } else if (byte == '<' && position + 1 < length && input[position + 1] == '<') {
+            } else if (byte == '<' && position + 1 < length && data[position + 1] == '<') {
                 position += 2;
-            } else if (byte == '>' && position + 1 < length && input[position + 1] == '>') {
+            } else if (byte == '>' && position + 1 < length && data[position + 1] == '>') {
                 position += 2;
             } else if (byte == '<') {
                 size_t close = input.find('>', position);
                 position = close == std::string::npos ? length : close + 1;
-            } else if (byte == '[' || byte == ']' || byte == '{' || byte == '}') {
-                ++position;
             } else if (byte == '/') {
                 size_t nameStart = position;
                 ++position;
-                while (position < length && isRegular(input[position])) ++position;
+                while (position < length && isRegular(data[position])) ++position;
                 if (input.compare(nameStart, position - nameStart, "/MCID") == 0) operandsHaveMCID = true;
             } else {
-                size_t wordStart = position;
-                while (position < length && isRegular(input[position])) ++position;
-                if (position == wordStart) {
-                    ++position;  // a stray delimiter such as ')' or '>': skip it
-                    continue;
-                }
-                std::string_view word(input.data() + wordStart, position - wordStart);
-                if (isOperand(word)) continue;
-                handleOperator(word, operandsHaveMCID);
-                operandsHaveMCID = false;
-                if (word == "ID") position = skipInlineImageData(position);
-                operandStart = position;
+                ++position;  // '[', ']', '{', '}', or a stray delimiter such as ')' or '>'
             }
         }
         output.append(input, copied, std::string::npos);
@@ -82,21 +101,9 @@ class ArtifactMarker {
     bool artifactInText = false;
     bool inText = false;
 
-    static bool isWhitespace(unsigned char byte) {
-        return byte == ' ' || byte == '\n' || byte == '\r' || byte == '\t' || byte == '\f' || byte == 0;
-    }
+    static bool isWhitespace(unsigned char byte) { return content_syntax::isWhitespace(byte); }
 
-    static bool isRegular(unsigned char byte) {
-        static const std::array<bool, 256> regular = [] {
-            std::array<bool, 256> table{};
-            for (int value = 0; value < 256; ++value) {
-                table[value] = !isWhitespace(static_cast<unsigned char>(value)) &&
-                               (value == 0 || std::strchr("()<>[]{}/%", value) == nullptr);
-            }
-            return table;
-        }();
-        return regular[byte];
-    }
+    static bool isRegular(unsigned char byte) { return content_syntax::regular[byte]; }
 
     static bool isOperand(std::string_view word) {
         unsigned char first = word[0];
@@ -104,13 +111,22 @@ class ArtifactMarker {
                word == "false" || word == "null";
     }
 
+    /// Whether `op` starts or paints a graphics object: a path's construction or painting
+    /// (m l c v y h re S s f F f* B B* b b* n), a shading (sh), an XObject (Do), an inline image
+    /// (BI) or text shown (Tj TJ ' ").
     static bool marks(std::string_view op) {
-        static const char *const operators[] = {"m", "l", "c", "v", "y", "h", "re", "S",  "s",  "f", "F", "f*",
-                                                "B", "B*", "b", "b*", "n", "sh", "Do", "BI", "Tj", "TJ", "'", "\""};
-        for (auto candidate : operators) {
-            if (op == candidate) return true;
+        if (op.size() == 1) {
+            switch (op[0]) {
+            case 'm': case 'l': case 'c': case 'v': case 'y': case 'h': case 'S': case 's':
+            case 'f': case 'F': case 'B': case 'b': case 'n': case '\'': case '"':
+                return true;
+            default:
+                return false;
+            }
         }
-        return false;
+        if (op.size() != 2) return false;
+        return op == "re" || op == "f*" || op == "B*" || op == "b*" || op == "sh" || op == "Do" || op == "BI" || op == "Tj" ||
+               op == "TJ";
     }
 
     size_t skipLiteralString(size_t position) {
