@@ -8,8 +8,9 @@
    compresses each PDF's font subsets and images with deflateInit(Z_DEFAULT_COMPRESSION) and has no
    setting for it; page content, the rest of a Folio PDF, is compressed at level 1 by the finishing
    step (libdeflate). Measured on W3 (1,000 weekly summaries): zlib was 10.8 % of a render worker's time
-   at level 6 and 7.5 % at level 1; the PDFs are 1.6 % larger. Only the executable has it (this target
-   is not a dependency of the Folio library): a program that uses the library keeps zlib's default. */
+   at level 6 and 7.5 % at level 1; the PDFs are 1.6 % larger. Only the executables have it (`folio`, and
+   `folio-bench`, which measures what `folio` does; this target is not a dependency of the Folio library):
+   a program that uses the library keeps zlib's default. */
 int deflateInit_(z_streamp stream, int level, const char *version, int stream_size) {
     int chosen = level == Z_DEFAULT_COMPRESSION ? FOLIO_DEFAULT_ZLIB_LEVEL : level;
     return deflateInit2_(stream, chosen, Z_DEFLATED, MAX_WBITS, 8, Z_DEFAULT_STRATEGY, version, stream_size);

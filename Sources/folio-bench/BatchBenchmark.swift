@@ -71,6 +71,24 @@ enum BatchBenchmark {
         return rates
     }
 
+    /// Documents per second of one `folio batch --jobs 2` of the 1,000 records to PDF (nil when it fails).
+    static func pdfRateWithTwoWorkers(folio: URL, data: URL) -> Double? {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-w3-alternating")
+        try? FileManager.default.removeItem(at: out)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let start = Timing.now()
+        guard
+            let pid = ChildProcess.spawn(
+                [
+                    folio.path, "batch", "Templates/weekly-summary.yaml", "--data", data.path, "--out", out.path, "--format", "pdf",
+                    "--name", "{{patient.id}}", "--jobs", "2", "--quiet",
+                ], output: "/dev/null"), ChildProcess.wait(pid) == 0
+        else { return nil }
+        let seconds = Timing.now() - start
+        let count = ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix(".pdf") }.count
+        return Double(count) / seconds
+    }
+
     /// `--sign-key KEY --sign-cert CERT` for a fresh self-signed RSA-2048 key made with the openssl
     /// command; empty when it cannot be made.
     static func signingArguments() -> [String] {
