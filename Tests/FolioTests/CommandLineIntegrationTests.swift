@@ -42,7 +42,7 @@ final class CommandLineIntegrationTests: XCTestCase {
             guard bytes[start] == 0x0A, bytes[start + 1] == 0x78 else { continue }
             headers[String(format: "%02x%02x", bytes[start + 1], bytes[start + 2]), default: 0] += 1
         }
-        // Content, fonts (several subsets), the logo and its soft mask.
+        // Page content, the font subsets and the logo.
         XCTAssertGreaterThan(headers["7801"] ?? 0, 6, "\(headers)")
         XCTAssertEqual(headers.keys.sorted(), ["7801"], "streams compressed at another level: \(headers)")
     }
