@@ -5,6 +5,9 @@ import Foundation
 /// with one and two workers: documents per second, wall time and peak memory (of the largest
 /// process: the batch or one of its render workers).
 enum BatchBenchmark {
+    /// The W3 template, relative to the repository (the benchmark runs from there).
+    static let template = "Templates/weekly-summary.yaml"
+
     /// Runs the batch for PDF and HTML with one and two workers, in worker processes (as
     /// `folio batch` does) and, for PDF with two, in process (`--in-process`, what isolation costs);
     /// and for PDF with two signed with an RSA-2048 key, alternating with unsigned runs (what signing
@@ -13,7 +16,6 @@ enum BatchBenchmark {
     @discardableResult
     static func run(folio: URL, data: URL) -> [String: Double] {
         var rates: [String: Double] = [:]
-        let template = "Templates/weekly-summary.yaml"
         print("W3 batch (\(data.lastPathComponent), \(template)):")
         let signing = signingArguments()
         // Signed and unsigned alternate twice and each keeps its better run: signing costs a few
@@ -25,7 +27,7 @@ enum BatchBenchmark {
         ]
         for (format, jobs, extra) in runs {
             let inProcess = extra.contains("--in-process")
-            // The second unsigned run ("pdf-2-repeat") is for the signed comparison and W3's better of two.
+            // The second unsigned run ("pdf-2-repeat") is for the signed comparison's better of two.
             let repeated = extra.contains("--repeat")
             let extra = extra.filter { $0 != "--repeat" }
             let signed = extra.contains("--sign-key")
@@ -33,19 +35,14 @@ enum BatchBenchmark {
             let label = "\(format)-\(jobs)\(inProcess ? "-in-process" : "")\(signed ? "-signed" : "")\(repeated ? "-repeat" : "")"
             let out = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-w3-\(label)")
             try? FileManager.default.removeItem(at: out)
-            let arguments =
-                [
-                    folio.path, "batch", template, "--data", data.path, "--out", out.path, "--format", format,
-                    "--name", "{{patient.id}}", "--jobs", String(jobs), "--quiet",
-                ] + extra
+            let arguments = batchArguments(folio: folio, data: data, out: out, format: format, jobs: jobs) + extra
             let start = Timing.now()
             guard let (status, peakKB) = ChildProcess.runMeasuringMemory(arguments) else {
                 print("  cannot start \(folio.path)")
                 return rates
             }
             let seconds = Timing.now() - start
-            let count = ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix("." + format) }
-                .count
+            let count = documentCount(in: out, format: format)
             print(
                 String(
                     format: "  %@ --jobs %d%@: %d documents in %.2f s = %.1f documents/s, peak memory %d MB%@",
@@ -71,22 +68,30 @@ enum BatchBenchmark {
         return rates
     }
 
+    /// `folio batch` of the W3 template over `data` into `out`, as `format` with `jobs` workers.
+    private static func batchArguments(folio: URL, data: URL, out: URL, format: String, jobs: Int) -> [String] {
+        [
+            folio.path, "batch", template, "--data", data.path, "--out", out.path, "--format", format,
+            "--name", "{{patient.id}}", "--jobs", String(jobs), "--quiet",
+        ]
+    }
+
+    /// How many `format` documents `out` holds.
+    private static func documentCount(in out: URL, format: String) -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix("." + format) }.count
+    }
+
     /// Documents per second of one `folio batch --jobs 2` of the 1,000 records to PDF (nil when it fails).
     static func pdfRateWithTwoWorkers(folio: URL, data: URL) -> Double? {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-w3-alternating")
         try? FileManager.default.removeItem(at: out)
         defer { try? FileManager.default.removeItem(at: out) }
         let start = Timing.now()
-        guard
-            let pid = ChildProcess.spawn(
-                [
-                    folio.path, "batch", "Templates/weekly-summary.yaml", "--data", data.path, "--out", out.path, "--format", "pdf",
-                    "--name", "{{patient.id}}", "--jobs", "2", "--quiet",
-                ], output: "/dev/null"), ChildProcess.wait(pid) == 0
+        guard let pid = ChildProcess.spawn(batchArguments(folio: folio, data: data, out: out, format: "pdf", jobs: 2), output: "/dev/null"),
+            ChildProcess.wait(pid) == 0
         else { return nil }
         let seconds = Timing.now() - start
-        let count = ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix(".pdf") }.count
-        return Double(count) / seconds
+        return Double(documentCount(in: out, format: "pdf")) / seconds
     }
 
     /// `--sign-key KEY --sign-cert CERT` for a fresh self-signed RSA-2048 key made with the openssl

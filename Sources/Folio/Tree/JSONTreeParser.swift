@@ -83,10 +83,10 @@ package struct JSONTreeParser {
         while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
     }
 
+    /// The value at `index`, of which an object keeps what `reading` says (`skipValue` passes over one).
     private mutating func parseValue(depth: Int, reading: Reading = .keep) throws -> TreeValue {
         guard depth < InputLimits.nestingDepth else { throw error("nested more than \(InputLimits.nestingDepth) levels deep") }
         guard index < bytes.count else { throw error("unexpected end of input") }
-        if case .skip = reading { return try skipValue(depth: depth) }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth, reading: reading)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
