@@ -9,6 +9,7 @@
 #include "Deflate.hh"
 #include "DocumentWriter.hh"
 #include "PDFObjectText.hh"
+#include "StoredPicture.hh"
 
 #include <qpdf/Buffer.hh>
 #include <qpdf/QPDF.hh>
@@ -179,6 +180,13 @@ class FileAssembler {
         return number;
     }
 
+    /// Writes the pictures of `part` in place of their placeholders (see `folio_pdf_part`).
+    void usePictures(folio_pdf_part const &part) {
+        pictureMarker = part.picture_marker == nullptr ? std::string_view() : std::string_view(part.picture_marker);
+        pictures = part.pictures;
+        pictureCount = part.pictures == nullptr ? 0 : part.picture_count;
+    }
+
     /// Object `number` is no longer used: it is written as null.
     void remove(int number) { removed.insert(number); }
 
@@ -211,7 +219,10 @@ class FileAssembler {
                 writer.writeRenumbered(output, text, numbers);
             } else if (std::string_view copied = body(number); !copied.empty()) {
                 std::string changed;
-                if (isUncompressedStream(copied)) {
+                if (size_t picture = folio_pdf_picture::placeholderNumber(copied, pictureMarker); picture > 0) {
+                    changed = storedPicture(picture);
+                    copied = changed;
+                } else if (isUncompressedStream(copied)) {
                     changed = compressedCopy(number);
                     copied = changed;
                 } else if (withIdentityMap(copied, changed)) {
@@ -335,6 +346,25 @@ class FileAssembler {
         return dictionary.unparse() + "\nstream\n" + body + "\nendstream";
     }
 
+    /// Stored picture `number` (from 1) as an image object's text, its soft mask (when it has one)
+    /// a new object of this part.
+    std::string storedPicture(size_t number) {
+        if (number > pictureCount || pictures[number - 1] == nullptr) throw std::runtime_error("a picture placeholder names no picture");
+        folio_pdf_picture const &stored = *pictures[number - 1];
+        std::string text = "<<" + stored.entries;
+        if (stored.maskEntries) {
+            int mask = reserve();
+            replaceBody(mask, "<<" + *stored.maskEntries + " /Length " + std::to_string(stored.maskData.size()) + " >>\nstream\n" +
+                                  stored.maskData + "\nendstream");
+            text += " /SMask " + referenceTo(mask);
+        }
+        text.reserve(text.size() + stored.data.size() + 48);
+        text += " /Length " + std::to_string(stored.data.size()) + " >>\nstream\n";
+        text += stored.data;
+        text += "\nendstream";
+        return text;
+    }
+
     /// Stream object `number` (without a filter) with its data compressed.
     std::string compressedCopy(int number) {
         QPDFObjectHandle stream = pdf.getObject(number, 0);
@@ -351,6 +381,11 @@ class FileAssembler {
         if (value == 0 || value > original.size()) throw std::runtime_error("bad startxref");
         return value;
     }
+
+    /// The placeholders' marker and the pictures they stand for (`usePictures`).
+    std::string_view pictureMarker;
+    folio_pdf_picture const *const *pictures = nullptr;
+    size_t pictureCount = 0;
 
   public:
     /// The compressor for page content, also used to read it.

@@ -12,6 +12,7 @@
 #include "PDFOutput.hh"
 #include "PDFSigning.hh"
 #include "QPDFRewriting.hh"
+#include "StoredPicture.hh"
 #include "StructureStream.hh"
 
 #include <qpdf/Buffer.hh>
@@ -298,6 +299,7 @@ struct folio_pdf_assembly {
             if (!assembler->canCopy()) throw std::runtime_error("the PDF cannot be finished object by object");
         }
         FileAssembler &file = *assembler;
+        file.usePictures(part);
         bool first = writer.pages.empty();
 
         // The part's document-wide objects are not copied: the document's are written at the end.
@@ -402,3 +404,15 @@ extern "C" const unsigned char *folio_pdf_output_bytes(const folio_pdf_output *o
 extern "C" size_t folio_pdf_output_length(const folio_pdf_output *output) { return output->size; }
 
 extern "C" void folio_pdf_output_free(folio_pdf_output *output) { delete output; }
+
+extern "C" folio_pdf_picture *folio_pdf_picture_create(const unsigned char *pdf, size_t length) {
+    try {
+        return new folio_pdf_picture(folio_pdf_picture::read(std::string_view(reinterpret_cast<char const *>(pdf), length)));
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+extern "C" size_t folio_pdf_picture_size(const folio_pdf_picture *picture) { return picture->size(); }
+
+extern "C" void folio_pdf_picture_free(folio_pdf_picture *picture) { delete picture; }

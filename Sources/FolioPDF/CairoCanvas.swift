@@ -296,10 +296,16 @@ final class CairoCanvas: PageCanvas {
     }
 
     func draw(image: ImageData, in rect: Rect) {
-        guard let surface = images.surface(for: image) else { return }
+        // A picture drawn from its image object is a one-pixel placeholder, scaled to the rectangle.
+        let placeholder = images.placeholder(for: image)
+        guard let surface = placeholder ?? images.surface(for: image) else { return }
         cairo_save(cr)
         cairo_translate(cr, rect.x, rect.y)
-        cairo_scale(cr, rect.width / Double(image.pixelWidth), rect.height / Double(image.pixelHeight))
+        if placeholder != nil {
+            cairo_scale(cr, rect.width, rect.height)
+        } else {
+            cairo_scale(cr, rect.width / Double(image.pixelWidth), rect.height / Double(image.pixelHeight))
+        }
         cairo_set_source_surface(cr, surface.pointer, 0, 0)
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
         cairo_paint(cr)

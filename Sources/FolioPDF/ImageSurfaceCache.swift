@@ -12,8 +12,31 @@ final class ImageSurfaceCache: PictureSupport {
     /// Decoded pictures by their bytes, each surface owned (destroyed with the cache).
     private var surfaces: [Data: CairoSurface] = [:]
 
-    /// Whether `image` decodes (decoded now, once, and kept for drawing).
-    func decodes(_ image: ImageData) -> Bool { surface(for: image) != nil }
+    /// Whether `image` decodes (decoded now, once, and kept for drawing; a picture whose image
+    /// object this process keeps decoded before).
+    func decodes(_ image: ImageData) -> Bool {
+        (PictureObjects.qualifies(image) && PictureObjects.kept(image.bytes) != nil) || surface(for: image) != nil
+    }
+
+    /// The pictures this render draws from their image objects (`PictureObjects`), in the order
+    /// first drawn: placeholder N stands for `storedPictures[N - 1]`. Held until the render ends.
+    private(set) var storedPictures: [StoredPicture] = []
+    /// Each such picture's placeholder by the picture's bytes; nil: drawn by Cairo in the document.
+    private var placeholders: [Data: CairoSurface?] = [:]
+
+    /// The placeholder `image` is drawn as, or nil when Cairo draws it in the document.
+    func placeholder(for image: ImageData) -> CairoSurface? {
+        if let known = placeholders[image.bytes] { return known }
+        var made: CairoSurface?
+        if PictureObjects.qualifies(image), let picture = PictureObjects.picture(for: image, decoded: { surface(for: image) }),
+            let placeholder = PictureObjects.placeholder(number: storedPictures.count + 1)
+        {
+            storedPictures.append(picture)
+            made = placeholder
+        }
+        placeholders[image.bytes] = made
+        return made
+    }
 
     /// Whether librsvg is installed to draw SVG pictures.
     var drawsSVG: Bool { folio_svg_available() == 1 }

@@ -149,7 +149,9 @@ public struct PDFRenderer {
         cairo_surface_finish(surface)
         try CairoStatus.require(status, while: "drawing the PDF")
         try CairoStatus.require(cairo_surface_status(surface), while: "writing the PDF")
-        return (sink.takeData(), canvas.structure, end)
+        var structure = canvas.structure
+        structure.pictures = images.storedPictures
+        return (sink.takeData(), structure, end)
     }
 
     private func setMetadata(_ document: Document, on surface: OpaquePointer) {

@@ -93,6 +93,20 @@ typedef struct folio_pdf_finishing {
     void (*identify)(const unsigned char *bytes, size_t length, unsigned char identifier[16]);
 } folio_pdf_finishing;
 
+/// A picture's image object (and soft mask) as Cairo writes it, made once from a one-page PDF and
+/// written into any number of documents, from any thread (it never changes once made).
+typedef struct folio_pdf_picture folio_pdf_picture;
+
+/// The picture of `pdf` (`length` bytes: a one-page PDF Cairo wrote with one picture drawn alone),
+/// or NULL when the file is not such a PDF or memory runs out.
+folio_pdf_picture *folio_pdf_picture_create(const unsigned char *pdf, size_t length);
+
+/// How many bytes a picture holds (its dictionaries and compressed data).
+size_t folio_pdf_picture_size(const folio_pdf_picture *picture);
+
+/// Frees a picture.
+void folio_pdf_picture_free(folio_pdf_picture *picture);
+
 /// What the finishing step needs to know about one part of the document: consecutive pages Cairo
 /// wrote into a file of their own. Each list is in drawing order and counts from the part's start.
 typedef struct folio_pdf_part {
@@ -111,6 +125,13 @@ typedef struct folio_pdf_part {
     /// The description (/Contents) of every link annotation, in drawing order.
     const char *const *link_descriptions;
     size_t link_count;
+    /// Pictures drawn as placeholders: a 1×1 JPEG whose data starts with a comment holding
+    /// `picture_marker` and a number N from 1 stands for `pictures[N - 1]`, whose image object is
+    /// written in its place. `picture_marker` holds random bytes, so that no JPEG of a document can
+    /// pass for a placeholder; NULL (and no pictures) when the part draws none.
+    const char *picture_marker;
+    const folio_pdf_picture *const *pictures;
+    size_t picture_count;
 } folio_pdf_part;
 
 /// A bookmark: its title, its level (0 for the top), the page it points at (from 0) and where on

@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+
+@testable import Folio
+@testable import FolioPDF
+
+/// Pictures drawn from image objects made once per process (`PictureObjects`) must come out as
+/// Cairo draws them in the document, the same bytes whether or not the process drew them before,
+/// and nothing a document holds may pass for a placeholder.
+final class PictureObjectsTests: XCTestCase {
+    /// Every page of `pdf` as pdftoppm draws it (PPM images one after another).
+    private func pages(_ pdf: Data) throws -> Data {
+        let file = try TestSupport.temporaryFile(pdf, name: "pictures.pdf")
+        return try TestSupport.run("pdftoppm", ["-r", "60", file.path]).stdout
+    }
+
+    /// pdfimages' list of `pdf`'s images without the object numbers: page, size, colour, mask.
+    private func images(_ pdf: Data) throws -> [String] {
+        let file = try TestSupport.temporaryFile(pdf, name: "pictures.pdf")
+        return try TestSupport.run("pdfimages", ["-list", file.path]).text.split(separator: "\n").dropFirst(2).map { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            return fields.prefix(9).joined(separator: " ")
+        }
+    }
+
+    /// A PNG with an alpha channel and a random text (so that no other test drew it): a page drawn
+    /// by Folio and rendered by pdftocairo with a transparent background.
+    private func transparentPNG() throws -> Data {
+        let text = UUID().uuidString
+        let source = Document(
+            title: text, page: PageSetup(size: .custom(width: 240, height: 90), margins: .init(all: 8)),
+            elements: [.paragraph(Paragraph("**\(text)**"))])
+        let pdf = try TestSupport.temporaryFile(try source.pdf(), name: "source.pdf")
+        let base = pdf.deletingLastPathComponent().appendingPathComponent("transparent")
+        let made = try TestSupport.run("pdftocairo", ["-png", "-transp", "-singlefile", "-r", "72", pdf.path, base.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        return try Data(contentsOf: base.appendingPathExtension("png"))
+    }
+
+    /// An opaque PNG no other test drew (its text is random).
+    private func opaquePNG() throws -> Data {
+        let text = UUID().uuidString
+        let source = Document(
+            title: text, page: PageSetup(size: .custom(width: 240, height: 90), margins: .init(all: 8)),
+            elements: [.paragraph(Paragraph("_\(text)_"))])
+        let pdf = try TestSupport.temporaryFile(try source.pdf(), name: "opaque.pdf")
+        let base = pdf.deletingLastPathComponent().appendingPathComponent("opaque")
+        XCTAssertEqual(try TestSupport.run("pdftoppm", ["-png", "-singlefile", "-r", "72", pdf.path, base.path]).status, 0)
+        return try Data(contentsOf: base.appendingPathExtension("png"))
+    }
+
+    private func document(_ logo: Data, _ transparent: Data) -> Document {
+        var metadata = Metadata()
+        metadata.creationDate = Date(timeIntervalSince1970: 1_700_000_000)
+        return Document(
+            title: "Pictures", metadata: metadata,
+            elements: [
+                .image(ImageBlock(source: .data(logo), width: Length(points: 120), alt: "logo")),
+                .image(ImageBlock(source: .data(transparent), width: Length(points: 200), alt: "transparent")),
+                .paragraph(Paragraph("Between the pictures.")),
+                .image(ImageBlock(source: .data(transparent), width: Length(points: 80), alt: "transparent, smaller")),
+                .pageBreak,
+                .image(ImageBlock(source: .data(logo), width: Length(points: 300), alt: "logo again")),
+            ])
+    }
+
+    func testPicturesFromTheirImageObjectsDrawAsCairoDrawsThemInTheDocument() throws {
+        let document = document(try opaquePNG(), try transparentPNG())
+        PictureObjects.drawsFromStore.store(false, ordering: .relaxed)
+        let direct = try document.pdf()
+        PictureObjects.drawsFromStore.store(true, ordering: .relaxed)
+        let stored = try document.pdf()
+        XCTAssertEqual(try pages(stored), try pages(direct), "a picture from its image object draws differently")
+        XCTAssertEqual(try images(stored), try images(direct))
+        XCTAssertTrue(try images(direct).contains { $0.contains("smask") }, "the transparent picture has a soft mask")
+        let file = try TestSupport.temporaryFile(stored, name: "stored.pdf")
+        XCTAssertEqual(try TestSupport.run("qpdf", ["--check", file.path]).status, 0)
+        XCTAssertNil(stored.range(of: Data("/DCTDecode".utf8)), "a placeholder was left in the file")
+        XCTAssertNil(stored.range(of: Data("FolioPicture:".utf8)))
+    }
+
+    func testAPictureGivesTheSameBytesTheFirstTimeAndEveryTimeAfter() throws {
+        let logo = try opaquePNG()
+        let transparent = try transparentPNG()
+        XCTAssertNil(PictureObjects.kept(logo))
+        let first = try document(logo, transparent).pdf()
+        XCTAssertNotNil(PictureObjects.kept(logo), "the logo's image object is kept for the next render")
+        XCTAssertNotNil(PictureObjects.kept(transparent))
+        for _ in 0..<2 {
+            XCTAssertEqual(try document(logo, transparent).pdf(), first, "a later render gives other bytes")
+        }
+    }
+
+    func testAJPEGCannotPassForAPlaceholder() throws {
+        // A JPEG whose comment looks like a placeholder's but without the process's random part is
+        // embedded as it is, not replaced by a picture.
+        let logo = try opaquePNG()
+        _ = try document(logo, logo).pdf()
+        let page = try TestSupport.temporaryFile(
+            try Document(title: "JPEG source", elements: [.paragraph(Paragraph("JPEG"))]).pdf(), name: "jpeg-source.pdf")
+        let base = page.deletingLastPathComponent().appendingPathComponent("jpeg-source")
+        XCTAssertEqual(try TestSupport.run("pdftoppm", ["-jpeg", "-singlefile", "-r", "20", page.path, base.path]).status, 0)
+        var jpeg = [UInt8](try Data(contentsOf: base.appendingPathExtension("jpg")))
+        for guess in ["FolioPicture:1", "FolioPicture:" + String(repeating: "0", count: 32) + ":1"] {
+            let comment = Array(guess.utf8)
+            let segment: [UInt8] = [0xFF, 0xFE, UInt8((comment.count + 2) >> 8), UInt8((comment.count + 2) & 0xFF)] + comment
+            jpeg.insert(contentsOf: segment, at: 2)
+        }
+        let pdf = try Document(
+            title: "Hostile",
+            elements: [
+                .image(ImageBlock(source: .data(logo), alt: "logo")), .image(ImageBlock(source: .data(Data(jpeg)), alt: "photo")),
+            ]
+        ).pdf()
+        XCTAssertNotNil(pdf.range(of: Data(jpeg)), "the JPEG is embedded as it is")
+        XCTAssertEqual(try images(pdf).count, 2)
+    }
+}
