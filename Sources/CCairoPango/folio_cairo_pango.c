@@ -16,13 +16,34 @@ static __attribute__((noinline)) int folio_byte_sink_grow(folio_byte_sink *sink,
     return 1;
 }
 
+/// Copies `length` bytes, at most 32, with fixed-size moves (two that may overlap) instead of a
+/// call to memcpy: most of Cairo's writes are a number or an operator, a few bytes long.
+static inline void folio_copy_short(unsigned char *target, const unsigned char *source, size_t length) {
+    if (length >= 16) {
+        __builtin_memcpy(target, source, 16);
+        __builtin_memcpy(target + length - 16, source + length - 16, 16);
+    } else if (length >= 8) {
+        __builtin_memcpy(target, source, 8);
+        __builtin_memcpy(target + length - 8, source + length - 8, 8);
+    } else if (length >= 4) {
+        __builtin_memcpy(target, source, 4);
+        __builtin_memcpy(target + length - 4, source + length - 4, 4);
+    } else {
+        for (size_t index = 0; index < length; ++index) target[index] = source[index];
+    }
+}
+
 cairo_status_t folio_byte_sink_write(void *closure, const unsigned char *data, unsigned int length) {
     folio_byte_sink *sink = closure;
     if (sink == NULL || (data == NULL && length > 0)) return CAIRO_STATUS_WRITE_ERROR;
     if (__builtin_expect(length > sink->capacity - sink->length, 0) && !folio_byte_sink_grow(sink, length)) {
         return CAIRO_STATUS_NO_MEMORY;
     }
-    if (length > 0) memcpy(sink->data + sink->length, data, length);
+    if (length <= 32) {
+        folio_copy_short(sink->data + sink->length, data, length);
+    } else {
+        memcpy(sink->data + sink->length, data, length);
+    }
     sink->length += length;
     return CAIRO_STATUS_SUCCESS;
 }
