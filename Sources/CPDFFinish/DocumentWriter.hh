@@ -349,7 +349,7 @@ class DocumentWriter {
         int xrefNumber = allocate();
         size_t xref = output.size;
         unsigned char digest[16] = {};
-        finishing.identify(reinterpret_cast<unsigned char const *>(output.data), output.size, digest);
+        finishing.identify(finishing.identifyContext, reinterpret_cast<unsigned char const *>(output.data), output.size, digest);
         std::string id;
         static char const hex[] = "0123456789abcdef";
         for (unsigned char byte : digest) {

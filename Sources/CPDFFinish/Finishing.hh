@@ -30,7 +30,8 @@ struct Finishing {
     folio_pdf_signer const *signer = nullptr;
     long long signingTime = 0;
     std::string signatureDescription;
-    void (*identify)(unsigned char const *, size_t, unsigned char[16]) = nullptr;
+    void (*identify)(void *, unsigned char const *, size_t, unsigned char[16]) = nullptr;
+    void *identifyContext = nullptr;
 
     explicit Finishing(folio_pdf_finishing const &given) {
         auto text = [](char const *value) { return value != nullptr ? std::string(value) : std::string(); };
@@ -51,6 +52,7 @@ struct Finishing {
         signingTime = given.signing_time;
         signatureDescription = given.signature_description != nullptr ? given.signature_description : "Digital signature";
         identify = given.identify;
+        identifyContext = given.identify_context;
         if (identify == nullptr) throw std::invalid_argument("the finishing step needs a digest for the file identifier");
     }
 };

@@ -7,10 +7,15 @@ import Foundation
 package enum SHA256Digest {
     /// The lowercase hex digest of `bytes`.
     package static func hex<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
+        hex(digest: Crypto.SHA256.hash(data: bytes))
+    }
+
+    /// A digest taken elsewhere (32 bytes of SHA-256) in lowercase hex.
+    package static func hex<Digest: Sequence<UInt8>>(digest: Digest) -> String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(64)
-        for byte in Crypto.SHA256.hash(data: bytes) {
+        for byte in digest {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0F)])
         }

@@ -50,6 +50,7 @@ final class PDFFinisher {
         }
         // Without an owner password, a random one nobody is given: the restrictions then hold.
         let ownerPassword = protection.map { $0.ownerPassword ?? PDFFinisher.randomPassword() }
+        let digest = BodyDigest()
         let signatureName = document.builtInStrings[.digitalSignature]
         let signatureDescription = signer.map { $0.commonName.isEmpty ? signatureName : "\(signatureName): \($0.commonName)" }
         let strings = CStringArray([
@@ -63,7 +64,7 @@ final class PDFFinisher {
             allow_modify: protection?.allow.contains(.modify) == true ? 1 : 0,
             allow_annotate: protection?.allow.contains(.annotate) == true ? 1 : 0, signer: signer?.pointer,
             signing_time: Int64(Date().timeIntervalSince1970.clampedInt(.down)), signature_description: strings.pointers[5],
-            identify: PDFFinisher.identify)
+            identify: PDFFinisher.identify, identify_context: Unmanaged.passUnretained(digest).toOpaque())
         // The assembly copies what it is given; the strings must outlive the call only.
         let created = withExtendedLifetime(strings) {
             profile.withUnsafeBytes { profile in
@@ -76,16 +77,37 @@ final class PDFFinisher {
         }
         assembly = created
         self.signer = signer
+        body = digest
+        rewritesBody = protection != nil || signer != nil
     }
 
     deinit { folio_pdf_assembly_free(assembly) }
 
+    /// The SHA-256 of the finished body, taken for the file identifier and kept so that the whole
+    /// file's digest continues from it (`fileDigest`) instead of reading the body a second time.
+    private final class BodyDigest {
+        var hasher = SHA256()
+        var length = 0
+        var taken = false
+    }
+
+    private let body: BodyDigest
+    /// Whether the finished file is written again after its body was digested (encrypted or signed).
+    private let rewritesBody: Bool
+    /// The SHA-256 of the file `finish` returned, when it could be continued from its body's.
+    private(set) var fileDigest: [UInt8]?
+
     /// The file identifier of a finished body: the first 16 bytes of its SHA-256 (the same
-    /// document, the same identifier).
-    private static let identify: @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> Void = {
-        bytes, length, identifier in
-        guard let identifier else { return }
-        let digest = SHA256.hash(data: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))
+    /// document, the same identifier). The digest's state is kept in `context`, a `BodyDigest`.
+    private static let identify: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> Void = {
+        context, bytes, length, identifier in
+        guard let context, let identifier else { return }
+        let body = Unmanaged<BodyDigest>.fromOpaque(context).takeUnretainedValue()
+        body.hasher = SHA256()
+        body.hasher.update(bufferPointer: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))
+        body.length = bytes == nil ? 0 : length
+        body.taken = true
+        let digest = body.hasher.finalize()
         digest.withUnsafeBytes { digest in
             for index in 0..<min(16, digest.count) { identifier[index] = digest[index] }
         }
@@ -137,6 +159,12 @@ final class PDFFinisher {
         }
         guard status == 0, let output, let bytes = folio_pdf_output_bytes(output) else {
             throw PDFFinisher.failure(status: status, message: message)
+        }
+        let length = folio_pdf_output_length(output)
+        if !rewritesBody, body.taken, body.length <= length {
+            var file = body.hasher
+            file.update(bufferPointer: UnsafeRawBufferPointer(start: bytes + body.length, count: length - body.length))
+            fileDigest = Array(file.finalize())
         }
         // The finished bytes are handed over, not copied: a long document's PDF is tens of megabytes.
         let finished = FinishedPDF(output)

@@ -54,6 +54,9 @@ public struct PDFRenderer {
         public var report: LayoutReport
         /// The number of pages.
         public var pages: Int { report.pages }
+        /// The SHA-256 of `data` when the finishing step could take it while writing (continued from
+        /// the digest of the body taken for the file identifier); nil for an encrypted or signed file.
+        package var sha256: [UInt8]?
     }
 
     /// The PDF's bytes, written to memory.
@@ -99,7 +102,7 @@ public struct PDFRenderer {
         }
         try pipeline.finishAll()
         let data = try finisher.finish(outlines: navigation.outlines)
-        return Result(data: data, report: layout.report)
+        return Result(data: data, report: layout.report, sha256: finisher.fileDigest)
     }
 
     /// Draws `pages` of `layout` onto a new Cairo PDF surface, or the first of them up to the one

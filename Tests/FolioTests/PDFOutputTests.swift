@@ -1,4 +1,5 @@
 import FolioHTML
+import FolioInput
 import Foundation
 import XCTest
 
@@ -102,6 +103,22 @@ final class PDFOutputTests: XCTestCase {
         let second = try identifier(try other.pdf(options: TestSupport.sampleOptions))
         XCTAssertEqual(second.id, second.expected)
         XCTAssertNotEqual(second.id, first.id)
+    }
+
+    func testTheFileDigestContinuedFromTheBodysIsTheWholeFilesSHA256() throws {
+        // A batch's manifest lists each PDF's SHA-256, continued from the body's digest taken for
+        // /ID: it must be the digest of the whole file; an encrypted file is written again after
+        // its body, so it has none and the file is read again.
+        let document = try TestSupport.sampleDocument()
+        let prepared = try PreparedDocument(document, base: .standard, assets: .files(relativeTo: TestSupport.samples))
+        let plain = try PDFRenderer().renderWithReport(prepared)
+        let digest = try XCTUnwrap(plain.sha256, "the plain file's digest is taken while writing")
+        XCTAssertEqual(SHA256Digest.hex(digest: digest), SHA256Digest.hex(plain.data))
+        var protected = document
+        protected.protection = Protection(userPassword: "secret", ownerPassword: "owner")
+        let encrypted = try PDFRenderer().renderWithReport(
+            try PreparedDocument(protected, base: .standard, assets: .files(relativeTo: TestSupport.samples)))
+        XCTAssertNil(encrypted.sha256, "an encrypted file is not its body followed by the trailer")
     }
 
     func testStreamsCairoLeavesUncompressedAreCompressedByTheFinishingStep() throws {

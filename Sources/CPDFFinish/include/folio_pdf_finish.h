@@ -90,7 +90,11 @@ typedef struct folio_pdf_finishing {
     const char *signature_description;
     /// Writes the file identifier (the trailer's /ID) of the finished body of `length` bytes at
     /// `bytes` into `identifier`: a digest, so that the same document gets the same identifier.
-    void (*identify)(const unsigned char *bytes, size_t length, unsigned char identifier[16]);
+    /// Called once, from the thread finishing the document, with `identify_context`. The body is
+    /// the start of the finished file unless it is encrypted or signed (both write it again), so
+    /// the digest can be continued into the whole file's.
+    void (*identify)(void *context, const unsigned char *bytes, size_t length, unsigned char identifier[16]);
+    void *identify_context;
 } folio_pdf_finishing;
 
 /// A picture's image object (and soft mask) as Cairo writes it, made once from a one-page PDF and

@@ -42,22 +42,23 @@ struct BatchDocumentWriter {
             }
         }
         for (format, name) in zip(formats, names) {
-            let rendered: (data: Data, pages: Int?)
+            let rendered: (data: Data, pages: Int?, sha256: [UInt8]?)
             if format == .pdf {
                 let result = try document.pdfWithReport(signer: renderOptions.signer)
                 if strictLayout, let warning = result.report.warnings.first {
                     throw FolioError(path: warning.path, "layout: \(warning.message)")
                 }
-                rendered = (result.data, result.pages)
+                rendered = (result.data, result.pages, result.sha256)
             } else {
-                rendered = try document.renderCountingPages(as: format, options: renderOptions)
+                let (data, pages) = try document.renderCountingPages(as: format, options: renderOptions)
+                rendered = (data, pages, nil)
             }
             try RenderDeadline.check(at: "writing \(name)")
-            let (data, pages) = rendered
+            let (data, pages, digest) = rendered
             try AtomicFile.write(data, to: outputDirectory.appendingPathComponent(name))
             files.append(
                 WrittenFile(
-                    name: name, bytes: data.count, pages: pages, sha256: SHA256Digest.hex(data),
+                    name: name, bytes: data.count, pages: pages, sha256: digest.map(SHA256Digest.hex(digest:)) ?? SHA256Digest.hex(data),
                     sha1: attachmentHashes ? Data(Insecure.SHA1.hash(data: data)).base64EncodedString() : "",
                     title: bound.displayTitle(strings: bound.builtInStrings), language: bound.metadata.language))
         }
