@@ -1,6 +1,7 @@
 import CCairoPango
 import FolioGraphics
 import FolioModel
+import Foundation
 
 /// Shapes and measures text with Pango at 72 dpi with hinting off, so sizes are
 /// the same in every backend: Folio's `TextShaper`. One engine per thread: Pango's font map is per-thread.
@@ -10,8 +11,17 @@ package final class PangoTextEngine: TextShaper {
     /// alignments are logical: left is the start of a line (the right for Arabic), right its end.
     package let rightToLeft: Bool
     private var fonts: [FontSpec: FontDescription] = [:]
-    /// Single lines measured or drawn in this render, so each is shaped once.
+    /// Single lines measured or drawn, so each is shaped once: in this render, and in the thread's
+    /// later renders when the engine is the thread's (`forThisThread`). A line is never changed
+    /// once shaped (drawing only reads it), so a kept line draws as a new one would.
     private var lineCache: [MetricsKey: TextLayout] = [:]
+    /// The widths `lineWidth` measured, likewise.
+    private var widthCache: [MetricsKey: Double] = [:]
+    /// The most lines (and widths) kept; beyond them the cache starts again (a long table's cells
+    /// are each measured once and would otherwise all be kept).
+    package static let cachedLineLimit = 4096
+    /// How many shaped lines are kept now.
+    package var cachedLineCount: Int { lineCache.count }
 
     private struct MetricsKey: Hashable {
         let text: String
@@ -39,6 +49,19 @@ package final class PangoTextEngine: TextShaper {
 
     deinit {
         g_object_unref(UnsafeMutableRawPointer(context))
+    }
+
+    /// This thread's engine for documents of `rightToLeft`'s direction, made on first use and kept
+    /// for the thread's later renders (a batch's worker, a service's render thread): the lines and
+    /// widths it measured (a template's words, chart ticks, legends, labels) are shaped once per
+    /// thread instead of once per document, and its fonts are looked up once.
+    package static func forThisThread(rightToLeft: Bool) -> PangoTextEngine {
+        let key = rightToLeft ? "folio.PangoTextEngine.rightToLeft" : "folio.PangoTextEngine.leftToRight"
+        let dictionary = Thread.current.threadDictionary
+        if let engine = dictionary[key] as? PangoTextEngine { return engine }
+        let engine = PangoTextEngine(rightToLeft: rightToLeft)
+        dictionary[key] = engine
+        return engine
     }
 
     /// Starts loading, on a thread of its own, the font configuration (fontconfig's files and cache)
@@ -191,6 +214,7 @@ package final class PangoTextEngine: TextShaper {
         let key = MetricsKey(text: text, font: font)
         if let cached = lineCache[key] { return cached }
         let layout = line(text, font: font)
+        if lineCache.count >= PangoTextEngine.cachedLineLimit { lineCache.removeAll(keepingCapacity: true) }
         lineCache[key] = layout
         return layout
     }
@@ -208,11 +232,16 @@ package final class PangoTextEngine: TextShaper {
     }
 
     package func lineWidth(_ text: String, font: FontSpec) -> Double {
+        let key = MetricsKey(text: text, font: font)
+        if let known = widthCache[key] { return known }
         let layout = lineMeasurers[font] ?? line("", font: font)
         lineMeasurers[font] = layout
         pango_layout_set_text(layout.pointer, text.replacingDisallowedCharacters, -1)
         layout.invalidateMetrics()
-        return layout.metrics.width
+        let width = layout.metrics.width
+        if widthCache.count >= PangoTextEngine.cachedLineLimit { widthCache.removeAll(keepingCapacity: true) }
+        widthCache[key] = width
+        return width
     }
 
     package func wrappedHeight(_ text: String, font: FontSpec, width: Double, alignment: Paragraph.Alignment, lineSpacing: Double) -> Double

@@ -1,6 +1,7 @@
 import FolioHTML
 import FolioInput
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import Folio
@@ -103,6 +104,41 @@ final class PDFOutputTests: XCTestCase {
         let second = try identifier(try other.pdf(options: TestSupport.sampleOptions))
         XCTAssertEqual(second.id, second.expected)
         XCTAssertNotEqual(second.id, first.id)
+    }
+
+    func testADocumentIsTheFileAFreshThreadWritesAfterOtherDocumentsOnTheThread() throws {
+        // The thread's text engine keeps the lines it shaped for earlier documents (chart ticks,
+        // legends, a template's words), so a batch's worker shapes them once: a document drawn after
+        // others, left to right and right to left, must be the very file a new thread (with a new
+        // engine and font map) writes.
+        let samples = TestSupport.samples
+        let document = try TestSupport.sampleDocument()
+        let fresh = Mutex<Result<Data, Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            fresh.withLock { $0 = Result { try document.pdf(options: TestSupport.sampleOptions) } }
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        done.wait()
+        let first = try XCTUnwrap(fresh.withLock { $0 }).get()
+        for name in ["weekly-summary-ar", "charts", "weekly-summary-fr", "carekit-style", "weekly-summary"] {
+            let earlier = try DocumentDecoder.decode(try Data(contentsOf: samples.appendingPathComponent(name + ".yaml")), format: .yaml)
+            _ = try earlier.pdf(options: TestSupport.sampleOptions)
+        }
+        XCTAssertEqual(try document.pdf(options: TestSupport.sampleOptions), first, "the thread's earlier documents changed this one")
+        XCTAssertTrue(PangoTextEngine.forThisThread(rightToLeft: false) === PangoTextEngine.forThisThread(rightToLeft: false))
+        XCTAssertFalse(PangoTextEngine.forThisThread(rightToLeft: false) === PangoTextEngine.forThisThread(rightToLeft: true))
+    }
+
+    func testTheTextEnginesKeptLinesAreBounded() {
+        let engine = PangoTextEngine()
+        for number in 0..<(PangoTextEngine.cachedLineLimit + 100) {
+            _ = engine.measure("line \(number)", font: FontSpec(size: 10))
+        }
+        XCTAssertLessThanOrEqual(engine.cachedLineCount, PangoTextEngine.cachedLineLimit)
+        XCTAssertGreaterThan(engine.cachedLineCount, 0)
     }
 
     func testTheFileDigestContinuedFromTheBodysIsTheWholeFilesSHA256() throws {
