@@ -99,19 +99,20 @@ final class PDFFinisher {
 
     /// The file identifier of a finished body: the first 16 bytes of its SHA-256 (the same
     /// document, the same identifier). The digest's state is kept in `context`, a `BodyDigest`.
-    private static let identify: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> Void = {
-        context, bytes, length, identifier in
-        guard let context, let identifier else { return }
-        let body = Unmanaged<BodyDigest>.fromOpaque(context).takeUnretainedValue()
-        body.hasher = SHA256()
-        body.hasher.update(bufferPointer: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))
-        body.length = bytes == nil ? 0 : length
-        body.taken = true
-        let digest = body.hasher.finalize()
-        digest.withUnsafeBytes { digest in
-            for index in 0..<min(16, digest.count) { identifier[index] = digest[index] }
+    private static let identify:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> Void = {
+            context, bytes, length, identifier in
+            guard let context, let identifier else { return }
+            let body = Unmanaged<BodyDigest>.fromOpaque(context).takeUnretainedValue()
+            body.hasher = SHA256()
+            body.hasher.update(bufferPointer: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))
+            body.length = bytes == nil ? 0 : length
+            body.taken = true
+            let digest = body.hasher.finalize()
+            digest.withUnsafeBytes { digest in
+                for index in 0..<min(16, digest.count) { identifier[index] = digest[index] }
+            }
         }
-    }
 
     /// Finishes `pdf`, the next part Cairo wrote, whose figures, tables and links `structure` records.
     func add(_ pdf: Data, structure: StructureRecord) throws {

@@ -62,7 +62,9 @@ enum PictureObjects {
     /// Whether `image` is drawn from its stored image object (a PNG, or a CMYK JPEG decoded to RGB,
     /// whose pixels are not too many; other JPEGs Cairo embeds as they are).
     static func qualifies(_ image: ImageData) -> Bool {
-        guard drawsFromStore.load(ordering: .relaxed), image.format == .png || (image.format == .jpeg && image.components == 4) else { return false }
+        guard drawsFromStore.load(ordering: .relaxed), image.format == .png || (image.format == .jpeg && image.components == 4) else {
+            return false
+        }
         let (pixels, overflow) = image.pixelWidth.multipliedReportingOverflow(by: image.pixelHeight)
         return !overflow && pixels > 0 && pixels <= largestPixels / 4
     }
@@ -127,7 +129,9 @@ enum PictureObjects {
     static func placeholder(number: Int) -> CairoSurface? {
         let comment = Array((marker + String(number)).utf8)
         let commentLength = comment.count + 2
-        var jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xFE, UInt8(truncatingIfNeeded: commentLength >> 8), UInt8(truncatingIfNeeded: commentLength)]
+        var jpeg: [UInt8] = [
+            0xFF, 0xD8, 0xFF, 0xFE, UInt8(truncatingIfNeeded: commentLength >> 8), UInt8(truncatingIfNeeded: commentLength),
+        ]
         jpeg += comment
         jpeg += [0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x01, 0x00, 0x01, 0x03, 0x01, 0x11, 0x00, 0x02, 0x11, 0x00, 0x03, 0x11, 0x00]
         jpeg += [0xFF, 0xD9]
