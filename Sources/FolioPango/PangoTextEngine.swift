@@ -17,11 +17,29 @@ package final class PangoTextEngine: TextShaper {
     private var lineCache: [MetricsKey: TextLayout] = [:]
     /// The widths `lineWidth` measured, likewise.
     private var widthCache: [MetricsKey: Double] = [:]
+    /// Wrapped paragraphs laid out, likewise (a template's headings and boilerplate, a table's
+    /// recurring cells), with the bytes of their text: at most `cachedParagraphLimit` paragraphs
+    /// of `cachedParagraphBytes` bytes in all, none longer than `cachedParagraphLongest`.
+    private var paragraphCache: [ParagraphKey: TextLayout] = [:]
+    private var paragraphCacheBytes = 0
+    package static let cachedParagraphLimit = 1024
+    static let cachedParagraphBytes = 1 << 20
+    static let cachedParagraphLongest = 8192
+
+    private struct ParagraphKey: Hashable {
+        let runs: [TextRun]
+        let font: FontSpec
+        let width: Double
+        let alignment: Paragraph.Alignment
+        let linkColor: Color?
+        let lineSpacing: Double
+    }
     /// The most lines (and widths) kept; beyond them the cache starts again (a long table's cells
     /// are each measured once and would otherwise all be kept).
     package static let cachedLineLimit = 4096
-    /// How many shaped lines are kept now.
+    /// How many shaped lines and wrapped paragraphs are kept now.
     package var cachedLineCount: Int { lineCache.count }
+    package var cachedParagraphCount: Int { paragraphCache.count }
 
     private struct MetricsKey: Hashable {
         let text: String
@@ -143,7 +161,22 @@ package final class PangoTextEngine: TextShaper {
         _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment, linkColor: Color?,
         lineSpacing: Double
     ) -> ShapedText {
-        paragraphLayout(runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing)
+        let bytes = runs.reduce(0) { $0 + $1.text.utf8.count }
+        guard bytes <= PangoTextEngine.cachedParagraphLongest else {
+            return paragraphLayout(runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing)
+        }
+        let key = ParagraphKey(runs: runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing)
+        if let kept = paragraphCache[key] { return kept }
+        let layout = paragraphLayout(runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing)
+        if paragraphCache.count >= PangoTextEngine.cachedParagraphLimit
+            || paragraphCacheBytes + bytes > PangoTextEngine.cachedParagraphBytes
+        {
+            paragraphCache.removeAll(keepingCapacity: true)
+            paragraphCacheBytes = 0
+        }
+        paragraphCache[key] = layout
+        paragraphCacheBytes += bytes
+        return layout
     }
 
     /// Wrapped rich text at `width` points as a Pango layout.

@@ -139,6 +139,17 @@ final class PDFOutputTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(engine.cachedLineCount, PangoTextEngine.cachedLineLimit)
         XCTAssertGreaterThan(engine.cachedLineCount, 0)
+        // Wrapped paragraphs: the same runs at the same width are laid out once; another width,
+        // another layout; and the kept ones are bounded too.
+        let runs = [TextRun("A paragraph that wraps over several lines at this width, "), TextRun("bold", bold: true)]
+        let first = engine.paragraph(runs, font: FontSpec(size: 10), width: 120)
+        XCTAssertTrue(first as AnyObject === engine.paragraph(runs, font: FontSpec(size: 10), width: 120) as AnyObject)
+        XCTAssertFalse(first as AnyObject === engine.paragraph(runs, font: FontSpec(size: 10), width: 121) as AnyObject)
+        XCTAssertGreaterThan(first.lineExtents.count, 1)
+        for number in 0..<(PangoTextEngine.cachedParagraphLimit + 10) {
+            _ = engine.paragraph([TextRun("paragraph \(number)")], font: FontSpec(size: 10), width: 200)
+        }
+        XCTAssertLessThanOrEqual(engine.cachedParagraphCount, PangoTextEngine.cachedParagraphLimit)
     }
 
     func testTheFileDigestContinuedFromTheBodysIsTheWholeFilesSHA256() throws {
