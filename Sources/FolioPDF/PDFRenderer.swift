@@ -82,7 +82,7 @@ public struct PDFRenderer {
     /// is written and the parts joined into one file.
     package func renderWithReport(_ prepared: PreparedDocument) throws -> Result {
         let document = prepared.document
-        let text = PangoTextEngine.forThisThread(rightToLeft: document.builtInStrings.isRightToLeft)
+        let text = PangoTextEngine.forCurrentThread(rightToLeft: document.builtInStrings.isRightToLeft)
         let images = ImageSurfaceCache()
         let layout = try DocumentLayout(prepared, shaper: text, pictures: images)
         let finisher = try PDFFinisher(document: document, date: PDFRenderer.creationDate(document.metadata), signer: signer)

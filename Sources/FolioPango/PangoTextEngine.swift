@@ -12,7 +12,7 @@ package final class PangoTextEngine: TextShaper {
     package let rightToLeft: Bool
     private var fonts: [FontSpec: FontDescription] = [:]
     /// Single lines measured or drawn, so each is shaped once: in this render, and in the thread's
-    /// later renders when the engine is the thread's (`forThisThread`). A line is never changed
+    /// later renders when the engine is the thread's (`forCurrentThread`). A line is never changed
     /// once shaped (drawing only reads it), so a kept line draws as a new one would.
     private var lineCache: [MetricsKey: TextLayout] = [:]
     /// The widths `lineWidth` measured, likewise.
@@ -73,7 +73,7 @@ package final class PangoTextEngine: TextShaper {
     /// for the thread's later renders (a batch's worker, a service's render thread): the lines and
     /// widths it measured (a template's words, chart ticks, legends, labels) are shaped once per
     /// thread instead of once per document, and its fonts are looked up once.
-    package static func forThisThread(rightToLeft: Bool) -> PangoTextEngine {
+    package static func forCurrentThread(rightToLeft: Bool) -> PangoTextEngine {
         let key = rightToLeft ? "folio.PangoTextEngine.rightToLeft" : "folio.PangoTextEngine.leftToRight"
         let dictionary = Thread.current.threadDictionary
         if let engine = dictionary[key] as? PangoTextEngine { return engine }

@@ -128,8 +128,8 @@ final class PDFOutputTests: XCTestCase {
             _ = try earlier.pdf(options: TestSupport.sampleOptions)
         }
         XCTAssertEqual(try document.pdf(options: TestSupport.sampleOptions), first, "the thread's earlier documents changed this one")
-        XCTAssertTrue(PangoTextEngine.forThisThread(rightToLeft: false) === PangoTextEngine.forThisThread(rightToLeft: false))
-        XCTAssertFalse(PangoTextEngine.forThisThread(rightToLeft: false) === PangoTextEngine.forThisThread(rightToLeft: true))
+        XCTAssertTrue(PangoTextEngine.forCurrentThread(rightToLeft: false) === PangoTextEngine.forCurrentThread(rightToLeft: false))
+        XCTAssertFalse(PangoTextEngine.forCurrentThread(rightToLeft: false) === PangoTextEngine.forCurrentThread(rightToLeft: true))
     }
 
     func testTheTextEnginesKeptLinesAreBounded() {
