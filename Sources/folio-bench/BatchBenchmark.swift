@@ -9,30 +9,22 @@ enum BatchBenchmark {
     static let template = "Templates/weekly-summary.yaml"
 
     /// Runs the batch for PDF and HTML with one and two workers, in worker processes (as
-    /// `folio batch` does) and, for PDF with two, in process (`--in-process`, what isolation costs);
-    /// and for PDF with two signed with an RSA-2048 key, alternating with unsigned runs (what signing
-    /// costs); returns documents per second by "pdf-1", "pdf-2", "html-1", "html-2",
-    /// "pdf-2-in-process", "pdf-2-signed" (the better of two), "pdf-2-repeat".
+    /// `folio batch` does) and, for PDF with two, in process (`--in-process`, what isolation costs)
+    /// and signed with an RSA-2048 key (`signing`); returns documents per second by "pdf-1",
+    /// "pdf-2", "html-1", "html-2", "pdf-2-in-process", "pdf-2-signed". What signing costs is
+    /// measured taking turns (`measureW3`), not from these runs.
     @discardableResult
-    static func run(folio: URL, data: URL) -> [String: Double] {
+    static func run(folio: URL, data: URL, signing: [String]) -> [String: Double] {
         var rates: [String: Double] = [:]
         print("W3 batch (\(data.lastPathComponent), \(template)):")
-        let signing = signingArguments()
-        // Signed and unsigned alternate twice and each keeps its better run: signing costs a few
-        // percent, less than this machine's noise between two runs.
         let runs: [(String, Int, [String])] = [
-            ("pdf", 1, []), ("pdf", 2, []), ("pdf", 2, ["--in-process"]), ("pdf", 2, signing), ("pdf", 2, ["--repeat"]),
-            ("pdf", 2, signing),
-            ("html", 1, []), ("html", 2, []),
+            ("pdf", 1, []), ("pdf", 2, []), ("pdf", 2, ["--in-process"]), ("pdf", 2, signing), ("html", 1, []), ("html", 2, []),
         ]
         for (format, jobs, extra) in runs {
             let inProcess = extra.contains("--in-process")
-            // The second unsigned run ("pdf-2-repeat") is for the signed comparison's better of two.
-            let repeated = extra.contains("--repeat")
-            let extra = extra.filter { $0 != "--repeat" }
             let signed = extra.contains("--sign-key")
             if signed, signing.isEmpty { continue }
-            let label = "\(format)-\(jobs)\(inProcess ? "-in-process" : "")\(signed ? "-signed" : "")\(repeated ? "-repeat" : "")"
+            let label = "\(format)-\(jobs)\(inProcess ? "-in-process" : "")\(signed ? "-signed" : "")"
             let out = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-w3-\(label)")
             try? FileManager.default.removeItem(at: out)
             let arguments = batchArguments(folio: folio, data: data, out: out, format: format, jobs: jobs) + extra
@@ -47,7 +39,7 @@ enum BatchBenchmark {
                 String(
                     format: "  %@ --jobs %d%@: %d documents in %.2f s = %.1f documents/s, peak memory %d MB%@",
                     format.uppercased() as NSString, jobs,
-                    (inProcess ? " --in-process" : signed ? " signed (RSA-2048)" : repeated ? " (again)" : "") as NSString, count, seconds,
+                    (inProcess ? " --in-process" : signed ? " signed (RSA-2048)" : "") as NSString, count, seconds,
                     Double(count) / seconds, peakKB / 1024, (status == 0 ? "" : " (exit status \(status))") as NSString))
             try? FileManager.default.removeItem(at: out)
             if status == 0 { rates[label] = max(rates[label] ?? 0, Double(count) / seconds) }
@@ -57,13 +49,6 @@ enum BatchBenchmark {
                 String(
                     format: "  worker processes / in process (PDF --jobs 2): %.2f (target ≥ 0.95: %@)", isolated / threads,
                     (isolated / threads >= 0.95 ? "holds" : "MISSED") as NSString))
-        }
-        let unsigned = max(rates["pdf-2"] ?? 0, rates["pdf-2-repeat"] ?? 0)
-        if let signed = rates["pdf-2-signed"], unsigned > 0 {
-            print(
-                String(
-                    format: "  signed / unsigned (PDF --jobs 2, the better of two runs each): %.2f (target ≥ 0.90: %@)", signed / unsigned,
-                    (signed / unsigned >= 0.9 ? "holds" : "MISSED") as NSString))
         }
         return rates
     }
@@ -81,13 +66,15 @@ enum BatchBenchmark {
         ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix("." + format) }.count
     }
 
-    /// Documents per second of one `folio batch --jobs 2` of the 1,000 records to PDF (nil when it fails).
-    static func pdfRateWithTwoWorkers(folio: URL, data: URL) -> Double? {
+    /// Documents per second of one `folio batch --jobs 2` of the 1,000 records to PDF, with `extra`
+    /// arguments (signing); nil when it fails.
+    static func pdfRateWithTwoWorkers(folio: URL, data: URL, extra: [String] = []) -> Double? {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-w3-alternating")
         try? FileManager.default.removeItem(at: out)
         defer { try? FileManager.default.removeItem(at: out) }
         let start = Timing.now()
-        guard let pid = ChildProcess.spawn(batchArguments(folio: folio, data: data, out: out, format: "pdf", jobs: 2), output: "/dev/null"),
+        let arguments = batchArguments(folio: folio, data: data, out: out, format: "pdf", jobs: 2) + extra
+        guard let pid = ChildProcess.spawn(arguments, output: "/dev/null"),
             ChildProcess.wait(pid) == 0
         else { return nil }
         let seconds = Timing.now() - start
