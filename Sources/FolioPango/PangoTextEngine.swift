@@ -18,12 +18,13 @@ package final class PangoTextEngine: TextShaper {
     /// The widths `lineWidth` measured, likewise.
     private var widthCache: [MetricsKey: Double] = [:]
     /// Wrapped paragraphs laid out, likewise (a template's headings and boilerplate, a table's
-    /// recurring cells), with the bytes of their text: at most `cachedParagraphLimit` paragraphs
-    /// of `cachedParagraphBytes` bytes in all, none longer than `cachedParagraphLongest`.
+    /// recurring cells), with the bytes of their text: at most `cachedParagraphLimit` paragraphs of
+    /// `cachedParagraphBytes` bytes of text in all (a laid-out paragraph takes many times its text's
+    /// bytes: glyphs, clusters, lines), none longer than `cachedParagraphLongest`.
     private var paragraphCache: [ParagraphKey: TextLayout] = [:]
     private var paragraphCacheBytes = 0
     package static let cachedParagraphLimit = 1024
-    static let cachedParagraphBytes = 1 << 20
+    static let cachedParagraphBytes = 256 << 10
     static let cachedParagraphLongest = 8192
 
     private struct ParagraphKey: Hashable {
