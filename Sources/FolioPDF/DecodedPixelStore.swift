@@ -23,20 +23,11 @@ enum DecodedPixelStore {
     /// out every other.
     static let largestPicture = 8 << 20
 
-    private struct Store {
-        var pixels: [Data: Pixels] = [:]
-        var order: [Data] = []
-        var bytes = 0
-
-        /// What keeping `pixels` found by `encoded` costs.
-        static func cost(_ pixels: Pixels, _ encoded: Data) -> Int { pixels.bytes.count + encoded.count }
-    }
-
-    private static let store = Mutex(Store())
+    private static let store = Mutex(ByteBudgetCache<Pixels>(budget: byteBudget))
 
     /// A new surface with the stored pixels of the picture `encoded`, or nil when none are stored.
     static func surface(for encoded: Data) -> CairoSurface? {
-        guard let pixels = store.withLock({ $0.pixels[encoded] }) else { return nil }
+        guard let pixels = store.withLock({ $0[encoded] }) else { return nil }
         guard let surface = CairoSurface(cairo_image_surface_create(pixels.format, pixels.width, pixels.height)),
             cairo_surface_status(surface.pointer) == CAIRO_STATUS_SUCCESS,
             cairo_image_surface_get_stride(surface.pointer) == pixels.stride,
@@ -61,19 +52,9 @@ enum DecodedPixelStore {
         let pixels = Pixels(
             format: cairo_image_surface_get_format(surface.pointer), width: cairo_image_surface_get_width(surface.pointer),
             height: height, stride: stride, bytes: Array(UnsafeBufferPointer(start: data, count: count)))
-        store.withLock { store in
-            guard store.pixels[encoded] == nil else { return }
-            let cost = Store.cost(pixels, encoded)
-            while store.bytes + cost > byteBudget, !store.order.isEmpty {
-                let oldest = store.order.removeFirst()
-                if let removed = store.pixels.removeValue(forKey: oldest) { store.bytes -= Store.cost(removed, oldest) }
-            }
-            store.pixels[encoded] = pixels
-            store.order.append(encoded)
-            store.bytes += cost
-        }
+        store.withLock { $0.keep(pixels, for: encoded, cost: pixels.bytes.count) }
     }
 
     /// How many pictures are kept now (for tests).
-    static var count: Int { store.withLock { $0.pixels.count } }
+    static var count: Int { store.withLock { $0.count } }
 }

@@ -46,15 +46,7 @@ enum PictureObjects {
         return "FolioPicture:" + String((0..<32).map { _ in digits[Int(generator.next() & 15)] }) + ":"
     }()
 
-    private struct Cache {
-        var pictures: [Data: StoredPicture] = [:]
-        var order: [Data] = []
-        var bytes = 0
-
-        static func cost(_ picture: StoredPicture, _ encoded: Data) -> Int { picture.size + encoded.count }
-    }
-
-    private static let cache = Mutex(Cache())
+    private static let cache = Mutex(ByteBudgetCache<StoredPicture>(budget: byteBudget))
 
     /// Whether qualifying pictures are drawn from their image objects (tests compare both ways).
     package static let drawsFromStore = Atomic<Bool>(true)
@@ -76,30 +68,15 @@ enum PictureObjects {
         guard let surface = decoded(), let picture = make(from: surface, width: image.pixelWidth, height: image.pixelHeight) else {
             return nil
         }
-        keep(picture, for: image.bytes)
+        cache.withLock { $0.keep(picture, for: image.bytes, cost: picture.size) }
         return picture
     }
 
     /// The image object kept for the picture of `bytes`, if any.
-    static func kept(_ bytes: Data) -> StoredPicture? { cache.withLock { $0.pictures[bytes] } }
+    static func kept(_ bytes: Data) -> StoredPicture? { cache.withLock { $0[bytes] } }
 
     /// How many pictures are kept now (for tests).
-    static var count: Int { cache.withLock { $0.pictures.count } }
-
-    private static func keep(_ picture: StoredPicture, for encoded: Data) {
-        let cost = Cache.cost(picture, encoded)
-        guard cost <= byteBudget else { return }
-        cache.withLock { cache in
-            guard cache.pictures[encoded] == nil else { return }
-            while cache.bytes + cost > byteBudget, !cache.order.isEmpty {
-                let oldest = cache.order.removeFirst()
-                if let removed = cache.pictures.removeValue(forKey: oldest) { cache.bytes -= Cache.cost(removed, oldest) }
-            }
-            cache.pictures[encoded] = picture
-            cache.order.append(encoded)
-            cache.bytes += cost
-        }
-    }
+    static var count: Int { cache.withLock { $0.count } }
 
     /// The image object Cairo writes for `surface` drawn as `CairoCanvas` draws pictures, alone on a
     /// page of its size in pixels.

@@ -91,6 +91,22 @@ final class PictureObjectsTests: XCTestCase {
         }
     }
 
+    func testWhatAProcessKeepsStaysWithinItsBudgetTheOldestGoingFirst() {
+        var cache = ByteBudgetCache<Int>(budget: 100)
+        let keys = (0..<4).map { Data([UInt8($0)]) }  // one byte each
+        for (index, key) in keys.prefix(3).enumerated() { cache.keep(index, for: key, cost: 29) }
+        XCTAssertEqual(cache.count, 3)
+        cache.keep(3, for: keys[3], cost: 29)  // 4 × 30 > 100: the oldest goes
+        XCTAssertNil(cache[keys[0]])
+        XCTAssertEqual(cache[keys[1]], 1)
+        XCTAssertEqual(cache[keys[3]], 3)
+        cache.keep(9, for: keys[1], cost: 1)  // already kept: stays as it was
+        XCTAssertEqual(cache[keys[1]], 1)
+        cache.keep(7, for: Data([9]), cost: 100)  // more than the whole budget: not kept, nothing let go
+        XCTAssertNil(cache[Data([9])])
+        XCTAssertEqual(cache.count, 3)
+    }
+
     func testAJPEGCannotPassForAPlaceholder() throws {
         // A JPEG whose comment looks like a placeholder's but without the process's random part is
         // embedded as it is, not replaced by a picture.
