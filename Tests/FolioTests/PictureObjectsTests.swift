@@ -23,29 +23,18 @@ final class PictureObjectsTests: XCTestCase {
         }
     }
 
-    /// A PNG with an alpha channel and a random text (so that no other test drew it): a page drawn
-    /// by Folio and rendered by pdftocairo with a transparent background.
-    private func transparentPNG() throws -> Data {
+    /// A PNG no other test drew (its text is random): a page drawn by Folio and rendered by
+    /// pdftocairo, with a transparent background (an alpha channel) or an opaque one.
+    private func png(transparent: Bool) throws -> Data {
         let text = UUID().uuidString
         let source = Document(
             title: text, page: PageSetup(size: .custom(width: 240, height: 90), margins: .init(all: 8)),
-            elements: [.paragraph(Paragraph("**\(text)**"))])
+            elements: [.paragraph(Paragraph(transparent ? "**\(text)**" : "_\(text)_"))])
         let pdf = try TestSupport.temporaryFile(try source.pdf(), name: "source.pdf")
-        let base = pdf.deletingLastPathComponent().appendingPathComponent("transparent")
-        let made = try TestSupport.run("pdftocairo", ["-png", "-transp", "-singlefile", "-r", "72", pdf.path, base.path])
+        let base = pdf.deletingLastPathComponent().appendingPathComponent("picture")
+        let made = try TestSupport.run(
+            "pdftocairo", ["-png"] + (transparent ? ["-transp"] : []) + ["-singlefile", "-r", "72", pdf.path, base.path])
         XCTAssertEqual(made.status, 0, made.stderr)
-        return try Data(contentsOf: base.appendingPathExtension("png"))
-    }
-
-    /// An opaque PNG no other test drew (its text is random).
-    private func opaquePNG() throws -> Data {
-        let text = UUID().uuidString
-        let source = Document(
-            title: text, page: PageSetup(size: .custom(width: 240, height: 90), margins: .init(all: 8)),
-            elements: [.paragraph(Paragraph("_\(text)_"))])
-        let pdf = try TestSupport.temporaryFile(try source.pdf(), name: "opaque.pdf")
-        let base = pdf.deletingLastPathComponent().appendingPathComponent("opaque")
-        XCTAssertEqual(try TestSupport.run("pdftoppm", ["-png", "-singlefile", "-r", "72", pdf.path, base.path]).status, 0)
         return try Data(contentsOf: base.appendingPathExtension("png"))
     }
 
@@ -65,7 +54,7 @@ final class PictureObjectsTests: XCTestCase {
     }
 
     func testPicturesFromTheirImageObjectsDrawAsCairoDrawsThemInTheDocument() throws {
-        let document = document(try opaquePNG(), try transparentPNG())
+        let document = document(try png(transparent: false), try png(transparent: true))
         PictureObjects.drawsFromStore.store(false, ordering: .relaxed)
         let direct = try document.pdf()
         PictureObjects.drawsFromStore.store(true, ordering: .relaxed)
@@ -80,8 +69,8 @@ final class PictureObjectsTests: XCTestCase {
     }
 
     func testAPictureGivesTheSameBytesTheFirstTimeAndEveryTimeAfter() throws {
-        let logo = try opaquePNG()
-        let transparent = try transparentPNG()
+        let logo = try png(transparent: false)
+        let transparent = try png(transparent: true)
         XCTAssertNil(PictureObjects.kept(logo))
         let first = try document(logo, transparent).pdf()
         XCTAssertNotNil(PictureObjects.kept(logo), "the logo's image object is kept for the next render")
@@ -110,7 +99,7 @@ final class PictureObjectsTests: XCTestCase {
     func testAJPEGCannotPassForAPlaceholder() throws {
         // A JPEG whose comment looks like a placeholder's but without the process's random part is
         // embedded as it is, not replaced by a picture.
-        let logo = try opaquePNG()
+        let logo = try png(transparent: false)
         _ = try document(logo, logo).pdf()
         let page = try TestSupport.temporaryFile(
             try Document(title: "JPEG source", elements: [.paragraph(Paragraph("JPEG"))]).pdf(), name: "jpeg-source.pdf")
