@@ -38,9 +38,14 @@ package final class PangoTextEngine: TextShaper {
     /// The most lines (and widths) kept; beyond them the cache starts again (a long table's cells
     /// are each measured once and would otherwise all be kept).
     package static let cachedLineLimit = 4096
-    /// How many shaped lines and wrapped paragraphs are kept now.
+    /// The most fonts (descriptions, and layouts `lineWidth` measures with) kept.
+    static let keptFontLimit = 256
+    /// How many shaped lines are kept now.
     package var cachedLineCount: Int { lineCache.count }
+    /// How many wrapped paragraphs are kept now.
     package var cachedParagraphCount: Int { paragraphCache.count }
+    /// How many font descriptions are kept now.
+    package var keptFontCount: Int { fonts.count }
 
     private struct MetricsKey: Hashable {
         let text: String
@@ -71,9 +76,10 @@ package final class PangoTextEngine: TextShaper {
     }
 
     /// This thread's engine for documents of `rightToLeft`'s direction, made on first use and kept
-    /// for the thread's later renders (a batch's worker, a service's render thread): the lines and
-    /// widths it measured (a template's words, chart ticks, legends, labels) are shaped once per
-    /// thread instead of once per document, and its fonts are looked up once.
+    /// for the thread's later renders (a batch's worker, a service's render thread): the lines,
+    /// widths and paragraphs it shaped (a template's words and boilerplate, chart ticks, legends,
+    /// labels, recurring cells) are shaped once per thread instead of once per document, and its
+    /// fonts are looked up once.
     package static func forCurrentThread(rightToLeft: Bool) -> PangoTextEngine {
         let key = rightToLeft ? "folio.PangoTextEngine.rightToLeft" : "folio.PangoTextEngine.leftToRight"
         let dictionary = Thread.current.threadDictionary
@@ -102,6 +108,9 @@ package final class PangoTextEngine: TextShaper {
     func fontDescription(_ font: FontSpec) -> OpaquePointer? {
         if let cached = fonts[font] { return cached.pointer }
         guard let description = FontDescription(font, family: InstalledFontFamilies.resolve(font.family)) else { return nil }
+        // Bounded: a thread's engine serves many documents, and sizes are any number (a layout
+        // keeps a copy of its description, so letting one go changes nothing drawn).
+        if fonts.count >= PangoTextEngine.keptFontLimit { fonts.removeAll(keepingCapacity: true) }
         fonts[font] = description
         return description.pointer
     }
@@ -269,6 +278,7 @@ package final class PangoTextEngine: TextShaper {
         let key = MetricsKey(text: text, font: font)
         if let known = widthCache[key] { return known }
         let layout = lineMeasurers[font] ?? line("", font: font)
+        if lineMeasurers[font] == nil, lineMeasurers.count >= PangoTextEngine.keptFontLimit { lineMeasurers.removeAll() }
         lineMeasurers[font] = layout
         pango_layout_set_text(layout.pointer, text.replacingDisallowedCharacters, -1)
         layout.invalidateMetrics()

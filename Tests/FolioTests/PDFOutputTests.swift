@@ -150,6 +150,13 @@ final class PDFOutputTests: XCTestCase {
             _ = engine.paragraph([TextRun("paragraph \(number)")], font: FontSpec(size: 10), width: 200)
         }
         XCTAssertLessThanOrEqual(engine.cachedParagraphCount, PangoTextEngine.cachedParagraphLimit)
+        // Fonts too: a thread's engine serves many documents, and a size is any number.
+        let reference = engine.lineWidth("Width", font: FontSpec(size: 10))
+        for tenth in 0..<(PangoTextEngine.keptFontLimit + 50) {
+            _ = engine.lineWidth("Sized", font: FontSpec(size: 6 + Double(tenth) / 10))
+        }
+        XCTAssertLessThanOrEqual(engine.keptFontCount, PangoTextEngine.keptFontLimit)
+        XCTAssertEqual(engine.lineWidth("Width", font: FontSpec(size: 10)), reference)
     }
 
     func testTheFileDigestContinuedFromTheBodysIsTheWholeFilesSHA256() throws {
