@@ -1,7 +1,6 @@
 import CCairoPango
 import FolioGraphics
 import FolioModel
-import Foundation
 
 /// Shapes and measures text with Pango at 72 dpi with hinting off, so sizes are
 /// the same in every backend: Folio's `TextShaper`. One engine per thread: Pango's font map is per-thread.
@@ -81,13 +80,36 @@ package final class PangoTextEngine: TextShaper {
     /// labels, recurring cells) are shaped once per thread instead of once per document, and its
     /// fonts are looked up once.
     package static func forCurrentThread(rightToLeft: Bool) -> PangoTextEngine {
-        let key = rightToLeft ? "folio.PangoTextEngine.rightToLeft" : "folio.PangoTextEngine.leftToRight"
-        let dictionary = Thread.current.threadDictionary
-        if let engine = dictionary[key] as? PangoTextEngine { return engine }
+        let engines: ThreadEngines
+        if let stored = pthread_getspecific(threadEnginesKey) {
+            engines = Unmanaged<ThreadEngines>.fromOpaque(stored).takeUnretainedValue()
+        } else {
+            engines = ThreadEngines()
+            pthread_setspecific(threadEnginesKey, Unmanaged.passRetained(engines).toOpaque())
+        }
+        if let engine = rightToLeft ? engines.rightToLeft : engines.leftToRight { return engine }
         let engine = PangoTextEngine(rightToLeft: rightToLeft)
-        dictionary[key] = engine
+        if rightToLeft { engines.rightToLeft = engine } else { engines.leftToRight = engine }
         return engine
     }
+
+    /// A thread's engines, one per direction, released when the thread ends.
+    private final class ThreadEngines {
+        var leftToRight: PangoTextEngine?
+        var rightToLeft: PangoTextEngine?
+    }
+
+    /// The thread-specific slot holding each thread's `ThreadEngines` (POSIX thread-specific data:
+    /// Foundation's `Thread.current.threadDictionary` made the main thread's `Thread` first, 3 M
+    /// instructions of a cold render).
+    private static let threadEnginesKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { stored in
+            guard let stored else { return }
+            Unmanaged<ThreadEngines>.fromOpaque(stored).release()
+        }
+        return key
+    }()
 
     /// Starts loading, on a thread of its own, the font configuration (fontconfig's files and cache)
     /// and the fonts `theme` sets text in most (`Theme.commonFonts`), for a process about to render:
