@@ -80,36 +80,12 @@ package final class PangoTextEngine: TextShaper {
     /// labels, recurring cells) are shaped once per thread instead of once per document, and its
     /// fonts are looked up once.
     package static func forCurrentThread(rightToLeft: Bool) -> PangoTextEngine {
-        let engines: ThreadEngines
-        if let stored = pthread_getspecific(threadEnginesKey) {
-            engines = Unmanaged<ThreadEngines>.fromOpaque(stored).takeUnretainedValue()
-        } else {
-            engines = ThreadEngines()
-            pthread_setspecific(threadEnginesKey, Unmanaged.passRetained(engines).toOpaque())
-        }
-        if let engine = rightToLeft ? engines.rightToLeft : engines.leftToRight { return engine }
+        let text = ThreadText.current
+        if let engine = rightToLeft ? text.rightToLeft : text.leftToRight { return engine }
         let engine = PangoTextEngine(rightToLeft: rightToLeft)
-        if rightToLeft { engines.rightToLeft = engine } else { engines.leftToRight = engine }
+        if rightToLeft { text.rightToLeft = engine } else { text.leftToRight = engine }
         return engine
     }
-
-    /// A thread's engines, one per direction, released when the thread ends.
-    private final class ThreadEngines {
-        var leftToRight: PangoTextEngine?
-        var rightToLeft: PangoTextEngine?
-    }
-
-    /// The thread-specific slot holding each thread's `ThreadEngines` (POSIX thread-specific data:
-    /// Foundation's `Thread.current.threadDictionary` made the main thread's `Thread` first, 3 M
-    /// instructions of a cold render).
-    private static let threadEnginesKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { stored in
-            guard let stored else { return }
-            Unmanaged<ThreadEngines>.fromOpaque(stored).release()
-        }
-        return key
-    }()
 
     /// Starts loading, on a thread of its own, the font configuration (fontconfig's files and cache)
     /// and the fonts `theme` sets text in most (`Theme.commonFonts`), for a process about to render:

@@ -1,6 +1,5 @@
 import FolioGraphics
 import FolioModel
-import Foundation
 
 /// Measures chart text for HTML: one Pango engine per thread kept across renders, with the
 /// sizes of the lines it measured (day names, tick numbers, legend titles repeat from report to
@@ -20,14 +19,12 @@ package final class ScreenTextMeasurer: TextMeasurer {
 
     private init() {}
 
-    private static let threadKey = "folio.ScreenTextMeasurer"
-
     /// This thread's measurer (Pango's font map is per thread, so each thread has its own).
     package static func forCurrentThread() -> ScreenTextMeasurer {
-        let storage = Thread.current.threadDictionary
-        if let measurer = storage[threadKey] as? ScreenTextMeasurer { return measurer }
+        let text = ThreadText.current
+        if let measurer = text.screenMeasurer { return measurer }
         let measurer = ScreenTextMeasurer()
-        storage[threadKey] = measurer
+        text.screenMeasurer = measurer
         return measurer
     }
 
