@@ -185,7 +185,10 @@ class DocumentWriter {
         std::swap(finished->capacity, output.capacity);
         // Encryption changes every string and stream: the finished file is written again by qpdf.
         if (finishing.userPassword) finished->assign(encrypted(finished->data, finished->size, finishing));
-        if (finishing.signer != nullptr) folio_signing::signInPlace(*finishing.signer, finished->data, finished->size, signatureMarker);
+        if (finishing.signer != nullptr) {
+            folio_signing::signInPlace(*finishing.signer, finished->data, finished->size, signatureMarker, finished->sha256);
+            finished->hasSHA256 = true;
+        }
         return finished;
     }
 

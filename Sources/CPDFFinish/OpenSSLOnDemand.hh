@@ -49,6 +49,7 @@
     X(EVP_DigestSign)                                                                                                \
     X(EVP_DigestSignInit)                                                                                            \
     X(EVP_DigestUpdate)                                                                                              \
+    X(EVP_MD_CTX_copy_ex)                                                                                            \
     X(EVP_MD_CTX_free)                                                                                               \
     X(EVP_MD_CTX_new)                                                                                                \
     X(EVP_PKEY_free)                                                                                                 \
@@ -123,6 +124,7 @@ OpenSSLFunctions const &crypto();
 #define EVP_DigestSign folio_signing::crypto().EVP_DigestSign
 #define EVP_DigestSignInit folio_signing::crypto().EVP_DigestSignInit
 #define EVP_DigestUpdate folio_signing::crypto().EVP_DigestUpdate
+#define EVP_MD_CTX_copy_ex folio_signing::crypto().EVP_MD_CTX_copy_ex
 #define EVP_MD_CTX_free folio_signing::crypto().EVP_MD_CTX_free
 #define EVP_MD_CTX_new folio_signing::crypto().EVP_MD_CTX_new
 #define EVP_PKEY_free folio_signing::crypto().EVP_PKEY_free

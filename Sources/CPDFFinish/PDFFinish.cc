@@ -403,6 +403,12 @@ extern "C" const unsigned char *folio_pdf_output_bytes(const folio_pdf_output *o
 
 extern "C" size_t folio_pdf_output_length(const folio_pdf_output *output) { return output->size; }
 
+extern "C" int folio_pdf_output_sha256(const folio_pdf_output *output, unsigned char digest[32]) {
+    if (!output->hasSHA256) return 0;
+    std::memcpy(digest, output->sha256, 32);
+    return 1;
+}
+
 extern "C" void folio_pdf_output_free(folio_pdf_output *output) { delete output; }
 
 extern "C" folio_pdf_picture *folio_pdf_picture_create(const unsigned char *pdf, size_t length) {

@@ -21,6 +21,9 @@ struct folio_pdf_output {
     char *data = nullptr;
     size_t size = 0;
     size_t capacity = 0;
+    /// The SHA-256 of the finished bytes, when the finishing step took it (a signed file's).
+    unsigned char sha256[32] = {};
+    bool hasSHA256 = false;
 
     folio_pdf_output() = default;
     folio_pdf_output(folio_pdf_output const &) = delete;

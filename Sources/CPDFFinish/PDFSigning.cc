@@ -167,7 +167,7 @@ size_t contentsCapacity(folio_pdf_signer const &signer) { return signer.contents
 
 std::string const &signerName(folio_pdf_signer const &signer) { return signer.name; }
 
-void signInPlace(folio_pdf_signer const &signer, char *data, size_t size, std::string const &marker) {
+void signInPlace(folio_pdf_signer const &signer, char *data, size_t size, std::string const &marker, unsigned char fileDigest[32]) {
     std::string_view pdf(data, size);
     size_t contentsStart = pdf.find("<" + marker);
     if (contentsStart == std::string::npos) throw std::runtime_error("signing: the signature's placeholder is not in the file");
@@ -189,11 +189,14 @@ void signInPlace(folio_pdf_signer const &signer, char *data, size_t size, std::s
     range += ']';
     std::memcpy(data + rangeOpen, range.data(), range.size());
 
+    // The bytes before /Contents are hashed once: a copy of that state goes on over the whole file
+    // once the signature is written.
     unsigned char digest[32];
     unsigned int digestLength = 0;
     std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX *)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-    if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1 ||
-        EVP_DigestUpdate(context.get(), pdf.data(), contentsStart) != 1 ||
+    std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX *)> file(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+    if (!context || !file || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1 ||
+        EVP_DigestUpdate(context.get(), pdf.data(), contentsStart) != 1 || EVP_MD_CTX_copy_ex(file.get(), context.get()) != 1 ||
         EVP_DigestUpdate(context.get(), pdf.data() + contentsEnd, after) != 1 ||
         EVP_DigestFinal_ex(context.get(), digest, &digestLength) != 1 || digestLength != 32) {
         throw std::runtime_error("signing: " + lastReason("cannot hash the file"));
@@ -208,6 +211,11 @@ void signInPlace(folio_pdf_signer const &signer, char *data, size_t size, std::s
         *out++ = hex[byte & 15];
     }
     std::memset(out, '0', digits - der.size() * 2);
+    unsigned int fileDigestLength = 0;
+    if (EVP_DigestUpdate(file.get(), pdf.data() + contentsStart, size - contentsStart) != 1 ||
+        EVP_DigestFinal_ex(file.get(), fileDigest, &fileDigestLength) != 1 || fileDigestLength != 32) {
+        throw std::runtime_error("signing: " + lastReason("cannot hash the file"));
+    }
 }
 
 } // namespace folio_signing

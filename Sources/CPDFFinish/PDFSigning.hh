@@ -20,7 +20,9 @@ std::string const &signerName(folio_pdf_signer const &signer);
 /// string that starts with `marker` (lowercase hexadecimal digits) and whose /ByteRange is an
 /// array of four integers with room for ten digits each. The byte range becomes the whole file
 /// but that string, and the string the detached CMS over those bytes.
-void signInPlace(folio_pdf_signer const &signer, char *data, size_t size, std::string const &marker);
+/// `fileDigest` receives the SHA-256 of the whole signed file, taken with the signature's own
+/// digest (the bytes before the signature are read once for both).
+void signInPlace(folio_pdf_signer const &signer, char *data, size_t size, std::string const &marker, unsigned char fileDigest[32]);
 
 } // namespace folio_signing
 

@@ -162,7 +162,10 @@ final class PDFFinisher {
             throw PDFFinisher.failure(status: status, message: message)
         }
         let length = folio_pdf_output_length(output)
-        if !rewritesBody, body.taken, body.length <= length {
+        var signedDigest = [UInt8](repeating: 0, count: 32)
+        if folio_pdf_output_sha256(output, &signedDigest) == 1 {
+            fileDigest = signedDigest
+        } else if !rewritesBody, body.taken, body.length <= length {
             var file = body.hasher
             file.update(bufferPointer: UnsafeRawBufferPointer(start: bytes + body.length, count: length - body.length))
             fileDigest = Array(file.finalize())

@@ -298,6 +298,17 @@ final class SigningIntegrationTests: XCTestCase {
                 try validation(pdf, root: pki.appendingPathComponent("root.pem"), password: "1950-01-0\(number)"),
                 signer: "Example Clinic Bundle")
         }
+        // The manifest's SHA-256 of a signed PDF (taken with the signature's own digest) is the file's.
+        let manifest = try String(contentsOf: out.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
+        let entries = manifest.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        XCTAssertEqual(entries.count, 4, manifest)
+        for entry in entries {
+            let file = out.appendingPathComponent(try XCTUnwrap(entry["file"] as? String))
+            let sum = try TestSupport.run("sha256sum", [file.path]).text.split(separator: " ").first.map(String.init)
+            XCTAssertEqual(entry["sha256"] as? String, sum, file.lastPathComponent)
+        }
         // The workers signed with the bundle their supervisor read (binary, through their setup); neither
         // the key nor its passphrase is written anywhere the batch writes.
         for name in try FileManager.default.contentsOfDirectory(atPath: out.path) {

@@ -185,6 +185,10 @@ const unsigned char *folio_pdf_output_bytes(const folio_pdf_output *output);
 /// How many bytes a finished PDF has.
 size_t folio_pdf_output_length(const folio_pdf_output *output);
 
+/// Copies the SHA-256 of a finished PDF's bytes into `digest` and returns 1 when the finishing step
+/// took it (a signed file's, with the signature's own digest); 0 otherwise.
+int folio_pdf_output_sha256(const folio_pdf_output *output, unsigned char digest[32]);
+
 /// Frees a finished PDF.
 void folio_pdf_output_free(folio_pdf_output *output);
 
