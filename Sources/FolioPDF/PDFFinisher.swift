@@ -94,7 +94,8 @@ final class PDFFinisher {
     private let body: BodyDigest
     /// Whether the finished file is written again after its body was digested (encrypted or signed).
     private let rewritesBody: Bool
-    /// The SHA-256 of the file `finish` returned, when it could be continued from its body's.
+    /// The SHA-256 of the file `finish` returned, when it could be continued from its body's or was
+    /// taken with a signature's digest.
     private(set) var fileDigest: [UInt8]?
 
     /// The file identifier of a finished body: the first 16 bytes of its SHA-256 (the same

@@ -55,7 +55,8 @@ public struct PDFRenderer {
         /// The number of pages.
         public var pages: Int { report.pages }
         /// The SHA-256 of `data` when the finishing step could take it while writing (continued from
-        /// the digest of the body taken for the file identifier); nil for an encrypted or signed file.
+        /// the digest of the body taken for the file identifier, or for a signed file with the
+        /// signature's own); nil for a file encrypted and not signed (qpdf writes it again).
         package var sha256: [UInt8]?
     }
 
