@@ -222,6 +222,8 @@ class FileAssembler {
                 if (size_t picture = folio_pdf_picture::placeholderNumber(copied, pictureMarker); picture > 0) {
                     changed = storedPicture(picture);
                     copied = changed;
+                } else if (archival() && withoutInterpolation(copied, changed)) {
+                    copied = changed;
                 } else if (isUncompressedStream(copied)) {
                     changed = compressedCopy(number);
                     copied = changed;
@@ -354,15 +356,35 @@ class FileAssembler {
         std::string text = "<<" + stored.entries;
         if (stored.maskEntries) {
             int mask = reserve();
-            replaceBody(mask, "<<" + *stored.maskEntries + " /Length " + std::to_string(stored.maskData.size()) + " >>\nstream\n" +
-                                  stored.maskData + "\nendstream");
+            std::string maskText = "<<" + *stored.maskEntries + " /Length " + std::to_string(stored.maskData.size()) + " >>\nstream\n" +
+                                   stored.maskData + "\nendstream";
+            if (archival()) withoutInterpolation(maskText, maskText);
+            replaceBody(mask, std::move(maskText));
             text += " /SMask " + referenceTo(mask);
         }
         text.reserve(text.size() + stored.data.size() + 48);
         text += " /Length " + std::to_string(stored.data.size()) + " >>\nstream\n";
         text += stored.data;
         text += "\nendstream";
+        if (archival()) withoutInterpolation(text, text);
         return text;
+    }
+
+    /// Whether the document is PDF/A (it has an output intent's profile).
+    bool archival() const { return writer.finishing.iccProfile.has_value(); }
+
+    /// PDF/A-2 (ISO 19005-2, 6.2.8) lets no image ask for interpolation, and Cairo asks for it
+    /// (/Interpolate true) on every picture it draws with its good filter. True, with the object's
+    /// text in `image`, when `text` (an object's text) is an image whose dictionary asks for it.
+    static bool withoutInterpolation(std::string_view text, std::string &image) {
+        constexpr std::string_view key = "/Interpolate true";
+        std::string_view dictionary = text.substr(0, std::min(text.find("stream"), text.size()));
+        size_t found = dictionary.find(key);
+        if (found == std::string_view::npos || dictionary.find("/Image") == std::string_view::npos) return false;
+        std::string result(text);
+        result.replace(found, key.size(), "/Interpolate false");
+        image = std::move(result);
+        return true;
     }
 
     /// Stream object `number` (without a filter) with its data compressed.

@@ -96,6 +96,28 @@ final class PictureObjectsTests: XCTestCase {
         XCTAssertEqual(cache.count, 3)
     }
 
+    func testNoPictureOfAPDFAAsksForInterpolation() throws {
+        // PDF/A-2 (ISO 19005-2, 6.2.8): no image may ask for interpolation; Cairo asks for it on
+        // every picture, those from image objects and a JPEG embedded as it is alike.
+        let page = try TestSupport.temporaryFile(
+            try Document(title: "JPEG source", elements: [.paragraph(Paragraph("JPEG"))]).pdf(), name: "jpeg-source.pdf")
+        let base = page.deletingLastPathComponent().appendingPathComponent("jpeg-source")
+        XCTAssertEqual(try TestSupport.run("pdftoppm", ["-jpeg", "-singlefile", "-r", "20", page.path, base.path]).status, 0)
+        let jpeg = try Data(contentsOf: base.appendingPathExtension("jpg"))
+        var document = document(try png(transparent: false), try png(transparent: true))
+        document.elements.append(.image(ImageBlock(source: .data(jpeg), width: Length(points: 100), alt: "photo")))
+        XCTAssertNotNil(try document.pdf().range(of: Data("/Interpolate true".utf8)), "Cairo asks for interpolation")
+        document.metadata.conformance = .archival
+        let archival = try document.pdf()
+        XCTAssertNil(archival.range(of: Data("/Interpolate true".utf8)))
+        let file = try TestSupport.temporaryFile(archival, name: "archival.pdf")
+        let rows = try TestSupport.run("pdfimages", ["-list", file.path]).text.split(separator: "\n").dropFirst(2)
+            .map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        XCTAssertEqual(rows.count, 7, "the logo twice, the transparent picture twice with its mask, the photo")
+        XCTAssertEqual(Set(rows.map { $0.count > 9 ? String($0[9]) : "" }), ["no"], "pdfimages' interp column")
+        XCTAssertEqual(try TestSupport.run("qpdf", ["--check", file.path]).status, 0)
+    }
+
     func testAJPEGCannotPassForAPlaceholder() throws {
         // A JPEG whose comment looks like a placeholder's but without the process's random part is
         // embedded as it is, not replaced by a picture.
