@@ -128,17 +128,17 @@ final class PDFFinisher {
         let spanningCells = CArray(structure.spanningCells.map(\.cell))
         let spanningColumns = CArray(structure.spanningCells.map(\.columns))
         let pictures = CArray(structure.pictures.map { Optional($0.pointer) })
-        let marker = strdup(PictureObjects.marker)
-        defer { free(marker) }
+        let marker = CStringArray([structure.pictures.isEmpty ? nil : PictureObjects.marker])
         var part = folio_pdf_part(
             figure_alternatives: figures.pointers, figure_count: figures.count, table_continues: continues.pointer,
             table_count: continues.count, spanning_cells: spanningCells.pointer, spanning_columns: spanningColumns.pointer,
             spanning_count: spanningCells.count, link_descriptions: links.pointers, link_count: links.count,
-            picture_marker: structure.pictures.isEmpty ? nil : UnsafePointer(marker), pictures: UnsafePointer(pictures.pointer),
+            picture_marker: marker.pointers[0], pictures: UnsafePointer(pictures.pointer),
             picture_count: pictures.count)
         var message = [CChar](repeating: 0, count: 512)
         // The C arrays must outlive the call: ARC may free a class instance after its last use.
-        let status = withExtendedLifetime((figures, links, continues, spanningCells, spanningColumns, pictures, structure.pictures)) {
+        let status = withExtendedLifetime((figures, links, continues, spanningCells, spanningColumns, pictures, marker, structure.pictures))
+        {
             folio_pdf_assembly_add(assembly, &part, pdf.bindMemory(to: UInt8.self).baseAddress, pdf.count, &message, message.count)
         }
         if status != 0 { throw PDFFinisher.failure(status: status, message: message) }

@@ -9,19 +9,22 @@ package final class PangoTextEngine: TextShaper {
     /// A right-to-left document: text without a strong direction (digits) runs right to left, and
     /// alignments are logical: left is the start of a line (the right for Arabic), right its end.
     package let rightToLeft: Bool
-    private var fonts: [FontSpec: FontDescription] = [:]
+    /// Font descriptions, made once (a thread's engine serves many documents, and a size is any
+    /// number: at most `keptFontLimit`; a layout keeps a copy of its description, so letting one go
+    /// changes nothing drawn).
+    private var fonts = BoundedCache<FontSpec, FontDescription>(limit: PangoTextEngine.keptFontLimit)
     /// Single lines measured or drawn, so each is shaped once: in this render, and in the thread's
     /// later renders when the engine is the thread's (`forCurrentThread`). A line is never changed
     /// once shaped (drawing only reads it), so a kept line draws as a new one would.
-    private var lineCache: [MetricsKey: TextLayout] = [:]
+    private var lineCache = BoundedCache<MetricsKey, TextLayout>(limit: PangoTextEngine.cachedLineLimit)
     /// The widths `lineWidth` measured, likewise.
-    private var widthCache: [MetricsKey: Double] = [:]
+    private var widthCache = BoundedCache<MetricsKey, Double>(limit: PangoTextEngine.cachedLineLimit)
     /// Wrapped paragraphs laid out, likewise (a template's headings and boilerplate, a table's
-    /// recurring cells), with the bytes of their text: at most `cachedParagraphLimit` paragraphs of
-    /// `cachedParagraphBytes` bytes of text in all (a laid-out paragraph takes many times its text's
-    /// bytes: glyphs, clusters, lines), none longer than `cachedParagraphLongest`.
-    private var paragraphCache: [ParagraphKey: TextLayout] = [:]
-    private var paragraphCacheBytes = 0
+    /// recurring cells), costing the bytes of their text: at most `cachedParagraphLimit` paragraphs
+    /// of `cachedParagraphBytes` bytes of text in all (a laid-out paragraph takes many times its
+    /// text's bytes: glyphs, clusters, lines), none longer than `cachedParagraphLongest`.
+    private var paragraphCache = BoundedCache<ParagraphKey, TextLayout>(
+        limit: PangoTextEngine.cachedParagraphLimit, budget: PangoTextEngine.cachedParagraphBytes)
     package static let cachedParagraphLimit = 1024
     static let cachedParagraphBytes = 256 << 10
     static let cachedParagraphLongest = 8192
@@ -104,12 +107,9 @@ package final class PangoTextEngine: TextShaper {
     /// The Pango font description for `font`, created once. (Pango never answers NULL, as GLib
     /// aborts when memory runs out; were it to, a layout given NULL keeps its context's font.)
     func fontDescription(_ font: FontSpec) -> OpaquePointer? {
-        if let cached = fonts[font] { return cached.pointer }
+        if let kept = fonts[font] { return kept.pointer }
         guard let description = FontDescription(font, family: InstalledFontFamilies.resolve(font.family)) else { return nil }
-        // Bounded: a thread's engine serves many documents, and sizes are any number (a layout
-        // keeps a copy of its description, so letting one go changes nothing drawn).
-        if fonts.count >= PangoTextEngine.keptFontLimit { fonts.removeAll(keepingCapacity: true) }
-        fonts[font] = description
+        fonts.keep(description, for: font)
         return description.pointer
     }
 
@@ -176,14 +176,7 @@ package final class PangoTextEngine: TextShaper {
         let key = ParagraphKey(runs: runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing)
         if let kept = paragraphCache[key] { return kept }
         let layout = paragraphLayout(runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing)
-        if paragraphCache.count >= PangoTextEngine.cachedParagraphLimit
-            || paragraphCacheBytes + bytes > PangoTextEngine.cachedParagraphBytes
-        {
-            paragraphCache.removeAll(keepingCapacity: true)
-            paragraphCacheBytes = 0
-        }
-        paragraphCache[key] = layout
-        paragraphCacheBytes += bytes
+        paragraphCache.keep(layout, for: key, cost: bytes)
         return layout
     }
 
@@ -255,15 +248,15 @@ package final class PangoTextEngine: TextShaper {
         let key = MetricsKey(text: text, font: font)
         if let cached = lineCache[key] { return cached }
         let layout = line(text, font: font)
-        if lineCache.count >= PangoTextEngine.cachedLineLimit { lineCache.removeAll(keepingCapacity: true) }
-        lineCache[key] = layout
+        lineCache.keep(layout, for: key)
         return layout
     }
 
     /// One reusable layout per font for `lineWidth`, and per wrapping setting for
     /// `wrappedHeight`: measuring sets their text and reads their size, keeping nothing else.
-    private var lineMeasurers: [FontSpec: TextLayout] = [:]
-    private var wrapMeasurers: [WrapKey: TextLayout] = [:]
+    private var lineMeasurers = BoundedCache<FontSpec, TextLayout>(limit: PangoTextEngine.keptFontLimit)
+    /// Bounded: a table has a few column widths, but spans and many tables add more.
+    private var wrapMeasurers = BoundedCache<WrapKey, TextLayout>(limit: 256)
 
     private struct WrapKey: Hashable {
         let font: FontSpec
@@ -275,14 +268,17 @@ package final class PangoTextEngine: TextShaper {
     package func lineWidth(_ text: String, font: FontSpec) -> Double {
         let key = MetricsKey(text: text, font: font)
         if let known = widthCache[key] { return known }
-        let layout = lineMeasurers[font] ?? line("", font: font)
-        if lineMeasurers[font] == nil, lineMeasurers.count >= PangoTextEngine.keptFontLimit { lineMeasurers.removeAll() }
-        lineMeasurers[font] = layout
+        let layout: TextLayout
+        if let kept = lineMeasurers[font] {
+            layout = kept
+        } else {
+            layout = line("", font: font)
+            lineMeasurers.keep(layout, for: font)
+        }
         pango_layout_set_text(layout.pointer, text.replacingDisallowedCharacters, -1)
         layout.invalidateMetrics()
         let width = layout.metrics.width
-        if widthCache.count >= PangoTextEngine.cachedLineLimit { widthCache.removeAll(keepingCapacity: true) }
-        widthCache[key] = width
+        widthCache.keep(width, for: key)
         return width
     }
 
@@ -293,11 +289,9 @@ package final class PangoTextEngine: TextShaper {
         if let known = wrapMeasurers[key] {
             layout = known
         } else {
-            // Bounded: a table has a few column widths, but spans and many tables add more.
-            if wrapMeasurers.count >= 256 { wrapMeasurers.removeAll() }
             layout = TextLayout(context: context)
             configure(layout.pointer, font: font, width: width, alignment: alignment, lineSpacing: lineSpacing)
-            wrapMeasurers[key] = layout
+            wrapMeasurers.keep(layout, for: key)
         }
         pango_layout_set_text(layout.pointer, PangoTextEngine.prepared(text), -1)
         layout.invalidateMetrics()

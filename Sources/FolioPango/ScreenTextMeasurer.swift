@@ -11,11 +11,11 @@ package final class ScreenTextMeasurer: TextMeasurer {
         let font: FontSpec
     }
 
-    /// Lines measured on this thread; emptied when it reaches `capacity`, so a long-running
-    /// server's memory stays bounded (a W1 report measures a few hundred).
-    private var sizes: [Key: TextMetrics] = [:]
-    private let capacity = 20_000
-    private let engine = PangoTextEngine()
+    /// Lines measured on this thread; emptied at 20,000, so a long-running server's memory stays
+    /// bounded (a W1 report measures a few hundred).
+    private var sizes = BoundedCache<Key, TextMetrics>(limit: 20_000)
+    /// The thread's left-to-right engine, which the PDF renders of the thread share.
+    private let engine = PangoTextEngine.forCurrentThread(rightToLeft: false)
 
     private init() {}
 
@@ -33,8 +33,7 @@ package final class ScreenTextMeasurer: TextMeasurer {
         let key = Key(text: text, font: font)
         if let known = sizes[key] { return known }
         let metrics = engine.singleLine(text, font: font).metrics
-        if sizes.count >= capacity { sizes.removeAll(keepingCapacity: true) }
-        sizes[key] = metrics
+        sizes.keep(metrics, for: key)
         return metrics
     }
 }

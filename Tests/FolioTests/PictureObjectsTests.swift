@@ -1,3 +1,4 @@
+import FolioGraphics
 import Foundation
 import XCTest
 
@@ -36,6 +37,15 @@ final class PictureObjectsTests: XCTestCase {
             "pdftocairo", ["-png"] + (transparent ? ["-transp"] : []) + ["-singlefile", "-r", "72", pdf.path, base.path])
         XCTAssertEqual(made.status, 0, made.stderr)
         return try Data(contentsOf: base.appendingPathExtension("png"))
+    }
+
+    /// A JPEG (an RGB one, which Cairo embeds as it is): a page drawn by Folio, rendered by pdftoppm.
+    private func jpegPhoto() throws -> Data {
+        let page = try TestSupport.temporaryFile(
+            try Document(title: "JPEG source", elements: [.paragraph(Paragraph("JPEG"))]).pdf(), name: "jpeg-source.pdf")
+        let base = page.deletingLastPathComponent().appendingPathComponent("jpeg-source")
+        XCTAssertEqual(try TestSupport.run("pdftoppm", ["-jpeg", "-singlefile", "-r", "20", page.path, base.path]).status, 0)
+        return try Data(contentsOf: base.appendingPathExtension("jpg"))
     }
 
     private func document(_ logo: Data, _ transparent: Data) -> Document {
@@ -96,14 +106,25 @@ final class PictureObjectsTests: XCTestCase {
         XCTAssertEqual(cache.count, 3)
     }
 
+    func testWhatAThreadKeepsStartsAgainPastItsLimitOrBudget() {
+        var cache = BoundedCache<String, Int>(limit: 3, budget: 10)
+        for (index, key) in ["a", "b", "c"].enumerated() { cache.keep(index, for: key, cost: 2) }
+        XCTAssertEqual(cache.count, 3)
+        cache.keep(3, for: "d", cost: 2)  // a fourth entry: emptied first
+        XCTAssertEqual(cache.count, 1)
+        XCTAssertNil(cache["a"])
+        XCTAssertEqual(cache["d"], 3)
+        cache.keep(4, for: "e", cost: 8)  // 2 + 8 = 10: within the budget
+        XCTAssertEqual(cache.count, 2)
+        cache.keep(5, for: "f", cost: 1)  // 11: past it
+        XCTAssertEqual(cache.count, 1)
+        XCTAssertEqual(cache["f"], 5)
+    }
+
     func testNoPictureOfAPDFAAsksForInterpolation() throws {
         // PDF/A-2 (ISO 19005-2, 6.2.8): no image may ask for interpolation; Cairo asks for it on
         // every picture, those from image objects and a JPEG embedded as it is alike.
-        let page = try TestSupport.temporaryFile(
-            try Document(title: "JPEG source", elements: [.paragraph(Paragraph("JPEG"))]).pdf(), name: "jpeg-source.pdf")
-        let base = page.deletingLastPathComponent().appendingPathComponent("jpeg-source")
-        XCTAssertEqual(try TestSupport.run("pdftoppm", ["-jpeg", "-singlefile", "-r", "20", page.path, base.path]).status, 0)
-        let jpeg = try Data(contentsOf: base.appendingPathExtension("jpg"))
+        let jpeg = try jpegPhoto()
         var document = document(try png(transparent: false), try png(transparent: true))
         document.elements.append(.image(ImageBlock(source: .data(jpeg), width: Length(points: 100), alt: "photo")))
         XCTAssertNotNil(try document.pdf().range(of: Data("/Interpolate true".utf8)), "Cairo asks for interpolation")
@@ -123,11 +144,7 @@ final class PictureObjectsTests: XCTestCase {
         // embedded as it is, not replaced by a picture.
         let logo = try png(transparent: false)
         _ = try document(logo, logo).pdf()
-        let page = try TestSupport.temporaryFile(
-            try Document(title: "JPEG source", elements: [.paragraph(Paragraph("JPEG"))]).pdf(), name: "jpeg-source.pdf")
-        let base = page.deletingLastPathComponent().appendingPathComponent("jpeg-source")
-        XCTAssertEqual(try TestSupport.run("pdftoppm", ["-jpeg", "-singlefile", "-r", "20", page.path, base.path]).status, 0)
-        var jpeg = [UInt8](try Data(contentsOf: base.appendingPathExtension("jpg")))
+        var jpeg = [UInt8](try jpegPhoto())
         for guess in ["FolioPicture:1", "FolioPicture:" + String(repeating: "0", count: 32) + ":1"] {
             let comment = Array(guess.utf8)
             let segment: [UInt8] = [0xFF, 0xFE, UInt8((comment.count + 2) >> 8), UInt8((comment.count + 2) & 0xFF)] + comment
