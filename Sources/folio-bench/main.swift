@@ -99,9 +99,10 @@ var targets = TargetTable()
 
 /// W3: `folio batch` with one and two workers (and in process, signed, HTML); then the targets'
 /// comparisons, `folio batch --jobs 2`, the C program in two processes and `folio batch --jobs 2`
-/// signing every PDF taking turns, three rounds, so every figure comes from the same minutes (this
-/// machine's speed drifts by a tenth within a minute, and runs of one side in a row then the
-/// other's measure the drift as much as the programs). The targets compare the medians.
+/// signing every PDF taking turns, three rounds (each begun by the next of them), so every figure
+/// comes from the same minutes (this machine's speed drifts by a tenth within a minute, and runs of
+/// one side in a row then the other's measure the drift as much as the programs). The targets
+/// compare the medians.
 func measureW3(into targets: inout TargetTable) {
     let data = benchDirectory.appendingPathComponent("patients-1000.jsonl")
     let signing = BatchBenchmark.signingArguments()
@@ -109,12 +110,18 @@ func measureW3(into targets: inout TargetTable) {
     var folioRuns: [Double] = []
     var cRuns: [Double] = []
     var signedRuns: [Double] = []
-    for _ in 0..<3 {
-        if let rate = BatchBenchmark.pdfRateWithTwoWorkers(folio: binary, data: data) { folioRuns.append(rate) }
-        if let rate = cProgram?.w3TwoProcesses(count: 1000) { cRuns.append(rate) }
-        if !signing.isEmpty, let rate = BatchBenchmark.pdfRateWithTwoWorkers(folio: binary, data: data, extra: signing) {
-            signedRuns.append(rate)
-        }
+    // Each round starts with the next of the three, so none always runs first or last in its round.
+    let runs: [() -> Void] = [
+        { if let rate = BatchBenchmark.pdfRateWithTwoWorkers(folio: binary, data: data) { folioRuns.append(rate) } },
+        { if let rate = cProgram?.w3TwoProcesses(count: 1000) { cRuns.append(rate) } },
+        {
+            if !signing.isEmpty, let rate = BatchBenchmark.pdfRateWithTwoWorkers(folio: binary, data: data, extra: signing) {
+                signedRuns.append(rate)
+            }
+        },
+    ]
+    for round in 0..<3 {
+        for index in 0..<runs.count { runs[(round + index) % runs.count]() }
     }
     func list(_ runs: [Double]) -> String { runs.map { String(format: "%.1f", $0) }.joined(separator: ", ") }
     print(
