@@ -34,6 +34,7 @@ static int folio_load_entry_points(void *library) {
     FOLIO_SQLITE_LOAD(clear_bindings, sqlite3_clear_bindings);
     FOLIO_SQLITE_LOAD(column_type, sqlite3_column_type);
     FOLIO_SQLITE_LOAD(column_text, sqlite3_column_text);
+    FOLIO_SQLITE_LOAD(column_bytes, sqlite3_column_bytes);
     FOLIO_SQLITE_LOAD(column_int64, sqlite3_column_int64);
     FOLIO_SQLITE_LOAD(column_double, sqlite3_column_double);
     return 1;

@@ -26,6 +26,7 @@ typedef struct {
     __typeof__(sqlite3_clear_bindings) *_Nonnull clear_bindings;
     __typeof__(sqlite3_column_type) *_Nonnull column_type;
     __typeof__(sqlite3_column_text) *_Nonnull column_text;
+    __typeof__(sqlite3_column_bytes) *_Nonnull column_bytes;
     __typeof__(sqlite3_column_int64) *_Nonnull column_int64;
     __typeof__(sqlite3_column_double) *_Nonnull column_double;
 } folio_sqlite_api;

@@ -23,6 +23,9 @@ public final class BatchRunner: Sendable {
 
     /// Loads the template; a bad template is an error before anything is written.
     public init(options: BatchOptions) throws {
+        var options = options
+        // A worker's failures name what it was given: "the record needs more than 512 MB".
+        options.workers?.workName = "record"
         self.options = options
         try options.workers?.validate()
         naming = try FileNaming(pattern: options.namePattern)
@@ -234,6 +237,8 @@ public final class BatchRunner: Sendable {
             {
                 return .skipped(number: record.number, reference: reference)
             }
+            // A DocumentReference needs its subject: a record without one fails before anything is written.
+            if options.documentReferences != nil { _ = try FHIRDocumentReference.subject(of: value) }
             var files: [BatchDocumentWriter.WrittenFile]
             if let settings = options.workers {
                 files = try writeInWorker(value, json: record.json, number: record.number, names: names, &worker, settings)
@@ -254,9 +259,9 @@ public final class BatchRunner: Sendable {
     private func writeReference(
         _ name: String, type: FHIRDocumentReference.DocumentType, record: TreeValue, documents: [BatchDocumentWriter.WrittenFile]
     ) throws -> BatchDocumentWriter.WrittenFile {
-        let resource = FHIRDocumentReference.resource(
+        let resource = try FHIRDocumentReference.resource(
             for: Array(zip(documents, options.formats)).map { (file: $0.0, format: $0.1) }, record: record, type: type,
-            created: Date())
+            created: try DocumentDate.resolve(Metadata()))
         let data = Data((resource.json + "\n").utf8)
         try AtomicFile.write(data, to: options.outputDirectory.appendingPathComponent(name))
         return BatchDocumentWriter.WrittenFile(name: name, bytes: data.count, pages: nil, sha256: SHA256Digest.hex(data))

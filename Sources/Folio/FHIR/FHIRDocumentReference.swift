@@ -48,7 +48,8 @@ public enum FHIRDocumentReference {
     static func resource(
         for documents: [(file: BatchDocumentWriter.WrittenFile, format: OutputFormat)], record: TreeValue, type: DocumentType,
         created: Date
-    ) -> TreeValue {
+    ) throws -> TreeValue {
+        let subject = try subject(of: record)
         let creation = instantText(created)
         let title = documents.first?.file.title ?? ""
         let attachments: [TreeValue] = documents.map { file, format in
@@ -74,11 +75,7 @@ public enum FHIRDocumentReference {
             ("status", .string("current")), ("docStatus", .string("final")),
             ("type", .object([("coding", .array([.object(coding)]))])),
         ]
-        if case .string(let id)? = record.value(at: "patient.id"), FHIRDocumentReference.isResourceID(id) {
-            var subject: [(key: String, value: TreeValue)] = [("reference", .string("Patient/\(id)"))]
-            if case .string(let name)? = record.value(at: "patient.name"), !name.isEmpty { subject.append(("display", .string(name))) }
-            members.append(("subject", .object(subject)))
-        }
+        members.append(("subject", subject))
         members += [("date", .string(creation)), ("description", .string(title)), ("content", .array(attachments))]
         if case .string(let start)? = record.value(at: "period.start"), case .string(let end)? = record.value(at: "period.end"),
             CivilDate.parse(start) != nil, CivilDate.parse(end) != nil
@@ -88,12 +85,37 @@ public enum FHIRDocumentReference {
         return .object(members)
     }
 
-    /// Whether `id` is a FHIR resource id: 1–64 of A–Z, a–z, 0–9, '-' and '.'.
-    static func isResourceID(_ id: String) -> Bool {
-        (1...64).contains(id.utf8.count)
-            && id.utf8.allSatisfy { byte in
-                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x2E
+    /// The Patient a record's reference is about: the record's `patient.subject` (a FHIR reference
+    /// to a Patient, by `reference` or by `identifier`, which a FHIR export's records carry), else
+    /// `Patient/ID` from its `patient.id`; `patient.name` as its display. A reference is never
+    /// written without a subject: a record with neither is an error naming the field, raised
+    /// before its documents are written.
+    static func subject(of record: TreeValue) throws -> TreeValue {
+        var subject: [(key: String, value: TreeValue)]
+        if let given = record.value(at: "patient.subject"), given != .null {
+            if case .string(let text)? = given["reference"], let reference = FHIRReference(text),
+                reference.key.hasPrefix("Patient/") || reference.key.hasPrefix("urn:")
+            {
+                subject = [("reference", .string(reference.key))]
+            } else if let identifier = given["identifier"], let value = FHIRResource.string(identifier, "value") {
+                var members: [(key: String, value: TreeValue)] = [("value", .string(value))]
+                if let system = FHIRResource.string(identifier, "system") { members.insert(("system", .string(system)), at: 0) }
+                subject = [("type", .string("Patient")), ("identifier", .object(members))]
+            } else {
+                throw FolioError(path: "patient.subject", "expected a reference to a Patient (reference or identifier.value)")
             }
+        } else if case .string(let id)? = record.value(at: "patient.id") {
+            guard FHIRReference.isID(id) else {
+                throw FolioError(
+                    path: "patient.id",
+                    "is not a FHIR id (1–64 of A–Z, a–z, 0–9, '-', '.'), so the DocumentReference would have no subject")
+            }
+            subject = [("reference", .string("Patient/\(id)"))]
+        } else {
+            throw FolioError(path: "patient.id", "is required for a DocumentReference's subject (--emit fhir)")
+        }
+        if case .string(let name)? = record.value(at: "patient.name"), !name.isEmpty { subject.append(("display", .string(name))) }
+        return .object(subject)
     }
 
     /// `urn:uuid:…` made from a document's SHA-256 (a name-based UUID, version 8), so the same

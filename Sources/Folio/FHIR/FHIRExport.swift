@@ -120,7 +120,15 @@ package final class FHIRExport {
                 "\(name): Bundle.type \"\(type.prefix(40))\" holds no resources to read (use collection, searchset or transaction)")
         }
         var ignored: [String: Int] = [:]
+        switch root["entry"] {
+        case nil, .array?: break
+        default: index.note("\(name): Bundle.entry is not an array of entries, so nothing in it was read")
+        }
         for (position, entry) in FHIRResource.array(root, "entry").enumerated() {
+            guard case .object = entry else {
+                index.note("\(name) entry[\(position)]: not an object; ignored")
+                continue
+            }
             guard let resource = entry["resource"] else { continue }
             if FHIRResource.string(entry["request"], "method") == "DELETE" { continue }
             if try !index.add(resource, fullUrl: FHIRResource.string(entry, "fullUrl"), place: "\(name) entry[\(position)]") {

@@ -15,6 +15,9 @@ final class FHIRIndex {
     private let upsertPatient: SQLiteStatement
     private let insertPatientKey: SQLiteStatement
     private let insertMedication: SQLiteStatement
+    /// The system and value of each Patient identifier a resource's subject names (for a patient
+    /// not in the export, whose record's subject is that identifier).
+    private let insertIdentifierSubject: SQLiteStatement
     private var inTransaction = false
     private var pending = 0
 
@@ -31,6 +34,7 @@ final class FHIRIndex {
             CREATE TABLE doses(patient TEXT, ord INTEGER, rid TEXT, idents TEXT, version INTEGER, updated INTEGER, status TEXT,
               med TEXT, name TEXT, t INTEGER, dateonly INTEGER, problem TEXT);
             CREATE TABLE medications(key TEXT PRIMARY KEY, name TEXT);
+            CREATE TABLE identifier_subjects(key TEXT PRIMARY KEY, system TEXT, value TEXT);
             """)
         insertReading = try database.prepare("INSERT INTO readings VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
         insertDose = try database.prepare("INSERT INTO doses VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
@@ -41,8 +45,12 @@ final class FHIRIndex {
             ON CONFLICT(id) DO UPDATE SET name=excluded.name, birthDate=excluded.birthDate, gender=excluded.gender,
             identifier=excluded.identifier RETURNING ord
             """)
-        insertPatientKey = try database.prepare("INSERT OR IGNORE INTO patient_keys VALUES (?,?)")
+        // A key two different Patients claim (a shared identifier, one full URL for two ids) belongs to
+        // neither: its ord becomes -1, and what refers to it is not given to either of them.
+        insertPatientKey = try database.prepare(
+            "INSERT INTO patient_keys VALUES (?,?) ON CONFLICT(key) DO UPDATE SET ord = -1 WHERE ord != excluded.ord")
         insertMedication = try database.prepare("INSERT OR REPLACE INTO medications VALUES (?,?)")
+        insertIdentifierSubject = try database.prepare("INSERT OR IGNORE INTO identifier_subjects VALUES (?,?,?)")
     }
 
     /// Notes a problem with the export as a whole (a file and line, and what was wrong).
@@ -64,12 +72,13 @@ final class FHIRIndex {
         case "Observation": try addObservation(resource, place: place)
         case "MedicationAdministration": try addDose(resource, place: place)
         case "Medication":
-            if let id = FHIRResource.string(resource, "id"), let name = FHIRResource.displayText(resource["code"]) {
+            guard let id = checkedID(resource, type: "Medication", place: place) else { return true }
+            if let id, let name = FHIRResource.displayText(resource["code"]) {
                 insertMedication.bind(1, "Medication/\(id)")
                 insertMedication.bind(2, name)
                 try insertMedication.run()
-                if let fullUrl, fullUrl.hasPrefix("urn:") {
-                    insertMedication.bind(1, fullUrl.lowercased())
+                if let fullUrl, let urn = FHIRReference.urn(fullUrl) {
+                    insertMedication.bind(1, urn)
                     insertMedication.bind(2, name)
                     try insertMedication.run()
                 }
@@ -97,6 +106,26 @@ final class FHIRIndex {
                 CREATE INDEX \(table)_patient ON \(table)_by_patient(pord, patient);
                 """)
         }
+        let ambiguous = try database.prepare(
+            "SELECT (SELECT count(DISTINCT ord) FROM readings_by_patient WHERE pord = -1) + (SELECT count(*) FROM doses_by_patient WHERE pord = -1)"
+        )
+        if try ambiguous.step(), let count = ambiguous.integer(0), count > 0 {
+            note(
+                "\(count) resource\(count == 1 ? "" : "s") refer to a Patient by an identifier or full URL that two Patients share, "
+                    + "and \(count == 1 ? "is" : "are") given to neither")
+        }
+    }
+
+    /// A resource's id: nil inside the optional when it has none (a Bundle entry may name it by its
+    /// full URL alone); nil (and a note naming `place`) when its id is not a FHIR id, for a resource
+    /// whose id could otherwise be taken for another's (`p\u{0}A` for `p`, `a/b` for `a`).
+    private func checkedID(_ resource: TreeValue, type: String, place: String) -> String?? {
+        guard let value = resource["id"] else { return .some(nil) }
+        guard case .string(let id) = value, FHIRReference.isID(id) else {
+            note("\(place): a \(type) whose id is not a FHIR id (1–64 of A–Z, a–z, 0–9, '-', '.') is skipped")
+            return nil
+        }
+        return .some(id)
     }
 
     private func beginIfNeeded() throws {
@@ -111,7 +140,8 @@ final class FHIRIndex {
     // MARK: Patient
 
     private func addPatient(_ resource: TreeValue, fullUrl: String?, place: String) throws {
-        guard let id = FHIRResource.string(resource, "id") else {
+        guard let checked = checkedID(resource, type: "Patient", place: place) else { return }
+        guard let id = checked else {
             note("\(place): a Patient without an id is skipped")
             return
         }
@@ -128,8 +158,8 @@ final class FHIRIndex {
         let ord = try upsertPatient.step() ? upsertPatient.integer(0) ?? 0 : 0
         upsertPatient.reset()
         var keys = ["Patient/\(id)"]
-        if let fullUrl, let key = FHIRResource.patientKey(fullUrl) { keys.append(key) }
-        keys += FHIRResource.identifierKeys(resource).map { "identifier:\($0)" }
+        if let fullUrl, let key = FHIRResource.patientKey(fullUrl: fullUrl, id: id) { keys.append(key) }
+        keys += Set(FHIRResource.identifierKeys(resource)).sorted().map { "identifier:\($0)" }
         for key in keys {
             insertPatientKey.bind(1, key)
             insertPatientKey.bind(2, ord)
@@ -167,7 +197,7 @@ final class FHIRIndex {
     static let reportedStatuses: Set<String> = ["final", "amended", "corrected"]
 
     private func addObservation(_ resource: TreeValue, place: String) throws {
-        guard let row = resourceRow(resource, type: "Observation", place: place) else { return }
+        guard let row = try resourceRow(resource, type: "Observation", place: place) else { return }
         let status = row.status
         // A final reading far from the period is not needed; corrections and withdrawals are kept
         // wherever they are, since they may replace a reading inside it.
@@ -228,16 +258,24 @@ final class FHIRIndex {
 
     /// The row a resource of `type` begins with, or nil (and a note naming `place`) when it has no
     /// status or no Patient subject.
-    private func resourceRow(_ resource: TreeValue, type: String, place: String) -> ResourceRow? {
-        let id = FHIRResource.string(resource, "id")
-        let shown = id.map { "\(type) \($0.prefix(64))" } ?? "\(type) (no id)"
+    private func resourceRow(_ resource: TreeValue, type: String, place: String) throws -> ResourceRow? {
+        guard let checked = checkedID(resource, type: type, place: place) else { return nil }
+        let id = checked
+        let shown = id.map { "\(type) \($0)" } ?? "\(type) (no id)"
         guard let status = FHIRResource.string(resource, "status") else {
             note("\(place): \(shown) has no status and is skipped")
             return nil
         }
-        guard let patient = FHIRResource.patientKey(resource["subject"]) else {
-            note("\(place): \(shown) has no Patient subject and is skipped")
+        let subject = FHIRResource.patientKey(resource["subject"])
+        guard let patient = subject.key else {
+            note("\(place): \(shown) has \(subject.problem ?? "no Patient subject") and is skipped")
             return nil
+        }
+        if let identifier = subject.identifier {
+            insertIdentifierSubject.bind(1, patient)
+            insertIdentifierSubject.bind(2, identifier.system)
+            insertIdentifierSubject.bind(3, identifier.value)
+            try insertIdentifierSubject.run()
         }
         let (time, timeText) = FHIRResource.effectiveTime(resource, clock: options.clock)
         let version = FHIRResource.version(resource, clock: options.clock)
@@ -346,7 +384,7 @@ final class FHIRIndex {
     // MARK: MedicationAdministration
 
     private func addDose(_ resource: TreeValue, place: String) throws {
-        guard let row = resourceRow(resource, type: "MedicationAdministration", place: place) else { return }
+        guard let row = try resourceRow(resource, type: "MedicationAdministration", place: place) else { return }
         if row.status != "entered-in-error", let time = row.time, !options.isNearPeriod(time) { return }
         var key: String?
         var name: String?
@@ -355,7 +393,7 @@ final class FHIRIndex {
             key = coding.map { "\($0.system ?? "")|\($0.code)" } ?? FHIRResource.string(concept, "text")
             name = FHIRResource.displayText(concept)
         } else if let reference = resource["medicationReference"] {
-            key = FHIRResource.string(reference, "reference").map(FHIRResource.medicationKey)
+            key = FHIRResource.string(reference, "reference").flatMap(FHIRResource.medicationKey)
             name = FHIRResource.string(reference, "display")
             key = key ?? name
         }

@@ -28,25 +28,45 @@ final class FHIRRecordBuilder {
     func forEachRecord(_ body: (TreeValue) throws -> Void) throws {
         let patients = try index.database.prepare("SELECT ord, id, name, birthDate, gender, identifier FROM patients ORDER BY ord")
         while try patients.step() {
+            let id = patients.text(1) ?? ""
             let patient: [(key: String, value: TreeValue)] = [
-                ("id", FHIRRecordBuilder.text(patients.text(1))), ("name", FHIRRecordBuilder.text(patients.text(2))),
+                ("id", .string(id)), ("name", FHIRRecordBuilder.text(patients.text(2))),
                 ("birthDate", FHIRRecordBuilder.text(patients.text(3))), ("gender", FHIRRecordBuilder.text(patients.text(4))),
                 ("identifier", FHIRRecordBuilder.text(patients.text(5))),
+                ("subject", .object([("reference", .string("Patient/\(id)"))])),
             ]
             if let record = try record(patient: patient, of: .known(patients.integer(0) ?? 0), warnings: []) { try body(record) }
         }
         let strangers = try index.database.prepare(
             """
-            SELECT patient FROM readings_by_patient WHERE pord IS NULL
-            UNION SELECT patient FROM doses_by_patient WHERE pord IS NULL ORDER BY 1
+            SELECT s.patient, i.system, i.value FROM (SELECT patient FROM readings_by_patient WHERE pord IS NULL
+              UNION SELECT patient FROM doses_by_patient WHERE pord IS NULL) s
+            LEFT JOIN identifier_subjects i ON i.key = s.patient ORDER BY 1
             """)
         while try strangers.step() {
             guard let key = strangers.text(0) else { continue }
-            let id = key.hasPrefix("Patient/") ? String(key.dropFirst(8)) : key
+            // A patient the export only refers to: by id, by a Bundle entry's URN, or by an identifier.
+            let id: String
+            let subject: TreeValue
+            let shown: String
+            if key.hasPrefix("Patient/") || key.hasPrefix("urn:") {
+                id = key.hasPrefix("Patient/") ? String(key.dropFirst(8)) : key
+                subject = .object([("reference", .string(key))])
+                shown = key
+            } else if let value = strangers.text(2) {
+                let system = strangers.text(1)
+                id = value
+                var identifier: [(key: String, value: TreeValue)] = [("value", .string(value))]
+                if let system { identifier.insert(("system", .string(system)), at: 0) }
+                subject = .object([("identifier", .object(identifier))])
+                shown = "with identifier \(system.map { "\($0)|" } ?? "")\(value)"
+            } else {
+                continue
+            }
             let patient: [(key: String, value: TreeValue)] = [
-                ("id", .string(id)), ("name", .null), ("birthDate", .null), ("gender", .null), ("identifier", .null),
+                ("id", .string(id)), ("name", .null), ("birthDate", .null), ("gender", .null), ("identifier", .null), ("subject", subject),
             ]
-            if let record = try record(patient: patient, of: .stranger(key), warnings: [("the Patient \(key) is not in the export", 1)]) {
+            if let record = try record(patient: patient, of: .stranger(key), warnings: [("the Patient \(shown) is not in the export", 1)]) {
                 try body(record)
             }
         }

@@ -29,43 +29,63 @@ enum FHIRResource {
         return codings.first { $0.display != nil }?.display ?? codings.first?.code
     }
 
-    /// `SYSTEM|VALUE` keys of a resource's `identifier` list.
+    /// The keys of a resource's `identifier` list, one per identifier with a value: its system and
+    /// value, the system's length first, so no two different identifiers have the same key
+    /// (`a|b` + `c` and `a` + `b|c` differ), with a backslash and a line end escaped (the keys
+    /// are stored one per line).
     static func identifierKeys(_ resource: TreeValue) -> [String] {
         array(resource, "identifier").compactMap { identifier in
             guard let value = string(identifier, "value") else { return nil }
-            return "\(string(identifier, "system") ?? "")|\(value)"
+            return identifierKey(system: string(identifier, "system"), value: value)
         }
     }
 
-    /// The key a reference to a Patient is matched by: `Patient/ID` for a relative or absolute URL
-    /// (a `_history` version dropped), the `urn:uuid:…` itself inside a Bundle, or `identifier:SYSTEM|VALUE`
-    /// for a logical reference by identifier. Nil when the reference names none of these.
-    static func patientKey(_ reference: TreeValue?) -> String? {
-        if let text = string(reference, "reference") { return patientKey(text) }
+    /// The key of one identifier (see `identifierKeys`).
+    static func identifierKey(system: String?, value: String) -> String {
+        let system = system ?? ""
+        let key = "\(system.utf8.count):\(system)|\(value)"
+        guard key.utf8.contains(where: { $0 == 0x5C || $0 == 0x0A }) else { return key }
+        return key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    /// The key a reference to a Patient is matched by, or why there is none: `Patient/ID` for a
+    /// relative or absolute reference (a `_history` version and the server's base dropped), the
+    /// `urn:uuid:…` or `urn:oid:…` itself inside a Bundle, or `identifier:…` for a logical reference
+    /// by identifier. A reference FHIR's grammar does not allow, or one to another type, has none.
+    static func patientKey(_ reference: TreeValue?) -> (key: String?, identifier: (system: String?, value: String)?, problem: String?) {
+        if case .string(let text)? = reference?["reference"] {
+            guard let parsed = FHIRReference(text) else { return (nil, nil, "a subject reference FHIR does not allow") }
+            switch parsed {
+            case .resource(type: "Patient", _), .urn: return (parsed.key, nil, nil)
+            case .resource: return (nil, nil, "no Patient subject")
+            }
+        }
         if let identifier = reference?["identifier"], let value = string(identifier, "value") {
-            return "identifier:\(string(identifier, "system") ?? "")|\(value)"
+            let system = string(identifier, "system")
+            return ("identifier:" + identifierKey(system: system, value: value), (system, value), nil)
         }
-        return nil
+        return (nil, nil, reference == nil ? "no subject" : "no Patient subject")
     }
 
-    /// The key of a reference's text (see `patientKey(_:)`).
-    static func patientKey(_ text: String) -> String? {
-        if text.hasPrefix("urn:uuid:") || text.hasPrefix("urn:oid:") { return text.lowercased() }
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard let index = parts.lastIndex(where: { $0 == "Patient" }), index + 1 < parts.count, !parts[index + 1].isEmpty else {
-            return nil
+    /// The key of a Bundle entry's `fullUrl` for the Patient `id` it holds: its URN, or `Patient/ID`
+    /// when it is a Patient's URL ending in that same id (any other full URL adds no key, so no
+    /// entry can claim another Patient's id).
+    static func patientKey(fullUrl: String, id: String?) -> String? {
+        switch FHIRReference(fullUrl) {
+        case .urn(let urn)?: return urn
+        case .resource(type: "Patient", id: let urlID)? where urlID == id: return "Patient/\(urlID)"
+        default: return nil
         }
-        return "Patient/\(parts[index + 1])"
     }
 
-    /// The key a Medication is referred to by, from a `medicationReference`.
-    static func medicationKey(_ text: String) -> String {
-        if text.hasPrefix("urn:") { return text.lowercased() }
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        if let index = parts.lastIndex(where: { $0 == "Medication" }), index + 1 < parts.count {
-            return "Medication/\(parts[index + 1])"
+    /// The key a Medication is referred to by, from a `medicationReference`: `Medication/ID` or the
+    /// URN for a reference FHIR allows, the text itself for a contained one (`#med1`), nil for any other.
+    static func medicationKey(_ text: String) -> String? {
+        if text.hasPrefix("#") { return FHIRReference.isID(text.dropFirst()) ? text : nil }
+        switch FHIRReference(text) {
+        case .resource(type: "Medication", _)?, .urn?: return FHIRReference(text)?.key
+        default: return nil
         }
-        return text
     }
 
     /// When a resource says it was taken: `effectiveDateTime`, `effectiveInstant`, or

@@ -18,12 +18,24 @@ final class SQLiteStatement {
 
     deinit { _ = sqlite.finalize(statement) }
 
-    /// Binds text, or NULL for nil.
+    /// Binds text, or NULL for nil: all of its bytes, a NUL among them (never cut at the first NUL,
+    /// which would make `p\u{0}A` and `p\u{0}B` the same key).
     func bind(_ index: Int32, _ text: String?) {
-        if let text {
-            _ = sqlite.bind_text(statement, index, text, -1, SQLiteStatement.transient)
-        } else {
+        guard var text else {
             _ = sqlite.bind_null(statement, index)
+            return
+        }
+        text.withUTF8 { bytes in
+            // A text's bytes are bounded by the document limit (64 MB), far below Int32.max.
+            let count = Int32(clamping: bytes.count)
+            guard let start = bytes.baseAddress else {
+                // Empty text: SQLite needs a pointer, not NULL (which would bind NULL).
+                var empty: CChar = 0
+                _ = sqlite.bind_text(statement, index, &empty, 0, SQLiteStatement.transient)
+                return
+            }
+            _ = sqlite.bind_text(
+                statement, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), count, SQLiteStatement.transient)
         }
     }
 
@@ -63,7 +75,9 @@ final class SQLiteStatement {
         guard sqlite.column_type(statement, index) != SQLITE_NULL, let pointer = sqlite.column_text(statement, index) else {
             return nil
         }
-        return String(cString: pointer)
+        // column_bytes after column_text: the length of the text as stored, NULs included.
+        let count = Int(max(sqlite.column_bytes(statement, index), 0))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
     /// Column `index` as an integer, or nil when it is NULL.
