@@ -14,7 +14,13 @@ package enum YAMLTree {
         // `.basic` resolves no scalar: `plain(_:)` types them. Yams' default resolver would
         // compile seven ICU regular expressions on first use (9 M instructions, a third of a
         // cold start's YAML cost), only for their answers to go unread.
-        guard let node = try Yams.compose(yaml: text, .basic) else { return .null }
+        let composed: Node?
+        do {
+            composed = try Yams.compose(yaml: text, .basic)
+        } catch let error as YamlError {
+            throw FolioError(path: "", "the input is not valid YAML: \(syntaxMessage(error))")
+        }
+        guard let node = composed else { return .null }
         // Without aliases a tree has fewer values than its text has bytes; aliases may repeat a little.
         let limit = min(InputLimits.treeValues, 16 * text.utf8.count + 10_000)
         var budget = limit
@@ -66,6 +72,42 @@ package enum YAMLTree {
             return .object(members)
         @unknown default:
             return .null
+        }
+    }
+
+    /// A YAML syntax error as one line: where it is (line and column) and what the parser expected,
+    /// never the source text around it. Yams' own description quotes the offending line, and a line
+    /// of a document may hold a secret (`protection: {userPassword: …}`): an error message reaches
+    /// standard error, logs and the service's problem documents.
+    static func syntaxMessage(_ error: YamlError) -> String {
+        func context(_ context: YamlError.Context?) -> String {
+            guard let context else { return "" }
+            return " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
+        }
+        switch error {
+        case .scanner(let found, let problem, let mark, _), .parser(let found, let problem, let mark, _),
+            .composer(let found, let problem, let mark, _):
+            return "line \(mark.line), column \(mark.column): \(problem)\(context(found))"
+        case .reader(let problem, let offset, _, let yaml):
+            guard let offset, offset >= 0 else { return problem }
+            // The line and column of the byte offset, counted without copying the text.
+            var line = 1
+            var column = 1
+            for (position, byte) in yaml.utf8.enumerated() {
+                if position >= offset { break }
+                if byte == 0x0A {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+            }
+            return "line \(line), column \(column): \(problem)"
+        case .writer(let problem), .emitter(let problem), .representer(let problem): return problem
+        case .memory: return "out of memory"
+        case .no: return "an unknown error"
+        case .dataCouldNotBeDecoded: return "the text is not UTF-8"
+        @unknown default: return "a syntax error"
         }
     }
 

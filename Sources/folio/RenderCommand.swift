@@ -82,12 +82,7 @@ struct RenderCommand: ParsableCommand {
 
     /// The first line of `path`, a regular file of at most 4 KB; never shown in an error.
     static func password(in path: String) throws -> String {
-        let data = try BoundedFile.read(path, limit: 4096, field: "--password-file", what: "password file", regularOnly: true)
-        let text = String(decoding: data, as: UTF8.self)
-        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
-        guard !password.isEmpty else { throw FolioError(path: "--password-file", "the file's first line (the password) is empty") }
-        return password
+        try SecretFile.read(path, option: "--password-file", what: "password file")
     }
 
     /// The options as plain values, what `folio render`'s fast path builds for the common forms.

@@ -112,11 +112,8 @@ struct ServeCommand: ParsableCommand {
             settings.gracePeriod = gracePeriod
             settings.insecureNoAuth = insecureNoAuth
             if let tokenFile {
-                let bytes = try BoundedFile.read(tokenFile, limit: 4096, field: "--token-file", what: "token file", regularOnly: true)
-                guard let text = String(validatingUTF8Bytes: bytes) else {
-                    throw FolioError(path: "--token-file", "the token file is not UTF-8 text")
-                }
-                settings.token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                settings.token = try SecretFile.read(tokenFile, option: "--token-file", what: "token file")
+                    .trimmingCharacters(in: .whitespaces)
             }
             settings.assets = try assets.map { try AssetFolder(path: $0) }
             settings.templates = try templates.map { try TemplateLibrary(directory: $0) } ?? TemplateLibrary()
