@@ -88,6 +88,12 @@ public struct HTMLRenderer {
     /// A document already validated and with its files read, as `output` with its stylesheet.
     package func renderWithStyle(_ prepared: PreparedDocument, as output: Output) throws -> Rendered {
         let document = prepared.document
+        if document.protection != nil {
+            // Whoever protected the document meant its content to be read with the password only.
+            throw FolioError(
+                path: "protection",
+                "a protected document is written as PDF only: HTML cannot be encrypted and would show its content to anyone")
+        }
         var renderer = self
         renderer.theme = prepared.theme
         return try renderer.write(document, prepared: prepared, as: output)
@@ -122,6 +128,7 @@ public struct HTMLRenderer {
     /// (`--template: line 3, column 9: a section is not closed …`). Callers check a shell with it
     /// when they read one, before any document is rendered.
     package static func parsePageTemplate(_ text: String) throws -> MustacheTemplate {
+        try checkSectionNesting(text)
         do {
             return try MustacheTemplate(string: text)
         } catch let error as MustacheTemplate.ParserError {
@@ -139,6 +146,70 @@ public struct HTMLRenderer {
                 path: "--template", "line \(error.context.lineNumber), column \(error.context.columnNumber): \(what)")
         } catch {
             throw FolioError(path: "--template", "the page template is not valid Mustache")
+        }
+    }
+
+    /// The deepest a page shell's sections may nest (a shell needs two or three levels).
+    package static let pageTemplateNesting = 32
+
+    /// Refuses, before the Mustache parser sees it, a shell whose sections nest deeper than
+    /// `pageTemplateNesting`: the parser (and the template it makes, and its rendering and release)
+    /// recurses once per level, so 4,000 nested `{{#a}}` overflowed the stack. Every section tag
+    /// (`{{#`, `{{^`, `{{$`, `{{<`) opens a level and every `{{/` closes one, comments (`{{! … }}`)
+    /// skipped as the parser skips them; so the count is never below the parser's depth. A
+    /// set-delimiter tag (`{{=<% %>=}}`) would let sections hide from the count, and is refused.
+    package static func checkSectionNesting(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let open = UInt8(ascii: "{")
+        let close = UInt8(ascii: "}")
+        var depth = 0
+        var line = 1
+        var lineStart = 0
+        var index = 0
+        func position(_ at: Int) -> String {
+            let column = String(decoding: bytes[lineStart..<at], as: UTF8.self).unicodeScalars.count + 1
+            return "line \(line), column \(column)"
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                line += 1
+                lineStart = index + 1
+                index += 1
+                continue
+            }
+            guard byte == open, index + 2 < bytes.count, bytes[index + 1] == open else {
+                index += 1
+                continue
+            }
+            switch bytes[index + 2] {
+            case UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "<"):
+                depth += 1
+                guard depth <= pageTemplateNesting else {
+                    throw FolioError(
+                        path: "--template", "\(position(index)): sections are nested more than \(pageTemplateNesting) levels deep")
+                }
+            case UInt8(ascii: "/"):
+                depth = max(depth - 1, 0)
+            case UInt8(ascii: "="):
+                throw FolioError(path: "--template", "\(position(index)): set-delimiter tags are not supported in a page shell")
+            case UInt8(ascii: "!"):
+                // A comment ends at the first }}: nothing inside it is a tag.
+                var end = index + 3
+                while end + 1 < bytes.count, !(bytes[end] == close && bytes[end + 1] == close) {
+                    if bytes[end] == 0x0A {
+                        line += 1
+                        lineStart = end + 1
+                    }
+                    end += 1
+                }
+                index = end
+                continue
+            default:
+                break
+            }
+            // One byte on, not two: "{{{#" holds "{{#" at its second byte, counted too.
+            index += 1
         }
     }
 

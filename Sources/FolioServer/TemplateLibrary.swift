@@ -25,7 +25,9 @@ public struct TemplateLibrary: Sendable {
     }
 
     /// Every `.yaml`, `.yml` and `.json` file directly in `directory` whose name is a template name
-    /// (letters, digits, `-`, `_`, `.`, starting with a letter or digit).
+    /// (letters, digits, `-`, `_`, `.`, starting with a letter or digit), but a theme: a file with
+    /// no `elements` that reads as a theme (`Templates/theme.yaml` beside the templates) is not a
+    /// template, which would answer every request 400.
     public init(directory: String) throws {
         let names: [String]
         do {
@@ -48,12 +50,20 @@ public struct TemplateLibrary: Sendable {
                 path, limit: InputLimits.documentBytes, field: "--templates", what: "template", regularOnly: true)
             do {
                 let format = DocumentDecoder.Format(fileName: file)
+                if TemplateLibrary.isTheme(data, format: format) { continue }
                 templates[name] = try DocumentTemplate(data: data, format: format)
                 sources[name] = (data, format)
             } catch let error as FolioError {
                 throw FolioError(path: "--templates \(file)" + (error.path.isEmpty ? "" : " \(error.path)"), error.message)
             }
         }
+    }
+
+    /// Whether a file's `data` is a theme rather than a document template: a mapping without
+    /// `elements` whose keys are all a theme's.
+    static func isTheme(_ data: Data, format: DocumentDecoder.Format) -> Bool {
+        guard let tree = try? DocumentDecoder.tree(data, format: format), tree["elements"] == nil else { return false }
+        return (try? DocumentDecoder.decode(ThemeSpec.self, from: tree)) != nil
     }
 
     /// Whether `name` can name a template: 1…100 of `A-Z a-z 0-9 - _ .`, starting with a letter or digit.
