@@ -56,3 +56,46 @@ void folio_byte_sink_clear(folio_byte_sink *sink) {
 }
 
 void folio_return_free_memory(void) { malloc_trim(0); }
+
+/* GLib's diagnostics as one line each, handed to `folio_glib_sink` instead of standard error. */
+static void (*folio_glib_sink)(const char *text, size_t length, int out_of_memory);
+
+static void folio_glib_forward(const char *domain, const char *message) {
+    char line[512];
+    size_t used = 0;
+    const char *parts[] = {domain != NULL ? domain : "GLib", ": ", message != NULL ? message : ""};
+    for (size_t part = 0; part < 3; part++) {
+        for (const char *c = parts[part]; *c != '\0' && used < sizeof line; c++) {
+            /* One line: a line break or control character becomes a space. */
+            line[used++] = ((unsigned char)*c < 0x20 || *c == 0x7F) ? ' ' : *c;
+        }
+    }
+    int out_of_memory = message != NULL && strstr(message, "failed to allocate") != NULL;
+    if (folio_glib_sink != NULL) folio_glib_sink(line, used, out_of_memory);
+}
+
+static void folio_glib_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)level;
+    (void)data;
+    folio_glib_forward(domain, message);
+}
+
+static GLogWriterOutput folio_glib_write(GLogLevelFlags level, const GLogField *fields, gsize count, gpointer data) {
+    (void)level;
+    (void)data;
+    const char *domain = NULL;
+    const char *message = NULL;
+    for (gsize index = 0; index < count; index++) {
+        if (fields[index].length >= 0) continue; /* not a string */
+        if (strcmp(fields[index].key, "GLIB_DOMAIN") == 0) domain = fields[index].value;
+        if (strcmp(fields[index].key, "MESSAGE") == 0) message = fields[index].value;
+    }
+    folio_glib_forward(domain, message);
+    return G_LOG_WRITER_HANDLED;
+}
+
+void folio_glib_messages_capture(void (*sink)(const char *text, size_t length, int out_of_memory)) {
+    folio_glib_sink = sink;
+    g_log_set_default_handler(folio_glib_log, NULL);
+    g_log_set_writer_func(folio_glib_write, NULL, NULL);
+}

@@ -18,7 +18,12 @@
 typedef struct {
     uint32_t stop;
     uint32_t length;
-    char activity[4096 - 8];
+    /* Set by a worker that is dying because its memory ran out (folio_worker_memory_watch_install). */
+    uint32_t out_of_memory;
+    /* The length of `message`: the last diagnostic a library of the worker wrote (GLib's). */
+    uint32_t message_length;
+    char message[512];
+    char activity[4096 - 16 - 512];
 } folio_page;
 
 static folio_page own_page;
@@ -65,6 +70,70 @@ size_t folio_activity_read(const void *page, char *out, size_t capacity) {
     if (length > capacity) length = capacity;
     memcpy(out, shared->activity, length);
     return length;
+}
+
+int folio_out_of_memory(const void *page) {
+    return __atomic_load_n(&((const folio_page *)page)->out_of_memory, __ATOMIC_ACQUIRE) != 0;
+}
+
+size_t folio_message_read(const void *page, char *out, size_t capacity) {
+    const folio_page *shared = (const folio_page *)page;
+    size_t length = __atomic_load_n(&shared->message_length, __ATOMIC_ACQUIRE);
+    if (length > sizeof(shared->message)) length = sizeof(shared->message);
+    if (length > capacity) length = capacity;
+    memcpy(out, shared->message, length);
+    return length;
+}
+
+void folio_worker_message(const char *text, size_t length, int out_of_memory) {
+    if (length > sizeof(current_page->message)) length = sizeof(current_page->message);
+    memcpy(current_page->message, text, length);
+    __atomic_store_n(&current_page->message_length, (uint32_t)length, __ATOMIC_RELEASE);
+    if (out_of_memory) __atomic_store_n(&current_page->out_of_memory, 1, __ATOMIC_RELEASE);
+}
+
+/* The address-space limit the watch compares against, and how near it counts as reached: an
+   allocation that failed asked for more than was left, usually far less than this slack. */
+static uint64_t memory_limit;
+static const uint64_t memory_slack = 48u << 20;
+
+/* The process's address-space size, from /proc/self/statm's first field (pages): open, read and
+   close only, which are async-signal-safe. 0 when unknown. */
+static uint64_t address_space_bytes(void) {
+    int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char text[64];
+    ssize_t count = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (count <= 0) return 0;
+    uint64_t pages = 0;
+    for (ssize_t index = 0; index < count && text[index] >= '0' && text[index] <= '9'; index++) {
+        pages = pages * 10 + (uint64_t)(text[index] - '0');
+    }
+    long size = sysconf(_SC_PAGESIZE);
+    return pages * (uint64_t)(size > 0 ? size : 4096);
+}
+
+static void memory_watch_handler(int number) {
+    if (memory_limit > 0 && address_space_bytes() + memory_slack >= memory_limit) {
+        __atomic_store_n(&current_page->out_of_memory, 1, __ATOMIC_RELEASE);
+    }
+    /* Die by the same signal, so the supervisor sees how (SA_RESETHAND restored the default). */
+    raise(number);
+}
+
+void folio_worker_memory_watch_install(uint64_t limit) {
+    memory_limit = limit;
+    static char stack[64 * 1024];
+    stack_t alternate = {.ss_sp = stack, .ss_size = sizeof stack, .ss_flags = 0};
+    sigaltstack(&alternate, NULL);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = memory_watch_handler;
+    action.sa_flags = SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+    for (size_t index = 0; index < sizeof signals / sizeof signals[0]; index++) sigaction(signals[index], &action, NULL);
 }
 
 void folio_stop_request_set(void *page, uint32_t value) {
@@ -220,4 +289,7 @@ void folio_interrupt_exit_install(const char *message) {
     sigemptyset(&action.sa_mask);
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
+    /* A closed terminal (or a service manager's reload) ends the run like an interrupt: status 130,
+       the temporary file removed, never 129 with a half-written file. */
+    sigaction(SIGHUP, &action, NULL);
 }

@@ -171,9 +171,11 @@ public enum DocumentDecoder {
 }
 
 extension String {
-    /// The text of `data` if it is valid UTF-8 without NUL characters, else nil.
+    /// The text of `data` if it is valid UTF-8 without NUL characters, else nil; a byte order mark
+    /// at its start is not part of the text.
     package init?(validatingUTF8Bytes data: Data) {
-        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else { return nil }
+        let bytes = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else { return nil }
         self = text
     }
 }

@@ -57,7 +57,7 @@ struct HTMLBodyWriter {
         // The header's texts in their places; HTML has no pages, so a text with a page number is left
         // out. Texts are cut as in the PDF (InputLimits.runningTextScalars).
         let header = (document.header ?? .none).cutToRunningLength().line
-        let values = document.runningValues(nil, date: document.runningDate(strings: strings))
+        let values = document.runningValues(nil, date: document.runningDate(strings: strings, date: prepared.date))
         let places = RunningLine.Slot.allCases.compactMap { slot -> (RunningLine.Slot, String)? in
             guard let text = header[slot], !text.isEmpty,
                 text.placeholderNames.allSatisfy({ !RunningLine.pagePlaceholders.contains($0) })

@@ -10,6 +10,8 @@ package struct PreparedDocument: Sendable {
     package let document: Document
     /// The base theme with the document's `theme` settings and logo applied.
     package let theme: Theme
+    /// The document's date in this render (`DocumentDate`): its PDF metadata and `{date}`.
+    package let date: Date
     /// Every image block's image, by the block's path (`elements[3]`, `elements[2].items[1]`).
     private let images: [String: ImageData]
     /// Every svg block's sanitised picture, by the block's path.
@@ -19,6 +21,7 @@ package struct PreparedDocument: Sendable {
     /// Errors name the field (`elements[3].path: …`, `theme.logo: …`).
     package init(_ document: Document, base: Theme, assets: AssetAccess) throws {
         try document.validate()
+        date = try DocumentDate.resolve(document.metadata)
         let theme = try base.applying(document.theme, assets: assets, field: "theme")
         var preparation = Preparation(
             assets: assets,

@@ -47,7 +47,8 @@ package final class DocumentLayout {
         let numbering = DocumentLayout.numbering(of: pages)
         self.numbering = numbering
         let decorations = try PageDecorations(
-            document: document, strings: strings, theme: prepared.theme, text: shaper, content: content, pageSize: pageSize)
+            document: document, date: prepared.date, strings: strings, theme: prepared.theme, text: shaper, content: content,
+            pageSize: pageSize)
         self.decorations = decorations
         decorationWarnings = numbering.last.map { decorations.warnings(lastPage: $0) } ?? []
         report = DocumentLayout.report(

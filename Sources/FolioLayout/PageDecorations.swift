@@ -47,7 +47,9 @@ struct PageDecorations {
     /// Room between two places of a line.
     private static let placeGap = 8.0
 
-    init(document: Document, strings: BuiltInStrings, theme: Theme, text: TextShaper, content: Rect, pageSize: Size) throws {
+    init(
+        document: Document, date: Date, strings: BuiltInStrings, theme: Theme, text: TextShaper, content: Rect, pageSize: Size
+    ) throws {
         self.document = document
         self.strings = strings
         self.theme = theme
@@ -64,7 +66,7 @@ struct PageDecorations {
         self.footer = footer
         for slot in headerCut { layouts.cut.insert("header.\(slot.rawValue)") }
         for slot in footerCut { layouts.cut.insert("footer.\(slot.rawValue)") }
-        date = document.runningDate(strings: strings)
+        self.date = document.runningDate(strings: strings, date: date)
         func labels(_ line: RunningLine, _ path: String) throws -> [RunningLine.Slot: Drawing] {
             try line.barcodes.reduce(into: [:]) { labels, entry in
                 labels[entry.key] = try BarcodeSymbol(entry.value, path: "\(path).\(entry.key.rawValue).barcode")

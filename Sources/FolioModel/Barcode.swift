@@ -88,6 +88,17 @@ public struct Barcode: BlockContent, BlockConvertible {
         guard data.utf8.count <= Barcode.maximumDataBytes else {
             throw FolioError(path: "\(path).data", "a barcode may hold at most \(Barcode.maximumDataBytes) bytes")
         }
+        if symbology == .ean13 {
+            // zint's EAN symbology draws 1–5 digits as an EAN-5 add-on and 6–8 as an EAN-8: an EAN-13 is
+            // 12 digits (zint adds the check digit) or 13 (the last is the check digit, which zint checks).
+            let digits = data.utf8.allSatisfy { (0x30...0x39).contains($0) }
+            guard digits, data.utf8.count == 12 || data.utf8.count == 13 else {
+                throw FolioError(
+                    path: "\(path).data",
+                    "the data cannot be encoded in an EAN-13 barcode: it holds 12 digits, or 13 with the check digit (found \(data.count) characters)"
+                )
+            }
+        }
         if let width { try width.validate(path: "\(path).width", allowZero: false) }
     }
 

@@ -105,9 +105,9 @@ public struct Document: Sendable, Hashable, Codable {
         return values
     }
 
-    /// `{date}` of the header and footer: the creation date (else today) in the document's
+    /// `{date}` of the header and footer: the render's `date` (`DocumentDate`) in the document's
     /// language, in UTC; computed only when a line uses it.
-    package func runningDate(strings builtIn: BuiltInStrings) -> String {
+    package func runningDate(strings builtIn: BuiltInStrings, date: Date) -> String {
         let lines = [header, footerLine(strings: builtIn)].compactMap { $0 }
         guard lines.contains(where: { line in RunningLine.Slot.allCases.contains { line[$0]?.contains("{date}") == true } }) else {
             return ""
@@ -117,6 +117,6 @@ public struct Document: Sendable, Hashable, Codable {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateStyle = .medium
         formatter.timeStyle = .none
-        return formatter.string(from: metadata.creationDate ?? Date())
+        return formatter.string(from: date)
     }
 }

@@ -1,7 +1,8 @@
 /// Password protection of a document's PDF: AES-256 (the PDF 2.0 security handler, revision 6),
 /// the only encryption Folio writes. The user password opens the file; the owner password lifts
 /// the restrictions `allow` leaves. Text extraction for assistive technology is always allowed
-/// (PDF/UA needs it), whatever `allow` says. HTML output is not encrypted.
+/// (PDF/UA needs it), whatever `allow` says. HTML cannot be encrypted, so a protected document is
+/// refused as HTML (an error naming `protection`) rather than written in the clear.
 ///
 /// The passwords never appear in an error, a log line, a manifest or a layout report: this
 /// type's description hides them.

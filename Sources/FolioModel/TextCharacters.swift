@@ -33,36 +33,93 @@ extension Unicode.Scalar {
 extension String {
     /// This text as the outputs may carry it: line breaks written as newlines (`\r\n` and a lone
     /// `\r` become `\n`), every other character that is not `isAllowedInText` replaced by U+FFFD,
-    /// and combining marks beyond `longestClusterExtension` in a row left out. The same string,
-    /// not a copy, when there is nothing to change (the usual case).
+    /// combining marks beyond `longestClusterExtension` in a row left out, and every
+    /// bidirectional embedding, override or isolate the text opens closed at its end
+    /// (`BidiControls`), so no text can turn around what is written after it (a name ending in
+    /// U+202E would otherwise reverse the rest of its line). The same string, not a copy, when
+    /// there is nothing to change (the usual case).
     package var replacingDisallowedCharacters: String {
         var extensionRun = 0
+        var bidi = BidiControls()
         let needsChange = unicodeScalars.contains { scalar in
             guard scalar.isAllowedInText else { return true }
             guard scalar.value >= 0x300 else {
                 extensionRun = 0
                 return false
             }
+            bidi.read(scalar)
             extensionRun = scalar.extendsCluster ? extensionRun + 1 : 0
             return extensionRun > Unicode.Scalar.longestClusterExtension
         }
-        guard needsChange else { return self }
+        guard needsChange || bidi.isOpen else { return self }
         var scalars = String.UnicodeScalarView()
         var previousWasReturn = false
         extensionRun = 0
+        bidi = BidiControls()
         for scalar in unicodeScalars {
             defer { previousWasReturn = scalar == "\r" }
             extensionRun = scalar.extendsCluster ? extensionRun + 1 : 0
-            if scalar == "\r" {
-                scalars.append("\n")
-            } else if scalar == "\n" {
-                if !previousWasReturn { scalars.append(scalar) }
+            if scalar == "\r" || scalar == "\n" {
+                // A line break ends a paragraph, and with it every embedding (UAX #9, P1).
+                scalars.append(contentsOf: bidi.closing)
+                bidi = BidiControls()
+                if scalar == "\r" || !previousWasReturn { scalars.append("\n") }
             } else if extensionRun <= Unicode.Scalar.longestClusterExtension {
+                bidi.read(scalar)
                 scalars.append(scalar.isAllowedInText ? scalar : "\u{FFFD}")
             }
         }
+        scalars.append(contentsOf: bidi.closing)
         return String(scalars)
     }
+
+    /// This text as a value set into other text (a template's placeholder): between FSI (U+2068)
+    /// and PDI (U+2069) when it holds a bidirectional control, so its direction neither reaches
+    /// nor takes from the words around it; the same string when it holds none.
+    package var isolatingBidirectionalControls: String {
+        guard unicodeScalars.contains(where: { BidiControls.isControl($0) }) else { return self }
+        return "\u{2068}" + self + "\u{2069}"
+    }
+}
+
+/// The bidirectional embeddings, overrides and isolates a text has opened and not closed (UAX #9):
+/// what must be written after it so that it changes nothing beyond its end.
+package struct BidiControls {
+    private var open: [Unicode.Scalar] = []
+
+    /// Nothing open.
+    package init() {}
+
+    /// Whether `scalar` opens or closes an embedding, override or isolate.
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
+    /// Whether anything is open.
+    package var isOpen: Bool { !open.isEmpty }
+
+    /// Notes what `scalar` opens or closes.
+    package mutating func read(_ scalar: Unicode.Scalar) {
+        switch scalar.value {
+        case 0x202A, 0x202B, 0x202D, 0x202E:
+            // LRE, RLE, LRO, RLO: closed by PDF (U+202C). UAX #9 allows 125 levels; beyond, they are ignored.
+            if open.count < 125 { open.append("\u{202C}") }
+        case 0x2066, 0x2067, 0x2068:
+            // LRI, RLI, FSI: closed by PDI (U+2069).
+            if open.count < 125 { open.append("\u{2069}") }
+        case 0x202C:
+            // PDF closes the last embedding or override, not an isolate.
+            if open.last == "\u{202C}" { open.removeLast() }
+        case 0x2069:
+            // PDI closes the last isolate and everything opened inside it.
+            if let isolate = open.lastIndex(of: "\u{2069}") { open.removeSubrange(isolate...) }
+        default:
+            break
+        }
+    }
+
+    /// The characters that close what is open, innermost first.
+    package var closing: [Unicode.Scalar] { open.reversed() }
 }
 
 extension Unicode.Scalar {

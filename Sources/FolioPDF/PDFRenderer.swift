@@ -86,7 +86,7 @@ public struct PDFRenderer {
         let text = PangoTextEngine.forCurrentThread(rightToLeft: document.builtInStrings.isRightToLeft)
         let images = ImageSurfaceCache()
         let layout = try DocumentLayout(prepared, shaper: text, pictures: images)
-        let finisher = try PDFFinisher(document: document, date: PDFRenderer.creationDate(document.metadata), signer: signer)
+        let finisher = try PDFFinisher(document: document, date: prepared.date, signer: signer)
         let navigation = Navigation(pageHeight: layout.pageSize.height)
         let partSize = max(pagesPerPart, 1)
         // A long document's parts are finished on a second thread while the next one is drawn.
@@ -96,7 +96,8 @@ public struct PDFRenderer {
         while first < layout.pageCount {
             let pages = first..<min(first + partSize, layout.pageCount)
             // Cairo's surface (with the part's structure tree) is gone before the part is finished.
-            let part = try drawPart(pages, of: layout, document: document, text: text, images: images, navigation: navigation)
+            let part = try drawPart(
+                pages, of: layout, document: document, date: prepared.date, text: text, images: images, navigation: navigation)
             try RenderDeadline.check(at: "finishing the PDF")
             try pipeline.submit(part.pdf, structure: part.structure, last: part.end == layout.pageCount)
             first = part.end
@@ -110,7 +111,7 @@ public struct PDFRenderer {
     /// that brings Cairo's output to `bytesPerPart`, and finishes the surface: Cairo's PDF of those
     /// pages, what the canvas recorded for the finishing step, and the page after the last drawn.
     private func drawPart(
-        _ pages: Range<Int>, of layout: DocumentLayout, document: Document, text: PangoTextEngine, images: ImageSurfaceCache,
+        _ pages: Range<Int>, of layout: DocumentLayout, document: Document, date: Date, text: PangoTextEngine, images: ImageSurfaceCache,
         navigation: Navigation
     ) throws -> (pdf: Data, structure: StructureRecord, end: Int) {
         let sink = PDFSink()
@@ -122,7 +123,7 @@ public struct PDFRenderer {
             throw NativeLibraryError(.cairo, operation: "creating the PDF surface", status: nil, reason: "no surface")
         }
         let surface = pdfSurface.pointer
-        setMetadata(document, on: surface)
+        setMetadata(document, date: date, on: surface)
         try CairoStatus.require(cairo_surface_status(pdfSurface.pointer), while: "creating the PDF surface")
         guard let context = CairoContext(surface: pdfSurface) else {
             throw NativeLibraryError(.cairo, operation: "creating a drawing context", status: nil, reason: "no context")
@@ -158,7 +159,7 @@ public struct PDFRenderer {
         return (sink.takeData(), structure, end)
     }
 
-    private func setMetadata(_ document: Document, on surface: OpaquePointer) {
+    private func setMetadata(_ document: Document, date: Date, on surface: OpaquePointer) {
         let meta = document.metadata
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, document.displayTitle(strings: document.builtInStrings))
         if let author = meta.author { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, author) }
@@ -167,21 +168,9 @@ public struct PDFRenderer {
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_KEYWORDS, meta.keywords.joined(separator: ", "))
         }
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Folio")
-        let date = PDFRenderer.creationDate(meta)
         let stamp = ISODate.dateTime(date.timeIntervalSince1970)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, stamp)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, stamp)
-    }
-
-    /// The document's date, else `SOURCE_DATE_EPOCH`, else now. The variable is read with
-    /// `getenv`: `ProcessInfo.environment` copies the whole environment into a dictionary, 0.4 M
-    /// instructions a call, twice a document.
-    static func creationDate(_ meta: Metadata) -> Date {
-        if let date = meta.creationDate { return date }
-        if let epoch = getenv("SOURCE_DATE_EPOCH").map({ String(cString: $0) }), let seconds = Double(epoch), seconds.isFinite {
-            return Date(timeIntervalSince1970: seconds)
-        }
-        return Date()
     }
 }
 

@@ -65,7 +65,7 @@ public enum FolioServer {
                 .init(service: app),
                 .init(service: ShutdownNotice(service: service, logger: logger)),
             ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
+            gracefulShutdownSignals: [.sigterm, .sigint, .sighup],
             logger: logger)
         configuration.maximumGracefulShutdownDuration = Duration.milliseconds(Int64((settings.gracePeriod * 1000).clampedInt()))
         configuration.maximumCancellationDuration = Duration.seconds(5)

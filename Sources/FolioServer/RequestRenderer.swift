@@ -58,7 +58,12 @@ final class RequestRenderer {
             if worker.isDead { replace(after: nil) }
             return try RenderedBody(answer: answer)
         case .failure(let failure):
-            if worker.isDead { replace(after: failure) }
+            if worker.isDead {
+                // What a library of the worker said last (GLib's diagnostics go here, not to standard error).
+                let message = worker.libraryMessage
+                if !message.isEmpty { logger.warning("render worker diagnostic", metadata: ["message": .string(message)]) }
+                replace(after: failure)
+            }
             switch failure {
             case .timedOut: throw RenderDeadline.Expired()
             case .abandoned: throw CancellationError()

@@ -155,7 +155,7 @@ struct BatchCommand: ParsableCommand {
                 options.documentReferences = try documentType.map { try FHIRDocumentReference.DocumentType(parsing: $0) } ?? .summary
             }
             let runner = try BatchRunner(options: options)
-            let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            let signals = [SIGINT, SIGTERM, SIGHUP].map { number -> DispatchSourceSignal in
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler { runner.cancel() }

@@ -57,4 +57,11 @@ void folio_start_reading_font_configuration(void);
 /// it is loading, waits for it, and makes its font map this thread's default
 /// (`pango_cairo_font_map_set_default`); other threads, and later calls, get their thread's default.
 PangoFontMap *folio_font_map_for_this_thread(void);
+
+/* Sends GLib's diagnostics (g_warning, g_critical, g_error: GLib's, Pango's, Cairo's through them)
+   to `sink` as one line each ("Pango: …", controls turned into spaces), instead of to standard
+   error; `out_of_memory` is 1 for GLib's "failed to allocate" before it aborts. For a render worker,
+   whose supervisor reports its failures; call once per process (GLib allows one writer). */
+void folio_glib_messages_capture(void (*sink)(const char *text, size_t length, int out_of_memory));
+
 #endif

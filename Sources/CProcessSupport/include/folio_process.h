@@ -34,6 +34,23 @@ void folio_activity_write(void *page, const void *text, size_t length);
 /* Copies the activity recorded in `page` into `out` (at most `capacity` bytes); returns its length. */
 size_t folio_activity_read(const void *page, char *out, size_t capacity);
 
+/* Whether the worker using `page` died because its memory ran out: its memory watch found the
+   address space at its limit, or a library said an allocation failed (folio_worker_message). */
+int folio_out_of_memory(const void *page);
+
+/* Copies the last library diagnostic recorded in `page` into `out` (at most `capacity` bytes);
+   returns its length. */
+size_t folio_message_read(const void *page, char *out, size_t capacity);
+
+/* Records a library's diagnostic (GLib's) in this process's page instead of writing it to standard
+   error; `out_of_memory` also marks the process as dying of an allocation that failed. */
+void folio_worker_message(const char *text, size_t length, int out_of_memory);
+
+/* Makes a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP) first check whether the
+   address space has reached `limit` bytes (RLIMIT_AS), and if so mark the page as out of memory;
+   the process then dies by the same signal. Runs on its own stack. */
+void folio_worker_memory_watch_install(uint64_t limit);
+
 /* Asks the process using `page` to stop its current render (1), or clears the request (0). */
 void folio_stop_request_set(void *page, uint32_t value);
 

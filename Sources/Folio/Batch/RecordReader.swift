@@ -70,6 +70,12 @@ package final class RecordReader {
             format = first == UInt8(ascii: "[") ? .jsonArray : first == UInt8(ascii: "{") || first == nil ? .jsonLines : .csv
         }
         if format == .csv {
+            if let line = try CSVQuoteCheck.unclosedQuoteLine(path: path) {
+                throw FolioError(
+                    path: "",
+                    "\(path): line \(line): a quoted field is never closed (its \" opens it and the file ends), so no record after it could be read"
+                )
+            }
             guard let stream = InputStream(fileAtPath: path) else { throw FolioError(path: "", "cannot read data file \(path) as CSV") }
             do {
                 csv = try CSVReader(stream: stream, hasHeaderRow: true)

@@ -42,15 +42,16 @@ struct TemplateText: Sendable {
         isLonePlaceholder = expressions.count == 1 && literals.allSatisfy { $0.allSatisfy(\.isWhitespace) }
     }
 
-    /// The text with every placeholder replaced by its value in `scope`, escaped for `kind`; a lone
-    /// placeholder's value as it is.
+    /// The text with every placeholder replaced by its value in `scope`, escaped for `kind` (and
+    /// between FSI and PDI when it holds bidirectional controls); a lone placeholder's value as it is.
     func evaluate(in scope: TemplateScope, path: String, kind: DocumentTemplate.TextKind) throws -> TreeValue {
         if isLonePlaceholder {
             return kind.literal(try expressions[0].evaluate(in: scope, templatePath: path))
         }
         var out = literals[0]
         for (expression, literal) in zip(expressions, literals.dropFirst()) {
-            out += kind.literal(try expression.evaluate(in: scope, templatePath: path).text)
+            // A value between words is isolated from them: its bidirectional controls turn nothing around it.
+            out += kind.literal(try expression.evaluate(in: scope, templatePath: path).text.isolatingBidirectionalControls)
             out += literal
         }
         return .string(out)

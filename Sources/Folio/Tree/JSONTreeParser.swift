@@ -48,9 +48,11 @@ package struct JSONTreeParser {
     }
 
     /// Parses JSON bytes into a tree, keeping key order (and of the value, what `projection` keeps);
-    /// errors say where, the same whatever is kept.
+    /// errors say where, the same whatever is kept. A UTF-8 byte order mark before the value is
+    /// passed over (RFC 8259, 8.1: a parser may ignore one; Windows tools write it).
     package static func parse(_ bytes: [UInt8], keeping projection: JSONProjection = .whole) throws -> TreeValue {
         var parser = JSONTreeParser(bytes: bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
         let reading: Reading
         switch projection {

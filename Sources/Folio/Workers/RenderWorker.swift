@@ -1,4 +1,5 @@
 import CProcessSupport
+import FolioPango
 import Foundation
 
 /// A kind of work a render worker does: a batch's documents, or a service's requests.
@@ -23,6 +24,7 @@ package enum RenderWorker {
         // or a service manager's SIGTERM to the whole group must not end a render half-way.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
+        signal(SIGHUP, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
         let memoryLimit = arguments.dropFirst(2).first.flatMap { UInt64($0) } ?? 0
         if folio_limit_memory(memoryLimit) != 0 {
@@ -30,6 +32,13 @@ package enum RenderWorker {
         }
         folio_keep_freed_memory()
         if let page = folio_shared_page_map(4) { folio_activity_use_page(page) }
+        // A worker that runs out of memory says so in the page (its supervisor then reports "the record
+        // needs more than N MB", not a signal), and GLib's diagnostics go to the page, not to the
+        // supervisor's standard error.
+        folio_worker_memory_watch_install(memoryLimit)
+        GLibMessages.capture { text, length, outOfMemory in
+            if let text { folio_worker_message(text, length, outOfMemory) }
+        }
         startLoadingFonts()
         let channel = WorkerChannel(fd: 3)
         guard let setup = try? channel.receive() else { exit(0) }

@@ -3,8 +3,11 @@ import Foundation
 
 /// Why a worker gave no answer for a document.
 package enum WorkerFailure: Error, CustomStringConvertible {
-    /// The worker died by a signal (a crash in a C library, or its memory limit) while doing `activity`.
+    /// The worker died by a signal (a crash in a C library) while doing `activity`.
     case crashed(signal: Int32, activity: String)
+    /// The worker died because the `work` (record, document) needed more than its memory limit of
+    /// `megabytes` while doing `activity`.
+    case outOfMemory(work: String, megabytes: UInt64, activity: String)
     /// The worker exited by itself (it cannot start, or it found its channel broken).
     case exited(status: Int32, activity: String)
     /// The document took longer than the time limit and the worker was stopped.
@@ -20,6 +23,8 @@ package enum WorkerFailure: Error, CustomStringConvertible {
         switch self {
         case .crashed(let signal, let activity):
             return "the renderer crashed (signal \(signal), \(RenderWorkerProcess.signalName(signal)))\(during(activity))"
+        case .outOfMemory(let work, let megabytes, let activity):
+            return "the \(work) needs more than \(megabytes) MB of memory (--memory-limit)\(during(activity))"
         case .exited(let status, let activity):
             return "the renderer stopped unexpectedly (exit status \(status))\(during(activity))"
         case .timedOut(let seconds, let activity):
@@ -45,6 +50,7 @@ package final class RenderWorkerProcess {
     package static let startTimeLimit = 60.0
 
     package let pid: pid_t
+    private let settings: WorkerSettings
     private let channel: WorkerChannel
     private let page: UnsafeMutableRawPointer
     private var exited = false
@@ -81,6 +87,7 @@ package final class RenderWorkerProcess {
         }
         self.pid = pid
         self.page = page
+        self.settings = settings
         channel = WorkerChannel(fd: sockets[0])
         do {
             try channel.send(setup)
@@ -162,8 +169,21 @@ package final class RenderWorkerProcess {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         exited = true
-        if status & 0x7F != 0 && status & 0x7F != 0x7F { return .crashed(signal: status & 0x7F, activity: activity) }
+        if status & 0x7F != 0 && status & 0x7F != 0x7F {
+            if settings.memoryLimit > 0, folio_out_of_memory(page) != 0 {
+                return .outOfMemory(work: settings.workName, megabytes: settings.memoryLimit >> 20, activity: activity)
+            }
+            return .crashed(signal: status & 0x7F, activity: activity)
+        }
         return .exited(status: (status >> 8) & 0xFF, activity: activity)
+    }
+
+    /// The last diagnostic a library of the worker gave (GLib's), for the log: never written to
+    /// standard error as it came.
+    package var libraryMessage: String {
+        var bytes = [UInt8](repeating: 0, count: 512)
+        let count = bytes.withUnsafeMutableBytes { folio_message_read(page, $0.baseAddress, $0.count) }
+        return String(decoding: bytes[0..<count], as: UTF8.self).escapingInvisibleControls
     }
 
     /// What the worker said it was doing last.

@@ -13,6 +13,9 @@ public struct WorkerSettings: Sendable {
     public var memoryLimit: UInt64
     /// Seconds one document may take; a worker still drawing a second after it is stopped and replaced.
     public var timeLimit: Double
+    /// What one piece of work is called in failures ("the record needs more than 512 MB"): a batch's
+    /// record, a service's document.
+    package var workName = "document"
 
     /// Workers running `executable`, each with `memoryLimit` bytes and `timeLimit` seconds per document.
     public init(executable: URL, memoryLimit: UInt64 = WorkerSettings.defaultMemoryLimit, timeLimit: Double = 120) {
