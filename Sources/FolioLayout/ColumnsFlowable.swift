@@ -13,6 +13,8 @@ final class ColumnsFlowable: Flowable {
 
     var height: Double { (columns.map(\.flowable.height).max() ?? 0) * scale }
 
+    var retainedBytes: Int { columns.reduce(512) { $0 + $1.flowable.retainedBytes } }
+
     func scaled(toFit available: Double) -> Flowable? {
         let natural = columns.map(\.flowable.height).max() ?? 0
         guard natural > 0, available > 20 else { return nil }

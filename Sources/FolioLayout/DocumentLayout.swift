@@ -4,9 +4,15 @@ import FolioModel
 
 /// A document laid out into pages: its blocks made into flowables at the text column's width,
 /// paginated in one linear pass, and each page's frame — header and footer (composed once the
-/// page count is known) and the flowables placed on it — recorded when asked, so a long
-/// document holds one page's drawing at a time. The PDF replays the frames; the layout report
-/// says where every block went and what rules bent.
+/// page count is known) and the flowables placed on it — recorded when asked. The PDF replays
+/// the frames; the layout report says where every block went and what rules bent.
+///
+/// Memory does not grow with the document's length beyond a constant: pages are paginated one
+/// at a time, each page's starting point kept (`Paginator.Checkpoint`). A document whose blocks
+/// hold more than `keptBytes` keeps none of its pages' contents: each page is paginated again
+/// from its checkpoint when it is drawn, its blocks laid out again as needed (`ItemSource`), and
+/// shaped text is bounded by the builder's `TextResidency`. A shorter document keeps its pages
+/// and is laid out once.
 package final class DocumentLayout {
     /// The document laid out.
     package let document: Document
@@ -14,18 +20,35 @@ package final class DocumentLayout {
     package let pageSize: Size
     /// The text column on every page.
     package let content: Rect
-    private var pages: [PageContent]
+    /// Each page's contents, while the document keeps them (nil once it no longer does).
+    private var keptPages: [[Placement]]?
+    /// Where each page begins, for filling it again (nil entries once drawn).
+    private var checkpoints: [Paginator.Checkpoint?]
+    /// The section of each page (-1 before any section).
+    private let pageSections: [Int]
     private let numbering: [PageNumbering]
     private let sections: [Section]
     private let decorations: PageDecorations
     private let builder: FlowableBuilder
-    private let decorationWarnings: [LayoutReport.Warning]
-    private let pageWarnings: [Paginator.Warning]
+    private let items: ItemSource
+    private let paginator: Paginator
+
+    /// About how many bytes of laid-out blocks (`Flowable.retainedBytes`) a document keeps its
+    /// pages for: a weekly summary's are a few hundred kilobytes, a 100,000-row table's one
+    /// megabyte; beyond (some 700 pages of paragraphs), pages are filled again.
+    package static let keptBytes = 8 << 20
+    /// How often (in pages) a long document's pagination calls `compact`.
+    static let compactingPages = 256
 
     /// Lays out `prepared` with `shaper`; `pictures` says what of its images and SVG pictures the
     /// backend can draw. Throws the first block that cannot be laid out, naming it, or
     /// `RenderDeadline.Expired`.
-    package init(_ prepared: PreparedDocument, shaper: TextShaper, pictures: PictureSupport) throws {
+    /// `compact` is called now and then while a long document is paginated (every `compactingPages`
+    /// pages once it keeps no pages): a chance to give the heap's freed memory back to the system.
+    package init(
+        _ prepared: PreparedDocument, shaper: TextShaper, pictures: PictureSupport, keptBytes: Int = DocumentLayout.keptBytes,
+        compact: () -> Void = {}
+    ) throws {
         let document = prepared.document
         self.document = document
         let (pageWidth, pageHeight) = document.page.pageSize
@@ -38,30 +61,61 @@ package final class DocumentLayout {
         let strings = document.builtInStrings
         builder = FlowableBuilder(
             text: shaper, theme: prepared.theme, strings: strings, width: content.width, prepared: prepared, pictures: pictures)
-        let items = try builder.items(for: document)
-        (pages, pageWarnings) = Paginator(pageHeight: content.height).paginate(items)
-        sections = document.elements.compactMap { block -> Section? in
+        items = ItemSource(document: document, builder: builder)
+        paginator = Paginator(pageHeight: content.height)
+
+        // One pass: each page filled from where the last ended, what went where noted for the report.
+        var kept: [[Placement]]? = []
+        var checkpoints: [Paginator.Checkpoint?] = []
+        var sections: [Int] = []
+        var report = LayoutReportCollector()
+        var start: Paginator.Checkpoint? = Paginator.Checkpoint()
+        while let checkpoint = start {
+            let number = checkpoints.count + 1
+            let (page, next) = try paginator.fillPage(number, from: checkpoint, item: items.item(at:)) { report.note($0) }
+            if next == nil, page.placements.isEmpty, number > 1 { break }
+            checkpoints.append(checkpoint)
+            sections.append(page.section)
+            report.note(page, number: number)
+            if kept != nil, items.laidOutBytes > keptBytes {
+                // A long document: from now on no page's contents are kept, only where each begins.
+                kept = nil
+                items.keepsEverything = false
+            }
+            kept?.append(page.placements)
+            if let next { items.letGo(before: next.index) }
+            if kept == nil, number % DocumentLayout.compactingPages == 0 { compact() }
+            start = next
+        }
+        keptPages = kept
+        self.checkpoints = checkpoints
+        pageSections = sections
+        self.sections = document.elements.compactMap { block -> Section? in
             if case .section(let section) = block { return section }
             return nil
         }
-        let numbering = DocumentLayout.numbering(of: pages)
+        let numbering = DocumentLayout.numbering(ofSections: sections)
         self.numbering = numbering
         let decorations = try PageDecorations(
             document: document, date: prepared.date, strings: strings, theme: prepared.theme, text: shaper, content: content,
             pageSize: pageSize)
         self.decorations = decorations
-        decorationWarnings = numbering.last.map { decorations.warnings(lastPage: $0) } ?? []
-        report = DocumentLayout.report(
-            pages: pages, sources: builder.sources, warnings: decorationWarnings + builder.warnings, pageWarnings: pageWarnings)
+        let decorationWarnings = numbering.last.map { decorations.warnings(lastPage: $0) } ?? []
+        self.report = report.report(sources: builder.sources, pages: checkpoints.count, warnings: decorationWarnings + builder.warnings)
     }
 
+    /// Estimated bytes of shaped text the document holds now (at most about its residency's budget).
+    package var shapedTextKept: Int { builder.residency.kept }
+    /// How many blocks' flowables the document holds now, apart from those its kept pages hold.
+    package var blocksKept: Int { items.blocksKept }
+
     /// The number of pages.
-    package var pageCount: Int { pages.count }
+    package var pageCount: Int { pageSections.count }
 
     /// The label of page `index` (from 0) in viewers' page boxes, `LABEL-1`, for a labelled section's pages.
     package func pageLabel(ofPage index: Int) -> String? {
-        let page = pages[index]
-        guard page.section >= 0, let label = sections[page.section].label else { return nil }
+        let section = pageSections[index]
+        guard section >= 0, let label = sections[section].label else { return nil }
         return "\(label)-\(numbering[index].page)"
     }
 
@@ -70,11 +124,20 @@ package final class DocumentLayout {
     package func frame(ofPage index: Int) throws -> PageFrame {
         let recorder = FrameRecorder()
         decorations.draw(on: recorder, numbering: numbering[index])
-        for placement in pages[index].placements {
+        for placement in try placements(ofPage: index) {
             try RenderDeadline.check(at: "drawing \(builder.sources[placement.source].path) on page \(index + 1)")
             placement.flowable.draw(on: recorder, at: Point(content.x, content.y + placement.y))
         }
         return recorder.frame
+    }
+
+    /// What page `index` holds: as kept, or filled again from its checkpoint (the same way: the same
+    /// blocks laid out the same way give the same page).
+    private func placements(ofPage index: Int) throws -> [Placement] {
+        if let keptPages { return keptPages[index] }
+        guard let checkpoint = checkpoints[index] else { return [] }
+        items.letGo(before: checkpoint.index)
+        return try paginator.fillPage(index + 1, from: checkpoint, item: items.item(at:), warn: { _ in }).page.placements
     }
 
     /// Where every block went (its pages, a table's rows on each) and what rules bent.
@@ -84,39 +147,21 @@ package final class DocumentLayout {
     /// chart drawings, images and text layouts that holds) is let go, so that a long document
     /// holds the pages still to draw, fewer as drawing goes on.
     package func discardPage(_ index: Int) {
-        guard pages.indices.contains(index) else { return }
-        pages[index].placements = []
+        guard checkpoints.indices.contains(index) else { return }
+        keptPages?[index] = []
+        checkpoints[index] = nil
     }
 
-    private static func report(
-        pages: [PageContent], sources: [FlowableBuilder.Source], warnings: [LayoutReport.Warning], pageWarnings: [Paginator.Warning]
-    ) -> LayoutReport {
-        var blocks = sources.map { LayoutReport.Block(path: $0.path, type: $0.type, pages: []) }
-        for (index, page) in pages.enumerated() {
-            for placement in page.placements {
-                if blocks[placement.source].pages.last != index + 1 { blocks[placement.source].pages.append(index + 1) }
-                if let table = placement.flowable as? TableFlowable, !table.range.isEmpty {
-                    if blocks[placement.source].rows == nil { blocks[placement.source].rows = [] }
-                    blocks[placement.source].rows?.append([table.range.lowerBound, table.range.upperBound - 1])
-                }
-            }
-        }
-        let paginatorWarnings = pageWarnings.map {
-            LayoutReport.Warning(kind: $0.kind, path: sources[$0.source].path, page: $0.page, message: $0.message)
-        }
-        return LayoutReport(pages: pages.count, blocks: blocks.filter { !$0.pages.isEmpty }, warnings: warnings + paginatorWarnings)
-    }
-
-    /// Section-relative and document page numbers of every page.
-    static func numbering(of pages: [PageContent]) -> [PageNumbering] {
+    /// Section-relative and document page numbers of every page, from each page's section.
+    static func numbering(ofSections sections: [Int]) -> [PageNumbering] {
         var counts: [Int: Int] = [:]
-        for page in pages { counts[page.section, default: 0] += 1 }
+        for section in sections { counts[section, default: 0] += 1 }
         var seen: [Int: Int] = [:]
-        return pages.enumerated().map { index, page in
-            seen[page.section, default: 0] += 1
+        return sections.enumerated().map { index, section in
+            seen[section, default: 0] += 1
             return PageNumbering(
-                page: seen[page.section] ?? 1, pages: counts[page.section] ?? 1,
-                documentPage: index + 1, documentPages: pages.count)
+                page: seen[section] ?? 1, pages: counts[section] ?? 1,
+                documentPage: index + 1, documentPages: sections.count)
         }
     }
 }

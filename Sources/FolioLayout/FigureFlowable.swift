@@ -31,6 +31,11 @@ final class FigureFlowable: Flowable {
 
     private static let gap = 4.0
 
+    var retainedBytes: Int {
+        if case .drawing(let drawing) = content { return 2048 + 96 * drawing.commands.count }
+        return 2048
+    }
+
     init(
         content: Content, title: ShapedText?, caption: ShapedText?, frameWidth: Double, scale: Double = 1,
         textColor: Color, captionColor: Color, alternative: String?

@@ -20,6 +20,9 @@ protocol Flowable: AnyObject {
     /// A copy shrunk to `height`, for pictures and charts larger than a page.
     func scaled(toFit height: Double) -> Flowable?
     func draw(on canvas: PageCanvas, at origin: Point)
+    /// About how many bytes the flowable holds (its lines, rows, drawing commands; not shaped text,
+    /// which `TextResidency` bounds): what a document keeps by keeping it.
+    var retainedBytes: Int { get }
 }
 
 extension Flowable {
@@ -30,6 +33,7 @@ extension Flowable {
     func split(available: Double) -> (head: Flowable, tail: Flowable)? { nil }
     func forceSplit(available: Double) -> (head: Flowable, tail: Flowable)? { nil }
     func scaled(toFit height: Double) -> Flowable? { nil }
+    var retainedBytes: Int { 1024 }
 }
 
 /// An explicit page break.

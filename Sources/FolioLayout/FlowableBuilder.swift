@@ -22,6 +22,8 @@ final class FlowableBuilder {
     /// What the backend can draw of pictures: a corrupt image is an error here, at layout.
     let pictures: PictureSupport
     private(set) var sources: [Source] = []
+    /// How much shaped text the document keeps at once (its paragraphs, headings and messages).
+    let residency: TextResidency
     private(set) var warnings: [LayoutReport.Warning] = []
     /// Whether a section has begun: subtitles are then one level below it.
     var inSection = false
@@ -31,7 +33,11 @@ final class FlowableBuilder {
     /// so that a document's first heading is H1 whatever it starts with.
     var belowTopHeading: Bool { hasTitle || inSection }
 
-    init(text: TextShaper, theme: Theme, strings: BuiltInStrings, width: Double, prepared: PreparedDocument, pictures: PictureSupport) {
+    init(
+        text: TextShaper, theme: Theme, strings: BuiltInStrings, width: Double, prepared: PreparedDocument, pictures: PictureSupport,
+        residency: TextResidency = TextResidency()
+    ) {
+        self.residency = residency
         self.text = text
         self.theme = theme
         self.strings = strings
@@ -40,42 +46,50 @@ final class FlowableBuilder {
         self.pictures = pictures
     }
 
+    /// Every item of `document`, laid out at once (`ItemSource` lays a long document out as it is paginated).
     func items(for document: Document) throws -> [Paginator.Item] {
+        let source = ItemSource(document: document, builder: self)
         var items: [Paginator.Item] = []
-        func add(_ flowable: Flowable, path: String, type: String) {
-            if sources.last?.path != path { sources.append(Source(path: path, type: type)) }
-            items.append(Paginator.Item(flowable: flowable, source: sources.count - 1))
-        }
-        if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            hasTitle = true
-            add(
-                heading(document.title, size: theme.titleSize, role: .title, level: 0, anchor: nil, path: "title"), path: "title",
-                type: "title")
-        }
-        for (index, block) in document.elements.enumerated() {
-            let path = "elements[\(index)]"
-            try RenderDeadline.check(at: "laying out \(path)")
-            for flowable in try flowables(for: block, path: path) { add(flowable, path: path, type: block.typeName) }
-        }
+        while let item = try source.item(at: items.count) { items.append(item) }
         return items
     }
+
+    /// The flowables of the document's title, at its width, as its first block.
+    func titleFlowables(_ title: String) throws -> [Flowable] {
+        [try heading(title, size: theme.titleSize, role: .title, level: 0, anchor: nil, path: "title")]
+    }
+
+    /// Makes room for `count` sources at once (a long document's list is not copied as it grows).
+    func reserveSources(_ count: Int) { sources.reserveCapacity(count) }
+
+    /// Notes the block at `path` as the source of the flowables it laid out; its index in `sources`.
+    func addSource(path: String, type: String) -> Int {
+        sources.append(Source(path: path, type: type))
+        return sources.count - 1
+    }
+
+    /// While true, what a block's layout notes (warnings) is not kept: the block is being laid out
+    /// again, the same way, for a page drawn after its first layout was let go.
+    var isLayingOutAgain = false
 
     /// `alt` trimmed, or nil (decoration, reported as a layout warning) when it is empty.
     func textAlternative(_ alt: String, of what: String, path: String) -> String? {
         let alternative = alt.trimmingCharacters(in: .whitespacesAndNewlines)
         guard alternative.isEmpty else { return alternative }
-        warnings.append(
+        warn(
             LayoutReport.Warning(
                 kind: .missingAlt, path: "\(path).alt",
                 message: "the \(what) has no text alternative, so it is treated as decoration"))
         return nil
     }
 
-    func checkGlyphs(_ layout: ShapedText, _ string: String, path: String) {
+    /// Warns when `layout` holds characters no font can draw; `string` (its text) is asked for then only.
+    func checkGlyphs(_ layout: ShapedText, _ text: @autoclosure () -> String, path: String) {
         let missing = layout.unknownGlyphCount
         guard missing > 0 else { return }
+        let string = text()
         let sample = string.count > 60 ? String(string.prefix(57)) + "…" : string
-        warnings.append(
+        warn(
             LayoutReport.Warning(
                 kind: .missingGlyphs, path: path,
                 message: "\(missing) character\(missing == 1 ? "" : "s") no installed font can draw, in \"\(sample)\""))
@@ -84,12 +98,15 @@ final class FlowableBuilder {
     func heading(
         _ string: String, size: Double, role: TextFlowable.Role, level: Int, anchor: String?, path: String,
         spaceBefore: Double = 0
-    ) -> TextFlowable {
-        let layout = text.paragraph([TextRun(string)], font: theme.font(size, bold: true), width: width, lineSpacing: 1.1)
-        checkGlyphs(layout, string, path: path)
+    ) throws -> TextFlowable {
+        // One layout (never cut into pieces), kept as the document's residency allows.
+        let block = try TextBlock(
+            [TextRun(string)], engine: text, font: theme.font(size, bold: true), width: width, alignment: .left, linkColor: nil,
+            lineSpacing: 1.1, chunked: false, residency: residency)
+        for piece in block.pieces { checkGlyphs(piece, string, path: path) }
         return TextFlowable(
-            layout: layout, text: string, color: theme.text, spaceBefore: spaceBefore, keepWithNext: true,
-            role: role, outlineLevel: level, anchor: anchor)
+            block: block, color: theme.text, spaceBefore: spaceBefore, keepWithNext: true,
+            role: role, outlineLevel: level, outlineText: string, anchor: anchor)
     }
 
     func body(
@@ -107,9 +124,8 @@ final class FlowableBuilder {
     func textBlock(_ runs: [TextRun], width: Double, path: String, alignment: Paragraph.Alignment = .left) throws -> TextBlock {
         let block = try TextBlock(
             runs, engine: text, font: theme.font(theme.bodySize), width: width, alignment: alignment,
-            linkColor: theme.accent)
-        let plain = runs.map(\.text).joined()
-        for piece in block.pieces { checkGlyphs(piece, plain, path: path) }
+            linkColor: theme.accent, residency: residency)
+        for piece in block.pieces { checkGlyphs(piece, runs.map(\.text).joined(), path: path) }
         return block
     }
 
@@ -120,7 +136,9 @@ final class FlowableBuilder {
     }
 
     /// Notes what rule bent, for the layout report.
-    func warn(_ warning: LayoutReport.Warning) { warnings.append(warning) }
+    func warn(_ warning: LayoutReport.Warning) {
+        if !isLayingOutAgain { warnings.append(warning) }
+    }
 
     /// A figure's caption, small and italic, at the builder's width.
     func caption(_ string: String?) -> ShapedText? {

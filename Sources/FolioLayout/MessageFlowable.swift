@@ -16,7 +16,9 @@ final class MessageFlowable: Flowable {
     let showsTitle: Bool
     /// The body lines this part shows.
     let bodyRange: Range<Int>
-    private let bodyLines: [Rect]
+    private let bodyLines: [LineSpan]
+
+    var retainedBytes: Int { 1024 + 64 * bodyLines.count }
 
     static let padding = 10.0
     static let bar = 4.0
@@ -50,11 +52,11 @@ final class MessageFlowable: Flowable {
 
     private var titleHeight: Double { showsTitle ? title.metrics.height : 0 }
     private var bodyGap: Double { showsTitle && !bodyRange.isEmpty ? 4 : 0 }
-    private var bodyTop: Double { bodyRange.isEmpty ? 0 : bodyLines[bodyRange.lowerBound].y }
+    private var bodyTop: Double { bodyRange.isEmpty ? 0 : bodyLines[bodyRange.lowerBound].top }
 
     /// Height of body lines `bodyRange.lowerBound..<end`.
     private func bodyHeight(to end: Int) -> Double {
-        end > bodyRange.lowerBound ? bodyLines[end - 1].maxY - bodyTop : 0
+        end > bodyRange.lowerBound ? bodyLines[end - 1].bottom - bodyTop : 0
     }
 
     var height: Double {

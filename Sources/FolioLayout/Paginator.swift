@@ -17,6 +17,10 @@ struct PageContent {
 /// Fills pages with flowables in one linear pass: place if it fits, else split
 /// and carry the rest, else move to a fresh page, else shrink to fit; sections
 /// and page breaks start new pages. Rules it had to bend become warnings.
+///
+/// It fills one page at a time from where that page begins (a `Checkpoint`), so a page can be
+/// filled again, the same way, from its checkpoint alone: a long document keeps its pages'
+/// checkpoints, not their contents, and lays each page out again when it is drawn.
 struct Paginator {
     let pageHeight: Double
 
@@ -33,98 +37,127 @@ struct Paginator {
         let message: String
     }
 
-    func paginate(_ items: [Item]) -> (pages: [PageContent], warnings: [Warning]) {
-        var pages = [PageContent(section: -1)]
-        var warnings: [Warning] = []
-        var y = 0.0
+    /// Where a page begins: the next item to place, the rest of an item split at the end of the
+    /// page before, a heading waiting to be kept with what follows it, and the sections so far.
+    struct Checkpoint {
+        /// The next item (from the item list) to place once `carried` is placed.
         var index = 0
+        /// The rest of an item the page before split, or an item it had no room for.
         var carried: Item?
-        var sectionCount = -1
+        /// A keep-with-next block placed last, and its page.
         var pendingKeep: (source: Int, page: Int)?
+        /// Sections met so far, less one.
+        var sectionCount = -1
+        /// The section the page belongs to.
+        var section = -1
+    }
 
-        func newPage() {
-            pages.append(PageContent(section: pages[pages.count - 1].section))
-            y = 0
+    /// Page `number` (from 1) filled from `start`, and where the next page begins (nil when the
+    /// items end on this page); `item(i)` gives item `i` (nil past the last), `warn` the rules bent.
+    func fillPage(
+        _ number: Int, from start: Checkpoint, item: (Int) throws -> Item?, warn: (Warning) -> Void
+    ) rethrows -> (page: PageContent, next: Checkpoint?) {
+        var state = start
+        var page = PageContent(section: start.section)
+        var y = 0.0
+
+        /// The page ends here; the next begins in the same section (or a new one the caller sets).
+        func nextPage(carrying carried: Item? = nil) -> Checkpoint {
+            var next = state
+            next.carried = carried
+            next.section = page.section
+            return next
         }
         func place(_ item: Item, at top: Double) {
-            if let keep = pendingKeep, keep.source != item.source {
-                if keep.page != pages.count {
-                    warnings.append(
+            if let keep = state.pendingKeep, keep.source != item.source {
+                if keep.page != number {
+                    warn(
                         Warning(
                             kind: .keepBroken, source: keep.source, page: keep.page,
                             message: "the heading could not stay with the block after it"))
                 }
-                pendingKeep = nil
+                state.pendingKeep = nil
             }
-            pages[pages.count - 1].placements.append(Placement(flowable: item.flowable, y: top, source: item.source))
-            if item.flowable.keepWithNext { pendingKeep = (item.source, pages.count) }
+            page.placements.append(Placement(flowable: item.flowable, y: top, source: item.source))
+            if item.flowable.keepWithNext { state.pendingKeep = (item.source, number) }
         }
 
-        while let item = carried ?? (index < items.count ? items[index] : nil) {
-            if carried == nil { index += 1 }
-            carried = nil
-            let next = item.flowable
-            let isEmptyPage = pages[pages.count - 1].placements.isEmpty
-            if next is SectionFlowable {
-                sectionCount += 1
+        while let next = try state.carried ?? item(state.index) {
+            if state.carried == nil { state.index += 1 }
+            state.carried = nil
+            let flowable = next.flowable
+            let isEmptyPage = page.placements.isEmpty
+            if flowable is SectionFlowable {
+                state.sectionCount += 1
                 // The first section shares the first page with the document title.
-                let onlyTitle = pages.count == 1 && pages[0].placements.allSatisfy { $0.source == 0 }
-                if !isEmptyPage && !onlyTitle { newPage() }
-                pages[pages.count - 1].section = sectionCount
+                let onlyTitle = number == 1 && page.placements.allSatisfy { $0.source == 0 }
+                if !isEmptyPage && !onlyTitle {
+                    var following = nextPage()
+                    following.section = state.sectionCount
+                    return (page, following)
+                }
+                page.section = state.sectionCount
                 continue
             }
-            if next.isPageBreak {
-                if !isEmptyPage { newPage() }
+            if flowable.isPageBreak {
+                if !isEmptyPage { return (page, nextPage()) }
                 continue
             }
-            let gap = y > 0 ? next.spaceBefore : 0
+            let gap = y > 0 ? flowable.spaceBefore : 0
             let remaining = pageHeight - y - gap
             // Keep-with-next: this block and the start of the following one go together.
-            if next.keepWithNext, y > 0, index < items.count, !items[index].flowable.isPageBreak {
-                let following = items[index].flowable
-                let needed = next.height + following.spaceBefore + min(following.minimumHeadHeight, pageHeight / 3)
-                if needed > remaining {
-                    newPage()
-                    carried = item
-                    continue
-                }
+            if flowable.keepWithNext, y > 0, let following = try item(state.index), !following.flowable.isPageBreak {
+                let needed =
+                    flowable.height + following.flowable.spaceBefore + min(following.flowable.minimumHeadHeight, pageHeight / 3)
+                if needed > remaining { return (page, nextPage(carrying: next)) }
             }
-            if next.height <= remaining {
-                place(item, at: y + gap)
-                y += gap + next.height
-            } else if let (head, tail) = next.split(available: remaining) {
-                place(Item(flowable: head, source: item.source), at: y + gap)
-                newPage()
-                carried = Item(flowable: tail, source: item.source)
+            if flowable.height <= remaining {
+                place(next, at: y + gap)
+                y += gap + flowable.height
+            } else if let (head, tail) = flowable.split(available: remaining) {
+                place(Item(flowable: head, source: next.source), at: y + gap)
+                return (page, nextPage(carrying: Item(flowable: tail, source: next.source)))
             } else if y > 0 {
-                newPage()
-                carried = item
-            } else if let (head, tail) = next.forceSplit(available: pageHeight) {
-                warnings.append(
+                return (page, nextPage(carrying: next))
+            } else if let (head, tail) = flowable.forceSplit(available: pageHeight) {
+                warn(
                     Warning(
-                        kind: .rowSplit, source: item.source, page: pages.count,
+                        kind: .rowSplit, source: next.source, page: number,
                         message: "a table row taller than a page was split inside its cells"))
-                place(Item(flowable: head, source: item.source), at: 0)
-                newPage()
-                carried = Item(flowable: tail, source: item.source)
-            } else if let shrunk = next.scaled(toFit: pageHeight) {
-                let percent = (shrunk.height / next.height * 100).clampedInt()
-                warnings.append(
+                place(Item(flowable: head, source: next.source), at: 0)
+                return (page, nextPage(carrying: Item(flowable: tail, source: next.source)))
+            } else if let shrunk = flowable.scaled(toFit: pageHeight) {
+                let percent = (shrunk.height / flowable.height * 100).clampedInt()
+                warn(
                     Warning(
-                        kind: .scaledToFit, source: item.source, page: pages.count,
+                        kind: .scaledToFit, source: next.source, page: number,
                         message: "taller than a page: shrunk to \(percent)%"))
-                place(Item(flowable: shrunk, source: item.source), at: 0)
+                place(Item(flowable: shrunk, source: next.source), at: 0)
                 y = shrunk.height
             } else {
-                warnings.append(
+                warn(
                     Warning(
-                        kind: .overflow, source: item.source, page: pages.count,
+                        kind: .overflow, source: next.source, page: number,
                         message: "taller than a page and cannot split or shrink: cut at the page bottom"))
-                place(item, at: 0)
+                place(next, at: 0)
                 y = pageHeight
             }
         }
-        if pages.count > 1, pages[pages.count - 1].placements.isEmpty { pages.removeLast() }
+        return (page, nil)
+    }
+
+    /// Every page of `items`, filled one after another (a page left empty at the end is no page).
+    func paginate(_ items: [Item]) -> (pages: [PageContent], warnings: [Warning]) {
+        var pages: [PageContent] = []
+        var warnings: [Warning] = []
+        var start: Checkpoint? = Checkpoint()
+        while let checkpoint = start {
+            let (page, next) = fillPage(
+                pages.count + 1, from: checkpoint, item: { $0 < items.count ? items[$0] : nil }, warn: { warnings.append($0) })
+            if next == nil, page.placements.isEmpty, !pages.isEmpty { break }
+            pages.append(page)
+            start = next
+        }
         return (pages, warnings)
     }
 }

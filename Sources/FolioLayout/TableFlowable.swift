@@ -48,6 +48,8 @@ final class TableFlowable: Flowable {
 
     var height: Double { fixedHeight + rowsHeight }
 
+    var retainedBytes: Int { 4096 + 8 * layout.rowOffsets.count }
+
     var minimumHeadHeight: Double { fixedHeight + (range.isEmpty ? 0 : rowHeight(range.lowerBound)) }
 
     func split(available: Double) -> (head: Flowable, tail: Flowable)? {

@@ -20,7 +20,7 @@ final class TextFlowable: Flowable {
 
     let block: TextBlock
     let color: Color
-    let lines: [Rect]
+    let lines: [LineSpan]
     let range: Range<Int>
     let spaceBefore: Double
     let keepWithNext: Bool
@@ -29,11 +29,13 @@ final class TextFlowable: Flowable {
     let outlineLevel: Int?
     /// Destination name for internal links.
     let anchor: String?
-    private let plainText: String
+    /// A heading's words, for its bookmark (nil for other text: a paragraph's words are not copied).
+    private let outlineText: String?
 
+    /// `outlineText`: a heading's words, for its bookmark at `outlineLevel`.
     init(
-        block: TextBlock, text: String, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
-        role: Role = .paragraph, outlineLevel: Int? = nil, anchor: String? = nil
+        block: TextBlock, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
+        role: Role = .paragraph, outlineLevel: Int? = nil, outlineText: String? = nil, anchor: String? = nil
     ) {
         self.block = block
         self.color = color
@@ -44,17 +46,7 @@ final class TextFlowable: Flowable {
         self.role = role
         self.outlineLevel = outlineLevel
         self.anchor = anchor
-        self.plainText = text
-    }
-
-    /// Text of one layout, such as a heading.
-    convenience init(
-        layout: ShapedText, text: String, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
-        role: Role = .paragraph, outlineLevel: Int? = nil, anchor: String? = nil
-    ) {
-        self.init(
-            block: TextBlock(layout), text: text, color: color, spaceBefore: spaceBefore, keepWithNext: keepWithNext,
-            role: role, outlineLevel: outlineLevel, anchor: anchor)
+        self.outlineText = outlineLevel == nil ? nil : outlineText
     }
 
     private init(_ other: TextFlowable, range: Range<Int>) {
@@ -67,13 +59,15 @@ final class TextFlowable: Flowable {
         role = other.role
         outlineLevel = other.outlineLevel
         anchor = other.anchor
-        plainText = other.plainText
+        outlineText = other.outlineText
     }
 
-    private var top: Double { range.isEmpty ? 0 : lines[range.lowerBound].y }
-    private func bottom(_ end: Int) -> Double { end > range.lowerBound ? lines[end - 1].maxY : top }
+    private var top: Double { range.isEmpty ? 0 : lines[range.lowerBound].top }
+    private func bottom(_ end: Int) -> Double { end > range.lowerBound ? lines[end - 1].bottom : top }
 
     var height: Double { bottom(range.upperBound) - top }
+
+    var retainedBytes: Int { 1024 + 64 * lines.count }
 
     /// The smallest number of lines that may stand alone: 2 when the block has 4 or more.
     private var minimumLines: Int { range.count >= 4 ? 2 : range.count }
@@ -91,7 +85,7 @@ final class TextFlowable: Flowable {
 
     func draw(on canvas: PageCanvas, at origin: Point) {
         if range.lowerBound == 0 {
-            if let level = outlineLevel { canvas.outline(plainText, level: level, y: origin.y) }
+            if let level = outlineLevel { canvas.outline(outlineText ?? "", level: level, y: origin.y) }
             if let anchor { canvas.destination(anchor, at: origin) }
         }
         canvas.tagged(role.tag) { block.draw(lines: range, on: canvas, at: origin, color: color) }

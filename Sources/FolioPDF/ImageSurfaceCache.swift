@@ -13,10 +13,14 @@ final class ImageSurfaceCache: PictureSupport {
     private var surfaces: [Data: CairoSurface] = [:]
 
     /// Whether `image` decodes (decoded now, once, and kept for drawing; a picture whose image
-    /// object this process keeps decoded before).
-    func decodes(_ image: ImageData) -> Bool {
-        (PictureObjects.qualifies(image) && PictureObjects.kept(image.bytes) != nil) || surface(for: image) != nil
+    /// object this process keeps decoded before), or Cairo had no memory for its pixels.
+    func decoding(_ image: ImageData) -> PictureDecoding {
+        if (PictureObjects.qualifies(image) && PictureObjects.kept(image.bytes) != nil) || surface(for: image) != nil { return .decoded }
+        return outOfMemory.contains(image.bytes) ? .outOfMemory : .corrupt
     }
+
+    /// Pictures Cairo had no memory to decode (its status CAIRO_STATUS_NO_MEMORY), by their bytes.
+    private var outOfMemory: Set<Data> = []
 
     /// The pictures this render draws from their image objects (`PictureObjects`), in the order
     /// first drawn: placeholder N stands for `storedPictures[N - 1]`. Held until the render ends.
@@ -45,20 +49,25 @@ final class ImageSurfaceCache: PictureSupport {
     func surface(for image: ImageData) -> CairoSurface? {
         if let cached = surfaces[image.bytes] { return cached }
         let surface: CairoSurface?
+        var status = CAIRO_STATUS_SUCCESS
         switch image.format {
-        case .png: surface = ImageSurfaceCache.decoded(image, by: ImageSurfaceCache.decodePNG)
-        case .jpeg where image.components == 4: surface = ImageSurfaceCache.decoded(image, by: ImageSurfaceCache.decodeCMYK)
-        case .jpeg: surface = ImageSurfaceCache.wrapJPEG(image)
+        case .png: surface = ImageSurfaceCache.decoded(image, status: &status, by: ImageSurfaceCache.decodePNG)
+        case .jpeg where image.components == 4:
+            surface = ImageSurfaceCache.decoded(image, status: &status, by: ImageSurfaceCache.decodeCMYK)
+        case .jpeg: surface = ImageSurfaceCache.wrapJPEG(image, status: &status)
         }
         if let surface { surfaces[image.bytes] = surface }
+        if status == CAIRO_STATUS_NO_MEMORY { outOfMemory.insert(image.bytes) }
         return surface
     }
 
     /// A surface with the picture's pixels: copied from `DecodedPixelStore` when an earlier render
     /// in this process decoded the same bytes, else decoded by `decode` (and kept there).
-    private static func decoded(_ image: ImageData, by decode: (ImageData) -> CairoSurface?) -> CairoSurface? {
+    private static func decoded(
+        _ image: ImageData, status: inout cairo_status_t, by decode: (ImageData, inout cairo_status_t) -> CairoSurface?
+    ) -> CairoSurface? {
         if let stored = DecodedPixelStore.surface(for: image.bytes) { return stored }
-        guard let surface = decode(image) else { return nil }
+        guard let surface = decode(image, &status) else { return nil }
         DecodedPixelStore.keep(surface, decodedFrom: image.bytes)
         return surface
     }
@@ -69,7 +78,8 @@ final class ImageSurfaceCache: PictureSupport {
         init(_ data: Data) { bytes = [UInt8](data) }
     }
 
-    private static func decodePNG(_ image: ImageData) -> CairoSurface? {
+    /// The PNG's pixels; `status` says why there are none (Cairo's: out of memory, a read error).
+    private static func decodePNG(_ image: ImageData, status: inout cairo_status_t) -> CairoSurface? {
         let cursor = ReadCursor(image.bytes)
         let unmanaged = Unmanaged.passRetained(cursor)
         defer { unmanaged.release() }
@@ -86,14 +96,20 @@ final class ImageSurfaceCache: PictureSupport {
                 cursor.offset += count
                 return CAIRO_STATUS_SUCCESS
             }, unmanaged.toOpaque())
-        guard let surface = CairoSurface(created), cairo_surface_status(surface.pointer) == CAIRO_STATUS_SUCCESS else { return nil }
-        return surface
+        guard let surface = CairoSurface(created) else {
+            status = CAIRO_STATUS_NO_MEMORY
+            return nil
+        }
+        status = cairo_surface_status(surface.pointer)
+        return status == CAIRO_STATUS_SUCCESS ? surface : nil
     }
 
     /// CMYK JPEGs are decoded to RGB: passed through, Cairo 1.16 would print an Adobe file's
     /// inverted inks as a negative.
-    private static func decodeCMYK(_ image: ImageData) -> CairoSurface? {
-        guard let surface = imageSurface(image), let pixels = cairo_image_surface_get_data(surface.pointer) else { return nil }
+    private static func decodeCMYK(_ image: ImageData, status: inout cairo_status_t) -> CairoSurface? {
+        guard let surface = imageSurface(image, status: &status), let pixels = cairo_image_surface_get_data(surface.pointer) else {
+            return nil
+        }
         cairo_surface_flush(surface.pointer)
         let stride = cairo_image_surface_get_stride(surface.pointer)
         let decoded = image.bytes.withUnsafeBytes { raw -> Int32 in
@@ -107,16 +123,20 @@ final class ImageSurfaceCache: PictureSupport {
         return surface
     }
 
-    /// An RGB surface of the picture's pixel size, or nil when Cairo cannot make one.
-    private static func imageSurface(_ image: ImageData) -> CairoSurface? {
-        guard let surface = CairoSurface(cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(image.pixelWidth), Int32(image.pixelHeight))),
-            cairo_surface_status(surface.pointer) == CAIRO_STATUS_SUCCESS
-        else { return nil }
-        return surface
+    /// An RGB surface of the picture's pixel size, or nil (and Cairo's `status`) when Cairo cannot make one.
+    private static func imageSurface(_ image: ImageData, status: inout cairo_status_t) -> CairoSurface? {
+        guard
+            let surface = CairoSurface(cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(image.pixelWidth), Int32(image.pixelHeight)))
+        else {
+            status = CAIRO_STATUS_NO_MEMORY
+            return nil
+        }
+        status = cairo_surface_status(surface.pointer)
+        return status == CAIRO_STATUS_SUCCESS ? surface : nil
     }
 
-    private static func wrapJPEG(_ image: ImageData) -> CairoSurface? {
-        guard let surface = imageSurface(image) else { return nil }
+    private static func wrapJPEG(_ image: ImageData, status: inout cairo_status_t) -> CairoSurface? {
+        guard let surface = imageSurface(image, status: &status) else { return nil }
         let length = image.bytes.count
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: length)
         image.bytes.copyBytes(to: copy, count: length)

@@ -26,7 +26,7 @@ package final class PangoTextEngine: TextShaper {
     private var paragraphCache = BoundedCache<ParagraphKey, TextLayout>(
         limit: PangoTextEngine.cachedParagraphLimit, budget: PangoTextEngine.cachedParagraphBytes)
     package static let cachedParagraphLimit = 1024
-    static let cachedParagraphBytes = 256 << 10
+    static let cachedParagraphBytes = 128 << 10
     static let cachedParagraphLongest = 8192
 
     private struct ParagraphKey: Hashable {

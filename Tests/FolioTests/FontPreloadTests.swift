@@ -40,7 +40,7 @@ private final class FontRecordingShaper: TextShaper {
 }
 
 private final class AnyPictures: PictureSupport {
-    func decodes(_ image: ImageData) -> Bool { true }
+    func decoding(_ image: ImageData) -> PictureDecoding { .decoded }
     var drawsSVG: Bool { true }
 }
 

@@ -114,10 +114,10 @@ final class LayoutInvariantTests: XCTestCase {
 
     func testParagraphsNeverLeaveOneLineAloneOnAPage() throws {
         let text = PangoTextEngine()
-        let layout = text.paragraph(
-            [TextRun(String(repeating: "word ", count: 60))], font: Theme.standard.font(10), width: 120,
-            alignment: Paragraph.Alignment.left)
-        let paragraph = TextFlowable(layout: layout, text: "", color: .black, spaceBefore: 0)
+        let block = try TextBlock(
+            [TextRun(String(repeating: "word ", count: 60))], engine: text, font: Theme.standard.font(10), width: 120,
+            alignment: Paragraph.Alignment.left, linkColor: nil, residency: nil)
+        let paragraph = TextFlowable(block: block, color: .black, spaceBefore: 0)
         let lines = paragraph.lines
         XCTAssertGreaterThanOrEqual(lines.count, 6)
         for available in stride(from: 0.0, through: paragraph.height + 10, by: 1) {

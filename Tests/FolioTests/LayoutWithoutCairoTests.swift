@@ -63,7 +63,7 @@ private final class FixedShaper: TextShaper {
 }
 
 private final class NoPictures: PictureSupport {
-    func decodes(_ image: ImageData) -> Bool { true }
+    func decoding(_ image: ImageData) -> PictureDecoding { .decoded }
     var drawsSVG: Bool { true }
 }
 

@@ -84,7 +84,7 @@ final class PaginatorTests: XCTestCase {
         ])
         let (pages, _) = Paginator(pageHeight: 100).paginate(items)
         XCTAssertEqual(pages.map(\.section), [0, 0, 1], "section A shares the title's page")
-        let numbers = DocumentLayout.numbering(of: pages)
+        let numbers = DocumentLayout.numbering(ofSections: pages.map(\.section))
         XCTAssertEqual(numbers.map(\.page), [1, 2, 1])
         XCTAssertEqual(numbers.map(\.pages), [2, 2, 1])
         XCTAssertEqual(numbers.map(\.documentPage), [1, 2, 3])

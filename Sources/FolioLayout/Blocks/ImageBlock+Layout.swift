@@ -6,10 +6,16 @@ extension ImageBlock: LaidOutBlock {
     /// a picture the backend cannot decode is an error naming its field.
     func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
         let data = try builder.prepared.image(at: path)
-        guard builder.pictures.decodes(data) else {
-            let field: String
-            if case .file = source { field = "\(path).path" } else { field = "\(path).data" }
-            throw FolioError(path: field, "the image data is corrupt and cannot be decoded")
+        let field: String
+        if case .file = source { field = "\(path).path" } else { field = "\(path).data" }
+        switch builder.pictures.decoding(data) {
+        case .decoded: break
+        case .corrupt: throw FolioError(path: field, "the image data is corrupt and cannot be decoded")
+        case .outOfMemory:
+            throw FolioError(
+                path: field,
+                "the image's \(data.pixelWidth)×\(data.pixelHeight) pixels need more memory than this process may use (a render worker's --memory-limit)"
+            )
         }
         let alternative = builder.textAlternative(alt, of: "image", path: path)
         let natural = Double(data.pixelWidth) * 0.75

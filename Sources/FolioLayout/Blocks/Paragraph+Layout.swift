@@ -6,7 +6,7 @@ extension Paragraph: LaidOutBlock {
         [
             TextFlowable(
                 block: try builder.textBlock(text.runs, width: builder.width, path: path, alignment: align),
-                text: text.plainText, color: builder.theme.text, spaceBefore: 6)
+                color: builder.theme.text, spaceBefore: 6)
         ]
     }
 }

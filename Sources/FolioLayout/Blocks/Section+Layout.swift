@@ -6,7 +6,7 @@ extension Section: LaidOutBlock {
         builder.inSection = true
         return [
             SectionFlowable(self),
-            builder.heading(
+            try builder.heading(
                 title, size: builder.theme.subtitleSize + 4, role: .section, level: 1, anchor: id, path: path, spaceBefore: 18),
         ]
     }

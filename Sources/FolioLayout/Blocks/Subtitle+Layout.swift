@@ -5,7 +5,7 @@ extension Subtitle: LaidOutBlock {
     /// title or a section, H1 before either.
     func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
         [
-            builder.heading(
+            try builder.heading(
                 text, size: builder.theme.subtitleSize, role: builder.belowTopHeading ? .subtitle : .topSubtitle,
                 level: builder.inSection ? 2 : 1, anchor: id, path: path,
                 spaceBefore: 16)
