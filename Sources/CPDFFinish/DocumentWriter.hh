@@ -16,6 +16,7 @@
 #include <qpdf/QPDFObjectHandle.hh>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -26,6 +27,8 @@
 #include <tuple>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 namespace folio_finish {
 
@@ -129,7 +132,7 @@ class DocumentWriter {
         write(pagesRoot, "<< /Type /Pages /Kids [" + kids + " ] /Count " + std::to_string(pages.size()) + " >>");
         std::string catalog = "<< /Type /Catalog /Pages " + folio_text::reference(pagesRoot);
         if (structured) {
-            if (signatureElement != 0) topLevelKids.push_back(folio_text::reference(signatureElement));
+            if (signatureElement != 0) addTopLevelKid(folio_text::reference(signatureElement));
             if (signatureElement != 0 && signatureKey >= 0) {
                 int number = allocate();
                 write(number, "<< /Limits [ 0 0 ] /Nums [ 0 " + folio_text::reference(signatureElement) + " ] >>");
@@ -140,9 +143,7 @@ class DocumentWriter {
             for (auto const &leaf : parentTreeLeaves) leaves += " " + folio_text::reference(std::get<2>(leaf));
             int parentTree = allocate();
             write(parentTree, "<< /Kids [" + leaves + " ] >>");
-            std::string elements;
-            for (auto const &kid : topLevelKids) elements += " " + kid;
-            write(structureRoot, "<< /Type /StructTreeRoot /K [" + elements + " ] /ParentTree " + folio_text::reference(parentTree) +
+            write(structureRoot, "<< /Type /StructTreeRoot /K [" + topLevelKids + " ] /ParentTree " + folio_text::reference(parentTree) +
                                      " /ParentTreeNextKey " + std::to_string(nextKey) + " >>");
             catalog += " /StructTreeRoot " + folio_text::reference(structureRoot);
         }
@@ -179,7 +180,9 @@ class DocumentWriter {
         int root = allocate();
         write(root, catalog + " >>");
         writeTrailer(root);
+        if (finishing.outputFD >= 0) spill();
         auto finished = std::make_unique<folio_pdf_output>();
+        finished->written = output.written;
         std::swap(finished->data, output.data);
         std::swap(finished->size, output.size);
         std::swap(finished->capacity, output.capacity);
@@ -198,9 +201,16 @@ class DocumentWriter {
     int structureRoot = 0;
     /// Every page, in order.
     std::vector<int> pages;
-    /// Whether any part has a structure tree, and its top-level elements ("12 0 R"), in order.
+    /// Whether any part has a structure tree, and its top-level elements (" 12 0 R 13 0 R"), in
+    /// order: one string, a few bytes an element (a long document has tens of thousands).
     bool structured = false;
-    std::vector<std::string> topLevelKids;
+    std::string topLevelKids;
+
+    /// Adds a top-level element of the structure tree (its reference, "12 0 R").
+    void addTopLevelKid(std::string const &kid) {
+        topLevelKids += ' ';
+        topLevelKids += kid;
+    }
     /// The next free key of the parent tree.
     long long nextKey = 0;
     /// Named destinations (the name's bytes, the destination) and page labels (from page, label dictionary).
@@ -240,7 +250,37 @@ class DocumentWriter {
         output.append(" 0 obj\n");
         output.append(body);
         output.append("\nendobj\n");
+        if (finishing.outputFD >= 0 && output.size >= spillSize) spill();
     }
+
+    /// Bytes kept before they are written to the output descriptor.
+    static constexpr size_t spillSize = 1 << 20;
+
+    /// Writes the bytes made so far to the output descriptor (and gives them to `absorb`), so memory
+    /// holds at most about `spillSize` of the file.
+    void spill() {
+        size_t done = 0;
+        while (done < output.size) {
+            ssize_t count = ::write(finishing.outputFD, output.data + done, output.size - done);
+            if (count < 0) {
+                if (errno == EINTR) continue;
+                throw std::runtime_error(std::string("cannot write the PDF: ") + std::strerror(errno));
+            }
+            done += static_cast<size_t>(count);
+        }
+        // Bytes `identify` was given already are not given again.
+        finishing.absorb(
+            finishing.identifyContext, reinterpret_cast<unsigned char const *>(output.data) + identified, output.size - identified);
+        output.written += output.size;
+        output.size = 0;
+        identified = 0;
+    }
+
+    /// How many of the bytes held were handed to `identify` (the end of the body, once it is written).
+    size_t identified = 0;
+
+    /// Where the next byte of the file goes: the bytes written out and those held.
+    uint64_t offset() const { return static_cast<uint64_t>(output.written) + output.size; }
 
     /// Writes the pending objects as one compressed object stream (ISO 32000-1, 7.5.7).
     void flushObjectStream() {
@@ -262,7 +302,7 @@ class DocumentWriter {
     void record(int number) {
         if (!started) throw std::logic_error("an object before the file's header");
         if (number <= 0 || number >= nextNumber) throw std::logic_error("an object number that was not allocated");
-        locate(number, (static_cast<uint64_t>(output.size) << 2) | 1);
+        locate(number, (offset() << 2) | 1);
     }
 
     void locate(int number, uint64_t location) {
@@ -350,9 +390,10 @@ class DocumentWriter {
     void writeTrailer(int root) {
         flushObjectStream();
         int xrefNumber = allocate();
-        size_t xref = output.size;
+        uint64_t xref = offset();
         unsigned char digest[16] = {};
         finishing.identify(finishing.identifyContext, reinterpret_cast<unsigned char const *>(output.data), output.size, digest);
+        identified = output.size;
         std::string id;
         static char const hex[] = "0123456789abcdef";
         for (unsigned char byte : digest) {

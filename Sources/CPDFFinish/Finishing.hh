@@ -32,6 +32,9 @@ struct Finishing {
     std::string signatureDescription;
     void (*identify)(void *, unsigned char const *, size_t, unsigned char[16]) = nullptr;
     void *identifyContext = nullptr;
+    /// Where the finished file is written as it is made (-1: kept in memory), and who is given its bytes.
+    int outputFD = -1;
+    void (*absorb)(void *, unsigned char const *, size_t) = nullptr;
 
     explicit Finishing(folio_pdf_finishing const &given) {
         auto text = [](char const *value) { return value != nullptr ? std::string(value) : std::string(); };
@@ -54,6 +57,11 @@ struct Finishing {
         identify = given.identify;
         identifyContext = given.identify_context;
         if (identify == nullptr) throw std::invalid_argument("the finishing step needs a digest for the file identifier");
+        outputFD = given.output_fd;
+        absorb = given.absorb;
+        if (outputFD >= 0 && (userPassword || signer != nullptr || absorb == nullptr)) {
+            throw std::invalid_argument("an encrypted or signed file, or one without a digest, cannot be written as it is made");
+        }
     }
 };
 

@@ -362,7 +362,7 @@ struct folio_pdf_assembly {
             if (finishing.tagged) {
                 structure.runPart(treeRoot, part, file);
             } else {
-                for (auto &kid : kidsOf(treeRoot)) writer.topLevelKids.push_back(file.renumbered(kid.unparse()));
+                for (auto &kid : kidsOf(treeRoot)) writer.addTopLevelKid(file.renumbered(kid.unparse()));
             }
         }
         if (first && finishing.signer != nullptr) addSignatureField(*document, finishing, file, writer);
@@ -402,6 +402,8 @@ extern "C" const unsigned char *folio_pdf_output_bytes(const folio_pdf_output *o
 }
 
 extern "C" size_t folio_pdf_output_length(const folio_pdf_output *output) { return output->size; }
+
+extern "C" size_t folio_pdf_output_written_length(const folio_pdf_output *output) { return output->written; }
 
 extern "C" int folio_pdf_output_sha256(const folio_pdf_output *output, unsigned char digest[32]) {
     if (!output->hasSHA256) return 0;

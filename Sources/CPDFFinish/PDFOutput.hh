@@ -24,6 +24,8 @@ struct folio_pdf_output {
     /// The SHA-256 of the finished bytes, when the finishing step took it (a signed file's).
     unsigned char sha256[32] = {};
     bool hasSHA256 = false;
+    /// Bytes already written to the finishing's file descriptor (they come before `data`).
+    size_t written = 0;
 
     folio_pdf_output() = default;
     folio_pdf_output(folio_pdf_output const &) = delete;

@@ -42,7 +42,7 @@ class StructureStream {
             int number = kid.isIndirect() ? kid.getObjGen().getObj() : 0;
             Element element = number > 0 ? read(number) : Element{};
             if (!element.role.empty() && visit(element, 1, 0, false)) continue;
-            writer.topLevelKids.push_back(file->renumbered(kid.unparse()));
+            writer.addTopLevelKid(file->renumbered(kid.unparse()));
         }
         carryTable();
         if (figures != part.figure_count) {

@@ -156,6 +156,16 @@ extension PreparedDocument {
         try HTMLRenderer.forPage(document.page, options: options).renderWithStyle(self, as: options.html)
     }
 
+    /// The PDF written to the file descriptor `fd` as it is made (a long document's file is never
+    /// held in memory whole), with its layout report, size and digest, as `options` ask.
+    package func writePDF(to fd: Int32, options: RenderOptions) throws -> PDFRenderer.Result {
+        var renderer = PDFRenderer(theme: theme, assets: .embeddedOnly)
+        renderer.signer = options.signer
+        if let pagesPerPart = options.pagesPerPart { renderer.pagesPerPart = pagesPerPart }
+        if let bytesPerPart = options.bytesPerPart { renderer.bytesPerPart = bytesPerPart }
+        return try renderer.render(self, to: fd)
+    }
+
     /// The document in `format` with its page count (nil for HTML, which has no pages).
     package func renderCountingPages(as format: OutputFormat, options: RenderOptions) throws -> (data: Data, pages: Int?) {
         switch format {

@@ -27,7 +27,9 @@ final class PDFFinisher {
         var y: Double
     }
 
-    init(document: Document, date: Date, signer: PDFSigner? = nil) throws {
+    /// A finisher for `document`; with `outputFD`, the finished file is written to that descriptor
+    /// as it is made (not for an encrypted or signed file, which are written again once whole).
+    init(document: Document, date: Date, signer: PDFSigner? = nil, outputFD: Int32 = -1) throws {
         // A long-running service outlives certificates: a signature it can no longer make validly is an error.
         if let signer, Date() >= signer.notAfter {
             throw FolioError(
@@ -64,7 +66,8 @@ final class PDFFinisher {
             allow_modify: protection?.allow.contains(.modify) == true ? 1 : 0,
             allow_annotate: protection?.allow.contains(.annotate) == true ? 1 : 0, signer: signer?.pointer,
             signing_time: Int64(Date().timeIntervalSince1970.clampedInt(.down)), signature_description: strings.pointers[5],
-            identify: PDFFinisher.identify, identify_context: Unmanaged.passUnretained(digest).toOpaque())
+            identify: PDFFinisher.identify, identify_context: Unmanaged.passUnretained(digest).toOpaque(), output_fd: outputFD,
+            absorb: PDFFinisher.absorb)
         // The assembly copies what it is given; the strings must outlive the call only.
         let created = withExtendedLifetime(strings) {
             profile.withUnsafeBytes { profile in
@@ -85,6 +88,8 @@ final class PDFFinisher {
 
     /// The SHA-256 of the finished body, taken for the file identifier and kept so that the whole
     /// file's digest continues from it (`fileDigest`) instead of reading the body a second time.
+    /// A file written as it is made gives its bytes as they are written (`absorb`): the body's
+    /// first bytes, then (`identify`) the rest of the body, then the trailer.
     private final class BodyDigest {
         var hasher = SHA256()
         var length = 0
@@ -97,6 +102,8 @@ final class PDFFinisher {
     /// The SHA-256 of the file `finish` returned, when it could be continued from its body's or was
     /// taken with a signature's digest.
     private(set) var fileDigest: [UInt8]?
+    /// How many bytes of the file `finish` wrote to the output descriptor (0 when it returned them).
+    private(set) var written = 0
 
     /// The file identifier of a finished body: the first 16 bytes of its SHA-256 (the same
     /// document, the same identifier). The digest's state is kept in `context`, a `BodyDigest`.
@@ -105,15 +112,23 @@ final class PDFFinisher {
             context, bytes, length, identifier in
             guard let context, let identifier else { return }
             let body = Unmanaged<BodyDigest>.fromOpaque(context).takeUnretainedValue()
-            body.hasher = SHA256()
             body.hasher.update(bufferPointer: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))
-            body.length = bytes == nil ? 0 : length
+            body.length += bytes == nil ? 0 : length
             body.taken = true
             let digest = body.hasher.finalize()
             digest.withUnsafeBytes { digest in
                 for index in 0..<min(16, digest.count) { identifier[index] = digest[index] }
             }
         }
+
+    /// Bytes of the finished file written to its descriptor, for its digest (see `BodyDigest`).
+    private static let absorb: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Void = {
+        context, bytes, length in
+        guard let context, let bytes else { return }
+        let body = Unmanaged<BodyDigest>.fromOpaque(context).takeUnretainedValue()
+        body.hasher.update(bufferPointer: UnsafeRawBufferPointer(start: bytes, count: length))
+        if !body.taken { body.length += length }
+    }
 
     /// Finishes `pdf`, the next part Cairo wrote, whose figures, tables and links `structure` records.
     func add(_ pdf: Data, structure: StructureRecord) throws {
@@ -144,7 +159,8 @@ final class PDFFinisher {
         if status != 0 { throw PDFFinisher.failure(status: status, message: message) }
     }
 
-    /// The finished PDF, with `outlines` as its bookmarks.
+    /// The finished PDF, with `outlines` as its bookmarks: its bytes, or none when it was written to
+    /// the output descriptor (`written` says how many).
     func finish(outlines: [Outline]) throws -> Data {
         let titles = CStringArray(outlines.map(\.title))
         let entries = outlines.indices.map { index in
@@ -159,7 +175,16 @@ final class PDFFinisher {
                 folio_pdf_assembly_finish(assembly, entries.baseAddress, entries.count, &output, &message, message.count)
             }
         }
-        guard status == 0, let output, let bytes = folio_pdf_output_bytes(output) else {
+        guard status == 0, let output else { throw PDFFinisher.failure(status: status, message: message) }
+        written = folio_pdf_output_written_length(output)
+        if written > 0 {
+            // Written to the descriptor as it was made: every byte went through the digest.
+            folio_pdf_output_free(output)
+            fileDigest = Array(body.hasher.finalize())
+            return Data()
+        }
+        guard let bytes = folio_pdf_output_bytes(output) else {
+            folio_pdf_output_free(output)
             throw PDFFinisher.failure(status: status, message: message)
         }
         let length = folio_pdf_output_length(output)

@@ -1,4 +1,5 @@
 import CCairoPango
+import Crypto
 import FolioGraphics
 import FolioInput
 import FolioLayout
@@ -23,6 +24,9 @@ public struct PDFRenderer {
     /// part of dense or image-heavy pages is not tens of megabytes (each part repeats its fonts'
     /// subsets, so parts are not made smaller than this needs).
     package var bytesPerPart = 1 << 20
+    /// The laid-out blocks' size up to which a document keeps its pages (`DocumentLayout.keptBytes`);
+    /// beyond, each page is paginated again when drawn. Tests set 0 to fill every page again.
+    package var keptLayoutBytes = DocumentLayout.keptBytes
 
     /// A renderer with `theme` whose relative image paths start from `baseDirectory`.
     public init(theme: Theme = .standard, baseDirectory: URL? = nil) {
@@ -58,6 +62,8 @@ public struct PDFRenderer {
         /// the digest of the body taken for the file identifier, or for a signed file with the
         /// signature's own); nil for a file encrypted and not signed (qpdf writes it again).
         package var sha256: [UInt8]?
+        /// The PDF's size in bytes (`data`'s, or those written to a file descriptor).
+        package var byteCount = 0
     }
 
     /// The PDF's bytes, written to memory.
@@ -82,16 +88,67 @@ public struct PDFRenderer {
     /// made, `pagesPerPart` pages to a Cairo surface, each part finished for PDF/UA as soon as it
     /// is written and the parts joined into one file.
     package func renderWithReport(_ prepared: PreparedDocument) throws -> Result {
+        try renderWithReport(prepared, outputFD: -1)
+    }
+
+    /// The PDF of a prepared document written to the file descriptor `fd` as it is made, so that
+    /// memory never holds the whole file (a long document's is tens of megabytes); an encrypted or
+    /// signed PDF (written again once whole) is made in memory and then written. The result's
+    /// `data` is empty; `byteCount` says how many bytes were written.
+    package func render(_ prepared: PreparedDocument, to fd: Int32) throws -> Result {
+        let streams = prepared.document.protection == nil && signer == nil
+        var result = try renderWithReport(prepared, outputFD: streams ? fd : -1)
+        if !streams {
+            try PDFRenderer.writeAll(result.data, to: fd)
+            if result.sha256 == nil { result.sha256 = Array(SHA256.hash(data: result.data)) }
+            result.byteCount = result.data.count
+            result.data = Data()
+        }
+        return result
+    }
+
+    /// Writes every byte of `data` to `fd`, retrying short writes.
+    private static func writeAll(_ data: Data, to fd: Int32) throws {
+        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            guard var pointer = raw.baseAddress else { return }
+            var remaining = raw.count
+            while remaining > 0 {
+                let count = Foundation.write(fd, pointer, remaining)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw FolioError(path: "", "cannot write the PDF: \(String(cString: strerror(errno)))")
+                }
+                remaining -= count
+                pointer += count
+            }
+        }
+    }
+
+    private func renderWithReport(_ prepared: PreparedDocument, outputFD: Int32) throws -> Result {
         let document = prepared.document
         let text = PangoTextEngine.forCurrentThread(rightToLeft: document.builtInStrings.isRightToLeft)
-        let images = ImageSurfaceCache()
-        let layout = try DocumentLayout(prepared, shaper: text, pictures: images)
-        let finisher = try PDFFinisher(document: document, date: prepared.date, signer: signer)
-        let navigation = Navigation(pageHeight: layout.pageSize.height)
-        let partSize = max(pagesPerPart, 1)
+        let finisher = try PDFFinisher(document: document, date: prepared.date, signer: signer, outputFD: outputFD)
         // A long document's parts are finished on a second thread while the next one is drawn.
         let pipeline = PartPipeline(finisher: finisher)
         defer { pipeline.close() }
+        // The layout (its blocks and shaped text) is let go of before the file is finished.
+        let (report, outlines) = try drawPages(of: prepared, text: text, pipeline: pipeline)
+        let data = try finisher.finish(outlines: outlines)
+        return Result(data: data, report: report, sha256: finisher.fileDigest, byteCount: outputFD >= 0 ? finisher.written : data.count)
+    }
+
+    /// Lays out `prepared` and draws its pages, part after part, into `pipeline`: the layout report
+    /// and the bookmarks.
+    private func drawPages(of prepared: PreparedDocument, text: PangoTextEngine, pipeline: PartPipeline) throws -> (
+        report: LayoutReport, outlines: [PDFFinisher.Outline]
+    ) {
+        let document = prepared.document
+        let images = ImageSurfaceCache()
+        // A long document's pagination lets go of what each page laid out: the heap gives it back.
+        let layout = try DocumentLayout(
+            prepared, shaper: text, pictures: images, keptBytes: keptLayoutBytes, compact: folio_return_free_memory)
+        let navigation = Navigation(pageHeight: layout.pageSize.height)
+        let partSize = max(pagesPerPart, 1)
         var first = 0
         while first < layout.pageCount {
             let pages = first..<min(first + partSize, layout.pageCount)
@@ -103,8 +160,7 @@ public struct PDFRenderer {
             first = part.end
         }
         try pipeline.finishAll()
-        let data = try finisher.finish(outlines: navigation.outlines)
-        return Result(data: data, report: layout.report, sha256: finisher.fileDigest)
+        return (layout.report, navigation.outlines)
     }
 
     /// Draws `pages` of `layout` onto a new Cairo PDF surface, or the first of them up to the one

@@ -88,6 +88,18 @@ struct RenderRequest: Equatable {
         return base + "." + resolvedFormat.rawValue
     }
 
+    /// What `produce` writes to a file descriptor, written to the output: atomically to its path, or
+    /// to standard output for `-`.
+    @discardableResult
+    private func writeOutput<Result>(_ produce: (Int32) throws -> Result) throws -> Result {
+        guard outputPath == "-" else { return try AtomicFile.write(to: URL(fileURLWithPath: outputPath), producing: produce) }
+        do {
+            return try produce(STDOUT_FILENO)
+        } catch let error as FolioError where error.path.isEmpty && error.message.hasPrefix("cannot write") {
+            throw FolioError(path: "", "cannot write to standard output: \(error.message)")
+        }
+    }
+
     /// Renders, printing an error as one line on standard error; false after an error.
     func run() -> Bool {
         StandardStreams.ignoreBrokenPipes()
@@ -106,20 +118,19 @@ struct RenderRequest: Equatable {
     private func render() throws {
         // The key and certificate are checked before the document is read.
         let signer = try signing?.load { StandardStreams.printError("folio: warning: \($0)") }
-        let data: Data
-        let baseDirectory: URL
-        if input == "-" {
-            data = try BoundedFile.readStandardInput(limit: InputLimits.documentBytes)
-            baseDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        } else {
-            data = try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
-            baseDirectory = URL(fileURLWithPath: input).deletingLastPathComponent()
+        let baseDirectory =
+            input == "-"
+            ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            : URL(fileURLWithPath: input).deletingLastPathComponent()
+        // The input's bytes are let go of once parsed.
+        let read = {
+            input == "-"
+                ? try BoundedFile.readStandardInput(limit: InputLimits.documentBytes)
+                : try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
         }
+        let warn = { (warning: FolioError) in StandardStreams.printError("folio: warning: \(warning)") }
         var decoded = try DocumentDecoder.decodeForRendering(
-            data, format: DocumentDecoder.Format(fileName: input), lenient: lenient
-        ) {
-            StandardStreams.printError("folio: warning: \($0)")
-        }
+            reading: read, format: DocumentDecoder.Format(fileName: input), lenient: lenient, warning: warn)
         if let passwordFile {
             // The user password from a file, so it is never in a process list; the document's other
             // protection settings (owner password, allow) stay.
@@ -137,28 +148,19 @@ struct RenderRequest: Equatable {
         // Validated, themed and with its images read once, whatever is rendered from it.
         let document = try decoded.prepared(options: options)
         var report: LayoutReport?
-        var bytes: Data?
-        if layoutReport != nil || strict {
-            let result = try document.pdfWithReport(signer: options.signer)
-            report = result.report
-            if resolvedFormat == .pdf { bytes = result.data }
-            if let path = layoutReport {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                try AtomicFile.write(try encoder.encode(result.report), to: URL(fileURLWithPath: path))
-            }
-        }
-        if resolvedFormat == .html {
-            let rendered = try document.renderedHTML(options: options)
-            bytes = Data(rendered.html.utf8)
-            if csp { StandardStreams.printError("Content-Security-Policy: \(rendered.contentSecurityPolicy)") }
-        } else if bytes == nil {
-            bytes = try document.renderCountingPages(as: resolvedFormat, options: options).data
-        }
-        if outputPath == "-" {
-            try StandardStreams.writeOutput(bytes ?? Data())
+        if resolvedFormat == .pdf {
+            // Written as it is made: a long document's file is never held in memory whole.
+            report = try writeOutput { fd in try document.writePDF(to: fd, options: options) }.report
         } else {
-            try AtomicFile.write(bytes ?? Data(), to: URL(fileURLWithPath: outputPath))
+            if layoutReport != nil || strict { report = try document.pdfWithReport(signer: options.signer).report }
+            let rendered = try document.renderedHTML(options: options)
+            if csp { StandardStreams.printError("Content-Security-Policy: \(rendered.contentSecurityPolicy)") }
+            try writeOutput { fd in try AtomicFile.writeAll(Data(rendered.html.utf8), to: fd) }
+        }
+        if let path = layoutReport, let report {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try AtomicFile.write(try encoder.encode(report), to: URL(fileURLWithPath: path))
         }
         if strict, let warnings = report?.warnings, let first = warnings.first {
             let more = warnings.count > 1 ? " (and \(warnings.count - 1) more)" : ""

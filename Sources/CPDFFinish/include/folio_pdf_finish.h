@@ -95,6 +95,13 @@ typedef struct folio_pdf_finishing {
     /// the digest can be continued into the whole file's.
     void (*identify)(void *context, const unsigned char *bytes, size_t length, unsigned char identifier[16]);
     void *identify_context;
+    /// A file descriptor the finished file is written to as it is made, so a long document's file is
+    /// never held in memory whole; -1 to hand the file over in memory (`folio_pdf_output_bytes`).
+    /// Not for a file that is encrypted or signed (both are written again once whole). With one,
+    /// `absorb` (with `identify_context`) is given every byte written to it, in order: the body's
+    /// first bytes before `identify` is called with the rest of the body, the trailer's after.
+    int output_fd;
+    void (*absorb)(void *context, const unsigned char *bytes, size_t length);
 } folio_pdf_finishing;
 
 /// A picture's image object (and soft mask) as Cairo writes it, made once from a one-page PDF and
@@ -184,6 +191,9 @@ const unsigned char *folio_pdf_output_bytes(const folio_pdf_output *output);
 
 /// How many bytes a finished PDF has.
 size_t folio_pdf_output_length(const folio_pdf_output *output);
+
+/// How many bytes of the finished file were written to the finishing's `output_fd` (0 without one).
+size_t folio_pdf_output_written_length(const folio_pdf_output *output);
 
 /// Copies the SHA-256 of a finished PDF's bytes into `digest` and returns 1 when the finishing step
 /// took it (a signed file's, with the signature's own digest); 0 otherwise.

@@ -41,13 +41,31 @@ struct BatchDocumentWriter {
                 throw FolioError(path: warning.path, "layout: \(warning.message)")
             }
         }
+        let title = bound.displayTitle(strings: bound.builtInStrings)
+        let language = bound.metadata.language
         for (format, name) in zip(formats, names) {
+            let url = outputDirectory.appendingPathComponent(name)
+            if format == .pdf, !attachmentHashes {
+                // Written as it is made (a long document's file is never held whole), and only if the
+                // layout passes --strict: a failed check removes the file before it is renamed into place.
+                let (result, digest) = try AtomicFile.write(to: url) { fd in
+                    let result = try document.writePDF(to: fd, options: renderOptions)
+                    try checkLayout(result.report)
+                    // Taken as the file was written (writePDF always takes it).
+                    guard let digest = result.sha256 else { throw FolioError(path: "", "the digest of \(name) was not taken") }
+                    return (result, digest)
+                }
+                files.append(
+                    WrittenFile(
+                        name: name, bytes: result.byteCount, pages: result.pages, sha256: SHA256Digest.hex(digest: digest), sha1: "",
+                        title: title, language: language))
+                continue
+            }
+            // A file a DocumentReference describes is made in memory: its SHA-1 is taken from its bytes.
             let rendered: (data: Data, pages: Int?, sha256: [UInt8]?)
             if format == .pdf {
                 let result = try document.pdfWithReport(signer: renderOptions.signer)
-                if strictLayout, let warning = result.report.warnings.first {
-                    throw FolioError(path: warning.path, "layout: \(warning.message)")
-                }
+                try checkLayout(result.report)
                 rendered = (result.data, result.pages, result.sha256)
             } else {
                 let (data, pages) = try document.renderCountingPages(as: format, options: renderOptions)
@@ -55,13 +73,18 @@ struct BatchDocumentWriter {
             }
             try RenderDeadline.check(at: "writing \(name)")
             let (data, pages, digest) = rendered
-            try AtomicFile.write(data, to: outputDirectory.appendingPathComponent(name))
+            try AtomicFile.write(data, to: url)
             files.append(
                 WrittenFile(
                     name: name, bytes: data.count, pages: pages, sha256: digest.map(SHA256Digest.hex(digest:)) ?? SHA256Digest.hex(data),
                     sha1: attachmentHashes ? Data(Insecure.SHA1.hash(data: data)).base64EncodedString() : "",
-                    title: bound.displayTitle(strings: bound.builtInStrings), language: bound.metadata.language))
+                    title: title, language: language))
         }
         return files
+    }
+
+    /// With --strict, a layout that bent a rule fails the record, naming the block.
+    private func checkLayout(_ report: LayoutReport) throws {
+        if strictLayout, let warning = report.warnings.first { throw FolioError(path: warning.path, "layout: \(warning.message)") }
     }
 }

@@ -11,6 +11,13 @@ package enum AtomicFile {
 
     /// Writes `data` to `url` atomically; one-line errors name the file and why.
     package static func write(_ data: Data, to url: URL) throws {
+        try write(to: url) { fd in try writeAll(data, to: fd) }
+    }
+
+    /// Writes to `url` atomically what `produce` writes to the file descriptor it is given (a PDF
+    /// written as it is made); one-line errors name the file and why. Returns what `produce` returns.
+    @discardableResult
+    package static func write<Result>(to url: URL, producing produce: (Int32) throws -> Result) throws -> Result {
         let destination = url.path
         try requireRegularFileOrNothing(at: destination)
         let folder = url.deletingLastPathComponent().path
@@ -24,19 +31,23 @@ package enum AtomicFile {
         }
         register(temporary)
         defer { register(nil) }
+        let result: Result
+        var isOpen = true
         do {
-            try writeAll(data, to: fd)
+            result = try produce(fd)
+            isOpen = false
             guard close(fd) == 0 else { throw FolioError(path: "", "cannot write \(destination): \(String(cString: strerror(errno)))") }
         } catch {
-            close(fd)
+            if isOpen { close(fd) }
             unlink(temporary)
-            throw error is FolioError ? error : FolioError(path: "", "cannot write \(destination): \(error)")
+            throw error
         }
         guard rename(temporary, destination) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw FolioError(path: "", "cannot write \(destination): \(reason)")
         }
+        return result
     }
 
     /// Throws unless `path` names a regular file or nothing: Folio never writes over a
