@@ -103,6 +103,7 @@ let package = Package(
             dependencies: [
                 "FolioModel", "FolioGraphics", "FolioCharts", "FolioInput", "FolioLayout", "FolioPango", "FolioPDF", "FolioHTML",
                 "CProcessSupport", "CSQLite",
+                // Yams brings libyaml (its CYaml module), whose event parser YAMLEventReader reads documents with.
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "CSV", package: "CSV.swift"),
                 // SHA-1 of each written document for its FHIR DocumentReference (Attachment.hash).

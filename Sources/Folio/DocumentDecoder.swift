@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// Reads documents from JSON or YAML and turns every decoding failure into a
 /// `FolioError` that names the field, such as `elements[3].rows[2]: expected an array of strings`.
@@ -34,6 +33,17 @@ public enum DocumentDecoder {
         try decode(Document.self, from: try tree(data, format: format), quotingHint: format == .yaml, lenient: lenient, warning: warning)
     }
 
+    /// Decodes the document `read` gives, letting go of its bytes once they are parsed: a long
+    /// document's text is then held once (in the tree and the document, which share it), not
+    /// also as the file it was read from.
+    package static func decodeForRendering(
+        reading read: () throws -> Data, format: Format, lenient: Bool = false,
+        warning: ((FolioError) -> Void)? = nil
+    ) throws -> Document {
+        let tree = try tree(try read(), format: format)
+        return try decode(Document.self, from: tree, quotingHint: format == .yaml, lenient: lenient, warning: warning)
+    }
+
     /// Decodes and validates a document from a tree, such as a bound template.
     package static func decode(_ tree: TreeValue, lenient: Bool = false, warning: ((FolioError) -> Void)? = nil) throws -> Document {
         let document = try decode(Document.self, from: tree, lenient: lenient, warning: warning)
@@ -58,8 +68,9 @@ public enum DocumentDecoder {
         }
     }
 
-    /// The input parsed into a tree: JSON keeps its key order, YAML its scalars' types.
-    package static func tree(_ data: Data, format: Format) throws -> TreeValue {
+    /// The input parsed into a tree: JSON keeps its key order, YAML its scalars' types. The bytes are
+    /// consumed: YAML's are let go of once they are text (a long document is not held twice).
+    package static func tree(_ data: consuming Data, format: Format) throws -> TreeValue {
         guard data.count <= InputLimits.documentBytes else {
             throw FolioError(path: "", "the input has \(data.count) bytes; at most \(InputLimits.documentBytes) are allowed")
         }
@@ -72,9 +83,9 @@ public enum DocumentDecoder {
                 throw FolioError(path: "", "the input is not valid JSON: \(error.message)")
             }
         case .yaml:
-            guard let text = String(validatingUTF8Bytes: data) else {
-                throw FolioError(path: "", "the input is not UTF-8 text")
-            }
+            let decoded = String(validatingUTF8Bytes: data)
+            data = Data()
+            guard let text = decoded else { throw FolioError(path: "", "the input is not UTF-8 text") }
             do {
                 tree = try YAMLTree.parse(text)
             } catch let error as FolioError {

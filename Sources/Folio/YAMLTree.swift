@@ -1,121 +1,29 @@
 import Foundation
-import Yams
 
 /// Turns a YAML document into a `TreeValue` with YAML 1.2 core-schema scalars:
 /// quoted text stays text; plain `true`/`false`, `null`/`~`, numbers and
 /// `.nan`/`.inf` are typed. Decoding that tree through JSON is several times
 /// faster than decoding YAML nodes directly, and gives the same field paths.
 package enum YAMLTree {
-    /// Parses YAML text into a tree; syntax errors name the line. Nesting deeper than
-    /// `InputLimits.nestingDepth`, aliases that expand past `InputLimits.treeValues`
-    /// values and keys that appear twice in one mapping are errors.
+    /// Parses YAML text into a tree; syntax errors name the line and column (never the text there).
+    /// Nesting deeper than `InputLimits.nestingDepth`, aliases that expand past
+    /// `InputLimits.treeValues` values and keys that appear twice in one mapping are errors.
+    ///
+    /// libyaml's events are read straight into the tree, one value at a time (no YAML node tree
+    /// in between, which took several times the text's size: a 40 MB document peaked at 210 MB).
     package static func parse(_ text: String) throws -> TreeValue {
         try checkNesting(text)
-        // `.basic` resolves no scalar: `plain(_:)` types them. Yams' default resolver would
-        // compile seven ICU regular expressions on first use (9 M instructions, a third of a
-        // cold start's YAML cost), only for their answers to go unread.
-        let composed: Node?
-        do {
-            composed = try Yams.compose(yaml: text, .basic)
-        } catch let error as YamlError {
-            throw FolioError(path: "", "the input is not valid YAML: \(syntaxMessage(error))")
-        }
-        guard let node = composed else { return .null }
         // Without aliases a tree has fewer values than its text has bytes; aliases may repeat a little.
         let limit = min(InputLimits.treeValues, 16 * text.utf8.count + 10_000)
-        var budget = limit
-        do {
-            return try value(node, depth: 0, budget: &budget)
-        } catch is BudgetExceeded {
-            throw FolioError(path: "", "YAML aliases expand the input to more than \(limit) values (16 per byte of input at most)")
-        }
-    }
-
-    /// The value for `node`; mapping keys become strings, in order.
-    static func value(_ node: Node, depth: Int, budget: inout Int) throws -> TreeValue {
-        guard depth < InputLimits.nestingDepth else {
-            throw FolioError(path: "", "the input is nested more than \(InputLimits.nestingDepth) levels deep\(line(node))")
-        }
-        budget -= 1
-        guard budget >= 0 else { throw BudgetExceeded() }
-        switch node {
-        case .scalar(let scalar):
-            return scalar.style == .plain ? plain(scalar.string) : .string(scalar.string)
-        case .sequence(let sequence):
-            var items: [TreeValue] = []
-            items.reserveCapacity(sequence.count)
-            for item in sequence { items.append(try value(item, depth: depth + 1, budget: &budget)) }
-            return .array(items)
-        case .mapping(let mapping):
-            var members: [(key: String, value: TreeValue)] = []
-            members.reserveCapacity(mapping.count)
-            var keys = Set<String>()
-            var merged: [(key: String, value: TreeValue)] = []
-            for (key, child) in mapping {
-                let name = key.string ?? ""
-                if name == "<<", case .scalar(let scalar) = key, scalar.style == .plain {
-                    // A merge key: the members of the aliased mapping(s), unless given here.
-                    switch try value(child, depth: depth + 1, budget: &budget) {
-                    case .object(let inherited): merged += inherited
-                    case .array(let list):
-                        for case .object(let inherited) in list { merged += inherited }
-                    default: throw FolioError(path: "", "a << merge key needs a mapping\(line(key))")
-                    }
-                    continue
-                }
-                guard keys.insert(name).inserted else {
-                    throw FolioError(path: "", "the key \"\(name)\" appears twice in one mapping\(line(key))")
-                }
-                members.append((name, try value(child, depth: depth + 1, budget: &budget)))
+        var text = text
+        return try text.withUTF8 { bytes in
+            let reader = YAMLEventReader(bytes, budget: limit)
+            do {
+                return try reader.document()
+            } catch is YAMLEventReader.BudgetExceeded {
+                throw FolioError(path: "", "YAML aliases expand the input to more than \(limit) values (16 per byte of input at most)")
             }
-            for member in merged where keys.insert(member.key).inserted { members.append(member) }
-            return .object(members)
-        @unknown default:
-            return .null
         }
-    }
-
-    /// A YAML syntax error as one line: where it is (line and column) and what the parser expected,
-    /// never the source text around it. Yams' own description quotes the offending line, and a line
-    /// of a document may hold a secret (`protection: {userPassword: …}`): an error message reaches
-    /// standard error, logs and the service's problem documents.
-    static func syntaxMessage(_ error: YamlError) -> String {
-        func context(_ context: YamlError.Context?) -> String {
-            guard let context else { return "" }
-            return " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
-        }
-        switch error {
-        case .scanner(let found, let problem, let mark, _), .parser(let found, let problem, let mark, _),
-            .composer(let found, let problem, let mark, _):
-            return "line \(mark.line), column \(mark.column): \(problem)\(context(found))"
-        case .reader(let problem, let offset, _, let yaml):
-            guard let offset, offset >= 0 else { return problem }
-            // The line and column of the byte offset, counted without copying the text.
-            var line = 1
-            var column = 1
-            for (position, byte) in yaml.utf8.enumerated() {
-                if position >= offset { break }
-                if byte == 0x0A {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-            }
-            return "line \(line), column \(column): \(problem)"
-        case .writer(let problem), .emitter(let problem), .representer(let problem): return problem
-        case .memory: return "out of memory"
-        case .no: return "an unknown error"
-        case .dataCouldNotBeDecoded: return "the text is not UTF-8"
-        @unknown default: return "a syntax error"
-        }
-    }
-
-    /// Thrown when alias expansion spends the value budget; `parse` turns it into the message.
-    private struct BudgetExceeded: Error {}
-
-    private static func line(_ node: Node) -> String {
-        node.mark.map { " (line \($0.line))" } ?? ""
     }
 
     /// Rejects nesting deeper than the limit before the YAML parser, which recurses once
@@ -172,7 +80,8 @@ package enum YAMLTree {
         }
     }
 
-    private static func plain(_ text: String) -> TreeValue {
+    /// A plain scalar typed as YAML 1.2's core schema types it (null, booleans, numbers), else text.
+    static func plain(_ text: String) -> TreeValue {
         guard let first = text.utf8.first else { return .null }
         let mayBeNumber =
             first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")

@@ -84,6 +84,14 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
     public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 
     static func parse(_ source: String) -> [TextRun] {
+        // Text without a character that can begin markup or an address (`*`, `[`, `\\`, `<`, and the
+        // `:` of every `https://`) is one run of itself: it shares the source's storage instead of
+        // being copied character by character (a long document's text is held once, not twice).
+        let plain = source.utf8.allSatisfy { byte in
+            byte != UInt8(ascii: "*") && byte != UInt8(ascii: "[") && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "<")
+                && byte != UInt8(ascii: ":")
+        }
+        if plain { return source.isEmpty ? [] : [TextRun(source)] }
         var parser = MarkupParser(Array(source.unicodeScalars))
         return parser.parse()
     }

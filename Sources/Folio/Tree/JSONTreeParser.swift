@@ -29,7 +29,8 @@ package indirect enum JSONProjection: Sendable, Equatable {
 /// A small JSON parser that keeps object keys in order and reports errors with
 /// line and column; records of a batch are parsed with it one at a time.
 package struct JSONTreeParser {
-    private let bytes: [UInt8]
+    /// The text being parsed: borrowed for the parse (`parse` holds its owner), never copied.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
     /// What a parse keeps of the value it is reading.
@@ -42,15 +43,20 @@ package struct JSONTreeParser {
         case select([String: JSONProjection])
     }
 
-    /// Parses one JSON value from `data`; anything after it but white space is an error.
+    /// Parses one JSON value from `data`; anything after it but white space is an error. The bytes
+    /// are read where they are (a 40 MB document is not copied before it is parsed).
     package static func parse(_ data: Data) throws -> TreeValue {
-        try parse([UInt8](data))
+        try data.withUnsafeBytes { raw in try parse(raw.bindMemory(to: UInt8.self), keeping: .whole) }
     }
 
     /// Parses JSON bytes into a tree, keeping key order (and of the value, what `projection` keeps);
     /// errors say where, the same whatever is kept. A UTF-8 byte order mark before the value is
     /// passed over (RFC 8259, 8.1: a parser may ignore one; Windows tools write it).
     package static func parse(_ bytes: [UInt8], keeping projection: JSONProjection = .whole) throws -> TreeValue {
+        try bytes.withUnsafeBufferPointer { try parse($0, keeping: projection) }
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, keeping projection: JSONProjection) throws -> TreeValue {
         var parser = JSONTreeParser(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
@@ -65,7 +71,7 @@ package struct JSONTreeParser {
         return value
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     private func error(_ message: String) -> FolioError {
         var line = 1
@@ -301,7 +307,7 @@ package struct JSONTreeParser {
     /// nil (the caller asks the C library): its digits as an integer divided by a power of ten, both
     /// exact in a Double, so the division's one rounding gives the correctly rounded value, the one
     /// strtod gives (Clinger's fast path), without making a string of every number of a record.
-    package static func plainDecimal(_ text: ArraySlice<UInt8>) -> Double? {
+    package static func plainDecimal<Bytes: Collection<UInt8>>(_ text: Bytes) -> Double? where Bytes.Index == Int {
         var position = text.startIndex
         let negative = position < text.endIndex && text[position] == UInt8(ascii: "-")
         if negative { position += 1 }
