@@ -115,7 +115,10 @@ static uint64_t address_space_bytes(void) {
 }
 
 static void memory_watch_handler(int number) {
-    if (memory_limit > 0 && address_space_bytes() + memory_slack >= memory_limit) {
+    /* The allocation that failed left ENOMEM behind (the Swift runtime and GLib abort right after a
+       malloc that returned NULL); or the address space is at the limit. */
+    int failed = errno == ENOMEM;
+    if (memory_limit > 0 && (failed || address_space_bytes() + memory_slack >= memory_limit)) {
         __atomic_store_n(&current_page->out_of_memory, 1, __ATOMIC_RELEASE);
     }
     /* Die by the same signal, so the supervisor sees how (SA_RESETHAND restored the default). */
@@ -148,6 +151,10 @@ pid_t folio_spawn_worker(const char *path, char *const argv[], char *const envp[
     int failed = 0;
     failed |= posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     failed |= posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    /* Standard error too: what a worker has to say goes through its page (folio_worker_message) and
+       its channel; a library's or the Swift runtime's own lines (an allocation that failed, with a
+       stack trace) would reach the supervisor's terminal raw. */
+    failed |= posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
     /* dup2 onto a descriptor clears its close-on-exec flag; the sources are close-on-exec. */
     failed |= posix_spawn_file_actions_adddup2(&actions, channel_fd, 3);
     failed |= posix_spawn_file_actions_adddup2(&actions, page_fd, 4);
@@ -188,6 +195,9 @@ int folio_limit_memory(uint64_t bytes) {
 void folio_keep_freed_memory(void) {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    /* Each thread arena reserves 64 MB of address space, which RLIMIT_AS counts: a worker's few
+       threads (font loading, finishing parts, GLib's) would spend its limit on reservations. */
+    mallopt(M_ARENA_MAX, 2);
 }
 
 /* The crash report: everything here is async-signal-safe (write, _exit, no allocation). */

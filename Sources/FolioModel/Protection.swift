@@ -40,7 +40,15 @@ public struct Protection: Sendable, Hashable, Codable, CustomStringConvertible, 
         let container = try decoder.container(keyedBy: CodingKeys.self)
         userPassword = try container.decode(String.self, forKey: .userPassword)
         ownerPassword = try container.decodeIfPresent(.ownerPassword)
-        allow = try container.decode(.allow, default: [.print])
+        do {
+            allow = try container.decode(.allow, default: [.print])
+        } catch DecodingError.dataCorrupted(let context) {
+            // Not the value: a password written in the wrong place must not reach a message.
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: context.codingPath,
+                    debugDescription: "expected one of: \(Permission.optionNames.joined(separator: ", "))"))
+        }
     }
 
     /// The longest password, in bytes of UTF-8 (the limit of revision 6).

@@ -138,8 +138,10 @@ final class CommandLineIntegrationTests: XCTestCase {
     }
 
     func testErrorLinesShowTerminalEscapesInsteadOfActingOnThem() throws {
-        let json = "{\"title\": \"T\", \"\u{1B}[2J\u{202E}bad\": 1, \"elements\": []}"
-        let result = try TestSupport.run(folio, ["render", "-", "-o", "-"], input: Data(json.utf8))
+        // The key holds ESC and U+202E (written as JSON escapes: a raw control character is not JSON).
+        let json = #"{"title": "T", "\u001b[2J\u202ebad": 1, "elements": []}"#
+        let input = try TestSupport.temporaryFile(Data(json.utf8), name: "escapes.json")
+        let result = try TestSupport.run(folio, ["render", input.path, "-o", "-"])
         XCTAssertEqual(result.status, 1)
         XCTAssertFalse(result.stderr.contains("\u{1B}") || result.stderr.contains("\u{202E}"), result.stderr)
         XCTAssertTrue(result.stderr.contains("\\u{1B}[2J\\u{202E}bad"), result.stderr)
@@ -180,5 +182,75 @@ final class CommandLineIntegrationTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(interrupted, 0, "no run was interrupted")
+    }
+
+    /// SIGHUP (a closed terminal) ends a render like SIGINT and SIGTERM: status 130 and no file, or a
+    /// render that finished; never 129.
+    func testAHangupEndsARenderLikeAnInterrupt() throws {
+        let rows = (0..<6000).map { #"["2026-11-\#($0 % 28 + 1)", "Blood pressure", "\#(120 + $0 % 20)/80 mmHg"]"# }
+        let json =
+            #"{"title": "Long", "elements": [{"type": "table", "header": ["When", "What", "Value"], "rows": ["#
+            + rows.joined(separator: ",") + "]}]}"
+        let input = try TestSupport.temporaryFile(Data(json.utf8), name: "long.json")
+        var hungUp = 0
+        for delay in [0.2, 0.4, 0.6] {
+            let folder = try TestSupport.temporaryDirectory()
+            let render = try RunningFolio(["render", input.path, "-o", folder.appendingPathComponent("long.pdf").path])
+            Thread.sleep(forTimeInterval: delay)
+            kill(render.process.processIdentifier, SIGHUP)
+            _ = render.finish()
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            guard render.process.terminationReason == .exit else { continue }  // before its handlers were installed
+            XCTAssertNotEqual(render.process.terminationStatus, 129)
+            if render.process.terminationStatus == 130 {
+                hungUp += 1
+                XCTAssertEqual(left, [], "a render ended by SIGHUP left files")
+            } else {
+                XCTAssertEqual(render.process.terminationStatus, 0)
+            }
+        }
+        XCTAssertGreaterThan(hungUp, 0, "no run was ended by SIGHUP")
+    }
+
+    /// `{date}` and the PDF's dates come from SOURCE_DATE_EPOCH when it is set; one that is not whole
+    /// seconds of a year from 1 to 9999 is an error naming it.
+    func testDatesComeFromSourceDateEpochWithinRange() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let input = folder.appendingPathComponent("dated.yaml")
+        try Data("title: Dated\nfooter: \"Printed {date}\"\nelements: [{type: paragraph, text: Hello}]\n".utf8).write(to: input)
+        let output = folder.appendingPathComponent("dated.pdf")
+        var environment = ProcessInfo.processInfo.environment
+        environment["SOURCE_DATE_EPOCH"] = "1763280000"
+        let rendered = try TestSupport.run(folio, ["render", input.path, "-o", output.path], environment: environment)
+        XCTAssertEqual(rendered.status, 0, rendered.stderr)
+        let text = try TestSupport.pdfText(try Data(contentsOf: output))
+        XCTAssertTrue(text.contains("Printed Nov 16, 2025"), text)
+        XCTAssertEqual(try TestSupport.pdfInfo(try Data(contentsOf: output))["CreationDate"]?.contains("2025"), true)
+        for bad in ["-62135596801", "253402300800", "1e9", "12.5", "now", "99999999999999999999999"] {
+            environment["SOURCE_DATE_EPOCH"] = bad
+            let refused = try TestSupport.run(folio, ["render", input.path, "-o", output.path], environment: environment)
+            XCTAssertEqual(refused.status, 1, bad)
+            XCTAssertTrue(refused.stderr.hasPrefix("folio: error: SOURCE_DATE_EPOCH: expected whole seconds"), refused.stderr)
+        }
+        environment["SOURCE_DATE_EPOCH"] = "253402300799"
+        XCTAssertEqual(try TestSupport.run(folio, ["render", input.path, "-o", output.path], environment: environment).status, 0)
+        XCTAssertEqual(try TestSupport.run("qpdf", ["--check", output.path]).status, 0, "the year 9999 is a valid PDF date")
+    }
+
+    /// A page shell nested past the limit is refused before any parser sees it: `folio render` and
+    /// `folio serve` (before it binds its port) exit 1 with a line naming --template.
+    func testADeeplyNestedPageShellIsRefusedNamingTheOption() throws {
+        let shell = try TestSupport.temporaryFile(
+            // 100,000 levels (600 KB, within the 1 MB a page shell may have); its closing tags would not fit.
+            Data((String(repeating: "{{#a}}", count: 100_000) + "{{{report}}}").utf8),
+            name: "deep.mustache")
+        let sample = TestSupport.samples.appendingPathComponent("weekly-summary.yaml").path
+        let render = try TestSupport.run(folio, ["render", sample, "--template", shell.path, "-o", "-", "--format", "html"])
+        XCTAssertEqual(render.status, 1)
+        XCTAssertTrue(render.stderr.hasPrefix("folio: error: --template: line 1, column "), render.stderr)
+        let serve = try TestSupport.run(folio, ["serve", "--port", "0", "--template", shell.path])
+        XCTAssertEqual(serve.status, 1)
+        XCTAssertTrue(serve.stderr.contains("--template: line 1, column "), serve.stderr)
+        XCTAssertFalse(serve.stderr.contains("listening"), serve.stderr)
     }
 }

@@ -100,6 +100,39 @@ final class IsolationIntegrationTests: XCTestCase {
         XCTAssertEqual(pdfs(in: out).count, 12)
     }
 
+    /// A record that needs more memory than its worker may use fails alone, saying so in words (not a
+    /// signal), and nothing of the worker's (GLib's lines, the Swift runtime's stack trace) reaches
+    /// the batch's standard error.
+    func testARecordPastItsMemoryLimitSaysSoAndTheBatchFinishes() throws {
+        var random = SystemRandomNumberGenerator()
+        let values = (0..<4_900_000).map { _ in String(60 + Int(random.next() % 40)) }.joined(separator: ",")
+        let records = [
+            #"{"id": "small", "values": [60, 62, 61]}"#, #"{"id": "huge", "values": [\#(values)]}"#, #"{"id": "after", "values": [70]}"#,
+        ]
+        let data = try TestSupport.temporaryFile(Data(records.joined(separator: "\n").utf8), name: "values.jsonl")
+        let template = try TestSupport.temporaryFile(
+            Data(
+                "title: \"{{id}}\"\nelements:\n  - {type: chart, kind: line, title: Heart rate, plots: [{title: bpm, values: \"{{values}}\"}]}\n"
+                    .utf8),
+            name: "chart.yaml")
+        let out = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(
+            folio,
+            [
+                "batch", template.path, "--data", data.path, "--out", out.path, "--name", "{{id}}", "--jobs", "1", "--memory-limit", "512",
+                "--quiet",
+            ])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(pdfs(in: out), ["after.pdf", "small.pdf"])
+        let failure = lines(out.appendingPathComponent("failures.jsonl"))
+        XCTAssertEqual(failure.count, 1)
+        XCTAssertEqual(failure.first?["id"] as? String, "huge")
+        let message = failure.first?["error"] as? String ?? ""
+        XCTAssertTrue(message.hasPrefix("the record needs more than 512 MB of memory (--memory-limit)"), message)
+        for raw in ["Fatal error", "stack trace", "GLib", "signal"] { XCTAssertFalse(result.stderr.contains(raw), result.stderr) }
+        XCTAssertTrue(result.stderr.hasPrefix("folio: 2 written, 1 failed"), result.stderr)
+    }
+
     func testARecordPastItsTimeLimitIsStoppedAlone() throws {
         let out = try TestSupport.temporaryDirectory()
         let result = try TestSupport.run(

@@ -91,7 +91,11 @@ final class SafetyRegressionTests: XCTestCase {
         while let record = try reader.next() { ids.append(try record.value.get()["id"]) }
         XCTAssertEqual(ids, [.number(1), .number(2)], "the first record is read")
         let ndjson = try TestSupport.temporaryFile(
-            Data(bom + Array((FHIRIdentityTests.patient("p1", name: "Ana") + "\n" + FHIRIdentityTests.heartRate(id: "o1", subject: "Patient/p1", value: 60)).utf8)),
+            Data(
+                bom
+                    + Array(
+                        (FHIRIdentityTests.patient("p1", name: "Ana") + "\n"
+                            + FHIRIdentityTests.heartRate(id: "o1", subject: "Patient/p1", value: 60)).utf8)),
             name: "bom.ndjson")
         let export = try FHIRExport(path: ndjson.path, options: try FHIRImportOptions(period: "2026-11-09/P7D", zone: "UTC"))
         var names: [TreeValue?] = []
@@ -173,7 +177,8 @@ final class SafetyRegressionTests: XCTestCase {
             options: options)
         XCTAssertEqual(export.notes, ["the request body: Bundle.entry is not an array of entries, so nothing in it was read"])
         let mixed = try FHIRExport(
-            bundle: Data(#"{"resourceType":"Bundle","type":"collection","entry":[7,{"resource":{"resourceType":"Patient","id":"p"}}]}"#.utf8),
+            bundle: Data(
+                #"{"resourceType":"Bundle","type":"collection","entry":[7,{"resource":{"resourceType":"Patient","id":"p"}}]}"#.utf8),
             options: options)
         XCTAssertEqual(mixed.notes, ["the request body entry[0]: not an object; ignored"])
     }

@@ -58,7 +58,7 @@ void folio_stop_request_set(void *page, uint32_t value);
 int folio_stop_requested(void);
 
 /* Starts `path` with `argv` and `envp` (NULL-terminated): `channel_fd` becomes its fd 3 and `page_fd`
-   its fd 4; standard input and output are /dev/null, standard error is inherited, every other
+   its fd 4; standard input, output and error are /dev/null, every other
    descriptor is closed, and signals start with their default handling. Returns the pid, or -1
    with errno set. */
 pid_t folio_spawn_worker(const char *path, char *const argv[], char *const envp[], int channel_fd, int page_fd);

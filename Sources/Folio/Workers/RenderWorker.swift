@@ -27,11 +27,13 @@ package enum RenderWorker {
         signal(SIGHUP, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
         let memoryLimit = arguments.dropFirst(2).first.flatMap { UInt64($0) } ?? 0
+        if let page = folio_shared_page_map(4) { folio_activity_use_page(page) }
         if folio_limit_memory(memoryLimit) != 0 {
-            FileHandle.standardError.write(Data("folio: render worker: cannot limit its memory\n".utf8))
+            // Said where the supervisor reads it (the worker's standard error goes nowhere).
+            let line = "the render worker cannot limit its memory: \(String(cString: strerror(errno)))"
+            line.withCString { folio_worker_message($0, strlen($0), 0) }
         }
         folio_keep_freed_memory()
-        if let page = folio_shared_page_map(4) { folio_activity_use_page(page) }
         // A worker that runs out of memory says so in the page (its supervisor then reports "the record
         // needs more than N MB", not a signal), and GLib's diagnostics go to the page, not to the
         // supervisor's standard error.

@@ -101,6 +101,9 @@ package final class RenderWorkerProcess {
             throw error
         } catch {
             let failure = finish(after: error, seconds: RenderWorkerProcess.startTimeLimit)
+            if case .outOfMemory(_, let megabytes, _) = failure {
+                throw FolioError(path: "--memory-limit", "a render worker needs more than \(megabytes) MB of memory to start")
+            }
             throw FolioError(path: "", "the render worker did not start: \(failure)")
         }
     }
