@@ -140,6 +140,14 @@ func measureW3(into targets: inout TargetTable) {
     targets.forScale("W3 PDF, folio batch --jobs 2, signed (median of 3)", folio: signed, c: c, unit: "documents/s")
 }
 
+// FOLIO_BENCH_ONLY=long: only the long documents (1,000 to 10,000 pages of paragraphs).
+if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "long" {
+    let long = LongDocumentBenchmark.run(folio: binary, bench: benchDirectory)
+    targets.absolute("10,000 pages of distinct paragraphs, peak memory", folio: long[10_000], c: nil, unit: "MB", atMost: 150)
+    print(targets.printed())
+    exit(0)
+}
+
 // FOLIO_BENCH_ONLY=w3: only W3 (`folio batch --jobs 2` and the C program in two processes).
 if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "w3" {
     measureW3(into: &targets)
@@ -221,6 +229,10 @@ do {
     targets.absolute(
         "1,000,000-row tagged table, peak memory", folio: peaks["table"]?[1_000_000].map { Double($0) / 1024 }, c: nil, unit: "MB",
         atMost: 1024)
+    if FileManager.default.isExecutableFile(atPath: binary.path) {
+        let long = LongDocumentBenchmark.run(folio: binary, bench: benchDirectory)
+        targets.absolute("10,000 pages of distinct paragraphs, peak memory", folio: long[10_000], c: nil, unit: "MB", atMost: 150)
+    }
     try BatchStages.run(data: benchDirectory.appendingPathComponent("patients-1000.jsonl"), count: 100)
     if FileManager.default.isExecutableFile(atPath: binary.path) { measureW3(into: &targets) }
     if FileManager.default.isExecutableFile(atPath: binary.path) {
