@@ -106,6 +106,8 @@ package final class DocumentLayout {
 
     /// Estimated bytes of shaped text the document holds now (at most about its residency's budget).
     package var shapedTextKept: Int { builder.residency.kept }
+    /// What bounds the document's shaped text (for tests: it goes with the layout).
+    var textResidency: TextResidency { builder.residency }
     /// How many blocks' flowables the document holds now, apart from those its kept pages hold.
     package var blocksKept: Int { items.blocksKept }
 

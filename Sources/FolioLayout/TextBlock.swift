@@ -27,7 +27,9 @@ final class TextBlock {
 
     private let source: Source
     private let engine: TextShaper
-    private let residency: TextResidency?
+    /// Weak: the residency holds the blocks it keeps, and a strong reference back would keep every
+    /// block of every document alive (a batch worker's memory grew with each record).
+    private weak var residency: TextResidency?
     /// The stacked layouts while they are kept; nil once let go.
     private var kept: [ShapedText]?
     /// How many times the block has been shaped (the residency tells its entries apart by it).

@@ -92,4 +92,21 @@ final class StreamingLayoutTests: XCTestCase {
         XCTAssertLessThanOrEqual(layout.shapedTextKept, TextResidency.standardBudget + 64 << 10)
         XCTAssertLessThan(layout.blocksKept, 64, "only the blocks near the last page drawn are kept")
     }
+
+    /// Nothing of a layout outlives it: its blocks, their shaped text and what bounds it go with it
+    /// (a reference cycle between blocks and their residency kept every record of a batch worker).
+    func testALayoutIsFreedWithItsBlocks() throws {
+        weak var residency: TextResidency?
+        func layOut() throws {
+            let document = try DocumentDecoder.decode(
+                try Data(contentsOf: TestSupport.samples.appendingPathComponent("weekly-summary.yaml")), format: .yaml)
+            let prepared = try PreparedDocument(document, base: .standard, assets: .files(relativeTo: TestSupport.samples))
+            let layout = try DocumentLayout(prepared, shaper: PangoTextEngine(), pictures: ImageSurfaceCache())
+            for page in 0..<layout.pageCount { _ = try layout.frame(ofPage: page) }
+            residency = layout.textResidency
+            XCTAssertNotNil(residency)
+        }
+        try layOut()
+        XCTAssertNil(residency, "the layout's blocks and their residency are freed with it")
+    }
 }
