@@ -98,14 +98,17 @@ let package = Package(
                 // SHA-256 of the stylesheet for the Content-Security-Policy (also the batch manifest's and ETags').
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // Data as read: the JSON tree, its parser and the record reader (JSON lines, arrays, CSV).
+        .target(name: "FolioData", dependencies: ["FolioModel", .product(name: "CSV", package: "CSV.swift")]),
+        // FHIR R4 read into report records: the export's index (SQLite), the record builder, units, times.
+        .target(name: "FolioFHIR", dependencies: ["FolioModel", "FolioInput", "FolioData", "CSQLite"]),
         .target(
             name: "Folio",
             dependencies: [
                 "FolioModel", "FolioGraphics", "FolioCharts", "FolioInput", "FolioLayout", "FolioPango", "FolioPDF", "FolioHTML",
-                "CProcessSupport", "CSQLite",
+                "FolioData", "FolioFHIR", "CProcessSupport",
                 // Yams brings libyaml (its CYaml module), whose event parser YAMLEventReader reads documents with.
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "CSV", package: "CSV.swift"),
                 // SHA-1 of each written document for its FHIR DocumentReference (Attachment.hash).
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -139,6 +142,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Yams", package: "Yams"),
             ], exclude: ["Fixtures", "Golden", "Browser"]),
+        .testTarget(name: "FolioFHIRTests", dependencies: ["FolioFHIR", "FolioData", "FolioModel"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,3 +1,4 @@
+import FolioData
 import Foundation
 
 /// Reads documents from JSON or YAML and turns every decoding failure into a

@@ -1,4 +1,6 @@
 @_exported import FolioCharts
+@_exported import FolioData
+@_exported import FolioFHIR
 @_exported import FolioGraphics
 @_exported import FolioHTML
 @_exported import FolioInput

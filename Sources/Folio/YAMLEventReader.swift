@@ -1,4 +1,5 @@
 internal import CYaml
+import FolioData
 import Foundation
 
 /// Reads one YAML document with libyaml's event parser straight into a `TreeValue`, without

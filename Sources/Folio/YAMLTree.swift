@@ -1,3 +1,4 @@
+import FolioData
 import Foundation
 
 /// Turns a YAML document into a `TreeValue` with YAML 1.2 core-schema scalars:

@@ -1,4 +1,6 @@
 import Crypto
+import FolioData
+import FolioFHIR
 import Foundation
 
 /// Writes one batch record's documents: binds the template, prepares the document once, renders

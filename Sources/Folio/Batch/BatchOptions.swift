@@ -1,3 +1,4 @@
+import FolioFHIR
 import Foundation
 
 /// What `folio batch` was asked to do.

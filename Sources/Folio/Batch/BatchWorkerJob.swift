@@ -1,3 +1,4 @@
+import FolioData
 import Foundation
 
 /// A render worker's side of `folio batch`: set up with the template and the batch's options,

@@ -1,3 +1,4 @@
+import FolioData
 import Foundation
 
 /// Output file names from a pattern and a record, made safe for any file system.

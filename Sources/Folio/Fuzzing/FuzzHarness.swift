@@ -1,3 +1,4 @@
+import FolioFHIR
 import Foundation
 
 /// What the fuzzer (`make fuzz`) and the regression tests feed every input through:

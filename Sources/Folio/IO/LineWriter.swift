@@ -1,3 +1,4 @@
+import FolioData
 import Foundation
 
 /// Appends JSON lines to a file, each written whole with one `write`, so an interrupted

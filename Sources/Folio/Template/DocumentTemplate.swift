@@ -1,3 +1,4 @@
+import FolioData
 import Foundation
 
 /// A document whose strings may hold `{{placeholders}}` filled from a data record.

@@ -1,4 +1,5 @@
 import FolioCharts
+import FolioData
 import Foundation
 
 /// A placeholder's content: a dotted path into the record and optional filters,

@@ -1,3 +1,4 @@
+import FolioData
 import Foundation
 
 /// A template string split once into its literal runs and its placeholders' parsed expressions

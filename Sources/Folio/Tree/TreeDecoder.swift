@@ -1,3 +1,4 @@
+import FolioData
 import Foundation
 
 /// Decodes `Decodable` values straight from a `TreeValue`, without turning the

@@ -1,3 +1,4 @@
+import FolioData
 import Foundation
 
 extension PDFSigner {

@@ -1,4 +1,5 @@
 import CProcessSupport
+import FolioData
 import FolioPango
 import Foundation
 

@@ -1,3 +1,4 @@
+import FolioData
 import Foundation
 
 /// One message between a supervisor and a render worker: a header (JSON) and a body of bytes

@@ -1,3 +1,5 @@
+import FolioInput
+import FolioModel
 import Foundation
 
 /// An IANA zone's UTC offsets, looked up once per transition: the local day and the

@@ -1,3 +1,5 @@
+import FolioData
+import FolioFHIR
 import FolioModel
 import Foundation
 

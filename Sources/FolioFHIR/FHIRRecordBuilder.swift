@@ -1,3 +1,6 @@
+import FolioData
+import FolioInput
+import FolioModel
 import Foundation
 
 /// Makes one report record per patient from a loaded `FHIRIndex`: the patient, the period, each

@@ -1,4 +1,5 @@
 import CSV
+import FolioModel
 import Foundation
 
 /// One input record: its 1-based number and its value, or why it could not be read.

@@ -1,3 +1,6 @@
+import FolioData
+import FolioInput
+import FolioModel
 import Foundation
 
 /// Every resource of a FHIR export that a record needs, sorted into a temporary SQLite file as it

@@ -1,3 +1,5 @@
+import FolioInput
+import FolioModel
 import Foundation
 
 /// Problems with an export as a whole, one line each (the first 200 kept, the rest counted).

@@ -1,3 +1,5 @@
+import FolioInput
+import FolioModel
 import Foundation
 
 /// What was skipped for one patient and why, counted, in the order first seen.

@@ -1,21 +1,24 @@
+import FolioData
+import FolioInput
+import FolioModel
 import Foundation
 
 /// Reading FHIR JSON elements out of a parsed resource: strings, codings, references.
-enum FHIRResource {
+package enum FHIRResource {
     /// The string at `key`, when it is a non-empty string.
-    static func string(_ value: TreeValue?, _ key: String) -> String? {
+    package static func string(_ value: TreeValue?, _ key: String) -> String? {
         guard case .string(let text)? = value?[key], !text.isEmpty else { return nil }
         return text
     }
 
     /// The array at `key` (empty when absent or not an array).
-    static func array(_ value: TreeValue?, _ key: String) -> [TreeValue] {
+    package static func array(_ value: TreeValue?, _ key: String) -> [TreeValue] {
         guard case .array(let items)? = value?[key] else { return [] }
         return items
     }
 
     /// A CodeableConcept's codings as (system, code, display).
-    static func codings(_ concept: TreeValue?) -> [(system: String?, code: String, display: String?)] {
+    package static func codings(_ concept: TreeValue?) -> [(system: String?, code: String, display: String?)] {
         array(concept, "coding").compactMap { coding in
             guard let code = string(coding, "code") else { return nil }
             return (string(coding, "system"), code, string(coding, "display"))
@@ -23,7 +26,7 @@ enum FHIRResource {
     }
 
     /// The words a person reads for a CodeableConcept: its text, else its first coding's display, else its code.
-    static func displayText(_ concept: TreeValue?) -> String? {
+    package static func displayText(_ concept: TreeValue?) -> String? {
         if let text = string(concept, "text") { return text }
         let codings = codings(concept)
         return codings.first { $0.display != nil }?.display ?? codings.first?.code
@@ -33,7 +36,7 @@ enum FHIRResource {
     /// value, the system's length first, so no two different identifiers have the same key
     /// (`a|b` + `c` and `a` + `b|c` differ), with a backslash and a line end escaped (the keys
     /// are stored one per line).
-    static func identifierKeys(_ resource: TreeValue) -> [String] {
+    package static func identifierKeys(_ resource: TreeValue) -> [String] {
         array(resource, "identifier").compactMap { identifier in
             guard let value = string(identifier, "value") else { return nil }
             return identifierKey(system: string(identifier, "system"), value: value)
@@ -41,7 +44,7 @@ enum FHIRResource {
     }
 
     /// The key of one identifier (see `identifierKeys`).
-    static func identifierKey(system: String?, value: String) -> String {
+    package static func identifierKey(system: String?, value: String) -> String {
         let system = system ?? ""
         let key = "\(system.utf8.count):\(system)|\(value)"
         guard key.utf8.contains(where: { $0 == 0x5C || $0 == 0x0A }) else { return key }
@@ -52,7 +55,9 @@ enum FHIRResource {
     /// relative or absolute reference (a `_history` version and the server's base dropped), the
     /// `urn:uuid:…` or `urn:oid:…` itself inside a Bundle, or `identifier:…` for a logical reference
     /// by identifier. A reference FHIR's grammar does not allow, or one to another type, has none.
-    static func patientKey(_ reference: TreeValue?) -> (key: String?, identifier: (system: String?, value: String)?, problem: String?) {
+    package static func patientKey(_ reference: TreeValue?) -> (
+        key: String?, identifier: (system: String?, value: String)?, problem: String?
+    ) {
         if case .string(let text)? = reference?["reference"] {
             guard let parsed = FHIRReference(text) else { return (nil, nil, "a subject reference FHIR does not allow") }
             switch parsed {
@@ -70,7 +75,7 @@ enum FHIRResource {
     /// The key of a Bundle entry's `fullUrl` for the Patient `id` it holds: its URN, or `Patient/ID`
     /// when it is a Patient's URL ending in that same id (any other full URL adds no key, so no
     /// entry can claim another Patient's id).
-    static func patientKey(fullUrl: String, id: String?) -> String? {
+    package static func patientKey(fullUrl: String, id: String?) -> String? {
         switch FHIRReference(fullUrl) {
         case .urn(let urn)?: return urn
         case .resource(type: "Patient", id: let urlID)? where urlID == id: return "Patient/\(urlID)"
@@ -80,7 +85,7 @@ enum FHIRResource {
 
     /// The key a Medication is referred to by, from a `medicationReference`: `Medication/ID` or the
     /// URN for a reference FHIR allows, the text itself for a contained one (`#med1`), nil for any other.
-    static func medicationKey(_ text: String) -> String? {
+    package static func medicationKey(_ text: String) -> String? {
         if text.hasPrefix("#") { return FHIRReference.isID(text.dropFirst()) ? text : nil }
         switch FHIRReference(text) {
         case .resource(type: "Medication", _)?, .urn?: return FHIRReference(text)?.key

@@ -1,3 +1,6 @@
+import FolioData
+import FolioInput
+import FolioModel
 import Foundation
 
 /// A FHIR R4 export read into report records: a Bulk Data `$export` folder (NDJSON files, one

@@ -1,3 +1,5 @@
+import FolioInput
+import FolioModel
 import Foundation
 
 /// How FHIR data becomes report records: the period, the zone whose local days it counts, and

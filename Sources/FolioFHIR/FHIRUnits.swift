@@ -1,3 +1,5 @@
+import FolioInput
+import FolioModel
 import Foundation
 
 /// UCUM units Folio converts between: each unit's dimension and its factor (and offset, for

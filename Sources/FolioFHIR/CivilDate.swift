@@ -1,27 +1,28 @@
+import FolioInput
 import FolioModel
 import Foundation
 
 /// Proleptic Gregorian dates as day numbers (days since 1970-01-01), with `ISODate`'s calendar arithmetic.
-enum CivilDate {
+package enum CivilDate {
     /// The day number of a date.
-    static func days(year: Int, month: Int, day: Int) -> Int64 {
+    package static func days(year: Int, month: Int, day: Int) -> Int64 {
         Int64(ISODate.daysFromCivil(year: year, month: month, day: day))
     }
 
     /// The year, month and day of a day number.
-    static func date(_ days: Int64) -> (year: Int, month: Int, day: Int) {
+    package static func date(_ days: Int64) -> (year: Int, month: Int, day: Int) {
         let (year, month, day) = ISODate.civil(fromDays: Int(clamping: days))
         return (year, month, day)
     }
 
     /// Days in a month of a year.
-    static func daysInMonth(year: Int, month: Int) -> Int { ISODate.daysIn(month: month, year: year) }
+    package static func daysInMonth(year: Int, month: Int) -> Int { ISODate.daysIn(month: month, year: year) }
 
     /// `YYYY-MM-DD` for a day number.
-    static func text(_ days: Int64) -> String { ISODate.format(Double(days) * 86_400) }
+    package static func text(_ days: Int64) -> String { ISODate.format(Double(days) * 86_400) }
 
     /// A short English label for a chart axis: the weekday and the day of the month, `Mon 9`.
-    static func shortLabel(_ days: Int64) -> String {
+    package static func shortLabel(_ days: Int64) -> String {
         let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         // 1970-01-01 was a Thursday.
         let weekday = Int(((days % 7) + 7 + 4) % 7)
@@ -29,7 +30,7 @@ enum CivilDate {
     }
 
     /// The day number of `YYYY-MM-DD`, or nil.
-    static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
@@ -39,7 +40,7 @@ enum CivilDate {
         return days(year: year, month: month, day: day)
     }
 
-    static func pad(_ value: Int, _ width: Int) -> String {
+    package static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }

@@ -1,3 +1,5 @@
+import FolioInput
+import FolioModel
 import Foundation
 
 /// When a FHIR reading was taken: an instant (milliseconds since 1970 UTC), or a calendar date

@@ -1,4 +1,6 @@
 import CSQLite
+import FolioInput
+import FolioModel
 import Foundation
 
 /// A private SQLite database on disk (an unnamed temporary file SQLite deletes itself, even when the

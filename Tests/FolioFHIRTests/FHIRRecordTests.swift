@@ -1,11 +1,12 @@
 import Foundation
 import XCTest
 
-@testable import Folio
+@testable import FolioData
+@testable import FolioFHIR
 
 /// FHIR R4 exports read into report records: the values a clinician would check, for every field.
 final class FHIRRecordTests: XCTestCase {
-    private let fixture = TestSupport.root.appendingPathComponent("Tests/FolioTests/Fixtures/fhir-export").path
+    private let fixture = FHIRTestSupport.root.appendingPathComponent("Tests/FolioTests/Fixtures/fhir-export").path
 
     private func records(_ path: String, period: String = "2026-11-09/2026-11-15", zone: String = "America/New_York") throws -> (
         records: [String: TreeValue], order: [String], notes: [String]
@@ -151,7 +152,7 @@ final class FHIRRecordTests: XCTestCase {
     }
 
     func testAFolderReadsOnlyItsRegularFiles() throws {
-        let folder = try TestSupport.temporaryDirectory()
+        let folder = try FHIRTestSupport.temporaryDirectory()
         for name in ["Patient.ndjson", "Observation.ndjson"] {
             try FileManager.default.copyItem(atPath: "\(fixture)/\(name)", toPath: folder.appendingPathComponent(name).path)
         }
@@ -211,7 +212,7 @@ final class FHIRRecordTests: XCTestCase {
     /// the fuzzer found memory growing per input when a connection outlived its statements.
     func testAnExportsIndexIsClosedWithIt() throws {
         let options = try FHIRImportOptions(period: "2026-11-09/P7D", zone: "UTC")
-        let bundle = try Data(contentsOf: TestSupport.root.appendingPathComponent("Fuzz/corpus-fhir/bundle.json"))
+        let bundle = try Data(contentsOf: FHIRTestSupport.root.appendingPathComponent("Fuzz/corpus-fhir/bundle.json"))
         func run(_ count: Int) throws {
             for _ in 0..<count {
                 let export = try FHIRExport(bundle: bundle, options: options)
@@ -253,7 +254,7 @@ final class FHIRRecordTests: XCTestCase {
             #"{"resourceType":"Observation","status":"final","subject":{"reference":"Patient/h"},"code":{"coding":[{"system":"http://loinc.org","code":"8867-4"}]},"effectiveDateTime":"2026-11-10T00:00:00Z","valueString":"fast"}"#,
             String(repeating: "[", count: 10_000),
         ]
-        let file = try TestSupport.temporaryFile(Data(lines.joined(separator: "\n").utf8), name: "hostile.ndjson")
+        let file = try FHIRTestSupport.temporaryFile(Data(lines.joined(separator: "\n").utf8), name: "hostile.ndjson")
         let (records, _, notes) = try records(file.path, zone: "UTC")
         XCTAssertTrue(notes.contains("hostile.ndjson:2: not a JSON object"), "\(notes)")
         XCTAssertTrue(

@@ -1,4 +1,6 @@
 import CSQLite
+import FolioInput
+import FolioModel
 import Foundation
 
 /// One prepared statement (made by `SQLiteDatabase.prepare`): bind parameters (from 1), step through

@@ -1,3 +1,4 @@
+import FolioModel
 import Foundation
 
 /// Finds a quoted CSV field that is never closed, which CSV.swift reads to the end of the file as one

@@ -1,3 +1,4 @@
+import FolioModel
 import Foundation
 
 /// Which members of a JSON value a parse builds (`JSONTreeParser.parse(_:keeping:)`): the rest is

@@ -1,3 +1,5 @@
+import FolioInput
+import FolioModel
 import Foundation
 
 /// The report's period: whole local days from `start` to `end`, both included.

@@ -1,3 +1,4 @@
+import FolioModel
 import Foundation
 
 /// A JSON-like value with ordered object keys: what templates and data records

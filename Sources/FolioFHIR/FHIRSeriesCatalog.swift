@@ -1,3 +1,5 @@
+import FolioInput
+import FolioModel
 import Foundation
 
 /// The vital signs and measures a FHIR record names (`series.heartRate`): their LOINC codes and

@@ -1,16 +1,19 @@
+import FolioInput
+import FolioModel
+
 /// What a FHIR reference's text names, checked against FHIR R4's grammar: a resource by type and id
 /// (`Patient/123`, `https://host/fhir/Patient/123/_history/2`), or a Bundle entry by its
 /// `urn:uuid:` or `urn:oid:` full URL. Anything else (`Patient/../../etc/passwd`, `Patient/a/b`,
 /// an id with a NUL, a space or a letter outside ASCII) names nothing, so no text can reach
 /// another resource's key by a trick of its spelling.
-enum FHIRReference: Hashable {
+package enum FHIRReference: Hashable {
     /// `TYPE/ID`, with the version and any server base dropped.
     case resource(type: String, id: String)
     /// A Bundle entry's full URL, lowercased (`urn:uuid:…` or `urn:oid:…`).
     case urn(String)
 
     /// The key rows are stored and matched by: `TYPE/ID`, or the URN.
-    var key: String {
+    package var key: String {
         switch self {
         case .resource(let type, let id): return "\(type)/\(id)"
         case .urn(let urn): return urn
@@ -18,7 +21,7 @@ enum FHIRReference: Hashable {
     }
 
     /// Whether `id` is a FHIR id: 1–64 of A–Z, a–z, 0–9, '-' and '.' (FHIR R4, 2.24.0.1 `id`).
-    static func isID(_ id: some StringProtocol) -> Bool {
+    package static func isID(_ id: some StringProtocol) -> Bool {
         (1...64).contains(id.utf8.count) && id.utf8.allSatisfy(isIDByte)
     }
 
@@ -30,7 +33,7 @@ enum FHIRReference: Hashable {
     /// `[BASE/]TYPE/ID[/_history/VERSION]`, where BASE is an `http`/`https` URL, TYPE a resource
     /// type (a capital letter, then letters) and ID and VERSION FHIR ids; or `urn:uuid:` with a
     /// UUID, or `urn:oid:` with an OID.
-    init?(_ text: String) {
+    package init?(_ text: String) {
         guard text.utf8.count <= 4096 else { return nil }
         if let urn = FHIRReference.urn(text) {
             self = .urn(urn)
@@ -69,7 +72,7 @@ enum FHIRReference: Hashable {
 
     /// `text` lowercased when it is `urn:uuid:` and a UUID (8-4-4-4-12 hex digits) or `urn:oid:` and an
     /// OID (numbers joined by dots, the first 0, 1 or 2, no leading zeros); else nil.
-    static func urn(_ text: String) -> String? {
+    package static func urn(_ text: String) -> String? {
         let lower = text.lowercased()
         if lower.hasPrefix("urn:uuid:") {
             let uuid = Array(lower.utf8.dropFirst(9))
