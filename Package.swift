@@ -142,7 +142,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Yams", package: "Yams"),
             ], exclude: ["Fixtures", "Golden", "Browser"]),
-        .testTarget(name: "FolioFHIRTests", dependencies: ["FolioFHIR", "FolioData", "FolioModel"]),
+        .testTarget(name: "FolioFHIRTests", dependencies: ["FolioFHIR", "FolioData", "FolioModel"], exclude: ["Fixtures"]),
     ],
     cxxLanguageStandard: .cxx17
 )

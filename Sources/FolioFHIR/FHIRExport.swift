@@ -5,8 +5,9 @@ import Foundation
 
 /// A FHIR R4 export read into report records: a Bulk Data `$export` folder (NDJSON files, one
 /// resource per line, routed by `resourceType` whatever the file is called), one NDJSON file, or a
-/// Bundle (`collection`, `searchset`, `transaction`, …). Patients, Observations,
-/// MedicationAdministrations and Medications are read; other resources are counted and ignored.
+/// Bundle (`document`, `collection`, `searchset`, `transaction`, …). Patients, Observations,
+/// MedicationAdministrations, the clinical resources of a patient summary (`FHIRClinicalKinds`)
+/// and the resources they refer to are read; other resources are counted and ignored.
 package final class FHIRExport {
     private let index: FHIRIndex
     /// Problems with the export as a whole, a file and line each (malformed lines, ignored files).
@@ -111,7 +112,7 @@ package final class FHIRExport {
         }
         guard FHIRResource.string(root, "resourceType") == "Bundle" else {
             // A single resource in a .json file.
-            if try !index.add(root, fullUrl: nil, place: name) {
+            if try !index.add(root, fullUrl: nil, place: name, fromBundle: true) {
                 index.note("\(name): a \(FHIRResource.string(root, "resourceType")?.prefix(40) ?? "?") resource ignored")
             }
             return
@@ -134,7 +135,9 @@ package final class FHIRExport {
             }
             guard let resource = entry["resource"] else { continue }
             if FHIRResource.string(entry["request"], "method") == "DELETE" { continue }
-            if try !index.add(resource, fullUrl: FHIRResource.string(entry, "fullUrl"), place: "\(name) entry[\(position)]") {
+            if try !index.add(
+                resource, fullUrl: FHIRResource.string(entry, "fullUrl"), place: "\(name) entry[\(position)]", fromBundle: true)
+            {
                 ignored[FHIRResource.string(resource, "resourceType") ?? "?", default: 0] += 1
             }
         }

@@ -2,38 +2,57 @@ import FolioInput
 import FolioModel
 import Foundation
 
-/// How FHIR data becomes report records: the period, the zone whose local days it counts, and
-/// whether patients without readings in the period still get a record.
+/// How FHIR data becomes report records: the period (or all of the data), the zone whose local
+/// days it counts, and whether patients without readings in the period still get a record.
 public struct FHIRImportOptions: Sendable {
-    /// The report period.
-    public let period: FHIRPeriod
+    /// The report period; nil for all of the data (each record's period is then its data's span).
+    public let period: FHIRPeriod?
     /// The zone local days are counted in (and point times are written in).
     let clock: ZoneClock
     /// A record for every Patient, even one with no data in the period.
     public let allPatients: Bool
 
-    /// Options for `period` (`START/END`) in the IANA `zone`; errors name `--period` or `--zone`.
-    public init(period text: String, zone: String = "UTC", allPatients: Bool = false) throws {
-        period = try FHIRPeriod(parsing: text, field: "--period")
-        // Offsets precomputed from two days before to two days after the period (zones are within ±14 h).
-        guard
-            let clock = ZoneClock(
-                identifier: zone, from: (period.first - 2) * 86_400_000, to: (period.last + 3) * 86_400_000)
-        else {
+    /// Options for `period` (`START/END`; nil for all of the data) in the IANA `zone` (nil: days are
+    /// counted in UTC, and a clinical record's times are shown as their source wrote them); errors
+    /// name `--period` or `--zone`.
+    public init(period text: String?, zone given: String? = nil, allPatients: Bool = false) throws {
+        let zone = given ?? "UTC"
+        let period = try text.map { try FHIRPeriod(parsing: $0, field: "--period") }
+        self.period = period
+        // Offsets precomputed from two days before to two days after the period (zones are within ±14 h);
+        // for all of the data, from 1900 to 2100 (other instants ask the system).
+        let from = period.map { ($0.first - 2) * 86_400_000 } ?? CivilDate.days(year: 1900, month: 1, day: 1) * 86_400_000
+        let to = period.map { ($0.last + 3) * 86_400_000 } ?? CivilDate.days(year: 2100, month: 1, day: 1) * 86_400_000
+        guard var clock = ZoneClock(identifier: zone, from: from, to: to) else {
             throw FolioError(path: "--zone", "\"\(zone.prefix(64))\" is not an IANA time zone, such as UTC or America/New_York")
         }
+        clock.showsTimesAsWritten = given == nil
         self.clock = clock
         self.allPatients = allPatients
         periodText = text
     }
 
-    /// The period as it was given (`2026-11-09/2026-11-15`).
-    public let periodText: String
+    /// The day ages are counted to when there is no period: `SOURCE_DATE_EPOCH`'s day when it is
+    /// set (reproducible builds), else today.
+    let referenceDay: Int64 = {
+        if let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text),
+            (0...253_402_300_799).contains(seconds)
+        {
+            return seconds / 86_400
+        }
+        return Int64(exactly: (Date().timeIntervalSince1970 / 86_400).rounded(.down)) ?? 0
+    }()
+
+    /// The period as it was given (`2026-11-09/2026-11-15`), or nil for all of the data.
+    public let periodText: String?
+    /// Whether a zone was chosen (else days are UTC's and clinical times are shown as written).
+    public var zoneIsChosen: Bool { !clock.showsTimesAsWritten }
     /// The zone's IANA identifier.
     public var zoneIdentifier: String { clock.identifier }
 
     /// Whether an instant is near enough the period to be kept in the index (a day's margin each side).
     func isNearPeriod(_ time: FHIRTime) -> Bool {
+        guard let period else { return true }
         let day = time.milliseconds / 86_400_000
         return day >= period.first - 2 && day <= period.last + 2
     }

@@ -12,7 +12,7 @@ final class FHIRIndex {
     /// What was skipped for the whole export (a file and line each), for the person running it.
     private(set) var notes = FHIRNotes()
     /// The order resources were read in: later copies of a resource win over earlier ones.
-    private var order: Int64 = 0
+    private(set) var order: Int64 = 0
     private let insertReading: SQLiteStatement
     private let insertDose: SQLiteStatement
     private let upsertPatient: SQLiteStatement
@@ -20,7 +20,14 @@ final class FHIRIndex {
     private let insertMedication: SQLiteStatement
     /// The system and value of each Patient identifier a resource's subject names (for a patient
     /// not in the export, whose record's subject is that identifier).
-    private let insertIdentifierSubject: SQLiteStatement
+    let insertIdentifierSubject: SQLiteStatement
+    /// A patient's clinical resources (problems, allergies, results, …) kept whole, the keys they are
+    /// referred to by, and the supporting resources (Medication, Practitioner, …) others refer to.
+    let insertClinical: SQLiteStatement
+    let insertClinicalKey: SQLiteStatement
+    let insertReferable: SQLiteStatement
+    /// Whether the resource being read came from a Bundle (whose vital signs a Composition may list).
+    private(set) var readingBundle = false
     private var inTransaction = false
     private var pending = 0
 
@@ -30,13 +37,16 @@ final class FHIRIndex {
         database = try SQLiteDatabase()
         try database.execute(
             """
-            CREATE TABLE patients(ord INTEGER PRIMARY KEY, id TEXT UNIQUE, name TEXT, birthDate TEXT, gender TEXT, identifier TEXT);
+            CREATE TABLE patients(ord INTEGER PRIMARY KEY, id TEXT UNIQUE, name TEXT, birthDate TEXT, gender TEXT, identifier TEXT, extra TEXT);
             CREATE TABLE patient_keys(key TEXT PRIMARY KEY, ord INTEGER);
             CREATE TABLE readings(patient TEXT, ord INTEGER, rid TEXT, idents TEXT, version INTEGER, updated INTEGER, status TEXT,
               series TEXT, display TEXT, t INTEGER, dateonly INTEGER, value REAL, unit TEXT, problem TEXT);
             CREATE TABLE doses(patient TEXT, ord INTEGER, rid TEXT, idents TEXT, version INTEGER, updated INTEGER, status TEXT,
               med TEXT, name TEXT, t INTEGER, dateonly INTEGER, problem TEXT);
-            CREATE TABLE medications(key TEXT PRIMARY KEY, name TEXT);
+            CREATE TABLE medications(key TEXT PRIMARY KEY, name TEXT, code TEXT);
+            CREATE TABLE clinical(patient TEXT, ord INTEGER, type TEXT, rid TEXT, version INTEGER, updated INTEGER, json TEXT);
+            CREATE TABLE clinical_keys(key TEXT PRIMARY KEY, ord INTEGER);
+            CREATE TABLE referable(key TEXT PRIMARY KEY, json TEXT);
             CREATE TABLE identifier_subjects(key TEXT PRIMARY KEY, system TEXT, value TEXT);
             """)
         insertReading = try database.prepare("INSERT INTO readings VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
@@ -44,15 +54,18 @@ final class FHIRIndex {
         // A later copy of the same Patient (a newer version) wins, keeping its place in the order.
         upsertPatient = try database.prepare(
             """
-            INSERT INTO patients(id, name, birthDate, gender, identifier) VALUES (?,?,?,?,?)
+            INSERT INTO patients(id, name, birthDate, gender, identifier, extra) VALUES (?,?,?,?,?,?)
             ON CONFLICT(id) DO UPDATE SET name=excluded.name, birthDate=excluded.birthDate, gender=excluded.gender,
-            identifier=excluded.identifier RETURNING ord
+            identifier=excluded.identifier, extra=excluded.extra RETURNING ord
             """)
         // A key two different Patients claim (a shared identifier, one full URL for two ids) belongs to
         // neither: its ord becomes -1, and what refers to it is not given to either of them.
         insertPatientKey = try database.prepare(
             "INSERT INTO patient_keys VALUES (?,?) ON CONFLICT(key) DO UPDATE SET ord = -1 WHERE ord != excluded.ord")
-        insertMedication = try database.prepare("INSERT OR REPLACE INTO medications VALUES (?,?)")
+        insertMedication = try database.prepare("INSERT OR REPLACE INTO medications VALUES (?,?,?)")
+        insertClinical = try database.prepare("INSERT INTO clinical VALUES (?,?,?,?,?,?,?)")
+        insertClinicalKey = try database.prepare("INSERT OR REPLACE INTO clinical_keys VALUES (?,?)")
+        insertReferable = try database.prepare("INSERT OR REPLACE INTO referable VALUES (?,?)")
         insertIdentifierSubject = try database.prepare("INSERT OR IGNORE INTO identifier_subjects VALUES (?,?,?)")
     }
 
@@ -63,7 +76,8 @@ final class FHIRIndex {
     /// Bundle entry's, which references inside the Bundle may use. Resource types a record does not use
     /// return false (the caller counts them).
     @discardableResult
-    func add(_ resource: TreeValue, fullUrl: String?, place: String) throws -> Bool {
+    func add(_ resource: TreeValue, fullUrl: String?, place: String, fromBundle: Bool = false) throws -> Bool {
+        readingBundle = fromBundle
         guard case .object = resource else {
             note("\(place): not a JSON object")
             return true
@@ -72,20 +86,24 @@ final class FHIRIndex {
         order += 1
         switch FHIRResource.string(resource, "resourceType") {
         case "Patient": try addPatient(resource, fullUrl: fullUrl, place: place)
-        case "Observation": try addObservation(resource, place: place)
+        case "Observation": try addObservation(resource, fullUrl: fullUrl, place: place)
         case "MedicationAdministration": try addDose(resource, place: place)
         case "Medication":
             guard let id = checkedID(resource, type: "Medication", place: place) else { return true }
-            if let id, let name = FHIRResource.displayText(resource["code"]) {
-                insertMedication.bind(1, "Medication/\(id)")
+            let name = FHIRText.concept(resource["code"])
+            let code = FHIRResource.codings(resource["code"]).first.map { "\($0.system ?? "")|\($0.code)" }
+            for key in FHIRIndex.keys(type: "Medication", id: id, fullUrl: fullUrl) where name != nil {
+                insertMedication.bind(1, key)
                 insertMedication.bind(2, name)
+                insertMedication.bind(3, code)
                 try insertMedication.run()
-                if let fullUrl, let urn = FHIRReference.urn(fullUrl) {
-                    insertMedication.bind(1, urn)
-                    insertMedication.bind(2, name)
-                    try insertMedication.run()
-                }
             }
+            try addReferable(resource, type: "Medication", id: id, fullUrl: fullUrl)
+        case let type? where FHIRClinicalKinds.patientField[type] != nil:
+            try addClinical(resource, type: type, fullUrl: fullUrl, place: place)
+        case let type? where FHIRClinicalKinds.referable.contains(type):
+            guard let id = checkedID(resource, type: type, place: place) else { return true }
+            try addReferable(resource, type: type, id: id, fullUrl: fullUrl)
         case nil:
             note("\(place): not a FHIR resource (no resourceType)")
         default:
@@ -100,7 +118,7 @@ final class FHIRIndex {
     func finishLoading() throws {
         if inTransaction { try database.execute("COMMIT") }
         inTransaction = false
-        for table in ["readings", "doses"] {
+        for table in ["readings", "doses", "clinical"] {
             try database.execute(
                 """
                 CREATE TABLE \(table)_by_patient AS SELECT k.ord AS pord, r.* FROM \(table) r
@@ -109,6 +127,7 @@ final class FHIRIndex {
                 CREATE INDEX \(table)_patient ON \(table)_by_patient(pord, patient);
                 """)
         }
+        try database.execute("CREATE INDEX clinical_ord ON clinical_by_patient(ord)")
         let ambiguous = try database.prepare(
             "SELECT (SELECT count(DISTINCT ord) FROM readings_by_patient WHERE pord = -1) + (SELECT count(*) FROM doses_by_patient WHERE pord = -1)"
         )
@@ -122,7 +141,7 @@ final class FHIRIndex {
     /// A resource's id: nil inside the optional when it has none (a Bundle entry may name it by its
     /// full URL alone); nil (and a note naming `place`) when its id is not a FHIR id, for a resource
     /// whose id could otherwise be taken for another's (`p\u{0}A` for `p`, `a/b` for `a`).
-    private func checkedID(_ resource: TreeValue, type: String, place: String) -> String?? {
+    func checkedID(_ resource: TreeValue, type: String, place: String) -> String?? {
         guard let value = resource["id"] else { return .some(nil) }
         guard case .string(let id) = value, FHIRReference.isID(id) else {
             note("\(place): a \(type) whose id is not a FHIR id (1–64 of A–Z, a–z, 0–9, '-', '.') is skipped")
@@ -144,10 +163,51 @@ final class FHIRIndex {
 
     private func addPatient(_ resource: TreeValue, fullUrl: String?, place: String) throws {
         guard let checked = checkedID(resource, type: "Patient", place: place) else { return }
-        guard let id = checked else {
-            note("\(place): a Patient without an id is skipped")
+        // A Patient without an id (a transaction Bundle's new resource) is the one its full URL names:
+        // `…/Patient/X` is id X; `urn:uuid:U` is a Patient of its own (stored as the URN, so it is never
+        // merged with a Patient whose id is U), whose record's id is U.
+        var recordID: String
+        let id: String
+        var keys: [String]
+        switch (checked, fullUrl.flatMap { FHIRReference($0) }) {
+        case (let given?, _):
+            id = given
+            recordID = given
+            keys = ["Patient/\(given)"]
+            if let fullUrl, let key = FHIRResource.patientKey(fullUrl: fullUrl, id: given) { keys.append(key) }
+        case (nil, .resource(type: "Patient", let urlID)?):
+            id = urlID
+            recordID = urlID
+            keys = ["Patient/\(urlID)"]
+        case (nil, .urn(let urn)?) where urn.hasPrefix("urn:uuid:"):
+            id = urn
+            recordID = String(urn.dropFirst(9))
+            keys = [urn]
+        default:
+            note("\(place): a Patient without an id or a full URL naming it is skipped")
             return
         }
+        // Its subject in a DocumentReference: `Patient/ID`; for a Patient known only by a URN, its
+        // first identifier (a URN means nothing outside its Bundle).
+        var subject: TreeValue = .object([("reference", .string("Patient/\(recordID)"))])
+        if id.hasPrefix("urn:") {
+            let first = FHIRResource.array(resource, "identifier").first { FHIRResource.string($0, "value") != nil }
+            if let first, let value = FHIRResource.string(first, "value") {
+                var identifier: [(key: String, value: TreeValue)] = [("value", .string(value))]
+                if let system = FHIRResource.string(first, "system") { identifier.insert(("system", .string(system)), at: 0) }
+                subject = .object([("identifier", .object(identifier))])
+            } else {
+                subject = .object([("reference", .string(id))])
+            }
+        }
+        let identifiers: [TreeValue] = FHIRResource.array(resource, "identifier").compactMap { identifier in
+            guard let value = FHIRResource.string(identifier, "value") else { return nil }
+            return .object([
+                ("system", FHIRResource.string(identifier, "system").map(TreeValue.string) ?? .null), ("value", .string(value)),
+                ("type", FHIRText.identifierType(identifier["type"]).map(TreeValue.string) ?? .null),
+            ])
+        }
+        let extra = TreeValue.object([("recordID", .string(recordID)), ("subject", subject), ("identifiers", .array(identifiers))])
         let name = FHIRIndex.personName(resource)
         let birthDate = FHIRResource.string(resource, "birthDate")
         let gender = FHIRResource.string(resource, "gender")
@@ -157,11 +217,10 @@ final class FHIRIndex {
         upsertPatient.bind(3, birthDate)
         upsertPatient.bind(4, gender)
         upsertPatient.bind(5, identifier)
+        upsertPatient.bind(6, extra.json)
         // The row's place: the first copy's when a Patient comes again.
         let ord = try upsertPatient.step() ? upsertPatient.integer(0) ?? 0 : 0
         upsertPatient.reset()
-        var keys = ["Patient/\(id)"]
-        if let fullUrl, let key = FHIRResource.patientKey(fullUrl: fullUrl, id: id) { keys.append(key) }
         keys += Set(FHIRResource.identifierKeys(resource)).sorted().map { "identifier:\($0)" }
         for key in keys {
             insertPatientKey.bind(1, key)
@@ -199,12 +258,28 @@ final class FHIRIndex {
     /// The statuses whose readings are reported; every other status is skipped and counted.
     static let reportedStatuses: Set<String> = ["final", "amended", "corrected"]
 
-    private func addObservation(_ resource: TreeValue, place: String) throws {
+    private func addObservation(_ resource: TreeValue, fullUrl: String?, place: String) throws {
         guard let row = try resourceRow(resource, type: "Observation", place: place) else { return }
         let status = row.status
         // A final reading far from the period is not needed; corrections and withdrawals are kept
         // wherever they are, since they may replace a reading inside it.
         if status == "final", let time = row.time, !options.isNearPeriod(time) { return }
+        let catalogued =
+            FHIRIndex.seriesKey(resource["code"])?.named != nil
+            || FHIRResource.codings(resource["code"]).contains {
+                ($0.system ?? FHIRSeriesCatalog.loinc) == FHIRSeriesCatalog.loinc && FHIRSeriesCatalog.panels.contains($0.code)
+            }
+        let vitalSign = catalogued || FHIRClinicalKinds.categories(resource).contains(FHIRClinicalKinds.vitalSigns)
+        // Results, social history and the rest are kept whole for the record; the catalogued vital signs
+        // are series, kept whole too when a Bundle (whose Composition may list them) holds them.
+        if !catalogued || readingBundle {
+            try storeClinical(resource, type: "Observation", patient: row.patient, id: row.id, fullUrl: fullUrl)
+        }
+        // A categorical value (smoking status, blood group, a finding) is presented as the value it is, not
+        // as a reading; so is a group of other observations (`hasMember`) and a result coded in words only.
+        if !catalogued, FHIRIndex.hasCategoricalValue(resource) { return }
+        if !vitalSign, !FHIRResource.array(resource, "hasMember").isEmpty, !FHIRIndex.hasValue(resource) { return }
+        if !vitalSign, FHIRResource.codings(resource["code"]).isEmpty, FHIRResource.string(resource["code"], "text") != nil { return }
         guard FHIRIndex.reportedStatuses.contains(status) else {
             try insert(row, series: FHIRIndex.seriesKey(resource["code"])?.key ?? "", display: nil, value: nil, unit: nil, problem: nil)
             return
@@ -265,21 +340,14 @@ final class FHIRIndex {
         guard let checked = checkedID(resource, type: type, place: place) else { return nil }
         let id = checked
         let shown = id.map { "\(type) \($0)" } ?? "\(type) (no id)"
-        guard let status = FHIRResource.string(resource, "status") else {
-            note("\(place): \(shown) has no status and is skipped")
-            return nil
-        }
         let subject = FHIRResource.patientKey(resource["subject"])
         guard let patient = subject.key else {
             note("\(place): \(shown) has \(subject.problem ?? "no Patient subject") and is skipped")
             return nil
         }
-        if let identifier = subject.identifier {
-            insertIdentifierSubject.bind(1, patient)
-            insertIdentifierSubject.bind(2, identifier.system)
-            insertIdentifierSubject.bind(3, identifier.value)
-            try insertIdentifierSubject.run()
-        }
+        try noteIdentifierSubject(patient: patient, identifier: subject.identifier)
+        // No status: kept with an empty one, so the patient's record counts it among what was left out.
+        let status = FHIRResource.string(resource, "status") ?? ""
         let (time, timeText) = FHIRResource.effectiveTime(resource, clock: options.clock)
         let version = FHIRResource.version(resource, clock: options.clock)
         return ResourceRow(
@@ -300,6 +368,15 @@ final class FHIRIndex {
         statement.bind(7, row.status)
         statement.bind(timeColumn, row.time?.milliseconds)
         statement.bind(timeColumn + 1, row.time.map { Int64($0.dateOnly ? 1 : 0) })
+    }
+
+    /// Whether an observation's value is not a number (a concept, text, a yes or no, a time, a
+    /// ratio) and it has no components that are readings.
+    static func hasCategoricalValue(_ resource: TreeValue) -> Bool {
+        guard case .object(let members) = resource, FHIRResource.array(resource, "component").isEmpty,
+            let value = members.first(where: { $0.key.hasPrefix("value") })
+        else { return false }
+        return value.key != "valueQuantity" && value.key != "valueInteger"
     }
 
     /// Whether an element carries a value or says why it has none.

@@ -4,8 +4,8 @@ import Foundation
 
 /// The report's period: whole local days from `start` to `end`, both included.
 public struct FHIRPeriod: Sendable, Hashable {
-    /// The most days a period may span (three years of daily values per series).
-    public static let maximumDays = 1_096
+    /// The most days a period may span: 150 years, more than a lifetime of records.
+    public static let maximumDays = 54_787
 
     /// Day numbers (days since 1970-01-01) of the first and last day.
     let first: Int64, last: Int64
@@ -34,6 +34,12 @@ public struct FHIRPeriod: Sendable, Hashable {
         }
         self.first = first
         self.last = last
+    }
+
+    /// The days `first` to `last` (day numbers since 1970-01-01).
+    init(first: Int64, last: Int64) {
+        self.first = first
+        self.last = max(first, last)
     }
 
     /// The number of days.

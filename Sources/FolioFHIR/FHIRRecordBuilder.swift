@@ -11,12 +11,17 @@ final class FHIRRecordBuilder {
     private let index: FHIRIndex
     private var options: FHIRImportOptions { index.options }
     private let medicationName: SQLiteStatement
+    /// The clinical part of each record (problems, allergies, medications, results, the Composition).
+    private let clinical: FHIRClinicalRecord
+    /// The current record's period: the options' period, or the span of its patient's data.
+    private var period: FHIRPeriod?
     /// A known patient's readings and doses (by `pord`), and those of a patient only referred to (by key).
     private let readingsOfPatient, readingsOfStranger, dosesOfPatient, dosesOfStranger: SQLiteStatement
 
     init(index: FHIRIndex) throws {
         self.index = index
-        medicationName = try index.database.prepare("SELECT name FROM medications WHERE key=?")
+        medicationName = try index.database.prepare("SELECT name, code FROM medications WHERE key=?")
+        clinical = try FHIRClinicalRecord(index: index)
         let readings =
             "SELECT ord, rid, idents, version, updated, status, series, display, t, dateonly, value, unit, problem FROM readings_by_patient"
         let doses = "SELECT ord, rid, idents, version, updated, status, med, name, t, dateonly, problem FROM doses_by_patient"
@@ -29,21 +34,23 @@ final class FHIRRecordBuilder {
     /// Calls `body` with each record, in the order the Patients were read, then for patients that are
     /// referred to but not in the export; only patients with data in the period unless `allPatients`.
     func forEachRecord(_ body: (TreeValue) throws -> Void) throws {
-        let patients = try index.database.prepare("SELECT ord, id, name, birthDate, gender, identifier FROM patients ORDER BY ord")
+        let patients = try index.database.prepare("SELECT ord, id, name, birthDate, gender, identifier, extra FROM patients ORDER BY ord")
         while try patients.step() {
-            let id = patients.text(1) ?? ""
+            let extra = try patients.text(6).map { try JSONTreeParser.parse(Data($0.utf8)) }
+            let id = extra?["recordID"]?.text ?? patients.text(1) ?? ""
             let patient: [(key: String, value: TreeValue)] = [
                 ("id", .string(id)), ("name", FHIRRecordBuilder.text(patients.text(2))),
                 ("birthDate", FHIRRecordBuilder.text(patients.text(3))), ("gender", FHIRRecordBuilder.text(patients.text(4))),
                 ("identifier", FHIRRecordBuilder.text(patients.text(5))),
-                ("subject", .object([("reference", .string("Patient/\(id)"))])),
+                ("identifiers", extra?["identifiers"] ?? .array([])),
+                ("subject", extra?["subject"] ?? .object([("reference", .string("Patient/\(id)"))])),
             ]
             if let record = try record(patient: patient, of: .known(patients.integer(0) ?? 0), warnings: []) { try body(record) }
         }
         let strangers = try index.database.prepare(
             """
             SELECT s.patient, i.system, i.value FROM (SELECT patient FROM readings_by_patient WHERE pord IS NULL
-              UNION SELECT patient FROM doses_by_patient WHERE pord IS NULL) s
+              UNION SELECT patient FROM doses_by_patient WHERE pord IS NULL UNION SELECT patient FROM clinical_by_patient WHERE pord IS NULL) s
             LEFT JOIN identifier_subjects i ON i.key = s.patient ORDER BY 1
             """)
         while try strangers.step() {
@@ -67,7 +74,8 @@ final class FHIRRecordBuilder {
                 continue
             }
             let patient: [(key: String, value: TreeValue)] = [
-                ("id", .string(id)), ("name", .null), ("birthDate", .null), ("gender", .null), ("identifier", .null), ("subject", subject),
+                ("id", .string(id)), ("name", .null), ("birthDate", .null), ("gender", .null), ("identifier", .null),
+                ("identifiers", .array([])), ("subject", subject),
             ]
             if let record = try record(patient: patient, of: .stranger(key), warnings: [("the Patient \(shown) is not in the export", 1)]) {
                 try body(record)
@@ -75,13 +83,20 @@ final class FHIRRecordBuilder {
         }
     }
 
-    /// Whose rows to read: a Patient of the export (its `pord`), or a reference to one it lacks.
-    private enum Subject {
-        case known(Int64)
-        case stranger(String)
-    }
-
     private static func text(_ value: String?) -> TreeValue { value.map(TreeValue.string) ?? .null }
+
+    /// The patient's age in whole years on `day` and whether they are an adult (18 or over), from a
+    /// full birth date; nothing when the birth date is partial or missing.
+    static func age(of patient: [(key: String, value: TreeValue)], on day: Int64) -> [(key: String, value: TreeValue)] {
+        guard case .string(let text)? = patient.first(where: { $0.key == "birthDate" })?.value, text.utf8.count == 10,
+            let born = CivilDate.parse(text), born <= day
+        else { return [("age", .null), ("isAdult", .null)] }
+        let birth = CivilDate.date(born)
+        let today = CivilDate.date(day)
+        var years = today.year - birth.year
+        if (today.month, today.day) < (birth.month, birth.day) { years -= 1 }
+        return [("age", .number(Double(years))), ("isAdult", .bool(years >= 18))]
+    }
 
     // MARK: one patient
 
@@ -107,7 +122,7 @@ final class FHIRRecordBuilder {
         var first: Row { rows[0] }
     }
 
-    private func copies(of subject: Subject, dose: Bool) throws -> [Copy] {
+    private func copies(of subject: FHIRRecordSubject, dose: Bool) throws -> [Copy] {
         let statement: SQLiteStatement
         switch subject {
         case .known(let ord):
@@ -168,37 +183,65 @@ final class FHIRRecordBuilder {
     }
 
     private func isInPeriod(_ time: FHIRTime?) -> Bool {
-        guard let time else { return true }
-        return options.period.index(of: options.clock.day(of: time)) != nil
+        guard let time, let period else { return true }
+        return period.index(of: options.clock.day(of: time)) != nil
     }
 
-    private func record(patient: [(key: String, value: TreeValue)], of subject: Subject, warnings initial: [(String, Int)]) throws
-        -> TreeValue?
-    {
+    /// The days from the first to the last reading or dose (for a record of all of the data).
+    private func span(of copies: [Copy]) -> FHIRPeriod? {
+        var first: Int64?
+        var last: Int64?
+        for copy in copies {
+            for row in copy.rows {
+                guard let time = row.time else { continue }
+                let day = options.clock.day(of: time)
+                first = min(first ?? day, day)
+                last = max(last ?? day, day)
+            }
+        }
+        guard let first, let last else { return nil }
+        return FHIRPeriod(first: first, last: min(last, first + Int64(FHIRPeriod.maximumDays) - 1))
+    }
+
+    private func record(
+        patient: [(key: String, value: TreeValue)], of subject: FHIRRecordSubject, warnings initial: [(String, Int)]
+    ) throws -> TreeValue? {
         var warnings = FHIRRecordWarnings()
         for (reason, count) in initial { warnings.add(reason, count) }
-        let series = seriesValues(try copies(of: subject, dose: false), warnings: &warnings)
-        let medications = try medicationValues(try copies(of: subject, dose: true), warnings: &warnings)
-        // Data in the period: a reading or dose, or one that could not be used (its warning must reach someone).
-        guard options.allPatients || !series.named.isEmpty || !series.coded.isEmpty || !medications.isEmpty || series.unusable
+        let readings = try copies(of: subject, dose: false)
+        let doses = try copies(of: subject, dose: true)
+        period = options.period ?? span(of: readings + doses)
+        let series = seriesValues(readings, warnings: &warnings)
+        let medications = try medicationValues(doses, warnings: &warnings)
+        let clinicalMembers = try clinical.members(of: subject, period: period, warnings: &warnings)
+        // Data in the period: a reading or dose, or one that could not be used (its warning must reach
+        // someone), or the clinical record (problems, allergies, …).
+        guard
+            options.allPatients || !series.named.isEmpty || !series.coded.isEmpty || !medications.isEmpty || series.unusable
+                || clinicalMembers.hasData
         else { return nil }
-        let period = options.period
+        let periodValue: TreeValue
+        if let period {
+            periodValue = .object([
+                ("start", .string(CivilDate.text(period.first))), ("end", .string(CivilDate.text(period.last))),
+                ("days", .array(period.dayTexts.map(TreeValue.string))),
+                ("labels", .array((period.first...period.last).map { .string(CivilDate.shortLabel($0)) })),
+                ("zone", .string(options.clock.identifier)),
+            ])
+        } else {
+            periodValue = .object([
+                ("start", .null), ("end", .null), ("days", .array([])), ("labels", .array([])), ("zone", .string(options.clock.identifier)),
+            ])
+        }
         var members: [(key: String, value: TreeValue)] = [
-            ("patient", .object(patient)),
-            (
-                "period",
-                .object([
-                    ("start", .string(CivilDate.text(period.first))), ("end", .string(CivilDate.text(period.last))),
-                    ("days", .array(period.dayTexts.map(TreeValue.string))),
-                    ("labels", .array((period.first...period.last).map { .string(CivilDate.shortLabel($0)) })),
-                    ("zone", .string(options.clock.identifier)),
-                ])
-            ),
+            ("patient", .object(patient + FHIRRecordBuilder.age(of: patient, on: period?.last ?? options.referenceDay))),
+            ("period", periodValue),
             ("series", .object(series.named.map { (key: $0.key, value: $0.value) })),
             ("codes", .object(series.coded.map { (key: $0.key, value: $0.value) })),
         ]
         if let pressure = series.bloodPressure { members.append(("bloodPressure", pressure)) }
         members.append(("medications", .array(medications)))
+        members += clinicalMembers.members
         members.append(
             ("warnings", .array(warnings.list.map { .object([("reason", .string($0.reason)), ("count", .number(Double($0.count)))]) })))
         return .object(members)
@@ -210,6 +253,8 @@ final class FHIRRecordBuilder {
     private struct SeriesPoints {
         var display: String?
         var unit: String?
+        /// Whether the day's value is the sum of its readings (a count), not their mean.
+        var summed = false
         var points: [(time: FHIRTime, order: Int64, value: Double?)] = []
     }
 
@@ -226,6 +271,8 @@ final class FHIRRecordBuilder {
         }
         copies = FHIRRecordBuilder.withoutAmended(copies, warnings: &warnings, counting: isInPeriod)
         var bySeries: [String: SeriesPoints] = [:]
+        // A reading sent twice under new ids (same code, time and value) is counted once.
+        var seen = Set<String>()
         for copy in copies {
             for row in copy.rows {
                 if let problem = row.problem {
@@ -236,7 +283,9 @@ final class FHIRRecordBuilder {
                     continue
                 }
                 guard let time = row.time, isInPeriod(time) else { continue }
-                var entry = bySeries[row.key] ?? SeriesPoints(display: row.display)
+                var entry =
+                    bySeries[row.key]
+                    ?? SeriesPoints(display: row.display, summed: FHIRSeriesCatalog.series(named: row.key)?.summed ?? false)
                 var value = row.value
                 if let reading = value, let unit = row.unit, FHIRSeriesCatalog.series(named: row.key) == nil {
                     // A coded series keeps the unit of its first value; others are converted to it when they can be.
@@ -253,6 +302,7 @@ final class FHIRRecordBuilder {
                 } else if entry.unit == nil {
                     entry.unit = FHIRSeriesCatalog.series(named: row.key)?.unit ?? row.unit
                 }
+                if let value, !seen.insert("\(row.key)@\(time.milliseconds)=\(value)").inserted { continue }
                 entry.points.append((time, row.order, value))
                 bySeries[row.key] = entry
             }
@@ -274,7 +324,7 @@ final class FHIRRecordBuilder {
         let systolic = dailyByName["systolic"]
         let diastolic = dailyByName["diastolic"]
         if systolic != nil || diastolic != nil {
-            let days = options.period.dayCount
+            let days = period?.dayCount ?? 0
             let pairs = (0..<days).map { day -> TreeValue in
                 guard let high = systolic?[day] ?? nil, let low = diastolic?[day] ?? nil else { return .array([]) }
                 return .array([.number(low), .number(high)])
@@ -316,16 +366,20 @@ final class FHIRRecordBuilder {
 
     private func summarise(_ entry: SeriesPoints) -> (value: TreeValue, daily: [Double?]) {
         let points = entry.points.sorted { ($0.time.milliseconds, $0.order) < ($1.time.milliseconds, $1.order) }
-        var sums = [Double](repeating: 0, count: options.period.dayCount)
-        var counts = [Int](repeating: 0, count: options.period.dayCount)
+        let dayCount = period?.dayCount ?? 0
+        var sums = [Double](repeating: 0, count: dayCount)
+        var counts = [Int](repeating: 0, count: dayCount)
         var values: [Double] = []
         for point in points {
-            guard let value = point.value, let day = options.period.index(of: options.clock.day(of: point.time)) else { continue }
+            guard let value = point.value, let day = period?.index(of: options.clock.day(of: point.time)) else { continue }
             sums[day] += value
             counts[day] += 1
             values.append(value)
         }
-        let daily: [Double?] = zip(sums, counts).map { $1 > 0 ? FHIRUnits.tidy($0 / Double($1)) : nil }
+        // A count (steps) is summed over the day; a measurement is averaged.
+        let summed = entry.summed
+        let daily: [Double?] = zip(sums, counts).map { $1 > 0 ? FHIRUnits.tidy(summed ? $0 : $0 / Double($1)) : nil }
+        let totals = daily.compactMap { $0 }
         let number: (Double?) -> TreeValue = { $0.map(TreeValue.number) ?? .null }
         var members: [(key: String, value: TreeValue)] = []
         if let display = entry.display { members.append(("name", .string(display))) }
@@ -339,10 +393,20 @@ final class FHIRRecordBuilder {
                     })
             ),
             ("daily", .array(daily.map(number))),
-            ("mean", number(values.isEmpty ? nil : FHIRUnits.tidy(values.reduce(0, +) / Double(values.count)))),
+            // The readings as two lists a line chart takes (`x` and `values`), for a record of any length.
+            ("times", .array(points.compactMap { $0.value == nil ? nil : .string(options.clock.text(of: $0.time)) })),
+            ("values", .array(values.map(TreeValue.number))),
+            (
+                "mean",
+                number(
+                    summed
+                        ? (totals.isEmpty ? nil : FHIRUnits.tidy(totals.reduce(0, +) / Double(totals.count)))
+                        : (values.isEmpty ? nil : FHIRUnits.tidy(values.reduce(0, +) / Double(values.count))))
+            ),
             ("min", number(values.min())), ("max", number(values.max())), ("last", number(values.last)),
             ("count", .number(Double(values.count))),
         ]
+        if summed { members.append(("total", number(FHIRUnits.tidy(values.reduce(0, +))))) }
         return (.object(members), daily)
     }
 
@@ -373,21 +437,26 @@ final class FHIRRecordBuilder {
                 warnings.add("a medication administration with status \(row.status.prefix(30))", 1)
                 continue
             }
-            guard let time = row.time, let day = options.period.index(of: options.clock.day(of: time)) else { continue }
-            if tallies[row.key] == nil {
-                var name = row.display
-                if name == nil {
-                    medicationName.bind(1, row.key)
-                    if try medicationName.step() { name = medicationName.text(0) }
-                    medicationName.reset()
+            guard let time = row.time, let day = period?.index(of: options.clock.day(of: time)) else { continue }
+            // A Medication referred to is counted under its code, with the doses that name the code itself.
+            var key = row.key
+            var name = row.display
+            if key.hasPrefix("Medication/") || key.hasPrefix("urn:") {
+                medicationName.bind(1, key)
+                if try medicationName.step() {
+                    name = name ?? medicationName.text(0)
+                    if let code = medicationName.text(1) { key = code }
                 }
-                let days = options.period.dayCount
-                tallies[row.key] = Tally(
-                    name: name ?? row.key, given: [Int](repeating: 0, count: days), recorded: [Int](repeating: 0, count: days))
-                order.append(row.key)
+                medicationName.reset()
             }
-            tallies[row.key]?.recorded[day] += 1
-            if wasGiven { tallies[row.key]?.given[day] += 1 }
+            if tallies[key] == nil {
+                let days = period?.dayCount ?? 0
+                tallies[key] = Tally(
+                    name: name ?? key, given: [Int](repeating: 0, count: days), recorded: [Int](repeating: 0, count: days))
+                order.append(key)
+            }
+            tallies[key]?.recorded[day] += 1
+            if wasGiven { tallies[key]?.given[day] += 1 }
         }
         return order.compactMap { key in
             guard let tally = tallies[key] else { return nil }

@@ -15,6 +15,8 @@ enum FHIRSeriesCatalog {
         let unit: String
         /// Whether a value without a unit is already in `unit` (counts and scores are).
         var unitless: Bool { unit.hasPrefix("{") }
+        /// Whether a day's value is the sum of its readings (a count, such as steps over intervals), not their mean.
+        var summed = false
     }
 
     /// The LOINC system URI.
@@ -23,11 +25,12 @@ enum FHIRSeriesCatalog {
     /// The named series, in the order they appear in a record.
     static let all: [Series] = [
         Series(name: "heartRate", codes: ["8867-4"], unit: "/min"),
-        Series(name: "steps", codes: ["55423-8", "41950-7"], unit: "{steps}"),
+        Series(name: "steps", codes: ["55423-8", "41950-7"], unit: "{steps}", summed: true),
         Series(name: "bodyWeight", codes: ["29463-7"], unit: "kg"),
         Series(name: "systolic", codes: ["8480-6"], unit: "mm[Hg]"),
         Series(name: "diastolic", codes: ["8462-4"], unit: "mm[Hg]"),
-        Series(name: "glucose", codes: ["2339-0", "15074-8"], unit: "mg/dL"),
+        // Glucose in blood, serum or plasma, and by a meter (capillary blood), in mass or molar units.
+        Series(name: "glucose", codes: ["2339-0", "2345-7", "41653-7", "15074-8", "14749-6", "14743-9", "2340-8"], unit: "mg/dL"),
         Series(name: "oxygenSaturation", codes: ["59408-5", "2708-6"], unit: "%"),
         Series(name: "bodyTemperature", codes: ["8310-5"], unit: "Cel"),
         Series(name: "painSeverity", codes: ["72514-3"], unit: "{score}"),

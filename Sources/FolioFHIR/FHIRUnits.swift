@@ -69,6 +69,8 @@ enum FHIRUnits {
         if let code, !code.isEmpty, system == nil || system == "http://unitsofmeasure.org" {
             if ucum[code] != nil { return (code, code) }
             if let alias = aliases[code.lowercased()] { return (alias, code) }
+            // UCUM's annotations (`{…}`) do not change a unit: `%{saturation}` is %, `{count}/min` is /min.
+            if let plain = withoutAnnotations(code), ucum[plain] != nil { return (plain, code) }
             return (nil, code)
         }
         if let text, !text.isEmpty {
@@ -77,6 +79,26 @@ enum FHIRUnits {
             return (nil, text)
         }
         return (nil, code ?? "")
+    }
+
+    /// A UCUM code with its annotations removed (`%{saturation}` → `%`), or nil when it has none
+    /// or they are not well formed.
+    static func withoutAnnotations(_ code: String) -> String? {
+        guard code.contains("{"), code.utf8.count <= 200 else { return nil }
+        var plain = ""
+        var depth = 0
+        for character in code {
+            switch character {
+            case "{": depth += 1
+            case "}":
+                guard depth > 0 else { return nil }
+                depth -= 1
+            default: if depth == 0 { plain.append(character) }
+            }
+            guard depth <= 1 else { return nil }
+        }
+        guard depth == 0 else { return nil }
+        return plain.isEmpty ? nil : plain
     }
 
     /// `value` in `from` converted to `to`, or nil when they measure different things. Glucose also

@@ -11,6 +11,9 @@ struct ZoneClock: Sendable {
     /// Instants (ms) from which an offset (s) holds, ascending; covers `span`.
     private let transitions: [Transition]
     private let span: ClosedRange<Int64>
+    /// Whether a clinical record's times are shown at the offset they were written with (no zone was
+    /// chosen), rather than in this zone.
+    var showsTimesAsWritten = false
 
     private struct Transition: Sendable {
         let start: Int64

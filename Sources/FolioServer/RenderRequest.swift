@@ -35,8 +35,8 @@ struct RenderRequest: Sendable {
         case .fhirTemplate(let name, let bundle, let options):
             header.append(("input", .string("template-fhir")))
             header.append(("template", .string(name)))
-            header.append(("period", .string(options.periodText)))
-            header.append(("zone", .string(options.zoneIdentifier)))
+            if let period = options.periodText { header.append(("period", .string(period))) }
+            if options.zoneIsChosen { header.append(("zone", .string(options.zoneIdentifier))) }
             body = bundle
         }
         return WorkerMessage(.object(header), body: body)
@@ -55,7 +55,7 @@ struct RenderRequest: Sendable {
         case "template": input = .template(name: message["template"]?.text ?? "", record: message.body)
         case "template-fhir":
             let options = try FHIRImportOptions(
-                period: message["period"]?.text ?? "", zone: message["zone"]?.text ?? "UTC", allPatients: true)
+                period: message["period"]?.text, zone: message["zone"]?.text, allPatients: true)
             input = .fhirTemplate(name: message["template"]?.text ?? "", bundle: message.body, options: options)
         default: throw FolioError(path: "", "the render worker got a malformed request")
         }

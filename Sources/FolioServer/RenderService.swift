@@ -89,12 +89,10 @@ final class RenderService: Sendable {
             let (slot, body) = try await admitAndRead(request)
             return try await render(RenderRequest(input: .template(name: name, record: body), parameters: parameters), in: slot)
         case "application/fhir+json":
-            guard let period = parameters.period else {
-                throw Problem.invalidRequest("period: a FHIR Bundle needs the report period, such as period=2026-11-09/2026-11-15")
-            }
+            // Without a period, the record holds all of the Bundle's data.
             let options: FHIRImportOptions
             do {
-                options = try FHIRImportOptions(period: period, zone: parameters.zone ?? "UTC", allPatients: true)
+                options = try FHIRImportOptions(period: parameters.period, zone: parameters.zone, allPatients: true)
             } catch let error as FolioError {
                 throw Problem.invalidRequest("\(error.path.dropFirst(2)): \(error.message)")
             }

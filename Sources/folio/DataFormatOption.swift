@@ -16,7 +16,7 @@ struct DataFormatOption: ParsableArguments {
             """)
     var dataFormat: Format = .auto
 
-    @Option(help: "FHIR data: the report period, START/END (dates, both included) or START/P7D.")
+    @Option(help: "FHIR data: the report period, START/END (dates, both included) or START/P7D; without it, all of the data.")
     var period: String?
 
     @Option(help: "FHIR data: the IANA time zone whose local days the readings are counted in (default UTC).")
@@ -26,16 +26,14 @@ struct DataFormatOption: ParsableArguments {
     var allPatients = false
 
     func validate() throws {
-        if dataFormat == .fhir {
-            guard period != nil else { throw ValidationError("--data-format fhir needs --period START/END, e.g. 2026-11-09/2026-11-15") }
-        } else if period != nil || zone != nil || allPatients {
+        if dataFormat != .fhir, period != nil || zone != nil || allPatients {
             throw ValidationError("--period, --zone and --all-patients are for --data-format fhir")
         }
     }
 
     /// How FHIR data becomes records, or nil for other data; a bad period or zone is an error naming it.
     func fhirOptions() throws -> FHIRImportOptions? {
-        guard dataFormat == .fhir, let period else { return nil }
-        return try FHIRImportOptions(period: period, zone: zone ?? "UTC", allPatients: allPatients)
+        guard dataFormat == .fhir else { return nil }
+        return try FHIRImportOptions(period: period, zone: zone, allPatients: allPatients)
     }
 }

@@ -16,8 +16,19 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The document, JSON or YAML; '-' reads standard input.")
+    @Argument(help: "The document, JSON or YAML; '-' reads standard input. With --data, a template.")
     var input: String
+
+    @Option(help: "Bind the input as a template to one record of this file (JSON lines, a JSON array, CSV, or FHIR data).")
+    var data: String?
+
+    @OptionGroup var dataFormat: DataFormatOption
+
+    @Option(help: "FHIR data: the Patient id of the record to render (needed when the data holds several patients).")
+    var id: String?
+
+    @Option(help: "The record to render, 1 for the first (needed when the data holds several records).")
+    var record: Int?
 
     @Option(name: .shortAndLong, help: "Where to write; '-' is standard output. Default: the input's name with the format's extension.")
     var output: String?
@@ -58,6 +69,11 @@ struct RenderCommand: ParsableCommand {
         if fragment, let html, html != .fragment {
             throw ValidationError("--fragment and --html \(html.rawValue) contradict each other")
         }
+        if data == nil, id != nil || record != nil || dataFormat.dataFormat != .auto {
+            throw ValidationError("--id, --record and --data-format choose a record of --data FILE")
+        }
+        if let record, record < 1 { throw ValidationError("--record counts from 1") }
+        if data == "-", input == "-" { throw ValidationError("the template and --data cannot both be standard input") }
         if input == "-", output == nil {
             throw ValidationError("reading standard input needs -o (use '-o -' for standard output)")
         }
@@ -91,7 +107,8 @@ struct RenderCommand: ParsableCommand {
             input: input, output: output, format: format, fragment: fragment, html: htmlOutput.html,
             pageShellPath: pageShell.path, themePath: theme.theme, idPrefix: idPrefix, csp: csp,
             layoutReport: layoutReport, strict: strict, lenient: lenient.lenient, passwordFile: passwordFile,
-            signing: signing.files)
+            signing: signing.files, data: data, fhir: dataFormat.dataFormat == .fhir ? (dataFormat.period, dataFormat.zone) : nil,
+            patientID: id, recordNumber: record)
     }
 
     func run() throws {

@@ -34,6 +34,22 @@ struct RenderRequest: Equatable {
     var passwordFile: String?
     /// The signing key and certificates; nil when none were given.
     var signing: SigningFiles?
+    /// A data file whose one record the input (a template) is bound to.
+    var data: String?
+    /// The data is FHIR, with this period and zone (nil: all of the data, UTC).
+    var fhir: (period: String?, zone: String?)?
+    /// FHIR data: the Patient id of the record.
+    var patientID: String?
+    /// The record's number (1 is the first).
+    var recordNumber: Int?
+
+    static func == (a: RenderRequest, b: RenderRequest) -> Bool {
+        a.input == b.input && a.output == b.output && a.format == b.format && a.fragment == b.fragment && a.html == b.html
+            && a.pageShellPath == b.pageShellPath && a.themePath == b.themePath && a.idPrefix == b.idPrefix && a.csp == b.csp
+            && a.layoutReport == b.layoutReport && a.strict == b.strict && a.lenient == b.lenient && a.passwordFile == b.passwordFile
+            && a.signing == b.signing && a.data == b.data && a.fhir?.period == b.fhir?.period && a.fhir?.zone == b.fhir?.zone
+            && (a.fhir == nil) == (b.fhir == nil) && a.patientID == b.patientID && a.recordNumber == b.recordNumber
+    }
 
     /// The request of `folio render ARGUMENTS` when ARGUMENTS are one of the common forms: one
     /// input (a path or "-") with at most `-o`/`--output PATH` and `--format pdf|html`, each at most
@@ -129,8 +145,19 @@ struct RenderRequest: Equatable {
                 : try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
         }
         let warn = { (warning: FolioError) in StandardStreams.printError("folio: warning: \(warning)") }
-        var decoded = try DocumentDecoder.decodeForRendering(
-            reading: read, format: DocumentDecoder.Format(fileName: input), lenient: lenient, warning: warn)
+        var decoded: Document
+        if let data {
+            // A template bound to one record of the data (a FHIR patient, or a record of JSON lines or CSV).
+            let template = try DocumentTemplate(data: try read(), format: DocumentDecoder.Format(fileName: input))
+            let options = try fhir.map { try FHIRImportOptions(period: $0.period, zone: $0.zone) }
+            let record = try RecordSelection.record(
+                in: data, fhir: options, id: patientID, number: recordNumber,
+                note: { StandardStreams.printError("folio: warning: --data: \($0)") })
+            decoded = try template.documentForRendering(for: record, lenient: lenient)
+        } else {
+            decoded = try DocumentDecoder.decodeForRendering(
+                reading: read, format: DocumentDecoder.Format(fileName: input), lenient: lenient, warning: warn)
+        }
         if let passwordFile {
             // The user password from a file, so it is never in a process list; the document's other
             // protection settings (owner password, allow) stay.

@@ -69,10 +69,12 @@ final class FHIRRecordTests: XCTestCase {
         XCTAssertEqual(order, ["p1", "p2", "ghost"], "patients in export order, then those only referred to; p3 has no data")
         XCTAssertTrue(
             notes.contains("Observation.ndjson:6: not a JSON resource (invalid JSON at column 39: unexpected character)"), "\(notes)")
-        XCTAssertTrue(notes.contains("Condition.ndjson: 1 Condition resource ignored"), "\(notes)")
+        XCTAssertFalse(notes.contains { $0.contains("Condition") }, "a Condition is read, not ignored: \(notes)")
 
         let p1 = try XCTUnwrap(records["p1"])
         XCTAssertEqual(p1.value(at: "patient.name"), .string("Ana Maria Rivera"), "the official name, given names then family")
+        // A Condition without a code or status is still on the problem list, named as unnamed.
+        XCTAssertEqual(p1.value(at: "problems.0.text"), .string("Unnamed condition"))
         XCTAssertEqual(p1.value(at: "patient.identifier"), .string("MRN-0001"))
         XCTAssertEqual(p1.value(at: "patient.birthDate"), .string("1954-03-02"))
         XCTAssertEqual(p1.value(at: "patient.gender"), .string("female"))
@@ -231,7 +233,9 @@ final class FHIRRecordTests: XCTestCase {
             XCTAssertEqual("\($0)", "--period: the period ends before it starts")
         }
         XCTAssertThrowsError(try FHIRImportOptions(period: "last week")) { XCTAssertTrue("\($0)".hasPrefix("--period: ")) }
-        XCTAssertThrowsError(try FHIRImportOptions(period: "2020-01-01/2026-01-01")) { XCTAssertTrue("\($0)".contains("longer than")) }
+        XCTAssertThrowsError(try FHIRImportOptions(period: "1800-01-01/2026-01-01")) { XCTAssertTrue("\($0)".contains("longer than")) }
+        XCTAssertNoThrow(try FHIRImportOptions(period: "1930-01-01/2026-12-31"), "a lifetime of records is one period")
+        XCTAssertNil(try FHIRImportOptions(period: nil).period, "without a period: all of the data")
         XCTAssertThrowsError(try FHIRImportOptions(period: "2026-11-09/P7D", zone: "Mars/Olympus")) {
             XCTAssertTrue("\($0)".hasPrefix("--zone: \"Mars/Olympus\" is not an IANA time zone"))
         }
@@ -258,10 +262,10 @@ final class FHIRRecordTests: XCTestCase {
         let (records, _, notes) = try records(file.path, zone: "UTC")
         XCTAssertTrue(notes.contains("hostile.ndjson:2: not a JSON object"), "\(notes)")
         XCTAssertTrue(
-            notes.contains("hostile.ndjson:5: Observation (no id) has no status and is skipped"), "\(notes)")
+            notes.contains("hostile.ndjson:5: Observation (no id) has no subject and is skipped"), "\(notes)")
         let warnings = Dictionary(uniqueKeysWithValues: numbersByReason(records["h"]?["warnings"]))
         XCTAssertEqual(warnings["a value with comparator > (not an exact reading)"], 1)
-        XCTAssertEqual(warnings["a value that is not a number (valueString)"], 1)
+        XCTAssertEqual(warnings["a value that is not a number (valueString)"], 1, "a heart rate must be a number")
         XCTAssertEqual(warnings["an observation without a code"], 1)
         XCTAssertEqual(warnings["an effective time that cannot be placed on a day (2026)"], 1)
         // 1e308 per second is infinite per minute: not a number, never a value.

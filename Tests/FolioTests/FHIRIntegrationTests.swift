@@ -29,9 +29,11 @@ final class FHIRIntegrationTests: XCTestCase {
         XCTAssertEqual((heartRate["daily"] as? [Any])?.map { $0 as? Double }, [72, 80, 90, nil, nil, nil, nil])
         XCTAssertTrue(result.stderr.contains("folio: warning: Observation.ndjson:6: not a JSON resource"), result.stderr)
         // Missing or bad options are one line naming the option.
+        // Without a period, all of the data: each record's days run from its first reading to its last.
         let noPeriod = try TestSupport.run(folio, ["records", fixture, "--data-format", "fhir"])
-        XCTAssertEqual(noPeriod.status, 1)
-        XCTAssertTrue(noPeriod.stderr.contains("--data-format fhir needs --period"), noPeriod.stderr)
+        XCTAssertEqual(noPeriod.status, 0, noPeriod.stderr)
+        let whole = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(noPeriod.text.split(separator: "\n")[0].utf8)) as? [String: Any])
+        XCTAssertEqual((whole["period"] as? [String: Any])?["start"] as? String, "2026-11-09")
         let badZone = try TestSupport.run(
             folio, ["records", fixture, "--data-format", "fhir", "--period", "2026-11-09/P7D", "--zone", "Nowhere"])
         XCTAssertEqual(badZone.stderr, "folio: error: --zone: \"Nowhere\" is not an IANA time zone, such as UTC or America/New_York\n")
@@ -165,9 +167,10 @@ final class FHIRServiceIntegrationTests: XCTestCase {
         XCTAssertTrue(text.contains("Chidi Okafor") && text.contains("MRN-104250"), text.prefix(400).description)
         XCTAssertTrue(text.contains("Blood pressure by day"))
 
+        // Without a period: all of the Bundle's data.
         let noPeriod = try HTTPExchange.send("POST", route, headers: fhir, body: one)
-        XCTAssertEqual(noPeriod.status, 400)
-        XCTAssertTrue((noPeriod.json["detail"] as? String ?? "").hasPrefix("period: "), noPeriod.text)
+        XCTAssertEqual(noPeriod.status, 200, noPeriod.text.prefix(400).description)
+        XCTAssertTrue(try TestSupport.pdfText(noPeriod.body).contains("Chidi Okafor"))
         let badZone = try HTTPExchange.send("POST", route + "?period=2026-11-09/P7D&zone=Atlantis", headers: fhir, body: one)
         XCTAssertEqual(badZone.status, 400)
         XCTAssertTrue((badZone.json["detail"] as? String ?? "").hasPrefix("zone: \"Atlantis\""), badZone.text)

@@ -1,0 +1,65 @@
+import FolioData
+import FolioFHIR
+import FolioModel
+import Foundation
+
+/// The one record `folio render TEMPLATE --data FILE` binds: a FHIR patient (by `--id`, or the
+/// only one), or one record of JSON lines, a JSON array or CSV (by `--record`, or the only one).
+package enum RecordSelection {
+    /// The record of `path`; `fhir` reads it as FHIR (whose notes go to `note`). Errors name `--id`,
+    /// `--record` or `--data`.
+    package static func record(
+        in path: String, fhir: FHIRImportOptions?, id: String?, number: Int?, note: (String) -> Void
+    ) throws -> TreeValue {
+        if let fhir {
+            let export = try FHIRExport(path: path, options: fhir)
+            export.notes.forEach(note)
+            var chosen: TreeValue?
+            var ids: [String] = []
+            try export.forEachRecord { record in
+                let recordID = record.value(at: "patient.id")?.text ?? ""
+                ids.append(recordID)
+                if let id {
+                    if recordID == id, chosen == nil { chosen = record }
+                } else if ids.count == 1 {
+                    chosen = record
+                } else {
+                    chosen = nil
+                }
+            }
+            if let chosen { return chosen }
+            let listed = ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? ", …" : "")
+            if let id {
+                throw FolioError(
+                    path: "--id", "no patient \"\(id.prefix(64))\" in \(path) (its patients: \(ids.isEmpty ? "none" : listed))")
+            }
+            if ids.isEmpty { throw FolioError(path: "--data", "\(path) holds no patient with data") }
+            throw FolioError(path: "--id", "\(path) holds \(ids.count) patients (\(listed)); choose one with --id")
+        }
+        guard id == nil else { throw FolioError(path: "--id", "--id picks a patient of FHIR data (--data-format fhir); use --record N") }
+        let reader = try RecordReader(path: path)
+        var count = 0
+        var chosen: DataRecord?
+        while let record = try reader.next() {
+            count += 1
+            if let number {
+                if count == number {
+                    chosen = record
+                    break
+                }
+            } else if count == 1 {
+                chosen = record
+            } else {
+                throw FolioError(path: "--record", "\(path) holds more than one record; choose one with --record N (1 is the first)")
+            }
+        }
+        guard let chosen else {
+            if let number { throw FolioError(path: "--record", "\(path) holds \(count) record\(count == 1 ? "" : "s"), not \(number)") }
+            throw FolioError(path: "--data", "\(path) holds no record")
+        }
+        switch chosen.value {
+        case .success(let value): return value
+        case .failure(let error): throw FolioError(path: "--data", "record \(chosen.number): \(error.message)")
+        }
+    }
+}
