@@ -109,7 +109,9 @@ final class FHIRClinicalRecord {
                 let categories = FHIRClinicalKinds.categories(resource)
                 if categories.contains(FHIRClinicalKinds.socialHistory) {
                     add(entry, to: "socialHistory")
-                } else if categories.contains(FHIRClinicalKinds.vitalSigns) || FHIRIndex.seriesKey(resource["code"])?.named != nil {
+                } else if categories.contains(FHIRClinicalKinds.vitalSigns)
+                    || categories.isEmpty && FHIRIndex.seriesKey(resource["code"])?.named != nil
+                {
                     add(entry, to: "vitalSigns")
                 } else if !inReport.contains(stored.order) {
                     standaloneResults.append((stored.order, entry))

@@ -205,6 +205,7 @@ struct FHIRNarrative {
     }
 
     private mutating func addText(_ words: String) {
+        guard skipping == nil else { return }
         func extend(_ target: inout String) { if target.count < FHIRNarrative.maximumText { target += words } }
         if var current = cell {
             extend(&current)
