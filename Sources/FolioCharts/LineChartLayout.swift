@@ -28,7 +28,10 @@ struct LineChartLayout {
         if axis.format == nil, isDate {
             let positions = line.plots.flatMap { line.xPositions(of: $0) }
             let span = (positions.max() ?? 0) - (positions.min() ?? 0)
-            axis.format = .date(pattern: span <= 300 ? "HH:mm:ss" : span <= 86_400 ? "HH:mm" : span <= 86_400 * 180 ? "MMM d" : "MMM yyyy")
+            // One instant alone is shown with its date and time (its axis spans a day around it).
+            axis.format = .date(
+                pattern: span == 0
+                    ? "MMM d HH:mm" : span <= 300 ? "HH:mm:ss" : span <= 86_400 ? "HH:mm" : span <= 86_400 * 180 ? "MMM d" : "MMM yyyy")
         }
         return axis
     }
@@ -74,7 +77,15 @@ struct LineChartLayout {
         } else {
             let xs = line.plots.flatMap { line.xPositions(of: $0) } + line.referenceLines.filter { $0.axis == .x }.map(\.value)
             let timeSteps = isDate || xAxis.format == .duration
-            let scale = AxisScale(low: xs.min() ?? 0, high: xs.max() ?? 1, axis: xAxis, includeZero: false, isDate: timeSteps)
+            var lowX = xs.min() ?? 0
+            var highX = xs.max() ?? 1
+            if lowX == highX {
+                // A single x (one reading): the axis spans around it, so its point is drawn whole, in the middle.
+                let half = isDate ? 43_200 : Swift.max(0.5, abs(lowX) * 0.05)
+                lowX -= half
+                highX += half
+            }
+            let scale = AxisScale(low: lowX, high: highX, axis: xAxis, includeZero: false, isDate: timeSteps)
             xFraction = scale.fraction
             xClips = scale.clips
             labels = zip(scale.ticks, scale.labels(axis: xAxis, numbers: context.numbers)).map {

@@ -50,6 +50,20 @@ public struct FHIRImportOptions: Sendable {
     /// The zone's IANA identifier.
     public var zoneIdentifier: String { clock.identifier }
 
+    /// Whether a time of only a year or a month (`2026`, `2026-10`) overlaps the period (with a
+    /// day's margin each side); such a time cannot be placed on a day, and outside the period it is
+    /// not needed at all.
+    func isNearPeriod(partial text: String) -> Bool {
+        guard let period else { return true }
+        guard FHIRText.isPartialDate(text), let year = Int(text.prefix(4)) else { return true }
+        let month = text.count == 7 ? Int(text.suffix(2)) : nil
+        let first = CivilDate.days(year: year, month: month ?? 1, day: 1)
+        let last =
+            month.map { CivilDate.days(year: year, month: $0, day: CivilDate.daysInMonth(year: year, month: $0)) }
+            ?? CivilDate.days(year: year, month: 12, day: 31)
+        return last >= period.first - 2 && first <= period.last + 2
+    }
+
     /// Whether an instant is near enough the period to be kept in the index (a day's margin each side).
     func isNearPeriod(_ time: FHIRTime) -> Bool {
         guard let period else { return true }

@@ -264,6 +264,7 @@ final class FHIRIndex {
         // A final reading far from the period is not needed; corrections and withdrawals are kept
         // wherever they are, since they may replace a reading inside it.
         if status == "final", let time = row.time, !options.isNearPeriod(time) { return }
+        if status == "final", row.time == nil, let text = row.timeText, !options.isNearPeriod(partial: text) { return }
         let catalogued =
             FHIRIndex.seriesKey(resource["code"])?.named != nil
             || FHIRResource.codings(resource["code"]).contains {
@@ -330,6 +331,7 @@ final class FHIRIndex {
         /// Why the reading cannot be placed on a day, or nil when it can.
         var timeProblem: String? {
             guard time == nil else { return nil }
+            if let timeText, FHIRText.isPartialDate(timeText) { return "a time of only a month or a year (\(timeText))" }
             return timeText.map { "an effective time that cannot be placed on a day (\($0.prefix(40)))" } ?? "no effective time"
         }
     }
@@ -466,6 +468,7 @@ final class FHIRIndex {
     private func addDose(_ resource: TreeValue, place: String) throws {
         guard let row = try resourceRow(resource, type: "MedicationAdministration", place: place) else { return }
         if row.status != "entered-in-error", let time = row.time, !options.isNearPeriod(time) { return }
+        if row.status != "entered-in-error", row.time == nil, let text = row.timeText, !options.isNearPeriod(partial: text) { return }
         var key: String?
         var name: String?
         if let concept = resource["medicationCodeableConcept"] {

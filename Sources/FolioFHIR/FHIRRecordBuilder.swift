@@ -365,7 +365,10 @@ final class FHIRRecordBuilder {
     }
 
     private func summarise(_ entry: SeriesPoints) -> (value: TreeValue, daily: [Double?]) {
-        let points = entry.points.sorted { ($0.time.milliseconds, $0.order) < ($1.time.milliseconds, $1.order) }
+        // A date-only reading is at its local midnight (not UTC's), before that day's timed readings.
+        let clock = options.clock
+        func instant(_ time: FHIRTime) -> Int64 { time.dateOnly ? clock.instant(ofLocal: time.milliseconds) : time.milliseconds }
+        let points = entry.points.sorted { (instant($0.time), $0.order) < (instant($1.time), $1.order) }
         let dayCount = period?.dayCount ?? 0
         var sums = [Double](repeating: 0, count: dayCount)
         var counts = [Int](repeating: 0, count: dayCount)

@@ -254,6 +254,30 @@ final class FHIRClinicalRecordTests: XCTestCase {
         XCTAssertEqual(record.value(at: "patient.isAdult"), .bool(false))
     }
 
+    /// A date-only reading is its local day's (sorted at its local midnight, so `last` is right); a
+    /// month-only reading outside the period makes no record, and inside it is a warning.
+    func testDateOnlyAndMonthOnlyTimesArePlacedAsThePeriodsTheyAre() throws {
+        func heartRate(_ id: String, _ value: Int, _ time: String, patient: String = "p") -> String {
+            #"{"resourceType":"Observation","id":"\#(id)","status":"final","subject":{"reference":"Patient/\#(patient)"},"code":{"coding":[{"system":"http://loinc.org","code":"8867-4"}]},"effectiveDateTime":"\#(time)","valueQuantity":{"value":\#(value),"code":"/min"}}"#
+        }
+        let json = bundle([
+            #"{"resourceType":"Patient","id":"p"}"#, #"{"resourceType":"Patient","id":"q"}"#, #"{"resourceType":"Patient","id":"r"}"#,
+            heartRate("a", 70, "2026-11-09T22:00:00-05:00"), heartRate("b", 60, "2026-11-10"),
+            heartRate("c", 65, "2026-10", patient: "q"), heartRate("d", 66, "2026-11", patient: "r"),
+        ])
+        let export = try FHIRExport(
+            bundle: Data(json.utf8), options: try FHIRImportOptions(period: "2026-11-09/P7D", zone: "America/New_York"))
+        var records: [String: TreeValue] = [:]
+        try export.forEachRecord { records[$0.value(at: "patient.id")?.text ?? ""] = $0 }
+        let p = try XCTUnwrap(records["p"])
+        XCTAssertEqual(p.value(at: "series.heartRate.values"), .array([.number(70), .number(60)]))
+        XCTAssertEqual(p.value(at: "series.heartRate.last"), .number(60))
+        XCTAssertEqual(p.value(at: "series.heartRate.daily.0"), .number(70))
+        XCTAssertEqual(p.value(at: "series.heartRate.daily.1"), .number(60))
+        XCTAssertNil(records["q"], "a reading of October is not in a November week")
+        XCTAssertEqual(warnings(try XCTUnwrap(records["r"]))["a time of only a month or a year (2026-11)"], 1)
+    }
+
     /// Without a period, the record's days are its data's, however far apart.
     func testWithoutAPeriodTheRecordHoldsAllOfTheData() throws {
         let json = bundle([

@@ -267,7 +267,7 @@ final class FHIRRecordTests: XCTestCase {
         XCTAssertEqual(warnings["a value with comparator > (not an exact reading)"], 1)
         XCTAssertEqual(warnings["a value that is not a number (valueString)"], 1, "a heart rate must be a number")
         XCTAssertEqual(warnings["an observation without a code"], 1)
-        XCTAssertEqual(warnings["an effective time that cannot be placed on a day (2026)"], 1)
+        XCTAssertEqual(warnings["a time of only a month or a year (2026)"], 1)
         // 1e308 per second is infinite per minute: not a number, never a value.
         XCTAssertEqual(warnings["a value out of range (beyond ±1e15)"], 1)
         XCTAssertNil(records["h"]?.value(at: "series.heartRate"))

@@ -178,6 +178,39 @@ final class ChartFamiliesTests: XCTestCase {
         XCTAssertTrue(labels.contains("06:00") && labels.contains("12:00") && labels.contains("18:00"), "\(labels)")
     }
 
+    /// One reading alone is drawn whole in the middle of its axis, not half cut off at the edge.
+    func testASingleReadingIsDrawnWholeInTheMiddle() throws {
+        for x in ["[2026-11-10T08:00:00Z]", "[4]"] {
+            let yaml = """
+                title: T
+                elements:
+                  - type: chart
+                    kind: line
+                    x: \(x)
+                    plots: [{title: g, values: [72], markers: true, tint: "#FF0000"}]
+                    legend: false
+                """
+            let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+            guard case .chart(let chart) = document.elements[0] else { return XCTFail("not a chart") }
+            let drawing = renderer.drawing(for: chart, width: 400)
+            var markerXs: [Double] = []
+            for command in drawing.commands {
+                guard case .fill(let path, let color) = command, color == (try? Color(hex: "#FF0000")) else { continue }
+                for element in path.elements {
+                    switch element {
+                    case .arc(let center, _, _, _): markerXs.append(center.x)
+                    case .move(let point), .line(let point): markerXs.append(point.x)
+                    default: break
+                    }
+                }
+            }
+            let xs = try XCTUnwrap(markerXs.isEmpty ? nil : markerXs, "\(x): no marker drawn")
+            let center = (xs.min()! + xs.max()!) / 2
+            XCTAssertGreaterThan(center, 400 * 0.35, "\(x): the point sits at \(center) of 400")
+            XCTAssertLessThan(center, 400 * 0.75, "\(x): the point sits at \(center) of 400")
+        }
+    }
+
     func testEmptyAndDegenerateDataDrawDefinedCharts() {
         let cases: [Chart] = [
             Chart(.line(LineChart(plots: []))),
