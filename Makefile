@@ -83,6 +83,9 @@ samples: deps static-cxx
 	@# FHIR R4 in, DocumentReferences out: a week of four patients' readings from a Bulk Data export.
 	.build/release/folio batch Templates/fhir-weekly-summary.yaml --data Samples/fhir-export --data-format fhir \
 	  --period 2026-11-09/2026-11-15 --zone America/New_York --emit fhir --out out/fhir --format pdf,html --quiet
+	@# A patient summary from an International Patient Summary Bundle (HL7's IPS example of all sections).
+	.build/release/folio render Templates/patient-summary.yaml --data Samples/ips-summary.json --data-format fhir -o out/ips-summary.pdf
+	.build/release/folio render Templates/patient-summary.yaml --data Samples/ips-summary.json --data-format fhir -o out/ips-summary.html
 
 # Formatting is checked by the toolchain's swift-format against .swift-format; `make format` fixes it.
 SWIFT_SOURCES := Sources Tests Fuzz Package.swift

@@ -1,12 +1,103 @@
 import Foundation
 
-/// FHIR R4 at scale: a generated Bulk Data export of `observations` Observations (100 per patient:
-/// heart rate, blood pressure panels, weight in pounds, glucose, steps, SpO2, temperature in °F, pain,
-/// for one week, the file not grouped by patient) read by `folio records` and rendered by
-/// `folio batch --data-format fhir`, each in its own process: time and peak memory, which must stay
-/// flat as the export grows (`FOLIO_BENCH_FHIR_OBSERVATIONS`, default 5,000,000).
+/// FHIR R4 at scale: a generated Bulk Data export of `observations` vital-sign Observations (100 per
+/// patient: heart rate, blood pressure panels, weight in pounds, glucose, steps, SpO2, temperature in
+/// °F, pain, for one week, the file not grouped by patient) and, per patient, the rest of a record
+/// (`clinicalPerPatient` resources: problems, an allergy, medications by concept and by reference,
+/// immunizations, a procedure, five laboratory results with ranges and their report), read by
+/// `folio records` and rendered by `folio batch --data-format fhir` (the weekly summary of every
+/// patient; the patient summary of a tenth), each in its own process: time and peak memory, which
+/// must stay flat as the export grows (`FOLIO_BENCH_FHIR_OBSERVATIONS`, default 5,000,000).
 enum FHIRBenchmark {
     static let perPatient = 100
+    /// Resources other than vital signs per patient (and one shared Medication).
+    static let clinicalPerPatient = 14
+
+    /// Writes each patient's problems, allergy, medications, immunizations, procedure and laboratory
+    /// report into their own NDJSON files of `folder`.
+    static func generateClinical(into folder: URL, patients: Int) throws {
+        let files = [
+            "Condition", "AllergyIntolerance", "Medication", "MedicationStatement", "Immunization", "Procedure",
+            "DiagnosticReport", "Observation.labs",
+        ]
+        var handles: [String: FileHandle] = [:]
+        var buffers: [String: String] = [:]
+        for name in files {
+            let url = folder.appendingPathComponent("\(name).ndjson")
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+            handles[name] = try FileHandle(forWritingTo: url)
+        }
+        defer { for handle in handles.values { try? handle.close() } }
+        func write(_ name: String, _ line: String) throws {
+            buffers[name, default: ""] += line + "\n"
+            if let buffer = buffers[name], buffer.utf8.count > 1 << 20 {
+                try handles[name]?.write(contentsOf: Data(buffer.utf8))
+                buffers[name] = ""
+            }
+        }
+        let snomed = "http://snomed.info/sct"
+        try write(
+            "Medication",
+            #"{"resourceType":"Medication","id":"lisinopril","code":{"coding":[{"system":"http://www.nlm.nih.gov/research/umls/rxnorm","code":"314076","display":"lisinopril 10 MG Oral Tablet"}]}}"#
+        )
+        let labs: [(code: String, name: String, unit: String, low: Double, high: Double)] = [
+            ("2823-3", "Potassium [Moles/volume] in Serum or Plasma", "mmol/L", 3.5, 5.1),
+            ("2951-2", "Sodium [Moles/volume] in Serum or Plasma", "mmol/L", 136, 145),
+            ("2160-0", "Creatinine [Mass/volume] in Serum or Plasma", "mg/dL", 0.6, 1.2),
+            ("718-7", "Hemoglobin [Mass/volume] in Blood", "g/dL", 12, 16),
+            ("4548-4", "Hemoglobin A1c/Hemoglobin.total in Blood", "%", 4, 5.6),
+        ]
+        var random = SystemRandomNumberGenerator()
+        for index in 0..<patients {
+            let subject = #""subject":{"reference":"Patient/p\#(index)"}"#
+            try write(
+                "Condition",
+                #"{"resourceType":"Condition","id":"c\#(index)a","clinicalStatus":{"coding":[{"code":"active"}]},"code":{"coding":[{"system":"\#(snomed)","code":"38341003","display":"Hypertensive disorder"}]},\#(subject),"onsetDateTime":"2015"}"#
+            )
+            try write(
+                "Condition",
+                #"{"resourceType":"Condition","id":"c\#(index)b","clinicalStatus":{"coding":[{"code":"resolved"}]},"code":{"coding":[{"system":"\#(snomed)","code":"195662009","display":"Acute viral pharyngitis"}]},\#(subject),"onsetDateTime":"2024-02-10","abatementDateTime":"2024-02-20"}"#
+            )
+            try write(
+                "AllergyIntolerance",
+                #"{"resourceType":"AllergyIntolerance","id":"a\#(index)","clinicalStatus":{"coding":[{"code":"active"}]},"type":"allergy","category":["medication"],"criticality":"high","code":{"coding":[{"system":"\#(snomed)","code":"764146007","display":"Penicillin"}]},"patient":{"reference":"Patient/p\#(index)"},"reaction":[{"manifestation":[{"coding":[{"system":"\#(snomed)","code":"247472004","display":"Hives"}]}],"severity":"moderate"}]}"#
+            )
+            try write(
+                "MedicationStatement",
+                #"{"resourceType":"MedicationStatement","id":"m\#(index)a","status":"active","medicationReference":{"reference":"Medication/lisinopril"},\#(subject),"effectivePeriod":{"start":"2020-03-01"},"dosage":[{"text":"One tablet daily"}]}"#
+            )
+            try write(
+                "MedicationStatement",
+                #"{"resourceType":"MedicationStatement","id":"m\#(index)b","status":"active","medicationCodeableConcept":{"coding":[{"system":"http://www.nlm.nih.gov/research/umls/rxnorm","code":"860975","display":"metformin 500 MG Oral Tablet"}]},\#(subject),"dosage":[{"doseAndRate":[{"doseQuantity":{"value":1,"unit":"tablet"}}],"timing":{"repeat":{"frequency":2,"period":1,"periodUnit":"d"}}}]}"#
+            )
+            for (dose, date) in [(1, "2025-10-01"), (2, "2026-10-03")] {
+                try write(
+                    "Immunization",
+                    #"{"resourceType":"Immunization","id":"i\#(index)-\#(dose)","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"141","display":"Influenza, seasonal, injectable"}]},"patient":{"reference":"Patient/p\#(index)"},"occurrenceDateTime":"\#(date)","protocolApplied":[{"doseNumberPositiveInt":\#(dose)}]}"#
+                )
+            }
+            try write(
+                "Procedure",
+                #"{"resourceType":"Procedure","id":"pr\#(index)","status":"completed","code":{"coding":[{"system":"\#(snomed)","code":"80146002","display":"Appendectomy"}]},\#(subject),"performedDateTime":"1998-06-12"}"#
+            )
+            var members: [String] = []
+            for (position, lab) in labs.enumerated() {
+                let value = (lab.low + (lab.high - lab.low) * Double(Int.random(in: -20...120, using: &random)) / 100 * 1.0)
+                let rounded = (value * 10).rounded() / 10
+                let id = "l\(index)-\(position)"
+                members.append(#"{"reference":"Observation/\#(id)"}"#)
+                try write(
+                    "Observation.labs",
+                    #"{"resourceType":"Observation","id":"\#(id)","status":"final","category":[{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/observation-category","code":"laboratory"}]}],"code":{"coding":[{"system":"http://loinc.org","code":"\#(lab.code)","display":"\#(lab.name)"}]},\#(subject),"effectiveDateTime":"2026-11-10T07:30:00-05:00","valueQuantity":{"value":\#(rounded),"unit":"\#(lab.unit)","system":"http://unitsofmeasure.org","code":"\#(lab.unit)"},"referenceRange":[{"low":{"value":\#(lab.low)},"high":{"value":\#(lab.high)}}]}"#
+                )
+            }
+            try write(
+                "DiagnosticReport",
+                #"{"resourceType":"DiagnosticReport","id":"r\#(index)","status":"final","code":{"coding":[{"system":"http://loinc.org","code":"24323-8","display":"Comprehensive metabolic panel"}]},\#(subject),"effectiveDateTime":"2026-11-10T07:30:00-05:00","result":[\#(members.joined(separator: ","))]}"#
+            )
+        }
+        for (name, buffer) in buffers where !buffer.isEmpty { try handles[name]?.write(contentsOf: Data(buffer.utf8)) }
+    }
 
     /// Writes the export into `folder` unless it is there already; returns its Observation file's size.
     static func generate(into folder: URL, observations: Int) throws -> Int {
@@ -25,6 +116,7 @@ enum FHIRBenchmark {
             text += "\n"
         }
         try Data(text.utf8).write(to: folder.appendingPathComponent("Patient.ndjson"))
+        try generateClinical(into: folder, patients: patients)
         _ = FileManager.default.createFile(atPath: observationFile.path, contents: nil)
         let handle = try FileHandle(forWritingTo: observationFile)
         defer { try? handle.close() }
@@ -79,7 +171,7 @@ enum FHIRBenchmark {
     /// Generates (once) and measures; returns the figures by name ("records-seconds", "records-peak-mb", …).
     static func run(folio: URL, bench: URL) -> [String: Double] {
         let count = ProcessInfo.processInfo.environment["FOLIO_BENCH_FHIR_OBSERVATIONS"].flatMap { Int($0) } ?? 5_000_000
-        let folder = bench.appendingPathComponent("fhir-export-\(count)")
+        let folder = bench.appendingPathComponent("fhir-export-full-\(count)")
         var figures: [String: Double] = [:]
         let start = Timing.now()
         guard let bytes = try? generate(into: folder, observations: count) else {
@@ -88,8 +180,10 @@ enum FHIRBenchmark {
         }
         print(
             String(
-                format: "FHIR export: %d observations for %d patients, Observation.ndjson %.0f MB (generated or reused in %.1f s)",
-                count, max(1, count / perPatient), Double(bytes) / 1_048_576, Timing.now() - start))
+                format:
+                    "FHIR export: %d vital-sign observations for %d patients (Observation.ndjson %.0f MB) and %d other resources (problems, allergies, medications, immunizations, procedures, laboratory results and reports; generated or reused in %.1f s)",
+                count, max(1, count / perPatient), Double(bytes) / 1_048_576, max(1, count / perPatient) * clinicalPerPatient + 1,
+                Timing.now() - start))
         let week = ["--data-format", "fhir", "--period", "2026-11-09/2026-11-15", "--zone", "America/New_York"]
         let recordsStart = Timing.now()
         if let (status, peakKB) = ChildProcess.runMeasuringMemory([folio.path, "records", folder.path] + week, output: "/dev/null"),
@@ -122,6 +216,25 @@ enum FHIRBenchmark {
                     documents, seconds, documents / seconds, Double(peakKB) / 1024))
         } else {
             print("FHIR `folio batch` failed")
+        }
+        try? FileManager.default.removeItem(at: out)
+        // The patient summary (every section, results flagged and charted) of a tenth of the patients.
+        let summaryStart = Timing.now()
+        let summary =
+            [folio.path, "batch", "Templates/patient-summary.yaml", "--data", folder.path, "--out", out.path, "--format", "pdf"]
+            + ["--data-format", "fhir", "--jobs", "2", "--quiet", "--shard", "0/10"]
+        if let (status, peakKB) = ChildProcess.runMeasuringMemory(summary), status == 0 {
+            let seconds = Timing.now() - summaryStart
+            let documents = Double(max(1, count / perPatient) / 10)
+            figures["summary-seconds"] = seconds
+            figures["summary-peak-mb"] = Double(peakKB) / 1024
+            print(
+                String(
+                    format:
+                        "FHIR `folio batch Templates/patient-summary.yaml --data-format fhir --jobs 2 --shard 0/10` (%.0f patient summaries of all of the data): %.1f s, %.1f documents/s, peak memory %.0f MB",
+                    documents, seconds, documents / seconds, Double(peakKB) / 1024))
+        } else {
+            print("FHIR `folio batch` of patient summaries failed")
         }
         try? FileManager.default.removeItem(at: out)
         return figures

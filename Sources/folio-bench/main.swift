@@ -89,6 +89,7 @@ if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "fhir" {
     var table = TargetTable()
     table.forScale("FHIR folio records, peak memory", folio: figures["records-peak-mb"], c: nil, unit: "MB")
     table.forScale("FHIR folio batch, peak memory", folio: figures["batch-peak-mb"], c: nil, unit: "MB")
+    table.forScale("FHIR patient summaries batch, peak memory", folio: figures["summary-peak-mb"], c: nil, unit: "MB")
     print(table.printed())
     exit(0)
 }
@@ -209,6 +210,13 @@ do {
     } else {
         print("W1 cold process: skipped, no folio binary beside folio-bench")
     }
+    let ips = try IPSBenchmark.run(renders: 30)
+    print(
+        String(
+            format:
+                "IPS summary (Samples/ips-summary.json through Templates/patient-summary.yaml, read to PDF) in-process: median %.2f ms, %d KB",
+            ips.median * 1000, ips.bytes / 1024))
+    targets.absolute("IPS summary PDF in-process, median", folio: ips.median * 1000, c: nil, unit: "ms", atMost: 20)
     // FOLIO_BENCH_ONLY=w1: only W1 (in-process and cold), beside the C program.
     if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "w1" {
         print(targets.printed())
@@ -239,6 +247,7 @@ do {
         let fhir = FHIRBenchmark.run(folio: binary, bench: benchDirectory)
         targets.forScale("FHIR folio records, peak memory", folio: fhir["records-peak-mb"], c: nil, unit: "MB")
         targets.forScale("FHIR folio batch, peak memory", folio: fhir["batch-peak-mb"], c: nil, unit: "MB")
+        targets.forScale("FHIR patient summaries batch, peak memory", folio: fhir["summary-peak-mb"], c: nil, unit: "MB")
     }
     print(targets.printed())
     var usage = rusage()

@@ -14,11 +14,11 @@ ARRAYS = {
     "prefix", "suffix", "ingredient", "deviceName", "qualification", "specimen", "basedOn", "derivedFrom",
     "activity", "goal", "addresses", "policy", "sourceAttachment", "content", "conclusionCode",
     "presentedForm", "reasonReference", "focus", "udiCarrier", "telecom", "instantiatesUri", "when",
-    "timeOfDay", "dayOfWeek", "evidence", "stage", "assessment", "site", "subject_dummy", "substance", "exposureRoute",
-    "route_dummy", "identifier", "modifierExtension", "usedCode", "complication", "followUp", "supportingInfo",
-    "statusReason", "hasMember", "interpretation", "scope_dummy", "instantiatesCanonical", "method_dummy", "author",
-    "relationship", "participant", "location_dummy", "media", "imagingStudy", "additionalInstruction",
-    "consentingParty", "verification", "coding", "language_dummy", "payload", "qualification",
+    "timeOfDay", "dayOfWeek", "evidence", "stage", "assessment", "site", "substance", "exposureRoute",
+    "identifier", "modifierExtension", "usedCode", "complication", "followUp", "supportingInfo",
+    "statusReason", "hasMember", "interpretation", "instantiatesCanonical", "author",
+    "relationship", "participant", "media", "imagingStudy", "additionalInstruction",
+    "consentingParty", "verification", "coding", "payload", "qualification",
     "relatedArtifact", "property", "version", "specialty", "availableTime", "endpoint", "healthcareService",
 }
 # Elements that are lists only under some parents.
@@ -155,9 +155,7 @@ class Builder:
                 items = node.setdefault(name, [])
                 if not isinstance(items, list):
                     items = node[name] = [items]
-                if index is None or index == "0" and False:
-                    slot = 0 if index is None else int(index)
-                elif index is None:
+                if index is None:
                     slot = 0
                 elif index.isdigit():
                     slot = int(index)
@@ -166,10 +164,7 @@ class Builder:
                 elif index == "+":
                     slot = counters.get(key, -1) + 1
                 else:
-                    names = counters.setdefault(key + "#slices", [])
-                    if index not in names:
-                        names.append(index)
-                    slot = len([n for n in counters.get(key + "#order", [])]) if False else None
+                    # A named slice (`section[sectionAllergies]`): an element of its own, in order of first use.
                     order = counters.setdefault(key + "#order", {})
                     if index not in order:
                         order[index] = counters.get(key + "#next", len(items))
@@ -222,8 +217,6 @@ class Builder:
             system, code, display = value
             plain = (name in PLAIN_CODES or f"{name}@{parent}" in PLAIN_CODES or name == "valueCode") and not (
                 name == "language" and parent == "communication")
-            if plain and not (name == "code" and parent not in ("relatesTo", "Quantity")):
-                return code
             if plain:
                 return code
             coding = {"code": code}
@@ -237,7 +230,7 @@ class Builder:
             concept["coding"] = [coding]
             return concept
         if kind == "instance":
-            if isinstance(existing, str) is False and value in self.instances:
+            if not isinstance(existing, str) and value in self.instances:
                 return self.build(value)
             return value
         raise ValueError(text)
@@ -268,8 +261,6 @@ def main():
             continue
         builder = Builder(instances, aliases)
         # Full URLs first, so references to urn:uuid entries are written as their URNs.
-        for rule in instance["rules"]:
-            m = re.match(r"entry\[(\d+|=|\+)\]\.fullUrl = \"(.*)\"", rule)
         urls = []
         for rule in instance["rules"]:
             m = re.match(r"entry\[[^\]]*\]\.fullUrl = \"(.*)\"", rule)
