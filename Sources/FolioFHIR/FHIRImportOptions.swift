@@ -11,6 +11,15 @@ public struct FHIRImportOptions: Sendable {
     let clock: ZoneClock
     /// A record for every Patient, even one with no data in the period.
     public let allPatients: Bool
+    /// Identifier systems whose values a site must not print: masked in `patient.identifiers` and
+    /// `patient.identifier` (all but the last four characters; the record's `subject` keeps the value).
+    public var maskedIdentifierSystems: Set<String> = []
+
+    /// `value` masked: bullets, then its last four characters when it has more than six.
+    static func masked(_ value: String) -> String {
+        let kept = value.count > 6 ? String(value.suffix(4)) : ""
+        return "••••" + (kept.isEmpty ? "" : " " + kept)
+    }
 
     /// Options for `period` (`START/END`; nil for all of the data) in the IANA `zone` (nil: days are
     /// counted in UTC, and a clinical record's times are shown as their source wrote them); errors

@@ -38,11 +38,21 @@ final class FHIRRecordBuilder {
         while try patients.step() {
             let extra = try patients.text(6).map { try JSONTreeParser.parse(Data($0.utf8)) }
             let id = extra?["recordID"]?.text ?? patients.text(1) ?? ""
+            let identifiers = masked(extra?["identifiers"] ?? .array([]))
+            var identifier = patients.text(5)
+            if let value = identifier, !options.maskedIdentifierSystems.isEmpty,
+                FHIRResource.array(extra, "identifiers").contains(where: {
+                    FHIRResource.string($0, "value") == value
+                        && options.maskedIdentifierSystems.contains(FHIRResource.string($0, "system") ?? "")
+                })
+            {
+                identifier = FHIRImportOptions.masked(value)
+            }
             let patient: [(key: String, value: TreeValue)] = [
                 ("id", .string(id)), ("name", FHIRRecordBuilder.text(patients.text(2))),
                 ("birthDate", FHIRRecordBuilder.text(patients.text(3))), ("gender", FHIRRecordBuilder.text(patients.text(4))),
-                ("identifier", FHIRRecordBuilder.text(patients.text(5))),
-                ("identifiers", extra?["identifiers"] ?? .array([])),
+                ("identifier", FHIRRecordBuilder.text(identifier)),
+                ("identifiers", identifiers),
                 ("subject", extra?["subject"] ?? .object([("reference", .string("Patient/\(id)"))])),
             ]
             if let record = try record(patient: patient, of: .known(patients.integer(0) ?? 0), warnings: []) { try body(record) }
@@ -84,6 +94,20 @@ final class FHIRRecordBuilder {
     }
 
     private static func text(_ value: String?) -> TreeValue { value.map(TreeValue.string) ?? .null }
+
+    /// A Patient's identifiers with the values of the masked systems masked.
+    private func masked(_ identifiers: TreeValue) -> TreeValue {
+        guard !options.maskedIdentifierSystems.isEmpty, case .array(let items) = identifiers else { return identifiers }
+        return .array(
+            items.map { item in
+                guard case .object(var members) = item, let system = FHIRResource.string(item, "system"),
+                    options.maskedIdentifierSystems.contains(system), let index = members.firstIndex(where: { $0.key == "value" }),
+                    case .string(let value) = members[index].value
+                else { return item }
+                members[index].value = .string(FHIRImportOptions.masked(value))
+                return .object(members)
+            })
+    }
 
     /// The patient's age in whole years on `day` and whether they are an adult (18 or over), from a
     /// full birth date; nothing when the birth date is partial or missing.

@@ -25,15 +25,28 @@ struct DataFormatOption: ParsableArguments {
     @Flag(help: "FHIR data: a record for every Patient, even one without data in the period.")
     var allPatients = false
 
+    @Option(
+        help:
+            "FHIR data: identifier systems whose values are not printed (comma-separated URIs): masked but for their last four characters."
+    )
+    var maskIdentifiers: String?
+
     func validate() throws {
-        if dataFormat != .fhir, period != nil || zone != nil || allPatients {
-            throw ValidationError("--period, --zone and --all-patients are for --data-format fhir")
+        if dataFormat != .fhir, period != nil || zone != nil || allPatients || maskIdentifiers != nil {
+            throw ValidationError("--period, --zone, --all-patients and --mask-identifiers are for --data-format fhir")
         }
     }
 
     /// How FHIR data becomes records, or nil for other data; a bad period or zone is an error naming it.
     func fhirOptions() throws -> FHIRImportOptions? {
         guard dataFormat == .fhir else { return nil }
-        return try FHIRImportOptions(period: period, zone: zone, allPatients: allPatients)
+        var options = try FHIRImportOptions(period: period, zone: zone, allPatients: allPatients)
+        options.maskedIdentifierSystems = Set(maskedSystems)
+        return options
+    }
+
+    /// The systems of `--mask-identifiers`.
+    var maskedSystems: [String] {
+        (maskIdentifiers ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

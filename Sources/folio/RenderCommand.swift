@@ -107,7 +107,7 @@ struct RenderCommand: ParsableCommand {
             input: input, output: output, format: format, fragment: fragment, html: htmlOutput.html,
             pageShellPath: pageShell.path, themePath: theme.theme, idPrefix: idPrefix, csp: csp,
             layoutReport: layoutReport, strict: strict, lenient: lenient.lenient, passwordFile: passwordFile,
-            signing: signing.files, data: data, fhir: dataFormat.dataFormat == .fhir ? (dataFormat.period, dataFormat.zone) : nil,
+            signing: signing.files, data: data, fhir: dataFormat.dataFormat == .fhir ? (dataFormat.period, dataFormat.zone, dataFormat.maskedSystems) : nil,
             patientID: id, recordNumber: record)
     }
 

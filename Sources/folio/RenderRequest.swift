@@ -37,7 +37,7 @@ struct RenderRequest: Equatable {
     /// A data file whose one record the input (a template) is bound to.
     var data: String?
     /// The data is FHIR, with this period and zone (nil: all of the data, UTC).
-    var fhir: (period: String?, zone: String?)?
+    var fhir: (period: String?, zone: String?, masked: [String])?
     /// FHIR data: the Patient id of the record.
     var patientID: String?
     /// The record's number (1 is the first).
@@ -48,7 +48,7 @@ struct RenderRequest: Equatable {
             && a.pageShellPath == b.pageShellPath && a.themePath == b.themePath && a.idPrefix == b.idPrefix && a.csp == b.csp
             && a.layoutReport == b.layoutReport && a.strict == b.strict && a.lenient == b.lenient && a.passwordFile == b.passwordFile
             && a.signing == b.signing && a.data == b.data && a.fhir?.period == b.fhir?.period && a.fhir?.zone == b.fhir?.zone
-            && (a.fhir == nil) == (b.fhir == nil) && a.patientID == b.patientID && a.recordNumber == b.recordNumber
+            && (a.fhir == nil) == (b.fhir == nil) && a.fhir?.masked == b.fhir?.masked && a.patientID == b.patientID && a.recordNumber == b.recordNumber
     }
 
     /// The request of `folio render ARGUMENTS` when ARGUMENTS are one of the common forms: one
@@ -149,7 +149,11 @@ struct RenderRequest: Equatable {
         if let data {
             // A template bound to one record of the data (a FHIR patient, or a record of JSON lines or CSV).
             let template = try DocumentTemplate(data: try read(), format: DocumentDecoder.Format(fileName: input))
-            let options = try fhir.map { try FHIRImportOptions(period: $0.period, zone: $0.zone) }
+            let options = try fhir.map { given in
+                var options = try FHIRImportOptions(period: given.period, zone: given.zone)
+                options.maskedIdentifierSystems = Set(given.masked)
+                return options
+            }
             let record = try RecordSelection.record(
                 in: data, fhir: options, id: patientID, number: recordNumber,
                 note: { StandardStreams.printError("folio: warning: --data: \($0)") })

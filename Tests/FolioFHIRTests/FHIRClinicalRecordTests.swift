@@ -228,6 +228,25 @@ final class FHIRClinicalRecordTests: XCTestCase {
         XCTAssertEqual(records[1].value(at: "patient.subject.reference"), .string("urn:uuid:22222222-2222-4222-8222-222222222222"))
     }
 
+    /// `--mask-identifiers`: the values of the named systems are not printed; the subject keeps its value.
+    func testIdentifiersOfMaskedSystemsAreMasked() throws {
+        let json = bundle([
+            #"{"resourceType":"Patient","id":"p","identifier":[{"system":"urn:ssn","value":"123-45-6789"},{"system":"urn:mrn","type":{"coding":[{"code":"MR"}]},"value":"MRN-77"}]}"#
+        ])
+        var options = try FHIRImportOptions(period: nil, allPatients: true)
+        options.maskedIdentifierSystems = ["urn:ssn", "urn:mrn"]
+        let export = try FHIRExport(bundle: Data(json.utf8), options: options)
+        var record: TreeValue?
+        try export.forEachRecord { record = $0 }
+        let patient = try XCTUnwrap(record?["patient"])
+        XCTAssertEqual(patient.value(at: "identifiers.0.value"), .string("•••• 6789"))
+        XCTAssertEqual(patient.value(at: "identifiers.1.value"), .string("••••"), "a short value is masked whole")
+        XCTAssertEqual(patient.value(at: "identifiers.1.type"), .string("Medical record number"))
+        XCTAssertEqual(patient["identifier"], .string("••••"))
+        XCTAssertFalse(patient.json.contains("123-45") || patient.json.contains("MRN-77"), patient.json)
+        XCTAssertEqual(patient.value(at: "subject.reference"), .string("Patient/p"))
+    }
+
     // MARK: the defects of the record's readings
 
     func testCountsAreSummedDuplicatesCountedOnceAndGlucoseAndAnnotatedUnitsRead() throws {
