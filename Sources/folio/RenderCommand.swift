@@ -107,7 +107,8 @@ struct RenderCommand: ParsableCommand {
             input: input, output: output, format: format, fragment: fragment, html: htmlOutput.html,
             pageShellPath: pageShell.path, themePath: theme.theme, idPrefix: idPrefix, csp: csp,
             layoutReport: layoutReport, strict: strict, lenient: lenient.lenient, passwordFile: passwordFile,
-            signing: signing.files, data: data, fhir: dataFormat.dataFormat == .fhir ? (dataFormat.period, dataFormat.zone, dataFormat.maskedSystems) : nil,
+            signing: signing.files, data: data,
+            fhir: dataFormat.dataFormat == .fhir ? (dataFormat.period, dataFormat.zone, dataFormat.maskedSystems) : nil,
             patientID: id, recordNumber: record)
     }
 

@@ -48,7 +48,8 @@ struct RenderRequest: Equatable {
             && a.pageShellPath == b.pageShellPath && a.themePath == b.themePath && a.idPrefix == b.idPrefix && a.csp == b.csp
             && a.layoutReport == b.layoutReport && a.strict == b.strict && a.lenient == b.lenient && a.passwordFile == b.passwordFile
             && a.signing == b.signing && a.data == b.data && a.fhir?.period == b.fhir?.period && a.fhir?.zone == b.fhir?.zone
-            && (a.fhir == nil) == (b.fhir == nil) && a.fhir?.masked == b.fhir?.masked && a.patientID == b.patientID && a.recordNumber == b.recordNumber
+            && (a.fhir == nil) == (b.fhir == nil) && a.fhir?.masked == b.fhir?.masked && a.patientID == b.patientID
+            && a.recordNumber == b.recordNumber
     }
 
     /// The request of `folio render ARGUMENTS` when ARGUMENTS are one of the common forms: one
