@@ -290,7 +290,10 @@ final class FHIRRecordBuilder {
         // Withdrawn, cancelled, preliminary and other unreported statuses: skipped, counted (in the period).
         copies = copies.filter { copy in
             if FHIRIndex.reportedStatuses.contains(copy.first.status) { return true }
-            if isInPeriod(copy.first.time) { warnings.add("an observation with status \(copy.first.status.prefix(30))", 1) }
+            if isInPeriod(copy.first.time) {
+                let status = copy.first.status
+                warnings.add(status.isEmpty ? "an observation without a status" : "an observation with status \(status.prefix(30))", 1)
+            }
             return false
         }
         copies = FHIRRecordBuilder.withoutAmended(copies, warnings: &warnings, counting: isInPeriod)
@@ -461,7 +464,10 @@ final class FHIRRecordBuilder {
             }
             let wasGiven = FHIRRecordBuilder.given.contains(row.status)
             guard wasGiven || FHIRRecordBuilder.notGiven.contains(row.status) else {
-                warnings.add("a medication administration with status \(row.status.prefix(30))", 1)
+                warnings.add(
+                    row.status.isEmpty
+                        ? "a medication administration without a status"
+                        : "a medication administration with status \(row.status.prefix(30))", 1)
                 continue
             }
             guard let time = row.time, let day = period?.index(of: options.clock.day(of: time)) else { continue }

@@ -297,6 +297,17 @@ final class FHIRClinicalRecordTests: XCTestCase {
         XCTAssertEqual(warnings(try XCTUnwrap(records["r"]))["a time of only a month or a year (2026-11)"], 1)
     }
 
+    /// An observation without a status is counted in its patient's warnings, not skipped unseen.
+    func testAnObservationWithoutAStatusIsAWarning() throws {
+        let json = bundle([
+            #"{"resourceType":"Patient","id":"p"}"#,
+            #"{"resourceType":"Observation","id":"o","subject":{"reference":"Patient/p"},"code":{"coding":[{"system":"http://loinc.org","code":"8867-4"}]},"effectiveDateTime":"2026-11-10T08:00:00Z","valueQuantity":{"value":70,"code":"/min"}}"#,
+        ])
+        let record = try XCTUnwrap(try records(json, period: "2026-11-09/P7D").first)
+        XCTAssertEqual(warnings(record)["an observation without a status"], 1)
+        XCTAssertNil(record.value(at: "series.heartRate"))
+    }
+
     /// Without a period, the record's days are its data's, however far apart.
     func testWithoutAPeriodTheRecordHoldsAllOfTheData() throws {
         let json = bundle([
