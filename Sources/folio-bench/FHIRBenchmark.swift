@@ -199,44 +199,39 @@ enum FHIRBenchmark {
             print("FHIR `folio records` failed")
         }
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-fhir")
-        try? FileManager.default.removeItem(at: out)
-        let batchStart = Timing.now()
-        let arguments =
-            [folio.path, "batch", "Templates/fhir-weekly-summary.yaml", "--data", folder.path, "--out", out.path, "--format", "pdf"]
-            + week + ["--jobs", "2", "--quiet", "--emit", "fhir"]
-        if let (status, peakKB) = ChildProcess.runMeasuringMemory(arguments), status == 0 {
-            let seconds = Timing.now() - batchStart
-            figures["batch-seconds"] = seconds
-            figures["batch-peak-mb"] = Double(peakKB) / 1024
-            let documents = Double(max(1, count / perPatient))
+        let patients = Double(max(1, count / perPatient))
+        /// Runs one `folio batch` into `out` (emptied before and after), prints its figures and keeps them as `key`-seconds and `key`-peak-mb.
+        func batch(_ key: String, _ options: [String], documents: Double, _ label: String) {
+            try? FileManager.default.removeItem(at: out)
+            defer { try? FileManager.default.removeItem(at: out) }
+            let start = Timing.now()
+            guard let (status, peakKB) = ChildProcess.runMeasuringMemory([folio.path, "batch"] + options), status == 0 else {
+                return print("FHIR \(label) failed")
+            }
+            let seconds = Timing.now() - start
+            figures["\(key)-seconds"] = seconds
+            figures["\(key)-peak-mb"] = Double(peakKB) / 1024
             print(
                 String(
-                    format:
-                        "FHIR `folio batch --data-format fhir --emit fhir --jobs 2` (%.0f PDFs and DocumentReferences): %.1f s, %.1f documents/s, peak memory %.0f MB",
-                    documents, seconds, documents / seconds, Double(peakKB) / 1024))
-        } else {
-            print("FHIR `folio batch` failed")
+                    format: "FHIR %@: %.1f s, %.1f documents/s, peak memory %.0f MB", label as NSString, seconds, documents / seconds,
+                    Double(peakKB) / 1024))
         }
-        try? FileManager.default.removeItem(at: out)
+        batch(
+            "batch",
+            ["Templates/fhir-weekly-summary.yaml", "--data", folder.path, "--out", out.path, "--format", "pdf"] + week
+                + ["--jobs", "2", "--quiet", "--emit", "fhir"],
+            documents: patients,
+            String(format: "`folio batch --data-format fhir --emit fhir --jobs 2` (%.0f PDFs and DocumentReferences)", patients))
         // The patient summary (every section, results flagged and charted) of a tenth of the patients.
-        let summaryStart = Timing.now()
-        let summary =
-            [folio.path, "batch", "Templates/patient-summary.yaml", "--data", folder.path, "--out", out.path, "--format", "pdf"]
-            + ["--data-format", "fhir", "--jobs", "2", "--quiet", "--shard", "0/10"]
-        if let (status, peakKB) = ChildProcess.runMeasuringMemory(summary), status == 0 {
-            let seconds = Timing.now() - summaryStart
-            let documents = Double(max(1, count / perPatient) / 10)
-            figures["summary-seconds"] = seconds
-            figures["summary-peak-mb"] = Double(peakKB) / 1024
-            print(
-                String(
-                    format:
-                        "FHIR `folio batch Templates/patient-summary.yaml --data-format fhir --jobs 2 --shard 0/10` (%.0f patient summaries of all of the data): %.1f s, %.1f documents/s, peak memory %.0f MB",
-                    documents, seconds, documents / seconds, Double(peakKB) / 1024))
-        } else {
-            print("FHIR `folio batch` of patient summaries failed")
-        }
-        try? FileManager.default.removeItem(at: out)
+        batch(
+            "summary",
+            ["Templates/patient-summary.yaml", "--data", folder.path, "--out", out.path, "--format", "pdf"]
+                + ["--data-format", "fhir", "--jobs", "2", "--quiet", "--shard", "0/10"],
+            documents: (patients / 10).rounded(.down),
+            String(
+                format:
+                    "`folio batch Templates/patient-summary.yaml --data-format fhir --jobs 2 --shard 0/10` (%.0f patient summaries of all of the data, after indexing the whole export)",
+                (patients / 10).rounded(.down)))
         return figures
     }
 }
