@@ -300,6 +300,28 @@ struct FHIRClinicalReader {
         return entry
     }
 
+    /// A resource of any other type: what it is (its code, type, medication, name, description or
+    /// title, whichever it has), its status and its date.
+    func generic(_ resource: TreeValue, type: String) -> FHIRClinicalEntry {
+        let text =
+            FHIRText.concept(resource["code"]) ?? medication(of: resource).name ?? FHIRText.concept(resource["vaccineCode"])
+            ?? FHIRText.concepts(FHIRResource.array(resource, "type")) ?? FHIRText.concept(resource["type"]) ?? FHIRText.name(of: resource)
+            ?? FHIRResource.string(resource, "description") ?? FHIRResource.string(resource, "title")
+        let status = FHIRResource.string(resource, "status").map(FHIRClinicalEntry.words)
+        var date: String?
+        for prefix in ["effective", "occurrence", "performed", "onset"] where date == nil {
+            date = FHIRText.choice(resource, prefix, clock: clock)
+        }
+        date =
+            date ?? FHIRText.period(resource["period"], clock: clock)
+            ?? FHIRText.date(
+                FHIRResource.string(resource, "date") ?? FHIRResource.string(resource, "issued")
+                    ?? FHIRResource.string(resource, "authoredOn") ?? FHIRResource.string(resource, "recorded"), clock: clock)
+        var entry = FHIRClinicalEntry(type: type, text: text, details: [status, date], date: date, status: status)
+        entry.set("note", notes(resource))
+        return entry
+    }
+
     /// The texts of a resource's `note`s, joined.
     func notes(_ resource: TreeValue) -> String? {
         let texts = FHIRResource.array(resource, "note").compactMap { FHIRResource.string($0, "text") }

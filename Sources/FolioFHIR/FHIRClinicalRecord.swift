@@ -120,7 +120,9 @@ final class FHIRClinicalRecord {
                 if entry.value["number"] != nil, entry.value["number"] != .null, !categories.contains(FHIRClinicalKinds.vitalSigns) {
                     numericResults.append(entry)
                 }
-            default: break
+            default:
+                // Kept only for a Composition that lists it (an Encounter, a dose, a specimen, …).
+                entries[stored.order] = reader.generic(resource, type: stored.type)
             }
             func add(_ entry: FHIRClinicalEntry, to list: String) {
                 entries[stored.order] = entry

@@ -71,6 +71,20 @@ extension FHIRIndex {
         }
     }
 
+    /// Keeps a resource of a type the record does not list when its `subject` or `patient` names a
+    /// Patient (a Composition may list it); false when it names none.
+    @discardableResult
+    func addClinicalIfItNamesAPatient(_ resource: TreeValue, type: String, fullUrl: String?, place: String) throws -> Bool {
+        guard FHIRReference.isResourceType(type) else { return false }
+        for field in ["subject", "patient"] {
+            guard let reference = resource[field], let patient = FHIRResource.patientKey(reference).key else { continue }
+            guard let checked = checkedID(resource, type: type, place: place) else { return true }
+            try storeClinical(resource, type: type, patient: patient, id: checked ?? "#\(order)", fullUrl: fullUrl)
+            return true
+        }
+        return false
+    }
+
     /// Remembers the system and value of an identifier a resource names its patient by (for a
     /// patient not in the export, whose record's subject is that identifier).
     func noteIdentifierSubject(patient: String, identifier: (system: String?, value: String)?) throws {

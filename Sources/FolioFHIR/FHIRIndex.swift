@@ -87,7 +87,10 @@ final class FHIRIndex {
         switch FHIRResource.string(resource, "resourceType") {
         case "Patient": try addPatient(resource, fullUrl: fullUrl, place: place)
         case "Observation": try addObservation(resource, fullUrl: fullUrl, place: place)
-        case "MedicationAdministration": try addDose(resource, place: place)
+        case "MedicationAdministration":
+            try addDose(resource, place: place)
+            // A Bundle's doses kept whole too: its Composition may list them.
+            if readingBundle { try addClinicalIfItNamesAPatient(resource, type: "MedicationAdministration", fullUrl: fullUrl, place: place) }
         case "Medication":
             guard let id = checkedID(resource, type: "Medication", place: place) else { return true }
             let name = FHIRText.concept(resource["code"])
@@ -106,8 +109,11 @@ final class FHIRIndex {
             try addReferable(resource, type: type, id: id, fullUrl: fullUrl)
         case nil:
             note("\(place): not a FHIR resource (no resourceType)")
-        default:
-            return false
+        case let type?:
+            // Any other resource of a Bundle that names its patient is kept, so a Composition that lists
+            // it can show it; elsewhere (an export's NDJSON) it is counted and ignored.
+            guard readingBundle else { return false }
+            return try addClinicalIfItNamesAPatient(resource, type: type, fullUrl: fullUrl, place: place)
         }
         return true
     }

@@ -60,7 +60,7 @@ package enum FHIRReference: Hashable {
     }
 
     /// A resource type's name: a capital ASCII letter, then ASCII letters (at most 64).
-    private static func isResourceType(_ name: Substring) -> Bool {
+    package static func isResourceType(_ name: some StringProtocol) -> Bool {
         guard let first = name.utf8.first, (0x41...0x5A).contains(first), name.utf8.count <= 64 else { return false }
         return name.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
     }

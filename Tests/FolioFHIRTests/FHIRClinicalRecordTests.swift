@@ -212,6 +212,22 @@ final class FHIRClinicalRecordTests: XCTestCase {
         XCTAssertEqual(beta["composition"], .null)
     }
 
+    /// A section may list any resource of the Bundle: a dose, an encounter, a specimen are shown by
+    /// what they are, not left as unresolved references.
+    func testASectionListsResourcesOfAnyType() throws {
+        let json = bundle([
+            #"{"resourceType":"Patient","id":"p"}"#,
+            #"{"resourceType":"MedicationAdministration","id":"d","status":"completed","subject":{"reference":"Patient/p"},"medicationCodeableConcept":{"text":"Ceftriaxone 1 g IV"},"effectiveDateTime":"2026-11-10T08:00:00Z"}"#,
+            #"{"resourceType":"Encounter","id":"e","status":"finished","class":{"code":"AMB"},"type":[{"text":"Follow-up visit"}],"subject":{"reference":"Patient/p"},"period":{"start":"2026-11-02"}}"#,
+            #"{"resourceType":"Composition","id":"x","status":"final","type":{"text":"Summary"},"subject":{"reference":"Patient/p"},"date":"2026-11-10","title":"S","section":[{"title":"Care","entry":[{"reference":"MedicationAdministration/d"},{"reference":"Encounter/e"}]}]}"#,
+        ])
+        let record = try XCTUnwrap(try records(json).first)
+        let entries = list(record, "composition.sections.0.entries")
+        XCTAssertEqual(entries.map { $0["text"]?.text }, ["Ceftriaxone 1 g IV", "Follow-up visit"])
+        XCTAssertEqual(entries.last?["details"], .string("Finished · from 2026-11-02"))
+        XCTAssertEqual(warnings(record), [:])
+    }
+
     /// Two Patients known only by their URNs are two records, each with its own name and data.
     func testPatientsKnownOnlyByFullURLsStayApart() throws {
         let json = #"""
