@@ -90,7 +90,9 @@ final class FHIRIndex {
         case "MedicationAdministration":
             try addDose(resource, place: place)
             // A Bundle's doses kept whole too: its Composition may list them.
-            if readingBundle { try addClinicalIfItNamesAPatient(resource, type: "MedicationAdministration", fullUrl: fullUrl, place: place) }
+            if readingBundle {
+                try addClinicalIfItNamesAPatient(resource, type: "MedicationAdministration", fullUrl: fullUrl, place: place)
+            }
         case "Medication":
             guard let id = checkedID(resource, type: "Medication", place: place) else { return true }
             let name = FHIRText.concept(resource["code"])
