@@ -22,6 +22,13 @@ enum FHIRClinicalKinds {
         "Specimen", "Device",
     ]
 
+    /// Resource types kept from an export's NDJSON (when they name a patient) only so that a
+    /// Composition listing them can show them.
+    static let keptForCompositions: Set<String> = [
+        "Encounter", "ServiceRequest", "FamilyMemberHistory", "CareTeam", "ImagingStudy", "Specimen", "Media",
+        "QuestionnaireResponse", "NutritionOrder", "RiskAssessment", "EpisodeOfCare", "DetectedIssue", "List",
+    ]
+
     /// Observation categories (HL7 observation-category codes).
     static let vitalSigns = "vital-signs"
     static let socialHistory = "social-history"

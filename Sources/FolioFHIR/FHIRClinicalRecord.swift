@@ -11,6 +11,9 @@ import Foundation
 final class FHIRClinicalRecord {
     private let index: FHIRIndex
     private let ofPatient, ofStranger, referableByKey, clinicalKey: SQLiteStatement
+    /// A reading of the patient by its resource id (a vital sign an export's Composition lists).
+    private let readingOfPatient, readingOfStranger: SQLiteStatement
+    private var subject: FHIRRecordSubject = .known(0)
     private var clock: ZoneClock { index.options.clock }
 
     /// The current record's resources by their place in the reading order, and what could not be resolved.
@@ -25,6 +28,9 @@ final class FHIRClinicalRecord {
         ofStranger = try index.database.prepare("\(columns) WHERE pord IS NULL AND patient = ? ORDER BY ord")
         referableByKey = try index.database.prepare("SELECT json FROM referable WHERE key = ?")
         clinicalKey = try index.database.prepare("SELECT ord FROM clinical_keys WHERE key = ?")
+        let reading = "SELECT series, display, value, unit, t, dateonly FROM readings_by_patient"
+        readingOfPatient = try index.database.prepare("\(reading) WHERE pord = ? AND rid = ? ORDER BY ord")
+        readingOfStranger = try index.database.prepare("\(reading) WHERE pord IS NULL AND patient = ? AND rid = ? ORDER BY ord")
     }
 
     /// The record's clinical fields, and whether it has any clinical data.
@@ -48,6 +54,7 @@ final class FHIRClinicalRecord {
         byOrder = [:]
         referableCache = [:]
         unresolved = [:]
+        self.subject = subject
         let resources = newest(try load(subject), warnings: &warnings).filter { stored in
             guard FHIRClinicalRecord.isEnteredInError(stored.resource) else { return true }
             warnings.add("a \(stored.type) entered in error", 1)
@@ -75,7 +82,11 @@ final class FHIRClinicalRecord {
                 guard let order = order(of: reference), let member = byOrder[order],
                     FHIRResource.string(member, "resourceType") == "Observation"
                 else {
-                    _ = resolve(reference, stored.resource)
+                    if let reading = reading(reference) {
+                        members.append(reading)
+                    } else {
+                        _ = resolve(reference, stored.resource)
+                    }
                     continue
                 }
                 let entry = results.observation(member)
@@ -131,11 +142,18 @@ final class FHIRClinicalRecord {
         }
 
         var members: [(key: String, value: TreeValue)] = []
-        let composition = resources.filter { $0.type == "Composition" }.max {
+        // The Composition presented: a patient summary (LOINC 60591-5) or a document Bundle's own, the
+        // newest; other Compositions (progress notes) are listed in `compositions`.
+        let compositions = resources.filter { $0.type == "Composition" }
+        let composition = compositions.filter {
+            index.documentCompositions.contains($0.order)
+                || FHIRText.code($0.resource["type"], system: FHIRSeriesCatalog.loinc) == "60591-5"
+        }.max {
             (FHIRText.instant(FHIRResource.string($0.resource, "date"), clock: clock) ?? 0, $0.order)
                 < (FHIRText.instant(FHIRResource.string($1.resource, "date"), clock: clock) ?? 0, $1.order)
         }
         members.append(("composition", composition.map { self.composition($0.resource, entries: entries) } ?? .null))
+        members.append(("compositions", .array(compositions.sorted { date(of: $0) > date(of: $1) }.map(compositionEntry))))
         for list in [
             "problems", "pastProblems", "allergies", "medicationList", "immunizations", "procedures", "socialHistory", "vitalSigns",
             "devices", "planOfCare", "goals", "clinicalImpressions", "alerts", "advanceDirectives", "documents",
@@ -257,6 +275,22 @@ final class FHIRClinicalRecord {
 
     // MARK: the Composition
 
+    private func date(of stored: Stored) -> Int64 { FHIRText.instant(FHIRResource.string(stored.resource, "date"), clock: clock) ?? 0 }
+
+    /// A Composition as one line of a list of the patient's documents: title, type, authors, date, status.
+    private func compositionEntry(_ stored: Stored) -> TreeValue {
+        let resource = stored.resource
+        let authors = FHIRResource.array(resource, "author").compactMap {
+            FHIRText.name(of: resolve($0, in: resource)) ?? FHIRText.display($0)
+        }
+        return FHIRClinicalEntry(
+            type: "Composition", text: FHIRResource.string(resource, "title") ?? FHIRText.concept(resource["type"]),
+            details: [FHIRText.concept(resource["type"]), authors.isEmpty ? nil : authors.joined(separator: ", ")],
+            date: FHIRText.date(FHIRResource.string(resource, "date"), clock: clock),
+            status: FHIRResource.string(resource, "status").map(FHIRClinicalEntry.words)
+        ).value
+    }
+
     private func composition(_ resource: TreeValue, entries: [Int64: FHIRClinicalEntry]) -> TreeValue {
         let authors = FHIRResource.array(resource, "author").compactMap { reference -> String? in
             FHIRText.name(of: resolve(reference, in: resource)) ?? FHIRText.display(reference)
@@ -287,6 +321,8 @@ final class FHIRClinicalRecord {
         for reference in FHIRResource.array(section, "entry") {
             if let order = order(of: reference), let entry = entries[order] {
                 listed.append(entry.value)
+            } else if let entry = reading(reference) {
+                listed.append(entry.value)
             } else if let resource = resolve(reference, in: composition) {
                 // A resource the record does not list (an Organization, a Patient): its name or code.
                 let type = FHIRResource.string(resource, "resourceType") ?? "Resource"
@@ -312,6 +348,48 @@ final class FHIRClinicalRecord {
             ("emptyReason", FHIRText.concept(section["emptyReason"]).map(TreeValue.string) ?? .null),
             ("narrative", .array(narrative)),
         ])
+    }
+
+    /// The patient's vital-sign reading a reference names (`Observation/ID`), kept as readings rather than
+    /// whole resources in an export's NDJSON: its series in words, its values and its time.
+    private func reading(_ reference: TreeValue) -> FHIRClinicalEntry? {
+        guard let text = FHIRResource.string(reference, "reference"), case .resource("Observation", let id)? = FHIRReference(text)
+        else { return nil }
+        let statement: SQLiteStatement
+        switch subject {
+        case .known(let ord):
+            statement = readingOfPatient
+            statement.bind(1, ord)
+            statement.bind(2, id)
+        case .stranger(let key):
+            statement = readingOfStranger
+            statement.bind(1, key)
+            statement.bind(2, id)
+        }
+        defer { statement.reset() }
+        var names: [String] = []
+        var values: [String] = []
+        var date: String?
+        while (try? statement.step()) == true {
+            let series = statement.text(0) ?? ""
+            names.append(FHIRSeriesCatalog.series(named: series)?.title ?? statement.text(1) ?? series)
+            if let value = statement.real(2) {
+                let unit = statement.text(3).flatMap(FHIRText.readableUnit)
+                values.append(FHIRText.number(value) + (unit.map { $0.hasPrefix("%") ? $0 : " \($0)" } ?? ""))
+            }
+            if date == nil, let milliseconds = statement.integer(4) {
+                let time = FHIRTime(milliseconds: milliseconds, dateOnly: statement.integer(5) == 1)
+                let local = clock.text(of: time)
+                date = time.dateOnly ? String(local.prefix(10)) : String(local.prefix(10)) + " " + String(local.dropFirst(11).prefix(5))
+            }
+        }
+        guard !names.isEmpty else { return nil }
+        let name = names.count == 2 && names[0].hasPrefix("Systolic") ? "Blood pressure" : names.joined(separator: ", ")
+        var entry = FHIRClinicalEntry(
+            type: "Observation", text: name, details: [values.joined(separator: " / "), date], date: date, status: nil)
+        entry.set("name", name)
+        entry.set("value", values.isEmpty ? nil : values.joined(separator: " / "))
+        return entry
     }
 
     // MARK: result series

@@ -135,9 +135,13 @@ package final class FHIRExport {
             }
             guard let resource = entry["resource"] else { continue }
             if FHIRResource.string(entry["request"], "method") == "DELETE" { continue }
-            if try !index.add(
+            let added = try index.add(
                 resource, fullUrl: FHIRResource.string(entry, "fullUrl"), place: "\(name) entry[\(position)]", fromBundle: true)
-            {
+            // A document Bundle's first entry is its Composition: the document the record presents.
+            if position == 0, type == "document", FHIRResource.string(resource, "resourceType") == "Composition" {
+                index.documentCompositions.insert(index.order)
+            }
+            if !added {
                 ignored[FHIRResource.string(resource, "resourceType") ?? "?", default: 0] += 1
             }
         }

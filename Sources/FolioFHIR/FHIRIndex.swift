@@ -28,6 +28,10 @@ final class FHIRIndex {
     let insertReferable: SQLiteStatement
     /// Whether the resource being read came from a Bundle (whose vital signs a Composition may list).
     private(set) var readingBundle = false
+    /// The places in the reading order of the Compositions that are a `document` Bundle's first entry.
+    var documentCompositions = Set<Int64>()
+    /// Resources of types the record does not list, kept for a Composition that may list them, by type.
+    private(set) var keptForCompositions: [String: Int] = [:]
     private var inTransaction = false
     private var pending = 0
 
@@ -113,9 +117,13 @@ final class FHIRIndex {
             note("\(place): not a FHIR resource (no resourceType)")
         case let type?:
             // Any other resource of a Bundle that names its patient is kept, so a Composition that lists
-            // it can show it; elsewhere (an export's NDJSON) it is counted and ignored.
-            guard readingBundle else { return false }
-            return try addClinicalIfItNamesAPatient(resource, type: type, fullUrl: fullUrl, place: place)
+            // it can show it; in an export's NDJSON, only the clinical kinds a Composition may list (not
+            // claims, coverage or provenance, which are most of some exports). Either way it is counted
+            // as kept for a Composition only.
+            guard readingBundle || FHIRClinicalKinds.keptForCompositions.contains(type) else { return false }
+            guard try addClinicalIfItNamesAPatient(resource, type: type, fullUrl: fullUrl, place: place) else { return false }
+            keptForCompositions[type, default: 0] += 1
+            return true
         }
         return true
     }
@@ -124,6 +132,11 @@ final class FHIRIndex {
     /// each row with its Patient's `pord` (NULL for a patient not in the export), so one patient's rows
     /// are contiguous and are read with one index seek and a sequential scan.
     func finishLoading() throws {
+        for (type, count) in keptForCompositions.sorted(by: { $0.key < $1.key }) {
+            note(
+                "\(count) \(type.prefix(40)) resource\(count == 1 ? "" : "s") kept only for a Composition that lists \(count == 1 ? "it" : "them")"
+            )
+        }
         if inTransaction { try database.execute("COMMIT") }
         inTransaction = false
         for table in ["readings", "doses", "clinical"] {
@@ -312,6 +325,9 @@ final class FHIRIndex {
         }
         for component in components {
             guard let key = FHIRIndex.seriesKey(component["code"]) else { continue }
+            // A component in words (the method of oxygen delivery beside its flow rate) is shown with
+            // its observation, not counted as a reading left out.
+            if key.named == nil, FHIRIndex.hasCategoricalValue(component) { continue }
             try insertReading(of: component, key: key, row: row)
             inserted = true
         }

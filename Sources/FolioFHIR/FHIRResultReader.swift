@@ -36,7 +36,7 @@ struct FHIRResultReader {
         guard let range = FHIRResource.array(element, "referenceRange").first else { return (nil, nil, nil) }
         let low: Double? = if case .number(let n)? = range["low"]?["value"], n.isFinite { n } else { nil }
         let high: Double? = if case .number(let n)? = range["high"]?["value"], n.isFinite { n } else { nil }
-        return (low, high, FHIRResource.string(range, "text") ?? FHIRText.range(low: range["low"], high: range["high"]))
+        return (low, high, FHIRText.range(low: range["low"], high: range["high"]) ?? FHIRResource.string(range, "text"))
     }
 
     /// An Observation as a result; its components (a panel's parts) as results of their own.

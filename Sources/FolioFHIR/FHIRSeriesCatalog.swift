@@ -15,6 +15,22 @@ enum FHIRSeriesCatalog {
         let unit: String
         /// Whether a value without a unit is already in `unit` (counts and scores are).
         var unitless: Bool { unit.hasPrefix("{") }
+        /// The series in words, for a reading a Composition lists.
+        var title: String {
+            switch name {
+            case "heartRate": return "Heart rate"
+            case "steps": return "Steps"
+            case "bodyWeight": return "Body weight"
+            case "systolic": return "Systolic blood pressure"
+            case "diastolic": return "Diastolic blood pressure"
+            case "glucose": return "Glucose"
+            case "oxygenSaturation": return "Oxygen saturation"
+            case "bodyTemperature": return "Body temperature"
+            case "painSeverity": return "Pain severity"
+            case "respiratoryRate": return "Respiratory rate"
+            default: return name
+            }
+        }
         /// Whether a day's value is the sum of its readings (a count, such as steps over intervals), not their mean.
         var summed = false
     }

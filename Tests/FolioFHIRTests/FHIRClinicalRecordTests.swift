@@ -201,7 +201,7 @@ final class FHIRClinicalRecordTests: XCTestCase {
             #"{"resourceType":"Patient","id":"a","name":[{"family":"Alpha"}]}"#,
             #"{"resourceType":"Patient","id":"b","name":[{"family":"Beta"}]}"#,
             #"{"resourceType":"Condition","id":"cb","subject":{"reference":"Patient/b"},"code":{"text":"Beta's secret diagnosis"}}"#,
-            #"{"resourceType":"Composition","id":"x","status":"final","type":{"text":"Summary"},"subject":{"reference":"Patient/a"},"date":"2026-11-10","title":"Summary of A","section":[{"title":"Problems","entry":[{"reference":"Condition/cb"}]}]}"#,
+            #"{"resourceType":"Composition","id":"x","status":"final","type":{"coding":[{"system":"http://loinc.org","code":"60591-5"}]},"subject":{"reference":"Patient/a"},"date":"2026-11-10","title":"Summary of A","section":[{"title":"Problems","entry":[{"reference":"Condition/cb"}]}]}"#,
         ])
         let records = try records(json)
         let alpha = try XCTUnwrap(records.first { $0.value(at: "patient.id") == .string("a") })
@@ -219,13 +219,34 @@ final class FHIRClinicalRecordTests: XCTestCase {
             #"{"resourceType":"Patient","id":"p"}"#,
             #"{"resourceType":"MedicationAdministration","id":"d","status":"completed","subject":{"reference":"Patient/p"},"medicationCodeableConcept":{"text":"Ceftriaxone 1 g IV"},"effectiveDateTime":"2026-11-10T08:00:00Z"}"#,
             #"{"resourceType":"Encounter","id":"e","status":"finished","class":{"code":"AMB"},"type":[{"text":"Follow-up visit"}],"subject":{"reference":"Patient/p"},"period":{"start":"2026-11-02"}}"#,
-            #"{"resourceType":"Composition","id":"x","status":"final","type":{"text":"Summary"},"subject":{"reference":"Patient/p"},"date":"2026-11-10","title":"S","section":[{"title":"Care","entry":[{"reference":"MedicationAdministration/d"},{"reference":"Encounter/e"}]}]}"#,
+            #"{"resourceType":"Composition","id":"x","status":"final","type":{"coding":[{"system":"http://loinc.org","code":"60591-5"}]},"subject":{"reference":"Patient/p"},"date":"2026-11-10","title":"S","section":[{"title":"Care","entry":[{"reference":"MedicationAdministration/d"},{"reference":"Encounter/e"}]}]}"#,
         ])
         let record = try XCTUnwrap(try records(json).first)
         let entries = list(record, "composition.sections.0.entries")
         XCTAssertEqual(entries.map { $0["text"]?.text }, ["Ceftriaxone 1 g IV", "Follow-up visit"])
         XCTAssertEqual(entries.last?["details"], .string("Finished · from 2026-11-02"))
         XCTAssertEqual(warnings(record), [:])
+    }
+
+    /// In an export's NDJSON, a patient summary's section lists a vital sign (kept as a reading) and a
+    /// service request (kept only for Compositions); a progress note is listed among the documents.
+    func testAnExportsCompositionListsReadingsAndOtherResources() throws {
+        let lines = [
+            #"{"resourceType":"Patient","id":"p"}"#,
+            #"{"resourceType":"Observation","id":"hr","status":"final","subject":{"reference":"Patient/p"},"code":{"coding":[{"system":"http://loinc.org","code":"8867-4"}]},"effectiveDateTime":"2026-11-10T08:00:00Z","valueQuantity":{"value":72,"code":"/min"}}"#,
+            #"{"resourceType":"Observation","id":"o2","status":"final","subject":{"reference":"Patient/p"},"code":{"coding":[{"system":"http://loinc.org","code":"3151-8","display":"Inhaled oxygen flow rate"}]},"effectiveDateTime":"2026-11-10T08:00:00Z","valueQuantity":{"value":2,"unit":"L/min"},"component":[{"code":{"coding":[{"system":"http://loinc.org","code":"107117-4"}]},"valueString":"nasal cannula"}]}"#,
+            #"{"resourceType":"ServiceRequest","id":"sr","status":"active","intent":"order","subject":{"reference":"Patient/p"},"code":{"text":"Echocardiogram"}}"#,
+            #"{"resourceType":"Composition","id":"ips","status":"final","type":{"coding":[{"system":"http://loinc.org","code":"60591-5"}]},"subject":{"reference":"Patient/p"},"date":"2026-11-11","title":"Summary","section":[{"title":"Vital signs","entry":[{"reference":"Observation/hr"},{"reference":"ServiceRequest/sr"}]}]}"#,
+            #"{"resourceType":"Composition","id":"note","status":"final","type":{"coding":[{"system":"http://loinc.org","code":"11506-3","display":"Progress note"}]},"subject":{"reference":"Patient/p"},"date":"2026-11-12","title":"Progress note"}"#,
+        ]
+        let file = try FHIRTestSupport.temporaryFile(Data(lines.joined(separator: "\n").utf8), name: "export.ndjson")
+        let record = try XCTUnwrap(try records(file: file).first)
+        XCTAssertEqual(record.value(at: "composition.title"), .string("Summary"), "the patient summary, though the note is newer")
+        let entries = list(record, "composition.sections.0.entries")
+        XCTAssertEqual(entries.map { $0["text"]?.text }, ["Heart rate", "Echocardiogram"])
+        XCTAssertEqual(entries.first?["value"], .string("72 /min"))
+        XCTAssertEqual(list(record, "compositions").map { $0["text"]?.text }, ["Progress note", "Summary"])
+        XCTAssertEqual(warnings(record), [:], "a component in words is not a reading left out")
     }
 
     /// Two Patients known only by their URNs are two records, each with its own name and data.
