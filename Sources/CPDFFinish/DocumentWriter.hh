@@ -151,6 +151,9 @@ class DocumentWriter {
         if (!destinations.empty()) catalog += " /Names << /Dests " + folio_text::reference(writeDestinations()) + " >>";
         if (!pageLabels.empty()) {
             std::string nums;
+            // The number tree must give page 0 a label (ISO 32000-1, 12.4.2): pages before the first
+            // labelled section are numbered 1, 2, … as they would be without labels.
+            if (pageLabels.front().first != 0) nums += " 0 << /S /D >>";
             for (auto const &[page, label] : pageLabels) nums += " " + std::to_string(page) + " " + label;
             catalog += " /PageLabels << /Nums [" + nums + " ] >>";
         }

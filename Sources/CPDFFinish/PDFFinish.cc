@@ -307,6 +307,19 @@ struct folio_pdf_assembly {
         file.drop(catalog);
         QPDFObjectHandle info = document->getTrailer().getKey("/Info");
         if (!first) file.drop(info);
+        // Cairo writes the Info dictionary's dates without the "D:" a PDF date begins with (ISO 32000-1, 7.9.4).
+        if (first && info.isDictionary() && info.isIndirect()) {
+            bool dated = false;
+            for (char const *key : {"/CreationDate", "/ModDate"}) {
+                QPDFObjectHandle value = info.getKey(key);
+                if (!value.isString()) continue;
+                std::string text = value.getStringValue();
+                if (text.rfind("D:", 0) == 0) continue;
+                info.replaceKey(key, QPDFObjectHandle::newString("D:" + text));
+                dated = true;
+            }
+            if (dated) file.rewrite(info);
+        }
         std::vector<QPDFObjectHandle> pageTree{catalog.getKey("/Pages")};
         for (size_t index = 0; index < pageTree.size() && index < 4096; ++index) {
             QPDFObjectHandle node = pageTree[index];

@@ -31,6 +31,16 @@ struct HTMLBodyWriter {
     var theme: Theme { renderer.theme }
     /// Whether the report has a title (`h1`): section titles are then `h2`, else `h1`.
     var hasTitle = false
+    /// How many scrolling table regions have each name so far: a page's regions are named apart
+    /// (axe's landmark-unique), "Table", "Table 2", "Table 3".
+    private var regionNames: [String: Int] = [:]
+
+    /// A region's name: `name` the first time, then `name 2`, `name 3`.
+    mutating func uniqueRegionName(_ name: String) -> String {
+        let count = (regionNames[name] ?? 0) + 1
+        regionNames[name] = count
+        return count == 1 ? name : "\(name) \(count)"
+    }
     /// Whether a section has begun.
     var inSection = false
     /// Whether the title or a section heading comes before: subtitles are then `h2`, else `h1`,
@@ -85,6 +95,15 @@ struct HTMLBodyWriter {
         if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             html += "<h1>\(document.title)</h1>\n"
             hasTitle = true
+        } else if !document.elements.contains(where: { if case .subtitle = $0 { true } else if case .section = $0 { true } else { false } })
+        {
+            // A page without a title or any heading still has its one top heading (axe's page-has-heading-one),
+            // for screen readers only: the name it is shown by (its metadata title, else "Untitled").
+            // (Without a title, the first subtitle or section is the page's h1.)
+            style.add("hidden-title") { r in
+                "\(r) .folio-hidden-title{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}"
+            }
+            html += "<h1 class=\"folio-hidden-title\">\(document.displayTitle(strings: strings))</h1>\n"
         }
         for (index, block) in document.elements.enumerated() {
             try RenderDeadline.check(at: "writing elements[\(index)] as HTML")
@@ -149,7 +168,7 @@ struct HTMLBodyWriter {
 
     /// A table: caption, column widths (classes added to `style`), header cells with their scope, rows;
     /// in a focusable wrapper that scrolls sideways on narrow screens.
-    mutating func tableHTML(_ table: Table) throws -> HTML {
+    mutating func tableHTML(_ table: Table, regionName: String? = nil) throws -> HTML {
         func cellClass(_ column: Int) -> HTML {
             switch table.alignment(ofColumn: column) {
             case .left: return ""
@@ -164,8 +183,8 @@ struct HTMLBodyWriter {
         }
         // The wrapper scrolls a wide table sideways; keyboard users reach it by Tab (WCAG 2.1.1), and
         // screen readers announce it as a region named by the caption.
-        var html: HTML =
-            "<div class=\"folio-table-wrap\" role=\"region\" tabindex=\"0\" aria-label=\"\(table.caption ?? strings[.table])\">"
+        let name = uniqueRegionName(regionName ?? table.caption ?? strings[.table])
+        var html: HTML = "<div class=\"folio-table-wrap\" role=\"region\" tabindex=\"0\" aria-label=\"\(name)\">"
         html += "<table\(table.zebra ? " class=\"folio-zebra\"" : HTML())>"
         if let caption = table.caption { html += "<caption>\(caption)</caption>" }
         if let widths = table.widths, !widths.isEmpty {

@@ -115,6 +115,34 @@ final class HTMLOutputTests: XCTestCase {
         XCTAssertTrue(untitled.contains("<h1 class=\"folio-subtitle\">Pain</h1>"), untitled)
     }
 
+    /// Every scrolling table region of a page has a name of its own (axe's landmark-unique): the
+    /// caption or "Table", numbered when it comes again; a chart's data table is named by its chart.
+    func testTableRegionsAreNamedApart() throws {
+        var chart = Chart(.bar(BarChart(categories: ["a", "b"], series: [ChartSeries(title: "s", values: [1, 2])])))
+        chart.title = "Steps"
+        chart.dataTable = true
+        let html = try Document(
+            title: "T",
+            elements: [
+                .table(Table(header: ["a"], rows: [["1"]])), .table(Table(header: ["b"], rows: [["2"]])),
+                .table(Table(header: ["c"], rows: [["3"]], caption: "Doses")),
+                .table(Table(header: ["d"], rows: [["4"]], caption: "Doses")),
+                .chart(chart),
+            ]
+        ).html()
+        let names = html.components(separatedBy: "role=\"region\" tabindex=\"0\" aria-label=\"").dropFirst().map {
+            String($0.prefix { $0 != "\"" })
+        }
+        XCTAssertEqual(names, ["Table", "Table 2", "Doses", "Doses 2", "Steps: Data"])
+    }
+
+    /// A page with no title and no heading still has one h1, for screen readers (axe's page-has-heading-one).
+    func testAnUntitledPageWithoutHeadingsHasAHiddenH1() throws {
+        let html = try Document(title: "", elements: [.paragraph(Paragraph("Only a note."))]).html()
+        XCTAssertTrue(html.contains("<h1 class=\"folio-hidden-title\">"), html)
+        XCTAssertTrue(html.contains(".folio-hidden-title{position:absolute"), "it is hidden, not shown")
+    }
+
     /// An address in a table cell is a link; the rest of the cell stays plain text.
     func testAnAddressInATableCellIsALink() throws {
         let html = try Document(

@@ -77,6 +77,30 @@ final class PDFOutputTests: XCTestCase {
         XCTAssertEqual(info["Page size"], "595.276 x 841.89 pts (A4)")
     }
 
+    /// Pages before the first labelled section have a label too: the page-label tree starts at page 0.
+    func testPageLabelsStartAtTheFirstPage() throws {
+        let yaml = """
+            title: Labels
+            elements:
+              - {type: paragraph, text: Front matter before any section.}
+              - {type: section, title: Appendix, label: A}
+              - {type: paragraph, text: In the appendix.}
+            """
+        let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+        let text = try TestSupport.readablePDF(try document.pdf())
+        XCTAssertNotNil(text.range(of: "/Nums\\s*\\[\\s*0\\s*<<\\s*/S\\s*/D\\s*>>\\s*1\\s*<<", options: .regularExpression), text)
+    }
+
+    /// The Info dictionary's dates are PDF dates: "D:" and then the date (ISO 32000-1, 7.9.4).
+    func testInfoDatesArePDFDates() throws {
+        let text = try TestSupport.readablePDF(try TestSupport.sampleDocument().pdf(options: TestSupport.sampleOptions))
+        for key in ["CreationDate", "ModDate"] {
+            let range = try XCTUnwrap(
+                text.range(of: "/\(key) \\(D:[0-9]{14}(Z|[+-][0-9]{2}'[0-9]{2}'?)\\)", options: .regularExpression), key)
+            XCTAssertFalse(text[range].isEmpty)
+        }
+    }
+
     func testSameInputAndDateGiveIdenticalBytes() throws {
         let document = try TestSupport.sampleDocument()
         XCTAssertEqual(try document.pdf(options: TestSupport.sampleOptions), try document.pdf(options: TestSupport.sampleOptions))

@@ -10,7 +10,9 @@ extension Chart: HTMLBlock {
         if dataTable {
             let data = ChartDataTable(self, strings: writer.strings)
             html += "<details class=\"folio-chart-data\"><summary>\(writer.strings[.data])</summary>"
-            html += try writer.tableHTML(Table(header: data.header, rows: data.rows, zebra: true))
+            // Its region is named by the chart: "Heart rate: Data", not one more "Table".
+            let name = title.map { "\($0): \(writer.strings[.data])" } ?? writer.strings[.data]
+            html += try writer.tableHTML(Table(header: data.header, rows: data.rows, zebra: true), regionName: name)
             html += "</details>"
         }
         if let caption { html += "<figcaption>\(caption)</figcaption>" }
