@@ -41,8 +41,11 @@ struct PieChartLayout {
     func drawing(width: Double) -> Drawing {
         let description = ChartDescription.describe(chart, strings: context.strings)
         let canvas = RecordingCanvas()
+        let total = pie.segments.reduce(0) { $0 + $1.value }
+        // A pie with nothing to show has no legend: it would name colours drawn nowhere.
         let legend = Legend(
-            entries: pie.segments.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofSegment: $0.offset)) },
+            entries: total > 0
+                ? pie.segments.enumerated().map { Legend.Entry(title: $0.element.title, color: color(ofSegment: $0.offset)) } : [],
             options: chart.legend, context: context)
         let areaHeight = chart.height?.points ?? 190
         var top = legend.options.position == .top ? legend.bandHeight(width: width) : 0
@@ -71,7 +74,6 @@ struct PieChartLayout {
                 areaHeight / 2 - labelHeight - 6 - explodeOffset,
                 areaWidth / 2 - labelWidth - 22 - explodeOffset))
         let center = Point(areaWidth / 2, top + areaHeight / 2)
-        let total = pie.segments.reduce(0) { $0 + $1.value }
         let inner = pie.donut ? radius * (1 - (pie.ringWidth ?? 0.42)) : 0
 
         if total <= 0 {

@@ -65,8 +65,10 @@ final class ChartFamiliesTests: XCTestCase {
     }
 
     func testPieWithNothingToShowSaysNoData() {
-        let chart = Chart(.pie(PieChart(segments: [ChartSegment(title: "a", value: 0)])))
-        XCTAssertTrue(texts(renderer.drawing(for: chart, width: 300)).contains { $0.text == "No data" })
+        let chart = Chart(.pie(PieChart(segments: [ChartSegment(title: "apples", value: 0), ChartSegment(title: "pears", value: 0)])))
+        let drawn = texts(renderer.drawing(for: chart, width: 300)).map(\.text)
+        XCTAssertTrue(drawn.contains("No data"))
+        XCTAssertFalse(drawn.contains("apples") || drawn.contains("pears"), "no legend names colours drawn nowhere: \(drawn)")
         XCTAssertEqual(ChartDescription.describe(chart, strings: .english), "Pie chart: No data.")
     }
 
