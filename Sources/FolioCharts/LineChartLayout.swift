@@ -177,7 +177,9 @@ struct LineChartLayout {
             let point = Point(frame.x(xFraction(xs[i])), y(value))
             runs[runs.count - 1].append(point)
             if let tints = plot.tints, i < tints.count, let tint = tints[i] { tinted.append((point, tint)) }
-            if let threshold = thresholds.exceeded(value, series: plot.title) { beyond.append((point, thresholds.color(threshold))) }
+            if let threshold = thresholds.exceeded(value, series: plot.title, onSecondAxis: plot.axis == .secondary) {
+                beyond.append((point, thresholds.color(threshold)))
+            }
         }
         runs = runs.filter { !$0.isEmpty }
         let column = 0.5

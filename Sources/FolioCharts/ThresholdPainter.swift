@@ -92,7 +92,11 @@ struct ThresholdPainter {
     }
 
     /// The first threshold that `value` of the series titled `series` lies beyond and that highlights it.
-    func exceeded(_ value: Double, series: String) -> ChartThreshold? {
-        thresholds.first { $0.highlight && ($0.series == nil || $0.series == series) && $0.isBeyond(value) }
+    /// Thresholds are drawn against the first axis: one that names no series applies to the series
+    /// measured on it, never to a series on the second axis (whose values are in another unit).
+    func exceeded(_ value: Double, series: String, onSecondAxis: Bool = false) -> ChartThreshold? {
+        thresholds.first {
+            $0.highlight && ($0.series.map { $0 == series } ?? !onSecondAxis) && $0.isBeyond(value)
+        }
     }
 }

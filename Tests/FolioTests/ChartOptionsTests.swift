@@ -187,6 +187,30 @@ final class ChartOptionsTests: XCTestCase {
             "elements[0].secondaryYAxis: only line and scatter charts have a second value axis")
     }
 
+    /// A threshold on the first axis highlights the first axis's points, not a second-axis series in
+    /// another unit (steps of 5,000 are not "above 100 kg"); one naming a second-axis series applies to it.
+    func testAThresholdHighlightsOnlyThePlotsOfItsAxis() throws {
+        let amber = try Color(hex: "#FFB000")
+        func highlights(_ threshold: ChartThreshold) -> Int {
+            let chart = Chart(
+                yAxis: ChartAxis(title: "kg"), thresholds: [threshold], secondaryYAxis: ChartAxis(title: "Steps", min: 0),
+                .line(
+                    LineChart(
+                        x: .categories(["A", "B"]),
+                        plots: [
+                            LinePlot(title: "Weight", values: [80, 82], tint: .black, markers: true),
+                            LinePlot(title: "Steps", values: [5000, 10_000], tint: red, markers: true, axis: .secondary),
+                        ])))
+            return renderer.drawing(for: chart, width: 400).commands.filter { command in
+                guard case .fill(_, let fill) = command else { return false }
+                return fill == amber
+            }.count
+        }
+        XCTAssertEqual(highlights(ChartThreshold(kind: .greaterThan, value: 100, tint: amber)), 0, "no weight is above 100 kg")
+        XCTAssertEqual(highlights(ChartThreshold(kind: .greaterThan, value: 81, tint: amber)), 1, "82 kg is")
+        XCTAssertEqual(highlights(ChartThreshold(kind: .greaterThan, value: 6000, tint: amber, series: "Steps")), 1, "10,000 steps")
+    }
+
     func testAFillHasItsOwnColourAndOpacity() {
         let green = Color(red: 0.19, green: 0.64, blue: 0.42)
         let chart = Chart.line(
