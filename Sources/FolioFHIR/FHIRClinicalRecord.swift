@@ -50,7 +50,7 @@ final class FHIRClinicalRecord {
     }
 
     /// The clinical fields of `subject`'s record; what is skipped is counted in `warnings`.
-    func members(of subject: FHIRRecordSubject, period: FHIRPeriod?, warnings: inout FHIRRecordWarnings) throws -> Members {
+    func members(of subject: FHIRRecordSubject, warnings: inout FHIRRecordWarnings) throws -> Members {
         byOrder = [:]
         referableCache = [:]
         unresolved = [:]

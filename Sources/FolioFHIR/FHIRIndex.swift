@@ -294,7 +294,9 @@ final class FHIRIndex {
         let vitalSign = catalogued || FHIRClinicalKinds.categories(resource).contains(FHIRClinicalKinds.vitalSigns)
         // Results, social history and the rest are kept whole for the record; the catalogued vital signs
         // are series, kept whole too when a Bundle (whose Composition may list them) holds them.
-        if !catalogued || readingBundle {
+        // (A correction far from the period is kept as a reading that may replace one inside it, not as a result.)
+        let nearPeriod = row.time.map(options.isNearPeriod) ?? row.timeText.map { options.isNearPeriod(partial: $0) } ?? true
+        if !catalogued || readingBundle, nearPeriod {
             try storeClinical(resource, type: "Observation", patient: row.patient, id: row.id, fullUrl: fullUrl)
         }
         // A categorical value (smoking status, blood group, a finding) is presented as the value it is, not

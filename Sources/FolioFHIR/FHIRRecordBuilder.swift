@@ -237,7 +237,7 @@ final class FHIRRecordBuilder {
         period = options.period ?? span(of: readings + doses)
         let series = seriesValues(readings, warnings: &warnings)
         let medications = try medicationValues(doses, warnings: &warnings)
-        let clinicalMembers = try clinical.members(of: subject, period: period, warnings: &warnings)
+        let clinicalMembers = try clinical.members(of: subject, warnings: &warnings)
         // Data in the period: a reading or dose, or one that could not be used (its warning must reach
         // someone), or the clinical record (problems, allergies, …).
         guard

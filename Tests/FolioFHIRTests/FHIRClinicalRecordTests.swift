@@ -149,6 +149,17 @@ final class FHIRClinicalRecordTests: XCTestCase {
         }
     }
 
+    /// With a period, results are the period's: a corrected result of last year is not among them.
+    func testWithAPeriodResultsAreThePeriods() throws {
+        let json = bundle([
+            #"{"resourceType":"Patient","id":"p"}"#,
+            observation(id: "now", value: "4.0", time: "2026-11-10T08:00:00Z"),
+            observation(id: "old", value: "4.4", time: "2025-02-10T08:00:00Z").replacingOccurrences(of: "\"final\"", with: "\"corrected\""),
+        ])
+        let record = try XCTUnwrap(try records(json, period: "2026-11-09/P7D").first)
+        XCTAssertEqual(list(record, "results").map { $0["number"] }, [.number(4.0)])
+    }
+
     /// A result measured more than once is a series with its range as a band.
     func testARepeatedResultIsASeriesWithItsRangeAsABand() throws {
         let range = #","referenceRange":[{"low":{"value":3.5},"high":{"value":5.1}}]"#
