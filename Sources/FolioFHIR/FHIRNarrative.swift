@@ -11,6 +11,8 @@ struct FHIRNarrative {
     static let maximumBlocks = 2_000
     /// The most characters one paragraph, item or cell keeps.
     static let maximumText = 20_000
+    /// The most of a narrative read (Unicode scalars): a section's summary, not a document of its own.
+    static let maximumScalars = 1_000_000
 
     private(set) var blocks: [TreeValue] = []
     private var text = ""
@@ -49,7 +51,7 @@ struct FHIRNarrative {
     }
 
     private mutating func read(_ xhtml: String) {
-        let scalars = Array(xhtml.unicodeScalars)
+        let scalars = Array(xhtml.unicodeScalars.prefix(FHIRNarrative.maximumScalars))
         var index = 0
         var pending = ""
         while index < scalars.count {
@@ -206,7 +208,10 @@ struct FHIRNarrative {
 
     private mutating func addText(_ words: String) {
         guard skipping == nil else { return }
-        func extend(_ target: inout String) { if target.count < FHIRNarrative.maximumText { target += words } }
+        func extend(_ target: inout String) {
+            let room = FHIRNarrative.maximumText - target.count
+            if room > 0 { target += words.prefix(room) }
+        }
         if var current = cell {
             extend(&current)
             cell = current

@@ -400,5 +400,9 @@ final class FHIRClinicalRecordTests: XCTestCase {
             _ = FHIRNarrative.blocks(of: broken)
         }
         XCTAssertEqual(FHIRNarrative.decoded("&#0;&#xD800;&#x41;"), "&#0;&#xD800;A", "NUL and surrogates are not decoded")
+        let long = "<p>" + String(repeating: "a", count: 3_000_000) + "</p><p>after</p>"
+        let read = FHIRNarrative.blocks(of: long)
+        XCTAssertEqual(read.count, 1, "the first million characters are read")
+        XCTAssertEqual(read.first?["paragraph"]?.text.count, FHIRNarrative.maximumText)
     }
 }
