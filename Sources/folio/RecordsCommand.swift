@@ -10,10 +10,13 @@ struct RecordsCommand: ParsableCommand {
         abstract: "Print the records a batch would bind its template to, one JSON line each.",
         discussion: """
             With --data-format fhir, DATA is a FHIR R4 Bulk Data export folder, an NDJSON file or a Bundle, \
-            and each line is one Patient's record for the period: patient, period, series (heartRate, steps, \
-            bodyWeight, systolic, diastolic, glucose, oxygenSaturation, bodyTemperature, painSeverity, \
-            respiratoryRate, in canonical units), codes (other coded observations), bloodPressure, medications \
-            and warnings (see README.md). Problems with the export as a whole go to standard error.
+            and each line is one Patient's record (for the period, when one is given): patient, period, series \
+            (heartRate, steps, bodyWeight, systolic, diastolic, glucose, oxygenSaturation, bodyTemperature, \
+            painSeverity, respiratoryRate, in canonical units), codes (other coded observations), bloodPressure, \
+            medications (adherence), the patient summary (composition and its sections) and the clinical lists \
+            (problems, allergies, medicationList, immunizations, procedures, results with flags, resultGroups, \
+            resultSeries, socialHistory, devices, planOfCare, alerts, advanceDirectives, …) and warnings (see \
+            README.md). Problems with the export as a whole go to standard error.
 
             Example:
               folio records export/ --data-format fhir --period 2026-11-09/2026-11-15 --zone America/New_York

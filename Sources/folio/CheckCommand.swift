@@ -1,0 +1,125 @@
+import ArgumentParser
+import Folio
+import Foundation
+
+/// `folio check TEMPLATE --data FILE [--data-format …] [--render]`: binds and validates a template
+/// against every record of a data file, writing nothing, so a batch of thousands is known good (or
+/// its bad records known) before it starts.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a template against every record of a data file, without writing anything.",
+        discussion: """
+            Each record is bound to the template, decoded and validated as folio batch would; with --render it \
+            is also laid out and drawn as a PDF (then discarded), and the layout report's warnings are counted \
+            by kind. Each failing record is one line on standard error, naming where it is in the data \
+            (FILE:LINE for JSON lines, the patient for FHIR data) and the field, such as \
+            "patients.jsonl:4: record 4: elements[2].items[0].value: mean needs numbers, but pain[3] is a string". \
+            The summary goes to standard output; the exit status is 1 when any record fails.
+
+            Example:
+              folio check Templates/weekly-summary.yaml --data Samples/patients.jsonl --render
+            """)
+
+    @Argument(help: "The template, JSON or YAML.")
+    var template: String
+
+    @Option(help: "The data: JSON lines, a JSON array, CSV, or FHIR data with --data-format fhir.")
+    var data: String
+
+    @OptionGroup var dataFormat: DataFormatOption
+
+    @OptionGroup var lenient: LenientOption
+
+    @OptionGroup var theme: ThemeOption
+
+    @Flag(help: "Also lay out and draw each record's PDF (discarded), counting the layout report's warnings by kind.")
+    var render = false
+
+    @Option(help: "Print at most this many failing records (all are counted).")
+    var maxFailures = 50
+
+    func validate() throws {
+        guard maxFailures >= 0 else { throw ValidationError("--max-failures cannot be negative") }
+    }
+
+    func run() throws {
+        var tally = CheckTally(maxFailures: maxFailures)
+        do {
+            let source = try BoundedFile.read(template, limit: InputLimits.documentBytes, field: "", what: "template")
+            let documentTemplate = try DocumentTemplate(data: source, format: DocumentDecoder.Format(fileName: template))
+            var options = RenderOptions(
+                baseDirectory: URL(fileURLWithPath: template).deletingLastPathComponent(), theme: try ThemeOption.load(path: theme.theme))
+            options.html = .page
+            func check(_ record: TreeValue, number: Int, place: String) {
+                do {
+                    let document = try documentTemplate.document(for: record, number: number, lenient: lenient.lenient)
+                    if render {
+                        let report = try document.prepared(options: options).pdfWithReport(signer: nil).report
+                        tally.count(report.warnings.map(\.kind.rawValue))
+                    }
+                    tally.passed()
+                } catch {
+                    tally.failed("\(place): record \(number): \(StandardStreams.describe(error).dropFirst("folio: error: ".count))")
+                }
+            }
+            if let options = try dataFormat.fhirOptions() {
+                let export = try FHIRExport(path: data, options: options)
+                for note in export.notes { StandardStreams.printError("folio: warning: --data: \(note)".escapingInvisibleControls) }
+                var number = 0
+                try export.forEachRecord { record in
+                    number += 1
+                    check(record, number: number, place: "\(data): patient \(record.value(at: "patient.id")?.text ?? "?")")
+                }
+            } else {
+                let reader = try RecordReader(path: data)
+                while let record = try reader.next() {
+                    let place = reader.lineNumber > 0 ? "\(data):\(reader.lineNumber)" : data
+                    switch record.value {
+                    case .success(let value): check(value, number: record.number, place: place)
+                    case .failure(let error): tally.failed("\(place): record \(record.number): \(error)")
+                    }
+                }
+            }
+        } catch {
+            StandardStreams.printError(StandardStreams.describe(error))
+            throw ExitCode(1)
+        }
+        try StandardStreams.writeOutput(Data((tally.summary + "\n").utf8))
+        if tally.failures > 0 { throw ExitCode(1) }
+    }
+}
+
+/// What `folio check` found: records checked and failed (the first failures printed as they are
+/// found), and the layout report's warnings by kind.
+struct CheckTally {
+    let maxFailures: Int
+    private(set) var checked = 0
+    private(set) var failures = 0
+    private var warnings: [String: Int] = [:]
+
+    init(maxFailures: Int) { self.maxFailures = maxFailures }
+
+    mutating func passed() { checked += 1 }
+
+    /// A failing record: printed while fewer than `maxFailures` have been.
+    mutating func failed(_ line: String) {
+        checked += 1
+        failures += 1
+        if failures <= maxFailures { StandardStreams.printError("folio: error: \(line)".escapingInvisibleControls) }
+    }
+
+    mutating func count(_ kinds: [String]) { for kind in kinds { warnings[kind, default: 0] += 1 } }
+
+    /// One line: "checked 5 records: 1 failed; layout warnings: overflow 2, missingGlyph 1".
+    var summary: String {
+        var text = "checked \(checked) record\(checked == 1 ? "" : "s"): \(failures == 0 ? "none" : String(failures)) failed"
+        if failures > maxFailures { text += " (the first \(maxFailures) shown)" }
+        if !warnings.isEmpty {
+            text +=
+                "; layout warnings: "
+                + warnings.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
+        return text
+    }
+}
