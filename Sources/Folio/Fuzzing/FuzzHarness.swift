@@ -34,7 +34,9 @@ package enum FuzzHarness {
 
     private static func runFHIR(_ data: Data) -> String? {
         do {
-            let options = try FHIRImportOptions(period: "2026-11-09/P7D", zone: "America/New_York", allPatients: true)
+            // A week (as a weekly batch reads), or all of the data (as a patient summary does), by the input's length.
+            let options = try FHIRImportOptions(
+                period: data.count % 2 == 0 ? "2026-11-09/P7D" : nil, zone: "America/New_York", allPatients: true)
             let export: FHIRExport
             if data.first == UInt8(ascii: "{"), data.contains(0x0A), !data.starts(with: Data(#"{"resourceType":"Bundle""#.utf8)) {
                 // NDJSON lines, through the file reader.
