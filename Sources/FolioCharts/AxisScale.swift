@@ -109,9 +109,18 @@ struct AxisScale {
         numbers.string(value, format: axis.format, fallbackDecimals: tickDecimals)
     }
 
-    /// The label of every tick, in order: the author's where given, else the formatted value.
+    /// The label of every tick, in order: the author's where given, else the formatted value; plain
+    /// numbers of an axis reaching 10,000 with their digits grouped (`10,000`, `1,000,000`).
     func labels(axis: ChartAxis, numbers: NumberFormat) -> [String] {
-        zip(ticks, tickTexts).map { tick, text in text ?? label(tick, axis: axis, numbers: numbers) }
+        let plain: Bool
+        switch axis.format {
+        case nil, .number?: plain = true
+        default: plain = false
+        }
+        let group = plain && (ticks.map { abs($0) }.max() ?? 0) >= 10_000
+        return zip(ticks, tickTexts).map { tick, text in
+            text ?? (group ? numbers.grouped(label(tick, axis: axis, numbers: numbers)) : label(tick, axis: axis, numbers: numbers))
+        }
     }
 
     /// `value` brought within the axis range when the axis clips (so a bar ends at the plot's edge).

@@ -4,18 +4,22 @@ import Foundation
 import Synchronization
 
 /// Formats chart numbers for one language: fixed decimals with its decimal separator,
-/// percentages, dates with its month names, durations. No grouping separators, so a
-/// value reads the same in every table and label.
+/// percentages, dates with its month names, durations. Values are written without grouping
+/// separators (a value reads the same in every table and label); an axis whose ticks reach
+/// 10,000 groups their digits (`grouped`).
 package struct NumberFormat: Sendable {
     /// The character between whole and fractional digits.
     package let decimalSeparator: String
     /// The locale dates are written in.
     package let localeIdentifier: String
+    /// The mark between groups of three digits.
+    package let groupingSeparator: String
 
     /// Numbers as `strings`' language writes them.
     package init(_ strings: BuiltInStrings) {
         decimalSeparator = strings.decimalSeparator
         localeIdentifier = strings.localeIdentifier
+        groupingSeparator = strings.groupingSeparator
     }
 
     /// English: a decimal point, English month names.
@@ -31,6 +35,23 @@ package struct NumberFormat: Sendable {
             grouped.append(digit)
         }
         return grouped
+    }
+
+    /// `text` (a number this format wrote) with the digits of its whole part grouped by three:
+    /// `1000000` → `1,000,000`, `2000` → `2,000`, `-12345,5` → `-12.345,5` in German.
+    package func grouped(_ text: String) -> String {
+        let whole = text.split(separator: decimalSeparator.first ?? ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let integer = whole.first, integer.count > 3 || (integer.first == "-" && integer.count > 4),
+            integer.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") })
+        else { return text }
+        let negative = integer.first == "-"
+        let digits = negative ? integer.dropFirst() : integer[...]
+        var result = negative ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result += groupingSeparator }
+            result.append(digit)
+        }
+        return whole.count > 1 ? result + decimalSeparator + whole[1] : result
     }
 
     /// `value` with `decimals` digits after the separator; `-0` prints as `0`.

@@ -85,6 +85,14 @@ public struct BuiltInStrings: Sendable, Hashable {
     package let language: String
     /// The character between whole and fractional digits: "." or ",".
     package let decimalSeparator: String
+    /// The mark between groups of three digits in a long number (`10,000`, `10 000`, `10.000`).
+    package var groupingSeparator: String {
+        switch language {
+        case "fr", "pt": return "\u{202F}"
+        case "de", "es": return "."
+        default: return ","
+        }
+    }
     /// Whether the language is written right to left.
     package let isRightToLeft: Bool
     /// The locale month and day names are written in.

@@ -86,13 +86,16 @@ final class ChartOptionsTests: XCTestCase {
         XCTAssertEqual(bars[2].height / full, 4000 / 8000, accuracy: 0.001)
         let cutMarks = TestSupport.strokes(drawing).filter { $0.1.color == .white }
         XCTAssertEqual(cutMarks.count, 2, "the bar cut at the edge carries two white strokes; 12000 itself is not cut")
-        let ticks = texts(drawing).compactMap { Double($0) }
+        // An axis reaching 10,000 groups its digits ("12,000").
+        let ticks = texts(drawing).compactMap { Double($0.replacingOccurrences(of: ",", with: "")) }
         XCTAssertEqual(ticks.min(), 4000)
         XCTAssertEqual(ticks.max(), 12_000, "the range is not widened to a nicer number or to the data")
         // Without clip, min and max only widen.
         var widened = chart
         widened.yAxis.clip = false
-        XCTAssertGreaterThanOrEqual(texts(renderer.drawing(for: widened, width: 400)).compactMap { Double($0) }.max() ?? 0, 15_000)
+        XCTAssertGreaterThanOrEqual(
+            texts(renderer.drawing(for: widened, width: 400)).compactMap { Double($0.replacingOccurrences(of: ",", with: "")) }.max() ?? 0,
+            15_000)
     }
 
     func testAClippedLineChartDrawsItsPlotsInsideAClip() throws {
@@ -164,7 +167,7 @@ final class ChartOptionsTests: XCTestCase {
                     ])))
         let drawing = renderer.drawing(for: chart, width: 400)
         let shown = texts(drawing)
-        XCTAssertTrue(shown.contains("10000") && shown.contains("Steps") && shown.contains("kg"), "\(shown)")
+        XCTAssertTrue(shown.contains("10,000") && shown.contains("Steps") && shown.contains("kg"), "\(shown)")
         XCTAssertFalse(shown.contains { Double($0).map { $0 > 100 && $0 < 1000 } ?? false }, "weights are not stretched to steps")
         func markers(_ color: Color) -> [Double] {
             drawing.commands.compactMap { command in
@@ -179,7 +182,7 @@ final class ChartOptionsTests: XCTestCase {
         XCTAssertEqual(weight.count, 2)
         // Steps 5000 of 0…10000 sits halfway; its top value at the plot's top, as is the top weight (82 of 80…82 nice range).
         XCTAssertLessThan(steps[1], steps[0])
-        let tenThousand = try XCTUnwrap(textItems(drawing).first { $0.text == "10000" })
+        let tenThousand = try XCTUnwrap(textItems(drawing).first { $0.text == "10,000" })
         XCTAssertEqual(tenThousand.frame.midY, steps[1], accuracy: 0.5)
         XCTAssertEqual(
             error(
@@ -209,6 +212,18 @@ final class ChartOptionsTests: XCTestCase {
         XCTAssertEqual(highlights(ChartThreshold(kind: .greaterThan, value: 100, tint: amber)), 0, "no weight is above 100 kg")
         XCTAssertEqual(highlights(ChartThreshold(kind: .greaterThan, value: 81, tint: amber)), 1, "82 kg is")
         XCTAssertEqual(highlights(ChartThreshold(kind: .greaterThan, value: 6000, tint: amber, series: "Steps")), 1, "10,000 steps")
+    }
+
+    /// An axis reaching 10,000 groups its tick digits in the document's language; a smaller one does not.
+    func testLargeAxisNumbersAreGroupedInTheDocumentsLanguage() {
+        func ticks(_ values: [Double], _ strings: BuiltInStrings) -> [String] {
+            let chart = Chart(.bar(BarChart(categories: ["a", "b"], series: [ChartSeries(title: "s", values: values)])))
+            return texts(ChartRenderer(measurer: FixedMeasurer(), theme: .standard, strings: strings).drawing(for: chart, width: 400))
+        }
+        XCTAssertTrue(ticks([5000, 1_200_000], .english).contains("1,000,000"))
+        XCTAssertTrue(ticks([5000, 1_200_000], .german).contains("1.000.000"))
+        XCTAssertTrue(ticks([5000, 1_200_000], .french).contains("1\u{202F}000\u{202F}000"))
+        XCTAssertTrue(ticks([5, 1200], .english).contains("1200"), "an axis below 10,000 is not grouped")
     }
 
     func testAFillHasItsOwnColourAndOpacity() {
