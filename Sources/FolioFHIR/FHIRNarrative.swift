@@ -26,6 +26,8 @@ struct FHIRNarrative {
     private var cell: String?
     private var inHead = false
     private var skipping: String?
+    /// Empty cells still owed after a cell that spans several columns.
+    private var pendingSpan = 0
 
     /// The blocks of `xhtml`.
     static func blocks(of xhtml: String) -> [TreeValue] {
@@ -191,12 +193,12 @@ struct FHIRNarrative {
         }
     }
 
-    private var pendingSpan = 0
-
     /// An attribute's value in a tag's text.
     private static func attribute(_ name: String, in tag: String) -> String? {
-        let lower = tag.lowercased()
-        guard let range = lower.range(of: " \(name)=") ?? lower.range(of: "\t\(name)=") ?? lower.range(of: "\n\(name)=") else { return nil }
+        // Searched in the tag itself (an index into a lowercased copy need not be one into the tag).
+        guard
+            let range = [" ", "\t", "\n"].lazy.compactMap({ tag.range(of: "\($0)\(name)=", options: .caseInsensitive) }).first
+        else { return nil }
         let rest = tag[range.upperBound...]
         guard let quote = rest.first else { return nil }
         if quote == "\"" || quote == "'" {

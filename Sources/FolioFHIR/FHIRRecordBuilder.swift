@@ -395,16 +395,21 @@ final class FHIRRecordBuilder {
         // A date-only reading is at its local midnight (not UTC's), before that day's timed readings.
         let clock = options.clock
         func instant(_ time: FHIRTime) -> Int64 { time.dateOnly ? clock.instant(ofLocal: time.milliseconds) : time.milliseconds }
-        let points = entry.points.sorted { (instant($0.time), $0.order) < (instant($1.time), $1.order) }
+        let points = entry.points.map { (point: $0, key: instant($0.time)) }
+            .sorted { ($0.key, $0.point.order) < ($1.key, $1.point.order) }.map(\.point)
+        // Each reading's time as text, once: for `points`, and for `times` beside its value.
+        let texts = points.map { clock.text(of: $0.time) }
         let dayCount = period?.dayCount ?? 0
         var sums = [Double](repeating: 0, count: dayCount)
         var counts = [Int](repeating: 0, count: dayCount)
         var values: [Double] = []
-        for point in points {
-            guard let value = point.value, let day = period?.index(of: options.clock.day(of: point.time)) else { continue }
+        var times: [TreeValue] = []
+        for (point, text) in zip(points, texts) {
+            guard let value = point.value, let day = period?.index(of: clock.day(of: point.time)) else { continue }
             sums[day] += value
             counts[day] += 1
             values.append(value)
+            times.append(.string(text))
         }
         // A count (steps) is summed over the day; a measurement is averaged.
         let summed = entry.summed
@@ -418,13 +423,11 @@ final class FHIRRecordBuilder {
             (
                 "points",
                 .array(
-                    points.map { point in
-                        .object([("time", .string(options.clock.text(of: point.time))), ("value", number(point.value))])
-                    })
+                    zip(points, texts).map { point, text in .object([("time", .string(text)), ("value", number(point.value))]) })
             ),
             ("daily", .array(daily.map(number))),
             // The readings as two lists a line chart takes (`x` and `values`), for a record of any length.
-            ("times", .array(points.compactMap { $0.value == nil ? nil : .string(options.clock.text(of: $0.time)) })),
+            ("times", .array(times)),
             ("values", .array(values.map(TreeValue.number))),
             (
                 "mean",

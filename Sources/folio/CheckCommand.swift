@@ -60,7 +60,7 @@ struct CheckCommand: ParsableCommand {
                     }
                     tally.passed()
                 } catch {
-                    tally.failed("\(place): record \(number): \(StandardStreams.describe(error).dropFirst("folio: error: ".count))")
+                    tally.failed("\(place): record \(number): \(StandardStreams.message(of: error))")
                 }
             }
             if let options = try dataFormat.fhirOptions() {

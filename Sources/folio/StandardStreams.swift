@@ -22,12 +22,14 @@ enum StandardStreams {
     }
 
     /// `folio: error: …` for any error: field errors as they are, others in one line.
-    static func describe(_ error: Error) -> String {
-        if let error = error as? FolioError { return "folio: error: \(error)" }
-        if let error = error as? NativeLibraryError { return "folio: error: \(error)".escapingInvisibleControls }
+    static func describe(_ error: Error) -> String { "folio: error: " + message(of: error) }
+
+    /// `error` as one line without the `folio: error: ` prefix (for a line that says where first).
+    static func message(of error: Error) -> String {
+        if let error = error as? FolioError { return "\(error)" }
+        if let error = error as? NativeLibraryError { return "\(error)".escapingInvisibleControls }
         let text = (error as NSError).localizedDescription
-        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return "folio: error: " + line.escapingInvisibleControls
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ").escapingInvisibleControls
     }
 
     /// Removes the temporary output and exits with status 130 on SIGINT or SIGTERM.

@@ -396,6 +396,8 @@ final class FHIRClinicalRecordTests: XCTestCase {
         XCTAssertEqual(FHIRNarrative.blocks(of: deep).first?["paragraph"], .string("x"))
         let many = String(repeating: "<p>a</p>", count: 10_000)
         XCTAssertEqual(FHIRNarrative.blocks(of: many).count, FHIRNarrative.maximumBlocks)
+        // A tag whose lowercase is longer than it ("İ" is two scalars lowercased) before its attribute.
+        XCTAssertEqual(FHIRNarrative.blocks(of: #"<img data-İİİİ="x" ALT="scan"/>"#).first?["paragraph"], .string("scan"))
         for broken in ["<", "<p", "<table><tr><td>", "&#0;&#xD800;&#99999999;&bogus;", "<!-- never closed", "<script>x"] {
             _ = FHIRNarrative.blocks(of: broken)
         }

@@ -155,9 +155,10 @@ final class ChartOptionsTests: XCTestCase {
         XCTAssertTrue(drawing.description.hasPrefix("Stacked bar chart"))
     }
 
-    func testASecondAxisMeasuresItsPlotsInTheirOwnUnit() throws {
-        let chart = Chart(
-            yAxis: ChartAxis(title: "kg"), secondaryYAxis: ChartAxis(title: "Steps", min: 0),
+    /// Weight in kg on the first axis (black markers) and steps on the second (red markers).
+    private func weightAndSteps(thresholds: [ChartThreshold] = []) -> Chart {
+        Chart(
+            yAxis: ChartAxis(title: "kg"), thresholds: thresholds, secondaryYAxis: ChartAxis(title: "Steps", min: 0),
             .line(
                 LineChart(
                     x: .categories(["A", "B"]),
@@ -165,6 +166,10 @@ final class ChartOptionsTests: XCTestCase {
                         LinePlot(title: "Weight", values: [80, 82], tint: .black, markers: true),
                         LinePlot(title: "Steps", values: [5000, 10_000], tint: red, markers: true, axis: .secondary),
                     ])))
+    }
+
+    func testASecondAxisMeasuresItsPlotsInTheirOwnUnit() throws {
+        let chart = weightAndSteps()
         let drawing = renderer.drawing(for: chart, width: 400)
         let shown = texts(drawing)
         XCTAssertTrue(shown.contains("10,000") && shown.contains("Steps") && shown.contains("kg"), "\(shown)")
@@ -195,15 +200,7 @@ final class ChartOptionsTests: XCTestCase {
     func testAThresholdHighlightsOnlyThePlotsOfItsAxis() throws {
         let amber = try Color(hex: "#FFB000")
         func highlights(_ threshold: ChartThreshold) -> Int {
-            let chart = Chart(
-                yAxis: ChartAxis(title: "kg"), thresholds: [threshold], secondaryYAxis: ChartAxis(title: "Steps", min: 0),
-                .line(
-                    LineChart(
-                        x: .categories(["A", "B"]),
-                        plots: [
-                            LinePlot(title: "Weight", values: [80, 82], tint: .black, markers: true),
-                            LinePlot(title: "Steps", values: [5000, 10_000], tint: red, markers: true, axis: .secondary),
-                        ])))
+            let chart = weightAndSteps(thresholds: [threshold])
             return renderer.drawing(for: chart, width: 400).commands.filter { command in
                 guard case .fill(_, let fill) = command else { return false }
                 return fill == amber

@@ -16,17 +16,24 @@ package enum RecordSelection {
             export.notes.forEach(note)
             var chosen: TreeValue?
             var ids: [String] = []
-            try export.forEachRecord { record in
-                let recordID = record.value(at: "patient.id")?.text ?? ""
-                ids.append(recordID)
-                if let id {
-                    if recordID == id, chosen == nil { chosen = record }
-                } else if ids.count == 1 {
-                    chosen = record
-                } else {
-                    chosen = nil
+            /// Thrown to stop reading once the patient asked for is found (the rest of the export need not be built).
+            struct Found: Error {}
+            do {
+                try export.forEachRecord { record in
+                    let recordID = record.value(at: "patient.id")?.text ?? ""
+                    ids.append(recordID)
+                    if let id {
+                        if recordID == id {
+                            chosen = record
+                            throw Found()
+                        }
+                    } else if ids.count == 1 {
+                        chosen = record
+                    } else {
+                        chosen = nil
+                    }
                 }
-            }
+            } catch is Found {}
             if let chosen { return chosen }
             let listed = ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? ", …" : "")
             if let id {
