@@ -143,8 +143,13 @@ class DocumentWriter {
             for (auto const &leaf : parentTreeLeaves) leaves += " " + folio_text::reference(std::get<2>(leaf));
             int parentTree = allocate();
             write(parentTree, "<< /Kids [" + leaves + " ] >>");
-            write(structureRoot, "<< /Type /StructTreeRoot /K [" + topLevelKids + " ] /ParentTree " + folio_text::reference(parentTree) +
-                                     " /ParentTreeNextKey " + std::to_string(nextKey) + " >>");
+            // One Document element holds every top-level element (PDF/UA-2 and WTPDF expect it; PDF/UA-1 allows it).
+            int document = documentElement();
+            std::string documentText = "<< /Type /StructElem /S /Document /P " + folio_text::reference(structureRoot);
+            if (!finishing.language.empty()) documentText += " /Lang " + pdfText(finishing.language);
+            write(document, documentText + " /K [" + topLevelKids + " ] >>");
+            write(structureRoot, "<< /Type /StructTreeRoot /K [ " + folio_text::reference(document) + " ] /ParentTree " +
+                                     folio_text::reference(parentTree) + " /ParentTreeNextKey " + std::to_string(nextKey) + " >>");
             catalog += " /StructTreeRoot " + folio_text::reference(structureRoot);
         }
         if (outlineCount > 0) catalog += " /Outlines " + folio_text::reference(writeOutlines(outlines, outlineCount));
@@ -209,7 +214,14 @@ class DocumentWriter {
     bool structured = false;
     std::string topLevelKids;
 
-    /// Adds a top-level element of the structure tree (its reference, "12 0 R").
+    /// The Document element under the structure tree's root, which every element a part writes at its
+    /// top hangs under (each part's root stands for it); numbered when the first part has a structure tree.
+    int documentElement() {
+        if (documentNumber == 0) documentNumber = allocate();
+        return documentNumber;
+    }
+
+    /// Adds a top-level element of the structure tree (its reference, "12 0 R"): a kid of the Document element.
     void addTopLevelKid(std::string const &kid) {
         topLevelKids += ' ';
         topLevelKids += kid;
@@ -233,6 +245,7 @@ class DocumentWriter {
     folio_pdf_output output;
     bool started = false;
     int nextNumber = 1;
+    int documentNumber = 0;
     /// Where each object is, by number, in one word (a long document has millions of objects):
     /// 0 not written; `offset << 2 | 1` written at `offset` of `output`; `(stream << 16 | index) << 2 | 2`
     /// the `index`th object of object stream `stream`.

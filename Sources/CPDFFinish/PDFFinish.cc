@@ -333,7 +333,8 @@ struct folio_pdf_assembly {
         std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> parentTree;
         if (treeRoot.isDictionary()) {
             writer.structured = true;
-            file.standFor(treeRoot, writer.structureRoot);
+            // The part's top-level elements name the document's Document element as their parent.
+            file.standFor(treeRoot, writer.documentElement());
             QPDFObjectHandle kids = treeRoot.getKey("/K");
             if (kids.isIndirect()) file.drop(kids);
             collectTree(treeRoot.getKey("/ParentTree"), true, file, parentTree);

@@ -29,8 +29,8 @@ struct HTMLBodyWriter {
     }
 
     var theme: Theme { renderer.theme }
-    /// Whether the report has a title (`h1`): section titles are then `h2`, else `h1`.
-    var hasTitle = false
+    /// The report's heading scheme where the writer is (the PDF's and the bookmarks' too).
+    var headings = HeadingLevels(hasTitle: false)
     /// How many scrolling table regions have each name so far: a page's regions are named apart
     /// (axe's landmark-unique), "Table", "Table 2", "Table 3".
     private var regionNames: [String: Int] = [:]
@@ -41,11 +41,12 @@ struct HTMLBodyWriter {
         regionNames[name] = count
         return count == 1 ? name : "\(name) \(count)"
     }
-    /// Whether a section has begun.
-    var inSection = false
-    /// Whether the title or a section heading comes before: subtitles are then `h2`, else `h1`,
-    /// so that a report's first heading is `h1` whatever it starts with (as in the PDF).
-    var belowTopHeading: Bool { hasTitle || inSection }
+
+    /// `<hN>` with `attributes` and `content`, N the heading level (1–6).
+    func heading(level: Int, attributes: HTML, _ content: HTML) -> HTML {
+        let n = min(max(level, 1), 6)
+        return "<h\(n)\(attributes)>\(content)</h\(n)>"
+    }
 
     mutating func body(_ document: Document) throws -> HTML {
         var html = HTML()
@@ -94,7 +95,7 @@ struct HTMLBodyWriter {
         }
         if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             html += "<h1>\(document.title)</h1>\n"
-            hasTitle = true
+            headings.hasTitle = true
         } else if !document.elements.contains(where: { if case .subtitle = $0 { true } else if case .section = $0 { true } else { false } })
         {
             // A page without a title or any heading still has its one top heading (axe's page-has-heading-one),
@@ -115,10 +116,7 @@ struct HTMLBodyWriter {
 
     /// `block` at `path` as HTML: its kind's writer, or a page break.
     mutating func html(for block: Block, path: String) throws -> HTML {
-        guard let content = block.content else { return "<div class=\"folio-page-break\"></div>" }
-        guard let writable = content as? any HTMLBlock else {
-            throw FolioError(path: path, "internal error, please report it: a \(block.typeName) block has no HTML writer")
-        }
+        guard let writable = block.htmlWritten else { return "<div class=\"folio-page-break\"></div>" }
         return try writable.html(in: &self, path: path)
     }
 

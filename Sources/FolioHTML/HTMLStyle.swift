@@ -10,7 +10,7 @@ enum HTMLStyle {
     static func css(theme: Theme, root id: String, sheet: StyleSheet) -> CSS {
         let r: CSS = "#\(identifier: id)"
         let bidi = CSS.joined(
-            ["p", "h1", "h2", "th", "td", "li", "caption", "figcaption", "header"].map { "\(r) \(identifier: $0)" }, separator: ",")
+            ["p", "h1", "h2", "h3", "th", "td", "li", "caption", "figcaption", "header"].map { "\(r) \(identifier: $0)" }, separator: ",")
         var css: CSS = """
             \(r),\(r) :not(svg *){all:revert;box-sizing:border-box}
             \(r){--folio-text:\(theme.text);--folio-muted:\(theme.muted);--folio-accent:\(theme.accent);\
@@ -27,7 +27,7 @@ enum HTMLStyle {
             \(r) .folio-header-center{text-align:center}
             \(r) .folio-header-right{text-align:end}
             \(r) h1{display:block;font-size:\(number: theme.titleSize / theme.bodySize)em;line-height:1.2;margin:0 0 .6em;font-weight:700;color:var(--folio-text)}
-            \(r) h2,\(r) h1.folio-subtitle,\(r) h1.folio-section-title{display:block;font-size:\(number: theme.subtitleSize / theme.bodySize)em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid}
+            \(r) .folio-subtitle,\(r) .folio-section-title{display:block;font-size:\(number: theme.subtitleSize / theme.bodySize)em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid}
             \(r) p{display:block;margin:.4em 0;color:var(--folio-text)}
             \(bidi){unicode-bidi:plaintext;text-align:start}
             \(r) [dir=rtl]{unicode-bidi:isolate}
@@ -53,7 +53,7 @@ enum HTMLStyle {
             \(r) .folio-center{text-align:center}
             \(r) .folio-right{text-align:end}
             \(r) .folio-justify{text-align:justify;hyphens:auto}
-            \(r) .folio-section-title,\(r) h1.folio-section-title{font-size:\(number: (theme.subtitleSize + 4) / theme.bodySize)em;border-bottom:2px solid var(--folio-accent);padding-bottom:.2em}
+            \(r) .folio-section-title{font-size:\(number: (theme.subtitleSize + 4) / theme.bodySize)em;border-bottom:2px solid var(--folio-accent);padding-bottom:.2em}
             \(r) table{table-layout:auto}
             \(r) .folio-message{display:block;margin:1em 0;padding:.7em .9em;border-inline-start:4px solid var(--folio-tint);border-radius:4px;background:var(--folio-tint-bg)}
             \(r) .folio-message p{margin:.2em 0}

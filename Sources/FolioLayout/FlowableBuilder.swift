@@ -25,13 +25,8 @@ final class FlowableBuilder {
     /// How much shaped text the document keeps at once (its paragraphs, headings and messages).
     let residency: TextResidency
     private(set) var warnings: [LayoutReport.Warning] = []
-    /// Whether a section has begun: subtitles are then one level below it.
-    var inSection = false
-    /// Whether the document has a title (its H1).
-    var hasTitle = false
-    /// Whether the title or a section heading (H1) comes before: subtitles are then H2, else H1,
-    /// so that a document's first heading is H1 whatever it starts with.
-    var belowTopHeading: Bool { hasTitle || inSection }
+    /// The document's heading scheme where the builder is: whether it has a title, whether a section has begun.
+    var headings = HeadingLevels(hasTitle: false)
 
     init(
         text: TextShaper, theme: Theme, strings: BuiltInStrings, width: Double, prepared: PreparedDocument, pictures: PictureSupport,
@@ -56,7 +51,7 @@ final class FlowableBuilder {
 
     /// The flowables of the document's title, at its width, as its first block.
     func titleFlowables(_ title: String) throws -> [Flowable] {
-        [try heading(title, size: theme.titleSize, role: .title, level: 0, anchor: nil, path: "title")]
+        [try heading(title, size: theme.titleSize, level: HeadingLevels.title, anchor: nil, path: "title")]
     }
 
     /// Makes room for `count` sources at once (a long document's list is not copied as it grows).
@@ -95,9 +90,9 @@ final class FlowableBuilder {
                 message: "\(missing) character\(missing == 1 ? "" : "s") no installed font can draw, in \"\(sample)\""))
     }
 
+    /// A heading at `level` of the document's scheme (its tag, and its bookmark at the matching depth).
     func heading(
-        _ string: String, size: Double, role: TextFlowable.Role, level: Int, anchor: String?, path: String,
-        spaceBefore: Double = 0
+        _ string: String, size: Double, level: Int, anchor: String?, path: String, spaceBefore: Double = 0
     ) throws -> TextFlowable {
         // One layout (never cut into pieces), kept as the document's residency allows.
         let block = try TextBlock(
@@ -106,7 +101,7 @@ final class FlowableBuilder {
         for piece in block.pieces { checkGlyphs(piece, string, path: path) }
         return TextFlowable(
             block: block, color: theme.text, spaceBefore: spaceBefore, keepWithNext: true,
-            role: role, outlineLevel: level, outlineText: string, anchor: anchor)
+            role: .heading(level: level), outlineLevel: headings.outlineDepth(ofHeading: level), outlineText: string, anchor: anchor)
     }
 
     func body(

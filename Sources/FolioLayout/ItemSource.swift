@@ -39,7 +39,7 @@ final class ItemSource {
         self.document = document
         self.builder = builder
         hasTitle = !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-        builder.hasTitle = hasTitle
+        builder.headings = HeadingLevels(hasTitle: hasTitle)
         blockCount = document.elements.count + (hasTitle ? 1 : 0)
         builder.reserveSources(blockCount)
         firstItem.reserveCapacity(blockCount)
@@ -91,7 +91,7 @@ final class ItemSource {
         let (path, _, element) = describe(block)
         try RenderDeadline.check(at: "laying out \(path)")
         guard let element else { return try builder.titleFlowables(document.title) }
-        builder.inSection = firstSection.map { block > $0 } ?? false
+        builder.headings.inSection = firstSection.map { block > $0 } ?? false
         let flowables = try builder.flowables(for: element, path: path)
         if case .section = element, firstSection == nil { firstSection = block }
         return flowables

@@ -3,6 +3,10 @@
 package enum StructureTag: String, Sendable {
     case heading1 = "H1"
     case heading2 = "H2"
+    case heading3 = "H3"
+    case heading4 = "H4"
+    case heading5 = "H5"
+    case heading6 = "H6"
     case paragraph = "P"
     case division = "Div"
     case figure = "Figure"
@@ -11,6 +15,23 @@ package enum StructureTag: String, Sendable {
     case tableRow = "TR"
     case headerCell = "TH"
     case dataCell = "TD"
+    /// A list, its items, an item's label (bullet or number) and its body.
+    case list = "L"
+    case listItem = "LI"
+    case label = "Lbl"
+    case listBody = "LBody"
     /// Text that shares its element with links (see the PDF exporter's text drawing).
     case span = "Span"
+
+    /// The heading tag of `level` (1–6; deeper levels are H6).
+    package static func heading(_ level: Int) -> StructureTag {
+        switch level {
+        case ...1: return .heading1
+        case 2: return .heading2
+        case 3: return .heading3
+        case 4: return .heading4
+        case 5: return .heading5
+        default: return .heading6
+        }
+    }
 }

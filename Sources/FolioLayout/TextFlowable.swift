@@ -6,13 +6,13 @@ import FolioModel
 final class TextFlowable: Flowable {
     /// What the text is, for the PDF structure tree and the bookmarks.
     enum Role {
-        /// `topSubtitle`: a subtitle with neither the title nor a section above it.
-        case title, section, subtitle, topSubtitle, paragraph
+        /// A heading at `level` of the document's `HeadingLevels`.
+        case heading(level: Int)
+        case paragraph
 
         var tag: StructureTag {
             switch self {
-            case .title, .section, .topSubtitle: return .heading1
-            case .subtitle: return .heading2
+            case .heading(let level): return .heading(level)
             case .paragraph: return .paragraph
             }
         }

@@ -55,7 +55,9 @@ final class BlockKindTests: XCTestCase {
                 XCTAssertEqual(
                     block.prepared != nil, content is any PreparedContent,
                     "\(kind): Block.prepared (FolioInput/PreparedContent.swift) gives the block exactly when it is PreparedContent")
-                XCTAssertTrue(content is any HTMLBlock, "\(kind) has no HTML writer: add Blocks/<Kind>+HTML.swift in FolioHTML")
+                XCTAssertNotNil(block.htmlWritten, "\(kind): Block.htmlWritten (FolioHTML/HTMLBlock.swift) gives no HTML writer")
+                let built = (content as? any BlockConvertible)?.block
+                XCTAssertEqual(built?.kind, kind, "\(kind): the document builder takes its model as it is (BlockConvertible)")
             } else {
                 XCTAssertEqual(kind, .pageBreak, "only a page break has no model")
             }
@@ -69,6 +71,30 @@ final class BlockKindTests: XCTestCase {
                 XCTAssertTrue(text.contains(word), "\(kind): \"\(word)\" is not in the PDF")
                 XCTAssertTrue(html.contains(HTMLEscapingForTests.escape(String(word))), "\(kind): \"\(word)\" is not in the HTML")
             }
+        }
+    }
+
+    /// Every kind draws something a reader sees in both outputs, whether or not it holds text: the
+    /// page has more ink than without it, and the HTML has more markup than without it (a page break
+    /// starts a page instead).
+    func testEveryKindDrawsSomethingInBothOutputs() throws {
+        let options = RenderOptions(baseDirectory: TestSupport.samples)
+        let before: [Block] = [.subtitle(Subtitle("Pain", id: "pain"))]
+        let without = Document(title: "Kinds", elements: before)
+        let inkWithout = try TestSupport.rasterize(try without.render(as: .pdf, options: options), dpi: 30).filter(\.isInk).count
+        let htmlWithout = try without.render(as: .html, options: options).count
+        for (kind, block) in samples {
+            let document = Document(title: "Kinds", elements: before + [block])
+            let pdf = try document.render(as: .pdf, options: options)
+            if kind == .pageBreak {
+                XCTAssertEqual(try TestSupport.pageTexts(pdf).count, 1, "a page break at the end starts no empty page")
+                continue
+            }
+            let pages = try TestSupport.pageTexts(pdf).count
+            let ink = try (1...max(pages, 1)).map { try TestSupport.rasterize(pdf, dpi: 30, page: $0).filter(\.isInk).count }.reduce(0, +)
+            XCTAssertGreaterThan(ink, inkWithout, "\(kind) draws nothing on the page")
+            let html = try document.render(as: .html, options: options).count
+            XCTAssertGreaterThan(html, htmlWithout + 20, "\(kind) writes (almost) nothing in the HTML")
         }
     }
 

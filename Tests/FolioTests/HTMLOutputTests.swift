@@ -52,7 +52,7 @@ final class HTMLOutputTests: XCTestCase {
         XCTAssertTrue(html.contains("alt=\"Riverside Care logo\""))
         XCTAssertTrue(html.contains("<title>Weekly Care Summary</title>"))
         XCTAssertTrue(html.contains("<h1>Weekly Care Summary</h1>"))
-        XCTAssertTrue(html.contains("<h2>Key metrics</h2>"))
+        XCTAssertTrue(html.contains("<h2 class=\"folio-subtitle\">Key metrics</h2>"))
         XCTAssertTrue(html.contains("<th scope=\"col\">Name</th>"))
     }
 

@@ -302,6 +302,59 @@ final class PDFAccessibilityTests: XCTestCase {
         for font in cidFonts { XCTAssertEqual(font["/CIDToGIDMap"] as? String, "/Identity") }
     }
 
+    /// The bookmarks of `objects` depth first: each title (u: stripped) with its depth (0 at the top).
+    private func bookmarks(_ objects: [String: Any]) throws -> [(title: String, depth: Int)] {
+        let catalog = try XCTUnwrap(objects.values.compactMap { $0 as? [String: Any] }.first { $0["/Type"] as? String == "/Catalog" })
+        guard let outlines = catalog["/Outlines"] as? String, let root = objects["obj:" + outlines] as? [String: Any] else { return [] }
+        var result: [(String, Int)] = []
+        func walk(_ first: Any?, depth: Int) {
+            var next = first as? String
+            while let reference = next, let item = objects["obj:" + reference] as? [String: Any], result.count < 1000 {
+                let title = (item["/Title"] as? String) ?? ""
+                result.append((title.hasPrefix("u:") ? String(title.dropFirst(2)) : title, depth))
+                walk(item["/First"], depth: depth + 1)
+                next = item["/Next"] as? String
+            }
+        }
+        walk(root["/First"], depth: 0)
+        return result
+    }
+
+    /// One heading scheme (#42): the title H1, a section's title H2, a subtitle one level below the
+    /// section it is in; without a title every level moves up one. The PDF's tags, the HTML's
+    /// headings and the bookmarks' depths say the same of every heading, inside columns too.
+    func testHeadingLevelsAgreeAcrossPDFTagsHTMLAndBookmarks() throws {
+        let body = """
+              - {type: subtitle, text: Overview}
+              - {type: paragraph, text: Text.}
+              - {type: section, title: Vitals}
+              - {type: subtitle, text: Heart rate}
+              - {type: columns, items: [{type: subtitle, text: Left side}, {type: paragraph, text: Right.}]}
+              - {type: section, title: Notes}
+              - {type: subtitle, text: Nurse}
+            """
+        let cases: [(yaml: String, levels: [Int])] = [
+            ("title: Weekly\nelements:\n" + body, [1, 2, 2, 3, 3, 2, 3]),
+            ("elements:\n" + body, [1, 1, 2, 2, 1, 2]),
+        ]
+        for (yaml, levels) in cases {
+            let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+            let options = RenderOptions(baseDirectory: TestSupport.samples)
+            let objects = try objects(try document.pdf(options: options))
+            let order = try documentOrder(objects)
+            XCTAssertEqual(order.first?["/S"] as? String, "/Document", "one Document element holds the structure")
+            XCTAssertEqual(order.filter { $0["/S"] as? String == "/Document" }.count, 1)
+            let tags = order.compactMap { $0["/S"] as? String }.filter { $0.hasPrefix("/H") }
+            XCTAssertEqual(tags, levels.map { "/H\($0)" }, yaml)
+            let html = String(decoding: try document.render(as: .html, options: options), as: UTF8.self)
+            let headings = html.matches(of: #/<h([1-6])[ >]/#).compactMap { Int($0.output.1) }
+            let shown = html.contains("folio-hidden-title") ? Array(headings.dropFirst()) : headings
+            XCTAssertEqual(shown, levels, yaml)
+            let depths = try bookmarks(objects).map(\.depth)
+            XCTAssertEqual(depths, levels.map { $0 - 1 }, "bookmarks nest as the headings do: \(yaml)")
+        }
+    }
+
     /// A header row repeated on later pages is decoration: an address in it is a link (and a
     /// Link element) once, where the header first appears.
     func testAnAddressInARepeatedHeaderIsLinkedOnce() throws {

@@ -159,12 +159,16 @@ enum TestSupport {
     }
 
     /// One RGB pixel of a rasterized page.
-    struct Pixel: Hashable { let r: UInt8, g: UInt8, b: UInt8 }
+    struct Pixel: Hashable {
+        let r: UInt8, g: UInt8, b: UInt8
+        /// Whether the pixel is not (nearly) white paper.
+        var isInk: Bool { min(r, g, b) < 240 }
+    }
 
-    /// The pixels of the PDF's first page at `dpi`, rendered by pdftoppm.
-    static func rasterize(_ pdf: Data, dpi: Int) throws -> [Pixel] {
+    /// The pixels of the PDF's page `page` (1 the first) at `dpi`, rendered by pdftoppm.
+    static func rasterize(_ pdf: Data, dpi: Int, page: Int = 1) throws -> [Pixel] {
         let url = try temporaryFile(pdf, name: "raster.pdf")
-        let result = try run("pdftoppm", ["-r", String(dpi), "-f", "1", "-l", "1", url.path])
+        let result = try run("pdftoppm", ["-r", String(dpi), "-f", String(page), "-l", String(page), url.path])
         // A binary PPM: "P6\n<w> <h>\n255\n" then RGB bytes.
         let bytes = [UInt8](result.stdout)
         var newlines = 0

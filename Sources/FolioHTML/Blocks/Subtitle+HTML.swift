@@ -1,9 +1,8 @@
 import FolioModel
 
 extension Subtitle: HTMLBlock {
-    /// An `h2` with its anchor; an `h1` (styled as a subtitle) before the title or any section.
+    /// A heading with its anchor, one level below the section it is in (`HeadingLevels.subtitle`).
     func html(in writer: inout HTMLBodyWriter, path: String) throws -> HTML {
-        if writer.belowTopHeading { return "<h2\(writer.anchorAttribute(id))>\(text)</h2>" }
-        return "<h1 class=\"folio-subtitle\"\(writer.anchorAttribute(id))>\(text)</h1>"
+        writer.heading(level: writer.headings.subtitle, attributes: " class=\"folio-subtitle\"\(writer.anchorAttribute(id))", "\(text)")
     }
 }

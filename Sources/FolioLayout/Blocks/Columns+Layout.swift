@@ -15,8 +15,7 @@ extension Columns: LaidOutBlock {
             let column = FlowableBuilder(
                 text: builder.text, theme: builder.theme, strings: builder.strings, width: columnWidth, prepared: builder.prepared,
                 pictures: builder.pictures, residency: builder.residency)
-            column.inSection = builder.inSection
-            column.hasTitle = builder.hasTitle
+            column.headings = builder.headings
             for flowable in try column.flowables(for: item, path: "\(path).items[\(index)]") {
                 placed.append((x, flowable))
             }

@@ -1,14 +1,12 @@
 import FolioModel
 
 extension Subtitle: LaidOutBlock {
-    /// A heading (and bookmark) kept with what follows, one level below a section; H2 under the
-    /// title or a section, H1 before either.
+    /// A heading (and bookmark) kept with what follows, one level below the section it is in
+    /// (`HeadingLevels.subtitle`).
     func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
         [
             try builder.heading(
-                text, size: builder.theme.subtitleSize, role: builder.belowTopHeading ? .subtitle : .topSubtitle,
-                level: builder.inSection ? 2 : 1, anchor: id, path: path,
-                spaceBefore: 16)
+                text, size: builder.theme.subtitleSize, level: builder.headings.subtitle, anchor: id, path: path, spaceBefore: 16)
         ]
     }
 }
