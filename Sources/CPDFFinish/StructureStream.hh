@@ -23,7 +23,7 @@ namespace folio_finish {
 
 /// The structure tree finished one element at a time from the file's text: /Alt on figures and
 /// links, /Scope on header cells, /ColSpan on cells across columns, split tables (one Table
-/// element per page) joined into one Table element. No element becomes a qpdf object, so memory does not grow with the number of elements
+/// element per page) joined into one Table element, and split lists (L) likewise. No element becomes a qpdf object, so memory does not grow with the number of elements
 /// (a tagged table of 100,000 rows has 600,000 of them). Elements are visited depth first in
 /// document order; an element is kept only while its subtree is visited, and a split table's
 /// first part until its last part has been seen.
@@ -52,7 +52,7 @@ class StructureStream {
         }
         if (tables != part.table_count) {
             throw std::runtime_error(
-                "the structure tree has " + std::to_string(tables) + " tables but " + std::to_string(part.table_count) +
+                "the structure tree has " + std::to_string(tables) + " tables and lists but " + std::to_string(part.table_count) +
                 " were drawn");
         }
         file = nullptr;
@@ -181,10 +181,13 @@ class StructureStream {
                 folio_text::setEntry(element.text, "/A", "<< /O /Table" + attributes + " >>");
                 changed = true;
             }
-        } else if (role == "/Table") {
-            bool continues = tables < part->table_count && part->table_continues[tables] != 0;
+        } else if (role == "/Table" || role == "/L") {
+            // A table or a list split over pages: its later parts join its first. A nested list (2)
+            // is whole: it is left as it is, and so is the table or list open around it.
+            unsigned char state = tables < part->table_count ? part->table_continues[tables] : 0;
             ++tables;
-            if (continues && tableFirst.number != 0) {
+            if (state == 2) {
+            } else if (state == 1 && tableFirst.number != 0) {
                 removed = true;
                 if (carried && carriedAlias == 0) carriedAlias = file->alias(tableFirst.number);
                 movedTo = carried ? carriedAlias : tableFirst.number;
@@ -193,7 +196,7 @@ class StructureStream {
                 firstPart = true;
             }
         }
-        if (!removed && role != "/Table") movedTo = 0;
+        if (!removed && !firstPart) movedTo = 0;
 
         // The children: read first, so that a row knows whether all its cells are headers.
         std::vector<folio_text::Item> items = folio_text::items(kidsText);

@@ -26,6 +26,7 @@ extension Block {
         case .columns(let value): return value
         case .custom(let value): return value
         case .barcode(let value): return value
+        case .list(let value): return value
         }
     }
 }

@@ -19,7 +19,7 @@ extension Block {
         switch self {
         case .image(let value): return value
         case .svg(let value): return value
-        case .subtitle, .paragraph, .table, .chart, .message, .widgets, .pageBreak, .section, .columns, .custom, .barcode:
+        case .subtitle, .paragraph, .table, .chart, .message, .widgets, .pageBreak, .section, .columns, .custom, .barcode, .list:
             return nil
         }
     }

@@ -14,6 +14,7 @@ package struct PageFrame {
         case beginTag(StructureTag?)
         case beginFigure(alternative: String?)
         case beginTable(continues: Bool)
+        case beginList(continues: Bool?)
         case beginCell(StructureTag?, columnSpan: Int)
         case beginTransform(translate: Point, scale: Double)
         case end
@@ -48,6 +49,7 @@ package struct PageFrame {
             case .beginTag(let tag): canvas.tagged(tag) { replay(on: canvas, from: &index) }
             case .beginFigure(let alternative): canvas.figure(alternative: alternative) { replay(on: canvas, from: &index) }
             case .beginTable(let continues): canvas.table(continues: continues) { replay(on: canvas, from: &index) }
+            case .beginList(let continues): canvas.list(continues: continues) { replay(on: canvas, from: &index) }
             case .beginCell(let tag, let span): canvas.tableCell(tag, columnSpan: span) { replay(on: canvas, from: &index) }
             case .beginTransform(let translate, let scale):
                 canvas.transformed(translate: translate, scale: scale) { replay(on: canvas, from: &index) }
@@ -102,6 +104,7 @@ package final class FrameRecorder: PageCanvas {
     package func tagged(_ tag: StructureTag?, _ body: () -> Void) { nested(.beginTag(tag), body) }
     package func figure(alternative: String?, _ body: () -> Void) { nested(.beginFigure(alternative: alternative), body) }
     package func table(continues: Bool, _ body: () -> Void) { nested(.beginTable(continues: continues), body) }
+    package func list(continues: Bool?, _ body: () -> Void) { nested(.beginList(continues: continues), body) }
     package func tableCell(_ tag: StructureTag?, columnSpan: Int, _ body: () -> Void) {
         nested(.beginCell(tag, columnSpan: columnSpan), body)
     }

@@ -36,8 +36,15 @@ extension Paragraph: BlockContent {
     package func validate(path: String) throws {
         try text.validateLinks(path: "\(path).text")
     }
-    /// The paragraph's text without markup.
-    package var textContent: [String] { [text.plainText] }
+    /// The paragraph's text without markup (its list lines without their markers).
+    package var textContent: [String] {
+        parts.flatMap { part -> [String] in
+            switch part {
+            case .text(let text): return [text.plainText]
+            case .list(let list): return list.textContent
+            }
+        }
+    }
     /// Its text, whose internal links must name an anchor.
     package var linkedTexts: [(text: RichText, field: String)] { [(text, "text")] }
 }

@@ -54,8 +54,14 @@ final class CairoCanvas: PageCanvas {
     /// Runs `body` inside a `Table` element; `continues` when it is a later page's part of
     /// a table already begun, so that the parts become one element.
     func table(continues: Bool, _ body: () -> Void) {
-        if tagsStructure { structure.tableContinues.append(continues) }
+        if tagsStructure { structure.splitElements.append(continues ? .continues : .starts) }
         tagged(.table, body)
+    }
+
+    /// Runs `body` inside an `L` element; `continues` as for tables, nil for a nested list (never joined).
+    func list(continues: Bool?, _ body: () -> Void) {
+        if tagsStructure { structure.splitElements.append(continues.map { $0 ? .continues : .starts } ?? .whole) }
+        tagged(.list, body)
     }
 
     /// Runs `body` inside a `TH` or `TD`; a cell across columns is recorded for its /ColSpan.

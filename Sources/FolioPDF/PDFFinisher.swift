@@ -139,7 +139,7 @@ final class PDFFinisher {
     func add(_ pdf: UnsafeRawBufferPointer, structure: StructureRecord) throws {
         let figures = CStringArray(structure.figureAlternatives)
         let links = CStringArray(structure.linkDescriptions)
-        let continues = CArray(structure.tableContinues.map { UInt8($0 ? 1 : 0) })
+        let continues = CArray(structure.splitElements.map(\.rawValue))
         let spanningCells = CArray(structure.spanningCells.map(\.cell))
         let spanningColumns = CArray(structure.spanningCells.map(\.columns))
         let pictures = CArray(structure.pictures.map { Optional($0.pointer) })

@@ -1,10 +1,21 @@
 /// What the PDF finishing step needs to know about the structure Cairo wrote, gathered
 /// while drawing, each list in drawing order: a figure's text alternative, whether a
-/// Table element continues the one before it, a link's description, and the table cells
+/// Table or L element continues the one before it, a link's description, and the table cells
 /// that cover more than one column.
 struct StructureRecord {
+    /// What a Table or L element is to the one before it (the values the finishing step reads).
+    enum SplitElement: UInt8 {
+        /// It begins a table or list (which later pages' parts may continue).
+        case starts = 0
+        /// It is a later page's part of the table or list before it: the parts become one element.
+        case continues = 1
+        /// It is whole (a list nested in another's item): never joined, and it leaves the one open alone.
+        case whole = 2
+    }
+
     var figureAlternatives: [String] = []
-    var tableContinues: [Bool] = []
+    /// Every Table and L element, in drawing order.
+    var splitElements: [SplitElement] = []
     var linkDescriptions: [String] = []
     /// Table cells (`TH` and `TD` elements) drawn so far.
     var cellCount = 0

@@ -39,7 +39,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(error(json: #"{"title": "T", "elements": [}"#).hasPrefix("the input is not valid"))
         XCTAssertEqual(
             errorFor(element: #"{"type": "poem"}"#),
-            #"elements[1].type: unknown block type "poem"; expected one of: subtitle, paragraph, image, svg, table, chart, message, widgets, pageBreak, section, columns, barcode"#
+            #"elements[1].type: unknown block type "poem"; expected one of: "# + Block.typeNames.joined(separator: ", ")
         )
         XCTAssertEqual(errorFor(element: #"{"text": "no type"}"#), "elements[1].type: is required")
     }

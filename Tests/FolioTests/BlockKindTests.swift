@@ -41,6 +41,8 @@ final class BlockKindTests: XCTestCase {
         case .columns: return .columns(Columns([.paragraph(Paragraph("Left")), .paragraph(Paragraph("Right"))]))
         case .custom: return .custom(CustomBlock(Stamp()))
         case .barcode: return .barcode(Barcode(symbology: .qr, data: "MRN-104233", caption: "Patient label"))
+        case .list:
+            return .list(ListBlock(ordered: true, items: [.text("Walk **ten** minutes"), .list(ListBlock(["Left leg"])), .text("Rest")]))
         }
     }
 

@@ -34,6 +34,10 @@ final class PDFAccessibilityTests: XCTestCase {
         \((1...90).map { "        - [Day \($0), \"\(60 + $0 % 40)\", \"note \($0)\"]" }.joined(separator: "\n"))
           - {type: paragraph, text: "هذا نص عربي قصير يكتب من اليمين إلى اليسار"}
           - {type: paragraph, text: "患者本周完成了大部分治疗计划，疼痛在周中达到高峰。"}
+          - type: list
+            ordered: true
+            items:
+        \((1...70).map { "      - \"Exercise \($0): walk, stretch and rest\"" + ($0 == 30 ? "\n      - {items: [Left leg, Right leg]}" : "") }.joined(separator: "\n"))
         """
 
     private func render(_ yaml: String) throws -> Data {
@@ -237,6 +241,13 @@ final class PDFAccessibilityTests: XCTestCase {
         let objects = try self.objects(parts)
         XCTAssertEqual(elements("/Table", in: objects).count, 1)
         XCTAssertEqual(elements("/TR", in: objects).count, 91)
+        // The list over pages is one L, its nested list another inside its 30th item.
+        XCTAssertGreaterThan(try TestSupport.pageTexts(parts).filter { $0.contains("Exercise") }.count, 1, "the list should split")
+        let lists = elements("/L", in: objects)
+        XCTAssertEqual(lists.count, 2)
+        XCTAssertEqual(lists.map { ($0["/K"] as? [Any])?.count ?? 1 }.sorted(), [2, 70])
+        XCTAssertEqual(elements("/LI", in: objects).count, 72)
+        XCTAssertEqual(elements("/Lbl", in: objects).count, 72)
     }
 
     /// Every object is renumbered for the whole file from its text: a reference-like run, parentheses,

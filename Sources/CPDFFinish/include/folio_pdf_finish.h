@@ -124,8 +124,9 @@ typedef struct folio_pdf_part {
     /// The text alternative of every Figure structure element, in drawing order.
     const char *const *figure_alternatives;
     size_t figure_count;
-    /// One flag per Table structure element, in drawing order: 1 when it continues the
-    /// table before it (the same table, split over pages), so the two become one element.
+    /// One value per Table and L structure element, in drawing order: 0 when it begins a table or
+    /// list, 1 when it continues the one before it (the same table or list, split over pages), so
+    /// the two become one element, 2 when it is whole (a nested list: never joined, the open one left alone).
     const unsigned char *table_continues;
     size_t table_count;
     /// The table cells (TH and TD elements, numbered from 0 in drawing order) that cover more

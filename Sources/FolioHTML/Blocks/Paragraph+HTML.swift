@@ -1,9 +1,18 @@
 import FolioModel
 
 extension Paragraph: HTMLBlock {
-    /// A `p` of inline runs, aligned by class.
+    /// A `p` of inline runs, aligned by class; its Markdown list lines as `ul` or `ol` (`parts`).
     func html(in writer: inout HTMLBodyWriter, path: String) throws -> HTML {
         let alignment: HTML = align == .left ? "" : " class=\"folio-\(align.rawValue)\""
-        return "<p\(alignment)\(writer.neutralDirection(text.runs.map(\.text).joined()))>\(writer.inline(text))</p>"
+        var html = HTML()
+        for part in parts {
+            switch part {
+            case .text(let text):
+                html += "<p\(alignment)\(writer.neutralDirection(text.runs.map(\.text).joined()))>\(writer.inline(text))</p>"
+            case .list(let list):
+                html += try list.html(in: &writer, path: path)
+            }
+        }
+        return html
     }
 }

@@ -1,12 +1,18 @@
 import FolioModel
 
 extension Paragraph: LaidOutBlock {
-    /// Wrapped rich text that splits between lines.
+    /// Wrapped rich text that splits between lines; its Markdown list lines as lists (`parts`).
     func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
-        [
-            TextFlowable(
-                block: try builder.textBlock(text.runs, width: builder.width, path: path, alignment: align),
-                color: builder.theme.text, spaceBefore: 6)
-        ]
+        try parts.enumerated().map { index, part -> Flowable in
+            let spaceBefore: Double = index == 0 ? 6 : 3
+            switch part {
+            case .text(let text):
+                return TextFlowable(
+                    block: try builder.textBlock(text.runs, width: builder.width, path: path, alignment: align),
+                    color: builder.theme.text, spaceBefore: spaceBefore)
+            case .list(let list):
+                return try list.flowable(in: builder, path: path, spaceBefore: spaceBefore)
+            }
+        }
     }
 }
