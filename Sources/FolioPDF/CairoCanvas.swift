@@ -260,7 +260,7 @@ final class CairoCanvas: PageCanvas {
             var index = linkIndex
             while index < layout.links.count, layout.links[index].startByte < line.endByte {
                 let link = layout.links[index]
-                if let rect = layout.rect(of: line, startByte: link.startByte, endByte: link.endByte) {
+                for rect in layout.rects(of: line, startByte: link.startByte, endByte: link.endByte) {
                     links.append((link.url, rect, layout.description(of: link)))
                 }
                 index += 1
@@ -278,9 +278,16 @@ final class CairoCanvas: PageCanvas {
         } else {
             target = "uri='\(CairoCanvas.percentEncoded(url))'"
         }
+        // Cairo takes the rectangle on the page, whatever transform the text is drawn under (a
+        // column's move and scale): its corners are taken there from the current user space.
+        var x0 = origin.x + rect.x
+        var y0 = origin.y + rect.y
+        var x1 = x0 + rect.width
+        var y1 = y0 + rect.height
+        cairo_user_to_device(cr, &x0, &y0)
+        cairo_user_to_device(cr, &x1, &y1)
         let attributes = String(
-            format: "%@ rect=[%.2f %.2f %.2f %.2f]", target,
-            origin.x + rect.x, origin.y + rect.y, rect.width, rect.height)
+            format: "%@ rect=[%.2f %.2f %.2f %.2f]", target, min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0))
         cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
         cairo_tag_end(cr, CAIRO_TAG_LINK)
     }

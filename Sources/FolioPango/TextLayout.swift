@@ -117,31 +117,31 @@ package final class TextLayout: ShapedText {
         var index = lineIndex(containing: startByte)
         let all = lines
         while index < all.count, all[index].startByte < endByte {
-            if let rect = rect(of: all[index], startByte: startByte, endByte: endByte) { result.append(rect) }
+            result += rects(of: all[index], startByte: startByte, endByte: endByte)
             index += 1
         }
         return result
     }
 
-    /// The part of `line` that shows bytes `startByte..<endByte`, in layout coordinates.
-    package func rect(of line: Line, startByte: Int, endByte: Int) -> Rect? {
+    /// The parts of `line` that show bytes `startByte..<endByte`, in layout coordinates, left to right:
+    /// one for text of one direction, more where the bytes run both ways (Pango's visual ranges, so a
+    /// Latin link inside Arabic covers its own words, not the gap between two logical positions).
+    package func rects(of line: Line, startByte: Int, endByte: Int) -> [Rect] {
         let from = max(startByte, line.startByte)
         let to = min(endByte, line.endByte)
-        guard to > from else { return nil }
-        var x0: Int32 = 0
-        var x1: Int32 = 0
-        pango_layout_line_index_to_x(line.pointer, Int32(from), 0, &x0)
-        pango_layout_line_index_to_x(line.pointer, Int32(to), 0, &x1)
-        if to >= line.endByte {
-            // The end of the line: the trailing edge of its last character.
-            var last: Int32 = 0
-            pango_layout_line_index_to_x(line.pointer, Int32(max(to - 1, from)), 1, &last)
-            x1 = last
-        }
+        guard to > from, let start = Int32(exactly: from), let end = Int32(exactly: to) else { return [] }
+        var ranges: UnsafeMutablePointer<Int32>?
+        var count: Int32 = 0
+        pango_layout_line_get_x_ranges(line.pointer, start, end, &ranges, &count)
+        defer { g_free(ranges) }
+        guard let ranges, count > 0 else { return [] }
         let scale = Double(PANGO_SCALE)
-        let left = Double(min(x0, x1)) / scale
-        let right = Double(max(x0, x1)) / scale
-        return Rect(x: line.extents.x + left, y: line.extents.y, width: max(right - left, 0), height: line.extents.height)
+        return (0..<Int(count)).compactMap { index in
+            let left = Double(ranges[2 * index]) / scale
+            let right = Double(ranges[2 * index + 1]) / scale
+            guard right > left else { return nil }
+            return Rect(x: left, y: line.extents.y, width: right - left, height: line.extents.height)
+        }
     }
 }
 
