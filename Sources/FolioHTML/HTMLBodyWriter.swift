@@ -123,9 +123,9 @@ struct HTMLBodyWriter {
     /// Inline runs as `<strong>`, `<em>`, `<a>` and `<br>`; every character escaped.
     func inline(_ text: RichText) -> HTML { inline(runs: text.runs) }
 
-    /// A table cell's text: plain, with addresses in it as links.
+    /// A table cell's text with its inline markup, as in a paragraph.
     func cell(_ text: String) -> HTML {
-        text.contains("://") ? inline(runs: RichText.linkingAddresses(text)) : "\(text)"
+        RichText.mayHoldMarkup(text) ? inline(runs: RichText.cellRuns(text)) : "\(text)"
     }
 
     /// Runs as `<strong>`, `<em>`, `<a>` and `<br>`; every character escaped.

@@ -63,9 +63,9 @@ final class TableLayout {
         columnStarts = starts
 
         func cellLayout(_ slot: Table.Slot, font: FontSpec) -> ShapedText {
-            // A cell is plain text, but an address in it is a link (drawn in the accent colour).
+            // A cell's inline markup as in a paragraph; its links in the accent colour.
             text.paragraph(
-                RichText.linkingAddresses(slot.text), font: font,
+                RichText.cellRuns(slot.text), font: font,
                 width: starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX,
                 alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
         }
@@ -84,6 +84,14 @@ final class TableLayout {
             for slot in slots(row, row: index) where !slot.text.isEmpty {
                 let room = starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX
                 if !slot.text.contains("\n"), Double(slot.text.unicodeScalars.count) * bodyFont.size * 1.05 <= room { continue }
+                if RichText.mayHoldMarkup(slot.text) {
+                    // Bold runs are wider, markup characters are not drawn: measured as drawn.
+                    let shaped = text.paragraph(
+                        RichText.cellRuns(slot.text), font: bodyFont, width: room,
+                        alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, lineSpacing: 1)
+                    tallest = max(tallest, shaped.metrics.height)
+                    continue
+                }
                 let height = text.wrappedHeight(
                     slot.text, font: bodyFont, width: room, alignment: table.alignment(ofColumn: slot.column).paragraphAlignment,
                     lineSpacing: 1)
@@ -182,7 +190,7 @@ final class TableLayout {
         if let recentRow, recentRow.index == index { return recentRow.cells }
         let cells = slots(ofRow: index).map { slot in
             text.paragraph(
-                RichText.linkingAddresses(slot.text), font: font, width: width(of: slot) - 2 * TableLayout.paddingX,
+                RichText.cellRuns(slot.text), font: font, width: width(of: slot) - 2 * TableLayout.paddingX,
                 alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
         }
         recentRow = (index, cells)

@@ -96,7 +96,35 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
         return parser.parse()
     }
 
-    /// Plain text (a table cell) as runs: no markup, but an address written out is a link to
+    /// A table cell's runs: its inline markup (`**bold**`, `*italic*`, `[links](…)`, addresses) read as
+    /// in a paragraph. Most cells hold no markup character and are one run, found without parsing.
+    package static func cellRuns(_ cell: String) -> [TextRun] {
+        mayHoldMarkup(cell) ? RichText(cell).runs : [TextRun(cell)]
+    }
+
+    /// Whether `text` holds what markup starts with: `*`, `[`, `\\`, or an address's `://` (a time's
+    /// `10:30` is not). One pass over the bytes.
+    package static func mayHoldMarkup(_ text: String) -> Bool {
+        var colons = 0
+        var slashes = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "*"), UInt8(ascii: "["), UInt8(ascii: "\\"): return true
+            case UInt8(ascii: ":"):
+                colons = 1
+                slashes = 0
+            case UInt8(ascii: "/") where colons == 1:
+                slashes += 1
+                if slashes == 2 { return true }
+            default:
+                colons = 0
+                slashes = 0
+            }
+        }
+        return false
+    }
+
+    /// Plain text as runs: no markup, but an address written out is a link to
     /// itself, as in rich text.
     package static func linkingAddresses(_ plain: String) -> [TextRun] {
         guard plain.contains("://") else { return [TextRun(plain)] }
@@ -247,8 +275,12 @@ private struct MarkupParser {
         let angled = chars[index] == "<"
         let start = angled ? index + 1 : index
         if index > 0, !angled {
+            // At the start of a word: after a space, an opening mark, or text of a script written
+            // without spaces (Chinese, Japanese: "请参阅https://…") or any punctuation not ASCII ("（https://…").
             let before = chars[index - 1]
-            guard before.hasWhiteSpaceProperty || "(\"'*".unicodeScalars.contains(before) else { return nil }
+            guard
+                before.hasWhiteSpaceProperty || "(\"'*".unicodeScalars.contains(before) || MarkupParser.endsAddress(before)
+            else { return nil }
         }
         // `prefix` is lowercase ASCII; the scheme may be written in capitals (`HTTPS://`).
         func startsWith(_ prefix: String, at i: Int) -> Bool {
@@ -265,7 +297,11 @@ private struct MarkupParser {
         var end = start
         while end < chars.count {
             let scalar = chars[end]
-            if scalar.hasWhiteSpaceProperty || scalar.value < 0x20 || "<>\"\\`*[]".unicodeScalars.contains(scalar) { break }
+            if scalar.hasWhiteSpaceProperty || scalar.value < 0x20 || "<>\"\\`*[]".unicodeScalars.contains(scalar)
+                || MarkupParser.endsAddress(scalar)
+            {
+                break
+            }
             end += 1
         }
         if angled {
@@ -294,6 +330,20 @@ private struct MarkupParser {
         }
         index = angled ? end + 1 : end
         return url
+    }
+
+    /// Whether `scalar` cannot be part of an address written out, though no space separates them:
+    /// punctuation beyond ASCII (full-width `）`, `。`, `、`, curly quotes) and the letters of scripts
+    /// written without spaces (CJK, kana, Hangul from U+2E80 on). Letters with accents stay part of it.
+    static func endsAddress(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.value >= 0x80 else { return false }
+        if scalar.value >= 0x2E80 { return true }
+        switch scalar.properties.generalCategory {
+        case .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation, .otherPunctuation, .dashPunctuation:
+            return true
+        default:
+            return false
+        }
     }
 
     mutating func flush() {

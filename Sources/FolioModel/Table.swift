@@ -184,8 +184,23 @@ public struct Table: Sendable, Hashable, Codable {
 extension Table: BlockContent {
     /// `table`.
     package static let kind = Block.Kind.table
-    /// The header's and every row's cells.
-    package var textContent: [String] { (header ?? []) + rows.flatMap { $0 } }
+    /// The header's and every row's cells, without their markup.
+    package var textContent: [String] {
+        ((header ?? []) + rows.flatMap { $0 }).map { RichText.mayHoldMarkup($0) ? RichText($0).plainText : $0 }
+    }
+    /// The cells with markup, whose internal links must name an anchor.
+    package var linkedTexts: [(text: RichText, field: String)] {
+        var texts: [(text: RichText, field: String)] = []
+        for (index, cell) in (header ?? []).enumerated() where cell.contains("](#") {
+            texts.append((RichText(cell), "header[\(index)]"))
+        }
+        for (rowIndex, row) in rows.enumerated() {
+            for (index, cell) in row.enumerated() where cell.contains("](#") {
+                texts.append((RichText(cell), "rows[\(rowIndex)][\(index)]"))
+            }
+        }
+        return texts
+    }
     /// A table splits between pages: it cannot stand in a column.
     package static var standsInColumns: Bool { false }
 }

@@ -94,7 +94,16 @@ extension Table {
                     "a table cell holds at most \(InputLimits.tableCellScalars) characters; put longer text in a paragraph")
             }
         }
-        if let header { try checkCells(header, "\(path).header") }
+        func checkLinks(_ cells: [String], _ rowPath: @autoclosure () -> String) throws {
+            for (index, cell) in cells.enumerated() where RichText.mayHoldMarkup(cell) {
+                try RichText(cell).validateLinks(path: "\(rowPath())[\(index)]")
+            }
+        }
+        if let header {
+            try checkCells(header, "\(path).header")
+            try checkLinks(header, "\(path).header")
+        }
+        for (index, row) in rows.enumerated() { try checkLinks(row, "\(path).rows[\(index)]") }
         for (index, row) in rows.enumerated() { try checkCells(row, "\(path).rows[\(index)]") }
         for (index, span) in spans.enumerated() {
             guard (1...64).contains(span.span), span.row >= -1, span.row < rows.count, span.cell >= 0 else {

@@ -143,14 +143,14 @@ final class HTMLOutputTests: XCTestCase {
         XCTAssertTrue(html.contains(".folio-hidden-title{position:absolute"), "it is hidden, not shown")
     }
 
-    /// An address in a table cell is a link; the rest of the cell stays plain text.
+    /// An address in a table cell is a link, and the cell's markup is read as a paragraph's; the rest is escaped text.
     func testAnAddressInATableCellIsALink() throws {
         let html = try Document(
             title: "T", elements: [.table(Table(header: ["Where"], rows: [["*see* https://p.example/a_b <b>"]]))]
         ).html()
         XCTAssertTrue(
             html.contains(
-                "<td>*see* <a href=\"https://p.example/a_b\" rel=\"noopener noreferrer\">https://p.example/a_b</a> &lt;b&gt;</td>"),
+                "<td><em>see</em> <a href=\"https://p.example/a_b\" rel=\"noopener noreferrer\">https://p.example/a_b</a> &lt;b&gt;</td>"),
             html)
     }
 

@@ -95,6 +95,19 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(cell.map(\.text), ["2 * 3 [a](b) at ", "https://p.example/x_y", "."])
         XCTAssertEqual(cell.compactMap(\.link), ["https://p.example/x_y"])
         XCTAssertEqual(RichText.linkingAddresses("**x**"), [TextRun("**x**")])
+        // Next to Chinese or Japanese (no spaces there), the address is found and ends at the first
+        // character not its own: full-width punctuation, CJK letters, curly quotes.
+        XCTAssertEqual(RichText("请参阅https://x.example/meds了解详情。").runs.compactMap(\.link), ["https://x.example/meds"])
+        XCTAssertEqual(RichText("（https://x.example/meds）").runs.compactMap(\.link), ["https://x.example/meds"])
+        XCTAssertEqual(
+            RichText.linkingAddresses("见https://x.example/a、https://x.example/b。").compactMap(\.link),
+            [
+                "https://x.example/a", "https://x.example/b",
+            ])
+        XCTAssertEqual(RichText.linkingAddresses("[用药](https://x.example/meds)）").compactMap(\.link), ["https://x.example/meds"])
+        XCTAssertEqual(RichText("“https://x.example/q”").runs.compactMap(\.link), ["https://x.example/q"])
+        XCTAssertEqual(RichText("see https://x.example/café/été").runs.compactMap(\.link), ["https://x.example/café/été"])
+        XCTAssertEqual(RichText("xhttps://x.example").runs.compactMap(\.link), [], "not inside a Latin word")
         // Linear: a long run of would-be addresses costs one pass.
         let long = String(repeating: "<https://a ", count: 20_000)
         XCTAssertEqual(RichText(long).runs.compactMap(\.link).count, 0)

@@ -109,8 +109,13 @@ public struct DocumentTemplate: Sendable {
         try document(for: try JSONTreeParser.parse(record), number: number, lenient: lenient)
     }
 
-    /// Block types whose `text` is rich text: values bound into it are escaped to stay literal.
-    private static let richTextBlocks: Set<String> = ["paragraph", "message"]
+    /// Block types with rich text, and the keys that hold it (a table's cells, a list's items):
+    /// values bound into them are escaped to stay literal.
+    private static let richTextKeys: [String: Set<String>] = [
+        "paragraph": ["text"], "message": ["text"], "table": ["header", "rows"], "list": ["items"],
+    ]
+    /// Keys of objects inside rich text (a cell's `{text, span}`, a nested list's `{items}`) that stay rich.
+    private static let nestedRichKeys: Set<String> = ["text", "items"]
     /// Document keys whose texts hold `{page}`-style placeholders (page header and footer, sentence
     /// patterns): values bound into them have their braces escaped to stay literal.
     private static let placeholderTextKeys: Set<String> = ["header", "footer", "strings"]
@@ -158,14 +163,14 @@ public struct DocumentTemplate: Sendable {
             let parsed = try texts[text] ?? TemplateText(text, path: path)
             return try parsed.evaluate(in: scope, path: path, kind: kind)
         case .object(let members):
-            var isRichBlock = false
-            if case .string(let type)? = value["type"] { isRichBlock = DocumentTemplate.richTextBlocks.contains(type) }
+            var richKeys: Set<String> = kind == .rich ? DocumentTemplate.nestedRichKeys : []
+            if case .string(let type)? = value["type"], let keys = DocumentTemplate.richTextKeys[type] { richKeys = keys }
             return .object(
                 try members.map { member in
                     let memberKind: TextKind
                     if path.isEmpty && DocumentTemplate.placeholderTextKeys.contains(member.key) {
                         memberKind = .placeholders
-                    } else if isRichBlock && member.key == "text" {
+                    } else if richKeys.contains(member.key) {
                         memberKind = .rich
                     } else {
                         memberKind = kind == .placeholders ? .placeholders : .plain
