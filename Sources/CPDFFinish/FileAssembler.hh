@@ -190,6 +190,16 @@ class FileAssembler {
     /// Object `number` is no longer used: it is written as null.
     void remove(int number) { removed.insert(number); }
 
+    /// References to this part's object `from` become references to its object `to` (an element
+    /// merged into its parent); the number `from` had in the finished file is written as null.
+    void redirect(int from, int to) {
+        auto position = static_cast<size_t>(from);
+        if (from <= 0 || to <= 0 || position >= numbers.size() || static_cast<size_t>(to) >= numbers.size()) return;
+        if (numbers[position] != 0 && fates[position] == Fate::written) vacated.push_back(numbers[position]);
+        numbers[position] = numbers[static_cast<size_t>(to)];
+        fates[position] = Fate::elsewhere;
+    }
+
     /// Gives the finished file its header (the `%PDF-` line) from this part, when it has none yet.
     void writeHeader() {
         size_t first = original.size();
@@ -202,6 +212,7 @@ class FileAssembler {
     /// Writes this part's objects into the finished file.
     void emit() {
         computeEnds();
+        for (int output : vacated) writer.write(output, "null");
         for (int number = 1; number < nextNumber; ++number) {
             auto position = static_cast<size_t>(number);
             if (fates[position] != Fate::written || numbers[position] == 0) continue;
@@ -325,6 +336,8 @@ class FileAssembler {
     std::map<int, std::string> added;
     std::map<int, std::map<std::string, std::string>> references;
     std::set<int> removed;
+    /// Numbers of the finished file whose objects were merged into others (`redirect`): written as null.
+    std::vector<int> vacated;
 
     /// `dictionary` as PDF syntax, keys in `references` given those values.
     static std::string unparseDictionary(QPDFObjectHandle dictionary, std::map<std::string, std::string> const &references) {

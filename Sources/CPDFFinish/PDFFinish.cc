@@ -354,14 +354,6 @@ struct folio_pdf_assembly {
         if (first && info.isIndirect()) writer.info = file.outputNumber(info.getObjGen().getObj());
 
         long long keyBase = writer.nextKey;
-        std::vector<std::pair<long long, std::string>> leaf;
-        for (auto &[key, value] : parentTree) {
-            if (!key.isInteger() || key.getIntValue() < 0 || key.getIntValue() > (1LL << 40)) throw std::runtime_error("a parent tree key is not a number");
-            leaf.emplace_back(key.getIntValue() + keyBase, file.renumbered(value.unparse()));
-        }
-        std::sort(leaf.begin(), leaf.end(), [](auto const &a, auto const &b) { return a.first < b.first; });
-        if (!leaf.empty()) writer.nextKey = std::max(writer.nextKey, leaf.back().first + 1);
-        writer.addParentTreeLeaf(leaf);
         for (auto &[name, destination] : destinations) {
             if (name.isString()) writer.destinations.emplace_back(name.getStringValue(), file.renumbered(destination.unparse()));
         }
@@ -379,6 +371,15 @@ struct folio_pdf_assembly {
                 for (auto &kid : kidsOf(treeRoot)) writer.addTopLevelKid(file.renumbered(kid.unparse()));
             }
         }
+        // The parent tree after the structure pass, which may merge an element into another.
+        std::vector<std::pair<long long, std::string>> leaf;
+        for (auto &[key, value] : parentTree) {
+            if (!key.isInteger() || key.getIntValue() < 0 || key.getIntValue() > (1LL << 40)) throw std::runtime_error("a parent tree key is not a number");
+            leaf.emplace_back(key.getIntValue() + keyBase, file.renumbered(value.unparse()));
+        }
+        std::sort(leaf.begin(), leaf.end(), [](auto const &a, auto const &b) { return a.first < b.first; });
+        if (!leaf.empty()) writer.nextKey = std::max(writer.nextKey, leaf.back().first + 1);
+        writer.addParentTreeLeaf(leaf);
         if (first && finishing.signer != nullptr) addSignatureField(*document, finishing, file, writer);
         file.emit();
     }

@@ -154,7 +154,11 @@ class StructureStream {
         std::string_view role = element.role;
         bool removed = false;
         bool firstPart = false;
+        // A figure with a caption has its picture drawn in a Span (Cairo 1.16 marks content only in
+        // elements without children): the Span's content becomes the Figure's own, before its Caption.
+        bool mergesSpans = false;
         if (role == "/Figure") {
+            mergesSpans = true;
             if (figures < part->figure_count && part->figure_alternatives[figures] != nullptr) {
                 folio_text::setEntry(element.text, "/Alt", QPDFObjectHandle::newUnicodeString(part->figure_alternatives[figures]).unparse());
                 changed = true;
@@ -215,6 +219,19 @@ class StructureStream {
         for (size_t index = 0; index < items.size(); ++index) {
             std::string itemText(kidsText.substr(items[index].start, items[index].end - items[index].start));
             bool gone = false;
+            if (mergesSpans && kids[index].role == "/Span") {
+                Element &span = kids[index];
+                std::string spanKids = span.text.substr(span.kidsStart, span.kidsEnd - span.kidsStart);
+                for (auto const &item : folio_text::items(spanKids)) keptItems.push_back(spanKids.substr(item.start, item.end - item.start));
+                size_t closing = 0;
+                std::vector<folio_text::Entry> spanEntries = folio_text::entries(span.text, closing);
+                if (folio_text::Entry const *page = folio_text::find(spanEntries, "/Pg")) {
+                    folio_text::setEntry(element.text, "/Pg", span.text.substr(page->valueStart, page->end - page->valueStart));
+                }
+                file->redirect(span.number, element.number);
+                kidRemoved = true;
+                continue;
+            }
             if (!kids[index].role.empty()) {
                 int kidMovedTo = removed ? movedTo : 0;
                 gone = visit(kids[index], depth + 1, kidMovedTo, anyElement && allHeaders);

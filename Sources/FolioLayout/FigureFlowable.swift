@@ -64,13 +64,25 @@ final class FigureFlowable: Flowable {
             captionColor: captionColor, alternative: alternative)
     }
 
-    /// A figure with a text alternative is a `Figure` element (its title and picture) followed by
-    /// its `Caption`, which stays readable text; one without is decoration, its caption still text.
+    /// A figure with a text alternative is a `Figure` element holding its title and picture and,
+    /// last, its `Caption` (readable text); one without is decoration, its caption still text.
     func draw(on canvas: PageCanvas, at origin: Point) {
-        canvas.figure(alternative: alternative) { drawPicture(on: canvas, at: origin) }
-        if let caption {
+        func drawCaption() {
+            guard let caption else { return }
             let y = origin.y + titleHeight + content.size.height * scale + FigureFlowable.gap
             canvas.tagged(.caption) { canvas.draw(caption, at: Point(origin.x, y), color: captionColor) }
+        }
+        if alternative == nil {
+            canvas.figure(alternative: nil) { drawPicture(on: canvas, at: origin) }
+            drawCaption()
+        } else {
+            canvas.figure(alternative: alternative) {
+                guard caption != nil else { return drawPicture(on: canvas, at: origin) }
+                // In a Span, which the PDF's finishing merges into the Figure: Cairo marks content
+                // only in elements without children, and the Caption is the Figure's child.
+                canvas.tagged(.span) { drawPicture(on: canvas, at: origin) }
+                drawCaption()
+            }
         }
     }
 

@@ -115,12 +115,13 @@ final class TableFlowable: Flowable {
         let theme = layout.theme
         let width = layout.columnWidths.reduce(0, +)
         var y = origin.y
-        if let caption = captionLayout {
-            // "(continued)" on a later page is a pagination artifact, like the repeated header.
-            canvas.tagged(isFirstPart ? .caption : nil) { canvas.draw(caption, at: Point(origin.x, y), color: theme.muted) }
-            y += layout.captionHeight(caption)
-        }
         canvas.table(continues: !isFirstPart) {
+            // The caption is the table's first child; "(continued)" on a later page is a pagination
+            // artifact, like the repeated header.
+            if let caption = captionLayout {
+                canvas.tagged(isFirstPart ? .caption : nil) { canvas.draw(caption, at: Point(origin.x, y), color: theme.muted) }
+                y += layout.captionHeight(caption)
+            }
             if let header = layout.header {
                 canvas.rect(Rect(x: origin.x, y: y, width: width, height: layout.headerHeight), color: theme.tableHeaderBackground)
                 // A header repeated on a later page is a pagination artifact: the table's structure

@@ -98,6 +98,21 @@ final class PDFAccessibilityTests: XCTestCase {
         let tableReference = String(table.dropFirst("obj:".count))
         for row in elements("/TR", in: objects) { XCTAssertEqual(row["/P"] as? String, tableReference) }
         XCTAssertEqual(elements("/Caption", in: objects).count, 2, "the table's and the image's; not \"(continued)\"")
+        // Each caption is inside its Figure or Table (first in a table, after the picture in a figure),
+        // and the figure keeps its picture's marked content.
+        for caption in elements("/Caption", in: objects) {
+            let parent = try XCTUnwrap(objects["obj:" + (try XCTUnwrap(caption["/P"] as? String))] as? [String: Any])
+            XCTAssertTrue(["/Figure", "/Table"].contains(parent["/S"] as? String ?? ""), "\(parent)")
+            let kids = (parent["/K"] as? [Any]) ?? []
+            if parent["/S"] as? String == "/Figure" {
+                XCTAssertTrue(kids.first is Int, "the figure's own content comes first: \(kids)")
+                XCTAssertNotNil(parent["/Pg"], "its content's page")
+            }
+        }
+        XCTAssertEqual(
+            elements("/Span", in: objects).filter {
+                ($0["/P"] as? String).flatMap { objects["obj:" + $0] as? [String: Any] }?["/S"] as? String == "/Figure"
+            }.count, 0, "no Span is left in a figure")
     }
 
     func testLinksAreDescribedByTheirText() throws {
