@@ -83,7 +83,8 @@ struct HTMLBodyWriter {
             for slot in RunningLine.Slot.allCases {
                 guard let barcode = header.barcodes[slot] else { continue }
                 let label = try BarcodeSymbol(barcode, path: "header.\(slot.rawValue).barcode").label(for: barcode.symbology)
-                let svg = SVGCanvas.svg(label, id: ids.next("label"), title: barcode.textAlternative, fontFamily: theme.fontFamily)
+                let svg = SVGCanvas.svg(
+                    label, id: ids.next("label"), title: barcode.textAlternative, fontFamily: theme.fontFamily, inPoints: true)
                 html += "<span class=\"folio-header-\(slot.rawValue) folio-header-barcode\">\(svg)</span>"
             }
             if !header.barcodes.isEmpty {

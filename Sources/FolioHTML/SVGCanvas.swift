@@ -108,14 +108,20 @@ package final class SVGCanvas: Canvas {
     package func endClip() { body += "</g>" }
 
     /// A complete `<svg>` element for `drawing`, labelled by its title and description, of class `className`.
-    static func svg(_ drawing: Drawing, id: String, title: String, fontFamily: String, className: String? = nil) -> HTML {
+    /// With `inPoints`, the drawing's units are points, shown at their physical size (a barcode: 4/3 CSS
+    /// pixels each, so `width: 3cm` is 3 cm in print); without, they are CSS pixels (a chart laid out for the screen).
+    static func svg(
+        _ drawing: Drawing, id: String, title: String, fontFamily: String, className: String? = nil, inPoints: Bool = false
+    ) -> HTML {
         let canvas = SVGCanvas(idPrefix: id)
         drawing.replay(on: canvas)
         let w = drawing.size.width
         let h = drawing.size.height
+        let scale = inPoints ? 4.0 / 3.0 : 1
         let classAttribute: HTML = className.map { " class=\"\($0)\"" } ?? ""
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(number: w) \(number: h)\"\(classAttribute) width=\"\(number: w)\""
-            + " height=\"\(number: h)\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\""
+        return
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(number: w) \(number: h)\"\(classAttribute) width=\"\(number: w * scale)\""
+            + " height=\"\(number: h * scale)\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\""
             + " font-family=\"\(fontFamily), sans-serif\">"
             + "<title id=\"\(id)-title\">\(title)</title>"
             + "<desc id=\"\(id)-desc\">\(drawing.description)</desc>"

@@ -46,6 +46,8 @@ struct PageDecorations {
     private static let footerGap = 14.0
     /// Room between two places of a line.
     private static let placeGap = 8.0
+    /// How far from the paper's edge page furniture keeps: office printers do not print the outer 4–5 mm.
+    static let printableBand = 6 / 25.4 * 72
 
     init(
         document: Document, date: Date, strings: BuiltInStrings, theme: Theme, text: TextShaper, content: Rect, pageSize: Size
@@ -80,19 +82,29 @@ struct PageDecorations {
         footerLabels = try labels(footer, "footer")
     }
 
+    /// The scale at which furniture `height` high, standing on `y` (hanging from it when not `above`),
+    /// stays inside the printable band: 1 when it fits, down to a half (the layout report warns).
+    private func bandScale(height: Double, y: Double, above: Bool) -> Double {
+        guard height > 0 else { return 1 }
+        let room = above ? y - PageDecorations.printableBand : pageSize.height - PageDecorations.printableBand - y
+        return min(1, max(0.5, room / height))
+    }
+
     /// Draws a line's barcodes with their tops at `y` (bottoms at `y`, `above`): each in its place,
     /// mirrored in right-to-left languages as the texts are; `indent` keeps the logo's room free.
+    /// A barcode that would reach into the outer 6 mm of the paper is drawn smaller, to stay printable.
     private func drawLabels(_ labels: [RunningLine.Slot: Drawing], y: Double, above: Bool, indent: Double, on canvas: PageCanvas) {
         for (slot, drawing) in labels.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             let side: RunningLine.Slot = strings.isRightToLeft && slot != .center ? (slot == .left ? .right : .left) : slot
-            let size = drawing.size
+            let scale = bandScale(height: drawing.size.height, y: y, above: above)
+            let size = Size(drawing.size.width * scale, drawing.size.height * scale)
             let x: Double
             switch side {
             case .left: x = content.x + (strings.isRightToLeft ? 0 : indent)
             case .center: x = content.x + (content.width - size.width) / 2
             case .right: x = content.maxX - size.width - (strings.isRightToLeft ? indent : 0)
             }
-            canvas.transformed(translate: Point(x, above ? y - size.height : y), scale: 1) { drawing.replay(on: canvas) }
+            canvas.transformed(translate: Point(x, above ? y - size.height : y), scale: scale) { drawing.replay(on: canvas) }
         }
     }
 
@@ -220,6 +232,28 @@ struct PageDecorations {
                         "the footer needs \(needed.clampedInt(.up)) pt below the content but the bottom margin is \(below.clampedInt(.down)) pt: part of it is off the page"
                 ))
         }
+        // Furniture reaching into the outer 6 mm of the paper, where office printers do not print.
+        let band = PageDecorations.printableBand
+        let headerFurniture = (headerLabels.values.map(\.size.height) + [hasHeader ? (logoSize?.height ?? 0) : 0]).max() ?? 0
+        if hasHeader, headerFurniture > 0, content.y - PageDecorations.gap - 4 - headerFurniture < band {
+            let margin = (band + headerFurniture + 4 + PageDecorations.gap) / 72 * 25.4
+            warnings.append(
+                LayoutReport.Warning(
+                    kind: .scaledToFit, path: "header", page: nil,
+                    message:
+                        "the header's barcode or logo would reach within 6 mm of the paper's edge, where office printers do not print, so it is drawn smaller; a top margin of \((margin.rounded(.up)).clampedInt()) mm keeps it whole"
+                ))
+        }
+        let footerFurniture = footerLabels.values.map(\.size.height).max() ?? 0
+        if footerFurniture > 0, content.maxY + PageDecorations.footerGap + footerFurniture > pageSize.height - band {
+            let margin = (band + footerFurniture + PageDecorations.footerGap) / 72 * 25.4
+            warnings.append(
+                LayoutReport.Warning(
+                    kind: .scaledToFit, path: "footer", page: nil,
+                    message:
+                        "the footer's barcode would reach within 6 mm of the paper's edge, where office printers do not print, so it is drawn smaller; a bottom margin of \((margin.rounded(.up)).clampedInt()) mm keeps it whole"
+                ))
+        }
         for path in layouts.cut.sorted() {
             warnings.append(
                 LayoutReport.Warning(
@@ -238,8 +272,11 @@ struct PageDecorations {
         if let watermark { canvas.draw(text: watermark) }
         if hasHeader {
             let lineY = content.y - PageDecorations.gap
-            if let logo = theme.logo, let size = logoSize {
-                // The theme's logo, 16 pt high, at the start of the header line (the right end in right-to-left).
+            if let logo = theme.logo, let natural = logoSize {
+                // The theme's logo, 16 pt high, at the start of the header line (the right end in right-to-left),
+                // smaller where the margin leaves it too little room inside the printable band.
+                let scale = bandScale(height: natural.height, y: lineY - 4, above: true)
+                let size = Size(natural.width * scale, natural.height * scale)
                 let logoX = strings.isRightToLeft ? content.maxX - size.width : content.x
                 canvas.draw(image: logo, in: Rect(x: logoX, y: lineY - 4 - size.height, width: size.width, height: size.height))
             }

@@ -14,7 +14,8 @@ extension Barcode: HTMLBlock {
             "\(r) .folio-barcode>svg{width:auto;max-width:100%;height:auto;margin:0 auto;shape-rendering:crispEdges}"
         }
         var html: HTML = "<figure class=\"folio-barcode\">"
-        html += SVGCanvas.svg(drawing, id: writer.ids.next("barcode"), title: textAlternative, fontFamily: writer.theme.fontFamily)
+        html += SVGCanvas.svg(
+            drawing, id: writer.ids.next("barcode"), title: textAlternative, fontFamily: writer.theme.fontFamily, inPoints: true)
         if let caption { html += "<figcaption>\(caption)</figcaption>" }
         return html + "</figure>"
     }
