@@ -43,6 +43,8 @@ let package = Package(
         // Expat (Debian's libexpat1, which fontconfig loads into every process already): the XML parser
         // an svg block's markup is read with.
         .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
+        // libhyphen (Debian's libhyphen-dev, its static library): break opportunities in justified text.
+        .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
         // librsvg, loaded with dlopen on the first SVG picture (Debian's librsvg2-2).
         .target(name: "CRSVG", linkerSettings: [.linkedLibrary("dl")]),
         // The PDF finishing step (C++). qpdf is linked statically (Debian's libqpdf.a, with the JPEG and
@@ -82,7 +84,7 @@ let package = Package(
         // Layout: blocks into flowables, pages and page frames; no C module (text through TextShaper).
         .target(name: "FolioLayout", dependencies: ["FolioModel", "FolioGraphics", "FolioCharts", "FolioInput"]),
         // The text engine: Pango shaping and measuring (the TextShaper the PDF lays out with).
-        .target(name: "FolioPango", dependencies: ["CCairoPango", "FolioModel", "FolioGraphics"]),
+        .target(name: "FolioPango", dependencies: ["CCairoPango", "CHyphen", "FolioModel", "FolioGraphics"]),
         .target(
             name: "FolioPDF",
             dependencies: [

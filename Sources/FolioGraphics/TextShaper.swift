@@ -29,6 +29,14 @@ package protocol TextShaper: TextMeasurer {
     func lineWidth(_ text: String, font: FontSpec) -> Double
     /// The height of plain `text` wrapped at `width`, without keeping a layout (a table's rows).
     func wrappedHeight(_ text: String, font: FontSpec, width: Double, alignment: Paragraph.Alignment, lineSpacing: Double) -> Double
+    /// `runs` with the break opportunities of `language`'s hyphenation (soft hyphens), or as they are
+    /// when the engine has no dictionary of it.
+    func hyphenated(_ runs: [TextRun], language: String) -> [TextRun]
+}
+
+extension TextShaper {
+    /// No hyphenation: the runs as they are.
+    package func hyphenated(_ runs: [TextRun], language: String) -> [TextRun] { runs }
 }
 
 extension TextShaper {

@@ -115,8 +115,13 @@ final class FlowableBuilder {
         return layout
     }
 
-    /// Body text of any length (paragraphs, message text) as a block of stacked layouts.
+    /// Body text of any length (paragraphs, message text) as a block of stacked layouts; justified
+    /// text is hyphenated in the document's language, so its lines need not stretch their spaces,
+    /// and set ragged in a measure under 30 ems (a column), where too few spaces share a line's
+    /// slack (as the HTML does on narrow screens).
     func textBlock(_ runs: [TextRun], width: Double, path: String, alignment: Paragraph.Alignment = .left) throws -> TextBlock {
+        let alignment = alignment == .justify && width < 30 * theme.bodySize ? .left : alignment
+        let runs = alignment == .justify ? text.hyphenated(runs, language: strings.language) : runs
         let block = try TextBlock(
             runs, engine: text, font: theme.font(theme.bodySize), width: width, alignment: alignment,
             linkColor: theme.accent, residency: residency)

@@ -282,6 +282,11 @@ package final class PangoTextEngine: TextShaper {
         return width
     }
 
+    /// `runs` with soft hyphens where `language`'s dictionary (libhyphen) breaks their words.
+    package func hyphenated(_ runs: [TextRun], language: String) -> [TextRun] {
+        Hyphenator.hyphenated(runs, language: language)
+    }
+
     package func wrappedHeight(_ text: String, font: FontSpec, width: Double, alignment: Paragraph.Alignment, lineSpacing: Double) -> Double
     {
         let key = WrapKey(font: font, width: width, alignment: alignment, lineSpacing: lineSpacing)

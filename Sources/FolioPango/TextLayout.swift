@@ -153,7 +153,8 @@ extension TextLayout {
             if link.startByte >= 0, link.startByte < link.endByte, link.endByte <= length {
                 let bytes = UnsafeRawBufferPointer(
                     start: UnsafeRawPointer(text).advanced(by: link.startByte), count: link.endByte - link.startByte)
-                let words = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                let words = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{AD}", with: "")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
                 if !words.isEmpty { return words }
             }
         }
