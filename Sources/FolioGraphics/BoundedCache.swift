@@ -21,6 +21,12 @@ package struct BoundedCache<Key: Hashable, Value> {
     /// How many entries are kept.
     package var count: Int { values.count }
 
+    /// Lets go of every entry.
+    package mutating func removeAll() {
+        values.removeAll()
+        cost = 0
+    }
+
     /// Keeps `value` for `key` (one not kept yet), costing `cost`; the cache is emptied first when
     /// it holds `limit` entries or the cost would pass `budget`.
     package mutating func keep(_ value: Value, for key: Key, cost: Int = 0) {

@@ -127,6 +127,7 @@ public struct PDFRenderer {
     private func renderWithReport(_ prepared: PreparedDocument, outputFD: Int32) throws -> Result {
         let document = prepared.document
         let text = PangoTextEngine.forCurrentThread(rightToLeft: document.builtInStrings.isRightToLeft)
+        text.setLanguage(document.metadata.language)
         let finisher = try PDFFinisher(document: document, date: prepared.date, signer: signer, outputFD: outputFD)
         // A long document's parts are finished on a second thread while the next one is drawn.
         let pipeline = PartPipeline(finisher: finisher)

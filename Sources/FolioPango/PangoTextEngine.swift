@@ -77,6 +77,36 @@ package final class PangoTextEngine: TextShaper {
         g_object_unref(UnsafeMutableRawPointer(context))
     }
 
+    /// The language text is shaped in (fontconfig's tag, such as `zh-tw`), set per document.
+    private(set) var language = ""
+
+    /// Shapes text as `tag` (a document's BCP 47 language) is written: fontconfig then picks the
+    /// glyph forms of its region where one font serves several (Noto CJK's Simplified and Traditional
+    /// Chinese, Japanese and Korean forms of one character). A change of language lets go of what
+    /// the engine kept, shaped in the language before.
+    package func setLanguage(_ tag: String) {
+        let language = PangoTextEngine.fontLanguage(tag)
+        guard language != self.language else { return }
+        self.language = language
+        pango_context_set_language(context, pango_language_from_string(language))
+        lineCache.removeAll()
+        widthCache.removeAll()
+        paragraphCache.removeAll()
+        wrapMeasurers.removeAll()
+    }
+
+    /// fontconfig's language for a BCP 47 tag: Chinese by script or region (`zh-Hant`, `zh-TW` →
+    /// `zh-tw`; `zh-HK` → `zh-hk`; `zh`, `zh-Hans` → `zh-cn`), others as written, lowercased.
+    static func fontLanguage(_ tag: String) -> String {
+        let parts = tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        guard let primary = parts.first, primary.count <= 8, primary.allSatisfy({ $0.isASCII && $0.isLetter }) else { return "en" }
+        guard primary == "zh" else { return primary + (parts.dropFirst().first { $0.count == 2 }.map { "-" + $0 } ?? "") }
+        let rest = Set(parts.dropFirst())
+        if rest.contains("hk") || rest.contains("mo") { return "zh-hk" }
+        if rest.contains("hant") || rest.contains("tw") { return "zh-tw" }
+        return "zh-cn"
+    }
+
     /// This thread's engine for documents of `rightToLeft`'s direction, made on first use and kept
     /// for the thread's later renders (a batch's worker, a service's render thread): the lines,
     /// widths and paragraphs it shaped (a template's words and boilerplate, chart ticks, legends,

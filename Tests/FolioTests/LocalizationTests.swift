@@ -141,3 +141,19 @@ final class LocalizationTests: XCTestCase {
         XCTAssertEqual(TextDirection.of("患者"), .leftToRight)
     }
 }
+
+/// Chinese, Japanese and Korean share Han characters whose forms differ by region (#42): the
+/// document's language picks Noto CJK's Simplified, Traditional or Japanese forms.
+final class CJKFormsIntegrationTests: XCTestCase {
+    func testTheDocumentLanguagePicksTheRegionsGlyphForms() throws {
+        try TestSupport.integrationOnly()
+        let expected = ["zh-Hans": "CJKsc", "zh-CN": "CJKsc", "zh": "CJKsc", "zh-Hant": "CJKtc", "zh-TW": "CJKtc", "zh-HK": "CJKhk", "ja": "CJKjp"]
+        for (language, font) in expected.sorted(by: { $0.key < $1.key }) {
+            let yaml = "metadata: {language: \(language)}\nelements:\n  - {type: paragraph, text: \"骨 直 角 化 写 门 海 今 令\"}"
+            let pdf = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml).pdf()
+            let file = try TestSupport.temporaryFile(pdf, name: "cjk.pdf")
+            let fonts = try TestSupport.run("pdffonts", [file.path]).text
+            XCTAssertTrue(fonts.contains(font), "\(language): \(fonts)")
+        }
+    }
+}
