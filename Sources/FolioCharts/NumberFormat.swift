@@ -105,7 +105,10 @@ package struct NumberFormat: Sendable {
                 if formatters.count >= 64 { formatters.removeAll() }
                 formatters[key] = formatter
             }
-            return formatter.string(from: Date(timeIntervalSince1970: seconds))
+            let text = formatter.string(from: Date(timeIntervalSince1970: seconds))
+            // A pattern's stop after a name the language abbreviates with one ("EEE." in French:
+            // "dim.") is not doubled.
+            return pattern.contains("..") ? text : text.replacingOccurrences(of: "..", with: ".")
         }
     }
 }

@@ -124,15 +124,14 @@ struct HTMLBodyWriter {
     /// Inline runs as `<strong>`, `<em>`, `<a>` and `<br>`; every character escaped.
     func inline(_ text: RichText) -> HTML { inline(runs: text.runs) }
 
-    /// A table cell's text with its inline markup, as in a paragraph.
-    func cell(_ text: String) -> HTML {
-        RichText.mayHoldMarkup(text) ? inline(runs: RichText.cellRuns(text)) : "\(text)"
-    }
+    /// A table cell's text with its inline markup, as in a paragraph (quotes left as written: cells hold data).
+    func cell(_ text: String) -> HTML { inline(runs: RichText.cellRuns(text), quotes: false) }
 
-    /// Runs as `<strong>`, `<em>`, `<a>` and `<br>`; every character escaped.
-    func inline(runs: [TextRun]) -> HTML {
+    /// Runs as `<strong>`, `<em>`, `<a>` and `<br>`, set in the report's language (`Typography`: a number
+    /// kept with its unit, typographic quotes unless `quotes` is false); every character escaped.
+    func inline(runs: [TextRun], quotes: Bool = true) -> HTML {
         var html = HTML()
-        for run in runs {
+        for run in Typography.set(runs, language: strings.language, quotes: quotes) {
             var piece = HTML(text: run.text).lineBreaks()
             if run.italic { piece = "<em>\(piece)</em>" }
             if run.bold { piece = "<strong>\(piece)</strong>" }

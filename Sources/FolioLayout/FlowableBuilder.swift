@@ -96,7 +96,8 @@ final class FlowableBuilder {
     ) throws -> TextFlowable {
         // One layout (never cut into pieces), kept as the document's residency allows.
         let block = try TextBlock(
-            [TextRun(string)], engine: text, font: theme.font(size, bold: true), width: width, alignment: .left, linkColor: nil,
+            Typography.set([TextRun(string)], language: strings.language), engine: text, font: theme.font(size, bold: true), width: width,
+            alignment: .left, linkColor: nil,
             lineSpacing: 1.1, chunked: false, residency: residency)
         for piece in block.pieces { checkGlyphs(piece, string, path: path) }
         return TextFlowable(
@@ -121,7 +122,8 @@ final class FlowableBuilder {
     /// slack (as the HTML does on narrow screens).
     func textBlock(_ runs: [TextRun], width: Double, path: String, alignment: Paragraph.Alignment = .left) throws -> TextBlock {
         let alignment = alignment == .justify && width < 30 * theme.bodySize ? .left : alignment
-        let runs = alignment == .justify ? text.hyphenated(runs, language: strings.language) : runs
+        let set = Typography.set(runs, language: strings.language)
+        let runs = alignment == .justify ? text.hyphenated(set, language: strings.language) : set
         let block = try TextBlock(
             runs, engine: text, font: theme.font(theme.bodySize), width: width, alignment: alignment,
             linkColor: theme.accent, residency: residency)

@@ -31,8 +31,20 @@ final class TableLayout {
     /// Rows whose content sets the natural column widths; later rows wrap to them.
     static let sampleRows = 500
 
+    /// The document's language (primary subtag), which cells are set in.
+    private let language: String
+
+    /// A cell's runs as drawn: its markup read, a number kept with its unit (`Typography`; quotes
+    /// are left as written, as cells hold data).
+    private func cellRuns(_ cell: String) -> [TextRun] { TableLayout.cellRuns(cell, language: language) }
+
+    private static func cellRuns(_ cell: String, language: String) -> [TextRun] {
+        Typography.set(RichText.cellRuns(cell), language: language, quotes: false)
+    }
+
     init(table: Table, width: Double, text: TextShaper, theme: Theme, strings: BuiltInStrings) throws {
         rightToLeft = strings.isRightToLeft
+        language = strings.language
         self.table = table
         self.theme = theme
         self.text = text
@@ -65,7 +77,7 @@ final class TableLayout {
         func cellLayout(_ slot: Table.Slot, font: FontSpec) -> ShapedText {
             // A cell's inline markup as in a paragraph; its links in the accent colour.
             text.paragraph(
-                RichText.cellRuns(slot.text), font: font,
+                TableLayout.cellRuns(slot.text, language: strings.language), font: font,
                 width: starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX,
                 alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
         }
@@ -87,13 +99,14 @@ final class TableLayout {
                 if RichText.mayHoldMarkup(slot.text) {
                     // Bold runs are wider, markup characters are not drawn: measured as drawn.
                     let shaped = text.paragraph(
-                        RichText.cellRuns(slot.text), font: bodyFont, width: room,
+                        TableLayout.cellRuns(slot.text, language: strings.language), font: bodyFont, width: room,
                         alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, lineSpacing: 1)
                     tallest = max(tallest, shaped.metrics.height)
                     continue
                 }
                 let height = text.wrappedHeight(
-                    slot.text, font: bodyFont, width: room, alignment: table.alignment(ofColumn: slot.column).paragraphAlignment,
+                    TableLayout.cellRuns(slot.text, language: strings.language).first?.text ?? slot.text, font: bodyFont, width: room,
+                    alignment: table.alignment(ofColumn: slot.column).paragraphAlignment,
                     lineSpacing: 1)
                 tallest = max(tallest, height)
             }
@@ -190,7 +203,7 @@ final class TableLayout {
         if let recentRow, recentRow.index == index { return recentRow.cells }
         let cells = slots(ofRow: index).map { slot in
             text.paragraph(
-                RichText.cellRuns(slot.text), font: font, width: width(of: slot) - 2 * TableLayout.paddingX,
+                cellRuns(slot.text), font: font, width: width(of: slot) - 2 * TableLayout.paddingX,
                 alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
         }
         recentRow = (index, cells)

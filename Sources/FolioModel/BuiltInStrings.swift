@@ -93,6 +93,8 @@ public struct BuiltInStrings: Sendable, Hashable {
         default: return ","
         }
     }
+    /// What follows a label such as a message's "Tip": ": ", and in French " : " (a narrow no-break space before the colon).
+    package var labelSeparator: String { language == "fr" ? "\u{202F}: " : ": " }
     /// Whether the language is written right to left.
     package let isRightToLeft: Bool
     /// The locale month and day names are written in.

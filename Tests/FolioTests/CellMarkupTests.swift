@@ -27,7 +27,7 @@ final class CellMarkupTests: XCTestCase {
         XCTAssertTrue(readable.contains("https://example.org/metformin"), "the cell's link is an annotation")
         let html = try document.html(options: TestSupport.sampleOptions)
         XCTAssertTrue(html.contains("<a href=\"https://example.org/metformin\" rel=\"noopener noreferrer\">Metformin</a>"), html)
-        XCTAssertTrue(html.contains("<strong>500 mg</strong> <em>twice</em>"), html)
+        XCTAssertTrue(html.contains("<strong>500\u{00A0}mg</strong> <em>twice</em>"), html)
         XCTAssertTrue(html.contains("<th scope=\"col\"><strong>Dose</strong></th>"), html)
         XCTAssertEqual(
             document.elements.last?.textContent, ["Drug", "Dose", "Metformin", "500 mg twice", "see doses", "10:30 and 2 * 3"])

@@ -294,7 +294,16 @@ enum TestSupport {
     }
 
     /// Collapses runs of white space, so text wrapped across lines compares as one string.
+    /// `text` with its white space (no-break spaces included) as single spaces and typographic quotes
+    /// and apostrophes as the straight ones an author types (`Typography` sets them).
     static func normalized(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let straight = text.map { character -> Character in
+            switch character {
+            case "\u{2018}", "\u{2019}": return "'"
+            case "\u{201C}", "\u{201D}", "\u{201E}": return "\""
+            default: return character
+            }
+        }
+        return String(straight).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 }

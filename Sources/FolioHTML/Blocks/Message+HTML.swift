@@ -7,7 +7,7 @@ extension Message: HTMLBlock {
         let tint = writer.style.tintClass(writer.theme.tint(of: self))
         var html: HTML = "<aside class=\"folio-message folio-message-\(kind.rawValue) \(tint)\" role=\"note\">"
         html += "<p class=\"folio-message-title\"><strong>"
-        if let label = kind.label(in: writer.strings) { html += "\(label): " }
+        if let label = kind.label(in: writer.strings) { html += "\(label + writer.strings.labelSeparator)" }
         html += "\(title)</strong></p>"
         if !text.runs.isEmpty { html += "<p>\(writer.inline(text))</p>" }
         return html + "</aside>"

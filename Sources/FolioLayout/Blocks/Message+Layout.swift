@@ -6,7 +6,7 @@ extension Message: LaidOutBlock {
     func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
         let textWidth = MessageFlowable.textWidth(frame: builder.width)
         var titleRuns: [TextRun] = []
-        if let label = kind.label(in: builder.strings) { titleRuns.append(TextRun(label + ": ", bold: true)) }
+        if let label = kind.label(in: builder.strings) { titleRuns.append(TextRun(label + builder.strings.labelSeparator, bold: true)) }
         titleRuns.append(TextRun(title, bold: true))
         let bodyText = text.runs.isEmpty ? nil : try builder.textBlock(text.runs, width: textWidth, path: path)
         return [

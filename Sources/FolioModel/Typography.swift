@@ -1,0 +1,113 @@
+/// How running text is set in a language, beyond its words: a number is kept on the line of the
+/// unit after it ("400 mg", "37.5 °C", "12 %"); straight quotes become the language's typographic
+/// quotes and apostrophes; French gets its narrow no-break space before `;`, `:`, `!`, `?` and
+/// inside « ». Both outputs set text through here, so a PDF and its HTML agree.
+package enum Typography {
+    /// Units a number is kept with (compared without case after the number and one space).
+    static let units: Set<String> = [
+        "mg", "g", "kg", "mcg", "µg", "μg", "ng", "ml", "l", "dl", "cl", "mmol", "µmol", "μmol", "mol", "meq", "mmhg", "mm",
+        "cm", "m", "km", "bpm", "kcal", "cal", "h", "hr", "hrs", "min", "mins", "s", "sec", "ms", "iu", "ui", "u", "units",
+        "unités", "einheiten", "%", "‰", "°c", "°f", "°", "kj", "lb", "lbs", "oz", "in", "ft", "mph", "km/h", "steps", "pas",
+        "schritte", "pasos", "passi", "passos", "x",
+    ]
+
+    /// `runs` set for `language` (its primary subtag, such as `fr`): numbers with their units, and,
+    /// unless `quotes` is false (table cells hold data, where a `"` may mean inches), typographic
+    /// quotes and French spacing. Addresses are left as they are.
+    package static func set(_ runs: [TextRun], language: String, quotes: Bool = true) -> [TextRun] {
+        var previous: Character = " "
+        var openDouble = false
+        return runs.map { run in
+            guard !(run.link != nil && run.text.contains("://")) else {
+                previous = run.text.last ?? previous
+                return run
+            }
+            var copy = run
+            copy.text = set(run.text, language: language, quotes: quotes, previous: &previous, openDouble: &openDouble)
+            return copy
+        }
+    }
+
+    /// `text` set for `language`; `previous` is the character before it (in the run before).
+    static func set(_ text: String, language: String, quotes: Bool, previous: inout Character, openDouble: inout Bool) -> String {
+        guard needsWork(text, quotes: quotes, french: language == "fr") else {
+            previous = text.last ?? previous
+            return text
+        }
+        let characters = Array(text)
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        var index = 0
+        let french = language == "fr"
+        while index < characters.count {
+            let character = characters[index]
+            let next: Character? = index + 1 < characters.count ? characters[index + 1] : nil
+            switch character {
+            case " " where previous.isNumber && next != nil && startsUnit(characters, at: index + 1):
+                out.append("\u{00A0}")
+            case " " where french && next.map({ ";:!?»".contains($0) }) == true:
+                out.append("\u{202F}")
+            case _ where french && ";!?".contains(character) && (previous.isLetter || previous.isNumber || ")»".contains(previous)):
+                // (One pattern: a `where` after several would guard only the last.)
+                out += "\u{202F}" + String(character)
+            case ":" where french && previous.isLetter && next == " ":
+                out += "\u{202F}:"
+            case "\"" where quotes:
+                let opening = !openDouble && (previous.isWhitespace || "([{—–-/".contains(previous) || index == 0 && previous == " ")
+                openDouble = opening
+                out += quote(opening: opening, language: language)
+            case "'" where quotes:
+                // An apostrophe (l'essentiel, don't) or a closing single quote: ’; an opening one: ‘.
+                out.append(previous.isLetter || previous.isNumber || previous == "." ? "\u{2019}" : "\u{2018}")
+            case "«" where french && next == " ":
+                out += "«\u{202F}"
+                index += 1
+            default:
+                out.append(character)
+            }
+            previous = character
+            index += 1
+        }
+        return out
+    }
+
+    /// Whether `text` holds anything this would change: a digit before a space, a quote, or French punctuation.
+    private static func needsWork(_ text: String, quotes: Bool, french: Bool) -> Bool {
+        var afterDigit = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): afterDigit = true
+            case UInt8(ascii: " "):
+                if afterDigit { return true }
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): if quotes { return true } else { afterDigit = false }
+            case UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "!"), UInt8(ascii: "?"), 0xC2:  // 0xC2: « and »
+                if french { return true } else { afterDigit = false }
+            default: afterDigit = false
+            }
+        }
+        return false
+    }
+
+    /// Whether a unit word starts at `index` (ending at a space, punctuation or the text's end).
+    private static func startsUnit(_ characters: [Character], at index: Int) -> Bool {
+        var end = index
+        while end < characters.count, !characters[end].isWhitespace, !",;.)!?".contains(characters[end]) { end += 1 }
+        guard end > index, end - index <= 8 else { return false }
+        let word = String(characters[index..<end]).lowercased()
+        if units.contains(word) { return true }
+        // "mmol/L", "mL/min", "mg/dL": a unit before a slash.
+        if let slash = word.firstIndex(of: "/") { return units.contains(String(word[..<slash])) }
+        return false
+    }
+
+    /// The double quote `language` opens or closes with.
+    private static func quote(opening: Bool, language: String) -> String {
+        switch language {
+        case "fr": return opening ? "«\u{202F}" : "\u{202F}»"
+        case "de": return opening ? "„" : "“"
+        case "es", "it", "pt": return opening ? "«" : "»"
+        case "nl": return opening ? "“" : "”"
+        default: return opening ? "“" : "”"
+        }
+    }
+}
