@@ -99,3 +99,89 @@ void folio_glib_messages_capture(void (*sink)(const char *text, size_t length, i
     g_log_set_default_handler(folio_glib_log, NULL);
     g_log_set_writer_func(folio_glib_write, NULL, NULL);
 }
+
+/// A run of a line and where it starts (its left edge).
+typedef struct folio_placed_run {
+    PangoGlyphItem *run;
+    double x;
+} folio_placed_run;
+
+static int folio_compare_runs(const void *a, const void *b) {
+    int left = ((const folio_placed_run *)a)->run->item->offset;
+    int right = ((const folio_placed_run *)b)->run->item->offset;
+    return (left > right) - (left < right);
+}
+
+void folio_show_layout_line(cairo_t *cr, PangoLayoutLine *line) {
+    int mixed = 0;
+    unsigned int count = 0;
+    for (GSList *item = line->runs; item != NULL; item = item->next) {
+        PangoGlyphItem *run = item->data;
+        if (run->item->analysis.level % 2 == 1) mixed = 1;
+        count++;
+    }
+    if (!mixed || count < 2) {
+        pango_cairo_show_layout_line(cr, line);
+        return;
+    }
+    folio_placed_run *runs = g_new(folio_placed_run, count);
+    double x0 = 0, y0 = 0;
+    cairo_get_current_point(cr, &x0, &y0);
+    double x = x0;
+    unsigned int index = 0;
+    for (GSList *item = line->runs; item != NULL; item = item->next) {
+        PangoGlyphItem *run = item->data;
+        runs[index].run = run;
+        runs[index].x = x;
+        x += (double)pango_glyph_string_get_width(run->glyphs) / PANGO_SCALE;
+        index++;
+    }
+    qsort(runs, count, sizeof *runs, folio_compare_runs);
+    const char *text = pango_layout_get_text(line->layout);
+    cairo_pattern_t *source = cairo_pattern_reference(cairo_get_source(cr));
+    for (index = 0; index < count; index++) {
+        PangoGlyphItem *run = runs[index].run;
+        PangoAttrColor *foreground = NULL;
+        int underline = 0;
+        for (GSList *item = run->item->analysis.extra_attrs; item != NULL; item = item->next) {
+            PangoAttribute *attribute = item->data;
+            if (attribute->klass->type == PANGO_ATTR_FOREGROUND) foreground = (PangoAttrColor *)attribute;
+            if (attribute->klass->type == PANGO_ATTR_UNDERLINE && ((PangoAttrInt *)attribute)->value != PANGO_UNDERLINE_NONE) underline = 1;
+        }
+        if (foreground != NULL) {
+            cairo_set_source_rgb(cr, foreground->color.red / 65535.0, foreground->color.green / 65535.0, foreground->color.blue / 65535.0);
+        } else {
+            cairo_set_source(cr, source);
+        }
+        cairo_move_to(cr, runs[index].x, y0);
+        pango_cairo_show_glyph_item(cr, text, run);
+        if (underline) {
+            PangoFontMetrics *metrics = pango_font_get_metrics(run->item->analysis.font, NULL);
+            double position = (double)pango_font_metrics_get_underline_position(metrics) / PANGO_SCALE;
+            double thickness = (double)pango_font_metrics_get_underline_thickness(metrics) / PANGO_SCALE;
+            double width = (double)pango_glyph_string_get_width(run->glyphs) / PANGO_SCALE;
+            cairo_rectangle(cr, runs[index].x, y0 - position, width, thickness > 0 ? thickness : 0.5);
+            cairo_fill(cr);
+            pango_font_metrics_unref(metrics);
+        }
+    }
+    cairo_set_source(cr, source);
+    cairo_pattern_destroy(source);
+    cairo_move_to(cr, x0, y0);
+    g_free(runs);
+}
+
+void folio_show_layout(cairo_t *cr, PangoLayout *layout) {
+    double x0 = 0, y0 = 0;
+    cairo_get_current_point(cr, &x0, &y0);
+    PangoLayoutIter *iter = pango_layout_get_iter(layout);
+    do {
+        PangoRectangle logical;
+        pango_layout_iter_get_line_extents(iter, NULL, &logical);
+        int baseline = pango_layout_iter_get_baseline(iter);
+        cairo_move_to(cr, x0 + (double)logical.x / PANGO_SCALE, y0 + (double)baseline / PANGO_SCALE);
+        folio_show_layout_line(cr, pango_layout_iter_get_line_readonly(iter));
+    } while (pango_layout_iter_next_line(iter));
+    pango_layout_iter_free(iter);
+    cairo_move_to(cr, x0, y0);
+}

@@ -233,7 +233,8 @@ final class CairoCanvas: PageCanvas {
         var links: [(String, Rect, String)] = []
         guard let visible else {
             cairo_move_to(cr, origin.x, origin.y)
-            pango_cairo_show_layout(cr, layout.pointer)
+            // Lines holding right-to-left text are drawn run by run in logical order (as they read).
+            if layout.hasRightToLeftText { folio_show_layout(cr, layout.pointer) } else { pango_cairo_show_layout(cr, layout.pointer) }
             for link in layout.links {
                 let description = layout.description(of: link)
                 for r in layout.rects(startByte: link.startByte, endByte: link.endByte) {
@@ -254,7 +255,7 @@ final class CairoCanvas: PageCanvas {
         for line in lines[low...] {
             guard visible.contains(line.extents.midY) else { break }
             cairo_move_to(cr, origin.x + line.extents.x, origin.y + line.baseline)
-            pango_cairo_show_layout_line(cr, line.pointer)
+            folio_show_layout_line(cr, line.pointer)
             // Links are in text order: skip those that end before this line, then add those on it.
             while linkIndex < layout.links.count, layout.links[linkIndex].endByte <= line.startByte { linkIndex += 1 }
             var index = linkIndex

@@ -64,4 +64,14 @@ PangoFontMap *folio_font_map_for_this_thread(void);
    whose supervisor reports its failures; call once per process (GLib allows one writer). */
 void folio_glib_messages_capture(void (*sink)(const char *text, size_t length, int out_of_memory));
 
+/// Draws `line` as pango_cairo_show_layout_line does (the current point at its start, on its
+/// baseline), but a line holding right-to-left text has its runs drawn in logical order, each at
+/// its place: the PDF's content then reads as the text does ("the pain 10.4 mmol/L today"), not
+/// run by run from the left. Each run's colour and underline (links) are drawn as Pango would.
+void folio_show_layout_line(cairo_t *cr, PangoLayoutLine *line);
+
+/// Draws `layout` with its top-left corner at the current point, as pango_cairo_show_layout does,
+/// each line through folio_show_layout_line.
+void folio_show_layout(cairo_t *cr, PangoLayout *layout);
+
 #endif

@@ -1,0 +1,61 @@
+import Foundation
+import XCTest
+
+@testable import Folio
+
+/// What a screen reader gets of a tagged PDF (#42): each structure element's marked content decoded
+/// through its font's ToUnicode map (`Fixtures/structure_text.py`, with pikepdf, which pdfua installs), not pdftotext's
+/// reading of the page: Arabic in logical order, no presentation forms or ligature code points.
+final class StructureTextIntegrationTests: XCTestCase {
+    /// Each text-bearing element of `pdf` in structure order: its type and its text.
+    private func elements(_ pdf: Data) throws -> [(type: String, text: String)] {
+        let file = try TestSupport.temporaryFile(pdf, name: "structure.pdf")
+        let script = TestSupport.root.appendingPathComponent("Tests/FolioTests/Fixtures/structure_text.py").path
+        let result = try TestSupport.run(try TestSupport.python(), [script, file.path])
+        XCTAssertEqual(result.status, 0, result.text)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        return (json["elements"] as? [[String: String]] ?? []).map { ($0["type"] ?? "", $0["text"] ?? "") }
+    }
+
+    /// Whether `text` holds presentation forms (ligatures ﬁ ﬃ, Arabic contextual forms and lam-alef) or
+    /// the replacement character.
+    private func unreadable(_ text: String) -> Bool {
+        text.unicodeScalars.contains { (0xFB00...0xFDFF).contains($0.value) || (0xFE70...0xFEFF).contains($0.value) || $0.value == 0xFFFD }
+    }
+
+    func testEverySampleReadsAsWritten() throws {
+        try TestSupport.integrationOnly()
+        for name in [
+            "weekly-summary.yaml", "weekly-summary-fr.yaml", "weekly-summary-ar.yaml", "packet.yaml", "charts.yaml", "carekit-style.yaml",
+        ] {
+            let url = TestSupport.samples.appendingPathComponent(name)
+            let document = try DocumentDecoder.decode(try Data(contentsOf: url), format: .yaml)
+            let found = try elements(try document.pdf(options: TestSupport.sampleOptions))
+            XCTAssertGreaterThan(found.count, 5, name)
+            for element in found {
+                XCTAssertFalse(unreadable(element.text), "\(name): \(element.type) \(element.text)")
+            }
+        }
+    }
+
+    func testArabicWithNumbersAndLatinLinksReadsInLogicalOrder() throws {
+        try TestSupport.integrationOnly()
+        let lines = [
+            "سُجلت قيمة 10.4 ملمول/لتر ظهر يوم السبت.",
+            "الألم في الساق خفيف اليوم",
+        ]
+        let yaml = """
+            metadata: {language: ar}
+            elements:
+              - {type: paragraph, text: "\(lines[0])"}
+              - {type: paragraph, text: "\(lines[1])"}
+              - {type: paragraph, text: "راجع [the guide](https://example.org/guide) ثم 3 أيام"}
+              - {type: list, items: ["الجرعة 400 ملغ", "ثم الراحة"]}
+            """
+        let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+        let texts = try elements(try document.pdf()).map { TestSupport.normalized($0.text) }
+        for line in lines { XCTAssertTrue(texts.contains(line), "\(line) not read as written: \(texts)") }
+        XCTAssertTrue(texts.contains("راجع the guide ثم 3 أيام"), "\(texts)")
+        XCTAssertTrue(texts.contains("الجرعة 400 ملغ"), "\(texts)")
+    }
+}
