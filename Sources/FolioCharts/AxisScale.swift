@@ -84,6 +84,54 @@ struct AxisScale {
         tickDecimals = scale.tickDecimals
     }
 
+    private init(lower: Double, upper: Double, ticks: [Double], tickDecimals: Int) {
+        self.lower = lower
+        self.upper = upper
+        isLog = false
+        self.ticks = ticks
+        tickTexts = Array(repeating: nil, count: ticks.count)
+        clips = false
+        self.tickDecimals = tickDecimals
+    }
+
+    /// A second axis whose ticks fall on `primary`'s gridlines: as many intervals, each a nice step
+    /// (1, 2, 2.5 or 5 × 10ⁿ), covering `low…high`. Nil where the axes cannot share gridlines: either
+    /// is logarithmic, or the second has an author's range, interval or ticks, or the first's ticks
+    /// are not evenly spaced from end to end.
+    static func aligned(to primary: AxisScale, low: Double, high: Double, axis: ChartAxis, includeZero: Bool) -> AxisScale? {
+        guard !primary.isLog, axis.scale == .linear, axis.max == nil, axis.ticks == nil, axis.tickInterval == nil, !axis.clip,
+            primary.ticks.count >= 3, primary.ticks.count <= 12, let first = primary.ticks.first, let last = primary.ticks.last,
+            abs(first - primary.lower) < 1e-9 * Swift.max(1, abs(primary.lower)),
+            abs(last - primary.upper) < 1e-9 * Swift.max(1, abs(primary.upper))
+        else { return nil }
+        let intervals = Double(primary.ticks.count - 1)
+        let span = primary.ticks[1] - primary.ticks[0]
+        guard zip(primary.ticks, primary.ticks.dropFirst()).allSatisfy({ abs(($1 - $0) - span) < 1e-9 * Swift.max(1, abs(span)) }) else {
+            return nil
+        }
+        var lowest = Swift.min(low, axis.min ?? low)
+        var highest = high
+        if includeZero {
+            lowest = Swift.min(lowest, 0)
+            highest = Swift.max(highest, 0)
+        }
+        if highest <= lowest { highest = lowest + 1 }
+        // The smallest nice step whose whole intervals, from a multiple of it, cover the values.
+        var raw = (highest - lowest) / intervals
+        for _ in 0..<64 {
+            let magnitude = pow(10, floor(log10(raw)))
+            let step = [1, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= raw * (1 - 1e-12) } ?? 10 * magnitude
+            let start = axis.min.map { Swift.min($0, (lowest / step).rounded(.down) * step) } ?? (lowest / step).rounded(.down) * step
+            if start + intervals * step >= highest - 1e-9 * Swift.max(1, abs(highest)) {
+                let ticks = (0...Int(intervals)).map { start + Double($0) * step }
+                let decimals = (0...3).first { abs(step * pow(10, Double($0)) - (step * pow(10, Double($0))).rounded()) < 1e-6 } ?? 3
+                return AxisScale(lower: start, upper: ticks.last ?? start + 1, ticks: ticks, tickDecimals: decimals)
+            }
+            raw = step * 1.000001
+        }
+        return nil
+    }
+
     /// Where `value` falls between 0 (lower) and 1 (upper).
     func fraction(_ value: Double) -> Double {
         if isLog {

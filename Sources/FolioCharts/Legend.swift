@@ -8,6 +8,11 @@ struct Legend {
         let color: Color
         /// A plot's marker shape, drawn as its swatch so the entry is told apart without colour.
         var shape: LinePlot.MarkerShape? = nil
+        /// A plot's line as it is drawn (its dash), behind the marker: the swatch shows the series as
+        /// the plot does (a dashed line without markers is a dashed line, not a square).
+        var stroke: StrokeStyle? = nil
+        /// A plot's area fill (its colour and opacity), behind the line.
+        var fill: Color? = nil
     }
 
     let entries: [Entry]
@@ -22,8 +27,11 @@ struct Legend {
     private var font: FontSpec { context.tickFont }
     private var lineHeight: Double { context.lineHeight(font) + 4 }
     private func entryWidth(_ entry: Entry) -> Double {
-        Legend.swatch + 4 + context.measurer.measure(entry.title, font: font).width
+        swatchWidth(entry) + 4 + context.measurer.measure(entry.title, font: font).width
     }
+
+    /// A line's swatch is long enough to show two dashes; the others are square.
+    private func swatchWidth(_ entry: Entry) -> Double { entry.stroke == nil ? Legend.swatch : 2 * Legend.swatch }
 
     /// Width the legend takes on the right of the plot.
     var sideWidth: Double {
@@ -105,11 +113,18 @@ struct Legend {
 
     private func drawEntry(_ entry: Entry, on canvas: Canvas, x: Double, centerY: Double) {
         let s = Legend.swatch
-        if let shape = entry.shape {
-            canvas.line(
-                from: Point(x - 2, centerY), to: Point(x + s + 2, centerY), style: StrokeStyle(color: entry.color, width: 1.3))
-            canvas.fill(.marker(shape, center: Point(x + s / 2, centerY), radius: s / 2 - 0.5), color: entry.color)
-            canvas.draw(text: context.text.item(entry.title, font: font, color: context.theme.text, x: x + s + 4, centerY: centerY))
+        if entry.stroke != nil || entry.shape != nil {
+            let width = swatchWidth(entry)
+            if let fill = entry.fill {
+                canvas.rect(Rect(x: x, y: centerY, width: width, height: s / 2 + 1), color: fill)
+            }
+            if let stroke = entry.stroke {
+                canvas.line(from: Point(x, centerY), to: Point(x + width, centerY), style: stroke)
+            }
+            if let shape = entry.shape {
+                canvas.fill(.marker(shape, center: Point(x + width / 2, centerY), radius: s / 2 - 1), color: entry.color)
+            }
+            canvas.draw(text: context.text.item(entry.title, font: font, color: context.theme.text, x: x + width + 4, centerY: centerY))
             return
         }
         switch options.swatch {

@@ -36,6 +36,18 @@ struct LineChartLayout {
         return axis
     }
 
+    /// Whether `plot` is drawn with markers at its points.
+    private func showsMarkers(_ plot: LinePlot) -> Bool { plot.markers ?? (plot.markerShape != nil || line.markers) }
+
+    /// `plot`'s legend entry, its swatch drawn as the plot is: its line (dashed or not) where points
+    /// are connected, its marker where it has markers.
+    private func legendEntry(of plot: LinePlot, color: Color) -> Legend.Entry {
+        Legend.Entry(
+            title: plot.title, color: color, shape: showsMarkers(plot) ? (plot.markerShape ?? .circle) : nil,
+            stroke: line.connect ? StrokeStyle(color: color, width: 1.3, dash: plot.dashed ? [5, 3] : [], cap: .round) : nil,
+            fill: line.connect && plot.fill ? (plot.fillColor ?? color).withAlpha(plot.fillOpacity ?? 0.15) : nil)
+    }
+
     func drawing(width: Double) -> Drawing {
         let description = ChartDescription.describe(chart, strings: context.strings)
         let values = line.plots.flatMap { $0.values.compactMap { $0 } }
@@ -44,24 +56,34 @@ struct LineChartLayout {
         }
         let canvas = RecordingCanvas()
         let referenceValues = line.referenceLines.filter { $0.axis == .y }.map(\.value)
-        let thresholdValues = chart.thresholds.flatMap { [$0.value] + ($0.upper.map { [$0] } ?? []) }
         let primaryPlots = line.plots.filter { $0.axis == .primary }
         let secondaryPlots = line.plots.filter { $0.axis == .secondary }
+        // A threshold that names a series on the second axis is in that axis's unit: it widens that
+        // axis, not the first (a step goal of 10,000 would flatten a weight in kilograms).
+        var thresholds = ThresholdPainter(thresholds: chart.thresholds, context: context)
+        thresholds.secondarySeries = Set(secondaryPlots.map(\.title))
+        func limits(of threshold: ChartThreshold) -> [Double] { [threshold.value] + (threshold.upper.map { [$0] } ?? []) }
+        let thresholdValues = chart.thresholds.filter { !thresholds.isOnSecondAxis($0) }.flatMap(limits)
+        let secondaryThresholdValues = chart.thresholds.filter { thresholds.isOnSecondAxis($0) }.flatMap(limits)
         let primaryValues = primaryPlots.flatMap { $0.values.compactMap { $0 } }
         let yValues = (primaryValues.isEmpty ? values : primaryValues) + referenceValues + thresholdValues
         let yScale = AxisScale(
             low: yValues.min() ?? 0, high: yValues.max() ?? 1, axis: chart.yAxis,
             includeZero: primaryPlots.contains(where: \.fill))
         // Plots in another unit are measured against a second axis on the trailing side.
-        let secondaryValues = secondaryPlots.flatMap { $0.values.compactMap { $0 } }
+        let secondaryValues = secondaryPlots.flatMap { $0.values.compactMap { $0 } } + secondaryThresholdValues
         let secondaryAxis = chart.secondaryYAxis ?? ChartAxis()
         let secondary: (scale: AxisScale, axis: ChartAxis)? =
             secondaryPlots.isEmpty
             ? nil
             : (
-                AxisScale(
-                    low: secondaryValues.min() ?? 0, high: secondaryValues.max() ?? 1, axis: secondaryAxis,
-                    includeZero: secondaryPlots.contains(where: \.fill)),
+                // On the first axis's gridlines where it can be, else its own nice range.
+                AxisScale.aligned(
+                    to: yScale, low: secondaryValues.min() ?? 0, high: secondaryValues.max() ?? 1, axis: secondaryAxis,
+                    includeZero: secondaryPlots.contains(where: \.fill))
+                    ?? AxisScale(
+                        low: secondaryValues.min() ?? 0, high: secondaryValues.max() ?? 1, axis: secondaryAxis,
+                        includeZero: secondaryPlots.contains(where: \.fill)),
                 secondaryAxis
             )
 
@@ -96,7 +118,7 @@ struct LineChartLayout {
             entries: line.plots.enumerated().compactMap {
                 $0.element.title.isEmpty
                     ? nil
-                    : Legend.Entry(title: $0.element.title, color: color(ofPlot: $0.offset), shape: $0.element.markerShape)
+                    : legendEntry(of: $0.element, color: color(ofPlot: $0.offset))
             },
             options: chart.legend, context: context)
         let frame = PlotFrame(
@@ -104,7 +126,6 @@ struct LineChartLayout {
             yScale: yScale, yAxis: chart.yAxis, xLabels: labels, xAxis: xAxis, xGrid: categories == nil,
             legend: legend, secondary: secondary)
         frame.drawBackground(on: canvas)
-        let thresholds = ThresholdPainter(thresholds: chart.thresholds, context: context)
         thresholds.draw(on: canvas, frame: frame)
         let referenceLabels = drawReferenceLines(on: canvas, frame: frame, xFraction: xFraction)
 
@@ -221,7 +242,7 @@ struct LineChartLayout {
             }
         }
         let shape = plot.markerShape ?? .circle
-        if plot.markers ?? (plot.markerShape != nil || line.markers) {
+        if showsMarkers(plot) {
             let radius = (line.connect ? 2.5 : 2) * (plot.markerShape == nil ? 1 : 1.3)
             for point in Curves.merged(runs.flatMap { $0 }, cell: column) {
                 canvas.fill(.marker(shape, center: point, radius: radius), color: color)

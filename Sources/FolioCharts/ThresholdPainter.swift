@@ -6,12 +6,27 @@ import FolioModel
 struct ThresholdPainter {
     let thresholds: [ChartThreshold]
     let context: ChartContext
+    /// The titles of the series measured on the second axis: a threshold that names one is drawn
+    /// against that axis, in its unit.
+    var secondarySeries: Set<String> = []
 
     func color(_ threshold: ChartThreshold) -> Color { threshold.tint ?? context.thresholdColor }
 
+    /// Whether `threshold` is measured on the second axis (it names a series drawn there).
+    func isOnSecondAxis(_ threshold: ChartThreshold) -> Bool {
+        threshold.series.map { secondarySeries.contains($0) } ?? false
+    }
+
+    /// The y of `value` of `threshold` on its axis.
+    private func y(_ value: Double, of threshold: ChartThreshold, frame: PlotFrame) -> Double {
+        isOnSecondAxis(threshold) ? frame.secondaryY(value) : frame.y(value)
+    }
+
     /// The y of a threshold's line, or of a band's upper and lower edges, inside the plot.
     private func edges(_ threshold: ChartThreshold, frame: PlotFrame) -> (top: Double, bottom: Double) {
-        func clamped(_ value: Double) -> Double { Swift.min(Swift.max(frame.y(value), frame.plot.y), frame.plot.maxY) }
+        func clamped(_ value: Double) -> Double {
+            Swift.min(Swift.max(y(value, of: threshold, frame: frame), frame.plot.y), frame.plot.maxY)
+        }
         guard threshold.kind == .range else {
             let y = clamped(threshold.value)
             return (y, y)
@@ -77,7 +92,7 @@ struct ThresholdPainter {
         canvas.beginGroup()
         for threshold in thresholds {
             let tint = color(threshold)
-            func clampedY(_ v: Double) -> Double { Swift.min(Swift.max(frame.y(v), plot.y), plot.maxY) }
+            func clampedY(_ v: Double) -> Double { Swift.min(Swift.max(y(v, of: threshold, frame: frame), plot.y), plot.maxY) }
             switch threshold.kind {
             case .range:
                 let top = clampedY(threshold.upper ?? threshold.value)

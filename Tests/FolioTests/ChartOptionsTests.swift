@@ -174,9 +174,12 @@ final class ChartOptionsTests: XCTestCase {
         let shown = texts(drawing)
         XCTAssertTrue(shown.contains("10,000") && shown.contains("Steps") && shown.contains("kg"), "\(shown)")
         XCTAssertFalse(shown.contains { Double($0).map { $0 > 100 && $0 < 1000 } ?? false }, "weights are not stretched to steps")
+        // The plot's markers, not the legend's swatches (below the x labels).
+        let plotBottom = try XCTUnwrap(textItems(drawing).first { $0.text == "A" }?.frame.y)
         func markers(_ color: Color) -> [Double] {
             drawing.commands.compactMap { command in
-                guard case .fill(let path, let fill) = command, fill == color, case .arc(let center, _, _, _)? = path.elements.first
+                guard case .fill(let path, let fill) = command, fill == color, case .arc(let center, _, _, _)? = path.elements.first,
+                    center.y < plotBottom
                 else { return nil }
                 return center.y
             }
@@ -209,6 +212,27 @@ final class ChartOptionsTests: XCTestCase {
         XCTAssertEqual(highlights(ChartThreshold(kind: .greaterThan, value: 100, tint: amber)), 0, "no weight is above 100 kg")
         XCTAssertEqual(highlights(ChartThreshold(kind: .greaterThan, value: 81, tint: amber)), 1, "82 kg is")
         XCTAssertEqual(highlights(ChartThreshold(kind: .greaterThan, value: 6000, tint: amber, series: "Steps")), 1, "10,000 steps")
+    }
+
+    /// A threshold naming a second-axis series is drawn against that axis, in its unit, and widens
+    /// that axis, not the first: a step goal of 12,000 does not flatten a weight in kilograms (#42).
+    func testAThresholdOfASecondAxisSeriesIsDrawnOnThatAxis() throws {
+        let amber = try Color(hex: "#FFB000")
+        let chart = weightAndSteps(thresholds: [ChartThreshold(kind: .greaterThan, value: 12_000, tint: amber, series: "Steps")])
+        let drawing = renderer.drawing(for: chart, width: 400)
+        let shown = texts(drawing)
+        XCTAssertFalse(shown.contains { Double($0).map { $0 > 100 && $0 < 1000 } ?? false }, "the kg axis stays in kilograms: \(shown)")
+        XCTAssertTrue(
+            shown.contains("12,000") || shown.contains("14,000") || shown.contains("15,000"), "the step axis reaches the goal: \(shown)")
+        let goal = try XCTUnwrap(
+            TestSupport.strokes(drawing).first { $0.1.color == amber }?.0.elements.first.flatMap { element -> Double? in
+                if case .move(let point) = element { return point.y } else { return nil }
+            }, "the goal's line")
+        // On the step axis: 12,000 lies above 10,000 (the top step point), measured by the axis's own ticks.
+        let ticks = textItems(drawing).filter { ["0", "5,000", "10,000", "15,000"].contains($0.text) && $0.frame.x > 200 }
+        let zero = try XCTUnwrap(ticks.first { $0.text == "0" }?.frame.midY)
+        let tenThousand = try XCTUnwrap(ticks.first { $0.text == "10,000" }?.frame.midY)
+        XCTAssertEqual(goal, zero + (tenThousand - zero) * 1.2, accuracy: 1, "12,000 on the step axis")
     }
 
     /// An axis reaching 10,000 groups its tick digits in the document's language; a smaller one does not.
