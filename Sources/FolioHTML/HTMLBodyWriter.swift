@@ -95,7 +95,7 @@ struct HTMLBodyWriter {
             html += "</header>\n"
         }
         if !document.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            html += "<h1>\(document.title)</h1>\n"
+            html += "<h1>\(typeset(document.title))</h1>\n"
             headings.hasTitle = true
         } else if !document.elements.contains(where: { if case .subtitle = $0 { true } else if case .section = $0 { true } else { false } })
         {
@@ -119,6 +119,11 @@ struct HTMLBodyWriter {
     mutating func html(for block: Block, path: String) throws -> HTML {
         guard let writable = block.htmlWritten else { return "<div class=\"folio-page-break\"></div>" }
         return try writable.html(in: &self, path: path)
+    }
+
+    /// Plain `text` (a title, a heading) set in the report's language, as the PDF sets it (`Typography`).
+    func typeset(_ text: String) -> String {
+        Typography.set([TextRun(text)], language: strings.language).map(\.text).joined()
     }
 
     /// Inline runs as `<strong>`, `<em>`, `<a>` and `<br>`; every character escaped.

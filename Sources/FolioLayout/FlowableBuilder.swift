@@ -110,7 +110,7 @@ final class FlowableBuilder {
         alignment: Paragraph.Alignment = .left
     ) -> ShapedText {
         let layout = text.paragraph(
-            runs, font: theme.font(size ?? theme.bodySize, bold: bold), width: width,
+            Typography.set(runs, language: strings.language), font: theme.font(size ?? theme.bodySize, bold: bold), width: width,
             alignment: alignment, linkColor: theme.accent)
         checkGlyphs(layout, runs.map(\.text).joined(), path: path)
         return layout
@@ -120,13 +120,16 @@ final class FlowableBuilder {
     /// text is hyphenated in the document's language, so its lines need not stretch their spaces,
     /// and set ragged in a measure under 30 ems (a column), where too few spaces share a line's
     /// slack (as the HTML does on narrow screens).
-    func textBlock(_ runs: [TextRun], width: Double, path: String, alignment: Paragraph.Alignment = .left) throws -> TextBlock {
+    /// `linkColor`: the links' colour where the text stands on a tint (a message), else the theme's accent.
+    func textBlock(
+        _ runs: [TextRun], width: Double, path: String, alignment: Paragraph.Alignment = .left, linkColor: Color? = nil
+    ) throws -> TextBlock {
         let alignment = alignment == .justify && width < 30 * theme.bodySize ? .left : alignment
         let set = Typography.set(runs, language: strings.language)
         let runs = alignment == .justify ? text.hyphenated(set, language: strings.language) : set
         let block = try TextBlock(
             runs, engine: text, font: theme.font(theme.bodySize), width: width, alignment: alignment,
-            linkColor: theme.accent, residency: residency)
+            linkColor: linkColor ?? theme.accent, residency: residency)
         for piece in block.pieces { checkGlyphs(piece, runs.map(\.text).joined(), path: path) }
         return block
     }

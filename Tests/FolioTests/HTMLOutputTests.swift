@@ -143,6 +143,19 @@ final class HTMLOutputTests: XCTestCase {
         XCTAssertTrue(html.contains(".folio-hidden-title{position:absolute"), "it is hidden, not shown")
     }
 
+    /// A link in a tinted message keeps 4.5:1 contrast on the tint (the accent on an alert's pink did
+    /// not: axe's color-contrast), in HTML and in the PDF.
+    func testLinksInMessagesAreReadableOnTheirTint() throws {
+        let document = Document(
+            title: "T",
+            elements: [.message(Message(title: "Glucose", text: RichText("See [the chart](https://example.org/c)."), kind: .alert))])
+        let html = try document.html()
+        let rule = try XCTUnwrap(html.firstMatch(of: #/\.(folio-tint-[0-9a-f]+) a\{color:(#[0-9A-Fa-f]{6})\}/#), html)
+        let background = Message.Kind.alert.defaultTint.lightened(0.9)
+        XCTAssertGreaterThanOrEqual(try Color(hex: String(rule.output.2)).contrast(with: background), 4.5)
+        XCTAssertGreaterThanOrEqual(Theme.standard.accent.readable(on: background).contrast(with: background), 4.5)
+    }
+
     /// An address in a table cell is a link, and the cell's markup is read as a paragraph's; the rest is escaped text.
     func testAnAddressInATableCellIsALink() throws {
         let html = try Document(

@@ -7,7 +7,11 @@ extension ListBlock: HTMLBlock {
         writer.style.add("list") { r in
             "\(r) ul,\(r) ol{margin:.3em 0 .6em;padding-inline-start:1.7em}\(r) li{margin:.15em 0}\(r) li>ul,\(r) li>ol{margin:.15em 0 .2em}\(r) li.folio-list-only{list-style:none}"
         }
-        return html(with: writer)
+        // A list runs the way its text does (as in the PDF): an Arabic list in an English report
+        // hangs its markers on the right.
+        let direction = texts.lazy.compactMap { TextDirection.of($0.plainText) }.first
+        guard let direction, direction == .rightToLeft, !writer.strings.isRightToLeft else { return html(with: writer) }
+        return "<div dir=\"rtl\">\(html(with: writer))</div>"
     }
 
     /// The list's markup; nested lists by the same writer.

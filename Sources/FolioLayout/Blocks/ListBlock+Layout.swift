@@ -45,7 +45,10 @@ private struct ListLayout {
         // Deep nesting in a narrow column stops indenting where the text would get too narrow.
         let start = min(indent, max(0, width * 0.5 - gutter))
         let textWidth = max(width - start - gutter, 1)
-        let rightToLeft = builder.strings.isRightToLeft
+        // The list runs the way its text does (an Arabic list in an English report hangs its labels
+        // on the right, beside its right-aligned text); text without letters runs the document's way.
+        let direction = list.texts.lazy.compactMap { TextDirection.of($0.plainText) }.first
+        let rightToLeft = direction.map { $0 == .rightToLeft } ?? builder.strings.isRightToLeft
         var entries: [ListFlowable.Entry] = []
         for (index, item) in list.items.enumerated() {
             let itemPath = "\(path).items[\(index)]"
