@@ -20,6 +20,17 @@ package struct ChartRenderer {
     }
 
     /// The chart's drawing at `width` points wide; its height follows the chart's own rules.
+    /// The plot height `chart` is drawn at: its own, else its family's (bars and lines 170 pt, pies
+    /// 190, rings and ranges 150).
+    package static func plotHeight(of chart: Chart) -> Double {
+        if let height = chart.height { return height.points }
+        switch chart.body {
+        case .bar, .line: return 170
+        case .pie: return 190
+        case .rings, .range: return 150
+        }
+    }
+
     package func drawing(for chart: Chart, width: Double) -> Drawing {
         // A chart's own "No data" text replaces the language's, in the drawing and its description.
         let chartStrings = chart.noData.map { strings.overridden(by: [.noData: $0]) } ?? strings

@@ -28,6 +28,10 @@ final class FigureFlowable: Flowable {
     let captionColor: Color
     /// The text alternative; nil for a decorative image, which is drawn as an Artifact.
     let alternative: String?
+    /// The figure laid out again for a given height (a chart with a shorter plot), or nil.
+    let refit: ((Double) -> FigureFlowable?)?
+    /// How much shorter than its height `refit` can make it.
+    let shrinkable: Double
 
     private static let gap = 4.0
 
@@ -38,8 +42,11 @@ final class FigureFlowable: Flowable {
 
     init(
         content: Content, title: ShapedText?, caption: ShapedText?, frameWidth: Double, scale: Double = 1,
-        textColor: Color, captionColor: Color, alternative: String?
+        textColor: Color, captionColor: Color, alternative: String?, refit: ((Double) -> FigureFlowable?)? = nil,
+        shrinkable: Double = 0
     ) {
+        self.refit = refit
+        self.shrinkable = refit == nil ? 0 : shrinkable
         self.content = content
         self.alternative = alternative
         self.title = title
@@ -54,6 +61,13 @@ final class FigureFlowable: Flowable {
     private var captionHeight: Double { caption.map { $0.metrics.height + FigureFlowable.gap } ?? 0 }
 
     var height: Double { titleHeight + content.size.height * scale + captionHeight }
+
+    var leastStartHeight: Double { height - (scale == 1 ? shrinkable : 0) }
+
+    func fitted(toHeight available: Double) -> Flowable? {
+        guard scale == 1, let figure = refit?(available), figure.height <= available else { return nil }
+        return figure
+    }
 
     func scaled(toFit available: Double) -> Flowable? {
         let room = available - titleHeight - captionHeight

@@ -11,6 +11,8 @@ protocol Flowable: AnyObject {
     var keepWithNext: Bool { get }
     /// Smallest first part that may stand at a page bottom (first lines, header and one row).
     var minimumHeadHeight: Double { get }
+    /// The least room the flowable can start in: its first part, or a chart's height at its least plot.
+    var leastStartHeight: Double { get }
     /// Forces a new page before the following block.
     var isPageBreak: Bool { get }
     /// A head that fits `available` and the rest, or nil when it cannot split there.
@@ -19,6 +21,10 @@ protocol Flowable: AnyObject {
     func forceSplit(available: Double) -> (head: Flowable, tail: Flowable)?
     /// A copy shrunk to `height`, for pictures and charts larger than a page.
     func scaled(toFit height: Double) -> Flowable?
+    /// A copy laid out again to fit `height` (a chart drawn with a shorter plot, its text the same
+    /// size) within the bound its author allows, or nil: what fills the rest of a page instead of
+    /// moving whole to the next.
+    func fitted(toHeight height: Double) -> Flowable?
     func draw(on canvas: PageCanvas, at origin: Point)
     /// About how many bytes the flowable holds (its lines, rows, drawing commands; not shaped text,
     /// which `TextResidency` bounds): what a document keeps by keeping it.
@@ -29,10 +35,12 @@ extension Flowable {
     var spaceBefore: Double { 10 }
     var keepWithNext: Bool { false }
     var minimumHeadHeight: Double { height }
+    var leastStartHeight: Double { minimumHeadHeight }
     var isPageBreak: Bool { false }
     func split(available: Double) -> (head: Flowable, tail: Flowable)? { nil }
     func forceSplit(available: Double) -> (head: Flowable, tail: Flowable)? { nil }
     func scaled(toFit height: Double) -> Flowable? { nil }
+    func fitted(toHeight height: Double) -> Flowable? { nil }
     var retainedBytes: Int { 1024 }
 }
 

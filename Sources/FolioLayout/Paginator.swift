@@ -108,7 +108,7 @@ struct Paginator {
             // Keep-with-next: this block and the start of the following one go together.
             if flowable.keepWithNext, y > 0, let following = try item(state.index), !following.flowable.isPageBreak {
                 let needed =
-                    flowable.height + following.flowable.spaceBefore + min(following.flowable.minimumHeadHeight, pageHeight / 3)
+                    flowable.height + following.flowable.spaceBefore + min(following.flowable.leastStartHeight, pageHeight / 3)
                 if needed > remaining { return (page, nextPage(carrying: next)) }
             }
             if flowable.height <= remaining {
@@ -117,6 +117,16 @@ struct Paginator {
             } else if let (head, tail) = flowable.split(available: remaining) {
                 place(Item(flowable: head, source: next.source), at: y + gap)
                 return (page, nextPage(carrying: Item(flowable: tail, source: next.source)))
+            } else if y > 0, let fitted = flowable.fitted(toHeight: remaining) {
+                // A chart drawn a little shorter keeps its page instead of leaving the rest of it empty.
+                warn(
+                    Warning(
+                        kind: .scaledToFit, source: next.source, page: number,
+                        message:
+                            "drawn with a shorter plot (\((fitted.height / flowable.height * 100).clampedInt())% of its height) to stay on its page; set minHeight to its height to keep it whole"
+                    ))
+                place(Item(flowable: fitted, source: next.source), at: y + gap)
+                y += gap + fitted.height
             } else if y > 0 {
                 return (page, nextPage(carrying: next))
             } else if let (head, tail) = flowable.forceSplit(available: pageHeight) {

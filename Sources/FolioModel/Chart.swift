@@ -19,6 +19,10 @@ public struct Chart: Sendable, Hashable, Codable {
     public var caption: String?
     /// Plot height; each family picks a sensible default.
     public var height: Length?
+    /// The least plot height the PDF may draw the chart at to keep it on the page it starts on,
+    /// rather than move it whole to the next page and leave a gap (its text stays the same size);
+    /// by default three quarters of its height. Equal to the height, the chart never shrinks.
+    public var minHeight: Length?
     /// The horizontal axis: title, range, ticks, format.
     public var xAxis: ChartAxis
     /// The vertical axis: title, range, ticks, format, scale.
@@ -110,7 +114,7 @@ public struct Chart: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, title, caption, height, xAxis, yAxis, secondaryYAxis, legend, thresholds, alt, dataTable, noData
+        case kind, title, caption, height, minHeight, xAxis, yAxis, secondaryYAxis, legend, thresholds, alt, dataTable, noData
     }
 
     /// Decodes the value from a document, as written in JSON or YAML.
@@ -119,6 +123,7 @@ public struct Chart: Sendable, Hashable, Codable {
         title = try c.decodeIfPresent(.title)
         caption = try c.decodeIfPresent(.caption)
         height = try c.decodeIfPresent(.height)
+        minHeight = try c.decodeIfPresent(.minHeight)
         xAxis = try c.decode(.xAxis, default: ChartAxis())
         yAxis = try c.decode(.yAxis, default: ChartAxis())
         secondaryYAxis = try c.decodeIfPresent(.secondaryYAxis)
@@ -159,6 +164,7 @@ public struct Chart: Sendable, Hashable, Codable {
         try c.encodeIfPresent(title, forKey: .title)
         try c.encodeIfPresent(caption, forKey: .caption)
         try c.encodeIfPresent(height, forKey: .height)
+        try c.encodeIfPresent(minHeight, forKey: .minHeight)
         try c.encode(xAxis, forKey: .xAxis)
         try c.encode(yAxis, forKey: .yAxis)
         try c.encodeIfPresent(secondaryYAxis, forKey: .secondaryYAxis)

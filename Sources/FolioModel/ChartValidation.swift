@@ -4,6 +4,7 @@ extension Chart {
     /// Throws for the first value, length or axis setting that cannot be drawn.
     package func validate(path: String) throws {
         if let height { try height.validate(path: "\(path).height", allowZero: false) }
+        if let minHeight { try minHeight.validate(path: "\(path).minHeight", allowZero: false) }
         try count(thresholds.count, atMost: InputLimits.chartLayers, "\(path).thresholds", "thresholds")
         try xAxis.validate(path: "\(path).xAxis")
         try yAxis.validate(path: "\(path).yAxis")

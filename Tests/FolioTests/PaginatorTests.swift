@@ -1,7 +1,9 @@
 import FolioGraphics
 import FolioModel
+import Foundation
 import XCTest
 
+@testable import Folio
 @testable import FolioLayout
 @testable import FolioPDF
 @testable import FolioPango
@@ -112,5 +114,36 @@ final class PaginatorTests: XCTestCase {
         let pages = layout([Lines("rows", lines: 1000)])
         XCTAssertEqual(pages.count, 100)
         XCTAssertTrue(pages.allSatisfy { $0 == ["rows:10"] })
+    }
+}
+
+/// A chart that does not fit the rest of a page is drawn with a shorter plot, within the bound its
+/// author allows, instead of moving whole and leaving the page a third empty (#42).
+final class ChartFittingTests: XCTestCase {
+    private func report(lines: Int, minHeight: String?) throws -> LayoutReport {
+        let filler = (1...lines).map { "  - {type: paragraph, text: \"Line \($0) of notes that fill the page.\"}" }.joined(separator: "\n")
+        let yaml = """
+            elements:
+            \(filler)
+              - type: chart
+                kind: bar
+                title: Pain
+                \(minHeight.map { "minHeight: \($0)" } ?? "")
+                categories: [Mon, Tue, Wed]
+                series: [{title: Pain, values: [3, 5, 2]}]
+            """
+        return try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml).pdfWithReport().report
+    }
+
+    func testAChartShrinksToStayOnItsPageWithinItsBound() throws {
+        // More notes leave less room: find where the whole chart no longer fits under them.
+        let lines = try XCTUnwrap(
+            try (18...40).first { try report(lines: $0, minHeight: "170").blocks.last?.pages == [2] }, "the chart never moves")
+        let shrunk = try report(lines: lines, minHeight: nil)
+        XCTAssertEqual(shrunk.blocks.last?.pages, [1], "with room for three quarters of it, the chart stays on page 1")
+        XCTAssertTrue(shrunk.warnings.contains { $0.message.contains("shorter plot") }, "\(shrunk.warnings)")
+        // Where even its least height does not fit, it moves whole.
+        let crowded = try XCTUnwrap(try (lines...60).first { try report(lines: $0, minHeight: nil).blocks.last?.pages == [2] })
+        XCTAssertGreaterThan(crowded, lines)
     }
 }

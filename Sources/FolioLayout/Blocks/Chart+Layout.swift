@@ -39,10 +39,28 @@ extension Chart: LaidOutBlock {
                 ))
         }
         let titleText = title.map { builder.body([TextRun($0)], width: builder.width, size: theme.bodySize + 1, bold: true, path: path) }
-        return [
+        let captionText = builder.caption(caption)
+        let width = builder.width
+        func figure(_ drawing: Drawing, refit: ((Double) -> FigureFlowable?)?, shrinkable: Double = 0) -> FigureFlowable {
             FigureFlowable(
-                content: .drawing(drawing), title: titleText, caption: builder.caption(caption), frameWidth: builder.width,
-                textColor: theme.text, captionColor: theme.muted, alternative: drawing.description)
-        ]
+                content: .drawing(drawing), title: titleText, caption: captionText, frameWidth: width,
+                textColor: theme.text, captionColor: theme.muted, alternative: drawing.description, refit: refit,
+                shrinkable: shrinkable)
+        }
+        // Where the page has less room than the chart, it may be drawn with a shorter plot (down to
+        // its minHeight, by default three quarters) rather than move whole and leave a gap.
+        let natural = ChartRenderer.plotHeight(of: self)
+        let least = Swift.min(natural, minHeight?.points ?? natural * 0.75)
+        let whole = figure(drawing, refit: nil)
+        let refit: ((Double) -> FigureFlowable?)? =
+            least < natural
+            ? { available in
+                let plot = (natural - (whole.height - available)).rounded(.down)
+                guard plot >= least, plot < natural else { return nil }
+                var shorter = self
+                shorter.height = Length(points: plot)
+                return figure(renderer.drawing(for: shorter, width: width), refit: nil)
+            } : nil
+        return [figure(drawing, refit: refit, shrinkable: natural - least)]
     }
 }
