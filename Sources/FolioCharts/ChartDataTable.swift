@@ -7,6 +7,14 @@ package struct ChartDataTable: Sendable, Hashable {
     /// The rows, one per category or point, values formatted as the chart's axis says.
     package var rows: [[String]]
 
+    /// The data as a table block, captioned `caption`: its cells escaped, so a name such as `*A*`
+    /// prints as written (cells read markup), its values aligned right.
+    package func table(caption: String? = nil) -> Table {
+        Table(
+            header: header.map(RichText.escaped), rows: rows.map { $0.map(RichText.escaped) },
+            align: [.left] + Array(repeating: .right, count: Swift.max(header.count - 1, 0)), zebra: true, caption: caption)
+    }
+
     /// Prints the numbers of one column with the decimals the whole column needs, decided once.
     private struct ColumnFormat {
         let format: ValueFormat?

@@ -12,7 +12,7 @@ extension Chart: HTMLBlock {
             html += "<details class=\"folio-chart-data\"><summary>\(writer.strings[.data])</summary>"
             // Its region is named by the chart: "Heart rate: Data", not one more "Table".
             let name = title.map { "\($0): \(writer.strings[.data])" } ?? writer.strings[.data]
-            html += try writer.tableHTML(Table(header: data.header, rows: data.rows, zebra: true), regionName: name)
+            html += try writer.tableHTML(data.table(), regionName: name)
             html += "</details>"
         }
         if let caption { html += "<figcaption>\(caption)</figcaption>" }

@@ -61,6 +61,11 @@ extension Chart: LaidOutBlock {
                 shorter.height = Length(points: plot)
                 return figure(renderer.drawing(for: shorter, width: width), refit: nil)
             } : nil
-        return [figure(drawing, refit: refit, shrinkable: natural - least)]
+        let chartFigure = figure(drawing, refit: refit, shrinkable: natural - least)
+        guard dataTable else { return [chartFigure] }
+        // The data as a table under the chart, as the HTML gives it: captioned by the chart's title.
+        let data = ChartDataTable(self, strings: builder.strings)
+        let caption = title.map { "\($0): \(builder.strings[.data])" } ?? builder.strings[.data]
+        return [chartFigure] + (try data.table(caption: caption).flowables(in: builder, path: "\(path).dataTable"))
     }
 }
