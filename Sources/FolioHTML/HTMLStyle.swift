@@ -26,8 +26,8 @@ enum HTMLStyle {
             \(r) .folio-page-header span{flex:1 1 0;min-width:0}
             \(r) .folio-header-center{text-align:center}
             \(r) .folio-header-right{text-align:end}
-            \(r) h1{display:block;font-size:\(number: theme.titleSize / theme.bodySize)em;line-height:1.2;margin:0 0 .6em;font-weight:700;color:var(--folio-text)}
-            \(r) .folio-subtitle,\(r) .folio-section-title{display:block;font-size:\(number: theme.subtitleSize / theme.bodySize)em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid}
+            \(r) h1{display:block;font-size:\(number: theme.titleSize / theme.bodySize)em;line-height:1.2;margin:0 0 .6em;font-weight:700;color:var(--folio-text);text-wrap:balance}
+            \(r) .folio-subtitle,\(r) .folio-section-title{display:block;font-size:\(number: theme.subtitleSize / theme.bodySize)em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid;text-wrap:balance}
             \(r) p{display:block;margin:.4em 0;color:var(--folio-text)}
             \(bidi){unicode-bidi:plaintext;text-align:start}
             \(r) [dir=rtl]{unicode-bidi:isolate}

@@ -94,11 +94,26 @@ final class FlowableBuilder {
     func heading(
         _ string: String, size: Double, level: Int, anchor: String?, path: String, spaceBefore: Double = 0
     ) throws -> TextFlowable {
-        // One layout (never cut into pieces), kept as the document's residency allows.
-        let block = try TextBlock(
-            Typography.set([TextRun(string)], language: strings.language), engine: text, font: theme.font(size, bold: true), width: width,
-            alignment: .left, linkColor: nil,
-            lineSpacing: 1.1, chunked: false, residency: residency)
+        // One layout (never cut into pieces), kept as the document's residency allows; a heading of
+        // several lines is balanced: set at the narrowest width that keeps its number of lines, so
+        // its last line is not one word under a full one.
+        let runs = Typography.set([TextRun(string)], language: strings.language)
+        func layout(_ width: Double) throws -> TextBlock {
+            try TextBlock(
+                runs, engine: text, font: theme.font(size, bold: true), width: width, alignment: .left, linkColor: nil,
+                lineSpacing: 1.1, chunked: false, residency: residency)
+        }
+        var block = try layout(width)
+        let lines = block.lines.count
+        if lines >= 2, lines <= 6 {
+            var wide = width
+            var narrow = width * 0.5
+            for _ in 0..<7 {
+                let middle = (wide + narrow) / 2
+                if try layout(middle).lines.count == lines { wide = middle } else { narrow = middle }
+            }
+            if wide < width { block = try layout(wide) }
+        }
         for piece in block.pieces { checkGlyphs(piece, string, path: path) }
         return TextFlowable(
             block: block, color: theme.text, spaceBefore: spaceBefore, keepWithNext: true,

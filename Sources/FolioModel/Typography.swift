@@ -45,6 +45,9 @@ package enum Typography {
             switch character {
             case " " where previous.isNumber && next != nil && startsUnit(characters, at: index + 1):
                 out.append("\u{00A0}")
+            case " " where next == "—" || next == "–":
+                // A dash stays on the line of the word before it: a line may end with it, never start with it.
+                out.append("\u{00A0}")
             case " " where french && next.map({ ";:!?»".contains($0) }) == true:
                 out.append("\u{202F}")
             case _ where french && ";!?".contains(character) && (previous.isLetter || previous.isNumber || ")»".contains(previous)):
@@ -79,6 +82,7 @@ package enum Typography {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): afterDigit = true
             case UInt8(ascii: " "):
                 if afterDigit { return true }
+            case 0xE2: return true  // an en or em dash (or another character of U+2000–U+2FFF)
             case UInt8(ascii: "\""), UInt8(ascii: "'"): if quotes { return true } else { afterDigit = false }
             case UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "!"), UInt8(ascii: "?"), 0xC2:  // 0xC2: « and »
                 if french { return true } else { afterDigit = false }

@@ -42,6 +42,26 @@ final class PDFOutputTests: XCTestCase {
         }
     }
 
+    /// A chart's data table is in the PDF too, captioned by the chart, a tagged table (#42); its
+    /// names print as written, markup characters and all.
+    func testAChartsDataTableIsInThePDF() throws {
+        let yaml = """
+            elements:
+              - type: chart
+                kind: bar
+                title: Pain
+                dataTable: true
+                categories: ["*Mon*", Tue]
+                series: [{title: Score, values: [3, 5.5]}]
+            """
+        let pdf = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml).pdf()
+        let text = TestSupport.normalized(try TestSupport.pdfText(pdf))
+        XCTAssertTrue(text.contains("Pain: Data"), text)
+        XCTAssertTrue(text.contains("*Mon* 3.0") || text.contains("*Mon* 3"), text)
+        XCTAssertTrue(text.contains("Tue 5.5"), text)
+        XCTAssertTrue(try TestSupport.readablePDF(pdf).contains("/Table"), "a tagged table")
+    }
+
     func testEveryStringOfTheSampleIsInThePDF() throws {
         let document = try TestSupport.sampleDocument()
         let pages = try TestSupport.pageTexts(try document.pdf(options: TestSupport.sampleOptions))

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import Folio
 @testable import FolioCharts
 @testable import FolioModel
 
@@ -15,6 +16,28 @@ final class TypographyTests: XCTestCase {
         XCTAssertEqual(set("glucose 5.4 mmol/L, 37.5 °C, 12 %"), "glucose 5.4\u{00A0}mmol/L, 37.5\u{00A0}°C, 12\u{00A0}%")
         XCTAssertEqual(set("2 patients and 3 nurses"), "2 patients and 3 nurses", "a noun is not a unit")
         XCTAssertEqual(set("500 mg", quotes: false), "500\u{00A0}mg", "cells keep units too")
+    }
+
+    func testADashStaysWithTheWordBeforeIt() {
+        XCTAssertEqual(set("Summaries — Riverside ward"), "Summaries\u{00A0}— Riverside ward")
+        XCTAssertEqual(set("10 – 12 mg"), "10\u{00A0}– 12\u{00A0}mg")
+    }
+
+    /// A heading of two lines is balanced, its last line not one word under a full one (#42).
+    func testAWrappedHeadingIsBalanced() throws {
+        let title = "Weekly summaries of the care team for the whole Riverside ward"
+        let document = Document(title: title, elements: [.paragraph(Paragraph("Text."))])
+        let words = try TestSupport.words(try document.pdf()).filter {
+            $0.yMin < 200 && title.split(separator: " ").map(String.init).contains($0.text)
+        }
+        var lines: [Double: (min: Double, max: Double)] = [:]
+        for word in words {
+            let key = (word.yMin / 4).rounded()
+            lines[key] = (min(lines[key]?.min ?? word.xMin, word.xMin), max(lines[key]?.max ?? word.xMax, word.xMax))
+        }
+        XCTAssertEqual(lines.count, 2, "\(words)")
+        let widths = lines.sorted { $0.key < $1.key }.map { $0.value.max - $0.value.min }
+        XCTAssertGreaterThan(widths[1], widths[0] * 0.6, "the last line is not a short leftover: \(widths)")
     }
 
     func testQuotesAndApostrophesAreTypographicByLanguage() {
