@@ -15,11 +15,11 @@ package enum Typography {
     /// unless `quotes` is false (table cells hold data, where a `"` may mean inches), typographic
     /// quotes and French spacing. Addresses are left as they are.
     package static func set(_ runs: [TextRun], language: String, quotes: Bool = true) -> [TextRun] {
-        var previous: Character = " "
+        var previous: Unicode.Scalar = " "
         var openDouble = false
         return runs.map { run in
             guard !(run.link != nil && run.text.contains("://")) else {
-                previous = run.text.last ?? previous
+                previous = run.text.unicodeScalars.last ?? previous
                 return run
             }
             var copy = run
@@ -28,50 +28,58 @@ package enum Typography {
         }
     }
 
-    /// `text` set for `language`; `previous` is the character before it (in the run before).
-    static func set(_ text: String, language: String, quotes: Bool, previous: inout Character, openDouble: inout Bool) -> String {
-        guard needsWork(text, quotes: quotes, french: language == "fr") else {
-            previous = text.last ?? previous
+    /// `text` set for `language`; `previous` is the character before it (in the run before). Works on
+    /// Unicode scalars (every mark it looks at is one), once, only when `needsWork` finds something.
+    static func set(_ text: String, language: String, quotes: Bool, previous: inout Unicode.Scalar, openDouble: inout Bool) -> String {
+        let french = language == "fr"
+        guard needsWork(text, quotes: quotes, french: french) else {
+            previous = text.unicodeScalars.last ?? previous
             return text
         }
-        let characters = Array(text)
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 8)
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        out.reserveCapacity(scalars.count + 8)
+        func isLetter(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isAlphabetic }
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.numericType != nil }
         var index = 0
-        let french = language == "fr"
-        while index < characters.count {
-            let character = characters[index]
-            let next: Character? = index + 1 < characters.count ? characters[index + 1] : nil
-            switch character {
-            case " " where previous.isNumber && next != nil && startsUnit(characters, at: index + 1):
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let next: Unicode.Scalar? = index + 1 < scalars.count ? scalars[index + 1] : nil
+            switch scalar {
+            case " " where isDigit(previous) && next != nil && startsUnit(scalars, at: index + 1):
                 out.append("\u{00A0}")
             case " " where next == "—" || next == "–":
                 // A dash stays on the line of the word before it: a line may end with it, never start with it.
                 out.append("\u{00A0}")
-            case " " where french && next.map({ ";:!?»".contains($0) }) == true:
+            case " " where french && next.map({ ";:!?»".unicodeScalars.contains($0) }) == true:
                 out.append("\u{202F}")
-            case _ where french && ";!?".contains(character) && (previous.isLetter || previous.isNumber || ")»".contains(previous)):
+            case _
+            where french && ";!?".unicodeScalars.contains(scalar)
+                && (isLetter(previous) || isDigit(previous) || previous == ")" || previous == "»"):
                 // (One pattern: a `where` after several would guard only the last.)
-                out += "\u{202F}" + String(character)
-            case ":" where french && previous.isLetter && next == " ":
-                out += "\u{202F}:"
+                out.append("\u{202F}")
+                out.append(scalar)
+            case ":" where french && isLetter(previous) && next == " ":
+                out.append("\u{202F}")
+                out.append(":")
             case "\"" where quotes:
-                let opening = !openDouble && (previous.isWhitespace || "([{—–-/".contains(previous) || index == 0 && previous == " ")
+                let opening = !openDouble && (previous.properties.isWhitespace || "([{—–-/".unicodeScalars.contains(previous))
                 openDouble = opening
-                out += quote(opening: opening, language: language)
+                out.append(contentsOf: quote(opening: opening, language: language).unicodeScalars)
             case "'" where quotes:
                 // An apostrophe (l'essentiel, don't) or a closing single quote: ’; an opening one: ‘.
-                out.append(previous.isLetter || previous.isNumber || previous == "." ? "\u{2019}" : "\u{2018}")
+                out.append(isLetter(previous) || isDigit(previous) || previous == "." ? "\u{2019}" : "\u{2018}")
             case "«" where french && next == " ":
-                out += "«\u{202F}"
+                out.append("«")
+                out.append("\u{202F}")
                 index += 1
             default:
-                out.append(character)
+                out.append(scalar)
             }
-            previous = character
+            previous = scalar
             index += 1
         }
-        return out
+        return String(out)
     }
 
     /// Whether `text` holds anything this would change: a digit before a space, a quote, or French punctuation.
@@ -93,11 +101,15 @@ package enum Typography {
     }
 
     /// Whether a unit word starts at `index` (ending at a space, punctuation or the text's end).
-    private static func startsUnit(_ characters: [Character], at index: Int) -> Bool {
+    private static func startsUnit(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         var end = index
-        while end < characters.count, !characters[end].isWhitespace, !",;.)!?".contains(characters[end]) { end += 1 }
+        while end < scalars.count, end - index <= 8, !scalars[end].properties.isWhitespace,
+            !",;.)!?".unicodeScalars.contains(scalars[end])
+        {
+            end += 1
+        }
         guard end > index, end - index <= 8 else { return false }
-        let word = String(characters[index..<end]).lowercased()
+        let word = String(String.UnicodeScalarView(scalars[index..<end])).lowercased()
         if units.contains(word) { return true }
         // "mmol/L", "mL/min", "mg/dL": a unit before a slash.
         if let slash = word.firstIndex(of: "/") { return units.contains(String(word[..<slash])) }
