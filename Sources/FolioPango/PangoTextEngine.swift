@@ -80,15 +80,21 @@ package final class PangoTextEngine: TextShaper {
     /// The language text is shaped in (fontconfig's tag, such as `zh-tw`), set per document.
     private(set) var language = ""
 
-    /// Shapes text as `tag` (a document's BCP 47 language) is written: fontconfig then picks the
-    /// glyph forms of its region where one font serves several (Noto CJK's Simplified and Traditional
-    /// Chinese, Japanese and Korean forms of one character). A change of language lets go of what
-    /// the engine kept, shaped in the language before.
+    /// The context's language before any document set one (Pango's default, from the environment).
+    private lazy var defaultLanguage = pango_context_get_language(context)
+
+    /// Shapes text as `tag` (a document's BCP 47 language) is written where that decides glyph forms:
+    /// Chinese, Japanese and Korean, where one font serves several regions (Noto CJK's Simplified and
+    /// Traditional Chinese, Japanese and Korean forms of one character), fontconfig then picks the
+    /// region's. Other languages keep Pango's default (naming one costs every render font work, 5 %
+    /// of W1). A change of language lets go of what the engine kept, shaped in the language before.
     package func setLanguage(_ tag: String) {
-        let language = PangoTextEngine.fontLanguage(tag)
+        let fontLanguage = PangoTextEngine.fontLanguage(tag)
+        let language = ["zh", "ja", "ko"].contains(fontLanguage.prefix(2)) ? fontLanguage : ""
         guard language != self.language else { return }
+        let original = defaultLanguage
         self.language = language
-        pango_context_set_language(context, pango_language_from_string(language))
+        pango_context_set_language(context, language.isEmpty ? original : pango_language_from_string(language))
         lineCache.removeAll()
         widthCache.removeAll()
         paragraphCache.removeAll()
