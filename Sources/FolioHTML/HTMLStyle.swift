@@ -39,7 +39,7 @@ enum HTMLStyle {
             \(r) img{display:block;max-width:100%;height:auto}
             \(r) svg:not(svg svg){display:block;width:100%;max-width:100%;height:auto;overflow:visible;direction:ltr}
             \(r) .folio-svg>svg{width:auto;overflow:hidden}
-            \(r) .folio-figure-title{font-weight:700;margin:0 0 .3em}
+            \(r) .folio-figure-title{font-size:1.15em;font-weight:700;margin:0 0 .3em}
             \(r) .folio-chart-data summary{display:list-item;cursor:pointer;color:var(--folio-accent);font-size:.85em;margin-top:.3em}
             \(r) .folio-chart-data .folio-table-wrap{max-height:20em;overflow:auto}
             \(r) .folio-table-wrap{display:block;overflow-x:auto;margin:1em 0}
@@ -59,9 +59,9 @@ enum HTMLStyle {
             \(r) .folio-message p{margin:.2em 0}
             \(r) .folio-widgets{display:grid;grid-template-columns:repeat(auto-fit,minmax(9em,1fr));gap:.6em;margin:1em 0;padding:0;list-style:none}
             \(r) .folio-widget{display:block;background:var(--folio-tile);border-radius:6px;padding:.7em .8em;border-inline-start:3px solid var(--folio-tint)}
-            \(r) .folio-widget-title{font-size:.8em;color:var(--folio-muted);margin:0}
+            \(r) .folio-widget-title{font-size:.9em;color:var(--folio-muted);margin:0}
             \(r) .folio-widget-value{font-size:1.6em;font-weight:700;margin:.1em 0 0;line-height:1.2}
-            \(r) .folio-widget-detail{font-size:.75em;color:var(--folio-muted);margin:0}
+            \(r) .folio-widget-detail{font-size:.86em;color:var(--folio-muted);margin:0}
             \(r) .folio-page-break{display:block;break-after:page;height:0;margin:0;border:0}
             \(ScreenChart.css(root: r))
             @media (max-width:30em){\(r) .folio-justify{text-align:start}}

@@ -38,8 +38,10 @@ final class WidgetsFlowable: Flowable {
 
     var height: Double { (tiles.map(contentHeight).max() ?? 0) + 2 * WidgetsFlowable.padding }
 
+    /// The tiles as a list (as the HTML's `ul`): each an item whose title, value and detail are
+    /// paragraphs of their own, so a screen reader says "Average pain, 3.1, out of 10", not one run-on word.
     func draw(on canvas: PageCanvas, at origin: Point) {
-        canvas.tagged(.division) { drawContent(on: canvas, at: origin) }
+        canvas.list(continues: nil) { drawContent(on: canvas, at: origin) }
     }
 
     private func drawContent(on canvas: PageCanvas, at origin: Point) {
@@ -48,17 +50,21 @@ final class WidgetsFlowable: Flowable {
             let slot = rightToLeft ? tiles.count - 1 - index : index
             let x = origin.x + Double(slot) * (tileWidth + WidgetsFlowable.gap)
             let box = Rect(x: x, y: origin.y, width: tileWidth, height: height)
-            canvas.fill(.roundedRect(box, radius: 6), color: theme.tileBackground)
-            canvas.rect(Rect(x: rightToLeft ? box.maxX - 3 : box.x, y: box.y + 6, width: 3, height: box.height - 12), color: tile.tint)
+            canvas.tagged(nil) {
+                canvas.fill(.roundedRect(box, radius: 6), color: theme.tileBackground)
+                canvas.rect(Rect(x: rightToLeft ? box.maxX - 3 : box.x, y: box.y + 6, width: 3, height: box.height - 12), color: tile.tint)
+            }
             var y = box.y + WidgetsFlowable.padding
             let textX = box.x + WidgetsFlowable.padding
-            canvas.tagged(.paragraph) {
-                canvas.draw(tile.title, at: Point(textX, y), color: theme.muted)
-                y += tile.title.metrics.height + 4
-                canvas.draw(tile.value, at: Point(textX, y), color: theme.text)
-                y += tile.value.metrics.height + 2
-                if let detail = tile.detail {
-                    canvas.draw(detail, at: Point(textX, y), color: theme.muted)
+            canvas.tagged(.listItem) {
+                canvas.tagged(.listBody) {
+                    canvas.tagged(.paragraph) { canvas.draw(tile.title, at: Point(textX, y), color: theme.muted) }
+                    y += tile.title.metrics.height + 4
+                    canvas.tagged(.paragraph) { canvas.draw(tile.value, at: Point(textX, y), color: theme.text) }
+                    y += tile.value.metrics.height + 2
+                    if let detail = tile.detail {
+                        canvas.tagged(.paragraph) { canvas.draw(detail, at: Point(textX, y), color: theme.muted) }
+                    }
                 }
             }
         }

@@ -32,7 +32,8 @@ package enum Typography {
     /// Unicode scalars (every mark it looks at is one), once, only when `needsWork` finds something.
     static func set(_ text: String, language: String, quotes: Bool, previous: inout Unicode.Scalar, openDouble: inout Bool) -> String {
         let french = language == "fr"
-        guard needsWork(text, quotes: quotes, french: french) else {
+        let fullWidth = language == "zh" || language == "ja"
+        guard needsWork(text, quotes: quotes, french: french || fullWidth, fullWidth: fullWidth) else {
             previous = text.unicodeScalars.last ?? previous
             return text
         }
@@ -46,6 +47,10 @@ package enum Typography {
             let scalar = scalars[index]
             let next: Unicode.Scalar? = index + 1 < scalars.count ? scalars[index + 1] : nil
             switch scalar {
+            case _ where fullWidth && isIdeographic(previous) && ",.:;!?".unicodeScalars.contains(scalar):
+                // After Chinese or Japanese, punctuation is full width: 。，：；！？ (Japanese commas 、).
+                out.append(fullWidthMark(scalar, language: language))
+                if next == " " { index += 1 }
             case " " where isDigit(previous) && next != nil && startsUnit(scalars, at: index + 1):
                 out.append("\u{00A0}")
             case " " where next == "—" || next == "–":
@@ -83,7 +88,7 @@ package enum Typography {
     }
 
     /// Whether `text` holds anything this would change: a digit before a space, a quote, or French punctuation.
-    private static func needsWork(_ text: String, quotes: Bool, french: Bool) -> Bool {
+    private static func needsWork(_ text: String, quotes: Bool, french: Bool, fullWidth: Bool) -> Bool {
         var afterDigit = false
         for byte in text.utf8 {
             switch byte {
@@ -91,6 +96,7 @@ package enum Typography {
             case UInt8(ascii: " "):
                 if afterDigit { return true }
             case 0xE2: return true  // an en or em dash (or another character of U+2000–U+2FFF)
+            case UInt8(ascii: ","), UInt8(ascii: "."): if fullWidth { return true } else { afterDigit = false }
             case UInt8(ascii: "\""), UInt8(ascii: "'"): if quotes { return true } else { afterDigit = false }
             case UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "!"), UInt8(ascii: "?"), 0xC2:  // 0xC2: « and »
                 if french { return true } else { afterDigit = false }
@@ -98,6 +104,26 @@ package enum Typography {
             }
         }
         return false
+    }
+
+    /// Whether `scalar` is a Chinese character or Japanese kana (punctuation after it is full width).
+    private static func isIdeographic(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3134F: return true
+        default: return false
+        }
+    }
+
+    /// The full-width form of an ASCII punctuation mark in `language` (Japanese writes 、 for a comma).
+    private static func fullWidthMark(_ scalar: Unicode.Scalar, language: String) -> Unicode.Scalar {
+        switch scalar {
+        case ",": return language == "ja" ? "、" : "，"
+        case ".": return "。"
+        case ":": return "："
+        case ";": return "；"
+        case "!": return "！"
+        default: return "？"
+        }
     }
 
     /// Whether a unit word starts at `index` (ending at a space, punctuation or the text's end).

@@ -18,6 +18,13 @@ final class TypographyTests: XCTestCase {
         XCTAssertEqual(set("500 mg", quotes: false), "500\u{00A0}mg", "cells keep units too")
     }
 
+    func testChineseAndJapanesePunctuationIsFullWidth() {
+        XCTAssertEqual(set("疼痛减轻了, 明天复查.", "zh"), "疼痛减轻了，明天复查。")
+        XCTAssertEqual(set("今日は晴れ, 明日は雨.", "ja"), "今日は晴れ、明日は雨。")
+        XCTAssertEqual(set("体温37.5 °C, 正常", "zh"), "体温37.5\u{00A0}°C, 正常", "after a number or a Latin letter, ASCII stays")
+        XCTAssertEqual(set("疼痛, 好", "en"), "疼痛, 好", "only in a Chinese or Japanese document")
+    }
+
     func testADashStaysWithTheWordBeforeIt() {
         XCTAssertEqual(set("Summaries — Riverside ward"), "Summaries\u{00A0}— Riverside ward")
         XCTAssertEqual(set("10 – 12 mg"), "10\u{00A0}– 12\u{00A0}mg")
