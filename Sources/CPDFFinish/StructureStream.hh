@@ -36,7 +36,7 @@ class StructureStream {
     void runPart(QPDFObjectHandle treeRoot, folio_pdf_part const &part, FileAssembler &partFile) {
         this->part = &part;
         file = &partFile;
-        figures = tables = links = cells = spanning = 0;
+        figures = tables = links = cells = spanning = texts = 0;
         carriedAlias = 0;
         for (auto &kid : kidsOf(treeRoot)) {
             int number = kid.isIndirect() ? kid.getObjGen().getObj() : 0;
@@ -81,6 +81,7 @@ class StructureStream {
     size_t links = 0;
     size_t cells = 0;
     size_t spanning = 0;
+    size_t texts = 0;
     /// The open split table: its first part (written when the table ends) and every row of its parts.
     Element tableFirst;
     std::vector<std::string> tableRows;
@@ -172,7 +173,18 @@ class StructureStream {
                 changed = true;
             }
             ++links;
+        } else if (role == "/P" || (role.size() == 3 && role[0] == '/' && role[1] == 'H' && role[2] >= '1' && role[2] <= '6')) {
+            // A passage in another language than the document's says so (the reader's voice changes).
+            if (texts < part->text_language_count && part->text_languages[texts] != nullptr) {
+                folio_text::setEntry(element.text, "/Lang", QPDFObjectHandle::newUnicodeString(part->text_languages[texts]).unparse());
+                changed = true;
+            }
+            ++texts;
         } else if (role == "/TH" || role == "/TD") {
+            if (cells < part->cell_language_count && part->cell_languages[cells] != nullptr) {
+                folio_text::setEntry(element.text, "/Lang", QPDFObjectHandle::newUnicodeString(part->cell_languages[cells]).unparse());
+                changed = true;
+            }
             std::string attributes;
             if (role == "/TH") attributes += std::string(" /Scope ") + (rowOfHeaders ? "/Column" : "/Row");
             // A cell across columns says so, so that every row fills the table's grid.

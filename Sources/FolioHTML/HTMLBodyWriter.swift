@@ -121,6 +121,13 @@ struct HTMLBodyWriter {
         return try writable.html(in: &self, path: path)
     }
 
+    /// ` lang="…"` on an element whose text is in another language than the report's: the author's
+    /// `language`, else the one its script leaves no doubt about (`PassageLanguage`); else nothing.
+    func languageAttribute(_ text: String, language: String? = nil) -> HTML {
+        guard let found = language ?? PassageLanguage.of(text, documentLanguage: strings.language) else { return "" }
+        return " lang=\"\(found)\""
+    }
+
     /// Plain `text` (a title, a heading) set in the report's language, as the PDF sets it (`Typography`).
     func typeset(_ text: String) -> String {
         Typography.set([TextRun(text)], language: strings.language).map(\.text).joined()
@@ -183,6 +190,7 @@ struct HTMLBodyWriter {
         let spans = table.spanLookup
         func cellAttributes(_ slot: Table.Slot) -> HTML {
             cellClass(slot.column) + (slot.span > 1 ? " colspan=\"\(slot.span)\"" : "") + neutralDirection(slot.text)
+                + languageAttribute(slot.text)
         }
         // The wrapper scrolls a wide table sideways; keyboard users reach it by Tab (WCAG 2.1.1), and
         // screen readers announce it as a region named by the caption.

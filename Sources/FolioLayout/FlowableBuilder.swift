@@ -117,7 +117,8 @@ final class FlowableBuilder {
         for piece in block.pieces { checkGlyphs(piece, string, path: path) }
         return TextFlowable(
             block: block, color: theme.text, spaceBefore: spaceBefore, keepWithNext: true,
-            role: .heading(level: level), outlineLevel: headings.outlineDepth(ofHeading: level), outlineText: string, anchor: anchor)
+            role: .heading(level: level), outlineLevel: headings.outlineDepth(ofHeading: level), outlineText: string, anchor: anchor,
+            language: PassageLanguage.of(string, documentLanguage: strings.language))
     }
 
     func body(

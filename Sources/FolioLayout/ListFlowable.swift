@@ -34,6 +34,8 @@ final class ListFlowable: Flowable {
         let top: Double
         /// The index of the row's first line among all the list's lines.
         let firstLine: Int
+        /// The item's language where it is not the document's.
+        let language: String?
     }
 
     let root: Node
@@ -171,7 +173,7 @@ final class ListFlowable: Flowable {
                             let row = rows[index]
                             let local = (textLines.lowerBound - row.firstLine)..<(textLines.upperBound - row.firstLine)
                             let lineTop = row.top + row.block.lines[local.lowerBound].top
-                            canvas.tagged(.paragraph) {
+                            canvas.tagged(.paragraph, language: row.language) {
                                 row.block.draw(lines: local, on: canvas, at: Point(origin.x + row.x, origin.y + lineTop), color: color)
                             }
                         }

@@ -14,6 +14,8 @@ package protocol PageCanvas: Canvas {
     /// Runs `body` inside a structure element such as `P`, `H1`, `TD`; with `nil`, what `body`
     /// draws is decoration (an artifact).
     func tagged(_ tag: StructureTag?, _ body: () -> Void)
+    /// Runs `body` inside a structure element whose text is in `language` (a BCP 47 tag; nil: the document's).
+    func tagged(_ tag: StructureTag?, language: String?, _ body: () -> Void)
     /// Runs `body` inside a `Figure` with its text alternative; without one it is decoration.
     func figure(alternative: String?, _ body: () -> Void)
     /// Runs `body` inside a `Table`; `continues` when it is a later page's part of a table begun before.
@@ -24,6 +26,8 @@ package protocol PageCanvas: Canvas {
     /// Runs `body` inside a table cell (`TH` or `TD`) covering `columnSpan` columns; with `nil`,
     /// what `body` draws is decoration (a header repeated on a later page).
     func tableCell(_ tag: StructureTag?, columnSpan: Int, _ body: () -> Void)
+    /// Runs `body` inside a table cell whose text is in `language` (nil: the document's).
+    func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, _ body: () -> Void)
     /// Marks `point` as the destination of internal links to `anchor`.
     func destination(_ anchor: String, at point: Point)
     /// Adds a bookmark at `level` (0 for the title) to `y` on this page.
@@ -33,6 +37,11 @@ package protocol PageCanvas: Canvas {
 }
 
 extension PageCanvas {
+    package func tagged(_ tag: StructureTag?, _ body: () -> Void) { tagged(tag, language: nil, body) }
+    package func tableCell(_ tag: StructureTag?, columnSpan: Int, _ body: () -> Void) {
+        tableCell(tag, columnSpan: columnSpan, language: nil, body)
+    }
+
     /// Draws shaped text whole with its top-left corner at `origin`.
     package func draw(_ text: ShapedText, at origin: Point, color: Color) {
         draw(text, at: origin, color: color, visible: nil)

@@ -11,11 +11,11 @@ package struct PageFrame {
         case drawing(Drawing.Command)
         case text(ShapedText, at: Point, color: Color, visible: ClosedRange<Double>?)
         case svg(markup: String, in: Rect)
-        case beginTag(StructureTag?)
+        case beginTag(StructureTag?, language: String?)
         case beginFigure(alternative: String?)
         case beginTable(continues: Bool)
         case beginList(continues: Bool?)
-        case beginCell(StructureTag?, columnSpan: Int)
+        case beginCell(StructureTag?, columnSpan: Int, language: String?)
         case beginTransform(translate: Point, scale: Double)
         case end
         case destination(String, at: Point)
@@ -46,11 +46,12 @@ package struct PageFrame {
             case .drawing(let command): command.replay(on: canvas)
             case .text(let text, let origin, let color, let visible): canvas.draw(text, at: origin, color: color, visible: visible)
             case .svg(let markup, let rect): canvas.draw(svgMarkup: markup, in: rect)
-            case .beginTag(let tag): canvas.tagged(tag) { replay(on: canvas, from: &index) }
+            case .beginTag(let tag, let language): canvas.tagged(tag, language: language) { replay(on: canvas, from: &index) }
             case .beginFigure(let alternative): canvas.figure(alternative: alternative) { replay(on: canvas, from: &index) }
             case .beginTable(let continues): canvas.table(continues: continues) { replay(on: canvas, from: &index) }
             case .beginList(let continues): canvas.list(continues: continues) { replay(on: canvas, from: &index) }
-            case .beginCell(let tag, let span): canvas.tableCell(tag, columnSpan: span) { replay(on: canvas, from: &index) }
+            case .beginCell(let tag, let span, let language):
+                canvas.tableCell(tag, columnSpan: span, language: language) { replay(on: canvas, from: &index) }
             case .beginTransform(let translate, let scale):
                 canvas.transformed(translate: translate, scale: scale) { replay(on: canvas, from: &index) }
             case .destination(let anchor, let point): canvas.destination(anchor, at: point)
@@ -68,7 +69,7 @@ package struct PageFrame {
     package var tags: [StructureTag?] {
         items.compactMap {
             switch $0 {
-            case .beginTag(let tag), .beginCell(let tag, _): return .some(tag)
+            case .beginTag(let tag, _), .beginCell(let tag, _, _): return .some(tag)
             default: return nil
             }
         }
@@ -101,12 +102,14 @@ package final class FrameRecorder: PageCanvas {
         frame.append(.text(text, at: origin, color: color, visible: visible))
     }
     package func draw(svgMarkup: String, in rect: Rect) { frame.append(.svg(markup: svgMarkup, in: rect)) }
-    package func tagged(_ tag: StructureTag?, _ body: () -> Void) { nested(.beginTag(tag), body) }
+    package func tagged(_ tag: StructureTag?, language: String?, _ body: () -> Void) {
+        nested(.beginTag(tag, language: language), body)
+    }
     package func figure(alternative: String?, _ body: () -> Void) { nested(.beginFigure(alternative: alternative), body) }
     package func table(continues: Bool, _ body: () -> Void) { nested(.beginTable(continues: continues), body) }
     package func list(continues: Bool?, _ body: () -> Void) { nested(.beginList(continues: continues), body) }
-    package func tableCell(_ tag: StructureTag?, columnSpan: Int, _ body: () -> Void) {
-        nested(.beginCell(tag, columnSpan: columnSpan), body)
+    package func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, _ body: () -> Void) {
+        nested(.beginCell(tag, columnSpan: columnSpan, language: language), body)
     }
     package func destination(_ anchor: String, at point: Point) { frame.append(.destination(anchor, at: point)) }
     package func outline(_ title: String, level: Int, y: Double) { frame.append(.outline(title, level: level, y: y)) }

@@ -23,6 +23,10 @@ struct PageContent {
 /// checkpoints, not their contents, and lays each page out again when it is drawn.
 struct Paginator {
     let pageHeight: Double
+    /// The share of the page a chart drawn shorter to stay on it keeps clear at the page's foot: its
+    /// axis's numbers are not read as the running footer's page numbers (checkers look in the last
+    /// eighth of the paper for them).
+    static let footClearance = 0.07
 
     /// A flowable and the block it comes from.
     struct Item {
@@ -117,13 +121,13 @@ struct Paginator {
             } else if let (head, tail) = flowable.split(available: remaining) {
                 place(Item(flowable: head, source: next.source), at: y + gap)
                 return (page, nextPage(carrying: Item(flowable: tail, source: next.source)))
-            } else if y > 0, let fitted = flowable.fitted(toHeight: remaining) {
+            } else if y > 0, let fitted = flowable.fitted(toHeight: remaining - pageHeight * Paginator.footClearance) {
                 // A chart drawn a little shorter keeps its page instead of leaving the rest of it empty.
                 warn(
                     Warning(
                         kind: .scaledToFit, source: next.source, page: number,
                         message:
-                            "drawn with a shorter plot (\((fitted.height / flowable.height * 100).clampedInt())% of its height) to stay on its page; set minHeight to its height to keep it whole"
+                            "drawn with a shorter plot (\((fitted.height / flowable.height * 100).clampedInt())% of its height) to stay on its page, as its minHeight allows"
                     ))
                 place(Item(flowable: fitted, source: next.source), at: y + gap)
                 y += gap + fitted.height

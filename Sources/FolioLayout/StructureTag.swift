@@ -23,6 +23,14 @@ package enum StructureTag: String, Sendable {
     /// Text that shares its element with links (see the PDF exporter's text drawing).
     case span = "Span"
 
+    /// Whether the element holds running text whose language it may name (P, H1–H6).
+    package var holdsText: Bool {
+        switch self {
+        case .paragraph, .heading1, .heading2, .heading3, .heading4, .heading5, .heading6: return true
+        default: return false
+        }
+    }
+
     /// The heading tag of `level` (1–6; deeper levels are H6).
     package static func heading(_ level: Int) -> StructureTag {
         switch level {

@@ -159,7 +159,9 @@ final class TableFlowable: Flowable {
         for (c, (cell, slot)) in zip(cells, slots).enumerated() {
             let cellX = x + layout.start(of: slot)
             let point = Point(cellX + TableLayout.paddingX, y + TableLayout.paddingY)
-            canvas.tableCell(tag, columnSpan: slot.span) {
+            // A cell in another script than the document's names its language (a screen reader's voice).
+            let language = tag == nil ? nil : PassageLanguage.of(slot.text, documentLanguage: layout.language)
+            canvas.tableCell(tag, columnSpan: slot.span, language: language) {
                 if starts == nil && ends == nil {
                     canvas.draw(cell, at: point, color: layout.theme.text)
                 } else {

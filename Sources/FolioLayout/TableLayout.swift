@@ -32,7 +32,7 @@ final class TableLayout {
     static let sampleRows = 500
 
     /// The document's language (primary subtag), which cells are set in.
-    private let language: String
+    let language: String
 
     /// A cell's runs as drawn: its markup read, a number kept with its unit (`Typography`; quotes
     /// are left as written, as cells hold data).

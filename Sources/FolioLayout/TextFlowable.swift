@@ -29,14 +29,18 @@ final class TextFlowable: Flowable {
     let outlineLevel: Int?
     /// Destination name for internal links.
     let anchor: String?
+    /// The text's language where it is not the document's (`/Lang` on its element).
+    let language: String?
     /// A heading's words, for its bookmark (nil for other text: a paragraph's words are not copied).
     private let outlineText: String?
 
     /// `outlineText`: a heading's words, for its bookmark at `outlineLevel`.
     init(
         block: TextBlock, color: Color, spaceBefore: Double, keepWithNext: Bool = false,
-        role: Role = .paragraph, outlineLevel: Int? = nil, outlineText: String? = nil, anchor: String? = nil
+        role: Role = .paragraph, outlineLevel: Int? = nil, outlineText: String? = nil, anchor: String? = nil,
+        language: String? = nil
     ) {
+        self.language = language
         self.block = block
         self.color = color
         self.lines = block.lines
@@ -60,6 +64,7 @@ final class TextFlowable: Flowable {
         outlineLevel = other.outlineLevel
         anchor = other.anchor
         outlineText = other.outlineText
+        language = other.language
     }
 
     private var top: Double { range.isEmpty ? 0 : lines[range.lowerBound].top }
@@ -88,6 +93,6 @@ final class TextFlowable: Flowable {
             if let level = outlineLevel { canvas.outline(outlineText ?? "", level: level, y: origin.y) }
             if let anchor { canvas.destination(anchor, at: origin) }
         }
-        canvas.tagged(role.tag) { block.draw(lines: range, on: canvas, at: origin, color: color) }
+        canvas.tagged(role.tag, language: language) { block.draw(lines: range, on: canvas, at: origin, color: color) }
     }
 }

@@ -20,8 +20,8 @@ public struct Chart: Sendable, Hashable, Codable {
     /// Plot height; each family picks a sensible default.
     public var height: Length?
     /// The least plot height the PDF may draw the chart at to keep it on the page it starts on,
-    /// rather than move it whole to the next page and leave a gap (its text stays the same size);
-    /// by default three quarters of its height. Equal to the height, the chart never shrinks.
+    /// rather than move it whole to the next page and leave a gap (its text stays the same size).
+    /// Without one the chart is drawn at its height, and moves when it does not fit.
     public var minHeight: Length?
     /// The horizontal axis: title, range, ticks, format.
     public var xAxis: ChartAxis

@@ -9,6 +9,10 @@ public struct Paragraph: Sendable, Hashable, Codable {
     public var text: RichText
     /// Left, right, centred or justified.
     public var align: Alignment
+    /// The paragraph's language when it is not the document's (a BCP 47 tag such as `fr` or
+    /// `zh-Hant`): a screen reader reads it in that language. Found from the script where it leaves
+    /// no doubt (Arabic, Chinese, Japanese, Korean, Hebrew, Greek in a document of another).
+    public var language: String?
 
     /// A paragraph of `text`.
     public init(_ text: RichText, align: Alignment = .left) {
@@ -26,6 +30,7 @@ public struct Paragraph: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         text = try container.decode(RichText.self, forKey: .text)
         align = try container.decode(.align, default: .left)
+        language = try container.decodeIfPresent(.language)
     }
 }
 
@@ -35,6 +40,9 @@ extension Paragraph: BlockContent {
     /// Checks the paragraph's links.
     package func validate(path: String) throws {
         try text.validateLinks(path: "\(path).text")
+        if let language, !Metadata.isLanguageTag(language) {
+            throw FolioError(path: "\(path).language", "\"\(language)\" is not a BCP 47 language tag such as en, fr-CA or zh-Hant")
+        }
     }
     /// The paragraph's text without markup (its list lines without their markers).
     package var textContent: [String] {

@@ -130,15 +130,16 @@ extension Table {
 
 extension Metadata {
     func validate(path: String) throws {
-        let tag = language.unicodeScalars
-        guard !tag.isEmpty, tag.count <= 35,
-            tag.allSatisfy({
-                ("a"..."z").contains($0) || ("A"..."Z").contains($0)
-                    || ("0"..."9").contains($0) || $0 == "-"
-            }), tag.first != "-"
-        else {
+        guard Metadata.isLanguageTag(language) else {
             throw FolioError(path: "\(path).language", "\"\(language)\" is not a BCP 47 language tag such as en, fr-CA or zh-Hant")
         }
+    }
+
+    /// Whether `tag` has a BCP 47 language tag's form: letters, digits and hyphens, at most 35.
+    package static func isLanguageTag(_ tag: String) -> Bool {
+        let scalars = tag.unicodeScalars
+        return !scalars.isEmpty && scalars.count <= 35 && scalars.first != "-"
+            && scalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 }
 

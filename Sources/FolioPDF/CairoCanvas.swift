@@ -31,13 +31,14 @@ final class CairoCanvas: PageCanvas {
     /// Runs `body` inside a PDF structure element such as `P`, `H1`, `TD` (for figures and
     /// tables, use `figure` and `table`). With `nil`, `body` is decoration: what is drawn outside
     /// every element becomes an Artifact in the finished PDF.
-    func tagged(_ tag: StructureTag?, _ body: () -> Void) {
+    func tagged(_ tag: StructureTag?, language: String?, _ body: () -> Void) {
         guard tagsStructure, let tag else {
             decorationDepth += 1
             body()
             decorationDepth -= 1
             return
         }
+        if tag.holdsText { structure.textLanguages.append(language) }
         cairo_tag_begin(cr, tag.rawValue, nil)
         body()
         cairo_tag_end(cr, tag.rawValue)
@@ -65,10 +66,11 @@ final class CairoCanvas: PageCanvas {
     }
 
     /// Runs `body` inside a `TH` or `TD`; a cell across columns is recorded for its /ColSpan.
-    func tableCell(_ tag: StructureTag?, columnSpan: Int, _ body: () -> Void) {
+    func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, _ body: () -> Void) {
         if tagsStructure, tag != nil {
             if columnSpan > 1 { structure.spanningCells.append((cell: structure.cellCount, columns: columnSpan)) }
             structure.cellCount += 1
+            structure.cellLanguages.append(language)
         }
         tagged(tag, body)
     }

@@ -139,6 +139,8 @@ final class PDFFinisher {
     func add(_ pdf: UnsafeRawBufferPointer, structure: StructureRecord) throws {
         let figures = CStringArray(structure.figureAlternatives)
         let links = CStringArray(structure.linkDescriptions)
+        let textLanguages = CStringArray(structure.textLanguages)
+        let cellLanguages = CStringArray(structure.cellLanguages)
         let continues = CArray(structure.splitElements.map(\.rawValue))
         let spanningCells = CArray(structure.spanningCells.map(\.cell))
         let spanningColumns = CArray(structure.spanningCells.map(\.columns))
@@ -148,12 +150,15 @@ final class PDFFinisher {
             figure_alternatives: figures.pointers, figure_count: figures.count, table_continues: continues.pointer,
             table_count: continues.count, spanning_cells: spanningCells.pointer, spanning_columns: spanningColumns.pointer,
             spanning_count: spanningCells.count, link_descriptions: links.pointers, link_count: links.count,
+            text_languages: textLanguages.pointers, text_language_count: textLanguages.count, cell_languages: cellLanguages.pointers,
+            cell_language_count: cellLanguages.count,
             picture_marker: marker.pointers[0], pictures: UnsafePointer(pictures.pointer),
             picture_count: pictures.count)
         var message = [CChar](repeating: 0, count: 512)
         // The C arrays must outlive the call: ARC may free a class instance after its last use.
-        let status = withExtendedLifetime((figures, links, continues, spanningCells, spanningColumns, pictures, marker, structure.pictures))
-        {
+        let status = withExtendedLifetime(
+            (figures, links, textLanguages, cellLanguages, continues, spanningCells, spanningColumns, pictures, marker, structure.pictures)
+        ) {
             folio_pdf_assembly_add(assembly, &part, pdf.bindMemory(to: UInt8.self).baseAddress, pdf.count, &message, message.count)
         }
         if status != 0 { throw PDFFinisher.failure(status: status, message: message) }

@@ -17,6 +17,10 @@ struct StructureRecord {
     /// Every Table and L element, in drawing order.
     var splitElements: [SplitElement] = []
     var linkDescriptions: [String] = []
+    /// The language of every P and H1–H6 element, nil where it is the document's.
+    var textLanguages: [String?] = []
+    /// The language of every table cell, nil where it is the document's.
+    var cellLanguages: [String?] = []
     /// Table cells (`TH` and `TD` elements) drawn so far.
     var cellCount = 0
     /// Each cell across columns: its number among all cells, and how many columns it covers.

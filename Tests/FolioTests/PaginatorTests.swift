@@ -118,7 +118,7 @@ final class PaginatorTests: XCTestCase {
 }
 
 /// A chart that does not fit the rest of a page is drawn with a shorter plot, within the bound its
-/// author allows, instead of moving whole and leaving the page a third empty (#42).
+/// author allows (minHeight), instead of moving whole and leaving the page a third empty (#42).
 final class ChartFittingTests: XCTestCase {
     private func report(lines: Int, minHeight: String?) throws -> LayoutReport {
         let filler = (1...lines).map { "  - {type: paragraph, text: \"Line \($0) of notes that fill the page.\"}" }.joined(separator: "\n")
@@ -136,14 +136,18 @@ final class ChartFittingTests: XCTestCase {
     }
 
     func testAChartShrinksToStayOnItsPageWithinItsBound() throws {
-        // More notes leave less room: find where the whole chart no longer fits under them.
+        // More notes leave less room: find where the chart drawn at its height moves, but one its
+        // author lets shrink to 100 pt stays.
         let lines = try XCTUnwrap(
-            try (18...40).first { try report(lines: $0, minHeight: "170").blocks.last?.pages == [2] }, "the chart never moves")
-        let shrunk = try report(lines: lines, minHeight: nil)
-        XCTAssertEqual(shrunk.blocks.last?.pages, [1], "with room for three quarters of it, the chart stays on page 1")
+            try (18...45).first {
+                try report(lines: $0, minHeight: nil).blocks.last?.pages == [2]
+                    && report(lines: $0, minHeight: "100").blocks.last?.pages == [1]
+            }, "no room where only the shorter chart fits")
+        let shrunk = try report(lines: lines, minHeight: "100")
         XCTAssertTrue(shrunk.warnings.contains { $0.message.contains("shorter plot") }, "\(shrunk.warnings)")
+        XCTAssertFalse(try report(lines: lines, minHeight: nil).warnings.contains { $0.message.contains("shorter plot") })
         // Where even its least height does not fit, it moves whole.
-        let crowded = try XCTUnwrap(try (lines...60).first { try report(lines: $0, minHeight: nil).blocks.last?.pages == [2] })
+        let crowded = try XCTUnwrap(try (lines...60).first { try report(lines: $0, minHeight: "100").blocks.last?.pages == [2] })
         XCTAssertGreaterThan(crowded, lines)
     }
 }

@@ -137,6 +137,12 @@ typedef struct folio_pdf_part {
     /// The description (/Contents) of every link annotation, in drawing order.
     const char *const *link_descriptions;
     size_t link_count;
+    /// The language (/Lang) of every P and H1–H6 element, in drawing order; NULL where it is the document's.
+    const char *const *text_languages;
+    size_t text_language_count;
+    /// The language of every table cell (TH and TD), in drawing order; NULL where it is the document's.
+    const char *const *cell_languages;
+    size_t cell_language_count;
     /// Pictures drawn as placeholders: a 1×1 JPEG whose data starts with a comment holding
     /// `picture_marker` and a number N from 1 stands for `pictures[N - 1]`, whose image object is
     /// written in its place. `picture_marker` holds random bytes, so that no JPEG of a document can

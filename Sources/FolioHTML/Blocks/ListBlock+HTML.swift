@@ -22,7 +22,7 @@ extension ListBlock: HTMLBlock {
             switch item {
             case .text(let text):
                 if itemOpen { html += "</li>" }
-                html += "<li\(writer.neutralDirection(text.plainText))>\(writer.inline(text))"
+                html += "<li\(writer.neutralDirection(text.plainText))\(writer.languageAttribute(text.plainText))>\(writer.inline(text))"
                 itemOpen = true
             case .list(let nested):
                 if !itemOpen { html += "<li class=\"folio-list-only\">" }

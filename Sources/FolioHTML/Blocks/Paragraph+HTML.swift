@@ -8,7 +8,9 @@ extension Paragraph: HTMLBlock {
         for part in parts {
             switch part {
             case .text(let text):
-                html += "<p\(alignment)\(writer.neutralDirection(text.runs.map(\.text).joined()))>\(writer.inline(text))</p>"
+                let plain = text.plainText
+                html +=
+                    "<p\(alignment)\(writer.neutralDirection(plain))\(writer.languageAttribute(plain, language: language))>\(writer.inline(text))</p>"
             case .list(let list):
                 html += try list.html(in: &writer, path: path)
             }

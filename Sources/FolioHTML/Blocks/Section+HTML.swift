@@ -6,7 +6,8 @@ extension Section: HTMLBlock {
     func html(in writer: inout HTMLBodyWriter, path: String) throws -> HTML {
         writer.headings.inSection = true
         let heading = writer.heading(
-            level: writer.headings.section, attributes: " class=\"folio-section-title\"\(writer.anchorAttribute(id))",
+            level: writer.headings.section,
+            attributes: " class=\"folio-section-title\"\(writer.anchorAttribute(id))\(writer.languageAttribute(title))",
             "\(writer.typeset(title))")
         return "<div class=\"folio-page-break\"></div>\(heading)"
     }

@@ -47,10 +47,10 @@ extension Chart: LaidOutBlock {
                 textColor: theme.text, captionColor: theme.muted, alternative: drawing.description, refit: refit,
                 shrinkable: shrinkable)
         }
-        // Where the page has less room than the chart, it may be drawn with a shorter plot (down to
-        // its minHeight, by default three quarters) rather than move whole and leave a gap.
+        // Where the page has less room than the chart, it may be drawn with a shorter plot down to the
+        // minHeight its author allows, rather than move whole and leave a gap (without one it moves).
         let natural = ChartRenderer.plotHeight(of: self)
-        let least = Swift.min(natural, minHeight?.points ?? natural * 0.75)
+        let least = Swift.min(natural, minHeight?.points ?? natural)
         let whole = figure(drawing, refit: nil)
         let refit: ((Double) -> FigureFlowable?)? =
             least < natural

@@ -64,7 +64,8 @@ private struct ListLayout {
                     label: label,
                     labelX: rightToLeft ? width - labelStart - labelWidth : labelStart,
                     labelTop: firstBaseline - (label?.metrics.baseline ?? 0),
-                    block: block, x: rightToLeft ? width - start - gutter - textWidth : start + gutter, top: y, firstLine: lineCount)
+                    block: block, x: rightToLeft ? width - start - gutter - textWidth : start + gutter, top: y, firstLine: lineCount,
+                    language: PassageLanguage.of(text.plainText, documentLanguage: builder.strings.language))
                 rows.append(row)
                 lineCount += block.lines.count
                 y += (block.lines.last?.bottom ?? 0) + itemGap

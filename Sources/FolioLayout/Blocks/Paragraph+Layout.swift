@@ -9,7 +9,8 @@ extension Paragraph: LaidOutBlock {
             case .text(let text):
                 return TextFlowable(
                     block: try builder.textBlock(text.runs, width: builder.width, path: path, alignment: align),
-                    color: builder.theme.text, spaceBefore: spaceBefore)
+                    color: builder.theme.text, spaceBefore: spaceBefore,
+                    language: language ?? PassageLanguage.of(text.plainText, documentLanguage: builder.strings.language))
             case .list(let list):
                 return try list.flowable(in: builder, path: path, spaceBefore: spaceBefore)
             }
