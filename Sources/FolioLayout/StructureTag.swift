@@ -25,10 +25,7 @@ package enum StructureTag: String, Sendable {
 
     /// Whether the element holds running text whose language it may name (P, H1–H6).
     package var holdsText: Bool {
-        switch self {
-        case .paragraph, .heading1, .heading2, .heading3, .heading4, .heading5, .heading6: return true
-        default: return false
-        }
+        [.paragraph, .heading1, .heading2, .heading3, .heading4, .heading5, .heading6].contains(self)
     }
 
     /// The heading tag of `level` (1–6; deeper levels are H6).
