@@ -42,14 +42,21 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
     /// `literal` with every markup character escaped, so it reads as itself: `[Pay](https://x)`
     /// and `https://x` stay text, not links (`:` is escaped too). Template values are bound into
     /// rich text through this.
-    public static func escaped(_ literal: String) -> String {
+    public static func escaped(_ literal: String) -> String { escaped(literal, keepingAddresses: false) }
+
+    /// `literal` with its markup escaped but an address written out in it still a link (`:` left
+    /// as it is): a table cell's value, where an address has always been a link.
+    public static func escapedKeepingAddresses(_ literal: String) -> String { escaped(literal, keepingAddresses: true) }
+
+    private static func escaped(_ literal: String, keepingAddresses: Bool) -> String {
         // Every markup character is ASCII, so the text is escaped byte by byte: a backslash before
         // an ASCII byte keeps the UTF-8 valid (walking characters cost 30 times as much).
         func isMarkup(_ byte: UInt8) -> Bool {
             switch byte {
             case UInt8(ascii: "*"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"),
-                UInt8(ascii: "\\"), UInt8(ascii: "_"), UInt8(ascii: ":"):
+                UInt8(ascii: "\\"), UInt8(ascii: "_"):
                 return true
+            case UInt8(ascii: ":"): return !keepingAddresses
             default: return false
             }
         }

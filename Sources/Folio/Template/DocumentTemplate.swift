@@ -111,9 +111,9 @@ public struct DocumentTemplate: Sendable {
 
     /// Block types with rich text, and the keys that hold it (a table's cells, a list's items):
     /// values bound into them are escaped to stay literal.
-    private static let richTextKeys: [String: Set<String>] = [
-        "paragraph": ["text"], "message": ["text"], "table": ["header", "rows"], "list": ["items"],
-    ]
+    private static let richTextKeys: [String: Set<String>] = ["paragraph": ["text"], "message": ["text"], "list": ["items"]]
+    /// Block types whose keys hold table cells: values bound into them keep their addresses as links.
+    private static let cellKeys: [String: Set<String>] = ["table": ["header", "rows"]]
     /// Keys of objects inside rich text (a cell's `{text, span}`, a nested list's `{items}`) that stay rich.
     private static let nestedRichKeys: Set<String> = ["text", "items"]
     /// Document keys whose texts hold `{page}`-style placeholders (page header and footer, sentence
@@ -126,6 +126,8 @@ public struct DocumentTemplate: Sendable {
         case plain
         /// Rich text (`**bold**`, links): markup characters escaped.
         case rich
+        /// A table cell: markup escaped, but an address in the value still a link, as cells always linked them.
+        case cell
         /// Text with `{page}`-style placeholders: braces escaped.
         case placeholders
 
@@ -134,6 +136,7 @@ public struct DocumentTemplate: Sendable {
             switch self {
             case .plain: return text
             case .rich: return RichText.escaped(text)
+            case .cell: return RichText.escapedKeepingAddresses(text)
             case .placeholders: return text.escapingPlaceholders
             }
         }
@@ -163,15 +166,24 @@ public struct DocumentTemplate: Sendable {
             let parsed = try texts[text] ?? TemplateText(text, path: path)
             return try parsed.evaluate(in: scope, path: path, kind: kind)
         case .object(let members):
-            var richKeys: Set<String> = kind == .rich ? DocumentTemplate.nestedRichKeys : []
-            if case .string(let type)? = value["type"], let keys = DocumentTemplate.richTextKeys[type] { richKeys = keys }
+            var richKeys: Set<String> = kind == .rich || kind == .cell ? DocumentTemplate.nestedRichKeys : []
+            var nestedKind = kind
+            if case .string(let type)? = value["type"] {
+                if let keys = DocumentTemplate.richTextKeys[type] {
+                    richKeys = keys
+                    nestedKind = .rich
+                } else if let keys = DocumentTemplate.cellKeys[type] {
+                    richKeys = keys
+                    nestedKind = .cell
+                }
+            }
             return .object(
                 try members.map { member in
                     let memberKind: TextKind
                     if path.isEmpty && DocumentTemplate.placeholderTextKeys.contains(member.key) {
                         memberKind = .placeholders
                     } else if richKeys.contains(member.key) {
-                        memberKind = .rich
+                        memberKind = nestedKind == .cell ? .cell : .rich
                     } else {
                         memberKind = kind == .placeholders ? .placeholders : .plain
                     }
