@@ -75,14 +75,21 @@ package enum ChartDescription {
                 continue
             }
             let decimals = NumberFormat.decimals(for: set.map(\.1))
+            // Every category that reaches the value, not the first alone ("5 (Tue, Thu)").
             func value(_ v: (Int, Double)) -> String {
-                "\(numbers.string(v.1, format: chart.yAxis.format, fallbackDecimals: decimals)) (\(category(v.0)))"
+                let tied = ChartDescription.named(set.filter { $0.1 == v.1 }.map(\.0), label: category)
+                return "\(numbers.string(v.1, format: chart.yAxis.format, fallbackDecimals: decimals)) (\(tied))"
             }
             parts.append(
                 strings.format(.lowHigh, ["name": name, "low": value(low), "high": value(high)])
                     + missing(gaps, label: category, strings: strings))
         }
         return parts.joined(separator: ". ") + "."
+    }
+
+    /// "Tue, Thu" for the places a value is reached, at most three named: "Mon, Tue, Wed, …".
+    static func named(_ indices: [Int], label: (Int) -> String) -> String {
+        indices.prefix(3).map(label).joined(separator: ", ") + (indices.count > 3 ? ", …" : "")
     }
 
     /// ", No data (Tue, Thu)" for a few missing values, ", 12 missing" for many, "" for none.
@@ -117,8 +124,9 @@ package enum ChartDescription {
             guard let low = set.min(by: { $0.1 < $1.1 }), let high = set.max(by: { $0.1 < $1.1 }) else { continue }
             let decimals = NumberFormat.decimals(for: set.map(\.1))
             func value(_ v: (Int, Double)) -> String {
-                numbers.string(v.1, format: chart.yAxis.format, fallbackDecimals: decimals) + " ("
-                    + strings.format(.at, ["x": xLabel(plot, v.0)]) + ")"
+                let tied = ChartDescription.named(set.filter { $0.1 == v.1 }.map(\.0)) { xLabel(plot, $0) }
+                return numbers.string(v.1, format: chart.yAxis.format, fallbackDecimals: decimals) + " ("
+                    + strings.format(.at, ["x": tied]) + ")"
             }
             let name = plot.title.isEmpty ? (chart.yAxis.title ?? strings[.value]) : plot.title
             let gaps = plot.values.indices.filter { plot.values[$0] == nil }

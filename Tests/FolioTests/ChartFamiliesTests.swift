@@ -297,8 +297,8 @@ final class ChartFamiliesTests: XCTestCase {
         XCTAssertEqual(
             descriptions,
             [
-                "Bar chart, Pain and medication adherence by day, 7 categories, from Mon to Sun. Pain: lowest value 1 (Wed), highest value 7 (Sat). Medication adherence: lowest value 3.1 (Fri), highest value 9.4 (Wed).",
-                "Line chart, Heart rate during the Saturday session, 300 points from 0 to 2990. Expected: lowest value 70.0 (at 0), highest value 130.0 (at 1760). Actual: lowest value 67.5 (at 2970), highest value 139.7 (at 1590).",
+                "Bar chart, Pain and medication adherence by day, 7 categories, from Mon to Sun. Pain: lowest value 1 (Wed, Fri, Sun), highest value 7 (Sat). Medication adherence: lowest value 3.1 (Fri), highest value 9.4 (Wed).",
+                "Line chart, Heart rate during the Saturday session, 300 points from 0 to 2990. Expected: lowest value 70.0 (at 0), highest value 130.0 (at 1760, 1770, 1780, …). Actual: lowest value 67.5 (at 2970), highest value 139.7 (at 1590).",
                 "Pie chart, Share of activity. Steps taken 60%, Tasks completed 25%, Surveys completed 15%.",
                 "Ring chart, Activity rings. Move 49%, Exercise 86%, Stand 15%.",
                 "Range chart, Daily stress, low to high, 7 categories, from Mon to Sun. Stress: lowest value 1, highest value 8.",

@@ -62,7 +62,7 @@ final class HTMLOutputTests: XCTestCase {
         XCTAssertTrue(html.contains("<title id=\""))
         XCTAssertTrue(
             html.contains(
-                "Bar chart, Pain and medication adherence by day, 7 categories, from Mon to Sun. Pain: lowest value 1 (Wed), highest value 7 (Sat). Medication adherence: lowest value 3.1 (Fri), highest value 9.4 (Wed)."
+                "Bar chart, Pain and medication adherence by day, 7 categories, from Mon to Sun. Pain: lowest value 1 (Wed, Fri, Sun), highest value 7 (Sat). Medication adherence: lowest value 3.1 (Fri), highest value 9.4 (Wed)."
             ))
         // Two layouts of each chart for screens, wide and narrow, chosen by a container query.
         XCTAssertTrue(html.contains("viewBox=\"0 0 600 "))
