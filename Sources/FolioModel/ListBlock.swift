@@ -14,8 +14,12 @@ public struct ListBlock: Sendable, Hashable, Codable {
         public init(from decoder: Decoder) throws {
             if let text = try? decoder.singleValueContainer().decode(String.self) {
                 self = .text(RichText(text))
-            } else {
+            } else if (try? decoder.container(keyedBy: ListBlock.CodingKeys.self)) != nil {
                 self = .list(try ListBlock(from: decoder))
+            } else {
+                throw DecodingError.typeMismatch(
+                    String.self,
+                    DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected text or a nested list {items: […]}"))
             }
         }
 
@@ -47,7 +51,7 @@ public struct ListBlock: Sendable, Hashable, Codable {
         self.init(ordered: ordered, items: texts.map { .text(RichText($0)) })
     }
 
-    private enum CodingKeys: String, CodingKey { case type, ordered, start, items }
+    fileprivate enum CodingKeys: String, CodingKey { case type, ordered, start, items }
 
     /// Decodes the value from a document, as written in JSON or YAML; a nested list may say `type: list`.
     public init(from decoder: Decoder) throws {

@@ -51,13 +51,15 @@ enum ParagraphListReader {
         var plain: [Substring] = []
         var stack: [OpenList] = []
 
+        /// Closes the innermost open list into the item of the list around it.
+        func closeInnermost() {
+            var inner = stack.removeLast()
+            let list = inner.finished()
+            stack[stack.count - 1].flushText()
+            stack[stack.count - 1].items.append(.list(list))
+        }
         func closeAll() {
-            while stack.count > 1 {
-                var inner = stack.removeLast()
-                let list = inner.finished()
-                stack[stack.count - 1].flushText()
-                stack[stack.count - 1].items.append(.list(list))
-            }
+            while stack.count > 1 { closeInnermost() }
             if var outer = stack.popLast() { parts.append(.list(outer.finished())) }
         }
 
@@ -68,12 +70,7 @@ enum ParagraphListReader {
                     plain = []
                 }
                 // Close the lists indented deeper than this line.
-                while let last = stack.last, stack.count > 1, item.indent < last.indent {
-                    var inner = stack.removeLast()
-                    let list = inner.finished()
-                    stack[stack.count - 1].flushText()
-                    stack[stack.count - 1].items.append(.list(list))
-                }
+                while let last = stack.last, stack.count > 1, item.indent < last.indent { closeInnermost() }
                 if let last = stack.last, item.indent >= last.indent + 2, stack.count < ListBlock.maximumDepth {
                     stack.append(OpenList(indent: item.indent, ordered: item.number != nil, start: item.number ?? 1))
                 } else if let last = stack.last, (last.ordered != (item.number != nil)) && stack.count == 1 {

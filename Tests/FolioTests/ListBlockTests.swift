@@ -23,6 +23,7 @@ final class ListBlockTests: XCTestCase {
     func testBadListsNameTheirField() {
         XCTAssertEqual(error(#"{"type": "list", "items": []}"#), "elements[0].items: expected at least one item")
         XCTAssertTrue(error(#"{"type": "list"}"#).hasPrefix("elements[0].items"), error(#"{"type": "list"}"#))
+        XCTAssertEqual(error(#"{"type": "list", "items": ["a", 5]}"#), "elements[0].items[1]: expected text or a nested list {items: […]}")
         XCTAssertEqual(
             error(#"{"type": "list", "ordered": true, "start": -3, "items": ["a"]}"#),
             "elements[0].start: expected a number from 0 to 1000000000, not -3")

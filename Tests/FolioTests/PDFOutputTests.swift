@@ -60,6 +60,19 @@ final class PDFOutputTests: XCTestCase {
         XCTAssertTrue(text.contains("*Mon* 3.0") || text.contains("*Mon* 3"), text)
         XCTAssertTrue(text.contains("Tue 5.5"), text)
         XCTAssertTrue(try TestSupport.readablePDF(pdf).contains("/Table"), "a tagged table")
+        // 300 readings would be pages of table under one chart: the PDF leaves them to the HTML, and says so.
+        let long = """
+            elements:
+              - type: chart
+                kind: line
+                title: Heart rate
+                dataTable: true
+                plots: [{title: bpm, values: [\((1...300).map { String(60 + $0 % 40) }.joined(separator: ", "))]}]
+            """
+        let result = try DocumentDecoder.decode(Data(long.utf8), format: .yaml).pdfWithReport()
+        XCTAssertEqual(result.pages, 1)
+        XCTAssertFalse(try TestSupport.pdfText(result.data).contains("Heart rate: Data"))
+        XCTAssertTrue(result.report.warnings.contains { $0.path == "elements[0].dataTable" && $0.message.contains("300 rows") })
     }
 
     func testEveryStringOfTheSampleIsInThePDF() throws {

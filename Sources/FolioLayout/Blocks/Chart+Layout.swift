@@ -4,6 +4,9 @@ import FolioModel
 import Foundation
 
 extension Chart: LaidOutBlock {
+    /// The most rows of a chart's data table the PDF prints under it (about a page).
+    static let printedDataRows = 60
+
     /// The chart's drawing at the column's width, with its title and caption: a figure whose text
     /// alternative is the author's alt or a description of the data.
     func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
@@ -64,7 +67,18 @@ extension Chart: LaidOutBlock {
         let chartFigure = figure(drawing, refit: refit, shrinkable: natural - least)
         guard dataTable else { return [chartFigure] }
         // The data as a table under the chart, as the HTML gives it: captioned by the chart's title.
+        // Long data (a session's 300 readings) would turn a two-page summary into twelve: it stays
+        // in the HTML's collapsed table, and the layout report says so.
         let data = ChartDataTable(self, strings: builder.strings)
+        guard data.rows.count <= Chart.printedDataRows else {
+            builder.warn(
+                LayoutReport.Warning(
+                    kind: .overflow, path: "\(path).dataTable",
+                    message:
+                        "the data table has \(data.rows.count) rows, more than the \(Chart.printedDataRows) the PDF prints under a chart; it is in the HTML, and the chart's text alternative summarises it"
+                ))
+            return [chartFigure]
+        }
         let caption = title.map { "\($0): \(builder.strings[.data])" } ?? builder.strings[.data]
         return [chartFigure] + (try data.table(caption: caption).flowables(in: builder, path: "\(path).dataTable"))
     }
