@@ -321,11 +321,18 @@ struct BarChartLayout {
         func x(_ value: Double) -> Double { plot.x + scale.fraction(value) * plot.width }
 
         canvas.beginGroup()
+        // The gridlines are one path (one stroke), as in `PlotFrame`: a chart's grid, not a table's rules.
+        var grid = Path()
+        for tick in scale.ticks where tick != 0 {
+            grid.move(to: Point(x(tick), plot.y))
+            grid.line(to: Point(x(tick), plot.maxY))
+        }
+        if !grid.elements.isEmpty { canvas.stroke(grid, style: StrokeStyle(color: theme.grid, width: 0.5)) }
         for (tick, label) in zip(scale.ticks, tickLabels) {
             let tx = x(tick)
-            canvas.line(
-                from: Point(tx, plot.y), to: Point(tx, plot.maxY),
-                style: StrokeStyle(color: tick == 0 ? theme.axis : theme.grid, width: tick == 0 ? 0.8 : 0.5))
+            if tick == 0 {
+                canvas.line(from: Point(tx, plot.y), to: Point(tx, plot.maxY), style: StrokeStyle(color: theme.axis, width: 0.8))
+            }
             canvas.draw(text: text.item(label, font: context.tickFont, color: theme.muted, x: tx, top: plot.maxY + 4, anchor: .middle))
         }
         for threshold in chart.thresholds {

@@ -25,6 +25,11 @@ package struct TextItem: Sendable, Hashable {
         self.rotation = rotation
     }
 
+    /// Whether the text holds a letter: a name (a legend's series, an axis title, a band's label)
+    /// rather than a number, date or time only (a tick, a value label), which a chart's text
+    /// alternative and data table say and a tagged PDF keeps out of the reading order.
+    package var holdsLetters: Bool { text.unicodeScalars.contains { $0.properties.isAlphabetic } }
+
     /// The box the text occupies, before rotation.
     package var frame: Rect { Rect(x: origin.x, y: origin.y, width: metrics.width, height: metrics.height) }
 }

@@ -91,9 +91,10 @@ final class FigureFlowable: Flowable {
             drawCaption()
         } else {
             canvas.figure(alternative: alternative) {
-                guard caption != nil else { return drawPicture(on: canvas, at: origin) }
+                guard caption != nil || !content.isImage else { return drawPicture(on: canvas, at: origin) }
                 // In a Span, which the PDF's finishing merges into the Figure: Cairo marks content
-                // only in elements without children, and the Caption is the Figure's child.
+                // only in elements without children, and the Caption is the Figure's child (a
+                // chart's words are drawn outside the Span, as artifacts, between its parts).
                 canvas.tagged(.span) { drawPicture(on: canvas, at: origin) }
                 drawCaption()
             }
@@ -112,7 +113,9 @@ final class FigureFlowable: Flowable {
         case .image(let image, _):
             canvas.draw(image: image, in: Rect(x: x, y: y, width: size.width, height: size.height))
         case .drawing(let drawing):
-            canvas.transformed(translate: Point(x, y), scale: scale) { drawing.replay(on: canvas) }
+            canvas.transformed(translate: Point(x, y), scale: scale) {
+                canvas.chartPicture { drawing.replay(on: canvas) }
+            }
         case .svg(let markup, _):
             canvas.draw(svgMarkup: markup, in: Rect(x: x, y: y, width: size.width, height: size.height))
         }

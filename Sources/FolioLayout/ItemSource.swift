@@ -97,6 +97,15 @@ final class ItemSource {
         return flowables
     }
 
+    /// Block `block`'s flowables as items; the first of a block kept together carries the height of all.
+    private func items(of block: Int, _ flowables: [Flowable], source: Int) -> [Paginator.Item] {
+        var items = flowables.map { Paginator.Item(flowable: $0, source: source) }
+        if let element = describe(block).element, element.content?.keepsTogether == true, !items.isEmpty {
+            items[0].keptHeight = flowables.dropFirst().reduce(flowables[0].height) { $0 + $1.spaceBefore + $1.height }
+        }
+        return items
+    }
+
     /// Lays out the next block for the first time: its items are numbered and its source noted.
     private func layOutNext() throws {
         let block = firstItem.count
@@ -107,7 +116,7 @@ final class ItemSource {
         sourceIndex.append(source)
         itemCount += flowables.count
         laidOutBytes += flowables.reduce(0) { $0 + $1.retainedBytes }
-        let items = flowables.map { Paginator.Item(flowable: $0, source: source) }
+        let items = self.items(of: block, flowables, source: source)
         if keepsEverything || block >= keptFrom { kept[block] = items }
     }
 
@@ -115,7 +124,7 @@ final class ItemSource {
     private func layOutAgain(_ block: Int) throws -> [Paginator.Item] {
         builder.isLayingOutAgain = true
         defer { builder.isLayingOutAgain = false }
-        let items = try flowables(of: block).map { Paginator.Item(flowable: $0, source: sourceIndex[block]) }
+        let items = self.items(of: block, try flowables(of: block), source: sourceIndex[block])
         if block >= keptFrom { kept[block] = items }
         return items
     }

@@ -34,6 +34,10 @@ package protocol PageCanvas: Canvas {
     func outline(_ title: String, level: Int, y: Double)
     /// Runs `body` with the origin moved to `translate` and lengths scaled by `scale`.
     func transformed(translate: Point, scale: Double, _ body: () -> Void)
+    /// Runs `body`, a chart's drawing in its `Figure`: its shapes and names are the figure's
+    /// content, its numbers (ticks, value labels) decoration: the figure's text alternative and
+    /// data table say them, and a tick's number at a page's top is not read as a page number.
+    func chartPicture(_ body: () -> Void)
 }
 
 extension PageCanvas {

@@ -17,6 +17,7 @@ package struct PageFrame {
         case beginList(continues: Bool?)
         case beginCell(StructureTag?, columnSpan: Int, language: String?)
         case beginTransform(translate: Point, scale: Double)
+        case beginChartPicture
         case end
         case destination(String, at: Point)
         case outline(String, level: Int, y: Double)
@@ -54,6 +55,7 @@ package struct PageFrame {
                 canvas.tableCell(tag, columnSpan: span, language: language) { replay(on: canvas, from: &index) }
             case .beginTransform(let translate, let scale):
                 canvas.transformed(translate: translate, scale: scale) { replay(on: canvas, from: &index) }
+            case .beginChartPicture: canvas.chartPicture { replay(on: canvas, from: &index) }
             case .destination(let anchor, let point): canvas.destination(anchor, at: point)
             case .outline(let title, let level, let y): canvas.outline(title, level: level, y: y)
             }
@@ -116,6 +118,8 @@ package final class FrameRecorder: PageCanvas {
     package func transformed(translate: Point, scale: Double, _ body: () -> Void) {
         nested(.beginTransform(translate: translate, scale: scale), body)
     }
+
+    package func chartPicture(_ body: () -> Void) { nested(.beginChartPicture, body) }
 
     private func nested(_ begin: PageFrame.Item, _ body: () -> Void) {
         frame.append(begin)

@@ -32,6 +32,9 @@ struct Paginator {
     struct Item {
         let flowable: Flowable
         let source: Int
+        /// For the first item of a block kept together (`keepTogether`): the height of all of the
+        /// block's items, which move to the next page rather than split when a page has less room.
+        var keptHeight: Double? = nil
     }
 
     struct Warning {
@@ -111,9 +114,12 @@ struct Paginator {
             let remaining = pageHeight - y - gap
             // Keep-with-next: this block and the start of the following one go together.
             if flowable.keepWithNext, y > 0, let following = try item(state.index), !following.flowable.isPageBreak {
-                let needed =
-                    flowable.height + following.flowable.spaceBefore + min(following.flowable.leastStartHeight, pageHeight / 3)
-                if needed > remaining { return (page, nextPage(carrying: next)) }
+                let needed = flowable.height + following.flowable.spaceBefore + leastStart(of: following)
+                if needed > remaining, needed <= pageHeight { return (page, nextPage(carrying: next)) }
+            }
+            // Keep-together: a block that would split here, but fits on a page, starts the next.
+            if let kept = next.keptHeight, y > 0, kept > remaining, kept <= pageHeight {
+                return (page, nextPage(carrying: next))
             }
             if flowable.height <= remaining {
                 place(next, at: y + gap)
@@ -122,13 +128,8 @@ struct Paginator {
                 place(Item(flowable: head, source: next.source), at: y + gap)
                 return (page, nextPage(carrying: Item(flowable: tail, source: next.source)))
             } else if y > 0, let fitted = flowable.fitted(toHeight: remaining - pageHeight * Paginator.footClearance) {
-                // A chart drawn a little shorter keeps its page instead of leaving the rest of it empty.
-                warn(
-                    Warning(
-                        kind: .scaledToFit, source: next.source, page: number,
-                        message:
-                            "drawn with a shorter plot (\((fitted.height / flowable.height * 100).clampedInt())% of its height) to stay on its page, as its minHeight allows"
-                    ))
+                // A chart drawn shorter, within its bound, keeps its page instead of leaving the rest
+                // of it empty (as a paragraph splits: layout, not a rule bent, so no warning).
                 place(Item(flowable: fitted, source: next.source), at: y + gap)
                 y += gap + fitted.height
             } else if y > 0 {
@@ -158,6 +159,16 @@ struct Paginator {
             }
         }
         return (page, nil)
+    }
+
+    /// The least room `item` can start in at a page's foot: all of it when kept together, its
+    /// first lines or rows when it splits, a chart at its least plot with the foot kept clear.
+    private func leastStart(of item: Item) -> Double {
+        let flowable = item.flowable
+        if let kept = item.keptHeight, kept <= pageHeight { return kept }
+        if flowable.minimumHeadHeight < flowable.height { return flowable.minimumHeadHeight }
+        if flowable.leastStartHeight < flowable.height { return flowable.leastStartHeight + pageHeight * Paginator.footClearance }
+        return flowable.height
     }
 
     /// Every page of `items`, filled one after another (a page left empty at the end is no page).

@@ -33,12 +33,15 @@ public enum Block: Sendable, Hashable, Codable {
     /// The `type` name of this block.
     public var typeName: String { kind.rawValue }
 
-    private enum CodingKeys: String, CodingKey { case type }
+    /// `type`, and `keepTogether`, which every block accepts (the kinds that split keep it).
+    private enum CodingKeys: String, CodingKey { case type, keepTogether }
 
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(String.self, forKey: .type)
+        // A block that never splits is kept together already: its `keepTogether` is checked and read.
+        _ = try container.decodeIfPresent(Bool.self, forKey: .keepTogether)
         guard let kind = Kind(typeName: type), kind != .custom else {
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container,

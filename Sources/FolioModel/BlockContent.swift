@@ -26,6 +26,9 @@ package protocol BlockContent: Sendable, Hashable, Codable {
     static var standsInColumns: Bool { get }
     /// The heading the block shows (a subtitle's, a section's), which names an untitled document.
     var heading: String? { get }
+    /// Whether the block moves whole to the next page rather than split where it does not fit
+    /// (`keepTogether: true`); a block taller than a page still splits.
+    var keepsTogether: Bool { get }
 }
 
 extension BlockContent {
@@ -39,4 +42,7 @@ extension BlockContent {
     package static var standsInColumns: Bool { true }
     /// Most blocks are no heading.
     package var heading: String? { nil }
+    /// Blocks that never split (images, charts without a data table, barcodes) are kept together
+    /// without being asked; the others split unless their `keepTogether` says not to.
+    package var keepsTogether: Bool { false }
 }

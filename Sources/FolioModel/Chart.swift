@@ -21,8 +21,12 @@ public struct Chart: Sendable, Hashable, Codable {
     public var height: Length?
     /// The least plot height the PDF may draw the chart at to keep it on the page it starts on,
     /// rather than move it whole to the next page and leave a gap (its text stays the same size).
-    /// Without one the chart is drawn at its height, and moves when it does not fit.
+    /// Without one, half its plot height (`defaultLeastPlotShare`); its `height` keeps it whole.
     public var minHeight: Length?
+    /// The share of its plot height a chart without `minHeight` may be drawn at to stay on its page.
+    public static let defaultLeastPlotShare = 0.5
+    /// True keeps the chart and its data table on one page (a chart alone never splits).
+    public var keepTogether: Bool?
     /// The horizontal axis: title, range, ticks, format.
     public var xAxis: ChartAxis
     /// The vertical axis: title, range, ticks, format, scale.
@@ -114,7 +118,7 @@ public struct Chart: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, title, caption, height, minHeight, xAxis, yAxis, secondaryYAxis, legend, thresholds, alt, dataTable, noData
+        case kind, title, caption, height, minHeight, keepTogether, xAxis, yAxis, secondaryYAxis, legend, thresholds, alt, dataTable, noData
     }
 
     /// Decodes the value from a document, as written in JSON or YAML.
@@ -124,6 +128,7 @@ public struct Chart: Sendable, Hashable, Codable {
         caption = try c.decodeIfPresent(.caption)
         height = try c.decodeIfPresent(.height)
         minHeight = try c.decodeIfPresent(.minHeight)
+        keepTogether = try c.decodeIfPresent(.keepTogether)
         xAxis = try c.decode(.xAxis, default: ChartAxis())
         yAxis = try c.decode(.yAxis, default: ChartAxis())
         secondaryYAxis = try c.decodeIfPresent(.secondaryYAxis)
@@ -165,6 +170,7 @@ public struct Chart: Sendable, Hashable, Codable {
         try c.encodeIfPresent(caption, forKey: .caption)
         try c.encodeIfPresent(height, forKey: .height)
         try c.encodeIfPresent(minHeight, forKey: .minHeight)
+        try c.encodeIfPresent(keepTogether, forKey: .keepTogether)
         try c.encode(xAxis, forKey: .xAxis)
         try c.encode(yAxis, forKey: .yAxis)
         try c.encodeIfPresent(secondaryYAxis, forKey: .secondaryYAxis)
@@ -275,6 +281,8 @@ public struct BarChart: Sendable, Hashable, Codable {
 extension Chart: BlockContent {
     /// `chart`.
     package static let kind = Block.Kind.chart
+    /// Whether `keepTogether` is true.
+    package var keepsTogether: Bool { keepTogether ?? false }
     /// The title, caption, axis titles, threshold labels and the data's names (categories,
     /// series, plots, segments, rings); which of them a chart draws depends on its options.
     package var textContent: [String] {

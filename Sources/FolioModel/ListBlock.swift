@@ -38,6 +38,8 @@ public struct ListBlock: Sendable, Hashable, Codable {
     public var start: Int
     /// The items, in order.
     public var items: [Item]
+    /// True moves the list whole to the next page rather than split it over two.
+    public var keepTogether: Bool?
 
     /// A list of `items`, numbered from `start` when `ordered`.
     public init(ordered: Bool = false, start: Int = 1, items: [Item]) {
@@ -51,7 +53,7 @@ public struct ListBlock: Sendable, Hashable, Codable {
         self.init(ordered: ordered, items: texts.map { .text(RichText($0)) })
     }
 
-    fileprivate enum CodingKeys: String, CodingKey { case type, ordered, start, items }
+    fileprivate enum CodingKeys: String, CodingKey { case type, ordered, start, items, keepTogether }
 
     /// Decodes the value from a document, as written in JSON or YAML; a nested list may say `type: list`.
     public init(from decoder: Decoder) throws {
@@ -63,6 +65,7 @@ public struct ListBlock: Sendable, Hashable, Codable {
         ordered = try container.decode(.ordered, default: false)
         start = try container.decode(.start, default: 1)
         items = try container.decode([Item].self, forKey: .items)
+        keepTogether = try container.decodeIfPresent(.keepTogether)
     }
 
     /// Encodes the value as a document writes it (without its `type`, which the block writes).
@@ -71,6 +74,7 @@ public struct ListBlock: Sendable, Hashable, Codable {
         if ordered { try container.encode(ordered, forKey: .ordered) }
         if start != 1 { try container.encode(start, forKey: .start) }
         try container.encode(items, forKey: .items)
+        try container.encodeIfPresent(keepTogether, forKey: .keepTogether)
     }
 
     /// How deep lists may nest.
@@ -120,6 +124,8 @@ public struct ListBlock: Sendable, Hashable, Codable {
 extension ListBlock: BlockContent {
     /// `list`.
     package static let kind = Block.Kind.list
+    /// Whether `keepTogether` is true.
+    package var keepsTogether: Bool { keepTogether ?? false }
     /// Checks nesting, counts, numbers and links.
     package func validate(path: String) throws { try validate(path: path, depth: 0) }
     /// The items' text without markup, in reading order.

@@ -31,6 +31,8 @@ public struct Message: Sendable, Hashable, Codable {
     public var kind: Kind
     /// The bar's colour; the kind's colour when nil.
     public var tint: Color?
+    /// True moves the message whole to the next page rather than split it over two.
+    public var keepTogether: Bool?
 
     /// A message of `kind` with `title` and `text`.
     public init(title: String, text: RichText, kind: Kind = .tip, tint: Color? = nil) {
@@ -50,6 +52,7 @@ public struct Message: Sendable, Hashable, Codable {
         text = try container.decode(.text, default: RichText(""))
         kind = try container.decode(.kind, default: .tip)
         tint = try container.decodeIfPresent(.tint)
+        keepTogether = try container.decodeIfPresent(.keepTogether)
     }
 }
 
@@ -64,4 +67,6 @@ extension Message: BlockContent {
     package var textContent: [String] { [title, text.plainText] }
     /// Its text, whose internal links must name an anchor.
     package var linkedTexts: [(text: RichText, field: String)] { [(text, "text")] }
+    /// Whether `keepTogether` is true.
+    package var keepsTogether: Bool { keepTogether ?? false }
 }

@@ -13,6 +13,8 @@ public struct Paragraph: Sendable, Hashable, Codable {
     /// `zh-Hant`): a screen reader reads it in that language. Found from the script where it leaves
     /// no doubt (Arabic, Chinese, Japanese, Korean, Hebrew, Greek in a document of another).
     public var language: String?
+    /// True moves the paragraph whole to the next page rather than split its lines over two.
+    public var keepTogether: Bool?
 
     /// A paragraph of `text`.
     public init(_ text: RichText, align: Alignment = .left) {
@@ -31,6 +33,7 @@ public struct Paragraph: Sendable, Hashable, Codable {
         text = try container.decode(RichText.self, forKey: .text)
         align = try container.decode(.align, default: .left)
         language = try container.decodeIfPresent(.language)
+        keepTogether = try container.decodeIfPresent(.keepTogether)
     }
 }
 
@@ -55,4 +58,6 @@ extension Paragraph: BlockContent {
     }
     /// Its text, whose internal links must name an anchor.
     package var linkedTexts: [(text: RichText, field: String)] { [(text, "text")] }
+    /// Whether `keepTogether` is true.
+    package var keepsTogether: Bool { keepTogether ?? false }
 }

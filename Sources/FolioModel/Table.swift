@@ -22,6 +22,9 @@ public struct Table: Sendable, Hashable, Codable {
     public var widths: [ColumnWidth]?
     /// Cells that cover more than one column.
     public var spans: [CellSpan]
+    /// True moves the table whole to the next page rather than split its rows over two (a short
+    /// table of doses read together); a table longer than a page still splits.
+    public var keepTogether: Bool?
 
     /// A cell across `span` columns: cell `cell` (counted in the row's list) of row `row`, -1 for the header.
     public struct CellSpan: Sendable, Hashable, Codable {
@@ -178,6 +181,7 @@ public struct Table: Sendable, Hashable, Codable {
             continuedCaption = try container.decodeIfPresent(.continuedCaption)
         }
         widths = try container.decodeIfPresent(.widths)
+        keepTogether = try container.decodeIfPresent(.keepTogether)
     }
 }
 
@@ -203,4 +207,6 @@ extension Table: BlockContent {
     }
     /// A table splits between pages: it cannot stand in a column.
     package static var standsInColumns: Bool { false }
+    /// Whether `keepTogether` is true.
+    package var keepsTogether: Bool { keepTogether ?? false }
 }

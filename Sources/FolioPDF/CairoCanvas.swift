@@ -21,6 +21,10 @@ final class CairoCanvas: PageCanvas {
     /// How many decoration (`tagged(nil)`) bodies are being drawn: their text is an artifact,
     /// so it opens no element and makes no link (a table header repeated on a later page).
     private var decorationDepth = 0
+    /// How many chart pictures (`chartPicture`) are being drawn in a tagged figure's Span.
+    private var chartPictureDepth = 0
+    /// Whether a chart picture's Span is closed while its words are drawn (as artifacts).
+    private var chartSpanSuspended = false
 
     init(cr: OpaquePointer, text: PangoTextEngine, images: ImageSurfaceCache) {
         self.cr = cr
@@ -75,6 +79,32 @@ final class CairoCanvas: PageCanvas {
         tagged(tag, body)
     }
 
+    /// Runs `body`, a chart's drawing inside its figure's Span: the Span is closed while its
+    /// numbers (ticks, value labels) are drawn, so they are artifacts (the figure's text
+    /// alternative and data table say them, and a tick at a page's top is not read as a page
+    /// number), and opened again for its next shapes and names.
+    func chartPicture(_ body: () -> Void) {
+        guard tagsStructure, decorationDepth == 0 else { return body() }
+        chartPictureDepth += 1
+        body()
+        chartPictureDepth -= 1
+        if chartPictureDepth == 0 { resumeChartSpan() }
+    }
+
+    /// Before a chart's numbers: its Span closes.
+    private func suspendChartSpan() {
+        guard chartPictureDepth > 0, !chartSpanSuspended else { return }
+        cairo_tag_end(cr, StructureTag.span.rawValue)
+        chartSpanSuspended = true
+    }
+
+    /// Before a chart's shapes and names (and at its end, for the Span's own close): its Span opens again.
+    private func resumeChartSpan() {
+        guard chartSpanSuspended else { return }
+        cairo_tag_begin(cr, StructureTag.span.rawValue, nil)
+        chartSpanSuspended = false
+    }
+
     /// Adds a bookmark at `level` pointing at `y` on the current page.
     func outline(_ title: String, level: Int, y: Double) {
         navigation?.addOutline(title, level: level, y: y)
@@ -115,12 +145,14 @@ final class CairoCanvas: PageCanvas {
     }
 
     func fill(_ path: Path, color: Color) {
+        resumeChartSpan()
         addPath(path)
         setColor(color)
         cairo_fill(cr)
     }
 
     func rect(_ r: Rect, color: Color) {
+        resumeChartSpan()
         cairo_new_path(cr)
         cairo_rectangle(cr, r.x, r.y, r.width, r.height)
         setColor(color)
@@ -128,11 +160,13 @@ final class CairoCanvas: PageCanvas {
     }
 
     func stroke(_ path: Path, style: StrokeStyle) {
+        resumeChartSpan()
         addPath(path)
         strokeCurrentPath(style)
     }
 
     func line(from a: Point, to b: Point, style: StrokeStyle) {
+        resumeChartSpan()
         cairo_new_path(cr)
         cairo_move_to(cr, a.x, a.y)
         cairo_line_to(cr, b.x, b.y)
@@ -140,6 +174,7 @@ final class CairoCanvas: PageCanvas {
     }
 
     func arc(center: Point, radius: Double, start: Double, end: Double, style: StrokeStyle) {
+        resumeChartSpan()
         cairo_new_path(cr)
         if end >= start {
             cairo_arc(cr, center.x, center.y, radius, start, end)
@@ -185,6 +220,9 @@ final class CairoCanvas: PageCanvas {
     func endClip() { cairo_restore(cr) }
 
     func draw(text item: TextItem) {
+        if chartPictureDepth > 0 {
+            if item.holdsLetters { resumeChartSpan() } else { suspendChartSpan() }
+        }
         let layout = text.cachedLine(item.text, font: item.font)
         setColor(item.color)
         if item.rotation == 0 {
@@ -312,6 +350,7 @@ final class CairoCanvas: PageCanvas {
     }
 
     func draw(image: ImageData, in rect: Rect) {
+        resumeChartSpan()
         // A picture drawn from its image object is a one-pixel placeholder, scaled to the rectangle.
         let placeholder = images.placeholder(for: image)
         guard let surface = placeholder ?? images.surface(for: image) else { return }

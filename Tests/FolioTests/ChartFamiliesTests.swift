@@ -264,8 +264,9 @@ final class ChartFamiliesTests: XCTestCase {
         XCTAssertEqual((xs.max() ?? 1) - (xs.min() ?? 0), 0, "a bar 6 pt wide is its two radii")
         let (a, b) = (top, bottom)
         // 2…8 of a 0…10 axis: the bar is 60 % of the distance between the 0 and 10 grid lines.
-        let grid = strokes(drawing).filter { $0.1.width == 0.5 || $0.1.width == 0.8 }.compactMap { path, _ -> Double? in
-            if case .move(let p)? = path.elements.first { return p.y } else { return nil }
+        // The gridlines are one path (each `move` starts one), the baseline its own.
+        let grid = strokes(drawing).filter { $0.1.width == 0.5 || $0.1.width == 0.8 }.flatMap { path, _ -> [Double] in
+            path.elements.compactMap { if case .move(let p) = $0 { return p.y } else { return nil } }
         }
         let span = (grid.max() ?? 0) - (grid.min() ?? 0)
         XCTAssertEqual(abs(a.y - b.y) / span, 0.6, accuracy: 1e-9)

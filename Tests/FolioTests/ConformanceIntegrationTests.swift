@@ -12,6 +12,34 @@ final class ConformanceIntegrationTests: XCTestCase {
     /// Split tables with header rows and cells across columns, sections, columns, right-to-left
     /// and Chinese text, images with and without alt text, a picture, every kind of link,
     /// messages, tiles and charts, a running header and footer.
+    /// Six pages, each beginning with a gridded chart (its top tick's number at the paper's top)
+    /// and two gridded charts to a page: a checker must not take the ticks for page numbers nor
+    /// the grids for tables that no Table tags.
+    static let chartsAtPageTops: String = {
+        // Month names, not numbers: a checker takes a line repeated at the top of pages but for
+        // its digits ("Glucose, week 2") for a running header.
+        let months = ["January", "February", "March", "April", "May", "June"]
+        let charts = (1...6).map { page in
+            """
+              - type: chart
+                kind: line
+                title: Glucose in \(months[page - 1])
+                plots: [{title: Glucose (mmol/L), x: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], values: [5.1, 7.4, 9.8, 6.2, 11.3, 8.8, 4.9, 7.7, 10.2, 6.6]}]
+                xAxis: {title: Day of the study}
+                yAxis: {title: Glucose in millimoles per litre}
+                thresholds: [{value: 10, label: Above the target range}, {value: 4, label: Below the target range}]
+              - type: chart
+                kind: bar
+                orientation: horizontal
+                title: Doses in \(months[page - 1])
+                categories: [Metformin, Insulin glargine, Lisinopril]
+                series: [{title: Doses taken this week, values: [14, 7, 6]}, {title: Doses scheduled this week, values: [14, 7, 7]}]
+            \(page < 6 ? "  - {type: pageBreak}" : "")
+            """
+        }
+        return "title: Charts at the top of pages\nelements:\n" + charts.joined(separator: "\n")
+    }()
+
     static func hardestLayout(title: String?) -> String {
         """
         \(title.map { "title: \"\($0)\"" } ?? "")
@@ -125,6 +153,7 @@ final class ConformanceIntegrationTests: XCTestCase {
             documents.append(("hardest layout as PDF/A-2u, title \(title ?? "none")", archival, nil))
             documents.append(("hardest layout as PDF/A-2u in parts of two pages, title \(title ?? "none")", archival, 2))
         }
+        documents.append(("charts at the top of every page", try decode(ConformanceIntegrationTests.chartsAtPageTops), nil))
         var files: [String: String] = [:]
         for (index, entry) in documents.enumerated() {
             let file = try TestSupport.temporaryFile(

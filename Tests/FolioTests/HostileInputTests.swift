@@ -249,7 +249,7 @@ final class HostileInputTests: XCTestCase {
             #"elements[0].yaxis: unknown key; did you mean "yAxis"?"#)
         XCTAssertEqual(
             outcome(##"{"title": "T", "elements": [{"type": "paragraph", "text": "a", "colour": "#fff"}]}"##),
-            "elements[0].colour: unknown key; expected one of: align, language, text, type")
+            "elements[0].colour: unknown key; expected one of: align, keepTogether, language, text, type")
         XCTAssertEqual(
             outcome(#"{"title": "T", "title": "U"}"#),
             #"the input is not valid JSON: invalid JSON at line 1, column 16: the key "title" appears twice in one object"#)

@@ -72,6 +72,21 @@ final class LayoutInvariantTests: XCTestCase {
         }
     }
 
+    func testNoPageOfTheChartGalleryIsMoreThanAThirdEmpty() throws {
+        // A chart that does not fit the rest of a page is drawn shorter (to half its plot) rather
+        // than move whole and leave the page's foot empty (#42); the last page may end anywhere.
+        for name in ["charts", "weekly-summary", "hard-cases"] {
+            let url = TestSupport.samples.appendingPathComponent("\(name).yaml")
+            let document = try DocumentDecoder.decode(try Data(contentsOf: url), format: .yaml)
+            let (content, pages) = try paginate(document, baseDirectory: TestSupport.samples)
+            for (number, page) in pages.enumerated().dropLast() {
+                let bottom = page.placements.map { $0.y + $0.flowable.height }.max() ?? 0
+                XCTAssertLessThanOrEqual(
+                    (content.height - bottom) / content.height, 1.0 / 3, "\(name): page \(number + 1) ends at \(Int(bottom)) of \(Int(content.height)) pt")
+            }
+        }
+    }
+
     func testEveryPlacedBoxLiesInsideTheContentBoxForGeneratedDocuments() throws {
         var random = Random(state: 20_261_122)
         for round in 0..<12 {

@@ -58,4 +58,27 @@ final class StructureTextIntegrationTests: XCTestCase {
         XCTAssertTrue(texts.contains("راجع the guide ثم 3 أيام"), "\(texts)")
         XCTAssertTrue(texts.contains("الجرعة 400 ملغ"), "\(texts)")
     }
+
+    func testAChartsNamesAreItsFiguresTextAndItsNumbersAreNot() throws {
+        // A chart's ticks and value labels are artifacts (its text alternative and data table say
+        // them; a tick at the paper's top is not read as a page number); its names are content.
+        try TestSupport.integrationOnly()
+        let yaml = """
+            elements:
+              - type: chart
+                kind: bar
+                title: Steps this week
+                categories: [Mon, Tue, Wed]
+                series: [{title: Steps taken, values: [4200, 8800, 12600]}]
+                yAxis: {title: Steps per day}
+            """
+        let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+        let figure = try XCTUnwrap(try elements(try document.pdf()).first { $0.type == "/Figure" })
+        for name in ["Steps this week", "Steps taken", "Steps per day", "Mon", "Wed"] {
+            XCTAssertTrue(figure.text.contains(name), "\(name) not in \(figure.text)")
+        }
+        XCTAssertFalse(figure.text.contains { $0.isNumber }, "a number is read in the figure: \(figure.text)")
+        let text = try TestSupport.pdfText(try document.pdf())
+        XCTAssertTrue(text.contains("12600") && text.contains("10,000"), "the value label or tick is not drawn: \(text)")
+    }
 }

@@ -50,10 +50,10 @@ extension Chart: LaidOutBlock {
                 textColor: theme.text, captionColor: theme.muted, alternative: drawing.description, refit: refit,
                 shrinkable: shrinkable)
         }
-        // Where the page has less room than the chart, it may be drawn with a shorter plot down to the
-        // minHeight its author allows, rather than move whole and leave a gap (without one it moves).
+        // Where the page has less room than the chart, it is drawn with a shorter plot, down to the
+        // minHeight its author allows (half its plot by default), rather than move whole and leave a gap.
         let natural = ChartRenderer.plotHeight(of: self)
-        let least = Swift.min(natural, minHeight?.points ?? natural)
+        let least = Swift.min(natural, minHeight?.points ?? (natural * Chart.defaultLeastPlotShare).rounded(.up))
         let whole = figure(drawing, refit: nil)
         let refit: ((Double) -> FigureFlowable?)? =
             least < natural
