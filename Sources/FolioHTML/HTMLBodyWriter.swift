@@ -118,7 +118,11 @@ struct HTMLBodyWriter {
     /// `block` at `path` as HTML: its kind's writer, or a page break.
     mutating func html(for block: Block, path: String) throws -> HTML {
         guard let writable = block.htmlWritten else { return "<div class=\"folio-page-break\"></div>" }
-        return try writable.html(in: &self, path: path)
+        let html = try writable.html(in: &self, path: path)
+        guard writable.keepsTogether else { return html }
+        // `keepTogether`: printed from the browser, the block is not split between pages either.
+        style.add("keep") { r in "\(r) .folio-keep{break-inside:avoid}" }
+        return "<div class=\"folio-keep\">\(html)</div>"
     }
 
     /// ` lang="…"` on an element whose text is in another language than the report's: the author's

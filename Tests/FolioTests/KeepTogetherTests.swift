@@ -106,4 +106,12 @@ final class KeepTogetherTests: XCTestCase {
             }
         }
     }
+
+    func testAKeptBlockIsNotSplitWhenTheHTMLIsPrintedEither() throws {
+        let kept = try DocumentDecoder.decode(Data("elements:\n\(table(rows: 3, keep: true))\n".utf8), format: .yaml).html()
+        XCTAssertTrue(kept.contains("<div class=\"folio-keep\"><div class=\"folio-table-wrap\""), kept)
+        XCTAssertTrue(kept.contains(".folio-keep{break-inside:avoid}"), kept)
+        let plain = try DocumentDecoder.decode(Data("elements:\n\(table(rows: 3, keep: nil))\n".utf8), format: .yaml).html()
+        XCTAssertFalse(plain.contains("folio-keep"), plain)
+    }
 }
