@@ -82,7 +82,8 @@ final class LayoutInvariantTests: XCTestCase {
             for (number, page) in pages.enumerated().dropLast() {
                 let bottom = page.placements.map { $0.y + $0.flowable.height }.max() ?? 0
                 XCTAssertLessThanOrEqual(
-                    (content.height - bottom) / content.height, 1.0 / 3, "\(name): page \(number + 1) ends at \(Int(bottom)) of \(Int(content.height)) pt")
+                    (content.height - bottom) / content.height, 1.0 / 3,
+                    "\(name): page \(number + 1) ends at \(Int(bottom)) of \(Int(content.height)) pt")
             }
         }
     }
