@@ -65,7 +65,7 @@ struct AxisScale {
                 }.max() ?? 0
             return
         }
-        let scale: NiceScale
+        var scale: NiceScale
         if let interval = axis.tickInterval, (high - low) / interval < Double(InputLimits.ticks) {
             // An interval that would draw more than `InputLimits.ticks` ticks is replaced by nice ticks.
             scale = NiceScale(low: low, high: high, interval: interval)
@@ -73,6 +73,10 @@ struct AxisScale {
             scale = NiceScale(low: low, high: high, interval: AxisScale.dateStep(for: (high - low) / 5))
         } else {
             scale = NiceScale(low: low, high: high)
+        }
+        if !isDate && !axis.clip && dataHigh > dataLow {
+            // Room above the top value and below a lowest one that is not zero, where the author set no end.
+            scale = scale.withHeadroom(low: axis.min == nil ? dataLow : 0, high: axis.max == nil ? dataHigh : 0)
         }
         // Explicit min/max are honoured exactly at the ends when given; a clipped range is exact.
         let first = axis.clip ? low : axis.min.map { Swift.min($0, low) } ?? (isDate ? low : scale.lower)

@@ -35,6 +35,16 @@ package struct NiceScale: Sendable, Hashable {
         self.step = step
     }
 
+    /// The scale with a step more above `high` or below `low` where that value (a data extreme,
+    /// not zero) falls on the range's end: the top point or bar is not drawn along the frame,
+    /// and its marker and value label have room.
+    package func withHeadroom(low: Double, high: Double) -> NiceScale {
+        let near = step * 0.05
+        let top = high != 0 && upper - high < near ? upper + step : upper
+        let bottom = low != 0 && low - lower < near ? lower - step : lower
+        return NiceScale(lower: bottom, upper: top, step: step)
+    }
+
     /// 1, 2, 5 or 10 × 10ⁿ, the smallest not below `raw`.
     package static func niceStep(for raw: Double) -> Double {
         guard raw > 0, raw.isFinite else { return 1 }

@@ -121,6 +121,21 @@ final class ChartGeometryTests: XCTestCase {
         }
     }
 
+    func testTheTopValueHasRoomAboveItUnlessTheAuthorSetTheEnd() {
+        // 400 on a 0…400 axis ran along the frame: the axis goes a step higher (#42).
+        let dose = AxisScale(low: 0, high: 400, axis: ChartAxis(tickInterval: 100), includeZero: true)
+        XCTAssertEqual(dose.ticks.last, 500)
+        XCTAssertEqual(AxisScale(low: 0, high: 10, axis: ChartAxis(), includeZero: true).ticks.last, 12)
+        // Below a lowest value that is not zero too (4.0 mmol/L on the bottom edge).
+        XCTAssertEqual(AxisScale(low: 4, high: 9.5, axis: ChartAxis(), includeZero: false).ticks.first, 2)
+        // Not where the value is well inside, nor where the author set the end or clips.
+        XCTAssertEqual(AxisScale(low: 0, high: 7.3, axis: ChartAxis(), includeZero: true).ticks.last, 8)
+        XCTAssertEqual(AxisScale(low: 0, high: 10, axis: ChartAxis(max: 10), includeZero: true).ticks.last, 10)
+        XCTAssertEqual(AxisScale(low: 0, high: 10, axis: ChartAxis(max: 10, clip: true), includeZero: true).upper, 10)
+        // A zero baseline gets none: all-negative bars end at 0.
+        XCTAssertEqual(AxisScale(low: -4, high: 0, axis: ChartAxis(), includeZero: true).ticks.last, 0)
+    }
+
     func testVerticalBarHeightsAreProportionalToValues() throws {
         let drawing = ChartRenderer(measurer: FixedMeasurer()).drawing(for: sampleChart(), width: 400)
         let painBars = bars(drawing, color: pain)
