@@ -17,26 +17,44 @@ package enum ChartDescription {
             let kind = strings[pie.donut ? .donutChart : .pieChart] + title
             let percents = PieChartLayout.percentages(pie.segments.map(\.value))
             guard percents.contains(where: { $0 > 0 }) else { return "\(kind): \(strings[.noData])." }
-            return "\(kind). " + segments(pie.segments.map(\.title), percents: percents, strings: strings) + "."
+            return sentences([kind, segments(pie.segments.map(\.title), percents: percents, strings: strings)])
         case .rings(let rings):
             let parts = rings.rings.map { "\($0.title) \(($0.value * 100).clampedInt())%" }
-            return strings[.ringChart] + title + ". " + (parts.isEmpty ? strings[.noData] : parts.joined(separator: ", ")) + "."
+            return sentences([strings[.ringChart] + title, parts.isEmpty ? strings[.noData] : parts.joined(separator: ", ")])
         case .range(let range):
             var parts = [strings[.rangeChart] + title + categories(range.categories, strings: strings)]
             for plot in range.plots {
                 let values = plot.values.flatMap { $0 }
                 guard let low = values.min(), let high = values.max() else { continue }
                 let decimals = NumberFormat.decimals(for: values)
-                parts.append(
-                    strings.format(
-                        .lowHigh,
-                        [
-                            "name": plot.title, "low": numbers.string(low, decimals: decimals),
-                            "high": numbers.string(high, decimals: decimals),
-                        ]))
+                let unit = ValueUnit.of(seriesTitle: plot.title, axis: chart.yAxis)
+                func written(_ value: Double) -> String {
+                    ValueUnit.appending(unit, to: numbers.string(value, decimals: decimals), format: nil)
+                }
+                parts.append(strings.format(.lowHigh, ["name": plot.title, "low": written(low), "high": written(high)]))
             }
-            return parts.joined(separator: ". ") + "."
+            // Each reading of a day is a value a threshold may highlight.
+            let readings = range.plots.map { plot in
+                (title: plot.title, values: plot.values.flatMap { $0.map(Optional.some) }, axis: chart.yAxis, secondary: false)
+            }
+            let days = range.plots.map { plot in plot.values.enumerated().flatMap { day, values in values.map { _ in day } } }
+            parts += crossings(chart, readings, strings: strings, numbers: numbers) { plot, index in
+                let day = days[plot][index]
+                return day < range.categories.count ? range.categories[day] : "#\(day + 1)"
+            }
+            return sentences(parts)
         }
+    }
+
+    /// `parts` as sentences: joined by ". " and ended by ".", without a second stop after one that
+    /// ends in an abbreviation's ("de lun. à dim.", not "dim..").
+    static func sentences(_ parts: [String]) -> String {
+        var text = ""
+        for part in parts where !part.isEmpty {
+            if !text.isEmpty { text += text.hasSuffix(".") ? " " : ". " }
+            text += part
+        }
+        return text.hasSuffix(".") ? text : text + "."
     }
 
     /// The most segments a description names one by one.
@@ -75,16 +93,72 @@ package enum ChartDescription {
                 continue
             }
             let decimals = NumberFormat.decimals(for: set.map(\.1))
+            let unit = ValueUnit.of(seriesTitle: series.title, axis: chart.yAxis)
             // Every category that reaches the value, not the first alone ("5 (Tue, Thu)").
             func value(_ v: (Int, Double)) -> String {
                 let tied = ChartDescription.named(set.filter { $0.1 == v.1 }.map(\.0), label: category)
-                return "\(numbers.string(v.1, format: chart.yAxis.format, fallbackDecimals: decimals)) (\(tied))"
+                let written = numbers.string(v.1, format: chart.yAxis.format, fallbackDecimals: decimals)
+                return "\(ValueUnit.appending(unit, to: written, format: chart.yAxis.format)) (\(tied))"
             }
             parts.append(
                 strings.format(.lowHigh, ["name": name, "low": value(low), "high": value(high)])
                     + missing(gaps, label: category, strings: strings))
         }
-        return parts.joined(separator: ". ") + "."
+        let plotted = bar.series.map { (title: $0.title, values: $0.values, axis: chart.yAxis, secondary: false) }
+        parts += crossings(chart, plotted, strings: strings, numbers: numbers) { _, index in category(index) }
+        return sentences(parts)
+    }
+
+    /// For each highlighting threshold with values beyond it: "Above 100 bpm: 3 values (at 10:00, 10:05, 10:10, …)",
+    /// or, without a label, what it is: "above 10 mmol/L: 1 value (Sat)". `place` names value `index`
+    /// of series `series` (a category, an x value); `describePlaces` words the list ("at 7:00, 7:10").
+    private static func crossings(
+        _ chart: Chart, _ series: [(title: String, values: [Double?], axis: ChartAxis, secondary: Bool)], strings: BuiltInStrings,
+        numbers: NumberFormat, place: (_ series: Int, _ index: Int) -> String, describePlaces: (String) -> String = { $0 }
+    ) -> [String] {
+        chart.thresholds.compactMap { threshold in
+            // As the chart highlights them: a threshold naming no series is on the first axis's.
+            let applies = series.indices.filter { index in
+                threshold.highlight && (threshold.series.map { $0 == series[index].title } ?? !series[index].secondary)
+            }
+            var places: [String] = []
+            var count = 0
+            for s in applies {
+                for (index, value) in series[s].values.enumerated() {
+                    guard let value, threshold.isBeyond(value) else { continue }
+                    count += 1
+                    if places.count < 4 { places.append(place(s, index)) }
+                }
+            }
+            guard count > 0, let first = applies.first else { return nil }
+            let axis = series[first].axis
+            let unit = ValueUnit.of(seriesTitle: series[first].title, axis: axis)
+            let limits = [threshold.value] + (threshold.upper.map { [$0] } ?? [])
+            let decimals = NumberFormat.decimals(for: limits)
+            func written(_ value: Double) -> String {
+                ValueUnit.appending(unit, to: numbers.string(value, format: axis.format, fallbackDecimals: decimals), format: axis.format)
+            }
+            let phrase: String
+            switch threshold.kind {
+            case .greaterThan: phrase = strings.format(.aboveValue, ["value": written(threshold.value)])
+            case .lessThan: phrase = strings.format(.belowValue, ["value": written(threshold.value)])
+            case .range:
+                let low = numbers.string(threshold.value, format: axis.format, fallbackDecimals: decimals)
+                phrase = strings.format(.outsideRange, ["low": low, "high": written(threshold.upper ?? threshold.value)])
+            }
+            // The label, and what it means unless it says its value ("Above 105 bpm"; "Goal, above 8000").
+            let label = threshold.label?.trimmingCharacters(in: .whitespaces) ?? ""
+            let saysItsValue =
+                threshold.kind != .range && label.contains(numbers.string(threshold.value, format: axis.format, fallbackDecimals: decimals))
+            let name = label.isEmpty ? phrase.prefix(1).uppercased() + phrase.dropFirst() : saysItsValue ? label : "\(label), \(phrase)"
+
+            let counted =
+                count == 1
+                ? strings.format(.oneValueBeyond, ["threshold": name])
+                : strings.format(.valuesBeyond, ["count": String(count), "threshold": name])
+            let listed = places.prefix(3).joined(separator: ", ") + (count > 3 ? ", …" : "")
+            return "\(counted) (\(describePlaces(listed)))"
+        }
     }
 
     /// "Tue, Thu" for the places a value is reached, at most three named: "Mon, Tue, Wed, …".
@@ -123,10 +197,12 @@ package enum ChartDescription {
             let set = plot.values.enumerated().compactMap { i, v in v.map { (i, $0) } }
             guard let low = set.min(by: { $0.1 < $1.1 }), let high = set.max(by: { $0.1 < $1.1 }) else { continue }
             let decimals = NumberFormat.decimals(for: set.map(\.1))
+            let axis = self.axis(of: plot, in: chart)
+            let unit = ValueUnit.of(seriesTitle: plot.title, axis: axis)
             func value(_ v: (Int, Double)) -> String {
                 let tied = ChartDescription.named(set.filter { $0.1 == v.1 }.map(\.0)) { xLabel(plot, $0) }
-                return numbers.string(v.1, format: chart.yAxis.format, fallbackDecimals: decimals) + " ("
-                    + strings.format(.at, ["x": tied]) + ")"
+                let written = numbers.string(v.1, format: axis.format, fallbackDecimals: decimals)
+                return ValueUnit.appending(unit, to: written, format: axis.format) + " (" + strings.format(.at, ["x": tied]) + ")"
             }
             let name = plot.title.isEmpty ? (chart.yAxis.title ?? strings[.value]) : plot.title
             let gaps = plot.values.indices.filter { plot.values[$0] == nil }
@@ -134,17 +210,18 @@ package enum ChartDescription {
                 strings.format(.lowHigh, ["name": name, "low": value(low), "high": value(high)])
                     + missing(gaps, label: { xLabel(plot, $0) }, strings: strings))
         }
-        for threshold in chart.thresholds {
-            let plots = line.plots.filter { threshold.series == nil || threshold.series == $0.title }
-            let beyond = plots.flatMap { $0.values.compactMap { $0 } }.filter(threshold.isBeyond).count
-            guard beyond > 0 else { continue }
-            let name = threshold.label ?? strings[.theThreshold]
-            parts.append(
-                beyond == 1
-                    ? strings.format(.oneValueBeyond, ["threshold": name])
-                    : strings.format(.valuesBeyond, ["count": String(beyond), "threshold": name]))
+        let plotted = line.plots.map {
+            (title: $0.title, values: $0.values, axis: axis(of: $0, in: chart), secondary: $0.axis == .secondary)
         }
-        return parts.joined(separator: ". ") + "."
+        parts += crossings(
+            chart, plotted, strings: strings, numbers: numbers, place: { plot, index in xLabel(line.plots[plot], index) },
+            describePlaces: { strings.format(.at, ["x": $0]) })
+        return sentences(parts)
+    }
+
+    /// The value axis `plot` is drawn against: the second one for `axis: secondary`.
+    private static func axis(of plot: LinePlot, in chart: Chart) -> ChartAxis {
+        plot.axis == .secondary ? chart.secondaryYAxis ?? chart.yAxis : chart.yAxis
     }
 
     private static func isDates(_ x: XValues?) -> Bool {

@@ -14,8 +14,9 @@ extension BuiltInStrings {
             .points: "{count} points", .onePoint: "1 point", .fromTo: "{name} from {low} to {high}",
             .lowHigh: "{name}: lowest value {low}, highest value {high}", .otherSegments: "{count} other segments with {percent}% together",
             .at: "at {x}",
-            .missing: "{count} missing", .valuesBeyond: "{count} values beyond {threshold}",
-            .oneValueBeyond: "1 value beyond {threshold}", .theThreshold: "the threshold",
+            .missing: "{count} missing", .valuesBeyond: "{threshold}: {count} values",
+            .oneValueBeyond: "{threshold}: 1 value", .aboveValue: "above {value}", .belowValue: "below {value}",
+            .outsideRange: "outside {low}–{high}",
         ])
 
     /// French: decimal comma.
@@ -32,8 +33,9 @@ extension BuiltInStrings {
             .points: "{count} points", .onePoint: "1 point", .fromTo: "{name} de {low} à {high}",
             .lowHigh: "{name} : valeur la plus basse {low}, la plus haute {high}",
             .otherSegments: "{count} autres segments, {percent}% au total", .at: "à {x}",
-            .missing: "{count} manquantes", .valuesBeyond: "{count} valeurs au-delà de {threshold}",
-            .oneValueBeyond: "1 valeur au-delà de {threshold}", .theThreshold: "le seuil",
+            .missing: "{count} manquantes", .valuesBeyond: "{threshold} : {count} valeurs",
+            .oneValueBeyond: "{threshold} : 1 valeur", .aboveValue: "au-dessus de {value}", .belowValue: "en dessous de {value}",
+            .outsideRange: "hors de {low}–{high}",
         ])
 
     /// German: decimal comma.
@@ -50,8 +52,9 @@ extension BuiltInStrings {
             .points: "{count} Punkte", .onePoint: "1 Punkt", .fromTo: "{name} von {low} bis {high}",
             .lowHigh: "{name}: niedrigster Wert {low}, höchster Wert {high}",
             .otherSegments: "{count} weitere Segmente mit zusammen {percent}%", .at: "bei {x}",
-            .missing: "{count} fehlend", .valuesBeyond: "{count} Werte jenseits von {threshold}",
-            .oneValueBeyond: "1 Wert jenseits von {threshold}", .theThreshold: "dem Grenzwert",
+            .missing: "{count} fehlend", .valuesBeyond: "{threshold}: {count} Werte",
+            .oneValueBeyond: "{threshold}: 1 Wert", .aboveValue: "über {value}", .belowValue: "unter {value}",
+            .outsideRange: "außerhalb von {low}–{high}",
         ])
 
     /// Spanish: decimal comma.
@@ -68,8 +71,9 @@ extension BuiltInStrings {
             .points: "{count} puntos", .onePoint: "1 punto", .fromTo: "{name} de {low} a {high}",
             .lowHigh: "{name}: valor más bajo {low}, valor más alto {high}",
             .otherSegments: "{count} segmentos más, con {percent}% en total", .at: "en {x}",
-            .missing: "{count} ausentes", .valuesBeyond: "{count} valores más allá de {threshold}",
-            .oneValueBeyond: "1 valor más allá de {threshold}", .theThreshold: "el umbral",
+            .missing: "{count} ausentes", .valuesBeyond: "{threshold}: {count} valores",
+            .oneValueBeyond: "{threshold}: 1 valor", .aboveValue: "por encima de {value}", .belowValue: "por debajo de {value}",
+            .outsideRange: "fuera de {low}–{high}",
         ])
 
     /// Portuguese: decimal comma.
@@ -86,8 +90,9 @@ extension BuiltInStrings {
             .points: "{count} pontos", .onePoint: "1 ponto", .fromTo: "{name} de {low} a {high}",
             .lowHigh: "{name}: valor mais baixo {low}, valor mais alto {high}",
             .otherSegments: "{count} outros segmentos, com {percent}% no total", .at: "em {x}",
-            .missing: "{count} em falta", .valuesBeyond: "{count} valores além de {threshold}",
-            .oneValueBeyond: "1 valor além de {threshold}", .theThreshold: "o limite",
+            .missing: "{count} em falta", .valuesBeyond: "{threshold}: {count} valores",
+            .oneValueBeyond: "{threshold}: 1 valor", .aboveValue: "acima de {value}", .belowValue: "abaixo de {value}",
+            .outsideRange: "fora de {low}–{high}",
         ])
 
     /// Arabic: right to left; Latin digits and a decimal point, as in most Arabic clinical documents.
@@ -104,8 +109,9 @@ extension BuiltInStrings {
             .points: "{count} نقاط بيانات", .onePoint: "نقطة واحدة", .fromTo: "{name} من {low} إلى {high}",
             .lowHigh: "{name}: بلغت أدنى قيمة {low}، وبلغت أعلى قيمة {high}", .otherSegments: "{count} أجزاء أخرى، مجموعها {percent}%",
             .at: "عند {x}",
-            .missing: "{count} مفقودة", .valuesBeyond: "{count} قيم تتجاوز {threshold}",
-            .oneValueBeyond: "قيمة واحدة تتجاوز {threshold}", .theThreshold: "الحد",
+            .missing: "{count} مفقودة", .valuesBeyond: "{threshold}: {count} قيم",
+            .oneValueBeyond: "{threshold}: قيمة واحدة", .aboveValue: "أعلى من {value}", .belowValue: "أدنى من {value}",
+            .outsideRange: "خارج {low}–{high}",
         ])
 
     /// Chinese (simplified).
@@ -121,7 +127,8 @@ extension BuiltInStrings {
             .points: "一共有 {count} 个数据点", .onePoint: "1 个点", .fromTo: "{name}，范围是从 {low} 到 {high}",
             .lowHigh: "{name} 的最低值为 {low}，最高值为 {high}",
             .otherSegments: "其他 {count} 个部分，合计 {percent}%", .at: "出现在 {x}",
-            .missing: "缺失 {count} 个", .valuesBeyond: "{count} 个值超出{threshold}",
-            .oneValueBeyond: "1 个值超出{threshold}", .theThreshold: "阈值",
+            .missing: "缺失 {count} 个", .valuesBeyond: "{threshold}：{count} 个值",
+            .oneValueBeyond: "{threshold}：1 个值", .aboveValue: "高于{value}", .belowValue: "低于{value}",
+            .outsideRange: "超出{low}–{high}",
         ])
 }

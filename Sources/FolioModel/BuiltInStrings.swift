@@ -45,12 +45,16 @@ public struct BuiltInStrings: Sendable, Hashable {
         case at
         /// "{count} missing".
         case missing
-        /// "{count} values beyond {threshold}".
+        /// "{threshold}: {count} values": the values beyond a threshold, in a chart's description.
         case valuesBeyond
-        /// "1 value beyond {threshold}".
+        /// "{threshold}: 1 value".
         case oneValueBeyond
-        /// A threshold without a label, in `valuesBeyond`.
-        case theThreshold
+        /// "above {value}": a threshold without a label, in `valuesBeyond`.
+        case aboveValue
+        /// "below {value}".
+        case belowValue
+        /// "outside {low}–{high}": a target range.
+        case outsideRange
         /// What a signed PDF's invisible signature field is, for a screen reader: "Digital signature".
         case digitalSignature
     }

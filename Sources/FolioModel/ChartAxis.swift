@@ -8,6 +8,9 @@ public struct ChartAxis: Sendable, Hashable, Codable {
 
     /// The axis title.
     public var title: String?
+    /// The unit of its values (`mmol/L`), which the chart's text alternative writes after each value;
+    /// by default the one a series' or the axis's title gives ("Weight (kg)", "mmol/L").
+    public var unit: String?
     /// Lowest value shown; it only widens the data's range unless `clip` is on.
     public var min: Double?
     /// Highest value shown; it only widens the data's range unless `clip` is on.
@@ -51,6 +54,7 @@ public struct ChartAxis: Sendable, Hashable, Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         title = try c.decodeIfPresent(.title)
+        unit = try c.decodeIfPresent(.unit)
         min = try c.decodeIfPresent(.min)
         max = try c.decodeIfPresent(.max)
         tickInterval = try c.decodeIfPresent(.tickInterval)

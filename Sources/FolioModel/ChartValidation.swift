@@ -81,6 +81,9 @@ extension ChartAxis {
         if clip, min == nil, max == nil {
             throw FolioError(path: "\(path).clip", "a clipped axis needs min or max (or both)")
         }
+        if let unit, unit.count > 24 || unit.contains(where: \.isNewline) {
+            throw FolioError(path: "\(path).unit", "a unit is one short line (at most 24 characters), such as mmol/L")
+        }
         if scale == .log, let low = min, low <= 0 {
             throw FolioError(path: "\(path).min", "a log scale needs min above 0")
         }

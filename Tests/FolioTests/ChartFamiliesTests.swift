@@ -292,6 +292,52 @@ final class ChartFamiliesTests: XCTestCase {
         XCTAssertTrue(html.contains("<details class=\"folio-chart-data\"><summary>Data</summary>"))
     }
 
+    func testDescriptionsNameUnitsAndThresholdCrossings() throws {
+        // The unit from the axis's `unit`, a series title's "(kg)" or a unit-like axis title; each
+        // highlighting threshold with the values beyond it and where (#42).
+        let yaml = """
+            elements:
+              - type: chart
+                kind: line
+                title: Glucose
+                x: [Mon, Tue, Wed, Thu, Fri]
+                plots: [{title: Glucose, values: [5.2, 11.4, 6.1, 12.0, 3.6]}]
+                yAxis: {title: Blood glucose, unit: mmol/L}
+                thresholds: [{value: 10, label: High}, {kind: lessThan, value: 4}]
+              - type: chart
+                kind: bar
+                categories: [Jan, Feb, Mar]
+                series: [{title: Weight change (kg), values: [1.5, -0.5, -2]}]
+                thresholds: [{kind: range, value: -1, upper: 1, label: Steady}]
+              - type: chart
+                kind: bar
+                categories: [Mon, Tue]
+                series: [{title: Score, values: [3, 9]}]
+                yAxis: {title: Score (0–10)}
+                thresholds: [{value: 8, label: Pain above 8}]
+            """
+        let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+        let described = TestSupport.charts(of: document).map {
+            ChartDescription.describe($0, strings: .english).replacingOccurrences(of: "\u{00A0}", with: " ")
+        }
+        XCTAssertEqual(
+            described[0],
+            "Line chart, Glucose, 5 points from Mon to Fri. Glucose: lowest value 3.6 mmol/L (at Fri), highest value 12.0 mmol/L (at Thu). "
+                + "High, above 10 mmol/L: 2 values (at Tue, Thu). Below 4 mmol/L: 1 value (at Fri).")
+        XCTAssertEqual(
+            described[1],
+            "Bar chart, 3 categories, from Jan to Mar. Weight change (kg): lowest value -2.0 kg (Mar), highest value 1.5 kg (Jan). "
+                + "Steady, outside -1–1 kg: 2 values (Jan, Mar).")
+        // "(0–10)" is a range, not a unit; a label that says its value is not repeated.
+        XCTAssertEqual(
+            described[2],
+            "Bar chart, 2 categories, from Mon to Tue. Score: lowest value 3 (Mon), highest value 9 (Tue). Pain above 8: 1 value (Tue).")
+        // French: its words, its decimal comma, no doubled stop after an abbreviation.
+        let french = ChartDescription.describe(TestSupport.charts(of: document)[0], strings: .french)
+        XCTAssertTrue(french.contains("High, au-dessus de 10\u{00A0}mmol/L : 2 valeurs"), french)
+        XCTAssertTrue(french.contains("3,6\u{00A0}mmol/L"), french)
+    }
+
     func testDescriptionsSummariseEachFamily() throws {
         let document = try TestSupport.sampleDocument()
         let descriptions = TestSupport.charts(of: document).map { ChartDescription.describe($0, strings: .english) }
@@ -299,7 +345,7 @@ final class ChartFamiliesTests: XCTestCase {
             descriptions,
             [
                 "Bar chart, Pain and medication adherence by day, 7 categories, from Mon to Sun. Pain: lowest value 1 (Wed, Fri, Sun), highest value 7 (Sat). Medication adherence: lowest value 3.1 (Fri), highest value 9.4 (Wed).",
-                "Line chart, Heart rate during the Saturday session, 300 points from 0 to 2990. Expected: lowest value 70.0 (at 0), highest value 130.0 (at 1760, 1770, 1780, …). Actual: lowest value 67.5 (at 2970), highest value 139.7 (at 1590).",
+                "Line chart, Heart rate during the Saturday session, 300 points from 0 to 2990. Expected: lowest value 70.0\u{00A0}bpm (at 0), highest value 130.0\u{00A0}bpm (at 1760, 1770, 1780, …). Actual: lowest value 67.5\u{00A0}bpm (at 2970), highest value 139.7\u{00A0}bpm (at 1590).",
                 "Pie chart, Share of activity. Steps taken 60%, Tasks completed 25%, Surveys completed 15%.",
                 "Ring chart, Activity rings. Move 49%, Exercise 86%, Stand 15%.",
                 "Range chart, Daily stress, low to high, 7 categories, from Mon to Sun. Stress: lowest value 1, highest value 8.",
