@@ -150,18 +150,23 @@ struct BarChartLayout {
             options: chart.legend, context: context)
     }
 
-    func drawing(width: Double) -> Drawing {
+    func drawing(width: Double) -> Drawing { layOut(width: width).drawing }
+
+    /// The drawing at `width`, and whether it leaves out value labels (or stack totals) it was asked
+    /// for because they do not fit above narrow bars.
+    func layOut(width: Double) -> (drawing: Drawing, dropsValueLabels: Bool) {
         let description = ChartDescription.describe(chart, strings: context.strings)
         guard !bar.categories.isEmpty, !bar.series.isEmpty else {
-            return context.noData(width: width, height: chart.height?.points ?? 120, description: description)
+            return (context.noData(width: width, height: chart.height?.points ?? 120, description: description), false)
         }
         let canvas = RecordingCanvas()
         let height: Double
+        var drops = false
         switch bar.orientation {
-        case .vertical: height = drawVertical(on: canvas, width: width)
+        case .vertical: (height, drops) = drawVertical(on: canvas, width: width)
         case .horizontal: height = drawHorizontal(on: canvas, width: width)
         }
-        return canvas.drawing(size: Size(width, height), description: description)
+        return (canvas.drawing(size: Size(width, height), description: description), drops)
     }
 
     /// Two white slanted strokes across `bar` just inside its end at `end` (a y for vertical bars,
@@ -185,7 +190,7 @@ struct BarChartLayout {
 
     // MARK: vertical
 
-    private func drawVertical(on canvas: Canvas, width: Double) -> Double {
+    private func drawVertical(on canvas: Canvas, width: Double) -> (height: Double, dropsValueLabels: Bool) {
         let valueHeight = bar.valueLabels ? context.lineHeight(context.valueFont) : 0
         let count = Double(bar.categories.count)
         let labels = bar.categories.enumerated().map { PlotFrame.XLabel(fraction: (Double($0.offset) + 0.5) / count, text: $0.element) }
@@ -259,6 +264,7 @@ struct BarChartLayout {
             }
             canvas.endGroup()
         }
+        var totalsDropped = false
         if bar.valueLabels {
             // Totals above each stack.
             for (slot, totals) in stackTotals().enumerated() where slotSizes[slot] > 1 {
@@ -268,7 +274,10 @@ struct BarChartLayout {
                             $0.total, format: chart.yAxis.format, fallbackDecimals: NumberFormat.decimals(for: [$0.total])) : ""
                 }
                 // Totals are printed only when each fits the room of its stack.
-                guard texts.allSatisfy({ context.measurer.measure($0, font: context.valueFont).width <= labelRoom }) else { continue }
+                guard texts.allSatisfy({ context.measurer.measure($0, font: context.valueFont).width <= labelRoom }) else {
+                    totalsDropped = true
+                    continue
+                }
                 for (c, sums) in totals.enumerated() where sums.hasValues {
                     let x = plot.x + Double(c) * groupWidth + (groupWidth - inner) / 2 + (Double(slot) + 0.5) * barWidth
                     let item = text.item(
@@ -281,7 +290,7 @@ struct BarChartLayout {
         }
         thresholds.drawLabels(on: canvas, frame: frame, avoiding: marks)
         // Category labels start below the plot and below any label hanging under a negative bar.
-        return frame.drawForeground(on: canvas, labelTop: lowestLabel)
+        return (frame.drawForeground(on: canvas, labelTop: lowestLabel), bar.valueLabels && (!labelsFit || totalsDropped))
     }
 
     // MARK: horizontal
@@ -297,14 +306,19 @@ struct BarChartLayout {
         let labelsAbove = widestCategory > width * 0.35
         let tickOverhang = (tickLabels.first.map { context.measurer.measure($0, font: context.tickFont).width } ?? 0) / 2 + 2
         let categoryWidth = labelsAbove ? tickOverhang : widestCategory
-        let valueWidth =
-            bar.valueLabels
-            ? (bar.series.indices.flatMap { s in
-                bar.categories.indices.compactMap { c in
-                    label(series: s, category: c).map { context.measurer.measure($0, font: context.valueFont).width }
+        /// The widest value label of bars that end on the `negative` side (left) or the other.
+        func widestLabel(negative: Bool) -> Double? {
+            guard bar.valueLabels else { return nil }
+            return bar.series.indices.flatMap { s in
+                bar.categories.indices.compactMap { c -> Double? in
+                    guard ((bar.series[s].value(at: c) ?? 0) < 0) == negative else { return nil }
+                    return label(series: s, category: c).map { context.measurer.measure($0, font: context.valueFont).width }
                 }
-            }.max() ?? 0) + 6
-            : 4
+            }.max()
+        }
+        let valueWidth = widestLabel(negative: false).map { $0 + 6 } ?? 4
+        // A negative bar's label goes left of its end: room for it before the plot, not over the names.
+        let negativeWidth = widestLabel(negative: true).map { $0 + 6 } ?? 0
         let legend = self.legend
         let thickness = 10.0
         let barGap = 2.0
@@ -316,7 +330,8 @@ struct BarChartLayout {
         let rowHeight = (labelsAbove ? labelBand + barsHeight : Swift.max(barsHeight, lineHeight * titleLines)) + rowGap
         let top = legend.options.position == .top ? legend.bandHeight(width: width) : 0
         let plot = Rect(
-            x: categoryWidth, y: top, width: Swift.max(width - categoryWidth - valueWidth - legend.sideWidth, 40),
+            x: categoryWidth + negativeWidth, y: top,
+            width: Swift.max(width - categoryWidth - negativeWidth - valueWidth - legend.sideWidth, 40),
             height: Double(bar.categories.count) * rowHeight)
         func x(_ value: Double) -> Double { plot.x + scale.fraction(value) * plot.width }
 
@@ -328,11 +343,23 @@ struct BarChartLayout {
             grid.line(to: Point(x(tick), plot.maxY))
         }
         if !grid.elements.isEmpty { canvas.stroke(grid, style: StrokeStyle(color: theme.grid, width: 0.5)) }
-        for (tick, label) in zip(scale.ticks, tickLabels) {
+        // Every tick's label where they stand apart, else every second (third, …) one: a narrow
+        // chart's "-4.00-2.000.00" ran together.
+        let tickWidths: [Double] = tickLabels.map { context.measurer.measure($0, font: context.tickFont).width }
+        let tickXs: [Double] = scale.ticks.map { x($0) }
+        func standApart(every step: Int) -> Bool {
+            stride(from: step, to: tickXs.count, by: step).allSatisfy { (i: Int) -> Bool in
+                let gap: Double = tickXs[i] - tickXs[i - step]
+                return gap >= (tickWidths[i] + tickWidths[i - step]) / 2 + 4
+            }
+        }
+        let every: Int = (1...Swift.max(tickXs.count, 1)).first(where: standApart(every:)) ?? 1
+        for (index, (tick, label)) in zip(scale.ticks, tickLabels).enumerated() {
             let tx = x(tick)
             if tick == 0 {
                 canvas.line(from: Point(tx, plot.y), to: Point(tx, plot.maxY), style: StrokeStyle(color: theme.axis, width: 0.8))
             }
+            guard index % every == 0 else { continue }
             canvas.draw(text: text.item(label, font: context.tickFont, color: theme.muted, x: tx, top: plot.maxY + 4, anchor: .middle))
         }
         for threshold in chart.thresholds {

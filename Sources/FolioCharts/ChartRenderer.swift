@@ -44,6 +44,23 @@ package struct ChartRenderer {
         }
     }
 
+    /// `chart` at `width` with the value labels it asks for: a vertical bar chart too narrow for them
+    /// (a phone's) is drawn as horizontal rows, CareKit's form, where each label has room at its
+    /// bar's end, rather than lose them.
+    package func drawingKeepingValueLabels(for chart: Chart, width: Double) -> Drawing {
+        guard case .bar(var bar) = chart.body, bar.orientation == .vertical, bar.valueLabels else {
+            return drawing(for: chart, width: width)
+        }
+        let chartStrings = chart.noData.map { strings.overridden(by: [.noData: $0]) } ?? strings
+        let context = ChartContext(measurer: measurer, theme: theme, strings: chartStrings)
+        let columns = BarChartLayout(chart: chart, bar: bar, context: context).layOut(width: width)
+        guard columns.dropsValueLabels else { return columns.drawing }
+        bar.orientation = .horizontal
+        var rows = chart
+        rows.body = .bar(bar)
+        return BarChartLayout(chart: rows, bar: bar, context: context).drawing(width: width)
+    }
+
     /// Each series (plot, segment, ring) of `chart`: its field, its own tint, and the palette
     /// colour its layout gives it when it has none.
     private func marks(_ chart: Chart) -> [(field: String, tint: Color?, paletteIndex: Int)] {

@@ -39,7 +39,7 @@ struct ScreenChart {
         let wide = charts.drawing(for: chart, width: ScreenChart.wideWidth)
         var narrowChart = chart
         if narrowChart.legend.position == .right { narrowChart.legend.position = .bottom }
-        let narrow = charts.drawing(for: narrowChart, width: ScreenChart.narrowWidth)
+        let narrow = charts.drawingKeepingValueLabels(for: narrowChart, width: ScreenChart.narrowWidth)
         return SVGCanvas.svg(wide, id: ids.next("chart"), title: title, fontFamily: fontFamily, className: "folio-chart-wide")
             + SVGCanvas.svg(narrow, id: ids.next("chart"), title: title, fontFamily: fontFamily, className: "folio-chart-narrow")
     }

@@ -72,6 +72,20 @@ final class HTMLOutputTests: XCTestCase {
             html.components(separatedBy: "class=\"folio-chart-narrow\"").count)
     }
 
+    func testANarrowChartKeepsItsValueLabels() throws {
+        // On a phone the narrow layout of seven days of two series had no room above its bars and
+        // dropped every value label; it is drawn as rows, each label at its bar's end (#42).
+        let html = try TestSupport.sampleDocument().html(options: TestSupport.sampleOptions)
+        let start = try XCTUnwrap(html.range(of: "class=\"folio-chart-narrow\""))
+        let narrow = html[start.upperBound...].components(separatedBy: "</svg>")[0]
+        let labels = narrow.components(separatedBy: "font-weight=\"bold\"").dropFirst().compactMap {
+            $0.split(separator: ">").dropFirst().first.map { String($0.prefix { $0 != "<" }) }
+        }
+        for value in ["3", "5", "1", "4", "7", "6.5", "6.4", "9.4", "3.9", "3.1", "3.3", "3.2"] {
+            XCTAssertTrue(labels.contains(value), "\(value) not labelled in the narrow chart: \(labels)")
+        }
+    }
+
     func testEveryUserStringIsEscaped() throws {
         let document = Document(
             title: "A <b>bold</b> title", header: "\"quoted\" & 'single'",
