@@ -191,10 +191,10 @@ struct HTMLBodyWriter {
             }
         }
         let columns = table.columnCount
-        let spans = table.spanLookup
+        let lookup = table.cellLookup
         func cellAttributes(_ slot: Table.Slot) -> HTML {
             cellClass(slot.column) + (slot.span > 1 ? " colspan=\"\(slot.span)\"" : "") + neutralDirection(slot.text)
-                + languageAttribute(slot.text)
+                + languageAttribute(slot.text, language: slot.language)
         }
         // The wrapper scrolls a wide table sideways; keyboard users reach it by Tab (WCAG 2.1.1), and
         // screen readers announce it as a region named by the caption.
@@ -224,7 +224,7 @@ struct HTMLBodyWriter {
         }
         if let header = table.header {
             html += "<thead><tr>"
-            for slot in Table.slots(header, row: -1, columns: columns, lookup: spans) {
+            for slot in Table.slots(header, row: -1, columns: columns, lookup: lookup) {
                 html += "<th scope=\"col\"\(cellAttributes(slot))>\(cell(slot.text))</th>"
             }
             html += "</tr></thead>"
@@ -233,7 +233,7 @@ struct HTMLBodyWriter {
         for (index, row) in table.rows.enumerated() {
             if index & 255 == 255 { try RenderDeadline.check() }
             html += "<tr>"
-            for slot in Table.slots(row, row: index, columns: columns, lookup: spans) {
+            for slot in Table.slots(row, row: index, columns: columns, lookup: lookup) {
                 html += "<td\(cellAttributes(slot))>\(cell(slot.text))</td>"
             }
             html += "</tr>"

@@ -160,7 +160,7 @@ final class TableFlowable: Flowable {
             let cellX = x + layout.start(of: slot)
             let point = Point(cellX + TableLayout.paddingX, y + TableLayout.paddingY)
             // A cell in another script than the document's names its language (a screen reader's voice).
-            let language = tag == nil ? nil : PassageLanguage.of(slot.text, documentLanguage: layout.language)
+            let language = tag == nil ? nil : slot.language ?? PassageLanguage.of(slot.text, documentLanguage: layout.language)
             canvas.tableCell(tag, columnSpan: slot.span, language: language) {
                 if starts == nil && ends == nil {
                     canvas.draw(cell, at: point, color: layout.theme.text)

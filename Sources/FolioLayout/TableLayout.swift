@@ -18,8 +18,8 @@ final class TableLayout {
     let theme: Theme
     /// Number of columns, counted once.
     let columns: Int
-    /// Cells wider than one column, by row (-1 for the header) and cell index.
-    let spans: [Int: [Int: Int]]
+    /// Cells wider than one column and cells in a language of their own, by row (-1 for the header) and cell index.
+    let cells: Table.CellLookup
     /// `columnStarts[c]` is the x of column `c` from the table's left edge; one more entry for the right edge.
     let columnStarts: [Double]
     let headerSlots: [Table.Slot]
@@ -52,9 +52,9 @@ final class TableLayout {
         let bold = font.with(bold: true)
         let columns = table.columnCount
         self.columns = columns
-        let spans = table.spanLookup
-        self.spans = spans
-        func slots(_ cells: [String], row: Int) -> [Table.Slot] { Table.slots(cells, row: row, columns: columns, lookup: spans) }
+        let lookup = table.cellLookup
+        self.cells = lookup
+        func slots(_ cells: [String], row: Int) -> [Table.Slot] { Table.slots(cells, row: row, columns: columns, lookup: lookup) }
 
         // Natural widths from the header and the first rows, then the explicit widths.
         var natural = Array(repeating: 0.0, count: columns)
@@ -181,7 +181,7 @@ final class TableLayout {
 
     /// Where the cells of row `index` go.
     func slots(ofRow index: Int) -> [Table.Slot] {
-        Table.slots(table.rows[index], row: index, columns: columns, lookup: spans)
+        Table.slots(table.rows[index], row: index, columns: columns, lookup: cells)
     }
 
     /// Width of `slot` across its columns.

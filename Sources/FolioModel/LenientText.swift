@@ -28,10 +28,13 @@ struct LenientRow: Decodable {
     let cells: [String]
     /// Cell index → columns it covers, for cells wider than one column.
     let spans: [Int: Int]
+    /// Cell index → the language its author gave it.
+    let languages: [Int: String]
 
     private struct SpanningCell: Decodable {
         let text: LenientText
         let span: Int?
+        let language: String?
     }
 
     init(from decoder: Decoder) throws {
@@ -43,6 +46,7 @@ struct LenientRow: Decodable {
         }
         var cells: [String] = []
         var spans: [Int: Int] = [:]
+        var languages: [Int: String] = [:]
         while !container.isAtEnd {
             if let text = try? container.decode(LenientText.self) {
                 cells.append(text.value)
@@ -53,7 +57,8 @@ struct LenientRow: Decodable {
                 throw DecodingError.typeMismatch(
                     String.self,
                     DecodingError.Context(
-                        codingPath: decoder.codingPath + [IndexKey(index)], debugDescription: "expected a string or {text, span}"))
+                        codingPath: decoder.codingPath + [IndexKey(index)], debugDescription: "expected a string or {text, span, language}")
+                )
             }
             if let span = cell.span {
                 guard (1...64).contains(span) else {
@@ -61,10 +66,12 @@ struct LenientRow: Decodable {
                 }
                 if span > 1 { spans[cells.count] = span }
             }
+            if let language = cell.language { languages[cells.count] = language }
             cells.append(cell.text.value)
         }
         self.cells = cells
         self.spans = spans
+        self.languages = languages
     }
 }
 

@@ -25,6 +25,38 @@ public struct Table: Sendable, Hashable, Codable {
     /// True moves the table whole to the next page rather than split its rows over two (a short
     /// table of doses read together); a table longer than a page still splits.
     public var keepTogether: Bool?
+    /// The cells' language when it is not the document's (a BCP 47 tag); a cell's own (`{text, language}`)
+    /// comes first, and a cell whose script leaves no doubt (Arabic in an English table) is found without one.
+    public var language: String?
+    /// Cells in a language of their own, written `{text, language}`.
+    public var cellLanguages: [CellLanguage] = []
+
+    /// A cell in another language: cell `cell` (counted in the row's list) of row `row`, -1 for the header.
+    public struct CellLanguage: Sendable, Hashable, Codable {
+        /// The row (-1 for the header).
+        public var row: Int
+        /// The cell's index in its row.
+        public var cell: Int
+        /// Its BCP 47 language tag.
+        public var language: String
+
+        /// Cell `cell` of `row` in `language`.
+        public init(row: Int, cell: Int, language: String) {
+            self.row = row
+            self.cell = cell
+            self.language = language
+        }
+    }
+
+    /// What places a row's cells: the spans and languages by row, then by cell index, and the table's language.
+    package struct CellLookup: Sendable {
+        /// Columns covered by cells wider than one.
+        package var spans: [Int: [Int: Int]]
+        /// Languages of cells that name one.
+        package var languages: [Int: [Int: String]]
+        /// The table's language, for cells that name none.
+        package var language: String?
+    }
 
     /// A cell across `span` columns: cell `cell` (counted in the row's list) of row `row`, -1 for the header.
     public struct CellSpan: Sendable, Hashable, Codable {
@@ -51,12 +83,15 @@ public struct Table: Sendable, Hashable, Codable {
         package var column: Int
         /// How many columns it covers.
         package var span: Int
+        /// The language its author gave it (its own, else the table's).
+        package var language: String?
 
-        /// A cell at `column` covering `span` columns.
-        package init(text: String, column: Int, span: Int) {
+        /// A cell at `column` covering `span` columns, in `language` when the author named one.
+        package init(text: String, column: Int, span: Int, language: String? = nil) {
             self.text = text
             self.column = column
             self.span = span
+            self.language = language
         }
     }
 
@@ -135,15 +170,23 @@ public struct Table: Sendable, Hashable, Codable {
         return cells.indices.reduce(0) { $0 + (spans[$1] ?? 1) }
     }
 
+    /// Spans and languages by row and cell, and the table's language.
+    package var cellLookup: CellLookup {
+        var languages: [Int: [Int: String]] = [:]
+        for entry in cellLanguages { languages[entry.row, default: [:]][entry.cell] = entry.language }
+        return CellLookup(spans: spanLookup, languages: languages, language: language)
+    }
+
     /// The cells of `cells` (row `row`, -1 for the header) placed in `columns` columns;
     /// a short row ends with empty cells, a too-long span is cut at the last column.
-    package static func slots(_ cells: [String], row: Int, columns: Int, lookup: [Int: [Int: Int]]) -> [Slot] {
+    package static func slots(_ cells: [String], row: Int, columns: Int, lookup: CellLookup) -> [Slot] {
         var slots: [Slot] = []
         var column = 0
-        let spans = lookup[row]
+        let spans = lookup.spans[row]
+        let languages = lookup.languages[row]
         for (index, text) in cells.enumerated() where column < columns {
             let span = min(spans?[index] ?? 1, columns - column)
-            slots.append(Slot(text: text, column: column, span: span))
+            slots.append(Slot(text: text, column: column, span: span, language: languages?[index] ?? lookup.language))
             column += span
         }
         while column < columns {
@@ -171,6 +214,13 @@ public struct Table: Sendable, Hashable, Codable {
             for (cell, span) in row.spans { spans.append(CellSpan(row: index, cell: cell, span: span)) }
         }
         self.spans = spans.sorted { ($0.row, $0.cell) < ($1.row, $1.cell) }
+        var cellLanguages = try container.decodeIfPresent([CellLanguage].self, forKey: .cellLanguages) ?? []
+        for (cell, language) in headerRow?.languages ?? [:] { cellLanguages.append(CellLanguage(row: -1, cell: cell, language: language)) }
+        for (index, row) in bodyRows.enumerated() {
+            for (cell, language) in row.languages { cellLanguages.append(CellLanguage(row: index, cell: cell, language: language)) }
+        }
+        self.cellLanguages = cellLanguages.sorted { ($0.row, $0.cell) < ($1.row, $1.cell) }
+        language = try container.decodeIfPresent(.language)
         align = try container.decode(.align, default: [])
         zebra = try container.decode(.zebra, default: true)
         caption = try container.decodeIfPresent(.caption)

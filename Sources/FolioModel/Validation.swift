@@ -110,6 +110,14 @@ extension Table {
                 throw FolioError(path: "\(path).spans[\(index)]", "span must be 1 to 64, in a row and cell of the table")
             }
         }
+        if let language, !Metadata.isLanguageTag(language) {
+            throw FolioError(path: "\(path).language", "\"\(language)\" is not a BCP 47 language tag such as en, fr-CA or zh-Hant")
+        }
+        for entry in cellLanguages where !Metadata.isLanguageTag(entry.language) {
+            let cell = entry.row < 0 ? "header[\(entry.cell)]" : "rows[\(entry.row)][\(entry.cell)]"
+            throw FolioError(
+                path: "\(path).\(cell).language", "\"\(entry.language)\" is not a BCP 47 language tag such as en, fr-CA or zh-Hant")
+        }
         let columns = columnCount
         if columns == 0 {
             throw FolioError(path: "\(path).rows", "a table needs a header or at least one cell")

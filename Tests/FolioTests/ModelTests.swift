@@ -124,7 +124,7 @@ final class ModelTests: XCTestCase {
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
         guard case .table(let table) = document.elements[0] else { return XCTFail("not a table") }
         XCTAssertEqual(table.columnCount, 3)
-        let slots = Table.slots(table.rows[0], row: 0, columns: 3, lookup: table.spanLookup)
+        let slots = Table.slots(table.rows[0], row: 0, columns: 3, lookup: table.cellLookup)
         XCTAssertEqual(slots.map(\.column), [0, 2])
         XCTAssertEqual(slots.map(\.span), [2, 1])
         let html = try document.html()
@@ -153,7 +153,7 @@ final class ModelTests: XCTestCase {
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
         guard case .table(let table) = document.elements[0] else { return XCTFail("not a table") }
         XCTAssertEqual(
-            Table.slots(table.rows[0], row: 0, columns: table.columnCount, lookup: table.spanLookup).map(\.text),
+            Table.slots(table.rows[0], row: 0, columns: table.columnCount, lookup: table.cellLookup).map(\.text),
             ["1", "2.5", ""])
         XCTAssertEqual(table.rows[1], ["x", "true", "z"])
     }

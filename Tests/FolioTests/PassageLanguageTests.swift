@@ -30,11 +30,14 @@ final class PassageLanguageTests: XCTestCase {
               - {type: paragraph, language: fr, text: "Le patient va mieux."}
               - {type: table, header: [Name, Note], rows: [[Ana, "患者本周完成了治疗"]]}
               - {type: list, items: ["안녕하세요", "Hello"]}
+              - {type: table, rows: [[Take one tablet, {text: "Prenez un comprimé", language: fr-CA}]]}
+              - {type: table, language: es, rows: [[Tome una tableta]]}
             """
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
         let html = try document.html()
         for fragment in [
             #"<h1 class="folio-subtitle" lang="ar">"#, #"<p lang="ar">"#, #"<p lang="fr">"#, #"<td lang="zh">"#, #"<li lang="ko">"#,
+            #"<td lang="fr-CA">Prenez"#, #"<td lang="es">Tome"#,
         ] {
             XCTAssertTrue(html.contains(fragment), "\(fragment) not in \(html)")
         }
@@ -48,10 +51,18 @@ final class PassageLanguageTests: XCTestCase {
             guard let type = element["/S"] as? String, let language = element["/Lang"] as? String else { return nil }
             return "\(type) \(language.replacingOccurrences(of: "u:", with: ""))"
         }
-        XCTAssertEqual(Set(tagged), ["/Document en", "/H1 ar", "/P ar", "/P fr", "/TD zh", "/P ko"], "\(tagged)")
+        XCTAssertEqual(
+            Set(tagged), ["/Document en", "/H1 ar", "/P ar", "/P fr", "/TD zh", "/P ko", "/TD fr-CA", "/TD es"], "\(tagged)")
+        XCTAssertEqual(tagged.filter { $0.hasPrefix("/TD") }.count, 3, "a cell without its own language took one: \(tagged)")
         XCTAssertThrowsError(
             try DocumentDecoder.decode(Data(#"{"elements": [{"type": "paragraph", "text": "x", "language": "f r"}]}"#.utf8), format: .json)
                 .validate()
         ) { XCTAssertTrue("\($0)".hasPrefix("elements[0].language: \"f r\" is not a BCP 47 language tag"), "\($0)") }
+        XCTAssertThrowsError(
+            try DocumentDecoder.decode(
+                Data(#"{"elements": [{"type": "table", "rows": [["a", {"text": "b", "language": "?"}]]}]}"#.utf8), format: .json
+            )
+            .validate()
+        ) { XCTAssertTrue("\($0)".hasPrefix("elements[0].rows[0][1].language: \"?\" is not a BCP 47"), "\($0)") }
     }
 }
