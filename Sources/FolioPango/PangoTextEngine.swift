@@ -255,6 +255,9 @@ package final class PangoTextEngine: TextShaper {
         pango_layout_set_text(pointer, text, -1)
         pango_layout_set_attributes(pointer, attributes)
         pango_attr_list_unref(attributes)
+        if alignment == .justify {
+            LooseLineTightening.tighten(pointer, text: text, space: lineWidth(" ", font: font), fontSize: font.size)
+        }
         layout.links = links
         return layout
     }
