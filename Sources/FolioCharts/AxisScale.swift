@@ -17,7 +17,8 @@ struct AxisScale {
     /// A scale covering `low…high`, widened by the axis's min/max, with nice,
     /// fixed-interval or explicit ticks. Dates get calendar-sized steps.
     /// With `axis.clip`, its min and max are the range exactly, whatever the data.
-    init(low dataLow: Double, high dataHigh: Double, axis: ChartAxis, includeZero: Bool, isDate: Bool = false) {
+    /// A value axis (`headroom`) goes a step beyond a data extreme that falls on its end; an x axis does not.
+    init(low dataLow: Double, high dataHigh: Double, axis: ChartAxis, includeZero: Bool, isDate: Bool = false, headroom: Bool = true) {
         var low = Swift.min(dataLow, axis.min ?? dataLow)
         var high = Swift.max(dataHigh, axis.max ?? dataHigh)
         if includeZero && axis.scale == .linear {
@@ -74,7 +75,7 @@ struct AxisScale {
         } else {
             scale = NiceScale(low: low, high: high)
         }
-        if !isDate && !axis.clip && dataHigh > dataLow {
+        if headroom && !isDate && !axis.clip && dataHigh > dataLow {
             // Room above the top value and below a lowest one that is not zero, where the author set no end.
             scale = scale.withHeadroom(low: axis.min == nil ? dataLow : 0, high: axis.max == nil ? dataHigh : 0)
         }

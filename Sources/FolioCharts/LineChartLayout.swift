@@ -107,7 +107,7 @@ struct LineChartLayout {
                 lowX -= half
                 highX += half
             }
-            let scale = AxisScale(low: lowX, high: highX, axis: xAxis, includeZero: false, isDate: timeSteps)
+            let scale = AxisScale(low: lowX, high: highX, axis: xAxis, includeZero: false, isDate: timeSteps, headroom: false)
             xFraction = scale.fraction
             xClips = scale.clips
             labels = zip(scale.ticks, scale.labels(axis: xAxis, numbers: context.numbers)).map {

@@ -132,6 +132,8 @@ final class ChartGeometryTests: XCTestCase {
         XCTAssertEqual(AxisScale(low: 0, high: 7.3, axis: ChartAxis(), includeZero: true).ticks.last, 8)
         XCTAssertEqual(AxisScale(low: 0, high: 10, axis: ChartAxis(max: 10), includeZero: true).ticks.last, 10)
         XCTAssertEqual(AxisScale(low: 0, high: 10, axis: ChartAxis(max: 10, clip: true), includeZero: true).upper, 10)
+        // An x axis ends at its last point (a day, a reading): no empty step after it.
+        XCTAssertEqual(AxisScale(low: 1, high: 10, axis: ChartAxis(), includeZero: false, headroom: false).ticks.last, 10)
         // A zero baseline gets none: all-negative bars end at 0.
         XCTAssertEqual(AxisScale(low: -4, high: 0, axis: ChartAxis(), includeZero: true).ticks.last, 0)
     }
