@@ -6,7 +6,9 @@ import CCairoPango
 /// letter-spacing tolerance does, until its gaps are back within the bound (at most a tenth of an em
 /// between letters). Its breaks do not change: the spacing only fills room the line already had.
 enum LooseLineTightening {
-    /// The widest word gap allowed, in normal spaces.
+    /// The widest word gap set, in normal spaces: one and a half, since the gap a reader sees
+    /// between two words' ink is up to half a space wider again where their letters' side
+    /// bearings are (a comma before a capital), and that gap stays within twice the normal one.
     static let widestGap = 1.5
     /// The most letter spacing added, in ems.
     static let mostLetterSpacing = 0.1
@@ -34,8 +36,8 @@ enum LooseLineTightening {
             let start = Int(line.pointee.start_index)
             var end = min(start + Int(line.pointee.length), bytes.count)
             while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x0A { end -= 1 }
-            let gaps = bytes[start..<end].filter { $0 == 0x20 }.count
-            let letters = bytes[start..<end].filter { $0 & 0xC0 != 0x80 }.count
+            let gaps = bytes[start..<end].lazy.filter { $0 == 0x20 }.count
+            let letters = bytes[start..<end].lazy.filter { $0 & 0xC0 != 0x80 }.count
             guard gaps > 0, letters > 1 else { continue }
             var ranges: UnsafeMutablePointer<Int32>?
             var rangeCount: Int32 = 0

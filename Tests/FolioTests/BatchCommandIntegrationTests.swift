@@ -423,7 +423,7 @@ final class BatchCommandIntegrationTests: XCTestCase {
             warnings,
             [
                 #"folio: warning: titel: unknown key; did you mean "title"?"#,
-                "folio: warning: elements[0].colour: unknown key; expected one of: align, language, text, type",
+                "folio: warning: elements[0].colour: unknown key; expected one of: align, keepTogether, language, text, type",
             ])
         XCTAssertEqual(lines(folder.appendingPathComponent("b/manifest.jsonl")).count, 3)
         // folio render --lenient says the same, in the same words.
