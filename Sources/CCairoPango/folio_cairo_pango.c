@@ -1,3 +1,4 @@
+#include <limits.h>
 #include "folio_cairo_pango.h"
 
 #include <malloc.h>
@@ -112,18 +113,13 @@ static int folio_compare_runs(const void *a, const void *b) {
     return (left > right) - (left < right);
 }
 
-void folio_show_layout_line(cairo_t *cr, PangoLayoutLine *line) {
-    int mixed = 0;
+/// Draws the runs of `line` whose text starts within bytes [start, end), each where the line
+/// places it, in logical order, with its colour and underline, from the current point (the
+/// line's start on its baseline).
+static void folio_show_runs(cairo_t *cr, PangoLayoutLine *line, int start, int end) {
     unsigned int count = 0;
-    for (GSList *item = line->runs; item != NULL; item = item->next) {
-        PangoGlyphItem *run = item->data;
-        if (run->item->analysis.level % 2 == 1) mixed = 1;
-        count++;
-    }
-    if (!mixed || count < 2) {
-        pango_cairo_show_layout_line(cr, line);
-        return;
-    }
+    for (GSList *item = line->runs; item != NULL; item = item->next) count++;
+    if (count == 0) return;
     folio_placed_run *runs = g_new(folio_placed_run, count);
     double x0 = 0, y0 = 0;
     cairo_get_current_point(cr, &x0, &y0);
@@ -141,6 +137,7 @@ void folio_show_layout_line(cairo_t *cr, PangoLayoutLine *line) {
     cairo_pattern_t *source = cairo_pattern_reference(cairo_get_source(cr));
     for (index = 0; index < count; index++) {
         PangoGlyphItem *run = runs[index].run;
+        if (run->item->offset < start || run->item->offset >= end) continue;
         PangoAttrColor *foreground = NULL;
         int underline = 0;
         for (GSList *item = run->item->analysis.extra_attrs; item != NULL; item = item->next) {
@@ -169,6 +166,25 @@ void folio_show_layout_line(cairo_t *cr, PangoLayoutLine *line) {
     cairo_pattern_destroy(source);
     cairo_move_to(cr, x0, y0);
     g_free(runs);
+}
+
+void folio_show_layout_line(cairo_t *cr, PangoLayoutLine *line) {
+    int mixed = 0;
+    unsigned int count = 0;
+    for (GSList *item = line->runs; item != NULL; item = item->next) {
+        PangoGlyphItem *run = item->data;
+        if (run->item->analysis.level % 2 == 1) mixed = 1;
+        count++;
+    }
+    if (!mixed || count < 2) {
+        pango_cairo_show_layout_line(cr, line);
+        return;
+    }
+    folio_show_runs(cr, line, 0, INT_MAX);
+}
+
+void folio_show_layout_line_bytes(cairo_t *cr, PangoLayoutLine *line, int start, int end) {
+    folio_show_runs(cr, line, start, end);
 }
 
 void folio_show_layout(cairo_t *cr, PangoLayout *layout) {

@@ -36,7 +36,7 @@ class StructureStream {
     void runPart(QPDFObjectHandle treeRoot, folio_pdf_part const &part, FileAssembler &partFile) {
         this->part = &part;
         file = &partFile;
-        figures = tables = links = cells = spanning = texts = 0;
+        figures = tables = links = cells = spanning = texts = passages = 0;
         carriedAlias = 0;
         for (auto &kid : kidsOf(treeRoot)) {
             int number = kid.isIndirect() ? kid.getObjGen().getObj() : 0;
@@ -82,6 +82,7 @@ class StructureStream {
     size_t cells = 0;
     size_t spanning = 0;
     size_t texts = 0;
+    size_t passages = 0;
     /// The open split table: its first part (written when the table ends) and every row of its parts.
     Element tableFirst;
     std::vector<std::string> tableRows;
@@ -180,6 +181,15 @@ class StructureStream {
                 changed = true;
             }
             ++texts;
+        } else if (role == "/Quote") {
+            // A passage its author marked as in another language (Folio draws no other Quote; Cairo
+            // names only standard types): a Span saying which, the Nth in drawing order.
+            folio_text::setEntry(element.text, "/S", "/Span");
+            if (passages < part->passage_language_count && part->passage_languages[passages] != nullptr) {
+                folio_text::setEntry(element.text, "/Lang", QPDFObjectHandle::newUnicodeString(part->passage_languages[passages]).unparse());
+            }
+            ++passages;
+            changed = true;
         } else if (role == "/TH" || role == "/TD") {
             if (cells < part->cell_language_count && part->cell_languages[cells] != nullptr) {
                 folio_text::setEntry(element.text, "/Lang", QPDFObjectHandle::newUnicodeString(part->cell_languages[cells]).unparse());

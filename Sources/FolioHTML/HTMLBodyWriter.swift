@@ -143,7 +143,7 @@ struct HTMLBodyWriter {
     /// A table cell's text with its inline markup, as in a paragraph (quotes left as written: cells hold data).
     func cell(_ text: String) -> HTML { inline(runs: RichText.cellRuns(text), quotes: false) }
 
-    /// Runs as `<strong>`, `<em>`, `<a>` and `<br>`, set in the report's language (`Typography`: a number
+    /// Runs as `<strong>`, `<em>`, `<span lang>`, `<a>` and `<br>`, set in the report's language (`Typography`: a number
     /// kept with its unit, typographic quotes unless `quotes` is false); every character escaped.
     func inline(runs: [TextRun], quotes: Bool = true) -> HTML {
         var html = HTML()
@@ -151,6 +151,8 @@ struct HTMLBodyWriter {
             var piece = HTML(text: run.text).lineBreaks()
             if run.italic { piece = "<em>\(piece)</em>" }
             if run.bold { piece = "<strong>\(piece)</strong>" }
+            // The tag was checked as BCP 47 when parsed (letters, digits and hyphens only).
+            if let language = run.language { piece = "<span lang=\"\(language)\">\(piece)</span>" }
             if let link = run.link, RichText.isAllowedLink(link) {
                 if link.hasPrefix("#") {
                     piece = "<a href=\"#\(anchorID(String(link.dropFirst())))\">\(piece)</a>"

@@ -22,6 +22,9 @@ package enum StructureTag: String, Sendable {
     case listBody = "LBody"
     /// Text that shares its element with links (see the PDF exporter's text drawing).
     case span = "Span"
+    /// A passage in another language while drawing: the finishing step makes it a `Span` with its
+    /// `/Lang` (Cairo names only standard types, and Folio draws no quotation as `Quote`).
+    case passage = "Quote"
 
     /// Whether the element holds running text whose language it may name (P, H1–H6).
     package var holdsText: Bool {

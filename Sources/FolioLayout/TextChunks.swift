@@ -18,7 +18,7 @@ enum TextChunks {
         var current: [TextRun] = []
         var count = 0
         func piece(_ run: TextRun, _ scalars: ArraySlice<Unicode.Scalar>) -> TextRun {
-            TextRun(String(String.UnicodeScalarView(scalars)), bold: run.bold, italic: run.italic, link: run.link)
+            TextRun(String(String.UnicodeScalarView(scalars)), bold: run.bold, italic: run.italic, link: run.link, language: run.language)
         }
         for run in runs {
             var scalars = Array(run.text.unicodeScalars)[...]

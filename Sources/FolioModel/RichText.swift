@@ -8,17 +8,21 @@ package struct TextRun: Sendable, Hashable {
     package var italic: Bool
     /// Target URL when the run is a link.
     package var link: String?
+    /// The run's language when its author marked it (`[texte]{lang=fr}`): a passage a screen
+    /// reader reads in that language.
+    package var language: String?
 
     /// A run of `text`.
-    package init(_ text: String, bold: Bool = false, italic: Bool = false, link: String? = nil) {
+    package init(_ text: String, bold: Bool = false, italic: Bool = false, link: String? = nil, language: String? = nil) {
         self.text = text
         self.bold = bold
         self.italic = italic
         self.link = link
+        self.language = language
     }
 }
 
-/// Inline text with **bold**, *italic*, `[links](https://…)` and line breaks,
+/// Inline text with **bold**, *italic*, `[links](https://…)`, passages in another language (`[texte]{lang=fr}`) and line breaks,
 /// written in documents as a small Markdown subset. An address written out (`https://…` or
 /// `<https://…>`) is a link to itself.
 ///
@@ -232,6 +236,9 @@ private struct MarkupParser {
             } else if c == "[", let link = parseLink() {
                 flush()
                 runs.append(TextRun(link.text, bold: bold, italic: italic, link: link.url))
+            } else if c == "[", let passage = parseLanguageSpan() {
+                flush()
+                runs.append(TextRun(passage.text, bold: bold, italic: italic, language: passage.language))
             } else if c == "h" || c == "H" || c == "<", let url = parseBareURL() {
                 flush()
                 runs.append(TextRun(url, bold: bold, italic: italic, link: url))
@@ -272,6 +279,24 @@ private struct MarkupParser {
         let url = String(address).trimmingWhitespace()
         index = end + 1
         return (text, url)
+    }
+
+    /// `[texte]{lang=fr}` (Pandoc's bracketed span): a passage in another language, its tag a BCP 47
+    /// one (`lang="fr-CA"` quoted too); anything else stays text. Advances past it; nil (and no move) when there is none here.
+    mutating func parseLanguageSpan() -> (text: String, language: String)? {
+        let close = nextBracket[index + 1 <= chars.count ? index + 1 : chars.count]
+        guard close > index + 1, close + 1 < chars.count, chars[close + 1] == "{" else { return nil }
+        var end = close + 2
+        while end < chars.count, end - close < 40, chars[end] != "}" { end += 1 }
+        guard end < chars.count, chars[end] == "}" else { return nil }
+        let attribute = String(String.UnicodeScalarView(chars[(close + 2)..<end])).trimmingWhitespace()
+        guard attribute.hasPrefix("lang=") else { return nil }
+        var tag = Substring(attribute.dropFirst(5))
+        if tag.count >= 2, let first = tag.first, first == "\"" || first == "'", tag.last == first { tag = tag.dropFirst().dropLast() }
+        guard Metadata.isLanguageTag(String(tag)) else { return nil }
+        let text = String(String.UnicodeScalarView(chars[(index + 1)..<close]))
+        index = end + 1
+        return (text, String(tag))
     }
 
     /// An address written out, `https://…` or `<https://…>`, at the start of a word, is a link

@@ -250,7 +250,9 @@ final class CairoCanvas: PageCanvas {
     func draw(_ text: ShapedText, at origin: Point, color: Color, visible: ClosedRange<Double>?) {
         guard let layout = text as? TextLayout else { return }
         setColor(color)
-        if layout.links.isEmpty {
+        if !layout.passages.isEmpty, tagsStructure, decorationDepth == 0 {
+            drawPassages(of: layout, at: origin, visible: visible)
+        } else if layout.links.isEmpty {
             drawLines(of: layout, at: origin, visible: visible)
         } else if !tagsStructure {
             let links = drawLines(of: layout, at: origin, visible: visible)
@@ -266,10 +268,41 @@ final class CairoCanvas: PageCanvas {
         }
     }
 
+    /// Text holding passages its author marked as in another language: each passage is an element
+    /// of its own (a `Quote`), which the finishing step makes a `Span` with its `/Lang`; the text around
+    /// it is in `Span`s too (Cairo marks content only in elements without children); links after.
+    private func drawPassages(of layout: TextLayout, at origin: Point, visible: ClosedRange<Double>?) {
+        var segments: [(bytes: Range<Int>, language: String?)] = []
+        var position = 0
+        for passage in layout.passages where passage.startByte >= position && passage.endByte > passage.startByte {
+            if passage.startByte > position { segments.append((position..<passage.startByte, nil)) }
+            segments.append((passage.startByte..<passage.endByte, passage.language))
+            position = passage.endByte
+        }
+        segments.append((position..<Int(Int32.max), nil))
+        var links: [(String, Rect, String)]?
+        for segment in segments {
+            var name = StructureTag.span.rawValue
+            if let language = segment.language {
+                // Cairo names only standard types: a Quote, which Folio draws for nothing else.
+                name = StructureTag.passage.rawValue
+                structure.passageLanguages.append(language)
+            }
+            cairo_tag_begin(cr, name, nil)
+            let found = drawLines(of: layout, at: origin, visible: visible ?? -Double.infinity...Double.infinity, bytes: segment.bytes)
+            cairo_tag_end(cr, name)
+            if links == nil { links = found }
+        }
+        for (url, rect, description) in links ?? [] { addLink(url, rect, origin, description: description) }
+    }
+
     /// Draws `layout`'s lines (those whose middle is within `visible`, or all) and answers the
-    /// links on them: URL, rectangle and description.
+    /// links on them: URL, rectangle and description. With `bytes`, only the runs of those bytes
+    /// are drawn (a passage tagged on its own), each where its line places it.
     @discardableResult
-    private func drawLines(of layout: TextLayout, at origin: Point, visible: ClosedRange<Double>?) -> [(String, Rect, String)] {
+    private func drawLines(
+        of layout: TextLayout, at origin: Point, visible: ClosedRange<Double>?, bytes: Range<Int>? = nil
+    ) -> [(String, Rect, String)] {
         var links: [(String, Rect, String)] = []
         guard let visible else {
             cairo_move_to(cr, origin.x, origin.y)
@@ -295,7 +328,14 @@ final class CairoCanvas: PageCanvas {
         for line in lines[low...] {
             guard visible.contains(line.extents.midY) else { break }
             cairo_move_to(cr, origin.x + line.extents.x, origin.y + line.baseline)
-            folio_show_layout_line(cr, line.pointer)
+            if let bytes {
+                if bytes.lowerBound < line.endByte, bytes.upperBound > line.startByte {
+                    folio_show_layout_line_bytes(
+                        cr, line.pointer, Int32(clamping: bytes.lowerBound), Int32(clamping: bytes.upperBound))
+                }
+            } else {
+                folio_show_layout_line(cr, line.pointer)
+            }
             // Links are in text order: skip those that end before this line, then add those on it.
             while linkIndex < layout.links.count, layout.links[linkIndex].endByte <= line.startByte { linkIndex += 1 }
             var index = linkIndex

@@ -141,6 +141,7 @@ final class PDFFinisher {
         let links = CStringArray(structure.linkDescriptions)
         let textLanguages = CStringArray(structure.textLanguages)
         let cellLanguages = CStringArray(structure.cellLanguages)
+        let passageLanguages = CStringArray(structure.passageLanguages)
         let continues = CArray(structure.splitElements.map(\.rawValue))
         let spanningCells = CArray(structure.spanningCells.map(\.cell))
         let spanningColumns = CArray(structure.spanningCells.map(\.columns))
@@ -151,13 +152,17 @@ final class PDFFinisher {
             table_count: continues.count, spanning_cells: spanningCells.pointer, spanning_columns: spanningColumns.pointer,
             spanning_count: spanningCells.count, link_descriptions: links.pointers, link_count: links.count,
             text_languages: textLanguages.pointers, text_language_count: textLanguages.count, cell_languages: cellLanguages.pointers,
-            cell_language_count: cellLanguages.count,
+            cell_language_count: cellLanguages.count, passage_languages: passageLanguages.pointers,
+            passage_language_count: passageLanguages.count,
             picture_marker: marker.pointers[0], pictures: UnsafePointer(pictures.pointer),
             picture_count: pictures.count)
         var message = [CChar](repeating: 0, count: 512)
         // The C arrays must outlive the call: ARC may free a class instance after its last use.
         let status = withExtendedLifetime(
-            (figures, links, textLanguages, cellLanguages, continues, spanningCells, spanningColumns, pictures, marker, structure.pictures)
+            (
+                figures, links, textLanguages, cellLanguages, passageLanguages, continues, spanningCells, spanningColumns, pictures,
+                marker, structure.pictures
+            )
         ) {
             folio_pdf_assembly_add(assembly, &part, pdf.bindMemory(to: UInt8.self).baseAddress, pdf.count, &message, message.count)
         }

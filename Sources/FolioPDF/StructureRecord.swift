@@ -21,6 +21,9 @@ struct StructureRecord {
     var textLanguages: [String?] = []
     /// The language of every table cell, nil where it is the document's.
     var cellLanguages: [String?] = []
+    /// The language of every passage its author marked, in drawing order (each drawn as a `Quote`,
+    /// which Folio uses for nothing else; the finishing step makes it a `Span` with its `/Lang`).
+    var passageLanguages: [String] = []
     /// Table cells (`TH` and `TD` elements) drawn so far.
     var cellCount = 0
     /// Each cell across columns: its number among all cells, and how many columns it covers.

@@ -226,6 +226,7 @@ package final class PangoTextEngine: TextShaper {
         configure(pointer, font: font, width: width, alignment: alignment, lineSpacing: lineSpacing)
         var text = ""
         var links: [TextLayout.Link] = []
+        var passages: [TextLayout.Passage] = []
         let attributes = pango_attr_list_new()
         var offset = 0
         for run in runs {
@@ -249,6 +250,11 @@ package final class PangoTextEngine: TextShaper {
                 }
                 links.append(TextLayout.Link(url: url, startByte: offset, endByte: offset + length))
             }
+            if let language = run.language {
+                // Shaped in its language (its glyph forms, its hyphens), and tagged with it in the PDF.
+                add(pango_attr_language_new(pango_language_from_string(language)))
+                passages.append(TextLayout.Passage(language: language, startByte: offset, endByte: offset + length))
+            }
             text += runText
             offset += length
         }
@@ -259,6 +265,7 @@ package final class PangoTextEngine: TextShaper {
             LooseLineTightening.tighten(pointer, text: text, space: lineWidth(" ", font: font), fontSize: font.size)
         }
         layout.links = links
+        layout.passages = passages
         return layout
     }
 

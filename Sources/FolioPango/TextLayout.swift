@@ -12,8 +12,17 @@ package final class TextLayout: ShapedText {
         package let endByte: Int
     }
 
+    /// A passage in another language: its byte range and BCP 47 tag.
+    package struct Passage {
+        package let language: String
+        package let startByte: Int
+        package let endByte: Int
+    }
+
     package let pointer: OpaquePointer
     package var links: [Link] = []
+    /// The passages its author marked as in another language, in text order.
+    package var passages: [Passage] = []
     private var cachedMetrics: TextMetrics?
 
     init(context: OpaquePointer) {

@@ -71,6 +71,15 @@ final class ModelTests: XCTestCase {
 
     /// An address written out is a link to itself, without the punctuation after it; inside a
     /// word, escaped or in a Markdown link it is not a second link.
+    func testAPassageInAnotherLanguageIsARunWithItsLanguage() {
+        let runs = RichText("He said [« ça va »]{lang=fr} and [bien]{lang=\"es-419\"}, not [x]{lang=!!} or [y]{class=z}.").runs
+        XCTAssertEqual(runs.filter { $0.language != nil }.map { "\($0.language ?? ""):\($0.text)" }, ["fr:« ça va »", "es-419:bien"])
+        XCTAssertEqual(RichText("not [x]{lang=!!} or [y]{class=z}.").plainText, "not [x]{lang=!!} or [y]{class=z}.")
+        // Inside bold it stays bold; a value bound from data cannot make one (its brackets are escaped).
+        XCTAssertEqual(RichText("**[Hallo]{lang=de}**").runs.first?.bold, true)
+        XCTAssertNil(RichText(RichText.escaped("[x]{lang=fr}")).runs.first { $0.language != nil })
+    }
+
     func testAnAddressWrittenOutIsALinkToItself() {
         let text = RichText("See https://clinic.example/a?b=1. Or (https://x.example/wiki/Care_(medicine)), <https://y.example>!")
         XCTAssertEqual(

@@ -32,12 +32,13 @@ final class PassageLanguageTests: XCTestCase {
               - {type: list, items: ["안녕하세요", "Hello"]}
               - {type: table, rows: [[Take one tablet, {text: "Prenez un comprimé", language: fr-CA}]]}
               - {type: table, language: es, rows: [[Tome una tableta]]}
+              - {type: paragraph, text: "She wrote [« je dors mieux »]{lang=fr} on Monday; see [the log](https://example.org/log)."}
             """
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
         let html = try document.html()
         for fragment in [
             #"<h1 class="folio-subtitle" lang="ar">"#, #"<p lang="ar">"#, #"<p lang="fr">"#, #"<td lang="zh">"#, #"<li lang="ko">"#,
-            #"<td lang="fr-CA">Prenez"#, #"<td lang="es">Tome"#,
+            #"<td lang="fr-CA">Prenez"#, #"<td lang="es">Tome"#, #"She wrote <span lang="fr">« je dors mieux »</span> on Monday"#,
         ] {
             XCTAssertTrue(html.contains(fragment), "\(fragment) not in \(html)")
         }
@@ -52,7 +53,9 @@ final class PassageLanguageTests: XCTestCase {
             return "\(type) \(language.replacingOccurrences(of: "u:", with: ""))"
         }
         XCTAssertEqual(
-            Set(tagged), ["/Document en", "/H1 ar", "/P ar", "/P fr", "/TD zh", "/P ko", "/TD fr-CA", "/TD es"], "\(tagged)")
+            Set(tagged), ["/Document en", "/H1 ar", "/P ar", "/P fr", "/TD zh", "/P ko", "/TD fr-CA", "/TD es", "/Span fr"], "\(tagged)")
+        // The passage is a Span of its own, the words around it in Spans of theirs (no Quote is left).
+        XCTAssertFalse(json.contains("/Quote"), "a passage kept the type it was drawn as")
         XCTAssertEqual(tagged.filter { $0.hasPrefix("/TD") }.count, 3, "a cell without its own language took one: \(tagged)")
         XCTAssertThrowsError(
             try DocumentDecoder.decode(Data(#"{"elements": [{"type": "paragraph", "text": "x", "language": "f r"}]}"#.utf8), format: .json)

@@ -27,6 +27,7 @@ final class StructureTextIntegrationTests: XCTestCase {
         try TestSupport.integrationOnly()
         for name in [
             "weekly-summary.yaml", "weekly-summary-fr.yaml", "weekly-summary-ar.yaml", "packet.yaml", "charts.yaml", "carekit-style.yaml",
+            "hard-cases.yaml",
         ] {
             let url = TestSupport.samples.appendingPathComponent(name)
             let document = try DocumentDecoder.decode(try Data(contentsOf: url), format: .yaml)
@@ -34,6 +35,11 @@ final class StructureTextIntegrationTests: XCTestCase {
             XCTAssertGreaterThan(found.count, 5, name)
             for element in found {
                 XCTAssertFalse(unreadable(element.text), "\(name): \(element.type) \(element.text)")
+            }
+            if name == "hard-cases.yaml" {
+                // A passage tagged in its own language reads in its place, its paragraph whole.
+                let passage = "Her mother, who reads French, wrote: « Elle dort mieux depuis lundi »."
+                XCTAssertTrue(found.contains { TestSupport.normalized($0.text) == passage }, "\(found.map(\.text))")
             }
         }
     }

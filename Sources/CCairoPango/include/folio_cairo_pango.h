@@ -69,6 +69,9 @@ void folio_glib_messages_capture(void (*sink)(const char *text, size_t length, i
 /// its place: the PDF's content then reads as the text does ("the pain 10.4 mmol/L today"), not
 /// run by run from the left. Each run's colour and underline (links) are drawn as Pango would.
 void folio_show_layout_line(cairo_t *cr, PangoLayoutLine *line);
+/// Draws the runs of `line` whose text starts within bytes [start, end) (a passage the caller tags
+/// on its own), where the line places them, from the current point (the line's start on its baseline).
+void folio_show_layout_line_bytes(cairo_t *cr, PangoLayoutLine *line, int start, int end);
 
 /// Draws `layout` with its top-left corner at the current point, as pango_cairo_show_layout does,
 /// each line through folio_show_layout_line.

@@ -143,6 +143,10 @@ typedef struct folio_pdf_part {
     /// The language of every table cell (TH and TD), in drawing order; NULL where it is the document's.
     const char *const *cell_languages;
     size_t cell_language_count;
+    /// The language of every passage its author marked (drawn as a Quote element, which Folio uses
+    /// for nothing else), in drawing order: each becomes a Span with that /Lang.
+    const char *const *passage_languages;
+    size_t passage_language_count;
     /// Pictures drawn as placeholders: a 1×1 JPEG whose data starts with a comment holding
     /// `picture_marker` and a number N from 1 stands for `pictures[N - 1]`, whose image object is
     /// written in its place. `picture_marker` holds random bytes, so that no JPEG of a document can
