@@ -1,3 +1,4 @@
+import Folio
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -13,6 +14,10 @@ struct Problem: Error, Sendable {
     var detail: String
     /// Extra response headers, such as `Retry-After` or `WWW-Authenticate`.
     var headers: HTTPFields = [:]
+    /// The field an invalid document's error names, and the line and column of the request body
+    /// that hold it (where the body is the document), for an editor to point at.
+    var field: String?
+    var position: SourceLocator.Position?
 
     /// The problem document's fields, encoded in this order.
     private struct Body: Encodable {
@@ -21,13 +26,17 @@ struct Problem: Error, Sendable {
         var status: Int
         var detail: String
         var instance: String?
+        var field: String?
+        var line: Int?
+        var column: Int?
     }
 
     /// The response for this problem; `requestID` becomes the document's `instance`.
     func response(requestID: String?) -> Response {
         let body = Body(
             type: "urn:folio:problem:\(kind)", title: status.reasonPhrase, status: status.code,
-            detail: detail, instance: requestID.map { "urn:folio:request:\($0)" })
+            detail: detail, instance: requestID.map { "urn:folio:request:\($0)" }, field: field, line: position?.line,
+            column: position?.column)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let bytes = (try? encoder.encode(body)) ?? Data("{\"status\":\(status.code)}".utf8)
@@ -43,6 +52,16 @@ struct Problem: Error, Sendable {
     /// 400: the document or record is not valid; `detail` names the field.
     static func invalidDocument(_ detail: String) -> Problem {
         Problem(status: .badRequest, kind: "invalid-document", detail: detail)
+    }
+
+    /// 400: `error` in the document; where `body` is the document (JSON or YAML), the problem says
+    /// the line and column that hold the field.
+    static func invalidDocument(_ error: FolioError, body: Data?) -> Problem {
+        var problem = invalidDocument(error.description)
+        guard !error.path.isEmpty else { return problem }
+        problem.field = error.path
+        if let body, let text = String(data: body, encoding: .utf8) { problem.position = SourceLocator.locate(error.path, in: text) }
+        return problem
     }
 
     /// 400: a query parameter or the request's form is wrong.

@@ -147,6 +147,10 @@ final class RenderService: Sendable {
         } catch is RenderDeadline.Expired {
             throw Problem.renderTimeout(seconds: settings.timeout)
         } catch let error as FolioError {
+            // A document sent as the body: the problem says where in it the field is.
+            if case .document(let body, _) = request.input {
+                throw Problem.invalidDocument(error, body: body)
+            }
             throw Problem.invalidDocument(error.description)
         } catch is CancellationError {
             throw Problem.unavailable("the service is shutting down", retryAfter: 1)

@@ -163,7 +163,8 @@ struct BatchCommand: ParsableCommand {
                 return source
             }
             defer { signals.forEach { $0.cancel() } }
-            let display = ProgressDisplay(mode: quiet ? .quiet : isatty(STDERR_FILENO) == 1 ? .bar : .lines)
+            let display = ProgressDisplay(
+                mode: quiet ? .quiet : isatty(STDERR_FILENO) == 1 ? .bar : .lines, template: SourceFile(template))
             summary = try runner.run(progress: display)
         } catch {
             StandardStreams.printError(StandardStreams.describe(error))

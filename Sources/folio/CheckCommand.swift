@@ -47,7 +47,12 @@ struct CheckCommand: ParsableCommand {
         var tally = CheckTally(maxFailures: maxFailures)
         do {
             let source = try BoundedFile.read(template, limit: InputLimits.documentBytes, field: "", what: "template")
-            let documentTemplate = try DocumentTemplate(data: source, format: DocumentDecoder.Format(fileName: template))
+            let documentTemplate: DocumentTemplate
+            do {
+                documentTemplate = try DocumentTemplate(data: source, format: DocumentDecoder.Format(fileName: template))
+            } catch let error as FolioError {
+                throw InputFileError(error: error)
+            }
             var options = RenderOptions(
                 baseDirectory: URL(fileURLWithPath: template).deletingLastPathComponent(), theme: try ThemeOption.load(path: theme.theme))
             options.html = .page
@@ -81,6 +86,11 @@ struct CheckCommand: ParsableCommand {
                     }
                 }
             }
+        } catch let inFile as InputFileError {
+            // The template's own field, with the line and column that hold it.
+            StandardStreams.printError(
+                SourceFile(template)?.describe(inFile.error, as: "error") ?? StandardStreams.describe(inFile.error))
+            throw ExitCode(1)
         } catch {
             StandardStreams.printError(StandardStreams.describe(error))
             throw ExitCode(1)

@@ -6,15 +6,21 @@ final class ProgressDisplay: BatchProgress {
     enum Mode { case bar, lines, quiet }
 
     private let mode: Mode
+    /// The template, whose lines the template's warnings name.
+    private let template: SourceFile?
     private var total = 0
     private var lastLine = Date.distantPast
 
-    init(mode: Mode) { self.mode = mode }
+    init(mode: Mode, template: SourceFile?) {
+        self.mode = mode
+        self.template = template
+    }
 
     func started(total: Int) { self.total = total }
 
-    /// Printed whatever the mode, as `folio render --lenient` prints them.
-    func warned(_ warning: FolioError) { write("folio: warning: \(warning)\n") }
+    /// The template's warnings, printed whatever the mode, as `folio render --lenient` prints them
+    /// (with the line and column that hold the field).
+    func warned(_ warning: FolioError) { write((template?.describe(warning, as: "warning") ?? "folio: warning: \(warning)") + "\n") }
 
     func progressed(_ summary: BatchSummary) {
         switch mode {

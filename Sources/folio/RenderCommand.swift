@@ -11,8 +11,8 @@ struct RenderCommand: ParsableCommand {
             The input is JSON when its name ends in .json, YAML otherwise (JSON is valid YAML). \
             Image paths in the document are relative to the input file's folder \
             (the current folder for standard input). \
-            On bad input folio prints one line naming the field, such as \
-            "elements[3].rows[2]: expected an array of strings", and exits with status 1.
+            On bad input folio prints one line naming the file, line and column and the field, such as \
+            "weekly.yaml:12:7: error: elements[3].rows[2]: expected an array of strings", and exits with status 1.
             """
     )
 

@@ -123,16 +123,25 @@ struct RenderRequest: Equatable {
         StandardStreams.exitOnInterrupt()
         // A crash inside a C library is one error line and status 1, saying what was being drawn.
         RenderActivity.reportCrashes(prefix: "folio: error: ")
+        // The input file, read again only to place the fields errors and warnings name.
+        let source = SourceFile(input)
         do {
-            try RenderDeadline.$current.withValue(RenderActivity.deadline()) { try render() }
+            try RenderDeadline.$current.withValue(RenderActivity.deadline()) { try render(source: source) }
             return true
         } catch {
-            StandardStreams.printError(StandardStreams.describe(error))
+            // A document's field is named with the line and column that hold it (a bound template's
+            // fields are the record's document's, not the template file's: those say the field only).
+            if let inFile = error as? InputFileError {
+                StandardStreams.printError(source?.describe(inFile.error, as: "error") ?? StandardStreams.describe(inFile.error))
+            } else {
+                let located = (error as? FolioError).flatMap { data == nil ? source?.describe($0, as: "error") : nil }
+                StandardStreams.printError(located ?? StandardStreams.describe(error))
+            }
             return false
         }
     }
 
-    private func render() throws {
+    private func render(source: SourceFile?) throws {
         // The key and certificate are checked before the document is read.
         let signer = try signing?.load { StandardStreams.printError("folio: warning: \($0)") }
         let baseDirectory =
@@ -145,11 +154,18 @@ struct RenderRequest: Equatable {
                 ? try BoundedFile.readStandardInput(limit: InputLimits.documentBytes)
                 : try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
         }
-        let warn = { (warning: FolioError) in StandardStreams.printError("folio: warning: \(warning)") }
+        let warn = { (warning: FolioError) in
+            StandardStreams.printError(source?.describe(warning, as: "warning") ?? "folio: warning: \(warning)")
+        }
         var decoded: Document
         if let data {
             // A template bound to one record of the data (a FHIR patient, or a record of JSON lines or CSV).
-            let template = try DocumentTemplate(data: try read(), format: DocumentDecoder.Format(fileName: input))
+            let template: DocumentTemplate
+            do {
+                template = try DocumentTemplate(data: try read(), format: DocumentDecoder.Format(fileName: input))
+            } catch let error as FolioError {
+                throw InputFileError(error: error)
+            }
             let options = try fhir.map { given in
                 var options = try FHIRImportOptions(period: given.period, zone: given.zone)
                 options.maskedIdentifierSystems = Set(given.masked)

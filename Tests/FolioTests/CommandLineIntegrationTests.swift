@@ -60,17 +60,18 @@ final class CommandLineIntegrationTests: XCTestCase {
 
     func testBadInputGivesOneLineNamingTheField() throws {
         let cases: [(String, String)] = [
+            // FILE:LINE:COLUMN of the field, as editors and CI logs read it.
             (
                 #"{"title": "T", "elements": [{"type": "table", "rows": [["a"], ["b"], 7]}]}"#,
-                "folio: error: elements[0].rows[2]: expected an array of strings"
+                "FILE:1:70: error: elements[0].rows[2]: expected an array of strings"
             ),
             (
                 #"{"title": "T", "elements": [{"type": "chart", "categories": ["a"], "series": [{"title": "s", "values": [1, 2]}]}]}"#,
-                "folio: error: elements[0].series[0].values: has 2 values but the chart has 1 categories"
+                "FILE:1:94: error: elements[0].series[0].values: has 2 values but the chart has 1 categories"
             ),
             (
                 #"{"title": "T", "elements": [{"type": "image", "path": "missing.png"}]}"#,
-                #"folio: error: elements[0].path: cannot read image file "missing.png""#
+                #"FILE:1:47: error: elements[0].path: cannot read image file "missing.png""#
             ),
             ("{not json", "folio: error: the input is not valid"),
         ]
@@ -81,7 +82,7 @@ final class CommandLineIntegrationTests: XCTestCase {
             let output = folder.appendingPathComponent("bad.pdf")
             let result = try TestSupport.run(folio, ["render", input.path, "-o", output.path])
             XCTAssertEqual(result.status, 1)
-            XCTAssertTrue(result.stderr.hasPrefix(expected), result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix(expected.replacingOccurrences(of: "FILE", with: input.path)), result.stderr)
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "more than one line: \(result.stderr)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "no output for bad input")
         }

@@ -204,6 +204,15 @@ final class ServerIntegrationTests: XCTestCase {
         XCTAssertEqual(expectations[12].0.headers["allow"], "POST")
         // A YAML syntax error still says where.
         XCTAssertTrue((expectations[1].0.json["detail"] as? String ?? "").contains("line"), expectations[1].0.text)
+        // An invalid document names the field, and the line and column of the body that hold it.
+        XCTAssertEqual(expectations[0].0.json["field"] as? String, "elements[0].rows[1]")
+        XCTAssertEqual(expectations[0].0.json["line"] as? Int, 1)
+        XCTAssertEqual(expectations[0].0.json["column"] as? Int, 56)
+        let yaml = try post(
+            "", "title: T\nelements:\n  - type: chart\n    kind: pie\n    segments: [{title: A, value: -1}]\n", type: "application/yaml")
+        XCTAssertEqual(yaml.status, 400, yaml.text)
+        XCTAssertEqual(yaml.json["line"] as? Int, 5, yaml.text)
+        XCTAssertNotNil(yaml.json["column"] as? Int, yaml.text)
     }
 
     func testBearerTokenAndLoopbackRule() throws {

@@ -1,0 +1,57 @@
+import Foundation
+import XCTest
+
+@testable import Folio
+
+/// Errors say the line and column of the field they name (#43): in YAML and JSON, at a key or an
+/// item, and at the nearest enclosing field for one the text does not hold.
+final class SourceLocatorTests: XCTestCase {
+    private let yaml = """
+        title: Weekly summary
+        elements:
+          - type: paragraph
+            text: Hello
+          - type: chart
+            kind: bar
+            categories: [Mon, Tue]
+            series:
+              - title: Pain
+                values: [3, "four"]
+        """
+
+    func testAFieldIsFoundAtItsKeyOrItem() {
+        XCTAssertEqual(SourceLocator.locate("title", in: yaml)?.description, "1:1")
+        XCTAssertEqual(SourceLocator.locate("elements[1]", in: yaml)?.description, "5:5")
+        XCTAssertEqual(SourceLocator.locate("elements[1].series[0].values[1]", in: yaml)?.description, "10:21")
+        XCTAssertEqual(SourceLocator.locate("elements[0].text", in: yaml)?.description, "4:5")
+        // A field the model adds is placed at the nearest one the text holds.
+        XCTAssertEqual(SourceLocator.locate("elements[1].series[0].dataTable", in: yaml)?.description, "9:9")
+        XCTAssertNil(SourceLocator.locate("theme.accent", in: yaml))
+        XCTAssertNil(SourceLocator.locate("", in: yaml))
+    }
+
+    func testJSONIsPlacedTooAndBrokenTextIsNotAnError() {
+        let json = "{\n  \"title\": \"T\",\n  \"elements\": [\n    {\"type\": \"table\", \"rows\": [[\"a\", 2]]}\n  ]\n}"
+        XCTAssertEqual(SourceLocator.locate("elements[0].rows[0][1]", in: json)?.description, "4:38")
+        // Text that breaks off places what it read before the break.
+        XCTAssertEqual(SourceLocator.locate("elements[0]", in: "elements: [first, {unclosed")?.description, "1:12")
+        XCTAssertEqual(SourceLocator.locate("elements[1].text", in: "elements: [first, {unclosed")?.description, "1:19")
+        XCTAssertNil(SourceLocator.steps(of: "elements[x]"))
+        XCTAssertEqual(SourceLocator.steps(of: "a[1][2].b"), [.key("a"), .index(1), .index(2), .key("b")])
+    }
+
+    func testTheCommandLineSaysFileLineAndColumn() throws {
+        try TestSupport.integrationOnly()
+        let file = try TestSupport.temporaryFile(Data(yaml.utf8), name: "located.yaml")
+        let result = try TestSupport.run(TestSupport.folioBinary.path, ["render", file.path, "-o", file.path + ".pdf"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(
+            result.stderr.trimmingCharacters(in: .whitespacesAndNewlines),
+            "\(file.path):10:21: error: elements[1].series[0].values[1]: expected a number, found a string")
+        // A lenient render's warnings say where too.
+        let misspelt = try TestSupport.temporaryFile(Data("titel: T\nelements: []\n".utf8), name: "misspelt.yaml")
+        let lenient = try TestSupport.run(
+            TestSupport.folioBinary.path, ["render", misspelt.path, "--lenient", "-o", misspelt.path + ".pdf"])
+        XCTAssertTrue(lenient.stderr.hasPrefix("\(misspelt.path):1:1: warning: titel: unknown key"), lenient.stderr)
+    }
+}
