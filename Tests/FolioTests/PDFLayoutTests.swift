@@ -222,8 +222,10 @@ final class PDFLayoutTests: XCTestCase {
         XCTAssertEqual(decoded.warnings.map(\.kind), [.missingAlt])
         let strict = try TestSupport.run(folio, ["render", input.path, "-o", folder.appendingPathComponent("b.pdf").path, "--strict"])
         XCTAssertEqual(strict.status, 1)
+        // The image without `alt` is placed at the element, the nearest field the file holds.
         XCTAssertEqual(
-            strict.stderr, "folio: error: elements[0].alt: layout: the image has no text alternative, so it is treated as decoration\n")
+            strict.stderr,
+            "\(input.path):3:5: error: elements[0].alt: layout: the image has no text alternative, so it is treated as decoration\n")
     }
 
     func testSourceDateEpochGivesIdenticalBytes() throws {
