@@ -133,6 +133,12 @@ extension Document {
 }
 
 extension PreparedDocument {
+    /// Each page as a PNG picture at `dpi` pixels per inch with its text in reading order, handed
+    /// to `page` one at a time; the layout report of its pagination.
+    package func pagePictures(dpi: Double, page: (RasterRenderer.Page) throws -> Void) throws -> LayoutReport {
+        try RasterRenderer(dpi: dpi).render(self, page: page)
+    }
+
     /// The PDF and the layout report of its pagination, signed by `signer` when there is one.
     package func pdfWithReport(signer: PDFSigner? = nil) throws -> PDFRenderer.Result {
         var options = RenderOptions()

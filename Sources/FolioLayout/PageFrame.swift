@@ -62,6 +62,59 @@ package struct PageFrame {
         }
     }
 
+    /// The page's text as a reader meets it, for a picture of the page: each text drawn (the lines
+    /// of it this page shows), and in a figure's place its text alternative, in brackets, instead
+    /// of its words (a chart's title; its caption is kept).
+    package var readingText: [String] {
+        var lines: [String] = []
+        /// The running header's and footer's texts (decoration), with where they stand.
+        var furniture: [(text: String, y: Double)] = []
+        /// For each open `begin…`: whether the text drawn in it is hidden (a figure's, said by its
+        /// alternative). Text outside every element is the running header and footer.
+        var open: [Bool] = []
+        var top = Double.infinity
+        for item in items {
+            let hidden = open.last ?? false
+            switch item {
+            case .beginFigure(let alternative):
+                if let alternative, !alternative.isEmpty { lines.append("[\(alternative)]") }
+                open.append(alternative != nil || hidden)
+            case .beginTag(let tag, _), .beginCell(let tag, _, _):
+                open.append(tag == .caption ? false : hidden)
+            case .beginTable, .beginList, .beginTransform, .beginChartPicture:
+                open.append(hidden)
+            case .end:
+                if !open.isEmpty { open.removeLast() }
+            case .text(let text, let origin, _, let visible):
+                let shown = PageFrame.lines(of: text, within: visible)
+                guard !hidden, !shown.isEmpty else { continue }
+                if open.isEmpty {
+                    furniture.append((shown, origin.y))
+                } else {
+                    lines.append(shown)
+                    top = min(top, origin.y)
+                }
+            case .drawing, .svg, .destination, .outline:
+                continue
+            }
+        }
+        // The running header before the page's text, the footer after it.
+        return furniture.filter { $0.y < top }.map(\.text) + lines + furniture.filter { $0.y >= top }.map(\.text)
+    }
+
+    /// The text of `text`'s lines whose middle is within `visible` (all without one), soft hyphens
+    /// dropped and lines joined as the text runs.
+    private static func lines(of text: ShapedText, within visible: ClosedRange<Double>?) -> String {
+        let extents = text.lineExtents
+        guard !extents.isEmpty else { return "" }
+        let shown = extents.indices.filter { visible?.contains(extents[$0].midY) ?? true }
+        guard let first = shown.first, let last = shown.last else { return "" }
+        let through = text.text(throughLine: last)
+        let before = first > 0 ? text.text(throughLine: first - 1) : ""
+        let part = through.hasPrefix(before) ? String(through.dropFirst(before.count)) : through
+        return part.replacingOccurrences(of: "\u{AD}", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The shaped texts of the page with where they are drawn, in drawing order (transforms not applied).
     package var texts: [(text: ShapedText, origin: Point)] {
         items.compactMap { if case .text(let text, let origin, _, _) = $0 { return (text, origin) } else { return nil } }

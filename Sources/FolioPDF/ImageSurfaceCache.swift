@@ -28,8 +28,13 @@ final class ImageSurfaceCache: PictureSupport {
     /// Each such picture's placeholder by the picture's bytes; nil: drawn by Cairo in the document.
     private var placeholders: [Data: CairoSurface?] = [:]
 
+    /// Whether pictures may be drawn as placeholders for the PDF's finishing step to replace; a
+    /// picture of the page (PNG) draws every picture's pixels.
+    var drawsPlaceholders = true
+
     /// The placeholder `image` is drawn as, or nil when Cairo draws it in the document.
     func placeholder(for image: ImageData) -> CairoSurface? {
+        guard drawsPlaceholders else { return nil }
         if let known = placeholders[image.bytes] { return known }
         var made: CairoSurface?
         if PictureObjects.qualifies(image), let picture = PictureObjects.picture(for: image, decoded: { surface(for: image) }),

@@ -33,8 +33,14 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write; '-' is standard output. Default: the input's name with the format's extension.")
     var output: String?
 
-    @Option(help: "pdf or html. Default: from the output's extension, else pdf.")
-    var format: OutputFormat?
+    @Option(
+        help:
+            "pdf, html or png (a picture of each page, and its text in a .txt beside it; -o page-%d.png numbers them). Default: from the output's extension, else pdf."
+    )
+    var format: RenderFormat?
+
+    @Option(help: "PNG only: pixels per inch, 18 to 600 (default 96).")
+    var dpi: Double?
 
     @Flag(help: "HTML only: write one embeddable <div> with scoped styles instead of a whole page (same as --html fragment).")
     var fragment = false
@@ -77,15 +83,16 @@ struct RenderCommand: ParsableCommand {
         if input == "-", output == nil {
             throw ValidationError("reading standard input needs -o (use '-o -' for standard output)")
         }
+        if dpi != nil, resolvedFormat != .png { throw ValidationError("--dpi is for PNG pages (--format png or a .png output)") }
         if signing.isSigning, resolvedFormat != .pdf {
-            throw ValidationError("--sign-key signs a PDF; HTML output cannot be signed")
+            throw ValidationError("--sign-key signs a PDF; \(resolvedFormat.rawValue.uppercased()) output cannot be signed")
         }
         if passwordFile != nil, resolvedFormat != .pdf {
-            throw ValidationError("--password-file protects a PDF; HTML output cannot be encrypted")
+            throw ValidationError("--password-file protects a PDF; \(resolvedFormat.rawValue.uppercased()) output cannot be encrypted")
         }
     }
 
-    var resolvedFormat: OutputFormat { request.resolvedFormat }
+    var resolvedFormat: RenderFormat { request.resolvedFormat }
 
     @OptionGroup var lenient: LenientOption
 
@@ -104,7 +111,7 @@ struct RenderCommand: ParsableCommand {
     /// The options as plain values, what `folio render`'s fast path builds for the common forms.
     var request: RenderRequest {
         RenderRequest(
-            input: input, output: output, format: format, fragment: fragment, html: htmlOutput.html,
+            input: input, output: output, format: format, dpi: dpi, fragment: fragment, html: htmlOutput.html,
             pageShellPath: pageShell.path, themePath: theme.theme, idPrefix: idPrefix, csp: csp,
             layoutReport: layoutReport, strict: strict, lenient: lenient.lenient, passwordFile: passwordFile,
             signing: signing.files, data: data,

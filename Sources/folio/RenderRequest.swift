@@ -10,8 +10,10 @@ struct RenderRequest: Equatable {
     var input: String
     /// Where to write; "-" is standard output; nil: the input's name with the format's extension.
     var output: String?
-    /// pdf or html; nil: from the output's extension, else pdf.
-    var format: OutputFormat?
+    /// pdf, html or png; nil: from the output's extension, else pdf.
+    var format: RenderFormat?
+    /// PNG only: pixels per inch (nil: 96).
+    var dpi: Double?
     /// HTML only: one embeddable `<div>` (the same as `html: .fragment`).
     var fragment = false
     /// HTML only: page, fragment or shadow.
@@ -44,7 +46,7 @@ struct RenderRequest: Equatable {
     var recordNumber: Int?
 
     static func == (a: RenderRequest, b: RenderRequest) -> Bool {
-        a.input == b.input && a.output == b.output && a.format == b.format && a.fragment == b.fragment && a.html == b.html
+        a.input == b.input && a.output == b.output && a.format == b.format && a.dpi == b.dpi && a.fragment == b.fragment && a.html == b.html
             && a.pageShellPath == b.pageShellPath && a.themePath == b.themePath && a.idPrefix == b.idPrefix && a.csp == b.csp
             && a.layoutReport == b.layoutReport && a.strict == b.strict && a.lenient == b.lenient && a.passwordFile == b.passwordFile
             && a.signing == b.signing && a.data == b.data && a.fhir?.period == b.fhir?.period && a.fhir?.zone == b.fhir?.zone
@@ -60,7 +62,7 @@ struct RenderRequest: Equatable {
     static func commonForm(_ arguments: ArraySlice<String>) -> RenderRequest? {
         var input: String?
         var output: String?
-        var format: OutputFormat?
+        var format: RenderFormat?
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
@@ -79,7 +81,7 @@ struct RenderRequest: Equatable {
                 if output != nil { return nil }
                 output = value
             case "--format":
-                guard format == nil, let parsed = OutputFormat(rawValue: value) else { return nil }
+                guard format == nil, let parsed = RenderFormat(rawValue: value) else { return nil }
                 format = parsed
             default:
                 return nil
@@ -90,8 +92,9 @@ struct RenderRequest: Equatable {
     }
 
     /// The format written: `format`, else from the output's extension, else pdf.
-    var resolvedFormat: OutputFormat {
+    var resolvedFormat: RenderFormat {
         if let format { return format }
+        if let output, output.lowercased().hasSuffix(".png") { return .png }
         if let output, output.lowercased().hasSuffix(".html") || output.lowercased().hasSuffix(".htm") { return .html }
         return .pdf
     }
@@ -196,7 +199,16 @@ struct RenderRequest: Equatable {
         // Validated, themed and with its images read once, whatever is rendered from it.
         let document = try decoded.prepared(options: options)
         var report: LayoutReport?
-        if resolvedFormat == .pdf {
+        if resolvedFormat == .png {
+            // A picture of each page, and its text, beside one another; none left when drawing fails.
+            var files = try PagePictureFiles(pattern: outputPath)
+            do {
+                report = try document.pagePictures(dpi: dpi ?? 96) { try files.write($0) }
+            } catch {
+                files.removeWritten()
+                throw error
+            }
+        } else if resolvedFormat == .pdf {
             // Written as it is made: a long document's file is never held in memory whole.
             report = try writeOutput { fd in try document.writePDF(to: fd, options: options) }.report
         } else {

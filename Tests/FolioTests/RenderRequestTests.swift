@@ -10,7 +10,7 @@ final class RenderRequestTests: XCTestCase {
     /// Words an invocation is made of: paths, the options the fast path reads, values good and bad,
     /// and options it leaves to ArgumentParser.
     private static let words = [
-        "in.yaml", "-", "out.html", "-o", "--output", "--format", "pdf", "html", "png", "--fragment", "-h", "help", "--",
+        "in.yaml", "-", "out.html", "-o", "--output", "--format", "pdf", "html", "png", "docx", "--fragment", "-h", "help", "--",
         "-x", "--output=a.pdf", "-oa.pdf", "--lenient",
     ]
 
@@ -51,7 +51,7 @@ final class RenderRequestTests: XCTestCase {
     func testAnythingElseIsLeftToArgumentParser() {
         for list in [
             [], ["-"], ["a.yaml", "b.yaml"], ["in.yaml", "--fragment"], ["in.yaml", "-o"], ["in.yaml", "-o", "a", "-o", "b"],
-            ["in.yaml", "--format", "png"], ["in.yaml", "--format", "pdf", "--format", "pdf"], ["--help"],
+            ["in.yaml", "--format", "docx"], ["in.yaml", "--format", "pdf", "--format", "pdf"], ["--help"],
             ["in.yaml", "--theme", "t.yaml"], ["in.yaml", "--sign-key", "k.pem"], ["in.yaml", "-o", "-x"],
         ] {
             XCTAssertNil(RenderRequest.commonForm(list[...]), "\(list)")
