@@ -21,7 +21,9 @@ struct FolioCommand: ParsableCommand {
               folio batch Templates/weekly-summary.yaml --data patients.jsonl --out out --name '{{patient.id}}'
               folio serve --port 8080 --templates Templates --assets Templates
             """,
-        subcommands: [RenderCommand.self, BatchCommand.self, RecordsCommand.self, CheckCommand.self, ServeCommand.self]
+        subcommands: [
+            RenderCommand.self, BatchCommand.self, RecordsCommand.self, CheckCommand.self, ServeCommand.self, PreviewCommand.self,
+        ]
     )
 
     /// Runs the command. The exit status is 0 (done), 1 (an error, said in one line) or

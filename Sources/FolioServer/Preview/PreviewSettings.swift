@@ -1,0 +1,38 @@
+import Folio
+import Foundation
+
+/// What `folio preview` shows and where: the document or template, its data and theme, and the port
+/// on 127.0.0.1 (never another address: the preview reads the author's files and has no token).
+public struct PreviewSettings: Sendable {
+    /// The document, or the template when there is data.
+    public var input: String
+    /// A data file (JSON lines, a JSON array or CSV) whose records the template is bound to.
+    public var data: String?
+    /// The record shown first, from 1.
+    public var record: Int
+    /// A theme file.
+    public var theme: String?
+    /// The port on 127.0.0.1 (0: any free one).
+    public var port: Int
+    /// Unknown keys are warnings, not errors.
+    public var lenient: Bool
+    /// Reads the theme file (as `--theme` does everywhere).
+    public var loadTheme: @Sendable () throws -> Theme
+
+    /// Settings for previewing `input` on `port`.
+    public init(
+        input: String, data: String? = nil, record: Int = 1, theme: String? = nil, port: Int = 8700, lenient: Bool = false,
+        loadTheme: @escaping @Sendable () throws -> Theme = { .standard }
+    ) {
+        self.input = input
+        self.data = data
+        self.record = record
+        self.theme = theme
+        self.port = port
+        self.lenient = lenient
+        self.loadTheme = loadTheme
+    }
+
+    /// The files whose change renders the preview again: the input, the data, the theme.
+    var watchedFiles: [String] { [input] + (data.map { [$0] } ?? []) + (theme.map { [$0] } ?? []) }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+
+@testable import Folio
+
+/// `folio preview` (#43): the pages and HTML of a document on 127.0.0.1, rendered again when a
+/// file changes and announced on an event stream, errors at their line, a record picker with data.
+final class PreviewIntegrationTests: XCTestCase {
+    /// A running `folio preview` and the port it bound.
+    private final class Preview {
+        let process = Process()
+        let port: Int
+        private let output = Locked("")
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = TestSupport.folioBinary
+            process.arguments = ["preview", "--port", "0"] + arguments
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            let handle = errors.fileHandleForReading
+            let box = output
+            let reader = Thread {
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    box.withLock { $0 += String(decoding: data, as: UTF8.self) }
+                }
+            }
+            try process.run()
+            reader.start()
+            var found: Int?
+            let deadline = Date().addingTimeInterval(60)
+            while found == nil, Date() < deadline, process.isRunning {
+                if let range = output.value.range(of: "preview at http://127.0.0.1:") {
+                    found = Int(output.value[range.upperBound...].prefix { $0.isNumber })
+                } else {
+                    usleep(20_000)
+                }
+            }
+            guard let found else { throw XCTSkip("the preview did not start: \(output.value)") }
+            port = found
+        }
+
+        func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+        func state() throws -> [String: Any] { try HTTPExchange.send("GET", url("/state.json")).json }
+
+        /// Waits until the state's version passes `version`; the new state.
+        func state(after version: Int) throws -> [String: Any] {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                let state = try state()
+                if (state["version"] as? Int ?? 0) > version { return state }
+                usleep(100_000)
+            }
+            XCTFail("no new render after version \(version)")
+            return try state()
+        }
+
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+            process.waitUntilExit()
+        }
+    }
+
+    func testAChangeIsRenderedAgainAndAnErrorIsShownAtItsLine() throws {
+        try TestSupport.integrationOnly()
+        let folder = try TestSupport.temporaryDirectory()
+        let document = folder.appendingPathComponent("notes.yaml")
+        try Data("title: Notes\nelements:\n  - {type: paragraph, text: First}\n".utf8).write(to: document)
+        let preview = try Preview([document.path])
+        let first = try preview.state()
+        XCTAssertEqual(first["pages"] as? Int, 1)
+        let version = first["version"] as? Int ?? 0
+        // The page: its own script and style under a policy that allows nothing else, the report in a sandboxed frame.
+        let page = try HTTPExchange.send("GET", preview.url("/"))
+        XCTAssertTrue(page.headers["content-security-policy"]?.contains("script-src 'self'") == true, "\(page.headers)")
+        XCTAssertTrue(page.text.contains("<iframe id=\"report\" title=\"The report as HTML\" sandbox"))
+        let picture = try HTTPExchange.send("GET", preview.url("/pages/1.png"))
+        XCTAssertEqual(picture.headers["content-type"], "image/png")
+        XCTAssertEqual(Array(picture.body.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        XCTAssertTrue(try HTTPExchange.send("GET", preview.url("/report.html")).text.contains("First"))
+        // Saved with an error: the error at its line, the last good render still shown.
+        try Data("title: Notes\nelements:\n  - {type: table, rows: [[a], 7]}\n".utf8).write(to: document)
+        let broken = try preview.state(after: version)
+        let failure = broken["failure"] as? [String: Any]
+        XCTAssertEqual(failure?["line"] as? Int, 3, "\(broken)")
+        XCTAssertTrue((failure?["message"] as? String ?? "").hasPrefix("\(document.path):3:"), "\(broken)")
+        XCTAssertEqual(broken["pages"] as? Int, 1, "the last good render stays")
+        // Fixed: shown again, and the event stream announces the render.
+        try Data("title: Notes\nelements:\n  - {type: paragraph, text: Second}\n".utf8).write(to: document)
+        let fixed = try preview.state(after: broken["version"] as? Int ?? 0)
+        XCTAssertNil(fixed["failure"])
+        XCTAssertTrue(try HTTPExchange.send("GET", preview.url("/report.html")).text.contains("Second"))
+        let events = try TestSupport.run("curl", ["-s", "-N", "--max-time", "1", preview.url("/events")])
+        XCTAssertTrue(events.text.hasPrefix("event: render\ndata: \(fixed["version"] as? Int ?? 0)\n"), events.text)
+        // Another host's name (a web page rebinding its name to 127.0.0.1) is refused.
+        XCTAssertEqual(try HTTPExchange.send("GET", preview.url("/state.json"), headers: ["Host: evil.example"]).status, 403)
+    }
+
+    func testARecordIsChosenFromTheData() throws {
+        try TestSupport.integrationOnly()
+        let folder = try TestSupport.temporaryDirectory()
+        let template = folder.appendingPathComponent("card.yaml")
+        try Data("title: \"Card for {{name}}\"\nelements:\n  - {type: paragraph, text: \"Hello {{name}}\"}\n".utf8).write(to: template)
+        let data = folder.appendingPathComponent("people.jsonl")
+        try Data("{\"name\": \"Ana\"}\n{\"name\": \"Ben\"}\n".utf8).write(to: data)
+        let preview = try Preview([template.path, "--data", data.path])
+        let first = try preview.state()
+        XCTAssertEqual(first["records"] as? Int, 2)
+        XCTAssertTrue(try HTTPExchange.send("GET", preview.url("/report.html")).text.contains("Hello Ana"))
+        XCTAssertEqual(try HTTPExchange.send("POST", preview.url("/record/2")).status, 204)
+        let second = try preview.state(after: first["version"] as? Int ?? 0)
+        XCTAssertEqual(second["record"] as? Int, 2)
+        XCTAssertTrue(try HTTPExchange.send("GET", preview.url("/report.html")).text.contains("Hello Ben"))
+    }
+}
