@@ -4,7 +4,7 @@ import Foundation
 /// Watches folders with inotify and calls `onChange` when a file in one is written, created,
 /// moved in or removed (editors save by writing a new file and renaming it over the old). Hidden
 /// files and editors' backups (`.name.swp`, `name~`) are not changes.
-final class FileWatcher: @unchecked Sendable {
+final class FileWatcher: Sendable {
     private let descriptor: Int32
     private let onChange: @Sendable () -> Void
 

@@ -1,11 +1,10 @@
-import Dispatch
 import Folio
 import Foundation
 import Synchronization
 
 /// What the preview shows: the latest render (the last good one's pages and HTML stay beside an
 /// error), its number (each render a new one, which the page's event stream announces), and the
-/// record chosen. Renders run one at a time on a queue of their own, a burst of saves rendering once.
+/// record chosen. Renders run one at a time on a thread of their own, a burst of saves rendering once.
 final class PreviewState: Sendable {
     /// The state a request reads.
     struct Shown: Sendable {
@@ -25,9 +24,8 @@ final class PreviewState: Sendable {
 
     let settings: PreviewSettings
     private let shown: Mutex<Shown>
-    /// Whether a render is waiting to start (more changes while it waits are the same render).
-    private let pending = Mutex(false)
-    private let queue = DispatchQueue(label: "folio-preview-render")
+    /// Whether a render thread runs, and whether a change came since its render began.
+    private let work = Mutex((running: false, dirty: false))
     private let stopping = Mutex(false)
 
     /// Whether the preview is shutting down (its event streams end).
@@ -44,17 +42,30 @@ final class PreviewState: Sendable {
     /// What is shown now.
     var current: Shown { shown.withLock { $0 } }
 
-    /// Renders again after a short pause (saving a file is often several writes).
+    /// Renders again after a short pause (saving a file is often several writes), on a thread of
+    /// its own; changes while it renders make it render once more.
     func renderSoon() {
-        let start = pending.withLock { waiting -> Bool in
-            defer { waiting = true }
-            return !waiting
+        let start = work.withLock { work -> Bool in
+            work.dirty = true
+            defer { work.running = true }
+            return !work.running
         }
         guard start else { return }
-        queue.asyncAfter(deadline: .now() + .milliseconds(80)) { [self] in
-            pending.withLock { $0 = false }
-            renderNow()
+        let thread = Thread { [self] in
+            usleep(80_000)
+            while work.withLock({ work -> Bool in
+                if work.dirty {
+                    work.dirty = false
+                    return true
+                }
+                work.running = false
+                return false
+            }) {
+                renderNow()
+            }
         }
+        thread.name = "folio-preview-render"
+        thread.start()
     }
 
     /// Shows record `number` (from 1) of the data.
