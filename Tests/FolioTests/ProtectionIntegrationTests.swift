@@ -90,7 +90,9 @@ final class ProtectionIntegrationTests: XCTestCase {
             let file = try TestSupport.temporaryFile(Data(yaml.utf8), name: "bad.yaml")
             let result = try TestSupport.run(folio, ["render", file.path, "-o", folder.appendingPathComponent("bad.pdf").path])
             XCTAssertEqual(result.status, 1)
-            XCTAssertEqual(result.stderr, expected)
+            // Said at the file's line, with the message as ever.
+            XCTAssertTrue(result.stderr.hasPrefix(file.path + ":"), result.stderr)
+            XCTAssertEqual(TestSupport.unlocated(result.stderr), expected)
             XCTAssertFalse(result.stderr.contains(secret))
         }
         XCTAssertFalse("\(Protection(userPassword: secret, ownerPassword: "o"))".contains(secret), "the description hides passwords")

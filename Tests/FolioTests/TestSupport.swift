@@ -61,6 +61,12 @@ enum TestSupport {
         }
     }
 
+    /// An error line with its `FILE:LINE:COLUMN: error: ` start said as `folio: error: `, for tests of
+    /// the message itself (the place is tested in `SourceLocatorTests`).
+    static func unlocated(_ line: String) -> String {
+        line.replacing(#/^\S+:\d+:\d+: (error|warning): /#) { "folio: \($0.output.1): " }
+    }
+
     /// The built `folio` executable, next to the test bundle.
     static var folioBinary: URL {
         var directory = Bundle.main.bundleURL
