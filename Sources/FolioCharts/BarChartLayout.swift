@@ -328,7 +328,10 @@ struct BarChartLayout {
         let barsHeight = barsPerRow * (thickness + barGap) - barGap
         let labelBand = labelsAbove ? lineHeight * titleLines + 2 : 0
         let rowHeight = (labelsAbove ? labelBand + barsHeight : Swift.max(barsHeight, lineHeight * titleLines)) + rowGap
-        let top = legend.options.position == .top ? legend.bandHeight(width: width) : 0
+        // Threshold labels stand in a band above the rows, each over its line.
+        let thresholdFont = context.tickFont.with(bold: true)
+        let thresholdBand = chart.thresholds.contains { $0.label != nil } ? context.lineHeight(thresholdFont) + 2 : 0
+        let top = (legend.options.position == .top ? legend.bandHeight(width: width) : 0) + thresholdBand
         let plot = Rect(
             x: categoryWidth + negativeWidth, y: top,
             width: Swift.max(width - categoryWidth - negativeWidth - valueWidth - legend.sideWidth, 40),
@@ -365,8 +368,15 @@ struct BarChartLayout {
         for threshold in chart.thresholds {
             let tx = x(threshold.value)
             canvas.line(
-                from: Point(tx, plot.y), to: Point(tx, plot.maxY),
+                from: Point(tx, plot.y - thresholdBand), to: Point(tx, plot.maxY),
                 style: StrokeStyle(color: thresholds.color(threshold), width: 1, dash: [4, 3]))
+            guard let label = threshold.label else { continue }
+            // Beside its line's top, on the side with room (toward the plot's middle).
+            let leftOfLine = tx > plot.midX
+            canvas.draw(
+                text: text.item(
+                    label, font: thresholdFont, color: thresholds.color(threshold).readable(on: .white),
+                    x: leftOfLine ? tx - 3 : tx + 3, top: plot.y - thresholdBand, anchor: leftOfLine ? .end : .start))
         }
         canvas.endGroup()
 

@@ -22,7 +22,7 @@ package struct RasterRenderer {
     /// A renderer at `dpi` pixels per inch (`resolutions`).
     package init(dpi: Double) throws {
         guard RasterRenderer.resolutions.contains(dpi) else {
-            throw FolioError(path: "--dpi", "expected a resolution from 18 to 600 pixels per inch, found \(dpi)")
+            throw FolioError(path: "--dpi", "expected a resolution from 18 to 600 pixels per inch, found \(String(format: "%g", dpi))")
         }
         self.dpi = dpi
     }

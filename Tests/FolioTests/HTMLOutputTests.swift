@@ -84,6 +84,21 @@ final class HTMLOutputTests: XCTestCase {
         for value in ["3", "5", "1", "4", "7", "6.5", "6.4", "9.4", "3.9", "3.1", "3.3", "3.2"] {
             XCTAssertTrue(labels.contains(value), "\(value) not labelled in the narrow chart: \(labels)")
         }
+        // A threshold's label stays with its line in the rows too.
+        let rows = try DocumentDecoder.decode(
+            Data(
+                """
+                elements:
+                  - type: chart
+                    kind: bar
+                    title: Pain
+                    categories: [Day 1, Day 2, Day 3, Day 4, Day 5, Day 6, Day 7]
+                    series: [{title: Pain, values: [1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5]}, {title: Sleep, values: [6.5, 6.5, 7.5, 5.5, 8.5, 7.5, 6.5]}]
+                    thresholds: [{value: 6, label: Pain above 6}]
+                """.utf8), format: .yaml
+        ).html()
+        let narrowRows = try XCTUnwrap(rows.components(separatedBy: "class=\"folio-chart-narrow\"").last)
+        XCTAssertTrue(narrowRows.components(separatedBy: "</svg>")[0].contains(">Pain above 6</text>"), narrowRows)
     }
 
     func testEveryUserStringIsEscaped() throws {

@@ -15,20 +15,7 @@ final class PreviewIntegrationTests: XCTestCase {
         init(_ arguments: [String]) throws {
             process.executableURL = TestSupport.folioBinary
             process.arguments = ["preview", "--port", "0"] + arguments
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            let handle = errors.fileHandleForReading
-            let box = output
-            let reader = Thread {
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty { break }
-                    box.withLock { $0 += String(decoding: data, as: UTF8.self) }
-                }
-            }
-            try process.run()
-            reader.start()
+            try RunningServer.start(process, readingErrorsInto: output)
             var found: Int?
             let deadline = Date().addingTimeInterval(60)
             while found == nil, Date() < deadline, process.isRunning {

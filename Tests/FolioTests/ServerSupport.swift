@@ -18,20 +18,8 @@ final class RunningServer: Sendable {
         env["SOURCE_DATE_EPOCH"] = "1763280000"
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        let handle = errors.fileHandleForReading
         let box = logBox
-        let reader = Thread {
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { break }
-                box.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-        }
-        try process.run()
-        reader.start()
+        try RunningServer.start(process, readingErrorsInto: box)
         let deadline = Date().addingTimeInterval(60)
         var listening: Int?
         while Date() < deadline, listening == nil {
@@ -51,6 +39,23 @@ final class RunningServer: Sendable {
     }
 
     struct ServerDidNotStart: Error {}
+
+    /// Runs `process`, its standard error added to `box` as it comes (standard output discarded).
+    static func start(_ process: Process, readingErrorsInto box: Locked<String>) throws {
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let handle = errors.fileHandleForReading
+        let reader = Thread {
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                box.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+        }
+        try process.run()
+        reader.start()
+    }
 
     /// Everything the server wrote on standard error so far.
     var log: String { logBox.value }
