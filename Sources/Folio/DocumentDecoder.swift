@@ -81,7 +81,7 @@ public enum DocumentDecoder {
             do {
                 tree = try JSONTreeParser.parse(data)
             } catch let error as FolioError {
-                throw FolioError(path: "", "the input is not valid JSON: \(error.message)")
+                throw error.rephrased("the input is not valid JSON: \(error.message)")
             }
         case .yaml:
             let decoded = String(validatingUTF8Bytes: data)

@@ -9,15 +9,7 @@ import Foundation
 /// such as a default) is placed at the nearest enclosing field that it does hold.
 package enum SourceLocator {
     /// A place in a text: its line and column, both from 1 (columns count Unicode scalars).
-    package struct Position: Sendable, Hashable, CustomStringConvertible {
-        /// The line, from 1.
-        package let line: Int
-        /// The column, from 1.
-        package let column: Int
-
-        /// `line:column`.
-        package var description: String { "\(line):\(column)" }
-    }
+    package typealias Position = SourcePosition
 
     /// One step of a field path: a member's key or an item's index.
     enum Step: Hashable {
@@ -28,7 +20,13 @@ package enum SourceLocator {
     /// The position of the field at `path` in `text` (YAML or JSON), or of the nearest field
     /// enclosing it; nil when the text cannot be parsed or the path names nothing in it.
     package static func locate(_ path: String, in text: String) -> Position? {
-        guard let target = steps(of: path), !target.isEmpty else { return nil }
+        guard let target = steps(of: path) else { return nil }
+        return locate(target, in: text)
+    }
+
+    /// The position of the field `target` leads to in `text`, or of the nearest field enclosing it.
+    static func locate(_ target: [Step], in text: String) -> Position? {
+        guard !target.isEmpty else { return nil }
         var text = text
         return text.withUTF8 { bytes in locate(target, in: bytes) }
     }
@@ -64,6 +62,18 @@ package enum SourceLocator {
         guard index == nil else { return nil }
         endKey()
         return steps
+    }
+
+    /// The dotted path `steps` name: `elements[3].rows[2]`.
+    static func path(of steps: [Step]) -> String {
+        var result = ""
+        for step in steps {
+            switch step {
+            case .key(let key): result += result.isEmpty ? key : "." + key
+            case .index(let index): result += "[\(index)]"
+            }
+        }
+        return result
     }
 
     /// An open mapping or sequence: its path, the key waiting for its value, the next item's index.

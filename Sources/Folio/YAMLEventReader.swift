@@ -30,7 +30,7 @@ final class YAMLEventReader {
         /// Members of mappings merged in with `<<`, added after the mapping's own.
         var merged: [(key: String, value: TreeValue)] = []
         /// The key read, waiting for its value (with its line, and whether it is a merge key).
-        var pendingKey: (name: String, line: Int, isMerge: Bool)?
+        var pendingKey: (name: String, line: Int, column: Int, isMerge: Bool)?
     }
 
     /// A reader of `bytes` (UTF-8, borrowed for the reader's life) spending at most `budget` values.
@@ -57,6 +57,7 @@ final class YAMLEventReader {
             guard yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
             defer { yaml_event_delete(&event) }
             let line = Int(event.start_mark.line) + 1
+            let column = Int(event.start_mark.column) + 1
             switch event.type {
             case YAML_STREAM_END_EVENT:
                 return value
@@ -65,8 +66,8 @@ final class YAMLEventReader {
                 if documents > 1 {
                     throw FolioError(
                         path: "",
-                        "the input is not valid YAML: line \(line), column \(Int(event.start_mark.column) + 1): expected a single document in the stream"
-                    )
+                        "the input is not valid YAML: line \(line), column \(column): expected a single document in the stream",
+                        position: SourcePosition(line: line, column: column))
                 }
             case YAML_SCALAR_EVENT:
                 let scalar = event.data.scalar
@@ -74,19 +75,25 @@ final class YAMLEventReader {
                 let node: TreeValue = scalar.style == YAML_PLAIN_SCALAR_STYLE ? YAMLTree.plain(text) : .string(text)
                 if let anchor = YAMLEventReader.optionalText(scalar.anchor) { anchors[anchor] = (node, 1) }
                 try add(
-                    node, count: 1, to: &stack, line: line, keyText: text, isPlainKey: scalar.style == YAML_PLAIN_SCALAR_STYLE, into: &value
+                    node, count: 1, to: &stack, line: line, column: column, keyText: text,
+                    isPlainKey: scalar.style == YAML_PLAIN_SCALAR_STYLE, into: &value
                 )
             case YAML_ALIAS_EVENT:
                 let name = YAMLEventReader.optionalText(event.data.alias.anchor) ?? ""
                 guard let anchored = anchors[name] else {
                     throw FolioError(
                         path: "",
-                        "the input is not valid YAML: line \(line), column \(Int(event.start_mark.column) + 1): found undefined alias")
+                        "the input is not valid YAML: line \(line), column \(column): found undefined alias",
+                        position: SourcePosition(line: line, column: column))
                 }
-                try add(anchored.value, count: anchored.count, to: &stack, line: line, keyText: nil, isPlainKey: false, into: &value)
+                try add(
+                    anchored.value, count: anchored.count, to: &stack, line: line, column: column, keyText: nil, isPlainKey: false,
+                    into: &value)
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 guard stack.count < InputLimits.nestingDepth else {
-                    throw FolioError(path: "", "the input is nested more than \(InputLimits.nestingDepth) levels deep (line \(line))")
+                    throw FolioError(
+                        path: "", "the input is nested more than \(InputLimits.nestingDepth) levels deep (line \(line))",
+                        position: SourcePosition(line: line, column: column))
                 }
                 budget -= 1
                 guard budget >= 0 else { throw BudgetExceeded() }
@@ -105,7 +112,8 @@ final class YAMLEventReader {
                 if let anchor = frame.anchor { anchors[anchor] = (node, frame.count) }
                 // The collection and its contents were counted as they were read.
                 try add(
-                    node, count: frame.count, to: &stack, line: line, keyText: nil, isPlainKey: false, into: &value, spent: frame.count)
+                    node, count: frame.count, to: &stack, line: line, column: column, keyText: nil, isPlainKey: false, into: &value,
+                    spent: frame.count)
             default:
                 continue
             }
@@ -116,7 +124,7 @@ final class YAMLEventReader {
     /// open collection expects it: an item, a mapping's key (`keyText`, a merge key when it is a
     /// plain `<<`), or a member's value; at the top, the document's value.
     private func add(
-        _ node: TreeValue, count: Int, to stack: inout [Frame], line: Int, keyText: String?, isPlainKey: Bool,
+        _ node: TreeValue, count: Int, to stack: inout [Frame], line: Int, column: Int, keyText: String?, isPlainKey: Bool,
         into value: inout TreeValue, spent: Int = 0
     ) throws {
         budget -= count - spent
@@ -134,7 +142,7 @@ final class YAMLEventReader {
         guard let key = frame.pendingKey else {
             // A key: its text (a key that is not a scalar is "").
             let name = keyText ?? ""
-            frame.pendingKey = (name, line, name == "<<" && isPlainKey)
+            frame.pendingKey = (name, line, column, name == "<<" && isPlainKey)
             return
         }
         frame.pendingKey = nil
@@ -144,12 +152,17 @@ final class YAMLEventReader {
             case .object(let inherited): frame.merged += inherited
             case .array(let list):
                 for case .object(let inherited) in list { frame.merged += inherited }
-            default: throw FolioError(path: "", "a << merge key needs a mapping (line \(key.line))")
+            default:
+                throw FolioError(
+                    path: "", "a << merge key needs a mapping (line \(key.line))",
+                    position: SourcePosition(line: key.line, column: key.column))
             }
             return
         }
         guard frame.keys.insert(key.name).inserted else {
-            throw FolioError(path: "", "the key \"\(key.name)\" appears twice in one mapping (line \(key.line))")
+            throw FolioError(
+                path: "", "the key \"\(key.name)\" appears twice in one mapping (line \(key.line))",
+                position: SourcePosition(line: key.line, column: key.column))
         }
         frame.members.append((key.name, node))
     }
@@ -159,16 +172,18 @@ final class YAMLEventReader {
     private func syntaxError() -> FolioError {
         let problem = parser.pointee.problem.map { String(cString: $0) } ?? "a syntax error"
         var message: String
+        var position: SourcePosition?
         if parser.pointee.error == YAML_READER_ERROR {
             message = "byte \(parser.pointee.problem_offset): \(problem)"
         } else {
+            position = SourcePosition(line: Int(parser.pointee.problem_mark.line) + 1, column: Int(parser.pointee.problem_mark.column) + 1)
             message = "line \(Int(parser.pointee.problem_mark.line) + 1), column \(Int(parser.pointee.problem_mark.column) + 1): \(problem)"
             if let context = parser.pointee.context {
                 message +=
                     " (\(String(cString: context)) at line \(Int(parser.pointee.context_mark.line) + 1), column \(Int(parser.pointee.context_mark.column) + 1))"
             }
         }
-        return FolioError(path: "", "the input is not valid YAML: \(message)")
+        return FolioError(path: "", "the input is not valid YAML: \(message)", position: position)
     }
 
     private static func text(_ bytes: UnsafeMutablePointer<yaml_char_t>?, length: Int) -> String {

@@ -85,7 +85,8 @@ package struct JSONTreeParser {
                 column += 1
             }
         }
-        return FolioError(path: "", "invalid JSON at line \(line), column \(column): \(message)")
+        return FolioError(
+            path: "", "invalid JSON at line \(line), column \(column): \(message)", position: SourcePosition(line: line, column: column))
     }
 
     private mutating func skipWhitespace() {

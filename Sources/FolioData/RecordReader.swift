@@ -134,7 +134,9 @@ package final class RecordReader {
         do {
             let json = Array(bytes)
             return DataRecord(number: count, value: .success(try JSONTreeParser.parse(json, keeping: projection)), json: json)
-        } catch let error as FolioError {
+        } catch var error as FolioError {
+            // Its line and column are the record's, which its message says, not the data file's.
+            error.position = nil
             return DataRecord(number: count, value: .failure(error))
         } catch {
             return DataRecord(number: count, value: .failure(FolioError(path: "", "\(error)")))

@@ -51,8 +51,10 @@ public struct TemplateLibrary: Sendable {
             do {
                 let format = DocumentDecoder.Format(fileName: file)
                 if TemplateLibrary.isTheme(data, format: format) { continue }
-                templates[name] = try DocumentTemplate(data: data, format: format)
-                sources[name] = (data, format)
+                // Files it includes are read now, from the templates' folder: workers get the whole tree.
+                let source = try SourceDocument(data: data, path: path)
+                templates[name] = DocumentTemplate(tree: source.tree)
+                sources[name] = source.origins.hasIncludes ? (Data(source.tree.json.utf8), .json) : (data, format)
             } catch let error as FolioError {
                 throw FolioError(path: "--templates \(file)" + (error.path.isEmpty ? "" : " \(error.path)"), error.message)
             }

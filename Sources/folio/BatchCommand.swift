@@ -163,11 +163,14 @@ struct BatchCommand: ParsableCommand {
                 return source
             }
             defer { signals.forEach { $0.cancel() } }
-            let display = ProgressDisplay(
-                mode: quiet ? .quiet : isatty(STDERR_FILENO) == 1 ? .bar : .lines, template: SourceFile(template))
+            let source = SourceFile(template)
+            source?.origins = runner.templateOrigins
+            let display = ProgressDisplay(mode: quiet ? .quiet : isatty(STDERR_FILENO) == 1 ? .bar : .lines, template: source)
             summary = try runner.run(progress: display)
         } catch {
-            StandardStreams.printError(StandardStreams.describe(error))
+            // The template's syntax (or an include) at the line that holds it.
+            let located = (error as? FolioError).flatMap { $0.position == nil ? nil : SourceFile(template)?.describe($0, as: "error") }
+            StandardStreams.printError(located ?? StandardStreams.describe(error))
             throw ExitCode(1)
         }
         let failuresPath = URL(fileURLWithPath: outputDirectory).appendingPathComponent(options.logName(BatchRunner.failuresName)).path

@@ -45,11 +45,13 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         var tally = CheckTally(maxFailures: maxFailures)
+        let templateFile = SourceFile(template)
         do {
-            let source = try BoundedFile.read(template, limit: InputLimits.documentBytes, field: "", what: "template")
             let documentTemplate: DocumentTemplate
             do {
-                documentTemplate = try DocumentTemplate(data: source, format: DocumentDecoder.Format(fileName: template))
+                let read = try DocumentTemplate.read(template, regularOnly: false)
+                documentTemplate = read.template
+                templateFile?.origins = read.origins
             } catch let error as FolioError {
                 throw InputFileError(error: error)
             }
@@ -89,10 +91,10 @@ struct CheckCommand: ParsableCommand {
         } catch let inFile as InputFileError {
             // The template's own field, with the line and column that hold it.
             StandardStreams.printError(
-                SourceFile(template)?.describe(inFile.error, as: "error") ?? StandardStreams.describe(inFile.error))
+                templateFile?.describe(inFile.error, as: "error") ?? StandardStreams.describe(inFile.error))
             throw ExitCode(1)
         } catch {
-            StandardStreams.printError(StandardStreams.describe(error))
+            StandardStreams.printError(SourceFile.describeElsewhere(error) ?? StandardStreams.describe(error))
             throw ExitCode(1)
         }
         try StandardStreams.writeOutput(Data((tally.summary + "\n").utf8))

@@ -137,7 +137,9 @@ struct RenderRequest: Equatable {
             if let inFile = error as? InputFileError {
                 StandardStreams.printError(source?.describe(inFile.error, as: "error") ?? StandardStreams.describe(inFile.error))
             } else {
-                let located = (error as? FolioError).flatMap { data == nil ? source?.describe($0, as: "error") : nil }
+                let located =
+                    SourceFile.describeElsewhere(error)
+                    ?? (error as? FolioError).flatMap { data == nil ? source?.describe($0, as: "error") : nil }
                 StandardStreams.printError(located ?? StandardStreams.describe(error))
             }
             return false
@@ -165,7 +167,13 @@ struct RenderRequest: Equatable {
             // A template bound to one record of the data (a FHIR patient, or a record of JSON lines or CSV).
             let template: DocumentTemplate
             do {
-                template = try DocumentTemplate(data: try read(), format: DocumentDecoder.Format(fileName: input))
+                if let source {
+                    let read = try DocumentTemplate.read(input, regularOnly: false)
+                    template = read.template
+                    source.origins = read.origins
+                } else {
+                    template = try DocumentTemplate(data: try read(), format: DocumentDecoder.Format(fileName: input))
+                }
             } catch let error as FolioError {
                 throw InputFileError(error: error)
             }
@@ -179,8 +187,16 @@ struct RenderRequest: Equatable {
                 note: { StandardStreams.printError("folio: warning: --data: \($0)") })
             decoded = try template.documentForRendering(for: record, lenient: lenient)
         } else {
-            decoded = try DocumentDecoder.decodeForRendering(
-                reading: read, format: DocumentDecoder.Format(fileName: input), lenient: lenient, warning: warn)
+            let format = DocumentDecoder.Format(fileName: input)
+            if let source {
+                // A file may include others: each field is then placed in the file that holds it.
+                let read = try SourceDocument.read(input)
+                source.origins = read.origins
+                decoded = try DocumentDecoder.decode(
+                    Document.self, from: read.tree, quotingHint: format == .yaml, lenient: lenient, warning: warn)
+            } else {
+                decoded = try DocumentDecoder.decodeForRendering(reading: read, format: format, lenient: lenient, warning: warn)
+            }
         }
         if let passwordFile {
             // The user password from a file, so it is never in a process list; the document's other

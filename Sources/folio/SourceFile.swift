@@ -3,33 +3,43 @@ import Foundation
 
 /// An input file whose errors and warnings say where they are: `weekly.yaml:12:7: error:
 /// elements[1].series[0].values[1]: expected a number, found a string`, the form editors and CI
-/// logs turn into a link to the line. The file is read again, once, only when there is something to place.
+/// logs turn into a link to the line; a field from a file it includes is placed in that file.
+/// The input is read again, once, only when there is something to place in it.
 final class SourceFile {
     /// The file's path, as given on the command line.
     let path: String
+    /// Which file holds each field: set once the input is read with its includes.
+    var origins: SourceOrigins
     private var text: String??
 
     /// The file at `path`; nil for standard input (`-`), which has no name to point at.
     init?(_ path: String) {
         guard path != "-" else { return nil }
         self.path = path
+        origins = SourceOrigins(input: path)
     }
 
-    /// `error` as one line naming the file, line and column of the field it names, then
-    /// `severity` ("error", "warning"); nil when it names no field the file holds.
+    /// `error` as one line naming the file, line and column of the field it names (or of its
+    /// syntax error), then `severity` ("error", "warning"); nil when no file holds what it names.
     func describe(_ error: FolioError, as severity: String) -> String? {
-        guard !error.path.isEmpty, let position = position(of: error.path) else { return nil }
-        return "\(path):\(position): \(severity): \(error)".escapingInvisibleControls
+        guard let place = origins.place(of: error, inputText: { self.inputText() }) else { return nil }
+        return "\(place.file):\(place.position): \(severity): \(error)".escapingInvisibleControls
     }
 
-    private func position(of field: String) -> SourceLocator.Position? {
+    /// `error` as one line naming the file other than the input that it is in (a theme), at its
+    /// line and column; nil when it names no such place.
+    static func describeElsewhere(_ error: Error, as severity: String = "error") -> String? {
+        guard let error = error as? FolioError, let file = error.file, let position = error.position else { return nil }
+        return "\(file):\(position): \(severity): \(error)".escapingInvisibleControls
+    }
+
+    private func inputText() -> String? {
         if text == nil {
             text = .some(
                 (try? BoundedFile.read(path, limit: InputLimits.documentBytes, field: "", what: "input"))
                     .flatMap { String(data: $0, encoding: .utf8) })
         }
-        guard let text = text ?? nil else { return nil }
-        return SourceLocator.locate(field, in: text)
+        return text ?? nil
     }
 }
 

@@ -21,7 +21,15 @@ struct ThemeOption: ParsableArguments {
             spec = try DocumentDecoder.decode(
                 ThemeSpec.self, from: try DocumentDecoder.tree(data, format: DocumentDecoder.Format(fileName: path)))
         } catch let error as FolioError {
-            throw FolioError(path: "--theme" + (error.path.isEmpty ? "" : " \(error.path)"), error.message)
+            // Said at the theme file's line: its syntax error's, or the field's.
+            var themeError = FolioError(
+                path: "--theme" + (error.path.isEmpty ? "" : " \(error.path)"),
+                error.message.replacingOccurrences(of: "the input", with: "the theme"))
+            themeError.position =
+                error.position
+                ?? (error.path.isEmpty ? nil : String(data: data, encoding: .utf8).flatMap { SourceLocator.locate(error.path, in: $0) })
+            themeError.file = themeError.position == nil ? nil : path
+            throw themeError
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         return try Theme.standard.applying(spec, assets: .files(relativeTo: folder), field: "--theme")

@@ -54,4 +54,43 @@ final class SourceLocatorTests: XCTestCase {
             TestSupport.folioBinary.path, ["render", misspelt.path, "--lenient", "-o", misspelt.path + ".pdf"])
         XCTAssertTrue(lenient.stderr.hasPrefix("\(misspelt.path):1:1: warning: titel: unknown key"), lenient.stderr)
     }
+
+    /// A malformed input of every kind the command line reads is named at its file, line and column.
+    func testSyntaxErrorsOfEveryInputKindSayFileLineAndColumn() throws {
+        try TestSupport.integrationOnly()
+        let folio = TestSupport.folioBinary.path
+        let good = try TestSupport.temporaryFile(Data("title: T\nelements: []\n".utf8), name: "good.yaml")
+        let badYAML = try TestSupport.temporaryFile(Data("title: T\nelements:\n  - type: paragraph\n    text: [a\n".utf8), name: "bad.yaml")
+        let badJSON = try TestSupport.temporaryFile(Data("{\"title\": \"T\",\n \"elements\": [1,]}".utf8), name: "bad.json")
+        let twice = try TestSupport.temporaryFile(Data("title: T\nelements: []\ntitle: U\n".utf8), name: "twice.yaml")
+        let badTheme = try TestSupport.temporaryFile(Data("colors:\n  accent: [1,\n".utf8), name: "theme.yaml")
+        let data = try TestSupport.temporaryFile(Data("{\"a\": 1}\n".utf8), name: "data.jsonl")
+        let folder = try TestSupport.temporaryDirectory()
+        try Data("title: T\nelements:\n  - $include: part.yaml\n".utf8).write(to: folder.appendingPathComponent("main.yaml"))
+        try Data("type: paragraph\ntext: {a: \n  b\n".utf8).write(to: folder.appendingPathComponent("part.yaml"))
+        let cases: [(arguments: [String], place: String)] = [
+            (["render", badYAML.path, "-o", badYAML.path + ".pdf"], "\(badYAML.path):5:1: error: the input is not valid YAML"),
+            (["render", badJSON.path, "-o", badJSON.path + ".pdf"], "\(badJSON.path):2:17: error: the input is not valid JSON"),
+            (["render", twice.path, "-o", twice.path + ".pdf"], "\(twice.path):3:1: error: the key \"title\" appears twice"),
+            (
+                ["render", badYAML.path, "--data", data.path, "-o", badYAML.path + ".pdf"],
+                "\(badYAML.path):5:1: error: the template is not valid YAML"
+            ),
+            (["check", badJSON.path, "--data", data.path], "\(badJSON.path):2:17: error: the template is not valid JSON"),
+            (
+                ["render", good.path, "--theme", badTheme.path, "-o", good.path + ".pdf"],
+                "\(badTheme.path):3:1: error: --theme: the theme is not valid YAML"
+            ),
+            (
+                ["render", folder.appendingPathComponent("main.yaml").path, "-o", folder.appendingPathComponent("o.pdf").path],
+                "\(folder.path)/part.yaml:4:1: error: the included file is not valid YAML"
+            ),
+        ]
+        for (arguments, place) in cases {
+            let result = try TestSupport.run(folio, arguments)
+            XCTAssertEqual(result.status, 1, arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.hasPrefix(place), "\(arguments.joined(separator: " ")): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        }
+    }
 }

@@ -14,7 +14,10 @@ public final class BatchRunner: Sendable {
     public static let manifestName = "manifest.jsonl", failuresName = "failures.jsonl"
 
     private let options: BatchOptions
+    /// The template's tree as JSON, its includes in place: what a render worker is set up with.
     private let templateData: Data
+    /// Which file holds each of the template's fields (it may include others).
+    package let templateOrigins: SourceOrigins
     private let template: DocumentTemplate
     private let renderOptions: RenderOptions
     /// Writes a record's documents in this process (`--in-process`).
@@ -31,9 +34,9 @@ public final class BatchRunner: Sendable {
         self.options = options
         try options.workers?.validate()
         naming = try FileNaming(pattern: options.namePattern)
-        templateData = try BoundedFile.read(
-            options.template.path, limit: InputLimits.documentBytes, field: "", what: "template", regularOnly: true)
-        template = try DocumentTemplate(data: templateData, format: DocumentDecoder.Format(fileName: options.template.path))
+        (template, templateOrigins) = try DocumentTemplate.read(options.template.path)
+        // Workers are sent the template as read, its includes in place.
+        templateData = Data(template.tree.json.utf8)
         if options.signer != nil, !options.formats.contains(.pdf) {
             throw FolioError(path: "--sign-key", "signs PDFs, and this batch writes none (--format)")
         }

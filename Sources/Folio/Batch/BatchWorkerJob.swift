@@ -8,13 +8,13 @@ package final class BatchWorkerJob: RenderWorkerJob {
 
     private let writer: BatchDocumentWriter
 
-    /// The setup message for `options` and the template's bytes.
+    /// The setup message for `options` and the template's tree as JSON.
     static func setup(options: BatchOptions, templateData: Data, renderOptions: RenderOptions) throws -> WorkerMessage {
         let theme = String(decoding: try JSONEncoder().encode(renderOptions.theme), as: UTF8.self)
         return WorkerMessage(
             .object([
                 ("job", .string(name)),
-                ("templateFormat", .string(DocumentDecoder.Format(fileName: options.template.path) == .json ? "json" : "yaml")),
+                ("templateFormat", .string("json")),
                 ("baseDirectory", .string(options.template.deletingLastPathComponent().path)),
                 ("outputDirectory", .string(options.outputDirectory.path)),
                 ("formats", .array(options.formats.map { .string($0.rawValue) })),

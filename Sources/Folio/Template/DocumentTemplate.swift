@@ -34,11 +34,27 @@ public struct DocumentTemplate: Sendable {
         do {
             self.init(tree: try DocumentDecoder.tree(data, format: format))
         } catch let error as FolioError {
-            throw FolioError(
-                path: error.path,
-                error.message.replacingOccurrences(of: "the input", with: "the template")
-                    .replacingOccurrences(of: "the document must", with: "the template must"))
+            throw DocumentTemplate.templateError(error)
         }
+    }
+
+    /// Reads the template file at `path` with the files it includes; errors name `field`.
+    package static func read(_ path: String, field: String = "", regularOnly: Bool = true) throws -> (
+        template: DocumentTemplate, origins: SourceOrigins
+    ) {
+        do {
+            let source = try SourceDocument.read(path, what: "template", field: field, regularOnly: regularOnly)
+            return (DocumentTemplate(tree: source.tree), source.origins)
+        } catch let error as FolioError {
+            throw DocumentTemplate.templateError(error)
+        }
+    }
+
+    /// `error` from reading the template, which the parser calls "the input".
+    private static func templateError(_ error: FolioError) -> FolioError {
+        error.rephrased(
+            error.message.replacingOccurrences(of: "the input", with: "the template")
+                .replacingOccurrences(of: "the document must", with: "the template must"))
     }
 
     /// The strings of `tree` that hold placeholders, parsed; one that does not parse is left out

@@ -1,5 +1,6 @@
 import Folio
 import Foundation
+import Synchronization
 
 /// Watches folders with inotify and calls `onChange` when a file in one is written, created,
 /// moved in or removed (editors save by writing a new file and renaming it over the old). Hidden
@@ -7,6 +8,8 @@ import Foundation
 final class FileWatcher: Sendable {
     private let descriptor: Int32
     private let onChange: @Sendable () -> Void
+    /// The folders watched.
+    private let watched = Mutex(Set<String>())
 
     /// A watcher of `folders` (each once); throws when inotify cannot watch one.
     init(folders: [String], onChange: @escaping @Sendable () -> Void) throws {
@@ -15,12 +18,26 @@ final class FileWatcher: Sendable {
             throw FolioError(path: "preview", "cannot watch files: \(String(cString: strerror(errno)))")
         }
         self.onChange = onChange
-        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_ATTRIB)
-        for folder in Set(folders) where inotify_add_watch(descriptor, folder, mask) < 0 {
+        for folder in Set(folders) where inotify_add_watch(descriptor, folder, FileWatcher.mask) < 0 {
             let reason = String(cString: strerror(errno))
             close(descriptor)
             throw FolioError(path: "preview", "cannot watch \(folder): \(reason)")
         }
+        watched.withLock { $0.formUnion(folders) }
+    }
+
+    /// The changes watched for.
+    private static let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_ATTRIB)
+
+    /// Watches `folders` too (the folders of files a document includes, which it may include
+    /// anew on any save); a folder that cannot be watched is left out.
+    func watch(_ folders: [String]) {
+        let new = watched.withLock { watched in
+            let new = Set(folders).subtracting(watched)
+            watched.formUnion(new)
+            return new
+        }
+        for folder in new { _ = inotify_add_watch(descriptor, folder, FileWatcher.mask) }
     }
 
     deinit { close(descriptor) }

@@ -32,6 +32,8 @@ struct PreviewRender: Sendable {
     var contentSecurityPolicy = ""
     var warnings: [Warning] = []
     var failure: Failure?
+    /// The files the document included, by their real paths.
+    var includedFiles: [String] = []
 
     /// The pages' resolution, pixels per inch: legible beside the HTML on a laptop's screen.
     static let dpi = 110.0
@@ -41,25 +43,35 @@ struct PreviewRender: Sendable {
     /// Renders `settings`' document (a template bound to the chosen record when there is data).
     static func make(_ settings: PreviewSettings, record: Int) -> PreviewRender {
         var result = PreviewRender()
+        var origins = SourceOrigins(input: settings.input)
         do {
-            let input = try BoundedFile.read(settings.input, limit: InputLimits.documentBytes, field: "", what: "input")
             let format = DocumentDecoder.Format(fileName: settings.input)
             let document: Document
             if let data = settings.data {
                 let template: DocumentTemplate
                 do {
-                    template = try DocumentTemplate(data: input, format: format)
+                    (template, origins) = try DocumentTemplate.read(settings.input, regularOnly: false)
                 } catch let error as FolioError {
-                    return failed(error, settings: settings, inFile: true)
+                    return failed(error, settings: settings, origins: origins, inFile: true)
                 }
+                result.includedFiles = origins.includedFiles
                 let chosen = try RecordSelection.record(in: data, fhir: nil, id: nil, number: record, note: { _ in })
                 document = try template.documentForRendering(for: chosen, number: record, lenient: settings.lenient)
             } else {
+                let source: SourceDocument
+                do {
+                    source = try SourceDocument.read(settings.input)
+                } catch let error as FolioError {
+                    return failed(error, settings: settings, origins: origins, inFile: true)
+                }
+                origins = source.origins
+                result.includedFiles = origins.includedFiles
                 var warnings: [FolioError] = []
-                document = try DocumentDecoder.decodeForRendering(
-                    reading: { input }, format: format, lenient: settings.lenient, warning: { warnings.append($0) })
+                document = try DocumentDecoder.decode(
+                    Document.self, from: source.tree, quotingHint: format == .yaml, lenient: settings.lenient,
+                    warning: { warnings.append($0) })
                 result.warnings += warnings.map {
-                    Warning(kind: "unknownKey", message: "\($0)", page: nil, place: place(of: $0.path, settings: settings))
+                    Warning(kind: "unknownKey", message: "\($0)", page: nil, place: place(of: $0, origins: origins, settings: settings))
                 }
             }
             var options = RenderOptions(
@@ -75,43 +87,49 @@ struct PreviewRender: Sendable {
             result.warnings += report.warnings.map { warning in
                 Warning(
                     kind: warning.kind.rawValue, message: "\(warning.path): \(warning.message)", page: warning.page,
-                    place: settings.data == nil ? place(of: warning.path, settings: settings) : nil)
+                    place: settings.data == nil ? place(of: FolioError(path: warning.path, ""), origins: origins, settings: settings) : nil)
             }
             let rendered = try prepared.renderedHTML(options: options)
             result.html = rendered.html
             result.contentSecurityPolicy = rendered.contentSecurityPolicy
         } catch let error as FolioError {
-            return failed(error, settings: settings, inFile: settings.data == nil)
+            var failure = failed(error, settings: settings, origins: origins, inFile: settings.data == nil)
+            failure.includedFiles = result.includedFiles
+            return failure
         } catch {
             result.failure = Failure(message: "\(error)", line: nil, excerpt: [])
         }
         return result
     }
 
-    /// The render that stopped with `error`: said at the file's line when the file holds its field.
-    private static func failed(_ error: FolioError, settings: PreviewSettings, inFile: Bool) -> PreviewRender {
+    /// The render that stopped with `error`: said at the file's line when a file holds its field
+    /// (or its syntax error), with the lines around it.
+    private static func failed(_ error: FolioError, settings: PreviewSettings, origins: SourceOrigins, inFile: Bool) -> PreviewRender {
         var result = PreviewRender()
-        let text = (try? BoundedFile.read(settings.input, limit: InputLimits.documentBytes, field: "", what: "input"))
-            .flatMap { String(data: $0, encoding: .utf8) }
-        let position = inFile && !error.path.isEmpty ? text.flatMap { SourceLocator.locate(error.path, in: $0) } : nil
-        let message = position.map { "\(settings.input):\($0): error: \(error)" } ?? "error: \(error)"
+        let place = inFile || error.file != nil ? origins.place(of: error, inputText: { inputText(settings) }) : nil
+        let message = place.map { "\($0.file):\($0.position): error: \(error)" } ?? "error: \(error)"
         var excerpt: [Failure.Excerpt] = []
-        if let position, let text {
+        if let place, let text = place.file == settings.input ? inputText(settings) : fileText(place.file) {
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let range = max(1, position.line - 2)...min(lines.count, position.line + 2)
-            excerpt = range.map { Failure.Excerpt(number: $0, text: String(lines[$0 - 1].prefix(200))) }
+            let range = max(1, place.position.line - 2)...max(1, min(lines.count, place.position.line + 2))
+            excerpt = range.filter { $0 <= lines.count }.map { Failure.Excerpt(number: $0, text: String(lines[$0 - 1].prefix(200))) }
         }
-        result.failure = Failure(message: message.escapingInvisibleControls, line: position?.line, excerpt: excerpt)
+        result.failure = Failure(message: message.escapingInvisibleControls, line: place?.position.line, excerpt: excerpt)
         return result
     }
 
-    /// `file:line:column` of the field at `path`, when the file holds it.
-    private static func place(of path: String, settings: PreviewSettings) -> String? {
-        guard !path.isEmpty,
-            let text = (try? BoundedFile.read(settings.input, limit: InputLimits.documentBytes, field: "", what: "input"))
-                .flatMap({ String(data: $0, encoding: .utf8) }),
-            let position = SourceLocator.locate(path, in: text)
-        else { return nil }
-        return "\(settings.input):\(position)"
+    /// The input's text.
+    private static func inputText(_ settings: PreviewSettings) -> String? { fileText(settings.input) }
+
+    private static func fileText(_ path: String) -> String? {
+        (try? BoundedFile.read(path, limit: InputLimits.documentBytes, field: "", what: "input")).flatMap {
+            String(data: $0, encoding: .utf8)
+        }
+    }
+
+    /// `file:line:column` of the field `error` names, when a file holds it.
+    private static func place(of error: FolioError, origins: SourceOrigins, settings: PreviewSettings) -> String? {
+        guard let place = origins.place(of: error, inputText: { inputText(settings) }) else { return nil }
+        return "\(place.file):\(place.position)"
     }
 }

@@ -27,6 +27,13 @@ final class PreviewState: Sendable {
     /// Whether a render thread runs, and whether a change came since its render began.
     private let work = Mutex((running: false, dirty: false))
     private let stopping = Mutex(false)
+    /// Told the files each render included.
+    private let includedFilesHandler = Mutex<(@Sendable ([String]) -> Void)?>(nil)
+
+    /// Calls `handler` with the files each render included (which a watcher then watches too).
+    func onIncludedFiles(_ handler: @escaping @Sendable ([String]) -> Void) {
+        includedFilesHandler.withLock { $0 = handler }
+    }
 
     /// Whether the preview is shutting down (its event streams end).
     var isStopping: Bool { stopping.withLock { $0 } }
@@ -78,6 +85,7 @@ final class PreviewState: Sendable {
     func renderNow() {
         let record = shown.withLock { $0.record }
         let render = PreviewRender.make(settings, record: record)
+        if !render.includedFiles.isEmpty, let handler = includedFilesHandler.withLock({ $0 }) { handler(render.includedFiles) }
         let records = settings.data.flatMap { PreviewState.countRecords(in: $0) }
         shown.withLock { state in
             state.version += 1

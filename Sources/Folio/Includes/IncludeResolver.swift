@@ -1,0 +1,206 @@
+import FolioData
+import Foundation
+
+/// Puts the files a document or template includes in place of its `$include`s.
+///
+/// `{$include: parts/banner.yaml}` stands for the included file's value: as an item of a list,
+/// a file holding a list gives all its items (a shared footer of three blocks), any other file
+/// one item; anywhere else, its value. Paths are relative to the including file, and every
+/// file must be inside the input's folder (symbolic links followed first). A cycle, a path
+/// outside the folder, an unreadable or malformed file is one error naming both files.
+/// Includes are bounded: at most `mostIncludes` of them, `mostDepth` deep, and all files
+/// together at most `InputLimits.documentBytes`.
+struct IncludeResolver {
+    /// The most `$include`s one input may resolve (counting a file included twice twice).
+    static let mostIncludes = 1_000
+    /// The longest chain of files including one another.
+    static let mostDepth = 16
+    /// The key that includes a file.
+    static let key = "$include"
+
+    private typealias Step = SourceLocator.Step
+    private typealias File = SourceOrigins.File
+
+    /// The real path of the input's folder: no included file may be outside it.
+    private let root: String
+    private var origins: SourceOrigins
+    private var includes = 0
+    private var bytesLeft = InputLimits.documentBytes
+
+    /// A resolver for the input at `shownPath` (as given on the command line), whose real path is
+    /// `realPath` and whose text is `text`.
+    init(input shownPath: String, realPath: String, text: String) {
+        root = (realPath as NSString).deletingLastPathComponent
+        origins = SourceOrigins(input: shownPath, text: text)
+        bytesLeft = max(0, InputLimits.documentBytes - text.utf8.count)
+    }
+
+    /// `tree` (the input's) with every include in place, and where each field came from.
+    mutating func resolve(_ tree: TreeValue, inputRealPath: String) throws -> (tree: TreeValue, origins: SourceOrigins) {
+        let input = Chain(file: origins.input, realPath: inputRealPath, parent: nil)
+        let resolved = try resolved(tree, at: [], in: input, steps: [])
+        return (resolved, origins)
+    }
+
+    /// The files being included, innermost last: a file already in the chain is a cycle.
+    private final class Chain {
+        let file: File
+        let realPath: String
+        let parent: Chain?
+        let depth: Int
+
+        init(file: File, realPath: String, parent: Chain?) {
+            self.file = file
+            self.realPath = realPath
+            self.parent = parent
+            depth = (parent?.depth ?? 0) + 1
+        }
+
+        func contains(_ realPath: String) -> Bool { self.realPath == realPath || (parent?.contains(realPath) ?? false) }
+
+        /// `weekly.yaml → parts/a.yaml → parts/b.yaml`.
+        var names: [String] { (parent?.names ?? []) + [file.shownPath] }
+    }
+
+    /// `value` (at `steps` of the chain's innermost file; at `path` of the result) with its includes in place.
+    private mutating func resolved(_ value: TreeValue, at path: [Step], in chain: Chain, steps: [Step]) throws -> TreeValue {
+        switch value {
+        case .object(let members):
+            if members.contains(where: { $0.key == IncludeResolver.key }) {
+                let (included, inner) = try include(members, at: path, in: chain, steps: steps)
+                origins.note(path, from: inner.file, at: [], site: (chain.file, steps + [.key(IncludeResolver.key)]))
+                return try resolved(included, at: path, in: inner, steps: [])
+            }
+            var result = members
+            for index in members.indices {
+                let key = Step.key(members[index].key)
+                result[index].value = try resolved(members[index].value, at: path + [key], in: chain, steps: steps + [key])
+            }
+            return .object(result)
+        case .array(let items):
+            var result: [TreeValue] = []
+            result.reserveCapacity(items.count)
+            var moved = false
+            for (index, item) in items.enumerated() {
+                guard case .object(let members) = item, members.contains(where: { $0.key == IncludeResolver.key }) else {
+                    let at = path + [.index(result.count)]
+                    if moved { origins.note(at, from: chain.file, at: steps + [.index(index)], site: nil) }
+                    result.append(try resolved(item, at: at, in: chain, steps: steps + [.index(index)]))
+                    continue
+                }
+                let site = (chain.file, steps + [.index(index), .key(IncludeResolver.key)])
+                let (included, inner) = try include(members, at: path + [.index(result.count)], in: chain, steps: steps + [.index(index)])
+                if case .array(let includedItems) = included {
+                    // A list's items join the including list.
+                    for (innerIndex, innerItem) in includedItems.enumerated() {
+                        let at = path + [.index(result.count)]
+                        origins.note(at, from: inner.file, at: [.index(innerIndex)], site: site)
+                        result.append(try resolved(innerItem, at: at, in: inner, steps: [.index(innerIndex)]))
+                    }
+                } else {
+                    let at = path + [.index(result.count)]
+                    origins.note(at, from: inner.file, at: [], site: site)
+                    result.append(try resolved(included, at: at, in: inner, steps: []))
+                }
+                moved = true
+            }
+            return .array(result)
+        default:
+            return value
+        }
+    }
+
+    /// The value of the file an `$include` mapping names, and the chain with that file innermost.
+    private mutating func include(
+        _ members: [(key: String, value: TreeValue)], at path: [Step], in chain: Chain, steps: [Step]
+    ) throws -> (TreeValue, Chain) {
+        let field = SourceLocator.path(of: path + [.key(IncludeResolver.key)])
+        let keySteps = steps + [.key(IncludeResolver.key)]
+        func failure(_ message: String) -> FolioError {
+            var error = FolioError(path: field, message)
+            error.file = chain.parent == nil ? nil : chain.file.shownPath
+            error.position = SourceLocator.locate(keySteps, in: chain.file.text ?? "")
+            return error
+        }
+        if let other = members.first(where: { $0.key != IncludeResolver.key }) {
+            throw failure("stands alone in its mapping (found \"\(other.key)\" beside it); put the included file's fields in it")
+        }
+        guard case .string(let name)? = members.first?.value, !name.isEmpty, name.utf8.count <= 1024, !name.contains("\0") else {
+            throw failure("expected the path of a YAML or JSON file, relative to this file")
+        }
+        guard !name.hasPrefix("/") else {
+            throw failure("\"\(name)\" is an absolute path; give it relative to \(chain.file.shownPath)")
+        }
+        includes += 1
+        guard includes <= IncludeResolver.mostIncludes else {
+            throw failure("more than \(IncludeResolver.mostIncludes) files are included")
+        }
+        guard chain.depth < IncludeResolver.mostDepth else {
+            throw failure("files include one another more than \(IncludeResolver.mostDepth) deep (\(chain.names.joined(separator: " → ")))")
+        }
+        let shownPath = IncludeResolver.joined(directoryOf: chain.file.shownPath, name)
+        let outside = FolioError(
+            path: "", "\"\(shownPath)\" is outside the folder of \(origins.input.shownPath), which includes may not leave")
+        let folder = root.hasSuffix("/") ? root : root + "/"
+        // Outside by its name, or once symbolic links are followed.
+        guard IncludeResolver.joined(directoryOf: chain.realPath, name).hasPrefix(folder) else { throw failure(outside.message) }
+        let candidate = ((chain.realPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+        guard let realPath = IncludeResolver.realPath(candidate) else {
+            throw failure("cannot read \"\(shownPath)\": \(String(cString: strerror(errno)))")
+        }
+        guard realPath.hasPrefix(folder) else { throw failure(outside.message) }
+        guard !chain.contains(realPath) else {
+            throw failure(
+                "\(chain.file.shownPath) includes \(shownPath), which includes it again (\((chain.names + [shownPath]).joined(separator: " → ")))"
+            )
+        }
+        let data: Data
+        do {
+            data = try BoundedFile.read(
+                realPath, limit: bytesLeft, field: field, what: "included file", shownAs: shownPath, regularOnly: true)
+        } catch let error as FolioError {
+            guard error.message.hasSuffix(" are allowed") || error.message.hasSuffix(" bytes") else { throw failure(error.message) }
+            throw failure("\"\(shownPath)\" would take the input and the files it includes past \(InputLimits.documentBytes) bytes")
+        }
+        bytesLeft -= data.count
+        origins.noteIncluded(realPath)
+        guard let text = String(validatingUTF8Bytes: data) else { throw failure("\"\(shownPath)\" is not UTF-8 text") }
+        let file = File(shownPath: shownPath, text: text)
+        let value: TreeValue
+        do {
+            value = try DocumentDecoder.Format(fileName: shownPath) == .json ? JSONTreeParser.parse(data) : YAMLTree.parse(text)
+        } catch let error as FolioError {
+            // The included file's own syntax, at its line.
+            var located = error.rephrased(
+                error.message.replacingOccurrences(of: "the input is", with: "the included file is")
+                    .replacingOccurrences(of: "the input", with: "the included file"))
+            located.file = shownPath
+            if located.position == nil { located.path = field }
+            throw located
+        }
+        return (value, Chain(file: file, realPath: realPath, parent: chain))
+    }
+
+    /// The path, resolved through symbolic links, of an existing file; nil (with `errno`) otherwise.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `name` joined to the folder of `file`, with `.` and `..` steps taken: `Templates/parts/a.yaml`.
+    static func joined(directoryOf file: String, _ name: String) -> String {
+        var parts = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let absolute = file.hasPrefix("/")
+        for part in name.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..":
+                if let last = parts.last, last != "..", !last.isEmpty { parts.removeLast() } else if !absolute { parts.append("..") }
+            default: parts.append(String(part))
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute && !joined.hasPrefix("/") ? "/" + joined : joined
+    }
+}
