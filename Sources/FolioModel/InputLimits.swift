@@ -1,5 +1,5 @@
 /// The bounds every document is checked against before any memory is spent on it.
-/// Each one is documented in the README's "Input limits"; going past one is an
+/// Each one is documented in docs/errors-and-limits.md; going past one is an
 /// error naming the field, never a crash or an exhausted machine.
 public enum InputLimits {
     /// Bytes of batch data read from standard input (spooled to a file to be read twice).

@@ -12,7 +12,7 @@ struct FolioCommand: ParsableCommand {
         discussion: """
             A document has a title, an optional page header and footer, page setup, \
             metadata, a theme and a list of elements (\(Block.typeNames.joined(separator: ", "))). \
-            Charts: \(Chart.kinds.joined(separator: ", ")). See README.md for the full input format.
+            Charts: \(Chart.kinds.joined(separator: ", ")). See docs/input-format.md for the full input format.
 
             Examples:
               folio render Samples/weekly-summary.yaml -o out/weekly-summary.pdf

@@ -16,7 +16,7 @@ struct RecordsCommand: ParsableCommand {
             medications (adherence), the patient summary (composition and its sections) and the clinical lists \
             (problems, allergies, medicationList, immunizations, procedures, results with flags, resultGroups, \
             resultSeries, socialHistory, devices, planOfCare, alerts, advanceDirectives, …) and warnings (see \
-            README.md). Problems with the export as a whole go to standard error.
+            docs/fhir.md). Problems with the export as a whole go to standard error.
 
             Example:
               folio records export/ --data-format fhir --period 2026-11-09/2026-11-15 --zone America/New_York

@@ -9,7 +9,7 @@ import Logging
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve renders over HTTP (see openapi.yaml and README.md).",
+        abstract: "Serve renders over HTTP (see openapi.yaml and docs/service.md).",
         discussion: """
             Routes: POST /v1/render?format=pdf|html&html=page|fragment|shadow&report=true (a document as \
             application/json or application/yaml); POST /v1/templates/NAME/render (one data record as JSON, \

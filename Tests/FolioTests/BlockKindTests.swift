@@ -17,7 +17,7 @@ private struct Stamp: CustomElement {
 }
 
 /// Every kind of block has all its ends: a model, a layout for the PDF, an HTML writer, and a
-/// place in every list of kinds (the README, the DocC topics, `folio --help`,
+/// place in every list of kinds (docs/input-format.md, the DocC topics, `folio --help`,
 /// the OpenAPI schema, error messages). Adding a kind to `Block` makes the `switch` below fail
 /// to compile until it has a sample; then each test here names what the kind still lacks.
 final class BlockKindTests: XCTestCase {
@@ -103,12 +103,12 @@ final class BlockKindTests: XCTestCase {
     func testEveryListOfKindsHasEveryKind() throws {
         let names = Block.typeNames
         XCTAssertEqual(names, Block.Kind.allCases.filter { $0 != .custom }.map(\.rawValue))
-        let readme = try String(contentsOf: TestSupport.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: TestSupport.root.appendingPathComponent("docs/input-format.md"), encoding: .utf8)
         let topics = try String(
             contentsOf: TestSupport.root.appendingPathComponent("Sources/FolioModel/FolioModel.docc/FolioModel.md"), encoding: .utf8)
         let served = String(decoding: OpenAPIDocument.yaml, as: UTF8.self)
         for name in names {
-            XCTAssertTrue(readme.contains("| `\(name)` |"), "README.md's input format has no row for \(name)")
+            XCTAssertTrue(readme.contains("| `\(name)` |"), "docs/input-format.md has no row for \(name)")
         }
         XCTAssertTrue(served.contains("enum: [" + names.joined(separator: ", ") + "]"), "the served OpenAPI schema lists every type")
         for (kind, block) in samples {
