@@ -45,10 +45,14 @@ public struct Document: Sendable, Hashable, Codable {
     }
 
     private enum PageSizeKey: String, CodingKey { case size }
+    /// `$schema`: the JSON Schema an editor checks a JSON document with (`schema/folio-document.schema.json`).
+    private enum EditorKey: String, CodingKey { case schema = "$schema" }
 
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        // Read so that a JSON document may name its schema for editors; it changes nothing.
+        _ = try decoder.container(keyedBy: EditorKey.self).decodeIfPresent(String.self, forKey: .schema)
         title = try container.decode(.title, default: "")
         header = try container.decodeIfPresent(.header)
         // A footer given as one text is today's footer: the title at the left, the text at the right.
