@@ -59,15 +59,30 @@ struct CheckCommand: ParsableCommand {
                 baseDirectory: URL(fileURLWithPath: template).deletingLastPathComponent(), theme: try ThemeOption.load(path: theme.theme))
             options.html = .page
             func check(_ record: TreeValue, number: Int, place: String) {
+                // The template's field behind a failure: the binding's errors name it; the bound
+                // document's are traced back through the lists the binding expanded.
+                var templateField: String?
                 do {
-                    let document = try documentTemplate.document(for: record, number: number, lenient: lenient.lenient)
+                    let bound: TreeValue
+                    do {
+                        bound = try documentTemplate.bind(record, number: number)
+                    } catch let error as FolioError {
+                        templateField = error.path
+                        throw error
+                    }
+                    let document = try DocumentDecoder.decode(bound, lenient: lenient.lenient)
                     if render {
                         let report = try document.prepared(options: options).pdfWithReport(signer: nil).report
                         tally.count(report.warnings.map(\.kind.rawValue))
                     }
                     tally.passed()
                 } catch {
-                    tally.failed("\(place): record \(number): \(StandardStreams.message(of: error))")
+                    if templateField == nil, let path = (error as? FolioError)?.path, !path.isEmpty {
+                        templateField = documentTemplate.templatePath(ofBound: path, record: record, number: number)
+                    }
+                    let made = templateField.flatMap { $0.isEmpty ? nil : templateFile?.place(ofTemplateField: $0) }
+                    tally.failed(
+                        "\(place): record \(number): \(StandardStreams.message(of: error))" + (made.map { " (template \($0))" } ?? ""))
                 }
             }
             if let options = try dataFormat.fhirOptions() {

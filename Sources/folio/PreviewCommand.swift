@@ -25,8 +25,10 @@ struct PreviewCommand: ParsableCommand {
     @Argument(help: "The document, JSON or YAML; with --data, a template.")
     var input: String
 
-    @Option(help: "Bind the input as a template to a record of this file (JSON lines, a JSON array or CSV).")
+    @Option(help: "Bind the input as a template to a record of this file (JSON lines, a JSON array or CSV; FHIR with --data-format fhir).")
     var data: String?
+
+    @OptionGroup var dataFormat: DataFormatOption
 
     @Option(help: "The record shown first, 1 for the first (a picker on the page chooses another).")
     var record = 1
@@ -42,12 +44,14 @@ struct PreviewCommand: ParsableCommand {
         if record < 1 { throw ValidationError("--record counts from 1") }
         if !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
         if input == "-" { throw ValidationError("preview watches a file: give its path, not '-'") }
+        if dataFormat.dataFormat == .fhir, data == nil { throw ValidationError("--data-format fhir needs --data") }
     }
 
     func run() throws {
         let themePath = theme.theme
         let settings = PreviewSettings(
-            input: input, data: data, record: record, theme: themePath, port: port, lenient: lenient.lenient,
+            input: input, data: data, fhir: try dataFormat.fhirOptions(), record: record, theme: themePath, port: port,
+            lenient: lenient.lenient,
             loadTheme: { try ThemeOption.load(path: themePath) })
         var logger = Logger(label: "folio-preview")
         logger.logLevel = .warning

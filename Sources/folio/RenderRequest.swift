@@ -132,14 +132,16 @@ struct RenderRequest: Equatable {
             try RenderDeadline.$current.withValue(RenderActivity.deadline()) { try render(source: source) }
             return true
         } catch {
-            // A document's field is named with the line and column that hold it (a bound template's
-            // fields are the record's document's, not the template file's: those say the field only).
+            // A document's field is named with the line and column that hold it; a bound template's
+            // field, with the template's line that made it.
             if let inFile = error as? InputFileError {
                 StandardStreams.printError(source?.describe(inFile.error, as: "error") ?? StandardStreams.describe(inFile.error))
             } else {
                 let located =
                     SourceFile.describeElsewhere(error)
-                    ?? (error as? FolioError).flatMap { data == nil ? source?.describe($0, as: "error") : nil }
+                    ?? (error as? FolioError).flatMap {
+                        data == nil ? source?.describe($0, as: "error") : source?.describeBound($0, as: "error")
+                    }
                 StandardStreams.printError(located ?? StandardStreams.describe(error))
             }
             return false
@@ -185,7 +187,16 @@ struct RenderRequest: Equatable {
             let record = try RecordSelection.record(
                 in: data, fhir: options, id: patientID, number: recordNumber,
                 note: { StandardStreams.printError("folio: warning: --data: \($0)") })
-            decoded = try template.documentForRendering(for: record, lenient: lenient)
+            // The binding's errors name the template's fields; the bound document's, fields that
+            // the template's lines made (found again only when there is an error to place).
+            let bound: TreeValue
+            do {
+                bound = try template.bind(record)
+            } catch let error as FolioError {
+                throw InputFileError(error: error)
+            }
+            source?.templateField = { template.templatePath(ofBound: $0, record: record) }
+            decoded = try DocumentDecoder.decode(Document.self, from: bound, lenient: lenient)
         } else {
             let format = DocumentDecoder.Format(fileName: input)
             if let source {

@@ -11,6 +11,9 @@ final class SourceFile {
     /// Which file holds each field: set once the input is read with its includes.
     var origins: SourceOrigins
     private var text: String??
+    /// For a template bound to a record: the template's field that made a field of the bound
+    /// document (a `$each` makes several items from one).
+    var templateField: ((String) -> String?)?
 
     /// The file at `path`; nil for standard input (`-`), which has no name to point at.
     init?(_ path: String) {
@@ -24,6 +27,20 @@ final class SourceFile {
     func describe(_ error: FolioError, as severity: String) -> String? {
         guard let place = origins.place(of: error, inputText: { self.inputText() }) else { return nil }
         return "\(place.file):\(place.position): \(severity): \(error)".escapingInvisibleControls
+    }
+
+    /// `error`, about a field of the document bound from the template, as one line naming the
+    /// template's file, line and column that made the field; nil when that cannot be said.
+    func describeBound(_ error: FolioError, as severity: String) -> String? {
+        guard !error.path.isEmpty, let field = templateField?(error.path),
+            let place = origins.place(of: field, inputText: { self.inputText() })
+        else { return nil }
+        return "\(place.file):\(place.position): \(severity): \(error)".escapingInvisibleControls
+    }
+
+    /// Where the template's field `field` is written: `file:line:column`.
+    func place(ofTemplateField field: String) -> String? {
+        origins.place(of: field, inputText: { self.inputText() }).map { "\($0.file):\($0.position)" }
     }
 
     /// `error` as one line naming the file other than the input that it is in (a theme), at its

@@ -15,7 +15,8 @@ final class CheckCommandIntegrationTests: XCTestCase {
         XCTAssertEqual(result.text, "checked 5 records: 1 failed\n")
         XCTAssertEqual(
             result.stderr,
-            "folio: error: \(data):4: record 4: elements[2].items[0].value: mean needs numbers, but pain[3] is a string\n")
+            "folio: error: \(data):4: record 4: elements[2].items[0].value: mean needs numbers, but pain[3] is a string (template \(weekly):23:31)\n"
+        )
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: TestSupport.samples.path), before, "nothing is written")
     }
 

@@ -73,7 +73,7 @@ final class CommandLineIntegrationTests: XCTestCase {
                 #"{"title": "T", "elements": [{"type": "image", "path": "missing.png"}]}"#,
                 #"FILE:1:47: error: elements[0].path: cannot read image file "missing.png""#
             ),
-            ("{not json", "folio: error: the input is not valid"),
+            ("{not json", "FILE:1:2: error: the input is not valid JSON"),
         ]
         let folder = try TestSupport.temporaryDirectory()
         for (json, expected) in cases {

@@ -102,4 +102,42 @@ final class PreviewIntegrationTests: XCTestCase {
         XCTAssertEqual(second["record"] as? Int, 2)
         XCTAssertTrue(try HTTPExchange.send("GET", preview.url("/report.html")).text.contains("Hello Ben"))
     }
+
+    /// FHIR data: a record per patient, picked by its place; a file the template includes is
+    /// watched, and an error about a patient's bound field is shown at the template's line.
+    func testFHIRPatientsIncludedFilesAndBoundErrors() throws {
+        try TestSupport.integrationOnly()
+        let export = TestSupport.samples.appendingPathComponent("fhir-export").path
+        let summary = TestSupport.root.appendingPathComponent("Templates/fhir-weekly-summary.yaml").path
+        let preview = try Preview([
+            summary, "--data", export, "--data-format", "fhir", "--period", "2026-11-09/2026-11-15", "--zone", "America/New_York",
+        ])
+        let first = try preview.state()
+        XCTAssertEqual(first["records"] as? Int, 4, "\(first)")
+        XCTAssertGreaterThan(first["pages"] as? Int ?? 0, 0)
+        XCTAssertNil(first["failure"])
+        XCTAssertEqual(try HTTPExchange.send("POST", preview.url("/record/3")).status, 204)
+        let third = try preview.state(after: first["version"] as? Int ?? 0)
+        XCTAssertEqual(third["record"] as? Int, 3)
+        XCTAssertNil(third["failure"], "\(third)")
+
+        let folder = try TestSupport.temporaryDirectory()
+        let parts = folder.appendingPathComponent("parts")
+        try FileManager.default.createDirectory(at: parts, withIntermediateDirectories: true)
+        let template = folder.appendingPathComponent("card.yaml")
+        try Data("title: Card\nelements:\n  - $include: parts/items.yaml\n".utf8).write(to: template)
+        let items = parts.appendingPathComponent("items.yaml")
+        try Data("- {$each: people, $as: p, $item: {type: paragraph, text: \"Hello {{p.name}}\"}}\n".utf8).write(to: items)
+        let data = folder.appendingPathComponent("people.jsonl")
+        try Data("{\"people\": [{\"name\": \"Ana\"}, {\"name\": \"Ben\"}]}\n".utf8).write(to: data)
+        let cards = try Preview([template.path, "--data", data.path])
+        let shown = try cards.state()
+        XCTAssertTrue(try HTTPExchange.send("GET", cards.url("/report.html")).text.contains("Hello Ben"))
+        // The included file changes: rendered again, and its error placed in it, at the field that made the value.
+        try Data("- {$each: people, $as: p, $item: {type: table, rows: \"{{p.name}}\"}}\n".utf8).write(to: items)
+        let broken = try cards.state(after: shown["version"] as? Int ?? 0)
+        let failure = broken["failure"] as? [String: Any]
+        XCTAssertTrue((failure?["message"] as? String ?? "").hasPrefix("\(parts.path)/items.yaml:1:"), "\(broken)")
+        XCTAssertEqual(failure?["line"] as? Int, 1)
+    }
 }

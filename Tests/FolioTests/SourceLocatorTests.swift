@@ -93,4 +93,64 @@ final class SourceLocatorTests: XCTestCase {
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
         }
     }
+
+    private let repeating = """
+        title: T
+        elements:
+          - type: paragraph
+            text: intro
+          - $each: charts
+            $as: c
+            $item:
+              type: chart
+              kind: bar
+              categories: [a, b]
+              series:
+                - title: s
+                  values: "{{c.values}}"
+          - type: paragraph
+            text: "{{note}}"
+        """
+
+    /// A record's value that the bound document refuses is placed at the template's line that
+    /// made the field, through the lists `$each` repeated.
+    func testABoundFieldIsTracedToTheTemplateFieldThatMadeIt() throws {
+        let template = try DocumentTemplate(data: Data(repeating.utf8), format: .yaml)
+        let record = try JSONTreeParser.parse(Data(#"{"charts": [{"values": [1, 2]}, {"values": [1, "x"]}], "note": "n"}"#.utf8))
+        XCTAssertEqual(
+            template.templatePath(ofBound: "elements[2].series[0].values[1]", record: record), "elements[1].$item.series[0].values[1]")
+        XCTAssertEqual(template.templatePath(ofBound: "elements[3].text", record: record), "elements[2].text")
+        XCTAssertEqual(template.templatePath(ofBound: "title", record: record), "title")
+        XCTAssertEqual(
+            SourceLocator.locate("elements[1].$item.series[0].values[1]", in: repeating)?.description, "13:11",
+            "placed at the key whose placeholder the value came from")
+    }
+
+    func testTheCommandLinePlacesABoundRecordsErrorInTheTemplate() throws {
+        try TestSupport.integrationOnly()
+        let template = try TestSupport.temporaryFile(Data(repeating.utf8), name: "repeating.yaml")
+        let data = try TestSupport.temporaryFile(
+            Data(
+                (#"{"charts": [{"values": [1, 2]}, {"values": [1, "x"]}], "note": "n"}"# + "\n"
+                    + #"{"charts": [{"values": [1]}], "note": "n"}"# + "\n").utf8), name: "records.jsonl")
+        let folio = TestSupport.folioBinary.path
+        let render = try TestSupport.run(
+            folio, ["render", template.path, "--data", data.path, "--record", "1", "-o", template.path + ".pdf"])
+        XCTAssertEqual(render.status, 1)
+        XCTAssertEqual(
+            render.stderr, "\(template.path):13:11: error: elements[2].series[0].values[1]: expected a number, found a string\n")
+        // A check names the record's line, then the template's.
+        let check = try TestSupport.run(folio, ["check", template.path, "--data", data.path])
+        XCTAssertEqual(check.status, 1)
+        let lines = check.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, check.stderr)
+        XCTAssertEqual(
+            lines.first,
+            "folio: error: \(data.path):1: record 1: elements[2].series[0].values[1]: expected a number, found a string (template \(template.path):13:11)"
+        )
+        // A validation error (a series shorter than its categories) is traced the same way.
+        XCTAssertTrue(
+            lines.last?.hasPrefix("folio: error: \(data.path):2: record 2: elements[1].series[0].values: ") ?? false, check.stderr)
+        XCTAssertTrue(lines.last?.hasSuffix("(template \(template.path):13:11)") ?? false, check.stderr)
+    }
 }

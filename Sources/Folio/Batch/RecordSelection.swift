@@ -3,8 +3,8 @@ import FolioFHIR
 import FolioModel
 import Foundation
 
-/// The one record `folio render TEMPLATE --data FILE` binds: a FHIR patient (by `--id`, or the
-/// only one), or one record of JSON lines, a JSON array or CSV (by `--record`, or the only one).
+/// The one record `folio render TEMPLATE --data FILE` binds: a FHIR patient (by `--id`, by its
+/// place with a number, or the only one), or one record of JSON lines, a JSON array or CSV (by `--record`, or the only one).
 package enum RecordSelection {
     /// The record of `path`; `fhir` reads it as FHIR (whose notes go to `note`). Errors name `--id`,
     /// `--record` or `--data`.
@@ -27,6 +27,12 @@ package enum RecordSelection {
                             chosen = record
                             throw Found()
                         }
+                    } else if let number {
+                        // The patient at `number`, in the export's order (the preview's record picker).
+                        if ids.count == number {
+                            chosen = record
+                            throw Found()
+                        }
                     } else if ids.count == 1 {
                         chosen = record
                     } else {
@@ -41,6 +47,9 @@ package enum RecordSelection {
                     path: "--id", "no patient \"\(id.prefix(64))\" in \(path) (its patients: \(ids.isEmpty ? "none" : listed))")
             }
             if ids.isEmpty { throw FolioError(path: "--data", "\(path) holds no patient with data") }
+            if let number {
+                throw FolioError(path: "--record", "\(path) holds \(ids.count) patient\(ids.count == 1 ? "" : "s"), not \(number)")
+            }
             throw FolioError(path: "--id", "\(path) holds \(ids.count) patients (\(listed)); choose one with --id")
         }
         guard id == nil else { throw FolioError(path: "--id", "--id picks a patient of FHIR data (--data-format fhir); use --record N") }

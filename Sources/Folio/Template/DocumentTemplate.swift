@@ -86,14 +86,47 @@ public struct DocumentTemplate: Sendable {
         try bind(tree, scope: TemplateScope(record: record, number: number), path: "", budget: BindBudget(maximumValues))
     }
 
+    /// The field of the template that made the field at `path` of the document bound from
+    /// `record` (`elements[4].text` from `elements[2].$item.text` when a `$each` made items 2 to
+    /// 4); `path` itself where no list was expanded on the way; nil when `path` is not a path.
+    package func templatePath(ofBound path: String, record: TreeValue, number: Int = 1) -> String? {
+        guard let steps = SourceLocator.steps(of: path) else { return nil }
+        let budget = BindBudget(DocumentTemplate.maximumValues)
+        let trace = BindTrace()
+        budget.trace = trace
+        _ = try? bind(tree, scope: TemplateScope(record: record, number: number), path: "", budget: budget)
+        for length in stride(from: steps.count, through: 1, by: -1) {
+            if let origin = trace.templateSteps[Array(steps.prefix(length))] {
+                return SourceLocator.path(of: origin + steps[length...])
+            }
+        }
+        return path
+    }
+
+    /// Where each item of a bound document came from: its path in the template.
+    private final class BindTrace {
+        /// The path being bound, in the bound document.
+        var bound: [SourceLocator.Step] = []
+        /// Each list item's path in the bound document → the template's path that made it.
+        var templateSteps: [[SourceLocator.Step]: [SourceLocator.Step]] = [:]
+
+        /// Item `index` of the list being bound, made from the template's `template`.
+        func enterItem(_ index: Int, template: String) {
+            bound.append(.index(index))
+            if let steps = SourceLocator.steps(of: template) { templateSteps[bound] = steps }
+        }
+    }
+
     /// Values one binding may produce: nested `$each` over a record's long lists could otherwise
     /// multiply into billions.
     static let maximumValues = 2_000_000
 
-    /// What is left of `maximumValues` while one record is bound.
+    /// What is left of `maximumValues` while one record is bound, and, when an error is being
+    /// placed, where each item of the bound document came from in the template.
     private final class BindBudget {
         let limit: Int
         var remaining: Int
+        var trace: BindTrace?
 
         init(_ limit: Int) {
             self.limit = limit
@@ -203,6 +236,8 @@ public struct DocumentTemplate: Sendable {
                     } else {
                         memberKind = kind == .placeholders ? .placeholders : .plain
                     }
+                    budget.trace?.bound.append(.key(member.key))
+                    defer { budget.trace?.bound.removeLast() }
                     return (
                         member.key,
                         try bind(
@@ -228,6 +263,8 @@ public struct DocumentTemplate: Sendable {
         kind: TextKind = .plain, budget: BindBudget
     ) throws {
         guard case .object = item, item["$each"] != nil || item["$if"] != nil || item["$unless"] != nil else {
+            budget.trace?.enterItem(result.count, template: path)
+            defer { budget.trace?.bound.removeLast() }
             result.append(try bind(item, scope: scope, path: path, kind: kind, budget: budget))
             return
         }

@@ -44,7 +44,8 @@ final class KeyUsage {
             let askedKeys = Set(zip(object.keys, object.asked).filter(\.1).map(\.0)).union(object.missingAsked)
             for (key, asked) in zip(object.keys, object.asked) where !asked && !askedKeys.contains(key) {
                 let path = object.path.isEmpty ? key : "\(object.path).\(key)"
-                let known = askedKeys.sorted()
+                // Keys for editors (`$schema`) are accepted but not offered.
+                let known = askedKeys.filter { !$0.hasPrefix("$") }.sorted()
                 if let suggestion = KeyUsage.nearest(key, in: known) {
                     errors.append(FolioError(path: path, "unknown key; did you mean \"\(suggestion)\"?"))
                 } else {

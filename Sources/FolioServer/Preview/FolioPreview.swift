@@ -16,8 +16,7 @@ public enum FolioPreview {
     /// Runs the preview until SIGINT or SIGTERM; `listening` is called with the bound port.
     public static func run(settings: PreviewSettings, logger: Logger, listening: (@Sendable (Int) -> Void)? = nil) async throws {
         let state = PreviewState(settings: settings)
-        let folders = settings.watchedFiles.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
-        let watcher = try FileWatcher(folders: folders) { state.renderSoon() }
+        let watcher = try FileWatcher(folders: settings.watchedFolders) { state.renderSoon() }
         // The folders of included files are watched as each render finds them.
         state.onIncludedFiles { files in watcher.watch(files.map { ($0 as NSString).deletingLastPathComponent }) }
         state.renderNow()

@@ -44,6 +44,8 @@ struct PreviewRender: Sendable {
     static func make(_ settings: PreviewSettings, record: Int) -> PreviewRender {
         var result = PreviewRender()
         var origins = SourceOrigins(input: settings.input)
+        /// With data: the template's field that made a field of the bound document.
+        var templateField: ((String) -> String?)?
         do {
             let format = DocumentDecoder.Format(fileName: settings.input)
             let document: Document
@@ -55,8 +57,17 @@ struct PreviewRender: Sendable {
                     return failed(error, settings: settings, origins: origins, inFile: true)
                 }
                 result.includedFiles = origins.includedFiles
-                let chosen = try RecordSelection.record(in: data, fhir: nil, id: nil, number: record, note: { _ in })
-                document = try template.documentForRendering(for: chosen, number: record, lenient: settings.lenient)
+                let chosen = try RecordSelection.record(in: data, fhir: settings.fhir, id: nil, number: record, note: { _ in })
+                // Errors are shown at the template's line: the binding's name its field; the bound
+                // document's are traced back to the field that made them.
+                let bound: TreeValue
+                do {
+                    bound = try template.bind(chosen, number: record)
+                } catch let error as FolioError {
+                    return failed(error, settings: settings, origins: origins, inFile: true)
+                }
+                templateField = { template.templatePath(ofBound: $0, record: chosen, number: record) }
+                document = try DocumentDecoder.decode(Document.self, from: bound, lenient: settings.lenient)
             } else {
                 let source: SourceDocument
                 do {
@@ -93,7 +104,8 @@ struct PreviewRender: Sendable {
             result.html = rendered.html
             result.contentSecurityPolicy = rendered.contentSecurityPolicy
         } catch let error as FolioError {
-            var failure = failed(error, settings: settings, origins: origins, inFile: settings.data == nil)
+            let field = error.path.isEmpty ? nil : templateField?(error.path)
+            var failure = failed(error, settings: settings, origins: origins, inFile: settings.data == nil || field != nil, field: field)
             failure.includedFiles = result.includedFiles
             return failure
         } catch {
@@ -104,9 +116,13 @@ struct PreviewRender: Sendable {
 
     /// The render that stopped with `error`: said at the file's line when a file holds its field
     /// (or its syntax error), with the lines around it.
-    private static func failed(_ error: FolioError, settings: PreviewSettings, origins: SourceOrigins, inFile: Bool) -> PreviewRender {
+    private static func failed(
+        _ error: FolioError, settings: PreviewSettings, origins: SourceOrigins, inFile: Bool, field: String? = nil
+    ) -> PreviewRender {
         var result = PreviewRender()
-        let place = inFile || error.file != nil ? origins.place(of: error, inputText: { inputText(settings) }) : nil
+        // `field`: the template's field behind an error about the bound document's.
+        let located = field.map { FolioError(path: $0, error.message) } ?? error
+        let place = inFile || error.file != nil ? origins.place(of: located, inputText: { inputText(settings) }) : nil
         let message = place.map { "\($0.file):\($0.position): error: \(error)" } ?? "error: \(error)"
         var excerpt: [Failure.Excerpt] = []
         if let place, let text = place.file == settings.input ? inputText(settings) : fileText(place.file) {

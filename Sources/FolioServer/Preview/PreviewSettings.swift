@@ -6,8 +6,11 @@ import Foundation
 public struct PreviewSettings: Sendable {
     /// The document, or the template when there is data.
     public var input: String
-    /// A data file (JSON lines, a JSON array or CSV) whose records the template is bound to.
+    /// A data file (JSON lines, a JSON array or CSV) whose records the template is bound to, or
+    /// FHIR data (with `fhir`): an export folder, NDJSON file or Bundle, a record per patient.
     public var data: String?
+    /// How FHIR data becomes records; nil for other data.
+    public var fhir: FHIRImportOptions?
     /// The record shown first, from 1.
     public var record: Int
     /// A theme file.
@@ -21,11 +24,13 @@ public struct PreviewSettings: Sendable {
 
     /// Settings for previewing `input` on `port`.
     public init(
-        input: String, data: String? = nil, record: Int = 1, theme: String? = nil, port: Int = 8700, lenient: Bool = false,
+        input: String, data: String? = nil, fhir: FHIRImportOptions? = nil, record: Int = 1, theme: String? = nil, port: Int = 8700,
+        lenient: Bool = false,
         loadTheme: @escaping @Sendable () throws -> Theme = { .standard }
     ) {
         self.input = input
         self.data = data
+        self.fhir = fhir
         self.record = record
         self.theme = theme
         self.port = port
@@ -35,4 +40,12 @@ public struct PreviewSettings: Sendable {
 
     /// The files whose change renders the preview again: the input, the data, the theme.
     var watchedFiles: [String] { [input] + (data.map { [$0] } ?? []) + (theme.map { [$0] } ?? []) }
+
+    /// The folders watched: each file's, and a data folder itself (a FHIR export's NDJSON files).
+    var watchedFolders: [String] {
+        var folders = watchedFiles.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+        var isFolder: ObjCBool = false
+        if let data, FileManager.default.fileExists(atPath: data, isDirectory: &isFolder), isFolder.boolValue { folders.append(data) }
+        return folders
+    }
 }

@@ -86,7 +86,7 @@ final class PreviewState: Sendable {
         let record = shown.withLock { $0.record }
         let render = PreviewRender.make(settings, record: record)
         if !render.includedFiles.isEmpty, let handler = includedFilesHandler.withLock({ $0 }) { handler(render.includedFiles) }
-        let records = settings.data.flatMap { PreviewState.countRecords(in: $0) }
+        let records = settings.data.flatMap { PreviewState.countRecords(in: $0, fhir: settings.fhir) }
         shown.withLock { state in
             state.version += 1
             state.failure = render.failure
@@ -99,8 +99,15 @@ final class PreviewState: Sendable {
         }
     }
 
-    /// How many records the data file holds (JSON lines, a JSON array or CSV); nil when it cannot be read.
-    private static func countRecords(in path: String) -> Int? {
+    /// How many records the data file holds (JSON lines, a JSON array or CSV; with `fhir`, patients);
+    /// nil when it cannot be read.
+    private static func countRecords(in path: String, fhir: FHIRImportOptions?) -> Int? {
+        if let fhir {
+            guard let export = try? FHIRExport(path: path, options: fhir) else { return nil }
+            var count = 0
+            try? export.forEachRecord { _ in count += 1 }
+            return count
+        }
         guard let reader = try? RecordReader(path: path) else { return nil }
         var count = 0
         while (try? reader.next()) != nil, count < 100_000 { count += 1 }
