@@ -34,7 +34,8 @@ let package = Package(
         // flag to every package that depends on Folio.
         .systemLibrary(name: "CCairoFlags", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CHarfBuzzFlags", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
-        .target(name: "CCairoPango", dependencies: ["CCairoFlags", "CHarfBuzzFlags"]),
+        // libpng: page pictures written at zlib level 1 (Cairo's own writer takes libpng's slow defaults).
+        .target(name: "CCairoPango", dependencies: ["CCairoFlags", "CHarfBuzzFlags"], linkerSettings: [.linkedLibrary("png16")]),
         .systemLibrary(
             name: "CJPEG",
             pkgConfig: "libjpeg",

@@ -80,8 +80,9 @@ package struct RasterRenderer {
             try CairoStatus.require(cairo_status(cr), while: "drawing page \(index + 1) as a picture")
             cairo_surface_flush(surface.pointer)
             let sink = PDFSink()
-            let written = cairo_surface_write_to_png_stream(surface.pointer, folio_byte_sink_write, sink.pointer)
-            try CairoStatus.require(written, while: "writing page \(index + 1) as PNG")
+            guard folio_write_png_quickly(surface.pointer, sink.pointer) == 1 else {
+                throw NativeLibraryError(.cairo, operation: "writing page \(index + 1) as PNG", status: nil, reason: "libpng failed")
+            }
             withExtendedLifetime(context) {}
             try page(
                 Page(

@@ -222,6 +222,18 @@ do {
         print(targets.printed())
         exit(0)
     }
+    if FileManager.default.isExecutableFile(atPath: binary.path) {
+        targets.absolute(
+            "folio check, 10,000 records", folio: AuthoringBenchmark.check(folio: binary, bench: benchDirectory), c: nil, unit: "s",
+            atMost: 2)
+        targets.absolute(
+            "folio preview, edit to page picture, p95", folio: AuthoringBenchmark.preview(folio: binary), c: nil, unit: "ms", atMost: 150)
+    }
+    // FOLIO_BENCH_ONLY=authoring: W1, then only the author's loop.
+    if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "authoring" {
+        print(targets.printed())
+        exit(0)
+    }
     try ChartBenchmark.run(gallery: URL(fileURLWithPath: "Samples/charts.yaml"), repetitions: 20)
     let (peaks, seconds) = ScalingBenchmark.run(bench: benchDirectory)
     let cW2 = cProgram?.w2(patients: 50)

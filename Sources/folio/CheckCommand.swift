@@ -58,32 +58,46 @@ struct CheckCommand: ParsableCommand {
             var options = RenderOptions(
                 baseDirectory: URL(fileURLWithPath: template).deletingLastPathComponent(), theme: try ThemeOption.load(path: theme.theme))
             options.html = .page
-            func check(_ record: TreeValue, number: Int, place: String) {
-                // The template's field behind a failure: the binding's errors name it; the bound
-                // document's are traced back through the lists the binding expanded.
-                var templateField: String?
-                do {
-                    let bound: TreeValue
-                    do {
-                        bound = try documentTemplate.bind(record, number: number)
-                    } catch let error as FolioError {
-                        templateField = error.path
-                        throw error
+            let checker = RecordChecker(template: documentTemplate, options: options, render: render, lenient: lenient.lenient)
+            // Records wait in batches, checked on every core while the next batch is read; their
+            // outcomes are said in the data's order.
+            var pending: [(record: TreeValue, number: Int, place: String)] = []
+            var running:
+                (
+                    entries: [(record: TreeValue, number: Int, place: String)], outcomes: Locked<[RecordChecker.Outcome]>,
+                    done: DispatchSemaphore
+                )?
+            func report() {
+                guard let batch = running else { return }
+                running = nil
+                batch.done.wait()
+                for (entry, outcome) in zip(batch.entries, batch.outcomes.value) {
+                    switch outcome {
+                    case .passed(let warnings):
+                        tally.count(warnings)
+                        tally.passed()
+                    case .failed(let message, let templateField):
+                        let made = templateField.flatMap { $0.isEmpty ? nil : templateFile?.place(ofTemplateField: $0) }
+                        tally.failed("\(entry.place): record \(entry.number): \(message)" + (made.map { " (template \($0))" } ?? ""))
                     }
-                    let document = try DocumentDecoder.decode(bound, lenient: lenient.lenient)
-                    if render {
-                        let report = try document.prepared(options: options).pdfWithReport(signer: nil).report
-                        tally.count(report.warnings.map(\.kind.rawValue))
-                    }
-                    tally.passed()
-                } catch {
-                    if templateField == nil, let path = (error as? FolioError)?.path, !path.isEmpty {
-                        templateField = documentTemplate.templatePath(ofBound: path, record: record, number: number)
-                    }
-                    let made = templateField.flatMap { $0.isEmpty ? nil : templateFile?.place(ofTemplateField: $0) }
-                    tally.failed(
-                        "\(place): record \(number): \(StandardStreams.message(of: error))" + (made.map { " (template \($0))" } ?? ""))
                 }
+            }
+            func flush() {
+                report()
+                guard !pending.isEmpty else { return }
+                let records = pending.map { (record: $0.record, number: $0.number) }
+                let outcomes = Locked<[RecordChecker.Outcome]>([])
+                let done = DispatchSemaphore(value: 0)
+                running = (pending, outcomes, done)
+                pending.removeAll(keepingCapacity: true)
+                Thread {
+                    outcomes.set(checker.check(records, workers: ProcessInfo.processInfo.activeProcessorCount))
+                    done.signal()
+                }.start()
+            }
+            func check(_ record: TreeValue, number: Int, place: String) {
+                pending.append((record, number, place))
+                if pending.count >= RecordChecker.batchSize { flush() }
             }
             if let options = try dataFormat.fhirOptions() {
                 let export = try FHIRExport(path: data, options: options)
@@ -99,10 +113,16 @@ struct CheckCommand: ParsableCommand {
                     let place = reader.lineNumber > 0 ? "\(data):\(reader.lineNumber)" : data
                     switch record.value {
                     case .success(let value): check(value, number: record.number, place: place)
-                    case .failure(let error): tally.failed("\(place): record \(record.number): \(error)")
+                    case .failure(let error):
+                        // Said in its place among the others.
+                        flush()
+                        report()
+                        tally.failed("\(place): record \(record.number): \(error)")
                     }
                 }
             }
+            flush()
+            report()
         } catch let inFile as InputFileError {
             // The template's own field, with the line and column that hold it.
             StandardStreams.printError(

@@ -17,6 +17,10 @@ typedef struct folio_byte_sink {
 /// CAIRO_STATUS_NO_MEMORY when the sink cannot grow.
 cairo_status_t folio_byte_sink_write(void *closure, const unsigned char *data, unsigned int length);
 
+/* Writes an RGB24 image surface as PNG to a byte sink (zlib level 1, the Sub filter): 1 on
+ * success, 0 on failure (another format, a write error). */
+int folio_write_png_quickly(cairo_surface_t *surface, void *sink);
+
 /// Frees a sink's bytes and empties it.
 void folio_byte_sink_clear(folio_byte_sink *sink);
 /// Gives the system back the free memory of every malloc arena (glibc's malloc_trim): called after

@@ -1,27 +1,45 @@
+import FolioData
 import Foundation
 
 /// Records, while a tree is decoded, which members of each object the model asked
 /// for; a member nobody asked for is an unknown key (a misspelling such as `titel`).
 final class KeyUsage {
     private struct Object {
-        let path: String
-        let keys: [String]
+        /// Where the object is; its dotted path is made only for an unknown key's error.
+        let codingPath: CodingPathNode?
+        let members: [(key: String, value: TreeValue)]
         /// Whether the member at each position was asked for (by position: no key is hashed).
         var asked: [Bool]
         /// Keys asked for that the object does not have: the suggestions for a misspelling
         /// (listed as asked, repeats and all; only an object with an unknown key sorts them out).
         var missingAsked: [String] = []
+
+        var path: String { DocumentDecoder.path(codingPath?.keys ?? []) }
+    }
+
+    /// An object of the tree: its members' storage and its depth. Several containers on one object
+    /// (a block's and its kind's) share its entry; an object a YAML alias repeats at the same depth
+    /// shares it too, which only merges the keys asked of the same value.
+    private struct Identity: Hashable {
+        let storage: UnsafeRawPointer
+        let depth: Int
     }
 
     private var objects: [Object] = []
-    private var indexByPath: [String: Int] = [:]
+    private var indexByIdentity: [Identity: Int] = [:]
 
-    /// The object at `codingPath` with `keys`; several containers on one object share it.
-    func register(_ codingPath: [CodingKey], keys: [String]) -> Int {
-        let path = DocumentDecoder.path(codingPath)
-        if let index = indexByPath[path] { return index }
-        objects.append(Object(path: path, keys: keys, asked: Array(repeating: false, count: keys.count)))
-        indexByPath[path] = objects.count - 1
+    /// The object at `codingPath` with `members`; several containers on one object share it.
+    func register(_ codingPath: CodingPathNode?, members: [(key: String, value: TreeValue)]) -> Int {
+        let storage = members.withUnsafeBufferPointer { $0.baseAddress.map { UnsafeRawPointer($0) } }
+        // An empty object has no storage of its own (and no member to ask for).
+        guard let storage else {
+            objects.append(Object(codingPath: codingPath, members: members, asked: []))
+            return objects.count - 1
+        }
+        let identity = Identity(storage: storage, depth: codingPath?.depth ?? 0)
+        if let index = indexByIdentity[identity] { return index }
+        objects.append(Object(codingPath: codingPath, members: members, asked: Array(repeating: false, count: members.count)))
+        indexByIdentity[identity] = objects.count - 1
         return objects.count - 1
     }
 
@@ -35,15 +53,17 @@ final class KeyUsage {
     /// knows, which may be suggested for a misspelling).
     func ask(_ object: Int, missing key: String) { objects[object].missingAsked.append(key) }
 
-    func askAll(_ object: Int) { objects[object].asked = Array(repeating: true, count: objects[object].keys.count) }
+    func askAll(_ object: Int) { objects[object].asked = Array(repeating: true, count: objects[object].members.count) }
 
     /// One error per unknown key, in document order, with the nearest known key as a suggestion.
     func unknownKeys() -> [FolioError] {
         var errors: [FolioError] = []
         for object in objects where object.asked.contains(false) {
-            let askedKeys = Set(zip(object.keys, object.asked).filter(\.1).map(\.0)).union(object.missingAsked)
-            for (key, asked) in zip(object.keys, object.asked) where !asked && !askedKeys.contains(key) {
-                let path = object.path.isEmpty ? key : "\(object.path).\(key)"
+            let keys = object.members.map(\.key)
+            let askedKeys = Set(zip(keys, object.asked).filter(\.1).map(\.0)).union(object.missingAsked)
+            let objectPath = object.path
+            for (key, asked) in zip(keys, object.asked) where !asked && !askedKeys.contains(key) {
+                let path = objectPath.isEmpty ? key : "\(objectPath).\(key)"
                 // Keys for editors (`$schema`) are accepted but not offered.
                 let known = askedKeys.filter { !$0.hasPrefix("$") }.sorted()
                 if let suggestion = KeyUsage.nearest(key, in: known) {

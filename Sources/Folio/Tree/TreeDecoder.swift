@@ -6,16 +6,30 @@ import Foundation
 /// found, with the coding path, as `DocumentDecoder` reports them.
 struct TreeDecoder: Decoder {
     let value: TreeValue
-    let codingPath: [CodingKey]
+    /// The path of the container that holds the value, and the value's key in it: the coding
+    /// path is made from them only when asked for (an error, an object's unknown keys), not for
+    /// every value decoded.
+    private let parent: CodingPathNode?
+    private let key: CodingKey?
     /// Which members of each object were asked for; nil when unknown keys are not checked.
     let usage: KeyUsage?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(_ value: TreeValue, codingPath: [CodingKey] = [], usage: KeyUsage? = nil) {
+    init(_ value: TreeValue, usage: KeyUsage? = nil) {
+        self.init(value, parent: nil, key: nil, usage: usage)
+    }
+
+    private init(_ value: TreeValue, parent: CodingPathNode?, key: CodingKey?, usage: KeyUsage?) {
         self.value = value
-        self.codingPath = codingPath
+        self.parent = parent
+        self.key = key
         self.usage = usage
     }
+
+    var codingPath: [CodingKey] { path?.keys ?? [] }
+
+    /// This value's path, for the containers that read its members or items.
+    var path: CodingPathNode? { key.map { CodingPathNode(parent: parent, key: $0) } ?? parent }
 
     /// Decodes `type`; with `unknownKeys`, members no model type asked for are reported there.
     static func decode<T: Decodable>(
@@ -30,19 +44,21 @@ struct TreeDecoder: Decoder {
         return result
     }
 
-    func child(_ value: TreeValue, _ key: CodingKey) -> TreeDecoder {
-        TreeDecoder(value, codingPath: codingPath + [key], usage: usage)
+    /// The decoder of `value`, the member or item `key` of the container whose path is `path`.
+    func child(_ value: TreeValue, _ key: CodingKey, in path: CodingPathNode?) -> TreeDecoder {
+        TreeDecoder(value, parent: path, key: key, usage: usage)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw mismatch([String: Any].self) }
-        let object = usage?.register(codingPath, keys: members.map(\.key))
-        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, decoder: self, object: object))
+        let path = self.path
+        let object = usage?.register(path, members: members)
+        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, decoder: self, path: path, object: object))
     }
 
     func unkeyedContainer() throws -> UnkeyedDecodingContainer {
         guard case .array(let items) = value else { throw mismatch([Any].self) }
-        return UnkeyedContainer(items: items, decoder: self)
+        return UnkeyedContainer(items: items, decoder: self, path: path)
     }
 
     func singleValueContainer() throws -> SingleValueDecodingContainer { SingleValueContainer(decoder: self) }
@@ -110,6 +126,8 @@ struct TreeDecoder: Decoder {
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [(key: String, value: TreeValue)]
     let decoder: TreeDecoder
+    /// The object's path, shared by its members' decoders.
+    let path: CodingPathNode?
     /// This object in `decoder.usage`.
     let object: Int?
     var codingPath: [CodingKey] { decoder.codingPath }
@@ -133,7 +151,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let value = lookup(key) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No value for key \(key.stringValue)."))
         }
-        return decoder.child(value, key)
+        return decoder.child(value, key, in: path)
     }
 
     func contains(_ key: Key) -> Bool { lookup(key) != nil }
@@ -151,7 +169,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// implementation makes three (contains, decodeNil, decode).
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = lookup(key), value != .null else { return nil }
-        return try decoder.child(value, key).decodeValue(type)
+        return try decoder.child(value, key, in: path).decodeValue(type)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -166,12 +184,15 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let items: [TreeValue]
     let decoder: TreeDecoder
+    /// The list's path, shared by its items' decoders.
+    let path: CodingPathNode?
     var codingPath: [CodingKey] { decoder.codingPath }
     var currentIndex = 0
 
-    init(items: [TreeValue], decoder: TreeDecoder) {
+    init(items: [TreeValue], decoder: TreeDecoder, path: CodingPathNode?) {
         self.items = items
         self.decoder = decoder
+        self.path = path
     }
 
     var count: Int? { items.count }
@@ -184,7 +205,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
                 Any.self, .init(codingPath: codingPath + [key], debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
-        return decoder.child(items[currentIndex], key)
+        return decoder.child(items[currentIndex], key, in: path)
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -195,7 +216,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // A failed element must not be consumed, so a caller may try another type.
-        let element = decoder.child(isAtEnd ? .null : items[currentIndex], IndexKey(currentIndex))
+        let element = decoder.child(isAtEnd ? .null : items[currentIndex], IndexKey(currentIndex), in: path)
         guard !isAtEnd else {
             _ = try next()
             return try element.decodeValue(type)
@@ -228,4 +249,30 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
 extension TreeValue {
     /// The value decoded as `type` (see `TreeDecoder`), for the package's own tools.
     package func decoded<T: Decodable>(as type: T.Type) throws -> T { try TreeDecoder.decode(type, from: self) }
+}
+
+/// A coding path as a chain from the innermost container out: made once per container, where an
+/// array of keys was copied for every value decoded.
+final class CodingPathNode {
+    let parent: CodingPathNode?
+    let key: CodingKey
+    /// How many keys the path has.
+    let depth: Int
+
+    init(parent: CodingPathNode?, key: CodingKey) {
+        self.parent = parent
+        self.key = key
+        depth = (parent?.depth ?? 0) + 1
+    }
+
+    /// The keys from the document's top.
+    var keys: [CodingKey] {
+        var keys: [CodingKey] = []
+        var node: CodingPathNode? = self
+        while let current = node {
+            keys.append(current.key)
+            node = current.parent
+        }
+        return keys.reversed()
+    }
 }

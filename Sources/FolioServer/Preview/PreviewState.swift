@@ -59,7 +59,8 @@ final class PreviewState: Sendable {
         }
         guard start else { return }
         let thread = Thread { [self] in
-            usleep(80_000)
+            // An editor's save is often a few writes (a new file, a rename) within a few milliseconds.
+            usleep(30_000)
             while work.withLock({ work -> Bool in
                 if work.dirty {
                     work.dirty = false
@@ -86,7 +87,7 @@ final class PreviewState: Sendable {
         let record = shown.withLock { $0.record }
         let render = PreviewRender.make(settings, record: record)
         if !render.includedFiles.isEmpty, let handler = includedFilesHandler.withLock({ $0 }) { handler(render.includedFiles) }
-        let records = settings.data.flatMap { PreviewState.countRecords(in: $0, fhir: settings.fhir) }
+        let records = settings.data.flatMap { countedRecords(in: $0) }
         shown.withLock { state in
             state.version += 1
             state.failure = render.failure
@@ -97,6 +98,18 @@ final class PreviewState: Sendable {
                 state.goodVersion = state.version
             }
         }
+    }
+
+    /// The data file's record count, counted again only when the file changed (its size or time).
+    private let recordCount = Mutex<(stamp: String, count: Int?)>(("", nil))
+
+    private func countedRecords(in path: String) -> Int? {
+        var info = stat()
+        let stamp = stat(path, &info) == 0 ? "\(info.st_size) \(info.st_mtim.tv_sec) \(info.st_mtim.tv_nsec)" : ""
+        if let known = recordCount.withLock({ $0.stamp == stamp && !stamp.isEmpty ? $0.count : nil }) { return known }
+        let count = PreviewState.countRecords(in: path, fhir: settings.fhir)
+        recordCount.withLock { $0 = (stamp, count) }
+        return count
     }
 
     /// How many records the data file holds (JSON lines, a JSON array or CSV; with `fhir`, patients);
