@@ -140,4 +140,47 @@ final class PreviewIntegrationTests: XCTestCase {
         XCTAssertTrue((failure?["message"] as? String ?? "").hasPrefix("\(parts.path)/items.yaml:1:"), "\(broken)")
         XCTAssertEqual(failure?["line"] as? Int, 1)
     }
+
+    /// The preview in Chromium (selenium), as an author uses it: pages and HTML shown, an edit on
+    /// screen, a broken edit at its line with the pages kept, another record, nothing fetched from
+    /// anywhere but 127.0.0.1, and the page itself clean under axe-core.
+    func testInChromiumAnEditIsShownAndNothingLeavesThisMachine() throws {
+        try TestSupport.integrationOnly()
+        let python = try TestSupport.python()
+        guard
+            let driver = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else { throw XCTSkip("no chromedriver: run `make test`") }
+        let axe = try TestSupport.run(
+            python,
+            ["-c", "import axe_playwright_python, os; print(os.path.join(os.path.dirname(axe_playwright_python.__file__), 'axe.min.js'))"]
+        ).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let folder = try TestSupport.temporaryDirectory()
+        let template = folder.appendingPathComponent("weekly-summary.yaml")
+        try FileManager.default.copyItem(at: TestSupport.root.appendingPathComponent("Templates/weekly-summary.yaml"), to: template)
+        try FileManager.default.copyItem(
+            at: TestSupport.root.appendingPathComponent("Templates/logo.png"), to: folder.appendingPathComponent("logo.png"))
+        let preview = try Preview([template.path, "--data", TestSupport.samples.appendingPathComponent("patients.jsonl").path])
+        let output = try TestSupport.run(
+            python,
+            [
+                TestSupport.root.appendingPathComponent("Tests/FolioTests/Browser/preview_check.py").path, driver, preview.url("/"),
+                template.path, "Gül Tanaka", axe,
+            ])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any], output.text + output.stderr)
+        let first = result["first"] as? [String: Any]
+        XCTAssertGreaterThan(first?["loaded"] as? Int ?? 0, 0, "the pages' pictures are shown: \(result)")
+        XCTAssertEqual(result["first_html_has_title"] as? Bool, true)
+        XCTAssertNotNil(result["edited"] as? [String: Any], "an edit is shown: \(result)")
+        XCTAssertEqual(result["edited_html"] as? Bool, true)
+        XCTAssertEqual(result["error_located"] as? Bool, true, "\(result["error_message"] ?? "no error shown")")
+        XCTAssertGreaterThan(result["pages_kept"] as? Int ?? 0, 0, "the last good pages stay beside the error")
+        XCTAssertEqual(result["error_cleared"] as? Bool, true)
+        XCTAssertEqual(result["second_record_shown"] as? Bool, true)
+        XCTAssertGreaterThan(result["requests"] as? Int ?? 0, 3)
+        XCTAssertEqual(result["elsewhere"] as? [String], [], "requests that left 127.0.0.1")
+        XCTAssertEqual((result["violations"] as? [Any])?.count, 0, "axe-core on the preview page: \(result["violations"] ?? "")")
+    }
 }
