@@ -142,4 +142,63 @@ final class DocumentationTests: XCTestCase {
         XCTAssertGreaterThan(state?["pages"] as? Int ?? 0, 0, "the preview shows the pages: \(String(describing: state))")
         XCTAssertEqual(state?["records"] as? Int, 5)
     }
+
+    /// Every complete `folio` command of `docs/` (one naming only files the repository has, no
+    /// placeholder) runs as written, from a folder holding the samples and templates; the long-running
+    /// `serve` and `preview` are run by the tour and the preview's tests.
+    func testTheDocumentsCommandsRunAsWritten() throws {
+        try TestSupport.integrationOnly()
+        let folder = try TestSupport.temporaryDirectory()
+        for name in ["Samples", "Templates"] {
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent(name), withDestinationURL: root.appendingPathComponent(name))
+        }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("out"), withIntermediateDirectories: true)
+        var commands: [(file: String, command: String)] = []
+        for file in try markdownFiles() where file.hasPrefix("docs/") {
+            var inShell = false
+            var pending = ""
+            for line in try text(file).split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+                if line.hasPrefix("```") {
+                    inShell = !inShell && (line == "```sh" || line == "```bash")
+                    continue
+                }
+                guard inShell else { continue }
+                pending += line.hasSuffix("\\") ? String(line.dropLast()) : line
+                if line.hasSuffix("\\") { continue }
+                // A comment after the command is the reader's, not the shell's work.
+                let command = String(pending.split(separator: "#", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces)
+                pending = ""
+                guard command.hasPrefix("folio ") else { continue }
+                commands.append((file, command))
+            }
+        }
+        var run = 0
+        for (file, command) in commands {
+            let words = command.split(separator: " ").map(String.init)
+            guard words.count > 1, !["serve", "preview"].contains(words[1]) else { continue }
+            // A synopsis or an example naming files of the reader's own is not run.
+            let placeholder = words.contains { word in
+                word.contains("[") || word.contains("|") || (word.count > 1 && word == word.uppercased() && word.first?.isLetter == true)
+            }
+            let fileOptions: Set<String> = ["--data", "--theme", "--password-file", "--sign-key", "--sign-cert", "--template"]
+            let missing = words.indices.dropFirst(2).contains { index in
+                let word = words[index]
+                let isFile =
+                    fileOptions.contains(words[index - 1])
+                    || (!word.hasPrefix("-") && [".yaml", ".json", ".jsonl", ".pem"].contains { word.hasSuffix($0) })
+                return isFile && !FileManager.default.fileExists(atPath: folder.appendingPathComponent(word).path)
+            }
+            guard !placeholder, !missing else { continue }
+            let result = try TestSupport.run(
+                "/bin/bash",
+                ["-c", "cd '\(folder.path)' && " + command.replacingOccurrences(of: "folio ", with: "'\(TestSupport.folioBinary.path)' ")])
+            // A batch of the sample patients reports record 4, bad on purpose, and exits 1.
+            let batchOfSamples = words[1] == "batch" && command.contains("Samples/patients.jsonl")
+            XCTAssertEqual(result.status, batchOfSamples ? 1 : 0, "\(file): \(command)\n\(result.stderr)")
+            if batchOfSamples { XCTAssertTrue(result.stderr.contains("1 failed"), result.stderr) }
+            run += 1
+        }
+        XCTAssertGreaterThanOrEqual(run, 3, "the documents' complete commands: \(commands.map(\.command))")
+    }
 }
