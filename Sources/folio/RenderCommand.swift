@@ -6,7 +6,7 @@ import Foundation
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render one document to PDF or HTML.",
+        abstract: "Render one document to PDF, HTML or PNG pages.",
         discussion: """
             The input is JSON when its name ends in .json, YAML otherwise (JSON is valid YAML). \
             Image paths in the document are relative to the input file's folder \
