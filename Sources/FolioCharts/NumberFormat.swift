@@ -86,6 +86,31 @@ package struct NumberFormat: Sendable {
         return s >= 3600 ? "\(sign)\(s / 3600):\(pad(s / 60 % 60)):\(pad(s % 60))" : "\(sign)\(s / 60):\(pad(s % 60))"
     }
 
+    /// The decimals a number needs to be shown as written, up to 6 (`5.25` → 2).
+    package static func decimalsShown(_ value: Double) -> Int {
+        for decimals in 0...6 {
+            let scale = pow(10, Double(decimals))
+            if (value * scale).rounded() == value * scale { return decimals }
+        }
+        return 6
+    }
+
+    /// Date patterns by locale and skeleton, used under the lock.
+    private static let patterns = Mutex<[String: String]>([:])
+
+    /// The language's pattern for a skeleton of fields (`yMMMd`: "MMM d, y" in English, "d MMM y"
+    /// in French), as its locale orders and punctuates them.
+    package func datePattern(skeleton: String) -> String {
+        let key = localeIdentifier + "\u{0}" + skeleton
+        if let known = NumberFormat.patterns.withLock({ $0[key] }) { return known }
+        let pattern = DateFormatter.dateFormat(fromTemplate: skeleton, options: 0, locale: Locale(identifier: localeIdentifier)) ?? skeleton
+        NumberFormat.patterns.withLock { patterns in
+            if patterns.count >= 64 { patterns.removeAll() }
+            patterns[key] = pattern
+        }
+        return pattern
+    }
+
     /// Formatters by locale and pattern (at most 64), used under the lock.
     private static let formatters = Mutex<[String: DateFormatter]>([:])
 

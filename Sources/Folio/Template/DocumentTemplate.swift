@@ -16,7 +16,8 @@ import Foundation
 ///   keeps it only when the field is present and not null, false or empty.
 /// - Filters: `mean`, `sum`, `min`, `max`, `count`, `round: n`, `fixed: n`, `percent: n`,
 ///   `scale: k`, `thousands`, `entries`, `keys`, `values`, `default: text`, `join: sep`,
-///   `upper`, `lower`. `$number` is the record's number.
+///   `upper`, `lower`; in the document's language: `number: n`, `unit: symbol`, `date: style`
+///   (or a pattern), and `zone: Area/City`. `$number` is the record's number.
 public struct DocumentTemplate: Sendable {
     /// The parsed template.
     package let tree: TreeValue
@@ -83,7 +84,7 @@ public struct DocumentTemplate: Sendable {
 
     /// The template's tree with `record`'s values bound in, producing at most `maximumValues` values.
     func bind(_ record: TreeValue, number: Int, maximumValues: Int) throws -> TreeValue {
-        try bind(tree, scope: TemplateScope(record: record, number: number), path: "", budget: BindBudget(maximumValues))
+        try bind(tree, scope: scope(record, number: number), path: "", budget: BindBudget(maximumValues))
     }
 
     /// The field of the template that made the field at `path` of the document bound from
@@ -94,7 +95,7 @@ public struct DocumentTemplate: Sendable {
         let budget = BindBudget(DocumentTemplate.maximumValues)
         let trace = BindTrace()
         budget.trace = trace
-        _ = try? bind(tree, scope: TemplateScope(record: record, number: number), path: "", budget: budget)
+        _ = try? bind(tree, scope: scope(record, number: number), path: "", budget: budget)
         for length in stride(from: steps.count, through: 1, by: -1) {
             if let origin = trace.templateSteps[Array(steps.prefix(length))] {
                 return SourceLocator.path(of: origin + steps[length...])
@@ -115,6 +116,24 @@ public struct DocumentTemplate: Sendable {
             bound.append(.index(index))
             if let steps = SourceLocator.steps(of: template) { templateSteps[bound] = steps }
         }
+    }
+
+    /// The scope a record is bound in: its values, its number, and the document's language (as
+    /// the template writes it, or as the record gives it through `metadata.language: "{{…}}"`).
+    private func scope(_ record: TreeValue, number: Int) -> TemplateScope {
+        var scope = TemplateScope(record: record, number: number)
+        if case .string(let language)? = tree["metadata"]?["language"] {
+            if TemplateText.hasPlaceholder(language) {
+                if let parsed = texts[language],
+                    case .string(let bound)? = try? parsed.evaluate(in: scope, path: "metadata.language", kind: .plain)
+                {
+                    scope.format = NumberFormat(BuiltInStrings.forLanguage(bound))
+                }
+            } else {
+                scope.format = NumberFormat(BuiltInStrings.forLanguage(language))
+            }
+        }
+        return scope
     }
 
     /// Values one binding may produce: nested `$each` over a record's long lists could otherwise

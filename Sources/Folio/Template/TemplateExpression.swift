@@ -15,7 +15,7 @@ struct TemplateExpression: Sendable, Hashable {
 
     static let filterNames = [
         "mean", "sum", "min", "max", "count", "round", "fixed", "percent", "scale", "thousands",
-        "entries", "keys", "values", "default", "join", "upper", "lower",
+        "entries", "keys", "values", "default", "join", "upper", "lower", "number", "unit", "date", "zone",
     ]
 
     /// Parses `path | filter: argument | …`; unknown filters are an error naming the template field.
@@ -54,7 +54,7 @@ struct TemplateExpression: Sendable, Hashable {
             throw FolioError(path: templatePath, "the record has no field \"\(path)\"")
         }
         for filter in filters where filter.name != "default" {
-            current = try apply(filter, to: current, templatePath: templatePath)
+            current = try apply(filter, to: current, format: scope.format, templatePath: templatePath)
         }
         return current
     }
@@ -90,8 +90,18 @@ struct TemplateExpression: Sendable, Hashable {
         return n
     }
 
-    private func apply(_ filter: Filter, to value: TreeValue, templatePath: String) throws -> TreeValue {
+    private func apply(_ filter: Filter, to value: TreeValue, format: NumberFormat, templatePath: String) throws -> TreeValue {
         switch filter.name {
+        case "number":
+            let number = try number(value, filter, templatePath)
+            guard abs(number) < InputLimits.magnitude else {
+                throw FolioError(path: templatePath, "number needs a number between -1e15 and 1e15, but \(path) is \(number)")
+            }
+            return TemplateFormatting.number(number, decimals: try integerArgument(filter, default: 0, templatePath), format: format)
+        case "unit": return try TemplateFormatting.unit(value, unit: filter.argument, format: format, templatePath: templatePath)
+        case "date":
+            return try TemplateFormatting.date(value, style: filter.argument, format: format, field: path, templatePath: templatePath)
+        case "zone": return try TemplateFormatting.zone(value, to: filter.argument, field: path, templatePath: templatePath)
         case "mean":
             let values = try numbers(value, filter, templatePath)
             return values.isEmpty ? .null : .number(values.reduce(0, +) / Double(values.count))
@@ -154,6 +164,8 @@ struct TemplateExpression: Sendable, Hashable {
 struct TemplateScope {
     let record: TreeValue
     var locals: [(name: String, value: TreeValue)] = []
+    /// How `number`, `unit` and `date` write values: the document's language.
+    var format = NumberFormat.english
 
     /// The scope of record number `number` (from 1), which `{{$number}}` shows.
     init(record: TreeValue, number: Int) {

@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+
+@testable import Folio
+
+/// Values in the reader's words (#44): `number`, `unit`, `date` in all seven built-in languages,
+/// and `zone` around the days clocks change in America/New_York and Europe/Paris.
+final class TemplateFormattingTests: XCTestCase {
+    /// The plain text (a title: no markup escaped) a template binds `text` to for `record`, in `language`.
+    private func bound(_ text: String, language: String = "en", record: String) throws -> String {
+        let template = """
+            title: '\(text)'
+            metadata: {language: \(language)}
+            elements: []
+            """
+        let tree = try DocumentTemplate(data: Data(template.utf8), format: .yaml).bind(try JSONTreeParser.parse(Data(record.utf8)))
+        guard case .string(let result)? = tree["title"] else { throw FolioError(path: "", "no title") }
+        return result
+    }
+
+    func testNumbersUnitsAndDatesInEveryLanguage() throws {
+        let record = #"{"n": 12345.67, "g": 5.4, "d": "2026-11-14", "t": "2026-11-14T12:30:00Z"}"#
+        let text =
+            "{{n | number: 1}} / {{n | number}} / {{g | unit: mmol/L}} / {{d | date: short}} / {{d | date: medium}} / {{d | date: long}}"
+            + " / {{d | date: weekday}} / {{t | zone: America/New_York | date: datetime}}"
+        let expected: [String: String] = [
+            "en":
+                "12,345.7 / 12,346 / 5.4\u{A0}mmol/L / 11/14/2026 / Nov 14, 2026 / November 14, 2026 / Sat, Nov 14 / Nov 14, 2026 at 7:30\u{202F}AM",
+            "fr":
+                "12\u{202F}345,7 / 12\u{202F}346 / 5,4\u{A0}mmol/L / 14/11/2026 / 14 nov. 2026 / 14 novembre 2026 / sam. 14 nov. / 14 nov. 2026 à 07:30",
+            "de":
+                "12.345,7 / 12.346 / 5,4\u{A0}mmol/L / 14.11.2026 / 14. Nov. 2026 / 14. November 2026 / Sa. 14. Nov. / 14. Nov. 2026, 07:30",
+            "es":
+                "12.345,7 / 12.346 / 5,4\u{A0}mmol/L / 14/11/2026 / 14 nov 2026 / 14 de noviembre de 2026 / sáb, 14 nov / 14 nov 2026, 7:30",
+            "pt":
+                "12\u{202F}345,7 / 12\u{202F}346 / 5,4\u{A0}mmol/L / 14/11/2026 / 14/11/2026 / 14 de novembro de 2026 / sáb., 14/11 / 14/11/2026, 07:30",
+            "ar":
+                "12,345.7 / 12,346 / 5.4\u{A0}mmol/L / 14\u{200F}/11\u{200F}/2026 / 14 نوفمبر، 2026 / 14 نوفمبر، 2026 / سبت، 14 نوفمبر / 14 نوفمبر، 2026، 7:30\u{A0}ص",
+            "zh": "12,345.7 / 12,346 / 5.4\u{A0}mmol/L / 2026/11/14 / 2026年11月14日 / 2026年11月14日 / 11月14日 周六 / 2026年11月14日 07:30",
+        ]
+        for (language, line) in expected {
+            XCTAssertEqual(try bound(text, language: language, record: record), line, language)
+        }
+        // The unit never parts from its number; French groups with a narrow no-break space.
+        XCTAssertTrue(try bound("{{g | unit: mmol/L}}", record: record).contains("\u{00A0}mmol/L"))
+        XCTAssertEqual(try bound("{{n | number}}", language: "fr", record: record), "12\u{202F}346")
+        // A language the record gives.
+        let template = "title: \"{{d | date: long}}\"\nmetadata: {language: \"{{lang}}\"}\nelements: []\n"
+        let tree = try DocumentTemplate(data: Data(template.utf8), format: .yaml)
+            .bind(try JSONTreeParser.parse(Data(#"{"lang": "de", "d": "2026-11-14"}"#.utf8)))
+        XCTAssertEqual(tree["title"], .string("14. November 2026"))
+    }
+
+    /// Times an hour apart across a change of the clocks keep their order and their true offsets.
+    func testZonesAroundTheDaysTheClocksChange() throws {
+        let cases: [(time: String, zone: String, expected: String)] = [
+            ("2026-03-08T06:30:00Z", "America/New_York", "2026-03-08T01:30:00-05:00"),
+            ("2026-03-08T07:30:00Z", "America/New_York", "2026-03-08T03:30:00-04:00"),
+            ("2026-11-01T05:30:00Z", "America/New_York", "2026-11-01T01:30:00-04:00"),
+            ("2026-11-01T06:30:00Z", "America/New_York", "2026-11-01T01:30:00-05:00"),
+            ("2026-03-29T00:30:00Z", "Europe/Paris", "2026-03-29T01:30:00+01:00"),
+            ("2026-03-29T01:30:00Z", "Europe/Paris", "2026-03-29T03:30:00+02:00"),
+            ("2026-10-25T00:30:00Z", "Europe/Paris", "2026-10-25T02:30:00+02:00"),
+            ("2026-10-25T01:30:00Z", "Europe/Paris", "2026-10-25T02:30:00+01:00"),
+            ("2026-11-14T07:30:00-05:00", "Europe/Paris", "2026-11-14T13:30:00+01:00"),
+            ("2026-11-14", "Europe/Paris", "2026-11-14"),
+        ]
+        for (time, zone, expected) in cases {
+            XCTAssertEqual(try bound("{{t | zone: \(zone)}}", record: #"{"t": "\#(time)"}"#), expected, "\(time) in \(zone)")
+        }
+        // Shown at the offset the time carries: the reading's own clock.
+        XCTAssertEqual(try bound("{{t | date: time}}", record: #"{"t": "2026-11-01T01:30:00-05:00"}"#), "1:30\u{202F}AM")
+        XCTAssertEqual(
+            try bound("{{t | zone: Europe/Paris | date: \"HH:mm\"}}", language: "fr", record: #"{"t": "2026-10-25T01:30:00Z"}"#), "02:30")
+    }
+
+    func testBadValuesAndArgumentsNameTheField() throws {
+        func failure(_ text: String, _ record: String) -> String {
+            do {
+                _ = try bound(text, record: record)
+                return "no error"
+            } catch {
+                return "\(error)"
+            }
+        }
+        XCTAssertEqual(
+            failure("{{t | zone: Mars/Olympus}}", #"{"t": "2026-11-14T07:30:00Z"}"#),
+            "title: zone needs an IANA time zone, such as zone: Europe/Paris")
+        XCTAssertTrue(failure("{{t | date: medium}}", #"{"t": "yesterday"}"#).hasPrefix("title: date needs a date"))
+        XCTAssertTrue(failure("{{t | date: medium}}", #"{"t": "2026-02-30"}"#).hasPrefix("title: date needs a date"))
+        XCTAssertTrue(failure("{{t | date: time}}", #"{"t": "2026-11-14"}"#).contains("is a date alone"))
+        XCTAssertTrue(failure("{{t | number}}", #"{"t": "many"}"#).hasPrefix("title: number needs a number"))
+        XCTAssertTrue(failure("{{t | unit}}", #"{"t": 5}"#).hasPrefix("title: unit needs the unit's symbol"))
+        XCTAssertTrue(failure("{{t | date: medium}}", #"{"t": "2026-11-14T07:30:00+15:00"}"#).hasPrefix("title: date needs a date"))
+    }
+}
