@@ -74,6 +74,17 @@ final class TemplateFormattingTests: XCTestCase {
             try bound("{{t | zone: Europe/Paris | date: \"HH:mm\"}}", language: "fr", record: #"{"t": "2026-10-25T01:30:00Z"}"#), "02:30")
     }
 
+    func testAgeCountsWholeYearsToTheBirthday() throws {
+        let record = #"{"born": "1980-11-15", "leap": "2000-02-29"}"#
+        XCTAssertEqual(try bound("{{born | age: 2026-11-14}} years", record: record), "45 years")
+        XCTAssertEqual(try bound("{{born | age: 2026-11-15}} years", record: record), "46 years")
+        XCTAssertEqual(try bound("{{leap | age: 2026-02-28}} years", record: record), "25 years")
+        XCTAssertEqual(try bound("{{leap | age: 2026-03-01}} years", record: record), "26 years")
+        // Without a day, today: at least the years since 1980 less one.
+        XCTAssertGreaterThanOrEqual(Int(try bound("{{born | age}} years", record: record).prefix { $0.isNumber }) ?? 0, 45)
+        XCTAssertThrowsError(try bound("{{born | age: 1970-01-01}} years", record: record))
+    }
+
     func testBadValuesAndArgumentsNameTheField() throws {
         func failure(_ text: String, _ record: String) -> String {
             do {

@@ -17,7 +17,7 @@ import Foundation
 /// - Filters: `mean`, `sum`, `min`, `max`, `count`, `round: n`, `fixed: n`, `percent: n`,
 ///   `scale: k`, `thousands`, `entries`, `keys`, `values`, `default: text`, `join: sep`,
 ///   `upper`, `lower`; in the document's language: `number: n`, `unit: symbol`, `date: style`
-///   (or a pattern), and `zone: Area/City`. `$number` is the record's number.
+///   (or a pattern), `zone: Area/City` and `age`. `$number` is the record's number.
 public struct DocumentTemplate: Sendable {
     /// The parsed template.
     package let tree: TreeValue

@@ -15,7 +15,7 @@ struct TemplateExpression: Sendable, Hashable {
 
     static let filterNames = [
         "mean", "sum", "min", "max", "count", "round", "fixed", "percent", "scale", "thousands",
-        "entries", "keys", "values", "default", "join", "upper", "lower", "number", "unit", "date", "zone",
+        "entries", "keys", "values", "default", "join", "upper", "lower", "number", "unit", "date", "zone", "age",
     ]
 
     /// Parses `path | filter: argument | …`; unknown filters are an error naming the template field.
@@ -102,6 +102,7 @@ struct TemplateExpression: Sendable, Hashable {
         case "date":
             return try TemplateFormatting.date(value, style: filter.argument, format: format, field: path, templatePath: templatePath)
         case "zone": return try TemplateFormatting.zone(value, to: filter.argument, field: path, templatePath: templatePath)
+        case "age": return try TemplateFormatting.age(value, on: filter.argument, field: path, templatePath: templatePath)
         case "mean":
             let values = try numbers(value, filter, templatePath)
             return values.isEmpty ? .null : .number(values.reduce(0, +) / Double(values.count))

@@ -151,6 +151,34 @@ enum TemplateFormatting {
         return .string(text + "\u{00A0}" + unit)
     }
 
+    /// `age` (or `age: 2026-11-15`): whole years from a birth date to the given day, else to today
+    /// (UTC); a birthday not yet reached that year is not yet a year.
+    static func age(_ value: TreeValue, on day: String?, field: String, templatePath: String) throws -> TreeValue {
+        guard case .string(let text) = value, let born = moment(text) else {
+            throw FolioError(path: templatePath, "age needs a birth date such as 1979-04-02, but \(field) is \(describe(value))")
+        }
+        let reference: Moment
+        if let day {
+            guard let given = moment(day) else {
+                throw FolioError(path: templatePath, "age: takes the day to count to, such as age: 2026-11-15")
+            }
+            reference = given
+        } else {
+            let now = Int64(Date().timeIntervalSince1970)
+            reference = Moment(wallClock: now, offset: 0, hasTime: true)
+        }
+        func civil(_ moment: Moment) -> (year: Int, month: Int, day: Int) {
+            let wall = moment.wallClock
+            return CivilDate.date(wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400)
+        }
+        let birth = civil(born)
+        let then = civil(reference)
+        var years = then.year - birth.year
+        if (then.month, then.day) < (birth.month, birth.day) { years -= 1 }
+        guard years >= 0 else { throw FolioError(path: templatePath, "age: \(field) (\(text.prefix(40))) is after the day counted to") }
+        return .number(Double(years))
+    }
+
     private static func describe(_ value: TreeValue) -> String {
         if case .string(let text) = value { return "\"\(text.prefix(40))\"" }
         return value.kindName
