@@ -10,16 +10,11 @@ import XCTest
 /// Properties every layout keeps, checked on the samples and on generated documents, so a
 /// change that lets a block run off its page, leaves a line alone or misplaces text fails here.
 final class LayoutInvariantTests: XCTestCase {
-    /// Deterministic pseudo-random numbers (SplitMix64), so a failure can be reproduced.
+    /// Deterministic pseudo-random numbers (`SeededGenerator`), so a failure can be reproduced.
     private struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        private var generator: SeededGenerator
+        init(state: UInt64) { generator = SeededGenerator(seed: state) }
+        mutating func next() -> UInt64 { generator.next() }
         mutating func int(_ range: ClosedRange<Int>) -> Int {
             range.lowerBound + Int(next() % UInt64(range.count))
         }

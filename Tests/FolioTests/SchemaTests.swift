@@ -196,21 +196,6 @@ final class SchemaTests: XCTestCase {
     }
 }
 
-/// A generator with a fixed seed (SplitMix64), so every run changes the documents the same way.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 extension TreeValue {
     /// The tree with the value at `path` replaced by `value`.
     fileprivate func replacing(at path: [SourceLocator.Step], with value: TreeValue) -> TreeValue {
