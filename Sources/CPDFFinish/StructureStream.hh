@@ -36,7 +36,7 @@ class StructureStream {
     void runPart(QPDFObjectHandle treeRoot, folio_pdf_part const &part, FileAssembler &partFile) {
         this->part = &part;
         file = &partFile;
-        figures = tables = links = cells = spanning = texts = passages = 0;
+        figures = tables = links = cells = spanning = rowHeader = texts = passages = 0;
         carriedAlias = 0;
         for (auto &kid : kidsOf(treeRoot)) {
             int number = kid.isIndirect() ? kid.getObjGen().getObj() : 0;
@@ -81,6 +81,7 @@ class StructureStream {
     size_t links = 0;
     size_t cells = 0;
     size_t spanning = 0;
+    size_t rowHeader = 0;
     size_t texts = 0;
     size_t passages = 0;
     /// The open split table: its first part (written when the table ends) and every row of its parts.
@@ -196,7 +197,12 @@ class StructureStream {
                 changed = true;
             }
             std::string attributes;
-            if (role == "/TH") attributes += std::string(" /Scope ") + (rowOfHeaders ? "/Column" : "/Row");
+            if (role == "/TH") {
+                // A row of headers heads the columns, unless its cell was drawn as a row's header (a group's).
+                while (rowHeader < part->row_header_count && part->row_header_cells[rowHeader] < cells) ++rowHeader;
+                bool headsRow = rowHeader < part->row_header_count && part->row_header_cells[rowHeader] == cells;
+                attributes += std::string(" /Scope ") + (rowOfHeaders && !headsRow ? "/Column" : "/Row");
+            }
             // A cell across columns says so, so that every row fills the table's grid.
             while (spanning < part->spanning_count && part->spanning_cells[spanning] < cells) ++spanning;
             if (spanning < part->spanning_count && part->spanning_cells[spanning] == cells) {

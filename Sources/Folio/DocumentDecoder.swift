@@ -60,10 +60,13 @@ public enum DocumentDecoder {
         lenient: Bool = false, warning: ((FolioError) -> Void)? = nil
     ) throws -> T {
         do {
-            return try TreeDecoder.decode(type, from: tree) { unknown in
+            let value = try TreeDecoder.decode(type, from: tree) { unknown in
                 guard lenient else { throw unknown }
                 warning?(unknown)
             }
+            // A document's tables of records are made into their rows once, here, for every output.
+            if let document = value as? Document, let expanded = try document.expandingReports() as? T { return expanded }
+            return value
         } catch let error as DecodingError {
             throw describe(error, quotingHint: quotingHint)
         }

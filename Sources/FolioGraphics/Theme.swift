@@ -32,6 +32,28 @@ public struct Theme: Sendable, Hashable, Codable {
     public var plainMessage = Message.Kind.plain.defaultTint
     /// Threshold lines and bands without a tint of their own.
     public var threshold = Theme.hex("#C2410C")
+    /// The colours of a table's highlight styles (`alert`, `warning`, `good`, `muted`): each style's text
+    /// has at least 4.5:1 contrast on its background.
+    public var highlights: [TableReport.HighlightStyle: HighlightColors] = [
+        .alert: HighlightColors(text: Theme.hex("#B42318"), background: Theme.hex("#FDECEA")),
+        .warning: HighlightColors(text: Theme.hex("#8A4B00"), background: Theme.hex("#FFF4D6")),
+        .good: HighlightColors(text: Theme.hex("#16663A"), background: Theme.hex("#E6F4EA")),
+        .muted: HighlightColors(text: Theme.hex("#60646C"), background: nil),
+    ]
+
+    /// A highlight style's colours: its text, and its cell's background (none: the row's own).
+    public struct HighlightColors: Sendable, Hashable, Codable {
+        /// The text colour.
+        public var text: Color
+        /// The background, or nil for none.
+        public var background: Color?
+
+        /// `text` on `background`.
+        public init(text: Color, background: Color?) {
+            self.text = text
+            self.background = background
+        }
+    }
 
     /// A logo for the page header.
     package var logo: ImageData?

@@ -182,6 +182,28 @@ struct HTMLBodyWriter {
         anchor.map { " id=\"\(anchorID($0))\"" } ?? ""
     }
 
+    /// The rule that colours cells and rows flagged in `style`, added once.
+    private mutating func addHighlightRule(_ highlight: TableReport.HighlightStyle) {
+        guard let colors = renderer.theme.highlights[highlight] else { return }
+        let name = "folio-hl-\(highlight.rawValue)"
+        let background: CSS = colors.background.map { "background:\($0);" } ?? ""
+        style.add(name) { r in
+            "\(r) .\(identifier: name) td,\(r) .\(identifier: name) th,\(r) [data-highlight=\(identifier: highlight.rawValue)]{\(background)color:\(colors.text)}"
+        }
+    }
+
+    /// The rules of group header, subtotal and total rows, added once.
+    private mutating func addRowKindRules() {
+        style.add("folio-row-kinds") { r in
+            """
+            \(r) .folio-group th{background:var(--folio-tile);font-weight:700}
+            \(r) .folio-group-1 th{padding-inline-start:1.2em}\(r) .folio-group-2 th{padding-inline-start:1.9em}\(r) .folio-group-3 th,\(r) .folio-group-4 th{padding-inline-start:2.6em}
+            \(r) .folio-subtotal th,\(r) .folio-subtotal td,\(r) .folio-total th,\(r) .folio-total td{font-weight:700;border-top:1px solid var(--folio-muted)}
+            \(r) .folio-total th,\(r) .folio-total td{border-top-width:2px}
+            """
+        }
+    }
+
     /// A table: caption, column widths (classes added to `style`), header cells with their scope, rows;
     /// in a focusable wrapper that scrolls sideways on narrow screens.
     mutating func tableHTML(_ table: Table, regionName: String? = nil) throws -> HTML {
@@ -231,15 +253,46 @@ struct HTMLBodyWriter {
             }
             html += "</tr></thead>"
         }
+        let highlights = Dictionary(grouping: table.highlights, by: \.row)
+        for style in Set(table.highlights.map(\.style)) { addHighlightRule(style) }
+        if !table.rowKinds.isEmpty { addRowKindRules() }
+        // A group's header row opens a row group (its th heads it); the total rows are the foot.
+        var inFoot = false
         html += "<tbody>"
         for (index, row) in table.rows.enumerated() {
             if index & 255 == 255 { try RenderDeadline.check() }
-            html += "<tr>"
-            for slot in Table.slots(row, row: index, columns: columns, lookup: lookup) {
-                html += "<td\(cellAttributes(slot))>\(cell(slot.text))</td>"
+            let kind = table.kind(ofRow: index)
+            let flags = highlights[index] ?? []
+            switch kind.role {
+            case .group where index > 0: html += "</tbody><tbody>"
+            case .total where !inFoot:
+                html += "</tbody><tfoot>"
+                inFoot = true
+            default: break
+            }
+            var rowClasses: [String] = []
+            switch kind.role {
+            case .data: break
+            case .group: rowClasses.append("folio-group folio-group-\(min(kind.level, 4))")
+            case .subtotal: rowClasses.append("folio-subtotal")
+            case .total: rowClasses.append("folio-total")
+            }
+            if let style = flags.last(where: { $0.cell == nil })?.style { rowClasses.append("folio-hl-\(style.rawValue)") }
+            html += rowClasses.isEmpty ? "<tr>" : "<tr class=\"\(rowClasses.joined(separator: " "))\">"
+            for (position, slot) in Table.slots(row, row: index, columns: columns, lookup: lookup).enumerated() {
+                var attributes = cellAttributes(slot)
+                if let style = flags.last(where: { $0.cell == position })?.style {
+                    attributes = HTML(" data-highlight=\"\(style.rawValue)\"") + attributes
+                }
+                if kind.role != .data, position == 0 {
+                    let scope = kind.role == .group ? "rowgroup" : "row"
+                    html += "<th scope=\"\(scope)\"\(attributes)>\(cell(slot.text))</th>"
+                } else {
+                    html += "<td\(attributes)>\(cell(slot.text))</td>"
+                }
             }
             html += "</tr>"
         }
-        return html + "</tbody></table></div>"
+        return html + (inFoot ? "</tfoot>" : "</tbody>") + "</table></div>"
     }
 }

@@ -26,8 +26,9 @@ package protocol PageCanvas: Canvas {
     /// Runs `body` inside a table cell (`TH` or `TD`) covering `columnSpan` columns; with `nil`,
     /// what `body` draws is decoration (a header repeated on a later page).
     func tableCell(_ tag: StructureTag?, columnSpan: Int, _ body: () -> Void)
-    /// Runs `body` inside a table cell whose text is in `language` (nil: the document's).
-    func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, _ body: () -> Void)
+    /// Runs `body` inside a table cell whose text is in `language` (nil: the document's); a `TH` that
+    /// `headsRow` heads its row (a group's header, a total's label), not its column.
+    func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, headsRow: Bool, _ body: () -> Void)
     /// Marks `point` as the destination of internal links to `anchor`.
     func destination(_ anchor: String, at point: Point)
     /// Adds a bookmark at `level` (0 for the title) to `y` on this page.
@@ -43,7 +44,10 @@ package protocol PageCanvas: Canvas {
 extension PageCanvas {
     package func tagged(_ tag: StructureTag?, _ body: () -> Void) { tagged(tag, language: nil, body) }
     package func tableCell(_ tag: StructureTag?, columnSpan: Int, _ body: () -> Void) {
-        tableCell(tag, columnSpan: columnSpan, language: nil, body)
+        tableCell(tag, columnSpan: columnSpan, language: nil, headsRow: false, body)
+    }
+    package func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, _ body: () -> Void) {
+        tableCell(tag, columnSpan: columnSpan, language: language, headsRow: false, body)
     }
 
     /// Draws shaped text whole with its top-left corner at `origin`.

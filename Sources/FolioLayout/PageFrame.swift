@@ -15,7 +15,7 @@ package struct PageFrame {
         case beginFigure(alternative: String?)
         case beginTable(continues: Bool)
         case beginList(continues: Bool?)
-        case beginCell(StructureTag?, columnSpan: Int, language: String?)
+        case beginCell(StructureTag?, columnSpan: Int, language: String?, headsRow: Bool)
         case beginTransform(translate: Point, scale: Double)
         case beginChartPicture
         case end
@@ -51,8 +51,8 @@ package struct PageFrame {
             case .beginFigure(let alternative): canvas.figure(alternative: alternative) { replay(on: canvas, from: &index) }
             case .beginTable(let continues): canvas.table(continues: continues) { replay(on: canvas, from: &index) }
             case .beginList(let continues): canvas.list(continues: continues) { replay(on: canvas, from: &index) }
-            case .beginCell(let tag, let span, let language):
-                canvas.tableCell(tag, columnSpan: span, language: language) { replay(on: canvas, from: &index) }
+            case .beginCell(let tag, let span, let language, let headsRow):
+                canvas.tableCell(tag, columnSpan: span, language: language, headsRow: headsRow) { replay(on: canvas, from: &index) }
             case .beginTransform(let translate, let scale):
                 canvas.transformed(translate: translate, scale: scale) { replay(on: canvas, from: &index) }
             case .beginChartPicture: canvas.chartPicture { replay(on: canvas, from: &index) }
@@ -79,7 +79,7 @@ package struct PageFrame {
             case .beginFigure(let alternative):
                 if let alternative, !alternative.isEmpty { lines.append("[\(alternative)]") }
                 open.append(alternative != nil || hidden)
-            case .beginTag(let tag, _), .beginCell(let tag, _, _):
+            case .beginTag(let tag, _), .beginCell(let tag, _, _, _):
                 open.append(tag == .caption ? false : hidden)
             case .beginTable, .beginList, .beginTransform, .beginChartPicture:
                 open.append(hidden)
@@ -124,7 +124,7 @@ package struct PageFrame {
     package var tags: [StructureTag?] {
         items.compactMap {
             switch $0 {
-            case .beginTag(let tag, _), .beginCell(let tag, _, _): return .some(tag)
+            case .beginTag(let tag, _), .beginCell(let tag, _, _, _): return .some(tag)
             default: return nil
             }
         }
@@ -163,8 +163,8 @@ package final class FrameRecorder: PageCanvas {
     package func figure(alternative: String?, _ body: () -> Void) { nested(.beginFigure(alternative: alternative), body) }
     package func table(continues: Bool, _ body: () -> Void) { nested(.beginTable(continues: continues), body) }
     package func list(continues: Bool?, _ body: () -> Void) { nested(.beginList(continues: continues), body) }
-    package func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, _ body: () -> Void) {
-        nested(.beginCell(tag, columnSpan: columnSpan, language: language), body)
+    package func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, headsRow: Bool, _ body: () -> Void) {
+        nested(.beginCell(tag, columnSpan: columnSpan, language: language, headsRow: headsRow), body)
     }
     package func destination(_ anchor: String, at point: Point) { frame.append(.destination(anchor, at: point)) }
     package func outline(_ title: String, level: Int, y: Double) { frame.append(.outline(title, level: level, y: y)) }

@@ -15,6 +15,10 @@ package enum StructureTag: String, Sendable {
     case tableRow = "TR"
     case headerCell = "TH"
     case dataCell = "TD"
+    /// A report table's row groups: its header row, its body rows, its total rows.
+    case tableHead = "THead"
+    case tableBody = "TBody"
+    case tableFoot = "TFoot"
     /// A list, its items, an item's label (bullet or number) and its body.
     case list = "L"
     case listItem = "LI"

@@ -12,16 +12,24 @@ final class TableFlowable: Flowable {
     let firstRowStart: [Double]?
     let lastRowEnd: [Double]?
 
+    /// The group header rows repeated over this part, "(continued)": the groups open where it begins.
+    let continuedGroups: [Int]
+    private let continuedGroupsHeight: Double
+
     init(layout: TableLayout, range: Range<Int>, isFirstPart: Bool, firstRowStart: [Double]? = nil, lastRowEnd: [Double]? = nil) {
         self.layout = layout
         self.range = range
         self.isFirstPart = isFirstPart
         self.firstRowStart = firstRowStart
         self.lastRowEnd = lastRowEnd
+        continuedGroups = isFirstPart || range.isEmpty ? [] : layout.openGroups(at: range.lowerBound)
+        continuedGroupsHeight = continuedGroups.reduce(0) {
+            $0 + layout.continuedGroupCell(row: $1).metrics.height + 2 * TableLayout.paddingY
+        }
     }
 
     private var captionLayout: ShapedText? { isFirstPart ? layout.caption : layout.continuedCaption }
-    private var fixedHeight: Double { layout.captionHeight(captionLayout) + layout.headerHeight }
+    private var fixedHeight: Double { layout.captionHeight(captionLayout) + layout.headerHeight + continuedGroupsHeight }
     private let padding = 2 * TableLayout.paddingY
 
     /// Height of data row `index` as this part shows it.
@@ -62,6 +70,8 @@ final class TableFlowable: Flowable {
             let mid = (low + high + 1) / 2
             if layout.height(rows: range.lowerBound..<mid) <= room { low = mid } else { high = mid - 1 }
         }
+        // A group's header stays with its first row: a part never ends on one.
+        while low - 1 > range.lowerBound, layout.table.kind(ofRow: low - 1).role == .group { low -= 1 }
         guard low > range.lowerBound, low < range.upperBound else { return nil }
         return (
             TableFlowable(layout: layout, range: range.lowerBound..<low, isFirstPart: isFirstPart),
@@ -125,50 +135,120 @@ final class TableFlowable: Flowable {
             if let header = layout.header {
                 canvas.rect(Rect(x: origin.x, y: y, width: width, height: layout.headerHeight), color: theme.tableHeaderBackground)
                 // A header repeated on a later page is a pagination artifact: the table's structure
-                // has its header row once.
-                canvas.tagged(isFirstPart ? .tableRow : nil) {
-                    drawRow(
-                        header, slots: layout.headerSlots, tag: isFirstPart ? .headerCell : nil, on: canvas, x: origin.x, y: y,
-                        starts: nil, ends: nil)
+                // has its header row once (a report table's in its THead).
+                rowGroup(isFirstPart ? .tableHead : nil, on: canvas) {
+                    canvas.tagged(isFirstPart ? .tableRow : nil) {
+                        drawRow(
+                            header, slots: layout.headerSlots, tag: isFirstPart ? .headerCell : nil, on: canvas, x: origin.x, y: y,
+                            starts: nil, ends: nil)
+                    }
                 }
                 y += layout.headerHeight
                 canvas.line(from: Point(origin.x, y), to: Point(origin.x + width, y), style: StrokeStyle(color: theme.axis, width: 0.8))
             }
-            for index in range {
-                let height = rowHeight(index)
-                if layout.table.zebra, index % 2 == 1 {
-                    canvas.rect(Rect(x: origin.x, y: y, width: width, height: height), color: theme.zebraBackground)
-                }
-                let starts = index == range.lowerBound ? firstRowStart : nil
-                let ends = index == range.upperBound - 1 ? lastRowEnd : nil
-                canvas.tagged(.tableRow) {
-                    drawRow(
-                        layout.cells(ofRow: index), slots: layout.slots(ofRow: index), tag: .dataCell, on: canvas, x: origin.x, y: y,
-                        starts: starts, ends: ends)
+            // The groups this part continues: their header rows again, as artifacts (the structure has each once).
+            for row in continuedGroups {
+                let cell = layout.continuedGroupCell(row: row)
+                let height = cell.metrics.height + 2 * TableLayout.paddingY
+                canvas.rect(Rect(x: origin.x, y: y, width: width, height: height), color: theme.tileBackground)
+                canvas.tagged(nil) {
+                    let slot = layout.slots(ofRow: row).first ?? Table.Slot(text: "", column: 0, span: 1)
+                    let x =
+                        origin.x + layout.start(of: slot) + TableLayout.paddingX + TableLayout.groupIndent(layout.table.kind(ofRow: row))
+                    canvas.draw(cell, at: Point(x, y + TableLayout.paddingY), color: theme.text)
                 }
                 y += height
                 canvas.line(from: Point(origin.x, y), to: Point(origin.x + width, y), style: StrokeStyle(color: theme.rule, width: 0.4))
             }
+            // Total rows are the table's foot (TFoot): a screen reader can go to them.
+            let footStart = layout.firstTotalRow.map { min(max($0, range.lowerBound), range.upperBound) } ?? range.upperBound
+            if footStart > range.lowerBound {
+                rowGroup(.tableBody, on: canvas) {
+                    drawRows(range.lowerBound..<footStart, on: canvas, origin: origin, width: width, y: &y)
+                }
+            }
+            if footStart < range.upperBound {
+                rowGroup(.tableFoot, on: canvas) { drawRows(footStart..<range.upperBound, on: canvas, origin: origin, width: width, y: &y) }
+            }
+        }
+    }
+
+    /// Runs `body` inside the row group `tag` (THead, TBody, TFoot) in a report table (one with groups
+    /// or totals); a plain table's rows stand in the table itself, and so does a row group of nil.
+    private func rowGroup(_ tag: StructureTag?, on canvas: PageCanvas, _ body: () -> Void) {
+        guard let tag, !layout.table.rowKinds.isEmpty else { return body() }
+        canvas.tagged(tag, body)
+    }
+
+    private func drawRows(_ rows: Range<Int>, on canvas: PageCanvas, origin: Point, width: Double, y: inout Double) {
+        let theme = layout.theme
+        for index in rows {
+            let height = rowHeight(index)
+            let kind = layout.table.kind(ofRow: index)
+            switch kind.role {
+            case .group: canvas.rect(Rect(x: origin.x, y: y, width: width, height: height), color: theme.tileBackground)
+            case .data:
+                if layout.table.zebra, index % 2 == 1 {
+                    canvas.rect(Rect(x: origin.x, y: y, width: width, height: height), color: theme.zebraBackground)
+                }
+            case .subtotal, .total:
+                canvas.line(
+                    from: Point(origin.x, y), to: Point(origin.x + width, y),
+                    style: StrokeStyle(color: theme.axis, width: kind.role == .total ? 1.2 : 0.8))
+            }
+            let highlights = layout.highlights(ofRow: index)
+            let slots = layout.slots(ofRow: index)
+            for highlight in highlights {
+                guard let background = theme.highlights[highlight.style]?.background else { continue }
+                if let cell = highlight.cell, cell < slots.count {
+                    let slot = slots[cell]
+                    canvas.rect(
+                        Rect(x: origin.x + layout.start(of: slot), y: y, width: layout.width(of: slot), height: height), color: background)
+                } else if highlight.cell == nil {
+                    canvas.rect(Rect(x: origin.x, y: y, width: width, height: height), color: background)
+                }
+            }
+            let starts = index == range.lowerBound ? firstRowStart : nil
+            let ends = index == range.upperBound - 1 ? lastRowEnd : nil
+            canvas.tagged(.tableRow) {
+                drawRow(
+                    layout.cells(ofRow: index), slots: slots, tag: .dataCell, on: canvas, x: origin.x, y: y,
+                    starts: starts, ends: ends, kind: kind, highlights: highlights)
+            }
+            y += height
+            canvas.line(from: Point(origin.x, y), to: Point(origin.x + width, y), style: StrokeStyle(color: theme.rule, width: 0.4))
         }
     }
 
     private func drawRow(
         _ cells: [ShapedText], slots: [Table.Slot], tag: StructureTag?, on canvas: PageCanvas, x: Double, y: Double,
-        starts: [Double]?, ends: [Double]?
+        starts: [Double]?, ends: [Double]?, kind: Table.RowKind = .data, highlights: [Table.CellHighlight] = []
     ) {
+        let rowStyle = highlights.last { $0.cell == nil }?.style
         for (c, (cell, slot)) in zip(cells, slots).enumerated() {
             let cellX = x + layout.start(of: slot)
-            let point = Point(cellX + TableLayout.paddingX, y + TableLayout.paddingY)
+            var point = Point(cellX + TableLayout.paddingX, y + TableLayout.paddingY)
             // A cell in another script than the document's names its language (a screen reader's voice).
             let language = tag == nil ? nil : slot.language ?? PassageLanguage.of(slot.text, documentLanguage: layout.language)
-            canvas.tableCell(tag, columnSpan: slot.span, language: language) {
+            // A group's header heads its rows; a subtotal's or total's label heads its row.
+            let headsRow = tag != nil && kind.role != .data && c == 0
+            point.x += TableLayout.groupIndent(kind)
+            let style = highlights.last { $0.cell == c }?.style ?? rowStyle
+            let color = style.flatMap { layout.theme.highlights[$0]?.text } ?? layout.theme.text
+            // A group's header heads its row over all columns but the last, which is an empty data cell:
+            // a row of a single header cell would read as one more column header row.
+            let groupSplit = kind.role == .group && tag != nil && slot.span > 1
+            defer { if groupSplit { canvas.tableCell(.dataCell, columnSpan: 1) {} } }
+            canvas.tableCell(
+                headsRow ? .headerCell : tag, columnSpan: slot.span - (groupSplit ? 1 : 0), language: language, headsRow: headsRow
+            ) {
                 if starts == nil && ends == nil {
-                    canvas.draw(cell, at: point, color: layout.theme.text)
+                    canvas.draw(cell, at: point, color: color)
                 } else {
                     let from = starts?[c] ?? 0
                     let to = ends?[c] ?? cell.metrics.height
                     canvas.clipped(to: Rect(x: cellX, y: point.y, width: layout.width(of: slot), height: max(to - from, 0))) {
-                        canvas.draw(cell, at: Point(point.x, point.y - from), color: layout.theme.text, visible: from...to)
+                        canvas.draw(cell, at: Point(point.x, point.y - from), color: color, visible: from...to)
                     }
                 }
             }

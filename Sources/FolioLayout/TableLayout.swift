@@ -25,6 +25,13 @@ final class TableLayout {
     let headerSlots: [Table.Slot]
     private let text: TextShaper
     private let font: FontSpec
+    private let boldFont: FontSpec
+    /// The highlights of each flagged row (few rows have any).
+    private let highlightsByRow: [Int: [Table.CellHighlight]]
+    /// The rows of each group level's headers and subtotals, in order; the first total row.
+    private let groupRows: [[Int]]
+    private let subtotalRows: [[Int]]
+    let firstTotalRow: Int?
 
     static let paddingX = 5.0
     static let paddingY = 4.0
@@ -33,6 +40,8 @@ final class TableLayout {
 
     /// The document's language (primary subtag), which cells are set in.
     let language: String
+    /// The language's "continued".
+    let continuedWord: String
 
     /// A cell's runs as drawn: its markup read, a number kept with its unit (`Typography`; quotes
     /// are left as written, as cells hold data).
@@ -45,11 +54,32 @@ final class TableLayout {
     init(table: Table, width: Double, text: TextShaper, theme: Theme, strings: BuiltInStrings) throws {
         rightToLeft = strings.isRightToLeft
         language = strings.language
+        continuedWord = strings[.continued]
         self.table = table
         self.theme = theme
         self.text = text
         font = theme.font(theme.bodySize - 0.5)
         let bold = font.with(bold: true)
+        boldFont = bold
+        highlightsByRow = Dictionary(grouping: table.highlights, by: \.row)
+        var groupRows: [[Int]] = []
+        var subtotalRows: [[Int]] = []
+        var firstTotalRow: Int?
+        for (index, kind) in table.rowKinds.enumerated() {
+            switch kind.role {
+            case .data: continue
+            case .group:
+                while groupRows.count <= kind.level { groupRows.append([]) }
+                groupRows[kind.level].append(index)
+            case .subtotal:
+                while subtotalRows.count <= kind.level { subtotalRows.append([]) }
+                subtotalRows[kind.level].append(index)
+            case .total: if firstTotalRow == nil { firstTotalRow = index }
+            }
+        }
+        self.groupRows = groupRows
+        self.subtotalRows = subtotalRows
+        self.firstTotalRow = firstTotalRow
         let columns = table.columnCount
         self.columns = columns
         let lookup = table.cellLookup
@@ -65,8 +95,10 @@ final class TableLayout {
             natural[slot.column] = max(natural[slot.column], measure(slot.text, bold) + 2 * TableLayout.paddingX)
         }
         for (index, row) in table.rows.prefix(TableLayout.sampleRows).enumerated() {
+            // Subtotals and totals are bold: measured so, their sums fit as the values above them do.
+            let rowFont = table.kind(ofRow: index).role == .data ? font : bold
             for slot in slots(row, row: index) where slot.span == 1 {
-                natural[slot.column] = max(natural[slot.column], measure(slot.text, font) + 2 * TableLayout.paddingX)
+                natural[slot.column] = max(natural[slot.column], measure(slot.text, rowFont) + 2 * TableLayout.paddingX)
             }
         }
         let widths = TableLayout.distribute(natural: natural, explicit: table.widths ?? [], width: width)
@@ -87,14 +119,17 @@ final class TableLayout {
 
         // Row heights, measured without keeping a layout; short single-line cells skip shaping.
         let lineHeight = text.measure("Ag", font: font).height
-        let bodyFont = font
+        let plainFont = font
         var offsets = [0.0]
         offsets.reserveCapacity(table.rows.count + 1)
         for (index, row) in table.rows.enumerated() {
             if index & 255 == 255 { try RenderDeadline.check() }
             var tallest = lineHeight
+            // Group headers, subtotals and totals are set in bold.
+            let kind = table.kind(ofRow: index)
+            let bodyFont = kind.role == .data ? plainFont : bold
             for slot in slots(row, row: index) where !slot.text.isEmpty {
-                let room = starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX
+                let room = starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX - TableLayout.groupIndent(kind)
                 if !slot.text.contains("\n"), Double(slot.text.unicodeScalars.count) * bodyFont.size * 1.05 <= room { continue }
                 if RichText.mayHoldMarkup(slot.text) {
                     // Bold runs are wider, markup characters are not drawn: measured as drawn.
@@ -193,6 +228,56 @@ final class TableLayout {
 
     func width(of slot: Table.Slot) -> Double { columnStarts[slot.column + slot.span] - columnStarts[slot.column] }
 
+    /// How far a group header's text is indented: nested groups read as nested.
+    static func groupIndent(_ kind: Table.RowKind) -> Double { kind.role == .group ? Double(min(kind.level, 4)) * 8 : 0 }
+
+    /// The highlights of row `index`.
+    func highlights(ofRow index: Int) -> [Table.CellHighlight] { highlightsByRow[index] ?? [] }
+
+    /// The group header rows still open where a page's part begins at row `row`, outermost first:
+    /// repeated there with "(continued)". A group is open from its header until its subtotal or the
+    /// next header of its level or an outer one; nothing is open from the total rows on.
+    func openGroups(at row: Int) -> [Int] {
+        if let firstTotalRow, row >= firstTotalRow { return [] }
+        var open: [Int] = []
+        var after = -1
+        for (level, headers) in groupRows.enumerated() {
+            // The last header of this level before `row`, inside the group open one level out.
+            guard let header = TableLayout.last(in: headers, before: row), header > after else { break }
+            if level < subtotalRows.count, let subtotal = TableLayout.last(in: subtotalRows[level], before: row), subtotal > header {
+                break
+            }
+            open.append(header)
+            after = header
+        }
+        return open
+    }
+
+    /// The largest element of the increasing `rows` below `row`, by binary search.
+    private static func last(in rows: [Int], before row: Int) -> Int? {
+        var low = 0
+        var high = rows.count
+        while low < high {
+            let mid = (low + high) / 2
+            if rows[mid] < row { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 ? rows[low - 1] : nil
+    }
+
+    /// Group header row `row` again on a later page, saying it continues; the last few made are kept.
+    func continuedGroupCell(row: Int) -> ShapedText {
+        if let known = continuedGroups.first(where: { $0.row == row }) { return known.cell }
+        let slot = slots(ofRow: row).first ?? Table.Slot(text: "", column: 0, span: columns)
+        let cell = text.paragraph(
+            cellRuns(slot.text) + [TextRun(" (\(continuedWord))")], font: boldFont,
+            width: width(of: slot) - 2 * TableLayout.paddingX - TableLayout.groupIndent(table.kind(ofRow: row)),
+            alignment: table.alignment(ofColumn: 0).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
+        continuedGroups = Array((continuedGroups + [(row, cell)]).suffix(8))
+        return cell
+    }
+
+    private var continuedGroups: [(row: Int, cell: ShapedText)] = []
+
     /// The most recent row's cell layouts: a row taller than a page is split and drawn on
     /// many pages, and must be shaped once, not once per page.
     private var recentRow: (index: Int, cells: [ShapedText])?
@@ -201,9 +286,11 @@ final class TableLayout {
     /// (only the most recent row's are kept).
     func cells(ofRow index: Int) -> [ShapedText] {
         if let recentRow, recentRow.index == index { return recentRow.cells }
+        let kind = table.kind(ofRow: index)
+        let rowFont = kind.role == .data ? font : boldFont
         let cells = slots(ofRow: index).map { slot in
             text.paragraph(
-                cellRuns(slot.text), font: font, width: width(of: slot) - 2 * TableLayout.paddingX,
+                cellRuns(slot.text), font: rowFont, width: width(of: slot) - 2 * TableLayout.paddingX - TableLayout.groupIndent(kind),
                 alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
         }
         recentRow = (index, cells)

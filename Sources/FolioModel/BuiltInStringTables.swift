@@ -4,7 +4,8 @@ extension BuiltInStrings {
     package static let english = BuiltInStrings(
         language: "en", decimalSeparator: ".", localeIdentifier: "en_US_POSIX",
         table: [
-            .tip: "Tip", .digitalSignature: "Digital signature", .alert: "Alert", .noData: "No data", .continued: "continued",
+            .tip: "Tip", .total: "Total", .subtotal: "Subtotal", .weekOf: "Week of {date}", .warning: "Warning", .good: "Good",
+            .digitalSignature: "Digital signature", .alert: "Alert", .noData: "No data", .continued: "continued",
             .pageFooter: "Page {page} of {pages}",
             .data: "Data", .table: "Table", .chart: "Chart", .report: "Report",
             .category: "Category", .segment: "Segment", .value: "Value", .share: "Share", .ring: "Ring", .progress: "Progress",
@@ -23,7 +24,8 @@ extension BuiltInStrings {
     package static let french = BuiltInStrings(
         language: "fr", decimalSeparator: ",", localeIdentifier: "fr_FR",
         table: [
-            .tip: "Conseil", .digitalSignature: "Signature numérique", .alert: "Alerte", .noData: "Aucune donnée", .continued: "suite",
+            .tip: "Conseil", .total: "Total", .subtotal: "Sous-total", .weekOf: "Semaine du {date}", .warning: "Attention", .good: "Bon",
+            .digitalSignature: "Signature numérique", .alert: "Alerte", .noData: "Aucune donnée", .continued: "suite",
             .pageFooter: "Page {page} sur {pages}", .data: "Données", .table: "Tableau", .chart: "Graphique", .report: "Rapport",
             .category: "Catégorie", .segment: "Segment", .value: "Valeur", .share: "Part", .ring: "Anneau", .progress: "Progression",
             .barChart: "Graphique à barres", .stackedBarChart: "Graphique à barres empilées", .lineChart: "Graphique linéaire",
@@ -42,7 +44,8 @@ extension BuiltInStrings {
     package static let german = BuiltInStrings(
         language: "de", decimalSeparator: ",", localeIdentifier: "de_DE",
         table: [
-            .tip: "Tipp", .digitalSignature: "Digitale Signatur", .alert: "Warnung", .noData: "Keine Daten", .continued: "Fortsetzung",
+            .tip: "Tipp", .total: "Summe", .subtotal: "Zwischensumme", .weekOf: "Woche vom {date}", .warning: "Achtung", .good: "Gut",
+            .digitalSignature: "Digitale Signatur", .alert: "Warnung", .noData: "Keine Daten", .continued: "Fortsetzung",
             .pageFooter: "Seite {page} von {pages}", .data: "Daten", .table: "Tabelle", .chart: "Diagramm", .report: "Bericht",
             .category: "Kategorie", .segment: "Segment", .value: "Wert", .share: "Anteil", .ring: "Ring", .progress: "Fortschritt",
             .barChart: "Balkendiagramm", .stackedBarChart: "Gestapeltes Balkendiagramm", .lineChart: "Liniendiagramm",
@@ -61,7 +64,8 @@ extension BuiltInStrings {
     package static let spanish = BuiltInStrings(
         language: "es", decimalSeparator: ",", localeIdentifier: "es_ES",
         table: [
-            .tip: "Consejo", .digitalSignature: "Firma digital", .alert: "Alerta", .noData: "Sin datos", .continued: "continuación",
+            .tip: "Consejo", .total: "Total", .subtotal: "Subtotal", .weekOf: "Semana del {date}", .warning: "Atención", .good: "Bien",
+            .digitalSignature: "Firma digital", .alert: "Alerta", .noData: "Sin datos", .continued: "continuación",
             .pageFooter: "Página {page} de {pages}", .data: "Datos", .table: "Tabla", .chart: "Gráfico", .report: "Informe",
             .category: "Categoría", .segment: "Segmento", .value: "Valor", .share: "Proporción", .ring: "Anillo", .progress: "Progreso",
             .barChart: "Gráfico de barras", .stackedBarChart: "Gráfico de barras apiladas", .lineChart: "Gráfico de líneas",
@@ -80,7 +84,8 @@ extension BuiltInStrings {
     package static let portuguese = BuiltInStrings(
         language: "pt", decimalSeparator: ",", localeIdentifier: "pt_PT",
         table: [
-            .tip: "Dica", .digitalSignature: "Assinatura digital", .alert: "Alerta", .noData: "Sem dados", .continued: "continuação",
+            .tip: "Dica", .total: "Total", .subtotal: "Subtotal", .weekOf: "Semana de {date}", .warning: "Atenção", .good: "Bom",
+            .digitalSignature: "Assinatura digital", .alert: "Alerta", .noData: "Sem dados", .continued: "continuação",
             .pageFooter: "Página {page} de {pages}", .data: "Dados", .table: "Tabela", .chart: "Gráfico", .report: "Relatório",
             .category: "Categoria", .segment: "Segmento", .value: "Valor", .share: "Proporção", .ring: "Anel", .progress: "Progresso",
             .barChart: "Gráfico de barras", .stackedBarChart: "Gráfico de barras empilhadas", .lineChart: "Gráfico de linhas",
@@ -99,7 +104,8 @@ extension BuiltInStrings {
     package static let arabic = BuiltInStrings(
         language: "ar", decimalSeparator: ".", isRightToLeft: true, localeIdentifier: "ar@numbers=latn",
         table: [
-            .tip: "نصيحة", .digitalSignature: "توقيع رقمي", .alert: "تنبيه", .noData: "لا توجد بيانات", .continued: "تابع",
+            .tip: "نصيحة", .total: "المجموع", .subtotal: "المجموع الفرعي", .weekOf: "أسبوع {date}", .warning: "تحذير", .good: "جيد",
+            .digitalSignature: "توقيع رقمي", .alert: "تنبيه", .noData: "لا توجد بيانات", .continued: "تابع",
             .pageFooter: "صفحة {page} من {pages}", .data: "البيانات", .table: "جدول", .chart: "رسم بياني", .report: "تقرير",
             .category: "الفئة", .segment: "الجزء", .value: "القيمة", .share: "النسبة", .ring: "الحلقة", .progress: "التقدم",
             .barChart: "مخطط شريطي", .stackedBarChart: "مخطط شريطي مكدس", .lineChart: "مخطط خطي",
@@ -118,7 +124,8 @@ extension BuiltInStrings {
     package static let chinese = BuiltInStrings(
         language: "zh", decimalSeparator: ".", localeIdentifier: "zh_CN",
         table: [
-            .tip: "提示", .digitalSignature: "数字签名", .alert: "警告", .noData: "无数据", .continued: "续",
+            .tip: "提示", .total: "合计", .subtotal: "小计", .weekOf: "{date}当周", .warning: "注意", .good: "良好", .digitalSignature: "数字签名",
+            .alert: "警告", .noData: "无数据", .continued: "续",
             .pageFooter: "第 {page} 页，共 {pages} 页", .data: "数据", .table: "表格", .chart: "图表", .report: "报告",
             .category: "类别", .segment: "部分", .value: "数值", .share: "占比", .ring: "圆环", .progress: "进度",
             .barChart: "柱状图", .stackedBarChart: "堆积柱状图", .lineChart: "折线图", .scatterChart: "散点图",

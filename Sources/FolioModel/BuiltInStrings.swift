@@ -57,6 +57,16 @@ public struct BuiltInStrings: Sendable, Hashable {
         case outsideRange
         /// What a signed PDF's invisible signature field is, for a screen reader: "Digital signature".
         case digitalSignature
+        /// The label of a table's total row.
+        case total
+        /// The label of a group's subtotal row.
+        case subtotal
+        /// "Week of {date}": a group of a week's records, `{date}` its Monday.
+        case weekOf
+        /// The word a `warning` highlight adds to its cell.
+        case warning
+        /// The word a `good` highlight adds to its cell.
+        case good
     }
 
     /// A document's replacements for single built-in strings, written as `strings: {tip: "Hint"}`;

@@ -30,6 +30,63 @@ public struct Table: Sendable, Hashable, Codable {
     public var language: String?
     /// Cells in a language of their own, written `{text, language}`.
     public var cellLanguages: [CellLanguage] = []
+    /// The records the rows are made from, and how (`records`, `columns`, `groupBy`, `total`, …); nil for a
+    /// table of written rows. Folio's `DocumentDecoder` makes the rows from it (`ReportTable`).
+    public var report: TableReport?
+    /// What each row is (a record, a group's header, a subtotal, the total); empty when every row is data.
+    public var rowKinds: [RowKind] = []
+    /// Cells and rows flagged by a highlight rule, in row order.
+    public var highlights: [CellHighlight] = []
+
+    /// What a row of a table is, and at which group level (0 outermost) for group headers and subtotals.
+    public struct RowKind: Sendable, Hashable, Codable {
+        /// The row's role.
+        public enum Role: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
+            /// A record.
+            case data
+            /// The header row of a group: one cell across the table.
+            case group
+            /// The aggregates of the group that ends here.
+            case subtotal
+            /// The aggregates of the whole table (its foot).
+            case total
+        }
+
+        /// The role.
+        public var role: Role
+        /// The group level of a group header or subtotal (0 outermost); 0 otherwise.
+        public var level: Int
+
+        /// A row of `role` at `level`.
+        public init(_ role: Role, level: Int = 0) {
+            self.role = role
+            self.level = level
+        }
+
+        /// A record's row.
+        public static let data = RowKind(.data)
+    }
+
+    /// A flagged cell (or row, `cell` nil): the theme's named style colours it, and its text already
+    /// holds the rule's word.
+    public struct CellHighlight: Sendable, Hashable, Codable {
+        /// The row.
+        public var row: Int
+        /// The cell's index in its row, or nil for the whole row.
+        public var cell: Int?
+        /// The named style.
+        public var style: TableReport.HighlightStyle
+
+        /// Flags `cell` of `row` (the row when nil) in `style`.
+        public init(row: Int, cell: Int?, style: TableReport.HighlightStyle) {
+            self.row = row
+            self.cell = cell
+            self.style = style
+        }
+    }
+
+    /// The kind of row `index`.
+    package func kind(ofRow index: Int) -> RowKind { index < rowKinds.count ? rowKinds[index] : .data }
 
     /// A cell in another language: cell `cell` (counted in the row's list) of row `row`, -1 for the header.
     public struct CellLanguage: Sendable, Hashable, Codable {
@@ -201,12 +258,23 @@ public struct Table: Sendable, Hashable, Codable {
         index < align.count ? align[index] : .left
     }
 
+    fileprivate enum CodingKeys: String, CodingKey {
+        case header, rows, align, zebra, caption, continuedCaption, widths, spans, keepTogether, language, cellLanguages
+        case rowKinds, highlights
+        case records, columns
+        case filters = "where"
+        case sortBy, groupBy, limit, subtotals, total, highlight
+    }
+
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let headerRow = try container.decodeIfPresent(LenientRow.self, forKey: .header)
         header = headerRow?.cells
-        let bodyRows = try container.decode([LenientRow].self, forKey: .rows)
+        if container.contains(.records) {
+            report = try TableReport(from: container)
+        }
+        let bodyRows = report != nil && !container.contains(.rows) ? [] : try container.decode([LenientRow].self, forKey: .rows)
         rows = bodyRows.map(\.cells)
         var spans = try container.decodeIfPresent([CellSpan].self, forKey: .spans) ?? []
         for (cell, span) in headerRow?.spans ?? [:] { spans.append(CellSpan(row: -1, cell: cell, span: span)) }
@@ -232,6 +300,79 @@ public struct Table: Sendable, Hashable, Codable {
         }
         widths = try container.decodeIfPresent(.widths)
         keepTogether = try container.decodeIfPresent(.keepTogether)
+        rowKinds = try container.decode(.rowKinds, default: [])
+        highlights = try container.decode(.highlights, default: [])
+    }
+
+    /// Encodes the table as a document writes it.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(header, forKey: .header)
+        try container.encode(rows, forKey: .rows)
+        try container.encode(align, forKey: .align)
+        try container.encode(zebra, forKey: .zebra)
+        try container.encodeIfPresent(caption, forKey: .caption)
+        try container.encodeIfPresent(continuedCaption, forKey: .continuedCaption)
+        try container.encodeIfPresent(widths, forKey: .widths)
+        try container.encode(spans, forKey: .spans)
+        try container.encodeIfPresent(keepTogether, forKey: .keepTogether)
+        try container.encodeIfPresent(language, forKey: .language)
+        try container.encode(cellLanguages, forKey: .cellLanguages)
+        if !rowKinds.isEmpty { try container.encode(rowKinds, forKey: .rowKinds) }
+        if !highlights.isEmpty { try container.encode(highlights, forKey: .highlights) }
+        guard let report else { return }
+        try container.encode(report.records, forKey: .records)
+        try container.encode(report.columns, forKey: .columns)
+        if !report.filters.isEmpty { try container.encode(report.filters, forKey: .filters) }
+        if !report.sortBy.isEmpty { try container.encode(report.sortBy, forKey: .sortBy) }
+        if !report.groupBy.isEmpty { try container.encode(report.groupBy, forKey: .groupBy) }
+        try container.encodeIfPresent(report.limit, forKey: .limit)
+        func aggregates(_ list: [TableReport.Aggregate], _ key: CodingKeys) throws {
+            guard !list.isEmpty else { return }
+            var mapping = container.nestedContainer(keyedBy: AnyKey.self, forKey: key)
+            for aggregate in list { try mapping.encode(aggregate.function, forKey: AnyKey(stringValue: aggregate.field)) }
+        }
+        try aggregates(report.subtotals, .subtotals)
+        try aggregates(report.total, .total)
+        if !report.highlight.isEmpty { try container.encode(report.highlight, forKey: .highlight) }
+    }
+}
+
+extension TableReport {
+    /// The members of the first hundred records, in the order first met.
+    static func fields(of records: [RecordValue]) -> [String] {
+        var fields: [String] = []
+        var seen: Set<String> = []
+        for record in records.prefix(100) {
+            guard case .object(let members) = record else { continue }
+            for member in members where seen.insert(member.key).inserted { fields.append(member.key) }
+        }
+        return fields
+    }
+
+    /// The report's keys of a table block, read beside its `records`.
+    fileprivate init(from container: KeyedDecodingContainer<Table.CodingKeys>) throws {
+        let records = try container.decode([RecordValue].self, forKey: .records)
+        guard records.count <= InputLimits.tableRows else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .records, in: container, debugDescription: "has \(records.count) records; at most \(InputLimits.tableRows)")
+        }
+        // Without columns, every field of the records (of the first hundred, in the order first met).
+        let columns =
+            try container.decodeIfPresent([Column].self, forKey: .columns) ?? TableReport.fields(of: records).map { Column(field: $0) }
+        let limit: Int? = try container.decodeIfPresent(.limit)
+        if let limit, limit < 0 {
+            throw DecodingError.dataCorruptedError(forKey: .limit, in: container, debugDescription: "expected 0 or more records")
+        }
+        // By column field; their order is the columns'.
+        func aggregates(_ key: Table.CodingKeys) throws -> [Aggregate] {
+            let mapping: [String: Aggregate.Function] = try container.decode(key, default: [:])
+            return mapping.sorted { $0.key < $1.key }.map { Aggregate(field: $0.key, function: $0.value) }
+        }
+        self.init(
+            records: records, columns: columns, filters: try container.decode(.filters, default: []),
+            sortBy: try container.decode(.sortBy, default: []), groupBy: try container.decode(.groupBy, default: []), limit: limit,
+            subtotals: try aggregates(.subtotals), total: try aggregates(.total), highlight: try container.decode(.highlight, default: []))
     }
 }
 

@@ -105,6 +105,20 @@ extension Table {
         }
         for (index, row) in rows.enumerated() { try checkLinks(row, "\(path).rows[\(index)]") }
         for (index, row) in rows.enumerated() { try checkCells(row, "\(path).rows[\(index)]") }
+        if !rowKinds.isEmpty, rowKinds.count != rows.count {
+            throw FolioError(path: "\(path).rowKinds", "has \(rowKinds.count) entries for \(rows.count) rows; give one per row")
+        }
+        for (index, kind) in rowKinds.enumerated() where !(0..<16).contains(kind.level) {
+            throw FolioError(path: "\(path).rowKinds[\(index)].level", "a group level is 0 to 15")
+        }
+        for (index, highlight) in highlights.enumerated()
+        where !(0..<rows.count).contains(highlight.row) || !(0..<InputLimits.tableColumns).contains(highlight.cell ?? 0) {
+            throw FolioError(path: "\(path).highlights[\(index)]", "names a row or cell the table does not have")
+        }
+        if report != nil, rows.isEmpty, rowKinds.isEmpty, header == nil {
+            throw FolioError(
+                path: "\(path).records", "a table of records is made into rows by Folio's DocumentDecoder (or Document.expandingReports())")
+        }
         for (index, span) in spans.enumerated() {
             guard (1...64).contains(span.span), span.row >= -1, span.row < rows.count, span.cell >= 0 else {
                 throw FolioError(path: "\(path).spans[\(index)]", "span must be 1 to 64, in a row and cell of the table")

@@ -70,9 +70,10 @@ final class CairoCanvas: PageCanvas {
     }
 
     /// Runs `body` inside a `TH` or `TD`; a cell across columns is recorded for its /ColSpan.
-    func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, _ body: () -> Void) {
+    func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, headsRow: Bool, _ body: () -> Void) {
         if tagsStructure, tag != nil {
             if columnSpan > 1 { structure.spanningCells.append((cell: structure.cellCount, columns: columnSpan)) }
+            if headsRow, tag == .headerCell { structure.rowHeaderCells.append(structure.cellCount) }
             structure.cellCount += 1
             structure.cellLanguages.append(language)
         }

@@ -145,12 +145,14 @@ final class PDFFinisher {
         let continues = CArray(structure.splitElements.map(\.rawValue))
         let spanningCells = CArray(structure.spanningCells.map(\.cell))
         let spanningColumns = CArray(structure.spanningCells.map(\.columns))
+        let rowHeaders = CArray(structure.rowHeaderCells)
         let pictures = CArray(structure.pictures.map { Optional($0.pointer) })
         let marker = CStringArray([structure.pictures.isEmpty ? nil : PictureObjects.marker])
         var part = folio_pdf_part(
             figure_alternatives: figures.pointers, figure_count: figures.count, table_continues: continues.pointer,
             table_count: continues.count, spanning_cells: spanningCells.pointer, spanning_columns: spanningColumns.pointer,
-            spanning_count: spanningCells.count, link_descriptions: links.pointers, link_count: links.count,
+            spanning_count: spanningCells.count, row_header_cells: rowHeaders.pointer, row_header_count: rowHeaders.count,
+            link_descriptions: links.pointers, link_count: links.count,
             text_languages: textLanguages.pointers, text_language_count: textLanguages.count, cell_languages: cellLanguages.pointers,
             cell_language_count: cellLanguages.count, passage_languages: passageLanguages.pointers,
             passage_language_count: passageLanguages.count,
@@ -160,7 +162,8 @@ final class PDFFinisher {
         // The C arrays must outlive the call: ARC may free a class instance after its last use.
         let status = withExtendedLifetime(
             (
-                figures, links, textLanguages, cellLanguages, passageLanguages, continues, spanningCells, spanningColumns, pictures,
+                figures, links, textLanguages, cellLanguages, passageLanguages, continues, spanningCells, spanningColumns, rowHeaders,
+                pictures,
                 marker, structure.pictures
             )
         ) {

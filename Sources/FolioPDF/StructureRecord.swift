@@ -28,6 +28,8 @@ struct StructureRecord {
     var cellCount = 0
     /// Each cell across columns: its number among all cells, and how many columns it covers.
     var spanningCells: [(cell: Int, columns: Int)] = []
+    /// The header cells that head their row (/Scope /Row), by their number among all cells.
+    var rowHeaderCells: [Int] = []
     /// The pictures the render has drawn as placeholders so far (`PictureObjects`): placeholder N
     /// stands for `pictures[N - 1]`.
     var pictures: [StoredPicture] = []

@@ -187,6 +187,6 @@ final class SafetyRegressionTests: XCTestCase {
 
     func testTheServicesTemplateFolderSkipsTheTheme() throws {
         let library = try TemplateLibrary(directory: TestSupport.root.appendingPathComponent("Templates").path)
-        XCTAssertEqual(library.names, ["fhir-weekly-summary", "patient-summary", "weekly-summary"])
+        XCTAssertEqual(library.names, ["fhir-weekly-summary", "medication-log", "patient-summary", "weekly-summary"])
     }
 }

@@ -134,6 +134,10 @@ typedef struct folio_pdf_part {
     const size_t *spanning_cells;
     const size_t *spanning_columns;
     size_t spanning_count;
+    /// The header cells (TH, numbered as above among all cells) that head their row rather than
+    /// their column (/Scope /Row): a group's header row, a total's label; in increasing order.
+    const size_t *row_header_cells;
+    size_t row_header_count;
     /// The description (/Contents) of every link annotation, in drawing order.
     const char *const *link_descriptions;
     size_t link_count;

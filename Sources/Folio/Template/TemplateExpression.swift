@@ -50,11 +50,17 @@ struct TemplateExpression: Sendable, Hashable {
             // The fallback is shown as written: `{{series.glucose.mean | fixed: 0 | default: –}}` gives "–".
             return .string(fallback.argument ?? "")
         }
-        guard var current = value else {
+        guard let value else {
             throw FolioError(path: templatePath, "the record has no field \"\(path)\"")
         }
+        return try filtered(value, format: scope.format, templatePath: templatePath)
+    }
+
+    /// `value` through the filters in turn (all but `default`), numbers and dates written as `format` writes them.
+    func filtered(_ value: TreeValue, format: NumberFormat, templatePath: String) throws -> TreeValue {
+        var current = value
         for filter in filters where filter.name != "default" {
-            current = try apply(filter, to: current, format: scope.format, templatePath: templatePath)
+            current = try apply(filter, to: current, format: format, templatePath: templatePath)
         }
         return current
     }

@@ -115,6 +115,11 @@ struct TreeDecoder: Decoder {
                 if case .number(let n) = item { return n }
                 return nil
             }
+        case (is [RecordValue].Type, .array(let items)):
+            // A table's records: thousands of objects, taken as they are (every key is the data's).
+            primitive = items.map(RecordValue.init)
+        case (is RecordValue.Type, _):
+            primitive = RecordValue(value)
         default:
             return try T(from: self)
         }

@@ -1,0 +1,442 @@
+import FolioCharts
+import FolioData
+import FolioFHIR
+import FolioModel
+import Foundation
+
+/// Makes a table of records into the table a reader sees: records filtered (`where`), sorted
+/// (`sortBy`, numbers and dates as such), cut (`limit`), grouped (`groupBy`, a header row per
+/// group), totalled (`subtotals` under each group, `total` at the end) and flagged (`highlight`,
+/// a word and a colour), every value written by its column's `format` in the document's language.
+/// Data is escaped into the cells: a record's `**` or `[link](…)` is text.
+struct ReportTable {
+    /// The table block, with its report.
+    let table: Table
+    let report: TableReport
+    /// The block's field path (`elements[3]`), for errors.
+    let path: String
+    let strings: BuiltInStrings
+    let format: NumberFormat
+
+    /// The columns' `format` filters, parsed once.
+    private let columnFormats: [TemplateExpression?]
+    private let groupFormats: [TemplateExpression?]
+
+    init(table: Table, report: TableReport, path: String, strings: BuiltInStrings) throws {
+        self.table = table
+        self.report = report
+        self.path = path
+        self.strings = strings
+        format = NumberFormat(strings)
+        func parse(_ format: String?, field: String, at place: String) throws -> TemplateExpression? {
+            guard let format, !format.allSatisfy(\.isWhitespace) else { return nil }
+            let name = field.isEmpty || field.contains(" ") || field.contains("|") ? "value" : field
+            return try TemplateExpression(parsing: "\(name) | \(format)", templatePath: place)
+        }
+        columnFormats = try report.columns.enumerated().map { index, column in
+            try parse(column.format, field: column.field, at: "\(path).columns[\(index)].format")
+        }
+        groupFormats = try report.groupBy.enumerated().map { index, level in
+            try parse(level.format, field: level.field, at: "\(path).groupBy[\(index)].format")
+        }
+    }
+
+    /// The table with its header, rows, row kinds and highlights made from the records.
+    func expanded() throws -> Table {
+        try checkFields()
+        let records = report.records
+        var shown = records.indices.filter { index in report.filters.allSatisfy { $0.holds(for: records[index]) } }
+        let sortKeys = try orderingKeys()
+        if !sortKeys.isEmpty {
+            let columns = try sortKeys.map { key in try records.map { try key.value(of: $0) } }
+            shown.sort { left, right in
+                for (level, key) in sortKeys.enumerated() {
+                    let order = ReportValue.order(columns[level][left], columns[level][right])
+                    if order != 0 { return key.descending ? order > 0 : order < 0 }
+                }
+                return left < right
+            }
+        }
+        if let limit = report.limit, shown.count > limit { shown.removeLast(shown.count - limit) }
+
+        var result = table
+        result.report = nil
+        result.header = report.columns.map { $0.title ?? $0.field }
+        result.align = report.columns.enumerated().map { index, column in
+            column.align
+                ?? (records.contains { if case .number = $0.value(at: column.field) { return true } else { return false } }
+                    ? .right : .left)
+        }
+        var builder = RowBuilder(columns: report.columns.count)
+        let groupKeys = try report.groupBy.map { level in try shown.map { try GroupKey(level, records[$0], path: path) } }
+        var open: [GroupKey?] = Array(repeating: nil, count: report.groupBy.count)
+        // Each open group's value as its header shows it, which its subtotal names.
+        var openValues = Array(repeating: "", count: report.groupBy.count)
+        var sums = Array(repeating: Accumulators(report.subtotals, columns: report.columns), count: report.groupBy.count)
+        var totals = Accumulators(report.total, columns: report.columns)
+        for (position, recordIndex) in shown.enumerated() {
+            if position & 1023 == 1023 { try RenderDeadline.check() }
+            let record = records[recordIndex]
+            // The outermost level whose value changed closes every group inside it and opens new ones.
+            if let changed = open.indices.first(where: { open[$0] != groupKeys[$0][position] }) {
+                for level in (changed..<open.count).reversed() where open[level] != nil {
+                    try closeGroup(level, &sums[level], value: openValues[level], into: &builder)
+                }
+                for level in changed..<open.count {
+                    let key = groupKeys[level][position]
+                    open[level] = key
+                    let title = try groupTitle(level, key, record: record)
+                    openValues[level] = title.value
+                    builder.addGroupHeader(title.header, level: level)
+                }
+            }
+            var cells = try report.columns.indices.map { try cellText(column: $0, of: record, recordIndex: recordIndex) }
+            var flags: [(cell: Int?, style: TableReport.HighlightStyle)] = []
+            for (ruleIndex, rule) in report.highlight.enumerated() where rule.when.holds(for: record) {
+                let label = RichText.escaped(try highlightLabel(rule, index: ruleIndex))
+                let cell: Int? = rule.target == .row ? nil : highlightColumn(rule)
+                let place = cell ?? 0
+                cells[place] += cells[place].isEmpty ? "**\(label)**" : " **\(label)**"
+                flags.append((cell, rule.style))
+            }
+            builder.addData(cells, flags: flags)
+            for level in sums.indices { sums[level].add(record) }
+            totals.add(record)
+        }
+        for level in open.indices.reversed() where open[level] != nil {
+            try closeGroup(level, &sums[level], value: openValues[level], into: &builder)
+        }
+        if !report.total.isEmpty, !shown.isEmpty {
+            builder.addAggregates(try aggregateCells(totals, label: RichText.escaped(strings[.total])), kind: Table.RowKind(.total))
+        }
+        result.rows = builder.rows
+        result.rowKinds = builder.kinds.allSatisfy { $0 == .data } ? [] : builder.kinds
+        result.highlights = builder.highlights
+        result.spans = builder.spans
+        result.cellLanguages = []
+        return result
+    }
+
+    // MARK: Fields
+
+    /// Every field a rule names is in some record: a misspelt field is one line naming the rule.
+    private func checkFields() throws {
+        if let index = report.records.firstIndex(where: { if case .object = $0 { false } else { true } }) {
+            throw FolioError(
+                path: "\(path).records[\(index)]", "expected an object of fields, found \(ReportValue.describe(report.records[index]))")
+        }
+        guard !report.columns.isEmpty else {
+            throw FolioError(path: "\(path).columns", "the table shows no column: name the fields to show, as columns: [medication, dose]")
+        }
+        guard !report.records.isEmpty else { return }
+        var known: [String: Bool] = [:]
+        func check(_ field: String, _ place: @autoclosure () -> String) throws {
+            if known[field] == nil { known[field] = report.records.contains { $0.value(at: field) != nil } }
+            guard known[field] == true else {
+                throw FolioError(path: "\(path).\(place())", "no record has the field \"\(field)\"")
+            }
+        }
+        for (index, column) in report.columns.enumerated() { try check(column.field, "columns[\(index)].field") }
+        for (index, condition) in report.filters.enumerated() where condition.op != .absent {
+            try check(condition.field, "where[\(index)].field")
+        }
+        for (index, key) in report.sortBy.enumerated() { try check(key.field, "sortBy[\(index)].field") }
+        for (index, level) in report.groupBy.enumerated() { try check(level.field, "groupBy[\(index)].field") }
+        for (name, list) in [("subtotals", report.subtotals), ("total", report.total)] {
+            for aggregate in list where !report.columns.contains(where: { $0.field == aggregate.field }) {
+                throw FolioError(path: "\(path).\(name).\(aggregate.field)", "no column shows the field \"\(aggregate.field)\"")
+            }
+        }
+        for (index, rule) in report.highlight.enumerated() {
+            if rule.when.op != .absent { try check(rule.when.field, "highlight[\(index)].when.field") }
+            if rule.target == .cell, highlightColumn(rule) == nil {
+                throw FolioError(
+                    path: "\(path).highlight[\(index)]",
+                    "no column shows \"\(rule.column ?? rule.when.field)\"; name a shown field with column, or use target: row")
+            }
+            _ = try highlightLabel(rule, index: index)
+        }
+    }
+
+    private func highlightColumn(_ rule: TableReport.HighlightRule) -> Int? {
+        let field = rule.column ?? rule.when.field
+        return report.columns.firstIndex { $0.field == field }
+    }
+
+    /// The rule's word: its own, else its style's (`muted` has none: colour is never the only sign).
+    private func highlightLabel(_ rule: TableReport.HighlightRule, index: Int) throws -> String {
+        if let label = rule.label, !label.allSatisfy(\.isWhitespace) { return label }
+        switch rule.style {
+        case .alert: return strings[.alert]
+        case .warning: return strings[.warning]
+        case .good: return strings[.good]
+        case .muted:
+            throw FolioError(
+                path: "\(path).highlight[\(index)].label",
+                "a muted highlight needs a label: colour alone does not tell a reader why (WCAG 1.4.1)")
+        }
+    }
+
+    // MARK: Order
+
+    /// What records are sorted by: each group level (in the order `sortBy` gives its field, else
+    /// ascending), then the sort keys.
+    private func orderingKeys() throws -> [OrderingKey] {
+        var keys = report.groupBy.map { level in
+            OrderingKey(
+                field: level.field, period: level.by,
+                descending: report.sortBy.first { $0.field == level.field }?.order == .descending)
+        }
+        for key in report.sortBy where !report.groupBy.contains(where: { $0.field == key.field }) {
+            keys.append(OrderingKey(field: key.field, period: .value, descending: key.order == .descending))
+        }
+        return keys
+    }
+
+    private struct OrderingKey {
+        let field: String
+        let period: TableReport.GroupLevel.Period
+        let descending: Bool
+
+        func value(of record: RecordValue) throws -> ReportValue {
+            let raw = record.value(at: field)
+            // A period's records sort by the period (its first day), then by the keys after it.
+            guard period != .value, case .text(let text)? = raw, let moment = TemplateFormatting.moment(text) else {
+                return ReportValue(raw)
+            }
+            return .number(Double(GroupKey.periodStart(wallClock: moment.wallClock, period: period)))
+        }
+    }
+
+    // MARK: Cells
+
+    private func cellText(column: Int, of record: RecordValue, recordIndex: Int) throws -> String {
+        let field = report.columns[column].field
+        guard let value = record.value(at: field) else { return "" }
+        return try written(value, with: columnFormats[column], place: "\(path).records[\(recordIndex)].\(field)")
+    }
+
+    /// `value` as its column writes it: through the column's filters, else numbers in the
+    /// language's digits and text as it is; escaped, so data is never markup.
+    private func written(_ value: RecordValue, with filters: TemplateExpression?, place: String) throws -> String {
+        var tree = TreeValue(value)
+        if let filters {
+            do {
+                tree = try filters.filtered(tree, format: format, templatePath: place)
+            } catch let error as FolioError {
+                throw FolioError(path: place, error.message)
+            }
+        }
+        switch tree {
+        case .null: return ""
+        case .string(let text): return RichText.escapedKeepingAddresses(text)
+        case .number(let number):
+            return format.string(number, decimals: number == number.rounded() ? 0 : min(NumberFormat.decimalsShown(number), 6))
+        case .bool(let flag): return flag ? "true" : "false"
+        case .array(let items): return RichText.escapedKeepingAddresses(items.map(\.text).joined(separator: ", "))
+        case .object: return ""
+        }
+    }
+
+    // MARK: Groups
+
+    /// A group's header text ("Medication: Metformin", "Week of Nov 9, 2026") and its value alone.
+    private func groupTitle(_ level: Int, _ key: GroupKey, record: RecordValue) throws -> (header: String, value: String) {
+        let group = report.groupBy[level]
+        let value: String
+        switch (group.by, key) {
+        case (.value, _), (_, .other):
+            let raw = record.value(at: group.field) ?? .null
+            let filters = groupFormats[level] ?? report.columns.firstIndex { $0.field == group.field }.flatMap { columnFormats[$0] }
+            value = try written(raw, with: filters, place: "\(path).groupBy[\(level)]")
+        case (.day, .period(let day)): value = dateText(day, skeleton: "yMMMEd")
+        case (.week, .period(let monday)): value = strings.format(.weekOf, ["date": dateText(monday, skeleton: "yMMMd")])
+        case (.month, .period(let first)): value = dateText(first, skeleton: "yMMMM")
+        case (.year, .period(let first)): value = dateText(first, skeleton: "y")
+        }
+        let shown = value.isEmpty ? "–" : value
+        let title = group.title ?? (group.by == .value ? report.columns.first { $0.field == group.field }?.title ?? group.field : nil)
+        guard let title, !title.isEmpty else { return (shown, shown) }
+        return ("\(RichText.escaped(title)): \(shown)", shown)
+    }
+
+    private func dateText(_ day: Int64, skeleton: String) -> String {
+        RichText.escaped(format.dateString(Double(day * 86_400), pattern: format.datePattern(skeleton: skeleton)))
+    }
+
+    private func closeGroup(_ level: Int, _ sums: inout Accumulators, value: String, into builder: inout RowBuilder) throws {
+        if !report.subtotals.isEmpty {
+            // The subtotal names its group: "Subtotal – Metformin" (the value is escaped already).
+            let label = RichText.escaped(strings[.subtotal]) + " – " + value
+            builder.addAggregates(try aggregateCells(sums, label: label), kind: Table.RowKind(.subtotal, level: level))
+        }
+        sums.reset()
+    }
+
+    // MARK: Aggregates
+
+    /// A subtotal or total row: each aggregated column's value as the column writes it (a count as
+    /// a whole number), the label (escaped markup) first, before the first column's value if it has one.
+    private func aggregateCells(_ sums: Accumulators, label: String) throws -> [String] {
+        var cells = Array(repeating: "", count: report.columns.count)
+        for (column, accumulator) in sums.columns {
+            guard let accumulator else { continue }
+            let place = "\(path).columns[\(column)].format"
+            switch accumulator.function {
+            case .count:
+                cells[column] = format.grouped(format.string(Double(accumulator.count), decimals: 0))
+            case .sum, .mean:
+                guard accumulator.numbers > 0 else { continue }
+                // A mean shows one decimal more than its values have (at most 6); a sum as many.
+                let decimals = min(accumulator.function == .mean ? accumulator.decimals + 1 : accumulator.decimals, 6)
+                let scale = pow(10, Double(decimals))
+                let exact = accumulator.function == .sum ? accumulator.sum : accumulator.sum / Double(accumulator.numbers)
+                let value = (exact * scale).rounded() / scale
+                if let filters = columnFormats[column] {
+                    cells[column] = try written(.number(value), with: filters, place: place)
+                } else {
+                    cells[column] = format.grouped(format.string(value, decimals: decimals))
+                }
+            case .min, .max:
+                guard let extreme = accumulator.function == .min ? accumulator.least : accumulator.most else { continue }
+                cells[column] = try written(extreme.value, with: columnFormats[column], place: place)
+            }
+        }
+        if !cells.isEmpty { cells[0] = cells[0].isEmpty ? label : "\(label): \(cells[0])" }
+        return cells
+    }
+}
+
+/// The rows of a report table as they are made, with what each row is.
+private struct RowBuilder {
+    let columns: Int
+    var rows: [[String]] = []
+    var kinds: [Table.RowKind] = []
+    var highlights: [Table.CellHighlight] = []
+    var spans: [Table.CellSpan] = []
+
+    init(columns: Int) { self.columns = columns }
+
+    mutating func addGroupHeader(_ text: String, level: Int) {
+        spans.append(Table.CellSpan(row: rows.count, cell: 0, span: max(1, min(columns, 64))))
+        rows.append([text])
+        kinds.append(Table.RowKind(.group, level: level))
+    }
+
+    mutating func addData(_ cells: [String], flags: [(cell: Int?, style: TableReport.HighlightStyle)]) {
+        for flag in flags { highlights.append(Table.CellHighlight(row: rows.count, cell: flag.cell, style: flag.style)) }
+        rows.append(cells)
+        kinds.append(.data)
+    }
+
+    mutating func addAggregates(_ cells: [String], kind: Table.RowKind) {
+        rows.append(cells)
+        kinds.append(kind)
+    }
+}
+
+/// A group's identity: a value (compared as numbers, dates or text), or the first day of a period
+/// (days since 1970 in the time's own offset).
+private enum GroupKey: Equatable {
+    case other(ReportValue)
+    case period(Int64)
+
+    init(_ level: TableReport.GroupLevel, _ record: RecordValue, path: String) throws {
+        let raw = record.value(at: level.field)
+        guard level.by != .value else {
+            self = .other(ReportValue(raw))
+            return
+        }
+        guard case .text(let text)? = raw, let moment = TemplateFormatting.moment(text) else {
+            if raw == nil || raw == .null {
+                self = .other(.missing)
+                return
+            }
+            throw FolioError(
+                path: "\(path).groupBy.\(level.field)",
+                "by: \(level.by.rawValue) needs dates such as 2026-11-14, but one record has \(raw.map(ReportValue.describe) ?? "nothing")")
+        }
+        self = .period(GroupKey.periodStart(wallClock: moment.wallClock, period: level.by))
+    }
+
+    /// The first day (days since 1970) of the period (day, week from Monday, month, year) holding the
+    /// wall-clock time `wallClock` (seconds, the time's own offset applied).
+    static func periodStart(wallClock: Int64, period: TableReport.GroupLevel.Period) -> Int64 {
+        let day = wallClock >= 0 ? wallClock / 86_400 : (wallClock - 86_399) / 86_400
+        switch period {
+        case .value, .day: return day
+        case .week:
+            // 1970-01-01 was a Thursday: Monday is 3 days before it.
+            let weekday = ((day + 3) % 7 + 7) % 7
+            return day - weekday
+        case .month:
+            let date = CivilDate.date(day)
+            return CivilDate.days(year: date.year, month: date.month, day: 1)
+        case .year:
+            return CivilDate.days(year: CivilDate.date(day).year, month: 1, day: 1)
+        }
+    }
+}
+
+/// Running aggregates of a group's (or the table's) columns.
+private struct Accumulators {
+    struct Running {
+        let function: TableReport.Aggregate.Function
+        let field: String
+        var count = 0
+        var numbers = 0
+        var sum = 0.0
+        var decimals = 0
+        var least: (order: ReportValue, value: RecordValue)?
+        var most: (order: ReportValue, value: RecordValue)?
+    }
+
+    /// By column index, nil for a column without an aggregate.
+    var columns: [(Int, Running?)]
+
+    init(_ aggregates: [TableReport.Aggregate], columns: [TableReport.Column]) {
+        self.columns = columns.enumerated().map { index, column in
+            (index, aggregates.first { $0.field == column.field }.map { Running(function: $0.function, field: column.field) })
+        }
+    }
+
+    mutating func add(_ record: RecordValue) {
+        for index in columns.indices {
+            guard var running = columns[index].1, let value = record.value(at: running.field), value != .null else { continue }
+            running.count += 1
+            let order = ReportValue(value)
+            if case .number(let number) = value, number.isFinite {
+                running.numbers += 1
+                running.sum += number
+                running.decimals = max(running.decimals, number == number.rounded() ? 0 : NumberFormat.decimalsShown(number))
+            }
+            if running.least == nil || ReportValue.order(order, running.least?.order ?? .missing) < 0 { running.least = (order, value) }
+            if running.most == nil || ReportValue.order(order, running.most?.order ?? .missing) > 0 { running.most = (order, value) }
+            columns[index].1 = running
+        }
+    }
+
+    mutating func reset() {
+        for index in columns.indices {
+            guard let running = columns[index].1 else { continue }
+            columns[index].1 = Running(function: running.function, field: running.field)
+        }
+    }
+}
+
+extension Document {
+    /// This document with every table of records made into its rows (`ReportTable`); the records
+    /// are let go of. Folio's `DocumentDecoder` does this when it reads a document.
+    public func expandingReports() throws -> Document {
+        guard elements.contains(where: { if case .table(let table) = $0 { table.report != nil } else { false } }) else { return self }
+        var document = self
+        let strings = builtInStrings
+        for index in document.elements.indices {
+            guard case .table(let table) = document.elements[index], let report = table.report else { continue }
+            try RenderDeadline.check(at: "making elements[\(index)]")
+            document.elements[index] = .table(
+                try ReportTable(table: table, report: report, path: "elements[\(index)]", strings: strings).expanded())
+        }
+        return document
+    }
+}
