@@ -51,7 +51,10 @@ struct ReportTable {
             let columns = try sortKeys.map { key in try records.map { try key.value(of: $0) } }
             shown.sort { left, right in
                 for (level, key) in sortKeys.enumerated() {
-                    let order = ReportValue.order(columns[level][left], columns[level][right])
+                    let (a, b) = (columns[level][left], columns[level][right])
+                    // A record without the value comes last whichever the direction.
+                    if (a == .missing) != (b == .missing) { return b == .missing }
+                    let order = ReportValue.order(a, b)
                     if order != 0 { return key.descending ? order > 0 : order < 0 }
                 }
                 return left < right
