@@ -263,7 +263,7 @@ public struct Table: Sendable, Hashable, Codable {
         case rowKinds, highlights
         case records, columns
         case filters = "where"
-        case sortBy, groupBy, limit, subtotals, total, highlight
+        case sortBy, groupBy, limit, subtotals, total, highlight, crosstab
     }
 
     /// Decodes the value from a document, as written in JSON or YAML.
@@ -335,6 +335,7 @@ public struct Table: Sendable, Hashable, Codable {
         try aggregates(report.subtotals, .subtotals)
         try aggregates(report.total, .total)
         if !report.highlight.isEmpty { try container.encode(report.highlight, forKey: .highlight) }
+        try container.encodeIfPresent(report.crosstab, forKey: .crosstab)
     }
 }
 
@@ -372,7 +373,8 @@ extension TableReport {
         self.init(
             records: records, columns: columns, filters: try container.decode(.filters, default: []),
             sortBy: try container.decode(.sortBy, default: []), groupBy: try container.decode(.groupBy, default: []), limit: limit,
-            subtotals: try aggregates(.subtotals), total: try aggregates(.total), highlight: try container.decode(.highlight, default: []))
+            subtotals: try aggregates(.subtotals), total: try aggregates(.total), highlight: try container.decode(.highlight, default: []),
+            crosstab: try container.decodeIfPresent(.crosstab))
     }
 }
 

@@ -22,11 +22,15 @@ public struct TableReport: Sendable, Hashable {
     public var total: [Aggregate]
     /// Rules that flag cells or rows by their values.
     public var highlight: [HighlightRule]
+    /// A cross-tabulation instead of a row per record: one row per value of a field, one column per
+    /// value of another, each cell an aggregate of the records with both.
+    public var crosstab: Crosstab?
 
     /// A report over `records` showing `columns`.
     public init(
         records: [RecordValue], columns: [Column], filters: [Condition] = [], sortBy: [SortKey] = [], groupBy: [GroupLevel] = [],
-        limit: Int? = nil, subtotals: [Aggregate] = [], total: [Aggregate] = [], highlight: [HighlightRule] = []
+        limit: Int? = nil, subtotals: [Aggregate] = [], total: [Aggregate] = [], highlight: [HighlightRule] = [],
+        crosstab: Crosstab? = nil
     ) {
         self.records = records
         self.columns = columns
@@ -37,6 +41,36 @@ public struct TableReport: Sendable, Hashable {
         self.subtotals = subtotals
         self.total = total
         self.highlight = highlight
+        self.crosstab = crosstab
+    }
+
+    /// Rows × columns from records: `{rows: medication, columns: {field: given, by: week}, value: dose,
+    /// aggregate: sum}`; a total for each row and each column.
+    public struct Crosstab: Sendable, Hashable, Codable {
+        /// The field whose values are the rows (a date's day, week, month or year with `by`).
+        public var rows: GroupLevel
+        /// The field whose values are the columns.
+        public var columns: GroupLevel
+        /// The field aggregated in each cell; the records are counted without one.
+        public var value: String?
+        /// What each cell computes (`count` without a value, `sum` with one, when absent).
+        public var aggregate: Aggregate.Function?
+        /// Template filters that write each cell's number (`number: 1 | unit: mg`).
+        public var format: String?
+
+        /// A cross-tabulation of `rows` × `columns`.
+        public init(
+            rows: GroupLevel, columns: GroupLevel, value: String? = nil, aggregate: Aggregate.Function? = nil, format: String? = nil
+        ) {
+            self.rows = rows
+            self.columns = columns
+            self.value = value
+            self.aggregate = aggregate
+            self.format = format
+        }
+
+        /// The computation: the one written, else `sum` of a value or `count` of records.
+        public var function: Aggregate.Function { aggregate ?? (value == nil ? .count : .sum) }
     }
 
     /// One column: the record field it shows, its title and how its values are written.

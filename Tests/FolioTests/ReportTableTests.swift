@@ -275,4 +275,36 @@ final class ReportTableTests: XCTestCase {
         XCTAssertEqual(table.rows, [["A", "2", ""], ["B", "3", "oral"], ["Total", "5", ""]])
         XCTAssertEqual(table.align, [.left, .right, .left])
     }
+
+    /// A crosstab: a row per medication, a column per week (the days of a week together, in order),
+    /// each cell the sum of its doses; a total column and a total row that equal sums made apart.
+    func testACrosstabSumsEachCellRowAndColumn() throws {
+        let all = Self.log(400)
+        let kept = all.indices.filter { all[$0]["status"] as? String != "cancelled" }
+        let records = kept.map { all[$0] }
+        let document = try document(
+            records: records,
+            table: [
+                "crosstab": [
+                    "rows": ["field": "medication", "title": "Medication"], "columns": ["field": "given", "by": "week"], "value": "dose",
+                ]
+            ])
+        let table = try table(of: document)
+        let weeks = Set(kept.map { $0 / 56 }).count
+        XCTAssertEqual(table.header?.count, weeks + 2)
+        XCTAssertEqual(table.header?.first, "Medication")
+        XCTAssertEqual(table.header?[1], "Week of Jan 5, 2026")
+        XCTAssertEqual(table.header?.last, "Total")
+        XCTAssertEqual(table.rows.map { $0[0] }, Self.medications.sorted() + ["Total"])
+        let total = records.reduce(0.0) { $0 + ($1["dose"] as? Double ?? 0) }
+        XCTAssertEqual(Double(table.rows.last?.last?.replacingOccurrences(of: ",", with: "") ?? "") ?? -1, total, accuracy: 0.001)
+        for (row, medication) in Self.medications.sorted().enumerated() {
+            let sum = records.filter { $0["medication"] as? String == medication }.reduce(0.0) { $0 + ($1["dose"] as? Double ?? 0) }
+            XCTAssertEqual(
+                Double(table.rows[row].last?.replacingOccurrences(of: ",", with: "") ?? "") ?? -1, sum, accuracy: 0.001, medication)
+        }
+        XCTAssertEqual(table.kind(ofRow: table.rows.count - 1).role, .total)
+        let html = try document.html(options: TestSupport.sampleOptions)
+        XCTAssertTrue(html.contains("<tfoot><tr class=\"folio-total\"><th scope=\"row\">Total</th>"), html)
+    }
 }

@@ -43,6 +43,14 @@ struct ReportTable {
 
     /// The table with its header, rows, row kinds and highlights made from the records.
     func expanded() throws -> Table {
+        if let index = report.records.firstIndex(where: { if case .object = $0 { false } else { true } }) {
+            throw FolioError(
+                path: "\(path).records[\(index)]", "expected an object of fields, found \(ReportValue.describe(report.records[index]))")
+        }
+        for (index, condition) in report.filters.enumerated() where condition.op != .absent {
+            try checkField(condition.field, at: "where[\(index)].field")
+        }
+        if let crosstab = report.crosstab { return try crosstabTable(crosstab) }
         try checkFields()
         let records = report.records
         var shown = records.indices.filter { index in report.filters.allSatisfy { $0.holds(for: records[index]) } }
@@ -123,11 +131,13 @@ struct ReportTable {
     // MARK: Fields
 
     /// Every field a rule names is in some record: a misspelt field is one line naming the rule.
+    /// Some record has `field`, or there are no records: else one line naming the rule at `place`.
+    func checkField(_ field: String, at place: String) throws {
+        guard !report.records.isEmpty, !report.records.contains(where: { $0.value(at: field) != nil }) else { return }
+        throw FolioError(path: "\(path).\(place)", "no record has the field \"\(field)\"")
+    }
+
     private func checkFields() throws {
-        if let index = report.records.firstIndex(where: { if case .object = $0 { false } else { true } }) {
-            throw FolioError(
-                path: "\(path).records[\(index)]", "expected an object of fields, found \(ReportValue.describe(report.records[index]))")
-        }
         guard !report.columns.isEmpty else {
             throw FolioError(path: "\(path).columns", "the table shows no column: name the fields to show, as columns: [medication, dose]")
         }
@@ -140,9 +150,6 @@ struct ReportTable {
             }
         }
         for (index, column) in report.columns.enumerated() { try check(column.field, "columns[\(index)].field") }
-        for (index, condition) in report.filters.enumerated() where condition.op != .absent {
-            try check(condition.field, "where[\(index)].field")
-        }
         for (index, key) in report.sortBy.enumerated() { try check(key.field, "sortBy[\(index)].field") }
         for (index, level) in report.groupBy.enumerated() { try check(level.field, "groupBy[\(index)].field") }
         for (name, list) in [("subtotals", report.subtotals), ("total", report.total)] {
@@ -221,7 +228,7 @@ struct ReportTable {
 
     /// `value` as its column writes it: through the column's filters, else numbers in the
     /// language's digits and text as it is; escaped, so data is never markup.
-    private func written(_ value: RecordValue, with filters: TemplateExpression?, place: String) throws -> String {
+    func written(_ value: RecordValue, with filters: TemplateExpression?, place: String) throws -> String {
         var tree = TreeValue(value)
         if let filters {
             do {
@@ -244,7 +251,7 @@ struct ReportTable {
     // MARK: Groups
 
     /// A group's header text ("Medication: Metformin", "Week of Nov 9, 2026") and its value alone.
-    private func groupTitle(_ level: Int, _ key: GroupKey, record: RecordValue) throws -> (header: String, value: String) {
+    func groupTitle(_ level: Int, _ key: GroupKey, record: RecordValue) throws -> (header: String, value: String) {
         let group = report.groupBy[level]
         let value: String
         switch (group.by, key) {
@@ -284,29 +291,31 @@ struct ReportTable {
         var cells = Array(repeating: "", count: report.columns.count)
         for (column, accumulator) in sums.columns {
             guard let accumulator else { continue }
-            let place = "\(path).columns[\(column)].format"
-            switch accumulator.function {
-            case .count:
-                cells[column] = format.grouped(format.string(Double(accumulator.count), decimals: 0))
-            case .sum, .mean:
-                guard accumulator.numbers > 0 else { continue }
-                // A mean shows one decimal more than its values have (at most 6); a sum as many.
-                let decimals = min(accumulator.function == .mean ? accumulator.decimals + 1 : accumulator.decimals, 6)
-                let scale = pow(10, Double(decimals))
-                let exact = accumulator.function == .sum ? accumulator.sum : accumulator.sum / Double(accumulator.numbers)
-                let value = (exact * scale).rounded() / scale
-                if let filters = columnFormats[column] {
-                    cells[column] = try written(.number(value), with: filters, place: place)
-                } else {
-                    cells[column] = format.grouped(format.string(value, decimals: decimals))
-                }
-            case .min, .max:
-                guard let extreme = accumulator.function == .min ? accumulator.least : accumulator.most else { continue }
-                cells[column] = try written(extreme.value, with: columnFormats[column], place: place)
-            }
+            cells[column] = try aggregateText(accumulator, filters: columnFormats[column], place: "\(path).columns[\(column)].format")
         }
         if !cells.isEmpty { cells[0] = cells[0].isEmpty ? label : "\(label): \(cells[0])" }
         return cells
+    }
+
+    /// An aggregate as a cell shows it: a count as a whole number; a sum with as many decimals as its
+    /// values, a mean with one more (at most 6), through `filters` when given; the least or greatest
+    /// value as its column writes it; empty when there is nothing to compute.
+    func aggregateText(_ running: RunningAggregate, filters: TemplateExpression?, place: String) throws -> String {
+        switch running.function {
+        case .count:
+            return format.grouped(format.string(Double(running.count), decimals: 0))
+        case .sum, .mean:
+            guard running.numbers > 0 else { return "" }
+            let decimals = min(running.function == .mean ? running.decimals + 1 : running.decimals, 6)
+            let scale = pow(10, Double(decimals))
+            let exact = running.function == .sum ? running.sum : running.sum / Double(running.numbers)
+            let value = (exact * scale).rounded() / scale
+            if let filters { return try written(.number(value), with: filters, place: place) }
+            return format.grouped(format.string(value, decimals: decimals))
+        case .min, .max:
+            guard let extreme = running.function == .min ? running.least : running.most else { return "" }
+            return try written(extreme.value, with: filters, place: place)
+        }
     }
 }
 
@@ -340,9 +349,19 @@ private struct RowBuilder {
 
 /// A group's identity: a value (compared as numbers, dates or text), or the first day of a period
 /// (days since 1970 in the time's own offset).
-private enum GroupKey: Equatable {
+enum GroupKey: Hashable {
     case other(ReportValue)
     case period(Int64)
+
+    /// -1, 0 or 1: periods in time order, values as `ReportValue.order` has them, periods first.
+    static func order(_ left: GroupKey, _ right: GroupKey) -> Int {
+        switch (left, right) {
+        case (.period(let a), .period(let b)): return a < b ? -1 : a > b ? 1 : 0
+        case (.other(let a), .other(let b)): return ReportValue.order(a, b)
+        case (.period, .other): return -1
+        case (.other, .period): return 1
+        }
+    }
 
     init(_ level: TableReport.GroupLevel, _ record: RecordValue, path: String) throws {
         let raw = record.value(at: level.field)
@@ -383,46 +402,25 @@ private enum GroupKey: Equatable {
 
 /// Running aggregates of a group's (or the table's) columns.
 private struct Accumulators {
-    struct Running {
-        let function: TableReport.Aggregate.Function
-        let field: String
-        var count = 0
-        var numbers = 0
-        var sum = 0.0
-        var decimals = 0
-        var least: (order: ReportValue, value: RecordValue)?
-        var most: (order: ReportValue, value: RecordValue)?
-    }
-
     /// By column index, nil for a column without an aggregate.
-    var columns: [(Int, Running?)]
+    var columns: [(Int, RunningAggregate?)]
 
     init(_ aggregates: [TableReport.Aggregate], columns: [TableReport.Column]) {
         self.columns = columns.enumerated().map { index, column in
-            (index, aggregates.first { $0.field == column.field }.map { Running(function: $0.function, field: column.field) })
+            (index, aggregates.first { $0.field == column.field }.map { RunningAggregate(function: $0.function, field: column.field) })
         }
     }
 
     mutating func add(_ record: RecordValue) {
-        for index in columns.indices {
-            guard var running = columns[index].1, let value = record.value(at: running.field), value != .null else { continue }
-            running.count += 1
-            let order = ReportValue(value)
-            if case .number(let number) = value, number.isFinite {
-                running.numbers += 1
-                running.sum += number
-                running.decimals = max(running.decimals, number == number.rounded() ? 0 : NumberFormat.decimalsShown(number))
-            }
-            if running.least == nil || ReportValue.order(order, running.least?.order ?? .missing) < 0 { running.least = (order, value) }
-            if running.most == nil || ReportValue.order(order, running.most?.order ?? .missing) > 0 { running.most = (order, value) }
-            columns[index].1 = running
+        for index in columns.indices where columns[index].1 != nil {
+            columns[index].1?.add(record)
         }
     }
 
     mutating func reset() {
         for index in columns.indices {
             guard let running = columns[index].1 else { continue }
-            columns[index].1 = Running(function: running.function, field: running.field)
+            columns[index].1 = RunningAggregate(function: running.function, field: running.field)
         }
     }
 }

@@ -4,7 +4,7 @@ import FolioModel
 /// A record's value as report rules compare it: a number, a date (its instant, compared with other
 /// dates and numbers as a number), text, true or false, or missing. Numbers written as text ("12.5"
 /// from a CSV file) compare as numbers.
-enum ReportValue: Equatable {
+enum ReportValue: Hashable {
     case number(Double)
     case text(String)
     case flag(Bool)
@@ -28,7 +28,7 @@ enum ReportValue: Equatable {
     }
 
     /// A plain decimal number written as text (`12`, `-3.25`), nil for anything else (`1e3`, `0x1F`, `12 mg`).
-    private static func numeric(_ text: String) -> Double? {
+    static func numeric(_ text: String) -> Double? {
         let bytes = text.utf8
         guard let first = bytes.first, bytes.count <= 32, first == UInt8(ascii: "-") || (0x30...0x39).contains(first),
             bytes.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
