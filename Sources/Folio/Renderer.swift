@@ -8,9 +8,19 @@ import Foundation
 /// arguments and the document.
 package func startLoadingFonts() { PangoTextEngine.startLoadingFonts() }
 
-/// The output kinds Folio writes.
+/// The output kinds Folio writes: a PDF, HTML, or the document's tables as an XLSX workbook or CSV.
 public enum OutputFormat: String, Sendable, CaseIterable {
-    case pdf, html
+    case pdf, html, xlsx, csv
+
+    /// The media type of a file of this format.
+    public var mediaType: String {
+        switch self {
+        case .pdf: return "application/pdf"
+        case .html: return "text/html"
+        case .xlsx: return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        case .csv: return "text/csv"
+        }
+    }
 }
 
 /// Options shared by every output.
@@ -172,13 +182,22 @@ extension PreparedDocument {
         return try renderer.render(self, to: fd)
     }
 
-    /// The document in `format` with its page count (nil for HTML, which has no pages).
+    /// The document in `format` with its page count (nil for HTML and spreadsheets, which have no
+    /// pages); CSV holds one table (`csvTables()` gives a file per table).
     package func renderCountingPages(as format: OutputFormat, options: RenderOptions) throws -> (data: Data, pages: Int?) {
         switch format {
         case .pdf:
             let result = try pdfWithReport(options: options)
             return (result.data, result.pages)
         case .html: return (Data(try renderedHTML(options: options).html.utf8), nil)
+        case .xlsx: return (try document.xlsx(), nil)
+        case .csv:
+            let tables = try document.csvTables()
+            guard tables.count == 1, let only = tables.first else {
+                throw FolioError(
+                    path: "elements", "the document has \(tables.count) tables and a CSV file holds one: ask for xlsx, a sheet per table")
+            }
+            return (only, nil)
         }
     }
 }

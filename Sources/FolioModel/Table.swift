@@ -37,6 +37,23 @@ public struct Table: Sendable, Hashable, Codable {
     public var rowKinds: [RowKind] = []
     /// Cells and rows flagged by a highlight rule, in row order.
     public var highlights: [CellHighlight] = []
+    /// The values behind a table of records' cells, for spreadsheets (numbers and dates kept as such);
+    /// nil for a table of written rows, whose cells are read from their text.
+    public var values: Values?
+
+    /// The values behind each cell of a table made from records, and each column's template filters.
+    public struct Values: Sendable, Hashable {
+        /// One list per row (as many as `rows`), a value per column; a group header's row holds its text.
+        public var rows: [[RecordValue]]
+        /// Each column's `format` filters, nil where it has none.
+        public var formats: [String?]
+
+        /// `rows` of values, written by `formats`.
+        public init(rows: [[RecordValue]], formats: [String?]) {
+            self.rows = rows
+            self.formats = formats
+        }
+    }
 
     /// What a row of a table is, and at which group level (0 outermost) for group headers and subtotals.
     public struct RowKind: Sendable, Hashable, Codable {

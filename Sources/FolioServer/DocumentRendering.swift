@@ -23,7 +23,7 @@ struct RenderParameters: Sendable {
             switch name {
             case "format":
                 guard let format = OutputFormat(rawValue: value) else {
-                    throw Problem.invalidRequest("format: expected pdf or html, found \"\(value)\"")
+                    throw Problem.invalidRequest("format: expected pdf, html, xlsx or csv, found \"\(value)\"")
                 }
                 self.format = format
             case "html":
@@ -142,6 +142,11 @@ struct DocumentRendering: Sendable {
             return RenderedBody(
                 bytes: Data(rendered.html.utf8), contentType: "text/html; charset=utf-8",
                 contentSecurityPolicy: rendered.contentSecurityPolicy)
+        case .xlsx, .csv:
+            // The tables, typed: a workbook of a sheet each, or the one table's CSV.
+            let bytes = try document.renderCountingPages(as: parameters.format, options: options).data
+            let type = parameters.format == .csv ? "text/csv; charset=utf-8; header=present" : parameters.format.mediaType
+            return RenderedBody(bytes: bytes, contentType: type, pages: nil)
         }
     }
 }

@@ -50,6 +50,55 @@ enum ScalingBenchmark {
         return Document(title: "\(rows) rows", metadata: Metadata(tagged: tagged), elements: parts)
     }
 
+    /// A ward's medication log of `rows` administrations (96 a day) as a document's tree with a table
+    /// of records: `grouped` by medication and week, sorted by time, with subtotals, a total and a
+    /// highlight rule; else the same columns in the records' order.
+    static func reportTree(rows: Int, grouped: Bool) -> TreeValue {
+        let medications = ["Metformin", "Lisinopril", "Insulin glargine", "Paracetamol", "Atorvastatin", "Amlodipine"]
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: seed >> 33) % bound
+        }
+        let records: [TreeValue] = (0..<rows).map { index in
+            let day = index / 96
+            let (year, month, dayOfMonth) = CivilDate.date(Int64(20_454 + day))
+            let given = String(format: "%04d-%02d-%02dT%02d:%02d:00-05:00", year, month, dayOfMonth, index % 24, next(60))
+            return .object([
+                ("medication", .string(medications[next(medications.count)])), ("given", .string(given)),
+                ("dose", .number([2.5, 5, 10, 20, 500][next(5)])), ("status", .string(next(20) == 0 ? "refused" : "given")),
+                ("glucose", .number(Double(60 + next(180)))),
+            ])
+        }
+        let columns: TreeValue = .array([
+            .object([("field", .string("given")), ("title", .string("Given")), ("format", .string("date: datetime"))]),
+            .object([("field", .string("dose")), ("title", .string("Dose")), ("format", .string("number: 1 | unit: mg"))]),
+            .object([("field", .string("status")), ("title", .string("Status"))]),
+            .object([("field", .string("glucose")), ("title", .string("Glucose"))]),
+        ])
+        var table: [(key: String, value: TreeValue)] = [
+            ("type", .string("table")), ("caption", .string("Administrations")), ("records", .array(records)), ("columns", columns),
+        ]
+        if grouped {
+            table += [
+                ("groupBy", .array([.string("medication"), .object([("field", .string("given")), ("by", .string("week"))])])),
+                ("sortBy", .array([.string("given")])),
+                ("subtotals", .object([("dose", .string("sum")), ("given", .string("count"))])),
+                ("total", .object([("dose", .string("sum")), ("given", .string("count"))])),
+                (
+                    "highlight",
+                    .array([
+                        .object([
+                            ("when", .object([("field", .string("glucose")), ("op", .string(">")), ("value", .number(180))])),
+                            ("style", .string("alert")), ("label", .string("High")),
+                        ])
+                    ])
+                ),
+            ]
+        }
+        return .object([("title", .string("\(rows) administrations")), ("elements", .array([.object(table)]))])
+    }
+
     /// Child mode: render once and write "seconds pages bytes" to `resultPath`.
     static func child(kind: String, size: Int, resultPath: String, records: [W1Report.Record], logo: Data) throws {
         if kind == "w1" {
@@ -62,6 +111,14 @@ enum ScalingBenchmark {
             try Data(String(format: "%.4f %d %d", Timing.now() - start, size, bytes).utf8).write(to: URL(fileURLWithPath: resultPath))
             return
         }
+        if kind.hasPrefix("report-") {
+            // The records read, made into rows and rendered: what a report table costs from its data.
+            let tree = reportTree(rows: size, grouped: kind == "report-grouped")
+            let start = Timing.now()
+            let (data, pages) = try PDFRenderer().renderCountingPages(try DocumentDecoder.decode(tree))
+            try Data(String(format: "%.4f %d %d", Timing.now() - start, pages, data.count).utf8).write(to: URL(fileURLWithPath: resultPath))
+            return
+        }
         let document = kind == "w2" ? w2(records: records, patients: size, logo: logo) : table(rows: size, tagged: kind == "table")
         let start = Timing.now()
         let (data, pages) = try PDFRenderer().renderCountingPages(document)
@@ -69,7 +126,7 @@ enum ScalingBenchmark {
     }
 
     /// Runs every size in a child process and prints its figures; returns peak memory in KB and
-    /// render seconds by kind ("w2", "table", "table-untagged") and size.
+    /// render seconds by kind ("w2", "table", "table-untagged", "report-plain", "report-grouped") and size.
     @discardableResult
     static func run(bench: URL) -> (peaks: [String: [Int: Int]], seconds: [String: [Int: Double]]) {
         var peaks: [String: [Int: Int]] = [:]
@@ -78,6 +135,11 @@ enum ScalingBenchmark {
             ("w2", [1, 10, 50], "patients", "W2 (sections per patient + appendix table), render time and peak memory:"),
             ("table", [1_000, 10_000, 100_000, 1_000_000], "rows", "Long tables (4 columns, tagged PDF), render time and peak memory:"),
             ("table-untagged", [1_000, 10_000, 100_000], "rows", "Long tables (4 columns, untagged: metadata.tagged false):"),
+            ("report-plain", [100_000], "records", "A table of records, 4 columns, in the records' order (records read to PDF):"),
+            (
+                "report-grouped", [100_000], "records",
+                "The same grouped by medication and week, sorted, with subtotals, a total and a highlight:"
+            ),
         ]
         for (kind, sizes, label, heading) in runs {
             print(heading)
@@ -96,7 +158,7 @@ enum ScalingBenchmark {
         }
         // What tagging costs is a ratio of two runs on a machine that varies by a quarter between
         // runs: the 100,000-row table tagged and untagged once more each, the better time of each kept.
-        for kind in ["table", "table-untagged"] {
+        for kind in ["table", "table-untagged", "report-plain", "report-grouped"] {
             guard let again = measure(kind: kind, size: 100_000, bench: bench) else { continue }
             print(String(format: "  100,000 rows, %@, again: %.2f s", kind as NSString, again.seconds))
             times[kind, default: [:]][100_000] = min(times[kind]?[100_000] ?? again.seconds, again.seconds)

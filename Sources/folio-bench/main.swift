@@ -246,6 +246,11 @@ do {
         atMost: 200)
     let taggedCost = seconds["table"]?[100_000].flatMap { tagged in seconds["table-untagged"]?[100_000].map { tagged / $0 } }
     targets.absolute("100,000-row tagged table, time / untagged", folio: taggedCost, c: nil, unit: "×", atMost: 1.5)
+    let groupedCost = seconds["report-grouped"]?[100_000].flatMap { grouped in seconds["report-plain"]?[100_000].map { grouped / $0 } }
+    targets.absolute("100,000-record table grouped, time / ungrouped", folio: groupedCost, c: nil, unit: "×", atMost: 1.15)
+    targets.absolute(
+        "100,000-record grouped table, peak memory", folio: peaks["report-grouped"]?[100_000].map { Double($0) / 1024 }, c: nil,
+        unit: "MB", atMost: 200)
     targets.absolute(
         "1,000,000-row tagged table, peak memory", folio: peaks["table"]?[1_000_000].map { Double($0) / 1024 }, c: nil, unit: "MB",
         atMost: 1024)

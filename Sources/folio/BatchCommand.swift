@@ -55,7 +55,7 @@ struct BatchCommand: ParsableCommand {
     @Option(name: .customLong("out"), help: "Folder for the documents, manifest.jsonl and failures.jsonl.")
     var outputDirectory: String
 
-    @Option(help: "Comma-separated formats: pdf, html or pdf,html.")
+    @Option(help: "Comma-separated formats: pdf, html, xlsx (the tables, a sheet each), csv (a document of one table), as pdf,xlsx.")
     var format: String = "pdf"
 
     @Option(
@@ -119,11 +119,11 @@ struct BatchCommand: ParsableCommand {
     func formats() throws -> [OutputFormat] {
         let list = try format.split(separator: ",").map { item -> OutputFormat in
             guard let format = OutputFormat(rawValue: item.trimmingCharacters(in: .whitespaces).lowercased()) else {
-                throw ValidationError("unknown format '\(item)'; use pdf, html or pdf,html")
+                throw ValidationError("unknown format '\(item)'; use pdf, html, xlsx or csv, comma-separated")
             }
             return format
         }
-        guard !list.isEmpty else { throw ValidationError("--format needs pdf, html or pdf,html") }
+        guard !list.isEmpty else { throw ValidationError("--format needs pdf, html, xlsx or csv, comma-separated") }
         return list
     }
 

@@ -35,7 +35,7 @@ struct RenderCommand: ParsableCommand {
 
     @Option(
         help:
-            "pdf, html or png (a picture of each page, and its text in a .txt beside it; -o page-%d.png numbers them). Default: from the output's extension, else pdf."
+            "pdf, html, png (a picture of each page, and its text in a .txt beside it; -o page-%d.png numbers them), xlsx (the tables, a sheet each) or csv (a file per table; -o table-%d.csv numbers them). Default: from the output's extension, else pdf."
     )
     var format: RenderFormat?
 

@@ -95,6 +95,8 @@ struct RenderRequest: Equatable {
     var resolvedFormat: RenderFormat {
         if let format { return format }
         if let output, output.lowercased().hasSuffix(".png") { return .png }
+        if let output, output.lowercased().hasSuffix(".xlsx") { return .xlsx }
+        if let output, output.lowercased().hasSuffix(".csv") { return .csv }
         if let output, output.lowercased().hasSuffix(".html") || output.lowercased().hasSuffix(".htm") { return .html }
         return .pdf
     }
@@ -217,6 +219,16 @@ struct RenderRequest: Equatable {
             protection.userPassword = password
             decoded.protection = protection
             try decoded.validate()
+        }
+        if resolvedFormat == .xlsx {
+            let workbook = try decoded.xlsx()
+            try writeOutput { fd in try AtomicFile.writeAll(workbook, to: fd) }
+            return
+        }
+        if resolvedFormat == .csv {
+            let tables = try decoded.csvTables()
+            try TableFiles(pattern: outputPath, count: tables.count).write(tables)
+            return
         }
         var options = RenderOptions(
             baseDirectory: baseDirectory, theme: try ThemeOption.load(path: themePath),

@@ -56,7 +56,7 @@ public enum FHIRDocumentReference {
         let title = documents.first?.file.title ?? ""
         let attachments: [TreeValue] = documents.map { file, format in
             var attachment: [(key: String, value: TreeValue)] = [
-                ("contentType", .string(format == .pdf ? "application/pdf" : "text/html"))
+                ("contentType", .string(format.mediaType))
             ]
             if !file.language.isEmpty { attachment.append(("language", .string(file.language))) }
             attachment += [

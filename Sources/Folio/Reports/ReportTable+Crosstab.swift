@@ -63,13 +63,17 @@ extension ReportTable {
             ]
         result.align = [.left] + Array(repeating: .right, count: columnKeys.count + 1)
         var rows: [[String]] = []
+        var values: [[RecordValue]] = []
         for (r, entry) in rowKeys.enumerated() {
             let label = try words.groupTitle(0, entry.key, record: entry.record).value
             rows.append([label] + (try cells[r].map { try aggregateText($0, filters: filters, place: "\(place).format") }))
+            values.append([.text(RichText(label).plainText)] + cells[r].map(\.value))
         }
         let totals = try cells[rowKeys.count].map { try aggregateText($0, filters: filters, place: "\(place).format") }
         rows.append([RichText.escaped(strings[.total])] + totals)
+        values.append([.text(strings[.total])] + cells[rowKeys.count].map(\.value))
         result.rows = rows
+        result.values = Table.Values(rows: values, formats: [nil] + Array(repeating: crosstab.format, count: columnKeys.count + 1))
         result.rowKinds = Array(repeating: .data, count: rowKeys.count) + [Table.RowKind(.total)]
         result.highlights = []
         result.spans = []

@@ -53,10 +53,15 @@ struct ReportTable {
         if let crosstab = report.crosstab { return try crosstabTable(crosstab) }
         try checkFields()
         let records = report.records
-        var shown = records.indices.filter { index in report.filters.allSatisfy { $0.holds(for: records[index]) } }
-        let sortKeys = try orderingKeys()
+        // Each field read out of the records once: the rules below index arrays, not objects.
+        let fields = FieldValues(records)
+        let filterValues = report.filters.map { fields.column($0.field) }
+        var shown = records.indices.filter { index in
+            report.filters.indices.allSatisfy { report.filters[$0].holds(filterValues[$0][index]) }
+        }
+        let sortKeys = orderingKeys()
         if !sortKeys.isEmpty {
-            let columns = try sortKeys.map { key in try records.map { try key.value(of: $0) } }
+            let columns = sortKeys.map { key in fields.column(key.field).map(key.value) }
             shown.sort { left, right in
                 for (level, key) in sortKeys.enumerated() {
                     let (a, b) = (columns[level][left], columns[level][right])
@@ -73,18 +78,21 @@ struct ReportTable {
         var result = table
         result.report = nil
         result.header = report.columns.map { $0.title ?? $0.field }
+        let columnValues = report.columns.map { fields.column($0.field) }
         result.align = report.columns.enumerated().map { index, column in
-            column.align
-                ?? (records.contains { if case .number = $0.value(at: column.field) { return true } else { return false } }
-                    ? .right : .left)
+            column.align ?? (columnValues[index].contains { if case .number? = $0 { true } else { false } } ? .right : .left)
         }
         var builder = RowBuilder(columns: report.columns.count)
-        let groupKeys = try report.groupBy.map { level in try shown.map { try GroupKey(level, records[$0], path: path) } }
+        let groupKeys = try report.groupBy.map { level in
+            let values = fields.column(level.field)
+            return try shown.map { try GroupKey(level, values[$0], path: path) }
+        }
+        let highlightValues = report.highlight.map { fields.column($0.when.field) }
         var open: [GroupKey?] = Array(repeating: nil, count: report.groupBy.count)
         // Each open group's value as its header shows it, which its subtotal names.
         var openValues = Array(repeating: "", count: report.groupBy.count)
-        var sums = Array(repeating: Accumulators(report.subtotals, columns: report.columns), count: report.groupBy.count)
-        var totals = Accumulators(report.total, columns: report.columns)
+        var sums = Array(repeating: Accumulators(report.subtotals, columns: report.columns, fields: fields), count: report.groupBy.count)
+        var totals = Accumulators(report.total, columns: report.columns, fields: fields)
         for (position, recordIndex) in shown.enumerated() {
             if position & 1023 == 1023 { try RenderDeadline.check() }
             let record = records[recordIndex]
@@ -101,18 +109,20 @@ struct ReportTable {
                     builder.addGroupHeader(title.header, level: level)
                 }
             }
-            var cells = try report.columns.indices.map { try cellText(column: $0, of: record, recordIndex: recordIndex) }
+            var cells = try report.columns.indices.map {
+                try cellText(column: $0, value: columnValues[$0][recordIndex], recordIndex: recordIndex)
+            }
             var flags: [(cell: Int?, style: TableReport.HighlightStyle)] = []
-            for (ruleIndex, rule) in report.highlight.enumerated() where rule.when.holds(for: record) {
+            for (ruleIndex, rule) in report.highlight.enumerated() where rule.when.holds(highlightValues[ruleIndex][recordIndex]) {
                 let label = RichText.escaped(try highlightLabel(rule, index: ruleIndex))
                 let cell: Int? = rule.target == .row ? nil : highlightColumn(rule)
                 let place = cell ?? 0
                 cells[place] += cells[place].isEmpty ? "**\(label)**" : " **\(label)**"
                 flags.append((cell, rule.style))
             }
-            builder.addData(cells, flags: flags)
-            for level in sums.indices { sums[level].add(record) }
-            totals.add(record)
+            builder.addData(cells, values: columnValues.map { $0[recordIndex] ?? .null }, flags: flags)
+            for level in sums.indices { sums[level].add(recordIndex) }
+            totals.add(recordIndex)
         }
         for level in open.indices.reversed() where open[level] != nil {
             try closeGroup(level, &sums[level], value: openValues[level], into: &builder)
@@ -121,6 +131,7 @@ struct ReportTable {
             builder.addAggregates(try aggregateCells(totals, label: RichText.escaped(strings[.total])), kind: Table.RowKind(.total))
         }
         result.rows = builder.rows
+        result.values = Table.Values(rows: builder.values, formats: report.columns.map(\.format))
         result.rowKinds = builder.kinds.allSatisfy { $0 == .data } ? [] : builder.kinds
         result.highlights = builder.highlights
         result.spans = builder.spans
@@ -191,7 +202,7 @@ struct ReportTable {
 
     /// What records are sorted by: each group level (in the order `sortBy` gives its field, else
     /// ascending), then the sort keys.
-    private func orderingKeys() throws -> [OrderingKey] {
+    private func orderingKeys() -> [OrderingKey] {
         var keys = report.groupBy.map { level in
             OrderingKey(
                 field: level.field, period: level.by,
@@ -208,8 +219,7 @@ struct ReportTable {
         let period: TableReport.GroupLevel.Period
         let descending: Bool
 
-        func value(of record: RecordValue) throws -> ReportValue {
-            let raw = record.value(at: field)
+        func value(_ raw: RecordValue?) -> ReportValue {
             // A period's records sort by the period (its first day), then by the keys after it.
             guard period != .value, case .text(let text)? = raw, let moment = TemplateFormatting.moment(text) else {
                 return ReportValue(raw)
@@ -220,9 +230,9 @@ struct ReportTable {
 
     // MARK: Cells
 
-    private func cellText(column: Int, of record: RecordValue, recordIndex: Int) throws -> String {
+    private func cellText(column: Int, value: RecordValue?, recordIndex: Int) throws -> String {
         let field = report.columns[column].field
-        guard let value = record.value(at: field) else { return "" }
+        guard let value else { return "" }
         return try written(value, with: columnFormats[column], place: "\(path).records[\(recordIndex)].\(field)")
     }
 
@@ -287,13 +297,25 @@ struct ReportTable {
 
     /// A subtotal or total row: each aggregated column's value as the column writes it (a count as
     /// a whole number), the label (escaped markup) first, before the first column's value if it has one.
-    private func aggregateCells(_ sums: Accumulators, label: String) throws -> [String] {
-        var cells = Array(repeating: "", count: report.columns.count)
+    private func aggregateCells(_ sums: Accumulators, label: String) throws -> [(text: String, value: RecordValue)] {
+        var cells: [(text: String, value: RecordValue)] = Array(repeating: ("", .null), count: report.columns.count)
         for (column, accumulator) in sums.columns {
             guard let accumulator else { continue }
-            cells[column] = try aggregateText(accumulator, filters: columnFormats[column], place: "\(path).columns[\(column)].format")
+            cells[column] = (
+                try aggregateText(accumulator, filters: columnFormats[column], place: "\(path).columns[\(column)].format"),
+                accumulator.value
+            )
         }
-        if !cells.isEmpty { cells[0] = cells[0].isEmpty ? label : "\(label): \(cells[0])" }
+        if !cells.isEmpty {
+            let plain = RichText(label).plainText
+            if cells[0].text.isEmpty {
+                cells[0] = (label, .text(plain))
+            } else {
+                cells[0].text = "\(label): \(cells[0].text)"
+                // A spreadsheet keeps the first column's number a number: its label goes to the first empty cell.
+                if let free = cells.firstIndex(where: { $0.value == .null }) { cells[free].value = .text(plain) }
+            }
+        }
         return cells
     }
 
@@ -305,13 +327,9 @@ struct ReportTable {
         case .count:
             return format.grouped(format.string(Double(running.count), decimals: 0))
         case .sum, .mean:
-            guard running.numbers > 0 else { return "" }
-            let decimals = min(running.function == .mean ? running.decimals + 1 : running.decimals, 6)
-            let scale = pow(10, Double(decimals))
-            let exact = running.function == .sum ? running.sum : running.sum / Double(running.numbers)
-            let value = (exact * scale).rounded() / scale
+            guard case .number(let value) = running.value else { return "" }
             if let filters { return try written(.number(value), with: filters, place: place) }
-            return format.grouped(format.string(value, decimals: decimals))
+            return format.grouped(format.string(value, decimals: running.shownDecimals))
         case .min, .max:
             guard let extreme = running.function == .min ? running.least : running.most else { return "" }
             return try written(extreme.value, with: filters, place: place)
@@ -319,10 +337,12 @@ struct ReportTable {
     }
 }
 
-/// The rows of a report table as they are made, with what each row is.
+/// The rows of a report table as they are made, with what each row is and the values behind its
+/// cells (what a spreadsheet of the table holds).
 private struct RowBuilder {
     let columns: Int
     var rows: [[String]] = []
+    var values: [[RecordValue]] = []
     var kinds: [Table.RowKind] = []
     var highlights: [Table.CellHighlight] = []
     var spans: [Table.CellSpan] = []
@@ -332,17 +352,20 @@ private struct RowBuilder {
     mutating func addGroupHeader(_ text: String, level: Int) {
         spans.append(Table.CellSpan(row: rows.count, cell: 0, span: max(1, min(columns, 64))))
         rows.append([text])
+        values.append([.text(RichText(text).plainText)])
         kinds.append(Table.RowKind(.group, level: level))
     }
 
-    mutating func addData(_ cells: [String], flags: [(cell: Int?, style: TableReport.HighlightStyle)]) {
+    mutating func addData(_ cells: [String], values row: [RecordValue], flags: [(cell: Int?, style: TableReport.HighlightStyle)]) {
         for flag in flags { highlights.append(Table.CellHighlight(row: rows.count, cell: flag.cell, style: flag.style)) }
         rows.append(cells)
+        values.append(row)
         kinds.append(.data)
     }
 
-    mutating func addAggregates(_ cells: [String], kind: Table.RowKind) {
-        rows.append(cells)
+    mutating func addAggregates(_ cells: [(text: String, value: RecordValue)], kind: Table.RowKind) {
+        rows.append(cells.map(\.text))
+        values.append(cells.map(\.value))
         kinds.append(kind)
     }
 }
@@ -364,7 +387,11 @@ enum GroupKey: Hashable {
     }
 
     init(_ level: TableReport.GroupLevel, _ record: RecordValue, path: String) throws {
-        let raw = record.value(at: level.field)
+        try self.init(level, record.value(at: level.field), path: path)
+    }
+
+    /// The group of the value `raw` (nil: the record has none).
+    init(_ level: TableReport.GroupLevel, _ raw: RecordValue?, path: String) throws {
         guard level.by != .value else {
             self = .other(ReportValue(raw))
             return
@@ -404,16 +431,20 @@ enum GroupKey: Hashable {
 private struct Accumulators {
     /// By column index, nil for a column without an aggregate.
     var columns: [(Int, RunningAggregate?)]
+    /// The aggregated columns' values, by record.
+    private let values: [[RecordValue?]]
 
-    init(_ aggregates: [TableReport.Aggregate], columns: [TableReport.Column]) {
+    init(_ aggregates: [TableReport.Aggregate], columns: [TableReport.Column], fields: FieldValues) {
         self.columns = columns.enumerated().map { index, column in
             (index, aggregates.first { $0.field == column.field }.map { RunningAggregate(function: $0.function, field: column.field) })
         }
+        values = self.columns.map { $0.1.map { fields.column($0.field ?? "") } ?? [] }
     }
 
-    mutating func add(_ record: RecordValue) {
+    /// Adds record number `record`'s values.
+    mutating func add(_ record: Int) {
         for index in columns.indices where columns[index].1 != nil {
-            columns[index].1?.add(record)
+            columns[index].1?.add(value: values[index][record])
         }
     }
 

@@ -72,8 +72,10 @@ enum ReportValue: Hashable {
 
 extension TableReport.Condition {
     /// Whether `record` meets the condition; a record without the field meets only `absent`.
-    func holds(for record: RecordValue) -> Bool {
-        let raw = record.value(at: field)
+    func holds(for record: RecordValue) -> Bool { holds(record.value(at: field)) }
+
+    /// Whether a record whose value of the field is `raw` (nil: it has none) meets the condition.
+    func holds(_ raw: RecordValue?) -> Bool {
         let present = raw != nil && raw != .null
         switch op {
         case .present: return present
