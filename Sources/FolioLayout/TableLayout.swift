@@ -130,7 +130,7 @@ final class TableLayout {
             let bodyFont = kind.role == .data ? plainFont : bold
             for slot in slots(row, row: index) where !slot.text.isEmpty {
                 let room = starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX - TableLayout.groupIndent(kind)
-                if !slot.text.contains("\n"), Double(slot.text.unicodeScalars.count) * bodyFont.size * 1.05 <= room { continue }
+                if !slot.text.contains("\n"), Double(TableLayout.widestCharacters(slot.text)) * bodyFont.size * 1.05 <= room { continue }
                 if RichText.mayHoldMarkup(slot.text) {
                     // Bold runs are wider, markup characters are not drawn: measured as drawn.
                     let shaped = text.paragraph(
@@ -217,6 +217,14 @@ final class TableLayout {
     /// Where the cells of row `index` go.
     func slots(ofRow index: Int) -> [Table.Slot] {
         Table.slots(table.rows[index], row: index, columns: columns, lookup: cells)
+    }
+
+    /// How many characters `text` can show at most: its scalars but the markup signs that are never
+    /// drawn (`**High**` shows four), an upper bound that lets a short cell skip shaping.
+    static func widestCharacters(_ text: String) -> Int {
+        var count = 0
+        for byte in text.utf8 where byte & 0xC0 != 0x80 && byte != UInt8(ascii: "*") && byte != UInt8(ascii: "\\") { count += 1 }
+        return count
     }
 
     /// Width of `slot` across its columns.

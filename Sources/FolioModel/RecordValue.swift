@@ -1,6 +1,6 @@
 /// A value of a record in a table's `records`: text, a number, true or false, nothing, a list or an
 /// object (its members in the order written), read as the data gives it.
-public indirect enum RecordValue: Sendable, Hashable, Codable {
+public enum RecordValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case number(Double)

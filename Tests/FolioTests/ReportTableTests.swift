@@ -107,6 +107,19 @@ final class ReportTableTests: XCTestCase {
         let data = table.rows.indices.filter { table.kind(ofRow: $0).role == .data }
         XCTAssertEqual(data.count, total.count)
         XCTAssertFalse(table.rows.contains { $0.contains("cancelled") })
+        // Within each group the records are in time order (sortBy given, though given also groups by week).
+        var previous: Double?
+        for row in table.rows.indices {
+            guard table.kind(ofRow: row).role == .data else {
+                previous = nil
+                continue
+            }
+            guard case .text(let given)? = table.values?.rows[row].first, let instant = ISODate.parse(given) else {
+                return XCTFail("row \(row) keeps its time")
+            }
+            if let previous { XCTAssertLessThanOrEqual(previous, instant, "row \(row)") }
+            previous = instant
+        }
 
         // The same table in both outputs: the total's words in the PDF's text and the HTML's foot.
         let pdf = try document.pdf(options: TestSupport.sampleOptions)

@@ -59,9 +59,15 @@ struct ReportTable {
         var shown = records.indices.filter { index in
             report.filters.indices.allSatisfy { report.filters[$0].holds(filterValues[$0][index]) }
         }
+        // Each record's group at each level, made once: it orders the records and starts the groups.
+        let groupKeys = try report.groupBy.map { level in
+            try fields.column(level.field).map { try GroupKey(level, $0, path: path) }
+        }
         let sortKeys = orderingKeys()
         if !sortKeys.isEmpty {
-            let columns = sortKeys.map { key in fields.column(key.field).map(key.value) }
+            let columns = sortKeys.enumerated().map { index, key in
+                index < groupKeys.count ? groupKeys[index].map(\.sortValue) : fields.column(key.field).map(key.value)
+            }
             shown.sort { left, right in
                 for (level, key) in sortKeys.enumerated() {
                     let (a, b) = (columns[level][left], columns[level][right])
@@ -83,10 +89,6 @@ struct ReportTable {
             column.align ?? (columnValues[index].contains { if case .number? = $0 { true } else { false } } ? .right : .left)
         }
         var builder = RowBuilder(columns: report.columns.count)
-        let groupKeys = try report.groupBy.map { level in
-            let values = fields.column(level.field)
-            return try shown.map { try GroupKey(level, values[$0], path: path) }
-        }
         let highlightValues = report.highlight.map { fields.column($0.when.field) }
         var open: [GroupKey?] = Array(repeating: nil, count: report.groupBy.count)
         // Each open group's value as its header shows it, which its subtotal names.
@@ -97,12 +99,12 @@ struct ReportTable {
             if position & 1023 == 1023 { try RenderDeadline.check() }
             let record = records[recordIndex]
             // The outermost level whose value changed closes every group inside it and opens new ones.
-            if let changed = open.indices.first(where: { open[$0] != groupKeys[$0][position] }) {
+            if let changed = open.indices.first(where: { open[$0] != groupKeys[$0][recordIndex] }) {
                 for level in (changed..<open.count).reversed() where open[level] != nil {
                     try closeGroup(level, &sums[level], value: openValues[level], into: &builder)
                 }
                 for level in changed..<open.count {
-                    let key = groupKeys[level][position]
+                    let key = groupKeys[level][recordIndex]
                     open[level] = key
                     let title = try groupTitle(level, key, record: record)
                     openValues[level] = title.value
@@ -204,28 +206,21 @@ struct ReportTable {
     /// ascending), then the sort keys.
     private func orderingKeys() -> [OrderingKey] {
         var keys = report.groupBy.map { level in
-            OrderingKey(
-                field: level.field, period: level.by,
-                descending: report.sortBy.first { $0.field == level.field }?.order == .descending)
+            OrderingKey(field: level.field, descending: report.sortBy.first { $0.field == level.field }?.order == .descending)
         }
-        for key in report.sortBy where !report.groupBy.contains(where: { $0.field == key.field }) {
-            keys.append(OrderingKey(field: key.field, period: .value, descending: key.order == .descending))
+        // A field grouped by its value is sorted already; one grouped by a period still orders its records within it.
+        for key in report.sortBy where !report.groupBy.contains(where: { $0.field == key.field && $0.by == .value }) {
+            keys.append(OrderingKey(field: key.field, descending: key.order == .descending))
         }
         return keys
     }
 
+    /// A sort key: a group level's (its records' groups in order) or one of `sortBy`'s.
     private struct OrderingKey {
         let field: String
-        let period: TableReport.GroupLevel.Period
         let descending: Bool
 
-        func value(_ raw: RecordValue?) -> ReportValue {
-            // A period's records sort by the period (its first day), then by the keys after it.
-            guard period != .value, case .text(let text)? = raw, let moment = TemplateFormatting.moment(text) else {
-                return ReportValue(raw)
-            }
-            return .number(Double(GroupKey.periodStart(wallClock: moment.wallClock, period: period)))
-        }
+        func value(_ raw: RecordValue?) -> ReportValue { ReportValue(raw) }
     }
 
     // MARK: Cells
@@ -375,6 +370,14 @@ private struct RowBuilder {
 enum GroupKey: Hashable {
     case other(ReportValue)
     case period(Int64)
+
+    /// The key as a sort value: a period's first day as a number, a value as it is.
+    var sortValue: ReportValue {
+        switch self {
+        case .period(let day): return .number(Double(day))
+        case .other(let value): return value
+        }
+    }
 
     /// -1, 0 or 1: periods in time order, values as `ReportValue.order` has them, periods first.
     static func order(_ left: GroupKey, _ right: GroupKey) -> Int {
