@@ -85,6 +85,10 @@ samples: deps static-cxx
 	@# FHIR R4 in, DocumentReferences out: a week of four patients' readings from a Bulk Data export.
 	.build/release/folio batch Templates/fhir-weekly-summary.yaml --data Samples/fhir-export --data-format fhir \
 	  --period 2026-11-09/2026-11-15 --zone America/New_York --emit fhir --out out/fhir --format pdf,html --quiet
+	@# A medication administration record: a table of records grouped, totalled and flagged, as PDF, HTML and a workbook.
+	.build/release/folio render Templates/medication-log.yaml --data Samples/medication-log.json -o out/medication-log.pdf
+	.build/release/folio render Templates/medication-log.yaml --data Samples/medication-log.json -o out/medication-log.html
+	.build/release/folio render Templates/medication-log.yaml --data Samples/medication-log.json -o out/medication-log.xlsx
 	@# A patient summary from an International Patient Summary Bundle (HL7's IPS example of all sections).
 	.build/release/folio render Templates/patient-summary.yaml --data Samples/ips-summary.json --data-format fhir -o out/ips-summary.pdf
 	.build/release/folio render Templates/patient-summary.yaml --data Samples/ips-summary.json --data-format fhir -o out/ips-summary.html

@@ -188,7 +188,8 @@ struct HTMLBodyWriter {
         let name = "folio-hl-\(highlight.rawValue)"
         let background: CSS = colors.background.map { "background:\($0);" } ?? ""
         style.add(name) { r in
-            "\(r) .\(identifier: name) td,\(r) .\(identifier: name) th,\(r) [data-highlight=\(identifier: highlight.rawValue)]{\(background)color:\(colors.text)}"
+            // A flagged cell's own colours win over its row's (more specific: tr td[…] over .row td).
+            "\(r) .\(identifier: name) td,\(r) .\(identifier: name) th,\(r) tr td[data-highlight=\(identifier: highlight.rawValue)]{\(background)color:\(colors.text)}"
         }
     }
 
