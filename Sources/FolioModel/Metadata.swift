@@ -10,6 +10,9 @@ public struct Metadata: Sendable, Hashable, Codable {
     public var keywords: [String]
     /// BCP 47 language tag, such as `en` or `fr-CA`.
     public var language: String
+    /// The IANA time zone (`America/New_York`) the `date` filter and a report table's dates show times
+    /// in, when a filter names none: the reader's clocks; nil keeps each time at its own offset.
+    public var timeZone: String?
     /// When the document was made; fixed dates give byte-identical output.
     public var creationDate: Date?
     /// Write a tagged PDF: a structure tree of headings, paragraphs, tables and figures for
@@ -40,7 +43,7 @@ public struct Metadata: Sendable, Hashable, Codable {
         self.tagged = tagged
     }
 
-    private enum CodingKeys: String, CodingKey { case author, subject, keywords, language, creationDate, tagged, conformance }
+    private enum CodingKeys: String, CodingKey { case author, subject, keywords, language, timeZone, creationDate, tagged, conformance }
 
     /// Decodes the value from a document, as written in JSON or YAML.
     public init(from decoder: Decoder) throws {
@@ -49,6 +52,12 @@ public struct Metadata: Sendable, Hashable, Codable {
         subject = try container.decodeIfPresent(.subject)
         keywords = try container.decode(.keywords, default: [])
         language = try container.decode(.language, default: "en")
+        timeZone = try container.decodeIfPresent(.timeZone)
+        if let timeZone, Metadata.zone(timeZone) == nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .timeZone, in: container,
+                debugDescription: "\"\(timeZone.prefix(64))\" is not an IANA time zone such as Europe/Paris")
+        }
         tagged = try container.decode(.tagged, default: true)
         conformance = try container.decode(.conformance, default: .accessible)
         if let text = try container.decodeIfPresent(String.self, forKey: .creationDate) {
@@ -63,6 +72,12 @@ public struct Metadata: Sendable, Hashable, Codable {
         }
     }
 
+    /// The IANA zone named `identifier` (ASCII, at most 64 characters), or nil.
+    package static func zone(_ identifier: String) -> TimeZone? {
+        guard !identifier.isEmpty, identifier.count <= 64, identifier.allSatisfy(\.isASCII) else { return nil }
+        return TimeZone(identifier: identifier)
+    }
+
     /// Encodes the value as a document writes it.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -70,6 +85,7 @@ public struct Metadata: Sendable, Hashable, Codable {
         try container.encodeIfPresent(subject, forKey: .subject)
         try container.encode(keywords, forKey: .keywords)
         try container.encode(language, forKey: .language)
+        try container.encodeIfPresent(timeZone, forKey: .timeZone)
         try container.encode(tagged, forKey: .tagged)
         try container.encode(conformance, forKey: .conformance)
         if let creationDate {

@@ -162,7 +162,10 @@ final class ServerIntegrationTests: XCTestCase {
                 try post("?fromat=pdf", #"{"title":"T"}"#), 400, "invalid-request",
                 "unknown query parameter \"fromat\"; expected format, html or report (and period, zone with a FHIR Bundle)"
             ),
-            (try post("?format=docx", #"{"title":"T"}"#), 400, "invalid-request", "format: expected pdf, html, xlsx or csv, found \"docx\""),
+            (
+                try post("?format=docx", #"{"title":"T"}"#), 400, "invalid-request",
+                "format: expected pdf, html, xlsx or csv, found \"docx\""
+            ),
             (try post("?format=pdf&html=page", #"{"title":"T"}"#), 400, "invalid-request", "html: needs format=html"),
             (
                 try post("?format=pdf&format=html", #"{"title":"T"}"#), 400, "invalid-request",

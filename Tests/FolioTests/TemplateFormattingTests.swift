@@ -104,4 +104,60 @@ final class TemplateFormattingTests: XCTestCase {
         XCTAssertTrue(failure("{{t | unit}}", #"{"t": 5}"#).hasPrefix("title: unit needs the unit's symbol"))
         XCTAssertTrue(failure("{{t | date: medium}}", #"{"t": "2026-11-14T07:30:00+15:00"}"#).hasPrefix("title: date needs a date"))
     }
+
+    /// The document's `metadata.timeZone` (written or bound from the record) is the clocks `date` reads
+    /// a time by, unless a `zone` filter names other ones; a date alone stays its day.
+    func testTheDocumentsZoneIsTheClocksDatesAreShownBy() throws {
+        func bound(_ text: String, zone: String, record: String) throws -> String {
+            let template = """
+                title: '\(text)'
+                metadata: {language: en, timeZone: "\(zone)"}
+                elements: []
+                """
+            let tree = try DocumentTemplate(data: Data(template.utf8), format: .yaml).bind(try JSONTreeParser.parse(Data(record.utf8)))
+            guard case .string(let result)? = tree["title"] else { throw FolioError(path: "", "no title") }
+            return result
+        }
+        let record = #"{"t": "2026-11-01T05:30:00Z", "d": "2026-11-01", "zone": "Europe/Paris"}"#
+        // 05:30 UTC on the first Sunday of November is 01:30 EDT in New York (the first of the two 01:30s).
+        XCTAssertEqual(try bound("{{t | date: time}}", zone: "America/New_York", record: record), "1:30\u{202F}AM")
+        XCTAssertEqual(try bound("{{t | date: time}}", zone: "{{zone}}", record: record), "6:30\u{202F}AM")
+        XCTAssertEqual(try bound("{{t | zone: Asia/Tokyo | date: time}}", zone: "America/New_York", record: record), "2:30\u{202F}PM")
+        XCTAssertEqual(try bound("{{d | date: medium}}", zone: "America/New_York", record: record), "Nov 1, 2026")
+        // A report table's cells and day groups follow the same clocks.
+        let document = try DocumentDecoder.decode(
+            Data(
+                """
+                title: T
+                metadata: {timeZone: America/New_York}
+                elements:
+                  - type: table
+                    records: [{at: "2026-11-01T03:30:00Z"}, {at: "2026-11-01T05:30:00Z"}, {at: "2026-11-01T06:30:00Z"}]
+                    columns: [{field: at, format: "date: time"}]
+                    groupBy: [{field: at, by: day}]
+                """.utf8), format: .yaml)
+        guard case .table(let table)? = document.elements.first else { return XCTFail("no table") }
+        XCTAssertEqual(
+            table.rows.map { $0[0] }, ["Sat, Oct 31, 2026", "11:30\u{202F}PM", "Sun, Nov 1, 2026", "1:30\u{202F}AM", "1:30\u{202F}AM"])
+        XCTAssertThrowsError(try DocumentDecoder.decode(Data("title: T\nmetadata: {timeZone: Mars/Olympus}\n".utf8), format: .yaml)) {
+            XCTAssertEqual("\($0)".components(separatedBy: ": ").first, "metadata.timeZone")
+        }
+    }
+
+    /// `duration` writes seconds (or `duration: minutes`, `hours`) in the two largest units that apply.
+    func testDurationsInTheirTwoLargestUnits() throws {
+        let record = #"{"walk": 5400, "nap": 45, "stay": 93784, "zero": 0, "infusion": 90, "bad": "long"}"#
+        XCTAssertEqual(
+            try bound(
+                "{{walk | duration}} / {{nap | duration}} / {{stay | duration}} / {{zero | duration}} / {{infusion | duration: minutes}}",
+                record: record),
+            "1\u{A0}h 30\u{A0}min / 45\u{A0}s / 1\u{A0}d 2\u{A0}h / 0\u{A0}s / 1\u{A0}h 30\u{A0}min")
+        XCTAssertEqual(try bound("{{stay | duration}}", language: "fr", record: record), "1\u{A0}d 2\u{A0}h")
+        XCTAssertThrowsError(try bound("{{walk | duration: weeks}}", record: record)) {
+            XCTAssertTrue("\($0)".contains("duration takes the unit of its number: seconds, minutes or hours"), "\($0)")
+        }
+        XCTAssertThrowsError(try bound("{{bad | duration}}", record: record)) {
+            XCTAssertTrue("\($0)".contains("duration needs a number"), "\($0)")
+        }
+    }
 }

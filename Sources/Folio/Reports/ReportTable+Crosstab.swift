@@ -22,7 +22,7 @@ extension ReportTable {
             var seen: [(key: GroupKey, record: RecordValue)] = []
             var index: [GroupKey: Int] = [:]
             for record in shown {
-                let key = try GroupKey(level, record, path: path)
+                let key = try GroupKey(level, record, path: path, zone: zone)
                 if index[key] == nil {
                     index[key] = seen.count
                     seen.append((key, record))
@@ -44,8 +44,8 @@ extension ReportTable {
         var cells = Array(repeating: Array(repeating: empty, count: columnKeys.count + 1), count: rowKeys.count + 1)
         for (position, record) in shown.enumerated() {
             if position & 1023 == 1023 { try RenderDeadline.check() }
-            guard let row = rowIndex[try GroupKey(crosstab.rows, record, path: path)],
-                let column = columnIndex[try GroupKey(crosstab.columns, record, path: path)]
+            guard let row = rowIndex[try GroupKey(crosstab.rows, record, path: path, zone: zone)],
+                let column = columnIndex[try GroupKey(crosstab.columns, record, path: path, zone: zone)]
             else { continue }
             for (r, c) in [(row, column), (row, columnKeys.count), (rowKeys.count, column), (rowKeys.count, columnKeys.count)] {
                 cells[r][c].add(record)
@@ -53,7 +53,7 @@ extension ReportTable {
         }
 
         let levels = TableReport(records: [], columns: [], groupBy: [crosstab.rows, crosstab.columns])
-        let words = try ReportTable(table: table, report: levels, path: path, strings: strings)
+        let words = try ReportTable(table: table, report: levels, path: path, strings: strings, zone: zone)
         let title = crosstab.rows.title ?? crosstab.rows.field
         var result = table
         result.report = nil

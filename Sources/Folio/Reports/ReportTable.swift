@@ -17,16 +17,19 @@ struct ReportTable {
     let path: String
     let strings: BuiltInStrings
     let format: NumberFormat
+    /// The document's zone (`metadata.timeZone`): dates are written and grouped by its clocks.
+    let zone: TimeZone?
 
     /// The columns' `format` filters, parsed once.
     private let columnFormats: [TemplateExpression?]
     private let groupFormats: [TemplateExpression?]
 
-    init(table: Table, report: TableReport, path: String, strings: BuiltInStrings) throws {
+    init(table: Table, report: TableReport, path: String, strings: BuiltInStrings, zone: TimeZone? = nil) throws {
         self.table = table
         self.report = report
         self.path = path
         self.strings = strings
+        self.zone = zone
         format = NumberFormat(strings)
         func parse(_ format: String?, field: String, at place: String) throws -> TemplateExpression? {
             guard let format, !format.allSatisfy(\.isWhitespace) else { return nil }
@@ -61,7 +64,7 @@ struct ReportTable {
         }
         // Each record's group at each level, made once: it orders the records and starts the groups.
         let groupKeys = try report.groupBy.map { level in
-            try fields.column(level.field).map { try GroupKey(level, $0, path: path) }
+            try fields.column(level.field).map { try GroupKey(level, $0, path: path, zone: zone) }
         }
         let sortKeys = orderingKeys()
         if !sortKeys.isEmpty {
@@ -237,7 +240,7 @@ struct ReportTable {
         var tree = TreeValue(value)
         if let filters {
             do {
-                tree = try filters.filtered(tree, format: format, templatePath: place)
+                tree = try filters.filtered(tree, format: format, zone: zone, templatePath: place)
             } catch let error as FolioError {
                 throw FolioError(path: place, error.message)
             }
@@ -389,12 +392,12 @@ enum GroupKey: Hashable {
         }
     }
 
-    init(_ level: TableReport.GroupLevel, _ record: RecordValue, path: String) throws {
-        try self.init(level, record.value(at: level.field), path: path)
+    init(_ level: TableReport.GroupLevel, _ record: RecordValue, path: String, zone: TimeZone? = nil) throws {
+        try self.init(level, record.value(at: level.field), path: path, zone: zone)
     }
 
-    /// The group of the value `raw` (nil: the record has none).
-    init(_ level: TableReport.GroupLevel, _ raw: RecordValue?, path: String) throws {
+    /// The group of the value `raw` (nil: the record has none); a time's day is `zone`'s, else its own offset's.
+    init(_ level: TableReport.GroupLevel, _ raw: RecordValue?, path: String, zone: TimeZone? = nil) throws {
         guard level.by != .value else {
             self = .other(ReportValue(raw))
             return
@@ -408,7 +411,11 @@ enum GroupKey: Hashable {
                 path: "\(path).groupBy.\(level.field)",
                 "by: \(level.by.rawValue) needs dates such as 2026-11-14, but one record has \(raw.map(ReportValue.describe) ?? "nothing")")
         }
-        self = .period(GroupKey.periodStart(wallClock: moment.wallClock, period: level.by))
+        var wallClock = moment.wallClock
+        if let zone, moment.hasTime {
+            wallClock = moment.instant + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(moment.instant))))
+        }
+        self = .period(GroupKey.periodStart(wallClock: wallClock, period: level.by))
     }
 
     /// The first day (days since 1970) of the period (day, week from Monday, month, year) holding the
@@ -470,7 +477,10 @@ extension Document {
             guard case .table(let table) = document.elements[index], let report = table.report else { continue }
             try RenderDeadline.check(at: "making elements[\(index)]")
             document.elements[index] = .table(
-                try ReportTable(table: table, report: report, path: "elements[\(index)]", strings: strings).expanded())
+                try ReportTable(
+                    table: table, report: report, path: "elements[\(index)]", strings: strings,
+                    zone: metadata.timeZone.flatMap(Metadata.zone)
+                ).expanded())
         }
         return document
     }

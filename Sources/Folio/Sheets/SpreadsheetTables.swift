@@ -20,22 +20,25 @@ enum SpreadsheetTables {
             throw FolioError(path: "elements", "the document has no table to write as a spreadsheet (xlsx and csv hold tables)")
         }
         let colors = Theme.standard.highlights
-        return tables.enumerated().map { index, table in sheet(table, number: index + 1, colors: colors) }
+        let zone = document.metadata.timeZone.flatMap(Metadata.zone)
+        return tables.enumerated().map { index, table in sheet(table, number: index + 1, colors: colors, zone: zone) }
     }
 
     /// One table as a sheet named by its caption (else "Table N").
-    static func sheet(_ table: Table, number: Int, colors: [TableReport.HighlightStyle: Theme.HighlightColors]) -> SheetTable {
+    static func sheet(
+        _ table: Table, number: Int, colors: [TableReport.HighlightStyle: Theme.HighlightColors], zone: TimeZone? = nil
+    ) -> SheetTable {
         let plain = { (cell: String) in RichText.mayHoldMarkup(cell) ? RichText(cell).plainText : cell }
         let columns = table.columnCount
         let header = (table.header ?? []).map(plain)
         var rows: [[SheetCell]] = []
         rows.reserveCapacity(table.rows.count)
         if let values = table.values {
-            let styles = values.formats.map { CellFormat($0) }
+            let styles = values.formats.map { CellFormat($0, zone: zone) }
             for row in values.rows {
                 rows.append(
                     row.enumerated().map { column, value in
-                        cell(value, format: column < styles.count ? styles[column] : CellFormat(nil))
+                        cell(value, format: column < styles.count ? styles[column] : CellFormat(nil, zone: zone))
                     })
             }
         } else {
@@ -110,7 +113,9 @@ struct CellFormat {
     var numberStyle = SheetNumberStyle.plain
     var zone: TimeZone?
 
-    init(_ filters: String?) {
+    /// The format `filters` give, times shown in `zone` (the document's) unless a filter names another.
+    init(_ filters: String?, zone: TimeZone? = nil) {
+        self.zone = zone
         guard let filters else { return }
         for part in filters.split(separator: "|") {
             let pieces = part.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -127,7 +132,7 @@ struct CellFormat {
                 numberStyle.percent = true
                 numberStyle.decimals = argument.flatMap { Int($0) } ?? 0
             case "unit": numberStyle.unit = argument
-            case "zone": zone = argument.flatMap { TimeZone(identifier: $0) }
+            case "zone": self.zone = argument.flatMap(Metadata.zone) ?? self.zone
             default: continue
             }
         }

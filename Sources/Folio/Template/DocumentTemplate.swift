@@ -133,6 +133,19 @@ public struct DocumentTemplate: Sendable {
                 scope.format = NumberFormat(BuiltInStrings.forLanguage(language))
             }
         }
+        // The reader's clocks: `metadata.timeZone`, written or bound from the record (a bad zone is the
+        // bound document's error, named by its field).
+        if case .string(let zone)? = tree["metadata"]?["timeZone"] {
+            if TemplateText.hasPlaceholder(zone) {
+                if let parsed = texts[zone],
+                    case .string(let bound)? = try? parsed.evaluate(in: scope, path: "metadata.timeZone", kind: .plain)
+                {
+                    scope.zone = Metadata.zone(bound)
+                }
+            } else {
+                scope.zone = Metadata.zone(zone)
+            }
+        }
         return scope
     }
 

@@ -15,7 +15,7 @@ struct TemplateExpression: Sendable, Hashable {
 
     static let filterNames = [
         "mean", "sum", "min", "max", "count", "round", "fixed", "percent", "scale", "thousands",
-        "entries", "keys", "values", "default", "join", "upper", "lower", "number", "unit", "date", "zone", "age",
+        "entries", "keys", "values", "default", "join", "upper", "lower", "number", "unit", "date", "zone", "age", "duration",
     ]
 
     /// Parses `path | filter: argument | …`; unknown filters are an error naming the template field.
@@ -53,13 +53,20 @@ struct TemplateExpression: Sendable, Hashable {
         guard let value else {
             throw FolioError(path: templatePath, "the record has no field \"\(path)\"")
         }
-        return try filtered(value, format: scope.format, templatePath: templatePath)
+        return try filtered(value, format: scope.format, zone: scope.zone, templatePath: templatePath)
     }
 
-    /// `value` through the filters in turn (all but `default`), numbers and dates written as `format` writes them.
-    func filtered(_ value: TreeValue, format: NumberFormat, templatePath: String) throws -> TreeValue {
+    /// `value` through the filters in turn (all but `default`), numbers and dates written as `format` writes
+    /// them; a time reaching `date` is first moved to `zone` (the document's `metadata.timeZone`) unless a
+    /// `zone` filter moved it already.
+    func filtered(_ value: TreeValue, format: NumberFormat, zone: TimeZone? = nil, templatePath: String) throws -> TreeValue {
         var current = value
+        var zoned = false
         for filter in filters where filter.name != "default" {
+            if filter.name == "zone" { zoned = true }
+            if filter.name == "date", !zoned, let zone, case .string(let text) = current, TemplateFormatting.moment(text) != nil {
+                current = try TemplateFormatting.zone(current, to: zone.identifier, field: path, templatePath: templatePath)
+            }
             current = try apply(filter, to: current, format: format, templatePath: templatePath)
         }
         return current
@@ -109,6 +116,9 @@ struct TemplateExpression: Sendable, Hashable {
             return try TemplateFormatting.date(value, style: filter.argument, format: format, field: path, templatePath: templatePath)
         case "zone": return try TemplateFormatting.zone(value, to: filter.argument, field: path, templatePath: templatePath)
         case "age": return try TemplateFormatting.age(value, on: filter.argument, field: path, templatePath: templatePath)
+        case "duration":
+            return try TemplateFormatting.duration(
+                try number(value, filter, templatePath), unit: filter.argument, format: format, templatePath: templatePath)
         case "mean":
             let values = try numbers(value, filter, templatePath)
             return values.isEmpty ? .null : .number(values.reduce(0, +) / Double(values.count))
@@ -173,6 +183,8 @@ struct TemplateScope {
     var locals: [(name: String, value: TreeValue)] = []
     /// How `number`, `unit` and `date` write values: the document's language.
     var format = NumberFormat.english
+    /// The zone `date` shows times in (the document's `metadata.timeZone`), nil for each time's own offset.
+    var zone: TimeZone?
 
     /// The scope of record number `number` (from 1), which `{{$number}}` shows.
     init(record: TreeValue, number: Int) {

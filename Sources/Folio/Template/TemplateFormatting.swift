@@ -179,6 +179,34 @@ enum TemplateFormatting {
         return .number(Double(years))
     }
 
+    /// `duration` (seconds) or `duration: minutes` / `hours`: the time in whole units from the largest
+    /// that applies, as clinicians write it: "2 d 3 h", "1 h 30 min", "45 min", "30 s" (symbols, the
+    /// language's digits).
+    static func duration(_ value: Double, unit: String?, format: NumberFormat, templatePath: String) throws -> TreeValue {
+        let scale: Double
+        switch unit ?? "seconds" {
+        case "seconds", "s": scale = 1
+        case "minutes", "min": scale = 60
+        case "hours", "h": scale = 3600
+        default: throw FolioError(path: templatePath, "duration takes the unit of its number: seconds, minutes or hours")
+        }
+        let seconds = value * scale
+        guard seconds.isFinite, abs(seconds) < 1e12 else {
+            throw FolioError(path: templatePath, "duration needs a number of \(unit ?? "seconds") up to a few thousand years")
+        }
+        var left = Int64(abs(seconds).rounded())
+        var parts: [String] = []
+        for (size, symbol) in [(Int64(86_400), "d"), (3600, "h"), (60, "min"), (1, "s")] where left >= size || (size == 1 && parts.isEmpty)
+        {
+            let count = left / size
+            left -= count * size
+            if count > 0 || parts.isEmpty { parts.append(format.grouped(String(count)) + "\u{00A0}" + symbol) }
+            // Two units say enough: "1 h 30 min", not "1 h 30 min 12 s".
+            if parts.count == 2 { break }
+        }
+        return .string((seconds < 0 ? "−" : "") + parts.joined(separator: " "))
+    }
+
     private static func describe(_ value: TreeValue) -> String {
         if case .string(let text) = value { return "\"\(text.prefix(40))\"" }
         return value.kindName
