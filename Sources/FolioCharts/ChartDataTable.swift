@@ -94,6 +94,15 @@ package struct ChartDataTable: Sendable, Hashable {
                         return entry.map { format($0) }.joined(separator: ", ")
                     }
             }
+        case .measures(let measures):
+            header = [strings[.measure], strings[.value], strings[.target], strings[.ranges]]
+            rows = measures.measures.map { measure in
+                let written = MeasureText(measure: measure, numbers: numbers)
+                return [
+                    measure.title, written.value, measure.target.map(written.number) ?? "",
+                    measure.bands.indices.map(written.range).joined(separator: "; "),
+                ]
+            }
         }
     }
 }

@@ -43,6 +43,25 @@ package enum ChartDescription {
                 return day < range.categories.count ? range.categories[day] : "#\(day + 1)"
             }
             return sentences(parts)
+        case .measures(let measures):
+            var parts = [strings[measures.style == .bullet ? .bulletChart : .gaugeChart] + title]
+            for measure in measures.measures {
+                let written = MeasureText(measure: measure, numbers: numbers)
+                var sentence: String
+                if let target = measure.target {
+                    sentence = strings.format(
+                        .againstTarget, ["name": measure.title, "value": written.value, "target": written.number(target)])
+                    let side: BuiltInStrings.Key = measure.value > target ? .aboveTarget : measure.value < target ? .belowTarget : .onTarget
+                    sentence += ", " + strings[side]
+                } else {
+                    sentence = "\(measure.title) \(written.value)"
+                }
+                if let band = measure.bandIndex, !measure.bands.isEmpty {
+                    sentence += ", " + strings.format(.inRange, ["range": written.range(band)])
+                }
+                parts.append(sentence)
+            }
+            return sentences(parts)
         }
     }
 

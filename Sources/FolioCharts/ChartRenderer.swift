@@ -28,6 +28,7 @@ package struct ChartRenderer {
         case .bar, .line: return 170
         case .pie: return 190
         case .rings, .range: return 150
+        case .measures(let measures): return MeasureChartLayout.plotHeight(count: measures.measures.count, style: measures.style)
         }
     }
 
@@ -41,6 +42,7 @@ package struct ChartRenderer {
         case .pie(let pie): return PieChartLayout(chart: chart, pie: pie, context: context).drawing(width: width)
         case .rings(let rings): return RingChartLayout(chart: chart, rings: rings, context: context).drawing(width: width)
         case .range(let range): return RangeChartLayout(chart: chart, range: range, context: context).drawing(width: width)
+        case .measures(let measures): return MeasureChartLayout(chart: chart, measures: measures, context: context).drawing(width: width)
         }
     }
 
@@ -74,6 +76,9 @@ package struct ChartRenderer {
         case .rings(let rings): return rings.rings.enumerated().map { ("rings[\($0.offset)]", $0.element.tint, $0.offset) }
         case .range(let range):
             return range.plots.enumerated().map { ("plots[\($0.offset)]", $0.element.tint, $0.offset + RangeChartLayout.firstPaletteColor) }
+        case .measures:
+            // Drawn in the text colour over grey ranges: no palette colour to check.
+            return []
         }
     }
 

@@ -4,7 +4,10 @@ extension BuiltInStrings {
     package static let english = BuiltInStrings(
         language: "en", decimalSeparator: ".", localeIdentifier: "en_US_POSIX",
         table: [
-            .tip: "Tip", .total: "Total", .subtotal: "Subtotal", .weekOf: "Week of {date}", .warning: "Warning", .good: "Good",
+            .tip: "Tip", .bulletChart: "Bullet chart", .gaugeChart: "Gauge", .againstTarget: "{name} {value} against a target of {target}",
+            .aboveTarget: "above the target", .belowTarget: "below the target", .onTarget: "on the target",
+            .inRange: "in the range {range}", .measure: "Measure", .target: "Target", .ranges: "Ranges", .total: "Total",
+            .subtotal: "Subtotal", .weekOf: "Week of {date}", .warning: "Warning", .good: "Good",
             .digitalSignature: "Digital signature", .alert: "Alert", .noData: "No data", .continued: "continued",
             .pageFooter: "Page {page} of {pages}",
             .data: "Data", .table: "Table", .chart: "Chart", .report: "Report",
@@ -24,7 +27,11 @@ extension BuiltInStrings {
     package static let french = BuiltInStrings(
         language: "fr", decimalSeparator: ",", localeIdentifier: "fr_FR",
         table: [
-            .tip: "Conseil", .total: "Total", .subtotal: "Sous-total", .weekOf: "Semaine du {date}", .warning: "Attention", .good: "Bon",
+            .tip: "Conseil", .bulletChart: "Graphique à puces", .gaugeChart: "Jauge",
+            .againstTarget: "{name} {value} pour un objectif de {target}", .aboveTarget: "au-dessus de l’objectif",
+            .belowTarget: "en dessous de l’objectif", .onTarget: "à l’objectif", .inRange: "dans la plage {range}", .measure: "Mesure",
+            .target: "Objectif", .ranges: "Plages", .total: "Total", .subtotal: "Sous-total", .weekOf: "Semaine du {date}",
+            .warning: "Attention", .good: "Bon",
             .digitalSignature: "Signature numérique", .alert: "Alerte", .noData: "Aucune donnée", .continued: "suite",
             .pageFooter: "Page {page} sur {pages}", .data: "Données", .table: "Tableau", .chart: "Graphique", .report: "Rapport",
             .category: "Catégorie", .segment: "Segment", .value: "Valeur", .share: "Part", .ring: "Anneau", .progress: "Progression",
@@ -44,7 +51,11 @@ extension BuiltInStrings {
     package static let german = BuiltInStrings(
         language: "de", decimalSeparator: ",", localeIdentifier: "de_DE",
         table: [
-            .tip: "Tipp", .total: "Summe", .subtotal: "Zwischensumme", .weekOf: "Woche vom {date}", .warning: "Achtung", .good: "Gut",
+            .tip: "Tipp", .bulletChart: "Bullet-Diagramm", .gaugeChart: "Tachodiagramm",
+            .againstTarget: "{name} {value} bei einem Zielwert von {target}", .aboveTarget: "über dem Zielwert",
+            .belowTarget: "unter dem Zielwert", .onTarget: "auf dem Zielwert", .inRange: "im Bereich {range}", .measure: "Messgröße",
+            .target: "Zielwert", .ranges: "Bereiche", .total: "Summe", .subtotal: "Zwischensumme", .weekOf: "Woche vom {date}",
+            .warning: "Achtung", .good: "Gut",
             .digitalSignature: "Digitale Signatur", .alert: "Warnung", .noData: "Keine Daten", .continued: "Fortsetzung",
             .pageFooter: "Seite {page} von {pages}", .data: "Daten", .table: "Tabelle", .chart: "Diagramm", .report: "Bericht",
             .category: "Kategorie", .segment: "Segment", .value: "Wert", .share: "Anteil", .ring: "Ring", .progress: "Fortschritt",
@@ -64,7 +75,11 @@ extension BuiltInStrings {
     package static let spanish = BuiltInStrings(
         language: "es", decimalSeparator: ",", localeIdentifier: "es_ES",
         table: [
-            .tip: "Consejo", .total: "Total", .subtotal: "Subtotal", .weekOf: "Semana del {date}", .warning: "Atención", .good: "Bien",
+            .tip: "Consejo", .bulletChart: "Gráfico de viñetas", .gaugeChart: "Indicador",
+            .againstTarget: "{name} {value} frente a un objetivo de {target}", .aboveTarget: "por encima del objetivo",
+            .belowTarget: "por debajo del objetivo", .onTarget: "en el objetivo", .inRange: "en el rango {range}", .measure: "Medida",
+            .target: "Objetivo", .ranges: "Rangos", .total: "Total", .subtotal: "Subtotal", .weekOf: "Semana del {date}",
+            .warning: "Atención", .good: "Bien",
             .digitalSignature: "Firma digital", .alert: "Alerta", .noData: "Sin datos", .continued: "continuación",
             .pageFooter: "Página {page} de {pages}", .data: "Datos", .table: "Tabla", .chart: "Gráfico", .report: "Informe",
             .category: "Categoría", .segment: "Segmento", .value: "Valor", .share: "Proporción", .ring: "Anillo", .progress: "Progreso",
@@ -84,7 +99,10 @@ extension BuiltInStrings {
     package static let portuguese = BuiltInStrings(
         language: "pt", decimalSeparator: ",", localeIdentifier: "pt_PT",
         table: [
-            .tip: "Dica", .total: "Total", .subtotal: "Subtotal", .weekOf: "Semana de {date}", .warning: "Atenção", .good: "Bom",
+            .tip: "Dica", .bulletChart: "Gráfico de marcadores", .gaugeChart: "Medidor",
+            .againstTarget: "{name} {value} face a uma meta de {target}", .aboveTarget: "acima da meta", .belowTarget: "abaixo da meta",
+            .onTarget: "na meta", .inRange: "na faixa {range}", .measure: "Medida", .target: "Meta", .ranges: "Faixas", .total: "Total",
+            .subtotal: "Subtotal", .weekOf: "Semana de {date}", .warning: "Atenção", .good: "Bom",
             .digitalSignature: "Assinatura digital", .alert: "Alerta", .noData: "Sem dados", .continued: "continuação",
             .pageFooter: "Página {page} de {pages}", .data: "Dados", .table: "Tabela", .chart: "Gráfico", .report: "Relatório",
             .category: "Categoria", .segment: "Segmento", .value: "Valor", .share: "Proporção", .ring: "Anel", .progress: "Progresso",
@@ -104,7 +122,10 @@ extension BuiltInStrings {
     package static let arabic = BuiltInStrings(
         language: "ar", decimalSeparator: ".", isRightToLeft: true, localeIdentifier: "ar@numbers=latn",
         table: [
-            .tip: "نصيحة", .total: "المجموع", .subtotal: "المجموع الفرعي", .weekOf: "أسبوع {date}", .warning: "تحذير", .good: "جيد",
+            .tip: "نصيحة", .bulletChart: "مخطط نقطي", .gaugeChart: "مقياس", .againstTarget: "{name} {value} مقابل هدف {target}",
+            .aboveTarget: "فوق الهدف", .belowTarget: "دون الهدف", .onTarget: "عند الهدف", .inRange: "في النطاق {range}",
+            .measure: "المقياس", .target: "الهدف", .ranges: "النطاقات", .total: "المجموع", .subtotal: "المجموع الفرعي",
+            .weekOf: "أسبوع {date}", .warning: "تحذير", .good: "جيد",
             .digitalSignature: "توقيع رقمي", .alert: "تنبيه", .noData: "لا توجد بيانات", .continued: "تابع",
             .pageFooter: "صفحة {page} من {pages}", .data: "البيانات", .table: "جدول", .chart: "رسم بياني", .report: "تقرير",
             .category: "الفئة", .segment: "الجزء", .value: "القيمة", .share: "النسبة", .ring: "الحلقة", .progress: "التقدم",
@@ -124,7 +145,9 @@ extension BuiltInStrings {
     package static let chinese = BuiltInStrings(
         language: "zh", decimalSeparator: ".", localeIdentifier: "zh_CN",
         table: [
-            .tip: "提示", .total: "合计", .subtotal: "小计", .weekOf: "{date}当周", .warning: "注意", .good: "良好", .digitalSignature: "数字签名",
+            .tip: "提示", .bulletChart: "子弹图", .gaugeChart: "仪表图", .againstTarget: "{name} {value}，目标为 {target}", .aboveTarget: "高于目标",
+            .belowTarget: "低于目标", .onTarget: "达到目标", .inRange: "处于{range}范围", .measure: "指标", .target: "目标", .ranges: "范围", .total: "合计",
+            .subtotal: "小计", .weekOf: "{date}当周", .warning: "注意", .good: "良好", .digitalSignature: "数字签名",
             .alert: "警告", .noData: "无数据", .continued: "续",
             .pageFooter: "第 {page} 页，共 {pages} 页", .data: "数据", .table: "表格", .chart: "图表", .report: "报告",
             .category: "类别", .segment: "部分", .value: "数值", .share: "占比", .ring: "圆环", .progress: "进度",

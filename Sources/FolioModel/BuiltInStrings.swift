@@ -67,6 +67,16 @@ public struct BuiltInStrings: Sendable, Hashable {
         case warning
         /// The word a `good` highlight adds to its cell.
         case good
+        /// Measure chart kinds, at the start of a chart description.
+        case bulletChart, gaugeChart
+        /// "{name} {value} against a target of {target}": a measure in a bullet or gauge description.
+        case againstTarget
+        /// "above the target", "below the target", "on the target": after `againstTarget`.
+        case aboveTarget, belowTarget, onTarget
+        /// "in the range {range}": the qualitative range a measure falls in.
+        case inRange
+        /// Column headings of a measure chart's data table: "Measure", "Target", "Ranges".
+        case measure, target, ranges
     }
 
     /// A document's replacements for single built-in strings, written as `strings: {tip: "Hint"}`;

@@ -11,6 +11,8 @@ public struct Chart: Sendable, Hashable, Codable {
         case pie(PieChart)
         case rings(RingChart)
         case range(RangeChart)
+        /// Measures against targets and ranges: bullets or dials.
+        case measures(MeasureChart)
     }
 
     /// Heading above the chart.
@@ -104,7 +106,7 @@ public struct Chart: Sendable, Hashable, Codable {
     }
 
     /// The `kind` names accepted in documents.
-    package static let kinds = ["bar", "line", "scatter", "pie", "donut", "rings", "range"]
+    package static let kinds = ["bar", "line", "scatter", "pie", "donut", "rings", "range", "bullet", "gauge"]
 
     /// The family's name, as written in `kind`.
     public var kind: String {
@@ -114,6 +116,7 @@ public struct Chart: Sendable, Hashable, Codable {
         case .pie(let pie): return pie.donut ? "donut" : "pie"
         case .rings: return "rings"
         case .range: return "range"
+        case .measures(let measures): return measures.style.rawValue
         }
     }
 
@@ -146,6 +149,8 @@ public struct Chart: Sendable, Hashable, Codable {
         case "donut": body = .pie(try PieChart(from: decoder, donut: true))
         case "rings": body = .rings(try RingChart(from: decoder))
         case "range": body = .range(try RangeChart(from: decoder))
+        case "bullet": body = .measures(try MeasureChart(from: decoder, style: .bullet))
+        case "gauge": body = .measures(try MeasureChart(from: decoder, style: .gauge))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: c,
@@ -185,6 +190,7 @@ public struct Chart: Sendable, Hashable, Codable {
         case .pie(let value): try value.encode(to: encoder)
         case .rings(let value): try value.encode(to: encoder)
         case .range(let value): try value.encode(to: encoder)
+        case .measures(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -299,6 +305,8 @@ extension Chart: BlockContent {
         case .pie(let pie): texts += pie.segments.map(\.title) + [pie.centerTitle, pie.centerText].compactMap { $0 }
         case .rings(let rings): texts += rings.rings.map(\.title) + [rings.centerLabel].compactMap { $0 }
         case .range(let range): texts += range.categories + range.plots.map(\.title)
+        case .measures(let measures):
+            texts += measures.measures.flatMap { [$0.title] + ($0.bandLabels ?? []) + [$0.unit].compactMap { $0 } }
         }
         return texts
     }

@@ -38,6 +38,7 @@ extension Chart {
                 throw FolioError(path: "\(path).rings[\(index)].value", "must be between 0 and 1000 (1 is a full ring)")
             }
         case .range(let range): try range.validate(path: path, logScale: yAxis.scale == .log)
+        case .measures(let measures): try measures.validate(path: path)
         }
     }
 }

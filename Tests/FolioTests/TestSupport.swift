@@ -295,6 +295,11 @@ enum TestSupport {
         case .range(let range):
             strings += range.categories
             if chart.legend.position != .none { strings += range.plots.map(\.title) }
+        case .measures(let measures):
+            // Each measure's title and value, as the chart writes them.
+            for measure in measures.measures {
+                strings += [measure.title, MeasureText(measure: measure, numbers: .english).value]
+            }
         }
         return strings
     }
