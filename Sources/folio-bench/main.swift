@@ -141,6 +141,18 @@ func measureW3(into targets: inout TargetTable) {
     targets.forScale("W3 PDF, folio batch --jobs 2, signed (median of 3)", folio: signed, c: c, unit: "documents/s")
 }
 
+// FOLIO_BENCH_ONLY=reports: only the 100,000-record report table, ungrouped and grouped.
+if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "reports" {
+    let (seconds, peaks) = ScalingBenchmark.reportTables(bench: benchDirectory)
+    let ratio = seconds["report-grouped"].flatMap { grouped in seconds["report-plain"].map { grouped / $0 } }
+    targets.absolute("100,000-record table grouped, time / ungrouped", folio: ratio, c: nil, unit: "×", atMost: 1.15)
+    targets.absolute(
+        "100,000-record grouped table, peak memory", folio: peaks["report-grouped"].map { Double($0) / 1024 }, c: nil, unit: "MB",
+        atMost: 200)
+    print(targets.printed())
+    exit(0)
+}
+
 // FOLIO_BENCH_ONLY=long: only the long documents (1,000 to 10,000 pages of paragraphs).
 if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "long" {
     let long = LongDocumentBenchmark.run(folio: binary, bench: benchDirectory)
