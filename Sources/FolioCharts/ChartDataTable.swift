@@ -94,6 +94,30 @@ package struct ChartDataTable: Sendable, Hashable {
                         return entry.map { format($0) }.joined(separator: ", ")
                     }
             }
+        case .boxPlot(let boxes):
+            header = [
+                chart.xAxis.title ?? strings[.category], strings[.count], strings[.minimum], strings[.lowerQuartile], strings[.median],
+                strings[.upperQuartile], strings[.maximum], strings[.outlierValues],
+            ]
+            rows = boxes.groups.map { group in
+                guard let stats = BoxStatistics(group.values) else { return [group.title, "0", "", "", "", "", "", ""] }
+                let column = ColumnNumbers(values: group.values, numbers: numbers, axis: chart.yAxis)
+                return [
+                    group.title, String(stats.count), column(stats.minimum), column.statistic(stats.lowerQuartile),
+                    column.statistic(stats.median), column.statistic(stats.upperQuartile), column(stats.maximum),
+                    stats.outliers.map { column($0) }.joined(separator: ", "),
+                ]
+            }
+        case .histogram(let histogram):
+            header = [chart.xAxis.title ?? strings[.bin], strings[.count]]
+            guard let bins = HistogramBins(histogram) else {
+                rows = []
+                break
+            }
+            let column = ColumnNumbers(values: (0...bins.counts.count).map(bins.lower), numbers: numbers, axis: chart.xAxis)
+            rows = bins.counts.enumerated().map { index, count in
+                ["\(column(bins.lower(index)))–\(column(bins.lower(index + 1)))", String(count)]
+            }
         case .measures(let measures):
             header = [strings[.measure], strings[.value], strings[.target], strings[.ranges]]
             rows = measures.measures.map { measure in

@@ -62,6 +62,52 @@ package enum ChartDescription {
                 parts.append(sentence)
             }
             return sentences(parts)
+        case .boxPlot(let boxes):
+            var parts = [strings[.boxPlot] + title]
+            let unit = ValueUnit.of(seriesTitle: nil, axis: chart.yAxis)
+            for group in boxes.groups {
+                guard let stats = BoxStatistics(group.values) else {
+                    parts.append("\(group.title): \(strings[.noData])")
+                    continue
+                }
+                let column = ColumnNumbers(values: group.values, numbers: numbers, axis: chart.yAxis)
+                func written(_ value: Double) -> String { ValueUnit.appending(unit, to: column.statistic(value), format: nil) }
+                var sentence = strings.format(
+                    .boxSummary,
+                    [
+                        "name": group.title, "median": written(stats.median), "lower": written(stats.lowerQuartile),
+                        "upper": written(stats.upperQuartile), "low": written(stats.lowerWhisker), "high": written(stats.upperWhisker),
+                    ])
+                sentence += ", " + strings.format(.valueCount, ["count": numbers.grouped(String(stats.count))])
+                if stats.outliers.count == 1, let only = stats.outliers.first {
+                    sentence += ", " + strings.format(.oneOutlier, ["value": written(only)])
+                } else if !stats.outliers.isEmpty {
+                    // At most ten outliers are named; the data table has them all.
+                    let named = stats.outliers.prefix(10).map(written).joined(separator: ", ") + (stats.outliers.count > 10 ? ", …" : "")
+                    sentence += ", " + strings.format(.outliers, ["count": String(stats.outliers.count), "values": named])
+                }
+                parts.append(sentence)
+            }
+            return sentences(parts)
+        case .histogram(let histogram):
+            let kind = strings[.histogram] + title
+            guard let bins = HistogramBins(histogram) else { return "\(kind): \(strings[.noData])." }
+            let edges = (0...bins.counts.count).map(bins.lower)
+            let column = ColumnNumbers(values: edges + [bins.width], numbers: numbers, axis: chart.xAxis)
+            let unit = ValueUnit.of(seriesTitle: nil, axis: chart.xAxis)
+            func written(_ value: Double) -> String { ValueUnit.appending(unit, to: column(value), format: nil) }
+            var summary =
+                strings.format(
+                    .histogramBins,
+                    [
+                        "count": numbers.grouped(String(histogram.values.count)), "bins": String(bins.counts.count),
+                        "width": written(bins.width), "low": column(bins.start), "high": written(bins.lower(bins.counts.count)),
+                    ]) + (bins.bySturges ? " (\(strings[.sturgesRule]))" : "")
+            if let most = bins.counts.indices.max(by: { bins.counts[$0] < bins.counts[$1] }) {
+                let range = "\(column(bins.lower(most)))–\(written(bins.lower(most + 1)))"
+                summary += ", " + strings.format(.mostIn, ["range": range, "count": String(bins.counts[most])])
+            }
+            return sentences([kind, summary])
         }
     }
 

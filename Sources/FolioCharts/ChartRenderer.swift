@@ -29,6 +29,7 @@ package struct ChartRenderer {
         case .pie: return 190
         case .rings, .range: return 150
         case .measures(let measures): return MeasureChartLayout.plotHeight(count: measures.measures.count, style: measures.style)
+        case .boxPlot, .histogram: return 170
         }
     }
 
@@ -43,6 +44,8 @@ package struct ChartRenderer {
         case .rings(let rings): return RingChartLayout(chart: chart, rings: rings, context: context).drawing(width: width)
         case .range(let range): return RangeChartLayout(chart: chart, range: range, context: context).drawing(width: width)
         case .measures(let measures): return MeasureChartLayout(chart: chart, measures: measures, context: context).drawing(width: width)
+        case .boxPlot(let boxes): return DistributionChartLayout(chart: chart, context: context).boxPlot(boxes, width: width)
+        case .histogram(let histogram): return DistributionChartLayout(chart: chart, context: context).histogram(histogram, width: width)
         }
     }
 
@@ -79,6 +82,8 @@ package struct ChartRenderer {
         case .measures:
             // Drawn in the text colour over grey ranges: no palette colour to check.
             return []
+        case .boxPlot(let boxes): return boxes.groups.enumerated().map { ("groups[\($0.offset)]", $0.element.tint, $0.offset) }
+        case .histogram(let histogram): return [("tint", histogram.tint, 0)]
         }
     }
 

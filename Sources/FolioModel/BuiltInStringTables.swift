@@ -4,7 +4,13 @@ extension BuiltInStrings {
     package static let english = BuiltInStrings(
         language: "en", decimalSeparator: ".", localeIdentifier: "en_US_POSIX",
         table: [
-            .tip: "Tip", .bulletChart: "Bullet chart", .gaugeChart: "Gauge", .againstTarget: "{name} {value} against a target of {target}",
+            .tip: "Tip", .outlierValues: "Outliers", .boxPlot: "Box plot", .histogram: "Histogram",
+            .boxSummary: "{name}: median {median}, quartiles {lower} and {upper}, whiskers {low} to {high}",
+            .outliers: "{count} outliers: {values}", .oneOutlier: "1 outlier: {value}", .valueCount: "{count} values",
+            .histogramBins: "{count} values in {bins} bins of {width} from {low} to {high}", .sturgesRule: "bins by Sturges’ rule",
+            .mostIn: "most in {range} ({count})", .count: "Count", .minimum: "Minimum", .lowerQuartile: "Lower quartile", .median: "Median",
+            .upperQuartile: "Upper quartile", .maximum: "Maximum", .bin: "Bin", .bulletChart: "Bullet chart", .gaugeChart: "Gauge",
+            .againstTarget: "{name} {value} against a target of {target}",
             .aboveTarget: "above the target", .belowTarget: "below the target", .onTarget: "on the target",
             .inRange: "in the range {range}", .measure: "Measure", .target: "Target", .ranges: "Ranges", .total: "Total",
             .subtotal: "Subtotal", .weekOf: "Week of {date}", .warning: "Warning", .good: "Good",
@@ -27,7 +33,13 @@ extension BuiltInStrings {
     package static let french = BuiltInStrings(
         language: "fr", decimalSeparator: ",", localeIdentifier: "fr_FR",
         table: [
-            .tip: "Conseil", .bulletChart: "Graphique à puces", .gaugeChart: "Jauge",
+            .tip: "Conseil", .outlierValues: "Valeurs extrêmes", .boxPlot: "Boîte à moustaches", .histogram: "Histogramme",
+            .boxSummary: "{name} : médiane {median}, quartiles {lower} et {upper}, moustaches de {low} à {high}",
+            .outliers: "{count} valeurs extrêmes : {values}", .oneOutlier: "1 valeur extrême : {value}", .valueCount: "{count} valeurs",
+            .histogramBins: "{count} valeurs en {bins} classes de {width} de {low} à {high}",
+            .sturgesRule: "classes selon la règle de Sturges", .mostIn: "le plus dans {range} ({count})", .count: "Effectif",
+            .minimum: "Minimum", .lowerQuartile: "Premier quartile", .median: "Médiane", .upperQuartile: "Troisième quartile",
+            .maximum: "Maximum", .bin: "Classe", .bulletChart: "Graphique à puces", .gaugeChart: "Jauge",
             .againstTarget: "{name} {value} pour un objectif de {target}", .aboveTarget: "au-dessus de l’objectif",
             .belowTarget: "en dessous de l’objectif", .onTarget: "à l’objectif", .inRange: "dans la plage {range}", .measure: "Mesure",
             .target: "Objectif", .ranges: "Plages", .total: "Total", .subtotal: "Sous-total", .weekOf: "Semaine du {date}",
@@ -51,7 +63,13 @@ extension BuiltInStrings {
     package static let german = BuiltInStrings(
         language: "de", decimalSeparator: ",", localeIdentifier: "de_DE",
         table: [
-            .tip: "Tipp", .bulletChart: "Bullet-Diagramm", .gaugeChart: "Tachodiagramm",
+            .tip: "Tipp", .outlierValues: "Ausreißer", .boxPlot: "Boxplot", .histogram: "Histogramm",
+            .boxSummary: "{name}: Median {median}, Quartile {lower} und {upper}, Whisker {low} bis {high}",
+            .outliers: "{count} Ausreißer: {values}", .oneOutlier: "1 Ausreißer: {value}", .valueCount: "{count} Werte",
+            .histogramBins: "{count} Werte in {bins} Klassen der Breite {width} von {low} bis {high}",
+            .sturgesRule: "Klassen nach der Sturges-Regel", .mostIn: "die meisten in {range} ({count})", .count: "Anzahl",
+            .minimum: "Minimum", .lowerQuartile: "Unteres Quartil", .median: "Median", .upperQuartile: "Oberes Quartil",
+            .maximum: "Maximum", .bin: "Klasse", .bulletChart: "Bullet-Diagramm", .gaugeChart: "Tachodiagramm",
             .againstTarget: "{name} {value} bei einem Zielwert von {target}", .aboveTarget: "über dem Zielwert",
             .belowTarget: "unter dem Zielwert", .onTarget: "auf dem Zielwert", .inRange: "im Bereich {range}", .measure: "Messgröße",
             .target: "Zielwert", .ranges: "Bereiche", .total: "Summe", .subtotal: "Zwischensumme", .weekOf: "Woche vom {date}",
@@ -75,7 +93,13 @@ extension BuiltInStrings {
     package static let spanish = BuiltInStrings(
         language: "es", decimalSeparator: ",", localeIdentifier: "es_ES",
         table: [
-            .tip: "Consejo", .bulletChart: "Gráfico de viñetas", .gaugeChart: "Indicador",
+            .tip: "Consejo", .outlierValues: "Valores atípicos", .boxPlot: "Diagrama de caja", .histogram: "Histograma",
+            .boxSummary: "{name}: mediana {median}, cuartiles {lower} y {upper}, bigotes de {low} a {high}",
+            .outliers: "{count} valores atípicos: {values}", .oneOutlier: "1 valor atípico: {value}", .valueCount: "{count} valores",
+            .histogramBins: "{count} valores en {bins} intervalos de {width} de {low} a {high}",
+            .sturgesRule: "intervalos según la regla de Sturges", .mostIn: "la mayoría en {range} ({count})", .count: "Recuento",
+            .minimum: "Mínimo", .lowerQuartile: "Primer cuartil", .median: "Mediana", .upperQuartile: "Tercer cuartil", .maximum: "Máximo",
+            .bin: "Intervalo", .bulletChart: "Gráfico de viñetas", .gaugeChart: "Indicador",
             .againstTarget: "{name} {value} frente a un objetivo de {target}", .aboveTarget: "por encima del objetivo",
             .belowTarget: "por debajo del objetivo", .onTarget: "en el objetivo", .inRange: "en el rango {range}", .measure: "Medida",
             .target: "Objetivo", .ranges: "Rangos", .total: "Total", .subtotal: "Subtotal", .weekOf: "Semana del {date}",
@@ -99,7 +123,13 @@ extension BuiltInStrings {
     package static let portuguese = BuiltInStrings(
         language: "pt", decimalSeparator: ",", localeIdentifier: "pt_PT",
         table: [
-            .tip: "Dica", .bulletChart: "Gráfico de marcadores", .gaugeChart: "Medidor",
+            .tip: "Dica", .outlierValues: "Valores atípicos", .boxPlot: "Diagrama de caixa", .histogram: "Histograma",
+            .boxSummary: "{name}: mediana {median}, quartis {lower} e {upper}, bigodes de {low} a {high}",
+            .outliers: "{count} valores atípicos: {values}", .oneOutlier: "1 valor atípico: {value}", .valueCount: "{count} valores",
+            .histogramBins: "{count} valores em {bins} classes de {width} de {low} a {high}", .sturgesRule: "classes pela regra de Sturges",
+            .mostIn: "a maioria em {range} ({count})", .count: "Contagem", .minimum: "Mínimo", .lowerQuartile: "Primeiro quartil",
+            .median: "Mediana", .upperQuartile: "Terceiro quartil", .maximum: "Máximo", .bin: "Classe",
+            .bulletChart: "Gráfico de marcadores", .gaugeChart: "Medidor",
             .againstTarget: "{name} {value} face a uma meta de {target}", .aboveTarget: "acima da meta", .belowTarget: "abaixo da meta",
             .onTarget: "na meta", .inRange: "na faixa {range}", .measure: "Medida", .target: "Meta", .ranges: "Faixas", .total: "Total",
             .subtotal: "Subtotal", .weekOf: "Semana de {date}", .warning: "Atenção", .good: "Bom",
@@ -122,7 +152,13 @@ extension BuiltInStrings {
     package static let arabic = BuiltInStrings(
         language: "ar", decimalSeparator: ".", isRightToLeft: true, localeIdentifier: "ar@numbers=latn",
         table: [
-            .tip: "نصيحة", .bulletChart: "مخطط نقطي", .gaugeChart: "مقياس", .againstTarget: "{name} {value} مقابل هدف {target}",
+            .tip: "نصيحة", .outlierValues: "القيم الشاذة", .boxPlot: "مخطط الصندوق", .histogram: "مدرج تكراري",
+            .boxSummary: "{name}: الوسيط {median}، الربيعان {lower} و{upper}، الشعيرات من {low} إلى {high}",
+            .outliers: "{count} قيم شاذة: {values}", .oneOutlier: "قيمة شاذة واحدة: {value}", .valueCount: "{count} قيم",
+            .histogramBins: "{count} قيم في {bins} فئات بعرض {width} من {low} إلى {high}", .sturgesRule: "الفئات حسب قاعدة ستيرجس",
+            .mostIn: "أغلبها في {range} ({count})", .count: "العدد", .minimum: "الأدنى", .lowerQuartile: "الربيع الأدنى", .median: "الوسيط",
+            .upperQuartile: "الربيع الأعلى", .maximum: "الأعلى", .bin: "الفئة", .bulletChart: "مخطط نقطي", .gaugeChart: "مقياس",
+            .againstTarget: "{name} {value} مقابل هدف {target}",
             .aboveTarget: "فوق الهدف", .belowTarget: "دون الهدف", .onTarget: "عند الهدف", .inRange: "في النطاق {range}",
             .measure: "المقياس", .target: "الهدف", .ranges: "النطاقات", .total: "المجموع", .subtotal: "المجموع الفرعي",
             .weekOf: "أسبوع {date}", .warning: "تحذير", .good: "جيد",
@@ -145,7 +181,12 @@ extension BuiltInStrings {
     package static let chinese = BuiltInStrings(
         language: "zh", decimalSeparator: ".", localeIdentifier: "zh_CN",
         table: [
-            .tip: "提示", .bulletChart: "子弹图", .gaugeChart: "仪表图", .againstTarget: "{name} {value}，目标为 {target}", .aboveTarget: "高于目标",
+            .tip: "提示", .outlierValues: "离群值", .boxPlot: "箱线图", .histogram: "直方图",
+            .boxSummary: "{name}：中位数 {median}，四分位数 {lower} 和 {upper}，须线 {low} 至 {high}", .outliers: "{count} 个离群值：{values}",
+            .oneOutlier: "1 个离群值：{value}", .valueCount: "{count} 个值", .histogramBins: "{count} 个值，分为 {bins} 组，组距 {width}，从 {low} 到 {high}",
+            .sturgesRule: "按 Sturges 规则分组", .mostIn: "最多在 {range}（{count}）", .count: "计数", .minimum: "最小值", .lowerQuartile: "下四分位数",
+            .median: "中位数", .upperQuartile: "上四分位数", .maximum: "最大值", .bin: "组", .bulletChart: "子弹图", .gaugeChart: "仪表图",
+            .againstTarget: "{name} {value}，目标为 {target}", .aboveTarget: "高于目标",
             .belowTarget: "低于目标", .onTarget: "达到目标", .inRange: "处于{range}范围", .measure: "指标", .target: "目标", .ranges: "范围", .total: "合计",
             .subtotal: "小计", .weekOf: "{date}当周", .warning: "注意", .good: "良好", .digitalSignature: "数字签名",
             .alert: "警告", .noData: "无数据", .continued: "续",

@@ -77,6 +77,22 @@ public struct BuiltInStrings: Sendable, Hashable {
         case inRange
         /// Column headings of a measure chart's data table: "Measure", "Target", "Ranges".
         case measure, target, ranges
+        /// Distribution chart kinds, at the start of a chart description.
+        case boxPlot, histogram
+        /// "{name}: median {median}, quartiles {lower} and {upper}, whiskers {low} to {high}": a box plot's group.
+        case boxSummary
+        /// "{count} outliers: {values}" and "1 outlier: {value}".
+        case outliers, oneOutlier
+        /// "{count} values": how many a group or histogram holds.
+        case valueCount
+        /// "{count} values in {bins} bins of {width} from {low} to {high}".
+        case histogramBins
+        /// "bins by Sturges' rule": the binning rule when none was given.
+        case sturgesRule
+        /// "most in {range} ({count})": a histogram's tallest bin.
+        case mostIn
+        /// Column headings of a box plot's and a histogram's data tables.
+        case count, minimum, lowerQuartile, median, upperQuartile, maximum, bin, outlierValues
     }
 
     /// A document's replacements for single built-in strings, written as `strings: {tip: "Hint"}`;

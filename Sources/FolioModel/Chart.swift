@@ -13,6 +13,10 @@ public struct Chart: Sendable, Hashable, Codable {
         case range(RangeChart)
         /// Measures against targets and ranges: bullets or dials.
         case measures(MeasureChart)
+        /// Box plots of groups of values.
+        case boxPlot(BoxPlotChart)
+        /// A histogram of values.
+        case histogram(HistogramChart)
     }
 
     /// Heading above the chart.
@@ -106,7 +110,7 @@ public struct Chart: Sendable, Hashable, Codable {
     }
 
     /// The `kind` names accepted in documents.
-    package static let kinds = ["bar", "line", "scatter", "pie", "donut", "rings", "range", "bullet", "gauge"]
+    package static let kinds = ["bar", "line", "scatter", "pie", "donut", "rings", "range", "bullet", "gauge", "boxplot", "histogram"]
 
     /// The family's name, as written in `kind`.
     public var kind: String {
@@ -117,6 +121,8 @@ public struct Chart: Sendable, Hashable, Codable {
         case .rings: return "rings"
         case .range: return "range"
         case .measures(let measures): return measures.style.rawValue
+        case .boxPlot: return "boxplot"
+        case .histogram: return "histogram"
         }
     }
 
@@ -151,6 +157,8 @@ public struct Chart: Sendable, Hashable, Codable {
         case "range": body = .range(try RangeChart(from: decoder))
         case "bullet": body = .measures(try MeasureChart(from: decoder, style: .bullet))
         case "gauge": body = .measures(try MeasureChart(from: decoder, style: .gauge))
+        case "boxplot": body = .boxPlot(try BoxPlotChart(from: decoder))
+        case "histogram": body = .histogram(try HistogramChart(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: c,
@@ -191,6 +199,8 @@ public struct Chart: Sendable, Hashable, Codable {
         case .rings(let value): try value.encode(to: encoder)
         case .range(let value): try value.encode(to: encoder)
         case .measures(let value): try value.encode(to: encoder)
+        case .boxPlot(let value): try value.encode(to: encoder)
+        case .histogram(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -307,6 +317,8 @@ extension Chart: BlockContent {
         case .range(let range): texts += range.categories + range.plots.map(\.title)
         case .measures(let measures):
             texts += measures.measures.flatMap { [$0.title] + ($0.bandLabels ?? []) + [$0.unit].compactMap { $0 } }
+        case .boxPlot(let boxes): texts += boxes.groups.map(\.title)
+        case .histogram: break
         }
         return texts
     }

@@ -39,6 +39,8 @@ extension Chart {
             }
         case .range(let range): try range.validate(path: path, logScale: yAxis.scale == .log)
         case .measures(let measures): try measures.validate(path: path)
+        case .boxPlot(let boxes): try boxes.validate(path: path)
+        case .histogram(let histogram): try histogram.validate(path: path)
         }
     }
 }

@@ -175,7 +175,9 @@ enum ScalingBenchmark {
         for _ in 0..<2 {
             for kind in ["report-plain", "report-grouped"] {
                 guard let run = measure(kind: kind, size: 100_000, bench: bench) else { continue }
-                print(String(format: "  %@: %.2f s, %d pages, peak memory %d MB", kind as NSString, run.seconds, run.pages, run.peakKB / 1024))
+                print(
+                    String(format: "  %@: %.2f s, %d pages, peak memory %d MB", kind as NSString, run.seconds, run.pages, run.peakKB / 1024)
+                )
                 seconds[kind] = min(seconds[kind] ?? run.seconds, run.seconds)
                 peaks[kind] = max(peaks[kind] ?? 0, run.peakKB)
             }

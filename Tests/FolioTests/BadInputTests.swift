@@ -101,7 +101,8 @@ final class BadInputTests: XCTestCase {
             "elements[1].series[0].values[1]: expected a number, found a string")
         XCTAssertEqual(
             errorFor(element: #"{"type": "chart", "kind": "radar"}"#),
-            #"elements[1].kind: unknown chart kind "radar"; expected one of: bar, line, scatter, pie, donut, rings, range, bullet, gauge"#)
+            #"elements[1].kind: unknown chart kind "radar"; expected one of: bar, line, scatter, pie, donut, rings, range, bullet, gauge, boxplot, histogram"#
+        )
         XCTAssertEqual(
             errorFor(element: "{\(base), \"series\": [{\"title\": \"P\", \"values\": [1, 2]}], \"yAxis\": {\"min\": 5, \"max\": 1}}"),
             "elements[1].yAxis.max: max must be greater than min")
