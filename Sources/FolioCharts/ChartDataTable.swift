@@ -118,6 +118,21 @@ package struct ChartDataTable: Sendable, Hashable {
             rows = bins.counts.enumerated().map { index, count in
                 ["\(column(bins.lower(index)))–\(column(bins.lower(index + 1)))", String(count)]
             }
+        case .heatmap(let heatmap):
+            header = [strings[.date], chart.yAxis.title ?? strings[.value]]
+            guard let span = heatmap.span else {
+                rows = []
+                break
+            }
+            let values = heatmap.valuesByDay
+            let column = ColumnNumbers(values: values.values.compactMap { $0 }, numbers: numbers, axis: chart.yAxis)
+            rows = (span.first...span.last).map { day in
+                let date = numbers.dateString(Double(day) * 86_400, pattern: numbers.datePattern(skeleton: "yMMMEd"))
+                guard let value = values[day] ?? nil else { return [date, strings[.noData]] }
+                let written = column(value)
+                if let missedAt = heatmap.missedAt, value <= missedAt { return [date, "\(written) (\(strings[.missed]))"] }
+                return [date, written]
+            }
         case .measures(let measures):
             header = [strings[.measure], strings[.value], strings[.target], strings[.ranges]]
             rows = measures.measures.map { measure in

@@ -108,6 +108,44 @@ package enum ChartDescription {
                 summary += ", " + strings.format(.mostIn, ["range": range, "count": String(bins.counts[most])])
             }
             return sentences([kind, summary])
+        case .heatmap(let heatmap):
+            let kind = strings[.heatmap] + title
+            guard let span = heatmap.span else { return "\(kind): \(strings[.noData])." }
+            let values = heatmap.valuesByDay
+            func day(_ number: Int) -> String {
+                numbers.dateString(Double(number) * 86_400, pattern: numbers.datePattern(skeleton: "MMMd"))
+            }
+            func year(_ number: Int) -> String {
+                numbers.dateString(Double(number) * 86_400, pattern: numbers.datePattern(skeleton: "yMMMd"))
+            }
+            let all = Array(span.first...span.last)
+            var parts = [
+                kind,
+                strings.format(.daySpan, ["count": numbers.grouped(String(all.count)), "first": day(span.first), "last": year(span.last)]),
+            ]
+            // The days missed and the days without data, each named (at most 31, the data table has all).
+            func listed(_ days: [Int], many: BuiltInStrings.Key, one: BuiltInStrings.Key) -> String? {
+                guard let first = days.first else { return nil }
+                if days.count == 1 { return strings.format(one, ["day": day(first)]) }
+                let names = days.prefix(31).map(day).joined(separator: ", ") + (days.count > 31 ? ", …" : "")
+                return strings.format(many, ["count": String(days.count), "days": names])
+            }
+            var counts: [String] = []
+            if let missedAt = heatmap.missedAt {
+                let missed = all.filter { if let value = values[$0] ?? nil { value <= missedAt } else { false } }
+                counts.append(listed(missed, many: .missedDays, one: .oneMissedDay) ?? strings[.noneMissed])
+            }
+            if let none = listed(all.filter { (values[$0] ?? nil) == nil }, many: .daysWithoutData, one: .oneDayWithoutData) {
+                counts.append(none)
+            }
+            let known = all.compactMap { values[$0] ?? nil }
+            if !known.isEmpty {
+                let mean = known.reduce(0, +) / Double(known.count)
+                let column = ColumnNumbers(values: known, numbers: numbers, axis: chart.yAxis)
+                counts.append(strings.format(.meanValue, ["value": column.statistic(mean)]))
+            }
+            parts.append(counts.joined(separator: "; "))
+            return sentences(parts)
         }
     }
 

@@ -30,6 +30,7 @@ package struct ChartRenderer {
         case .rings, .range: return 150
         case .measures(let measures): return MeasureChartLayout.plotHeight(count: measures.measures.count, style: measures.style)
         case .boxPlot, .histogram: return 170
+        case .heatmap: return 120
         }
     }
 
@@ -46,6 +47,7 @@ package struct ChartRenderer {
         case .measures(let measures): return MeasureChartLayout(chart: chart, measures: measures, context: context).drawing(width: width)
         case .boxPlot(let boxes): return DistributionChartLayout(chart: chart, context: context).boxPlot(boxes, width: width)
         case .histogram(let histogram): return DistributionChartLayout(chart: chart, context: context).histogram(histogram, width: width)
+        case .heatmap(let heatmap): return HeatmapChartLayout(chart: chart, heatmap: heatmap, context: context).drawing(width: width)
         }
     }
 
@@ -84,6 +86,7 @@ package struct ChartRenderer {
             return []
         case .boxPlot(let boxes): return boxes.groups.enumerated().map { ("groups[\($0.offset)]", $0.element.tint, $0.offset) }
         case .histogram(let histogram): return [("tint", histogram.tint, 0)]
+        case .heatmap: return [("days", nil, 0)]
         }
     }
 

@@ -4,7 +4,10 @@ extension BuiltInStrings {
     package static let english = BuiltInStrings(
         language: "en", decimalSeparator: ".", localeIdentifier: "en_US_POSIX",
         table: [
-            .tip: "Tip", .outlierValues: "Outliers", .boxPlot: "Box plot", .histogram: "Histogram",
+            .tip: "Tip", .heatmap: "Calendar heatmap", .daySpan: "{count} days from {first} to {last}",
+            .missedDays: "{count} missed: {days}", .oneMissedDay: "1 missed: {day}", .noneMissed: "none missed",
+            .daysWithoutData: "{count} without data: {days}", .oneDayWithoutData: "1 without data: {day}", .meanValue: "mean {value}",
+            .missed: "Missed", .date: "Date", .outlierValues: "Outliers", .boxPlot: "Box plot", .histogram: "Histogram",
             .boxSummary: "{name}: median {median}, quartiles {lower} and {upper}, whiskers {low} to {high}",
             .outliers: "{count} outliers: {values}", .oneOutlier: "1 outlier: {value}", .valueCount: "{count} values",
             .histogramBins: "{count} values in {bins} bins of {width} from {low} to {high}", .sturgesRule: "bins by Sturges’ rule",
@@ -33,7 +36,11 @@ extension BuiltInStrings {
     package static let french = BuiltInStrings(
         language: "fr", decimalSeparator: ",", localeIdentifier: "fr_FR",
         table: [
-            .tip: "Conseil", .outlierValues: "Valeurs extrêmes", .boxPlot: "Boîte à moustaches", .histogram: "Histogramme",
+            .tip: "Conseil", .heatmap: "Calendrier thermique", .daySpan: "{count} jours du {first} au {last}",
+            .missedDays: "{count} manqués : {days}", .oneMissedDay: "1 manqué : {day}", .noneMissed: "aucun manqué",
+            .daysWithoutData: "{count} sans données : {days}", .oneDayWithoutData: "1 sans données : {day}", .meanValue: "moyenne {value}",
+            .missed: "Manqué", .date: "Date du jour", .outlierValues: "Valeurs extrêmes", .boxPlot: "Boîte à moustaches",
+            .histogram: "Histogramme",
             .boxSummary: "{name} : médiane {median}, quartiles {lower} et {upper}, moustaches de {low} à {high}",
             .outliers: "{count} valeurs extrêmes : {values}", .oneOutlier: "1 valeur extrême : {value}", .valueCount: "{count} valeurs",
             .histogramBins: "{count} valeurs en {bins} classes de {width} de {low} à {high}",
@@ -63,7 +70,10 @@ extension BuiltInStrings {
     package static let german = BuiltInStrings(
         language: "de", decimalSeparator: ",", localeIdentifier: "de_DE",
         table: [
-            .tip: "Tipp", .outlierValues: "Ausreißer", .boxPlot: "Boxplot", .histogram: "Histogramm",
+            .tip: "Tipp", .heatmap: "Kalender-Heatmap", .daySpan: "{count} Tage vom {first} bis {last}",
+            .missedDays: "{count} versäumt: {days}", .oneMissedDay: "1 versäumt: {day}", .noneMissed: "keiner versäumt",
+            .daysWithoutData: "{count} ohne Daten: {days}", .oneDayWithoutData: "1 ohne Daten: {day}", .meanValue: "Mittelwert {value}",
+            .missed: "Versäumt", .date: "Datum", .outlierValues: "Ausreißer", .boxPlot: "Boxplot", .histogram: "Histogramm",
             .boxSummary: "{name}: Median {median}, Quartile {lower} und {upper}, Whisker {low} bis {high}",
             .outliers: "{count} Ausreißer: {values}", .oneOutlier: "1 Ausreißer: {value}", .valueCount: "{count} Werte",
             .histogramBins: "{count} Werte in {bins} Klassen der Breite {width} von {low} bis {high}",
@@ -93,7 +103,10 @@ extension BuiltInStrings {
     package static let spanish = BuiltInStrings(
         language: "es", decimalSeparator: ",", localeIdentifier: "es_ES",
         table: [
-            .tip: "Consejo", .outlierValues: "Valores atípicos", .boxPlot: "Diagrama de caja", .histogram: "Histograma",
+            .tip: "Consejo", .heatmap: "Mapa de calor del calendario", .daySpan: "{count} días del {first} al {last}",
+            .missedDays: "{count} omitidos: {days}", .oneMissedDay: "1 omitido: {day}", .noneMissed: "ninguno omitido",
+            .daysWithoutData: "{count} sin datos: {days}", .oneDayWithoutData: "1 sin datos: {day}", .meanValue: "media {value}",
+            .missed: "Omitido", .date: "Fecha", .outlierValues: "Valores atípicos", .boxPlot: "Diagrama de caja", .histogram: "Histograma",
             .boxSummary: "{name}: mediana {median}, cuartiles {lower} y {upper}, bigotes de {low} a {high}",
             .outliers: "{count} valores atípicos: {values}", .oneOutlier: "1 valor atípico: {value}", .valueCount: "{count} valores",
             .histogramBins: "{count} valores en {bins} intervalos de {width} de {low} a {high}",
@@ -123,7 +136,10 @@ extension BuiltInStrings {
     package static let portuguese = BuiltInStrings(
         language: "pt", decimalSeparator: ",", localeIdentifier: "pt_PT",
         table: [
-            .tip: "Dica", .outlierValues: "Valores atípicos", .boxPlot: "Diagrama de caixa", .histogram: "Histograma",
+            .tip: "Dica", .heatmap: "Mapa de calor do calendário", .daySpan: "{count} dias de {first} a {last}",
+            .missedDays: "{count} perdidos: {days}", .oneMissedDay: "1 perdido: {day}", .noneMissed: "nenhum perdido",
+            .daysWithoutData: "{count} sem dados: {days}", .oneDayWithoutData: "1 sem dados: {day}", .meanValue: "média {value}",
+            .missed: "Perdido", .date: "Data", .outlierValues: "Valores atípicos", .boxPlot: "Diagrama de caixa", .histogram: "Histograma",
             .boxSummary: "{name}: mediana {median}, quartis {lower} e {upper}, bigodes de {low} a {high}",
             .outliers: "{count} valores atípicos: {values}", .oneOutlier: "1 valor atípico: {value}", .valueCount: "{count} valores",
             .histogramBins: "{count} valores em {bins} classes de {width} de {low} a {high}", .sturgesRule: "classes pela regra de Sturges",
@@ -152,7 +168,11 @@ extension BuiltInStrings {
     package static let arabic = BuiltInStrings(
         language: "ar", decimalSeparator: ".", isRightToLeft: true, localeIdentifier: "ar@numbers=latn",
         table: [
-            .tip: "نصيحة", .outlierValues: "القيم الشاذة", .boxPlot: "مخطط الصندوق", .histogram: "مدرج تكراري",
+            .tip: "نصيحة", .heatmap: "خريطة حرارية للتقويم", .daySpan: "{count} يومًا من {first} إلى {last}",
+            .missedDays: "{count} أيام فائتة: {days}", .oneMissedDay: "يوم فائت واحد: {day}", .noneMissed: "لا أيام فائتة",
+            .daysWithoutData: "{count} أيام بلا بيانات: {days}", .oneDayWithoutData: "يوم واحد بلا بيانات: {day}",
+            .meanValue: "المتوسط {value}", .missed: "فائت", .date: "التاريخ", .outlierValues: "القيم الشاذة", .boxPlot: "مخطط الصندوق",
+            .histogram: "مدرج تكراري",
             .boxSummary: "{name}: الوسيط {median}، الربيعان {lower} و{upper}، الشعيرات من {low} إلى {high}",
             .outliers: "{count} قيم شاذة: {values}", .oneOutlier: "قيمة شاذة واحدة: {value}", .valueCount: "{count} قيم",
             .histogramBins: "{count} قيم في {bins} فئات بعرض {width} من {low} إلى {high}", .sturgesRule: "الفئات حسب قاعدة ستيرجس",
@@ -181,7 +201,9 @@ extension BuiltInStrings {
     package static let chinese = BuiltInStrings(
         language: "zh", decimalSeparator: ".", localeIdentifier: "zh_CN",
         table: [
-            .tip: "提示", .outlierValues: "离群值", .boxPlot: "箱线图", .histogram: "直方图",
+            .tip: "提示", .heatmap: "日历热图", .daySpan: "{count} 天，从 {first} 到 {last}", .missedDays: "{count} 天漏服：{days}",
+            .oneMissedDay: "1 天漏服：{day}", .noneMissed: "无漏服", .daysWithoutData: "{count} 天无数据：{days}", .oneDayWithoutData: "1 天无数据：{day}",
+            .meanValue: "平均 {value}", .missed: "漏服", .date: "日期", .outlierValues: "离群值", .boxPlot: "箱线图", .histogram: "直方图",
             .boxSummary: "{name}：中位数 {median}，四分位数 {lower} 和 {upper}，须线 {low} 至 {high}", .outliers: "{count} 个离群值：{values}",
             .oneOutlier: "1 个离群值：{value}", .valueCount: "{count} 个值", .histogramBins: "{count} 个值，分为 {bins} 组，组距 {width}，从 {low} 到 {high}",
             .sturgesRule: "按 Sturges 规则分组", .mostIn: "最多在 {range}（{count}）", .count: "计数", .minimum: "最小值", .lowerQuartile: "下四分位数",

@@ -93,6 +93,18 @@ public struct BuiltInStrings: Sendable, Hashable {
         case mostIn
         /// Column headings of a box plot's and a histogram's data tables.
         case count, minimum, lowerQuartile, median, upperQuartile, maximum, bin, outlierValues
+        /// A calendar heatmap, at the start of its description.
+        case heatmap
+        /// "{count} days from {first} to {last}".
+        case daySpan
+        /// "{count} missed: {days}", "1 missed: {day}", "none missed".
+        case missedDays, oneMissedDay, noneMissed
+        /// "{count} without data: {days}", "1 without data: {day}".
+        case daysWithoutData, oneDayWithoutData
+        /// "mean {value}".
+        case meanValue
+        /// The key's word for a missed day; a data table's "Date" heading.
+        case missed, date
     }
 
     /// A document's replacements for single built-in strings, written as `strings: {tip: "Hint"}`;

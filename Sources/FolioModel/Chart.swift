@@ -17,6 +17,8 @@ public struct Chart: Sendable, Hashable, Codable {
         case boxPlot(BoxPlotChart)
         /// A histogram of values.
         case histogram(HistogramChart)
+        /// A calendar of daily values.
+        case heatmap(HeatmapChart)
     }
 
     /// Heading above the chart.
@@ -110,7 +112,9 @@ public struct Chart: Sendable, Hashable, Codable {
     }
 
     /// The `kind` names accepted in documents.
-    package static let kinds = ["bar", "line", "scatter", "pie", "donut", "rings", "range", "bullet", "gauge", "boxplot", "histogram"]
+    package static let kinds = [
+        "bar", "line", "scatter", "pie", "donut", "rings", "range", "bullet", "gauge", "boxplot", "histogram", "heatmap",
+    ]
 
     /// The family's name, as written in `kind`.
     public var kind: String {
@@ -123,6 +127,7 @@ public struct Chart: Sendable, Hashable, Codable {
         case .measures(let measures): return measures.style.rawValue
         case .boxPlot: return "boxplot"
         case .histogram: return "histogram"
+        case .heatmap: return "heatmap"
         }
     }
 
@@ -159,6 +164,7 @@ public struct Chart: Sendable, Hashable, Codable {
         case "gauge": body = .measures(try MeasureChart(from: decoder, style: .gauge))
         case "boxplot": body = .boxPlot(try BoxPlotChart(from: decoder))
         case "histogram": body = .histogram(try HistogramChart(from: decoder))
+        case "heatmap": body = .heatmap(try HeatmapChart(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: c,
@@ -201,6 +207,7 @@ public struct Chart: Sendable, Hashable, Codable {
         case .measures(let value): try value.encode(to: encoder)
         case .boxPlot(let value): try value.encode(to: encoder)
         case .histogram(let value): try value.encode(to: encoder)
+        case .heatmap(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -318,7 +325,7 @@ extension Chart: BlockContent {
         case .measures(let measures):
             texts += measures.measures.flatMap { [$0.title] + ($0.bandLabels ?? []) + [$0.unit].compactMap { $0 } }
         case .boxPlot(let boxes): texts += boxes.groups.map(\.title)
-        case .histogram: break
+        case .histogram, .heatmap: break
         }
         return texts
     }

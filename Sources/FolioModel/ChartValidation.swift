@@ -41,6 +41,7 @@ extension Chart {
         case .measures(let measures): try measures.validate(path: path)
         case .boxPlot(let boxes): try boxes.validate(path: path)
         case .histogram(let histogram): try histogram.validate(path: path)
+        case .heatmap(let heatmap): try heatmap.validate(path: path)
         }
     }
 }

@@ -296,7 +296,7 @@ enum TestSupport {
             strings += range.categories
             if chart.legend.position != .none { strings += range.plots.map(\.title) }
         case .boxPlot(let boxes): strings += boxes.groups.map(\.title)
-        case .histogram: break
+        case .histogram, .heatmap: break
         case .measures(let measures):
             // Each measure's title and value, as the chart writes them.
             for measure in measures.measures {
