@@ -101,7 +101,7 @@ final class BadInputTests: XCTestCase {
             "elements[1].series[0].values[1]: expected a number, found a string")
         XCTAssertEqual(
             errorFor(element: #"{"type": "chart", "kind": "radar"}"#),
-            #"elements[1].kind: unknown chart kind "radar"; expected one of: bar, line, scatter, pie, donut, rings, range, bullet, gauge, boxplot, histogram"#
+            #"elements[1].kind: unknown chart kind "radar"; expected one of: bar, line, scatter, pie, donut, rings, range, bullet, gauge, boxplot, histogram, heatmap"#
         )
         XCTAssertEqual(
             errorFor(element: "{\(base), \"series\": [{\"title\": \"P\", \"values\": [1, 2]}], \"yAxis\": {\"min\": 5, \"max\": 1}}"),
