@@ -182,6 +182,20 @@ struct HTMLBodyWriter {
         anchor.map { " id=\"\(anchorID($0))\"" } ?? ""
     }
 
+    /// A sparkline as a small inline SVG before its cell's words (which say its last value and range):
+    /// hidden from screen readers, the words are what they read.
+    mutating func sparklineSVG(_ values: [Double?], color: Color? = nil) -> HTML {
+        style.add("folio-spark") { r in
+            "\(r) svg.folio-spark{display:inline-block;vertical-align:middle;width:2.7em;height:1em;max-width:none;margin-inline-end:.35em}"
+        }
+        // Drawn through the one Canvas, as in the PDF.
+        let canvas = SVGCanvas(idPrefix: "spark")
+        Sparkline.draw(values, in: Rect(x: 1, y: 2, width: Sparkline.width - 8, height: 10), color: color ?? theme.accent, on: canvas)
+        let width = Sparkline.width - 6
+        return "<svg class=\"folio-spark\" aria-hidden=\"true\" focusable=\"false\" width=\"\(number: width)\" height=\"14\""
+            + " viewBox=\"0 0 \(number: width) 14\">" + canvas.body + "</svg>"
+    }
+
     /// The rule that colours cells and rows flagged in `style`, added once.
     private mutating func addHighlightRule(_ highlight: TableReport.HighlightStyle) {
         guard let colors = renderer.theme.highlights[highlight] else { return }
@@ -255,6 +269,7 @@ struct HTMLBodyWriter {
             html += "</tr></thead>"
         }
         let highlights = Dictionary(grouping: table.highlights, by: \.row)
+        let sparkNumbers = NumberFormat(strings)
         for style in Set(table.highlights.map(\.style)) { addHighlightRule(style) }
         if !table.rowKinds.isEmpty { addRowKindRules() }
         // A group's header row opens a row group (its th heads it); the total rows are the foot.
@@ -280,7 +295,9 @@ struct HTMLBodyWriter {
             }
             if let style = flags.last(where: { $0.cell == nil })?.style { rowClasses.append("folio-hl-\(style.rawValue)") }
             html += rowClasses.isEmpty ? "<tr>" : "<tr class=\"\(rowClasses.joined(separator: " "))\">"
-            for (position, slot) in Table.slots(row, row: index, columns: columns, lookup: lookup).enumerated() {
+            for (position, slot) in Sparkline.worded(Table.slots(row, row: index, columns: columns, lookup: lookup), numbers: sparkNumbers)
+                .enumerated()
+            {
                 var attributes = cellAttributes(slot)
                 if let style = flags.last(where: { $0.cell == position })?.style {
                     attributes = HTML(" data-highlight=\"\(style.rawValue)\"") + attributes
@@ -288,6 +305,8 @@ struct HTMLBodyWriter {
                 if kind.role != .data, position == 0 {
                     let scope = kind.role == .group ? "rowgroup" : "row"
                     html += "<th scope=\"\(scope)\"\(attributes)>\(cell(slot.text))</th>"
+                } else if let values = slot.sparkline {
+                    html += "<td\(attributes)>\(sparklineSVG(values))\(cell(slot.text))</td>"
                 } else {
                     html += "<td\(attributes)>\(cell(slot.text))</td>"
                 }

@@ -1,3 +1,4 @@
+import FolioCharts
 import FolioGraphics
 import FolioModel
 
@@ -235,6 +236,12 @@ final class TableFlowable: Flowable {
             point.x += TableLayout.groupIndent(kind)
             let style = highlights.last { $0.cell == c }?.style ?? rowStyle
             let color = style.flatMap { layout.theme.highlights[$0]?.text } ?? layout.theme.text
+            if let values = slot.sparkline, starts == nil, ends == nil {
+                // The line is decoration: the words beside it say its last value and range.
+                let line = Rect(x: point.x, y: point.y + 1, width: Sparkline.width - 8, height: max(cell.metrics.height - 2, 8))
+                canvas.tagged(nil) { Sparkline.draw(values, in: line, color: layout.theme.accent, on: canvas) }
+            }
+            point.x += TableLayout.lead(slot)
             // A group's header heads its row over all columns but the last, which is an empty data cell:
             // a row of a single header cell would read as one more column header row.
             let groupSplit = kind.role == .group && tag != nil && slot.span > 1

@@ -1,3 +1,4 @@
+import FolioCharts
 import FolioGraphics
 import FolioModel
 
@@ -84,7 +85,11 @@ final class TableLayout {
         self.columns = columns
         let lookup = table.cellLookup
         self.cells = lookup
-        func slots(_ cells: [String], row: Int) -> [Table.Slot] { Table.slots(cells, row: row, columns: columns, lookup: lookup) }
+        let numbers = NumberFormat(strings)
+        self.numbers = numbers
+        func slots(_ cells: [String], row: Int) -> [Table.Slot] {
+            Sparkline.worded(Table.slots(cells, row: row, columns: columns, lookup: lookup), numbers: numbers)
+        }
 
         // Natural widths from the header and the first rows, then the explicit widths.
         var natural = Array(repeating: 0.0, count: columns)
@@ -98,7 +103,8 @@ final class TableLayout {
             // Subtotals and totals are bold: measured so, their sums fit as the values above them do.
             let rowFont = table.kind(ofRow: index).role == .data ? font : bold
             for slot in slots(row, row: index) where slot.span == 1 {
-                natural[slot.column] = max(natural[slot.column], measure(slot.text, rowFont) + 2 * TableLayout.paddingX)
+                natural[slot.column] = max(
+                    natural[slot.column], measure(slot.text, rowFont) + 2 * TableLayout.paddingX + TableLayout.lead(slot))
             }
         }
         let widths = TableLayout.distribute(natural: natural, explicit: table.widths ?? [], width: width)
@@ -129,7 +135,9 @@ final class TableLayout {
             let kind = table.kind(ofRow: index)
             let bodyFont = kind.role == .data ? plainFont : bold
             for slot in slots(row, row: index) where !slot.text.isEmpty {
-                let room = starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX - TableLayout.groupIndent(kind)
+                let room =
+                    starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX - TableLayout.groupIndent(kind)
+                    - TableLayout.lead(slot)
                 if !slot.text.contains("\n"), Double(TableLayout.widestCharacters(slot.text)) * bodyFont.size * 1.05 <= room { continue }
                 if RichText.mayHoldMarkup(slot.text) {
                     // Bold runs are wider, markup characters are not drawn: measured as drawn.
@@ -216,7 +224,7 @@ final class TableLayout {
 
     /// Where the cells of row `index` go.
     func slots(ofRow index: Int) -> [Table.Slot] {
-        Table.slots(table.rows[index], row: index, columns: columns, lookup: cells)
+        Sparkline.worded(Table.slots(table.rows[index], row: index, columns: columns, lookup: cells), numbers: numbers)
     }
 
     /// How many characters `text` can show at most: its scalars but the markup signs that are never
@@ -235,6 +243,12 @@ final class TableLayout {
     }
 
     func width(of slot: Table.Slot) -> Double { columnStarts[slot.column + slot.span] - columnStarts[slot.column] }
+
+    /// The document's numbers, for a sparkline's words.
+    private let numbers: NumberFormat
+
+    /// How far a cell's text starts after its padding: past its sparkline, if it has one.
+    static func lead(_ slot: Table.Slot) -> Double { slot.sparkline == nil ? 0 : Sparkline.width }
 
     /// How far a group header's text is indented: nested groups read as nested.
     static func groupIndent(_ kind: Table.RowKind) -> Double { kind.role == .group ? Double(min(kind.level, 4)) * 8 : 0 }
@@ -298,7 +312,8 @@ final class TableLayout {
         let rowFont = kind.role == .data ? font : boldFont
         let cells = slots(ofRow: index).map { slot in
             text.paragraph(
-                cellRuns(slot.text), font: rowFont, width: width(of: slot) - 2 * TableLayout.paddingX - TableLayout.groupIndent(kind),
+                cellRuns(slot.text), font: rowFont,
+                width: width(of: slot) - 2 * TableLayout.paddingX - TableLayout.groupIndent(kind) - TableLayout.lead(slot),
                 alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
         }
         recentRow = (index, cells)

@@ -1,3 +1,4 @@
+import FolioCharts
 import FolioGraphics
 import FolioModel
 
@@ -8,7 +9,13 @@ final class WidgetsFlowable: Flowable {
         let value: ShapedText
         let detail: ShapedText?
         let tint: Color
+        /// The sparkline's values and its words (last value and range), if the tile has one.
+        var sparkline: [Double?]? = nil
+        var sparklineWords: ShapedText? = nil
     }
+
+    /// The height of a tile's sparkline.
+    static let sparklineHeight = 18.0
 
     let tiles: [Tile]
     let width: Double
@@ -34,6 +41,7 @@ final class WidgetsFlowable: Flowable {
 
     private func contentHeight(_ tile: Tile) -> Double {
         tile.title.metrics.height + 4 + tile.value.metrics.height + (tile.detail.map { $0.metrics.height + 2 } ?? 0)
+            + (tile.sparkline == nil ? 0 : WidgetsFlowable.sparklineHeight + 4 + (tile.sparklineWords?.metrics.height ?? 0))
     }
 
     var height: Double { (tiles.map(contentHeight).max() ?? 0) + 2 * WidgetsFlowable.padding }
@@ -64,6 +72,17 @@ final class WidgetsFlowable: Flowable {
                     y += tile.value.metrics.height + 2
                     if let detail = tile.detail {
                         canvas.tagged(.paragraph) { canvas.draw(detail, at: Point(textX, y), color: theme.muted) }
+                        y += detail.metrics.height + 2
+                    }
+                    if let values = tile.sparkline {
+                        // The line is decoration: the words under it say its last value and range.
+                        let line = Rect(
+                            x: textX, y: y + 2, width: tileWidth - 2 * WidgetsFlowable.padding, height: WidgetsFlowable.sparklineHeight - 4)
+                        canvas.tagged(nil) { Sparkline.draw(values, in: line, color: tile.tint, on: canvas) }
+                        y += WidgetsFlowable.sparklineHeight + 2
+                        if let words = tile.sparklineWords {
+                            canvas.tagged(.paragraph) { canvas.draw(words, at: Point(textX, y), color: theme.muted) }
+                        }
                     }
                 }
             }

@@ -3,6 +3,8 @@
 struct LenientText: Decodable {
     let value: String
 
+    init(value: String) { self.value = value }
+
     init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let string = try? container.decode(String.self) {
@@ -30,11 +32,14 @@ struct LenientRow: Decodable {
     let spans: [Int: Int]
     /// Cell index → the language its author gave it.
     let languages: [Int: String]
+    /// Cell index → the values of its sparkline.
+    let sparklines: [Int: [Double?]]
 
     private struct SpanningCell: Decodable {
-        let text: LenientText
+        let text: LenientText?
         let span: Int?
         let language: String?
+        let sparkline: [Double?]?
     }
 
     init(from decoder: Decoder) throws {
@@ -47,6 +52,7 @@ struct LenientRow: Decodable {
         var cells: [String] = []
         var spans: [Int: Int] = [:]
         var languages: [Int: String] = [:]
+        var sparklines: [Int: [Double?]] = [:]
         while !container.isAtEnd {
             if let text = try? container.decode(LenientText.self) {
                 cells.append(text.value)
@@ -57,7 +63,8 @@ struct LenientRow: Decodable {
                 throw DecodingError.typeMismatch(
                     String.self,
                     DecodingError.Context(
-                        codingPath: decoder.codingPath + [IndexKey(index)], debugDescription: "expected a string or {text, span, language}")
+                        codingPath: decoder.codingPath + [IndexKey(index)],
+                        debugDescription: "expected a string or {text, span, language, sparkline}")
                 )
             }
             if let span = cell.span {
@@ -67,11 +74,19 @@ struct LenientRow: Decodable {
                 if span > 1 { spans[cells.count] = span }
             }
             if let language = cell.language { languages[cells.count] = language }
-            cells.append(cell.text.value)
+            if let sparkline = cell.sparkline { sparklines[cells.count] = sparkline }
+            guard let text = cell.text ?? (cell.sparkline != nil ? LenientText(value: "") : nil) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: decoder.codingPath + [IndexKey(index)],
+                        debugDescription: "expected a string or {text, span, language, sparkline}"))
+            }
+            cells.append(text.value)
         }
         self.cells = cells
         self.spans = spans
         self.languages = languages
+        self.sparklines = sparklines
     }
 }
 

@@ -30,6 +30,26 @@ public struct Table: Sendable, Hashable, Codable {
     public var language: String?
     /// Cells in a language of their own, written `{text, language}`.
     public var cellLanguages: [CellLanguage] = []
+    /// Cells holding a sparkline, written `{sparkline: [5.1, 6.2, null, 7.0]}` (with `text`, the words
+    /// beside it; by default its last value and range).
+    public var sparklines: [CellSparkline] = []
+
+    /// A small line of a row's values in cell `cell` of row `row`.
+    public struct CellSparkline: Sendable, Hashable, Codable {
+        /// The row.
+        public var row: Int
+        /// The cell's index in its row.
+        public var cell: Int
+        /// The values in order; nil is a gap.
+        public var values: [Double?]
+
+        /// A sparkline of `values` in cell `cell` of `row`.
+        public init(row: Int, cell: Int, values: [Double?]) {
+            self.row = row
+            self.cell = cell
+            self.values = values
+        }
+    }
     /// The records the rows are made from, and how (`records`, `columns`, `groupBy`, `total`, …); nil for a
     /// table of written rows. Folio's `DocumentDecoder` makes the rows from it (`ReportTable`).
     public var report: TableReport?
@@ -130,6 +150,8 @@ public struct Table: Sendable, Hashable, Codable {
         package var languages: [Int: [Int: String]]
         /// The table's language, for cells that name none.
         package var language: String?
+        /// Sparklines by row, then by cell index.
+        package var sparklines: [Int: [Int: [Double?]]] = [:]
     }
 
     /// A cell across `span` columns: cell `cell` (counted in the row's list) of row `row`, -1 for the header.
@@ -159,13 +181,16 @@ public struct Table: Sendable, Hashable, Codable {
         package var span: Int
         /// The language its author gave it (its own, else the table's).
         package var language: String?
+        /// The values of the sparkline drawn before its text, if it has one.
+        package var sparkline: [Double?]?
 
         /// A cell at `column` covering `span` columns, in `language` when the author named one.
-        package init(text: String, column: Int, span: Int, language: String? = nil) {
+        package init(text: String, column: Int, span: Int, language: String? = nil, sparkline: [Double?]? = nil) {
             self.text = text
             self.column = column
             self.span = span
             self.language = language
+            self.sparkline = sparkline
         }
     }
 
@@ -248,7 +273,9 @@ public struct Table: Sendable, Hashable, Codable {
     package var cellLookup: CellLookup {
         var languages: [Int: [Int: String]] = [:]
         for entry in cellLanguages { languages[entry.row, default: [:]][entry.cell] = entry.language }
-        return CellLookup(spans: spanLookup, languages: languages, language: language)
+        var lines: [Int: [Int: [Double?]]] = [:]
+        for entry in sparklines { lines[entry.row, default: [:]][entry.cell] = entry.values }
+        return CellLookup(spans: spanLookup, languages: languages, language: language, sparklines: lines)
     }
 
     /// The cells of `cells` (row `row`, -1 for the header) placed in `columns` columns;
@@ -258,9 +285,11 @@ public struct Table: Sendable, Hashable, Codable {
         var column = 0
         let spans = lookup.spans[row]
         let languages = lookup.languages[row]
+        let lines = lookup.sparklines[row]
         for (index, text) in cells.enumerated() where column < columns {
             let span = min(spans?[index] ?? 1, columns - column)
-            slots.append(Slot(text: text, column: column, span: span, language: languages?[index] ?? lookup.language))
+            slots.append(
+                Slot(text: text, column: column, span: span, language: languages?[index] ?? lookup.language, sparkline: lines?[index]))
             column += span
         }
         while column < columns {
@@ -276,7 +305,7 @@ public struct Table: Sendable, Hashable, Codable {
     }
 
     fileprivate enum CodingKeys: String, CodingKey {
-        case header, rows, align, zebra, caption, continuedCaption, widths, spans, keepTogether, language, cellLanguages
+        case header, rows, align, zebra, caption, continuedCaption, widths, spans, keepTogether, language, cellLanguages, sparklines
         case rowKinds, highlights
         case records, columns
         case filters = "where"
@@ -305,6 +334,11 @@ public struct Table: Sendable, Hashable, Codable {
             for (cell, language) in row.languages { cellLanguages.append(CellLanguage(row: index, cell: cell, language: language)) }
         }
         self.cellLanguages = cellLanguages.sorted { ($0.row, $0.cell) < ($1.row, $1.cell) }
+        var sparklines = try container.decodeIfPresent([CellSparkline].self, forKey: .sparklines) ?? []
+        for (index, row) in bodyRows.enumerated() {
+            for (cell, values) in row.sparklines { sparklines.append(CellSparkline(row: index, cell: cell, values: values)) }
+        }
+        self.sparklines = sparklines.sorted { ($0.row, $0.cell) < ($1.row, $1.cell) }
         language = try container.decodeIfPresent(.language)
         align = try container.decode(.align, default: [])
         zebra = try container.decode(.zebra, default: true)
@@ -335,6 +369,7 @@ public struct Table: Sendable, Hashable, Codable {
         try container.encodeIfPresent(keepTogether, forKey: .keepTogether)
         try container.encodeIfPresent(language, forKey: .language)
         try container.encode(cellLanguages, forKey: .cellLanguages)
+        if !sparklines.isEmpty { try container.encode(sparklines, forKey: .sparklines) }
         if !rowKinds.isEmpty { try container.encode(rowKinds, forKey: .rowKinds) }
         if !highlights.isEmpty { try container.encode(highlights, forKey: .highlights) }
         guard let report else { return }

@@ -105,6 +105,21 @@ extension Table {
         }
         for (index, row) in rows.enumerated() { try checkLinks(row, "\(path).rows[\(index)]") }
         for (index, row) in rows.enumerated() { try checkCells(row, "\(path).rows[\(index)]") }
+        for (index, sparkline) in sparklines.enumerated() {
+            guard (0..<rows.count).contains(sparkline.row), (0..<InputLimits.tableColumns).contains(sparkline.cell) else {
+                throw FolioError(path: "\(path).sparklines[\(index)]", "names a row or cell the table does not have")
+            }
+            if sparkline.values.count > 1000 {
+                throw FolioError(
+                    path: "\(path).rows[\(sparkline.row)][\(sparkline.cell)].sparkline",
+                    "has \(sparkline.values.count) values; at most 1,000")
+            }
+            if let bad = sparkline.values.firstIndex(where: { $0.map { !$0.isFinite || abs($0) > InputLimits.magnitude } ?? false }) {
+                throw FolioError(
+                    path: "\(path).rows[\(sparkline.row)][\(sparkline.cell)].sparkline[\(bad)]",
+                    "must be a finite number between -1e15 and 1e15")
+            }
+        }
         if !rowKinds.isEmpty, rowKinds.count != rows.count {
             throw FolioError(path: "\(path).rowKinds", "has \(rowKinds.count) entries for \(rows.count) rows; give one per row")
         }

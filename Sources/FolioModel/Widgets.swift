@@ -10,13 +10,17 @@ public struct Widgets: Sendable, Hashable, Codable {
         public var detail: String?
         /// The tile's accent colour.
         public var tint: Color?
+        /// Values drawn as a small line under the value (the week's readings), with their last value
+        /// and range in words; nil is a gap.
+        public var sparkline: [Double?]?
 
         /// A tile showing `value` under `title`.
-        public init(title: String, value: String, detail: String? = nil, tint: Color? = nil) {
+        public init(title: String, value: String, detail: String? = nil, tint: Color? = nil, sparkline: [Double?]? = nil) {
             self.title = title
             self.value = value
             self.detail = detail
             self.tint = tint
+            self.sparkline = sparkline
         }
 
         /// Decodes the value from a document, as written in JSON or YAML.
@@ -26,6 +30,7 @@ public struct Widgets: Sendable, Hashable, Codable {
             value = try container.decode(LenientText.self, forKey: .value).value
             detail = try container.decodeIfPresent(LenientText.self, forKey: .detail)?.value
             tint = try container.decodeIfPresent(.tint)
+            sparkline = try container.decodeIfPresent(.sparkline)
         }
     }
 
@@ -50,6 +55,15 @@ extension Widgets: BlockContent {
         }
         if items.count > 64 {
             throw FolioError(path: "\(path).items", "has \(items.count) tiles; at most 64 are allowed")
+        }
+        for (index, item) in items.enumerated() {
+            guard let values = item.sparkline else { continue }
+            if values.count > 1000 {
+                throw FolioError(path: "\(path).items[\(index)].sparkline", "has \(values.count) values; at most 1,000")
+            }
+            if let bad = values.firstIndex(where: { $0.map { !$0.isFinite || abs($0) > InputLimits.magnitude } ?? false }) {
+                throw FolioError(path: "\(path).items[\(index)].sparkline[\(bad)]", "must be a finite number between -1e15 and 1e15")
+            }
         }
     }
     /// Each tile's title, value and detail.

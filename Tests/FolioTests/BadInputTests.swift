@@ -82,7 +82,7 @@ final class BadInputTests: XCTestCase {
             "elements[1].rows[2]: expected an array of strings")
         XCTAssertEqual(
             errorFor(element: #"{"type": "table", "rows": [["a", {"x": 1}]]}"#),
-            "elements[1].rows[0][1]: expected a string or {text, span, language}")
+            "elements[1].rows[0][1]: expected a string or {text, span, language, sparkline}")
         XCTAssertEqual(
             errorFor(element: #"{"type": "table", "rows": []}"#),
             "elements[1].rows: a table needs a header or at least one cell")

@@ -1,3 +1,4 @@
+import FolioCharts
 import FolioGraphics
 import FolioModel
 
@@ -11,6 +12,11 @@ extension Widgets: HTMLBlock {
             html += "<p class=\"folio-widget-title\"\(writer.neutralDirection(item.title))>\(item.title)</p>"
             html += "<p class=\"folio-widget-value\"\(writer.neutralDirection(item.value))>\(item.value)</p>"
             if let detail = item.detail { html += "<p class=\"folio-widget-detail\"\(writer.neutralDirection(detail))>\(detail)</p>" }
+            if let values = item.sparkline {
+                let words = Sparkline.words(values, numbers: NumberFormat(writer.strings))
+                html +=
+                    "<p class=\"folio-widget-detail\">\(writer.sparklineSVG(values, color: item.tint ?? writer.theme.seriesColor(index + 1)))\(words)</p>"
+            }
             html += "</li>"
         }
         return html + "</ul>"
