@@ -288,6 +288,12 @@ struct BarChartLayout {
                 }
             }
         }
+        let notes: [(point: Point, text: String)] = chart.annotations.compactMap { annotation in
+            chart.annotationPoint(annotation).map { at in
+                (Point(plot.x + (at.x + 0.5) * groupWidth, frame.y(scale.clamped(at.y))), annotation.text)
+            }
+        }
+        AnnotationPainter(context: context).draw(notes, within: plot, on: canvas)
         thresholds.drawLabels(on: canvas, frame: frame, avoiding: marks)
         // Category labels start below the plot and below any label hanging under a negative bar.
         return (frame.drawForeground(on: canvas, labelTop: lowestLabel), bar.valueLabels && (!labelsFit || totalsDropped))
@@ -432,6 +438,15 @@ struct BarChartLayout {
                 }
             }
         }
+        // Notes point at the bar's end in its row's middle.
+        let notes: [(point: Point, text: String)] = chart.annotations.compactMap { annotation in
+            chart.annotationPoint(annotation).map { at in
+                let rowTop = plot.y + at.x * rowHeight + rowGap / 2
+                let middle = labelsAbove ? rowTop + labelBand + (rowHeight - rowGap - labelBand) / 2 : rowTop + (rowHeight - rowGap) / 2
+                return (Point(x(scale.clamped(at.y)), middle), annotation.text)
+            }
+        }
+        AnnotationPainter(context: context).draw(notes, within: plot, on: canvas)
 
         var cursor = plot.maxY + 4 + lineHeight
         if let title = chart.yAxis.title {

@@ -8,6 +8,26 @@ package enum ChartDescription {
     /// such as "Bar chart, Pain, 7 categories Mon–Sun. Pain from 1 (Wed) to 7 (Sat)."
     package static func describe(_ chart: Chart, strings: BuiltInStrings) -> String {
         if let alt = chart.alt?.trimmingCharacters(in: .whitespacesAndNewlines), !alt.isEmpty { return alt }
+        let body = describeData(chart, strings: strings)
+        guard !chart.annotations.isEmpty else { return body }
+        // The notes after the data: "Notes: Started metformin at Nov 3."
+        let numbers = NumberFormat(strings)
+        let notes = chart.annotations.compactMap { annotation -> String? in
+            guard let at = chart.annotationPoint(annotation) else { return nil }
+            var place = annotation.at
+            if case .line(let line) = chart.body,
+                case .dates? = (annotation.series.flatMap { name in line.plots.first { $0.title == name } } ?? line.plots.first)?.x
+                    ?? line.x
+            {
+                place = numbers.dateString(at.x, pattern: numbers.datePattern(skeleton: "yMMMd"))
+            }
+            return "\(annotation.text) " + strings.format(.at, ["x": place])
+        }
+        return sentences([body, strings.format(.notes, ["notes": notes.joined(separator: "; ")])])
+    }
+
+    /// The summary of the chart's data.
+    private static func describeData(_ chart: Chart, strings: BuiltInStrings) -> String {
         let numbers = NumberFormat(strings)
         let title = chart.title.map { $0.isEmpty ? "" : ", \($0)" } ?? ""
         switch chart.body {

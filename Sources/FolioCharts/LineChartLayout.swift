@@ -143,6 +143,13 @@ struct LineChartLayout {
             canvas.endGroup()
         }
         if clips { canvas.endClip() }
+        let notes: [(point: Point, text: String)] = chart.annotations.compactMap { annotation in
+            guard let at = chart.annotationPoint(annotation) else { return nil }
+            let plot = annotation.series.flatMap { name in line.plots.first { $0.title == name } } ?? line.plots.first
+            let y = plot?.axis == .secondary ? frame.secondaryY(at.y) : frame.y(at.y)
+            return (Point(frame.x(xFraction(at.x)), y), annotation.text)
+        }
+        AnnotationPainter(context: context).draw(notes, within: frame.plot, on: canvas)
         thresholds.drawLabels(on: canvas, frame: frame, avoiding: marks)
         let height = frame.drawForeground(on: canvas)
         return canvas.drawing(size: Size(width, height), description: description)

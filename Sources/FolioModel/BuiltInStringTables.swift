@@ -4,7 +4,7 @@ extension BuiltInStrings {
     package static let english = BuiltInStrings(
         language: "en", decimalSeparator: ".", localeIdentifier: "en_US_POSIX",
         table: [
-            .tip: "Tip", .heatmap: "Calendar heatmap", .daySpan: "{count} days from {first} to {last}",
+            .tip: "Tip", .notes: "Notes: {notes}", .heatmap: "Calendar heatmap", .daySpan: "{count} days from {first} to {last}",
             .missedDays: "{count} missed: {days}", .oneMissedDay: "1 missed: {day}", .noneMissed: "none missed",
             .daysWithoutData: "{count} without data: {days}", .oneDayWithoutData: "1 without data: {day}", .meanValue: "mean {value}",
             .missed: "Missed", .date: "Date", .outlierValues: "Outliers", .boxPlot: "Box plot", .histogram: "Histogram",
@@ -36,7 +36,7 @@ extension BuiltInStrings {
     package static let french = BuiltInStrings(
         language: "fr", decimalSeparator: ",", localeIdentifier: "fr_FR",
         table: [
-            .tip: "Conseil", .heatmap: "Calendrier thermique", .daySpan: "{count} jours du {first} au {last}",
+            .tip: "Conseil", .notes: "Notes : {notes}", .heatmap: "Calendrier thermique", .daySpan: "{count} jours du {first} au {last}",
             .missedDays: "{count} manqués : {days}", .oneMissedDay: "1 manqué : {day}", .noneMissed: "aucun manqué",
             .daysWithoutData: "{count} sans données : {days}", .oneDayWithoutData: "1 sans données : {day}", .meanValue: "moyenne {value}",
             .missed: "Manqué", .date: "Date du jour", .outlierValues: "Valeurs extrêmes", .boxPlot: "Boîte à moustaches",
@@ -70,7 +70,7 @@ extension BuiltInStrings {
     package static let german = BuiltInStrings(
         language: "de", decimalSeparator: ",", localeIdentifier: "de_DE",
         table: [
-            .tip: "Tipp", .heatmap: "Kalender-Heatmap", .daySpan: "{count} Tage vom {first} bis {last}",
+            .tip: "Tipp", .notes: "Anmerkungen: {notes}", .heatmap: "Kalender-Heatmap", .daySpan: "{count} Tage vom {first} bis {last}",
             .missedDays: "{count} versäumt: {days}", .oneMissedDay: "1 versäumt: {day}", .noneMissed: "keiner versäumt",
             .daysWithoutData: "{count} ohne Daten: {days}", .oneDayWithoutData: "1 ohne Daten: {day}", .meanValue: "Mittelwert {value}",
             .missed: "Versäumt", .date: "Datum", .outlierValues: "Ausreißer", .boxPlot: "Boxplot", .histogram: "Histogramm",
@@ -103,7 +103,8 @@ extension BuiltInStrings {
     package static let spanish = BuiltInStrings(
         language: "es", decimalSeparator: ",", localeIdentifier: "es_ES",
         table: [
-            .tip: "Consejo", .heatmap: "Mapa de calor del calendario", .daySpan: "{count} días del {first} al {last}",
+            .tip: "Consejo", .notes: "Notas: {notes}", .heatmap: "Mapa de calor del calendario",
+            .daySpan: "{count} días del {first} al {last}",
             .missedDays: "{count} omitidos: {days}", .oneMissedDay: "1 omitido: {day}", .noneMissed: "ninguno omitido",
             .daysWithoutData: "{count} sin datos: {days}", .oneDayWithoutData: "1 sin datos: {day}", .meanValue: "media {value}",
             .missed: "Omitido", .date: "Fecha", .outlierValues: "Valores atípicos", .boxPlot: "Diagrama de caja", .histogram: "Histograma",
@@ -136,7 +137,8 @@ extension BuiltInStrings {
     package static let portuguese = BuiltInStrings(
         language: "pt", decimalSeparator: ",", localeIdentifier: "pt_PT",
         table: [
-            .tip: "Dica", .heatmap: "Mapa de calor do calendário", .daySpan: "{count} dias de {first} a {last}",
+            .tip: "Dica", .notes: "Observações: {notes}", .heatmap: "Mapa de calor do calendário",
+            .daySpan: "{count} dias de {first} a {last}",
             .missedDays: "{count} perdidos: {days}", .oneMissedDay: "1 perdido: {day}", .noneMissed: "nenhum perdido",
             .daysWithoutData: "{count} sem dados: {days}", .oneDayWithoutData: "1 sem dados: {day}", .meanValue: "média {value}",
             .missed: "Perdido", .date: "Data", .outlierValues: "Valores atípicos", .boxPlot: "Diagrama de caixa", .histogram: "Histograma",
@@ -168,7 +170,7 @@ extension BuiltInStrings {
     package static let arabic = BuiltInStrings(
         language: "ar", decimalSeparator: ".", isRightToLeft: true, localeIdentifier: "ar@numbers=latn",
         table: [
-            .tip: "نصيحة", .heatmap: "خريطة حرارية للتقويم", .daySpan: "{count} يومًا من {first} إلى {last}",
+            .tip: "نصيحة", .notes: "ملاحظات: {notes}", .heatmap: "خريطة حرارية للتقويم", .daySpan: "{count} يومًا من {first} إلى {last}",
             .missedDays: "{count} أيام فائتة: {days}", .oneMissedDay: "يوم فائت واحد: {day}", .noneMissed: "لا أيام فائتة",
             .daysWithoutData: "{count} أيام بلا بيانات: {days}", .oneDayWithoutData: "يوم واحد بلا بيانات: {day}",
             .meanValue: "المتوسط {value}", .missed: "فائت", .date: "التاريخ", .outlierValues: "القيم الشاذة", .boxPlot: "مخطط الصندوق",
@@ -201,7 +203,7 @@ extension BuiltInStrings {
     package static let chinese = BuiltInStrings(
         language: "zh", decimalSeparator: ".", localeIdentifier: "zh_CN",
         table: [
-            .tip: "提示", .heatmap: "日历热图", .daySpan: "{count} 天，从 {first} 到 {last}", .missedDays: "{count} 天漏服：{days}",
+            .tip: "提示", .notes: "注释：{notes}", .heatmap: "日历热图", .daySpan: "{count} 天，从 {first} 到 {last}", .missedDays: "{count} 天漏服：{days}",
             .oneMissedDay: "1 天漏服：{day}", .noneMissed: "无漏服", .daysWithoutData: "{count} 天无数据：{days}", .oneDayWithoutData: "1 天无数据：{day}",
             .meanValue: "平均 {value}", .missed: "漏服", .date: "日期", .outlierValues: "离群值", .boxPlot: "箱线图", .histogram: "直方图",
             .boxSummary: "{name}：中位数 {median}，四分位数 {lower} 和 {upper}，须线 {low} 至 {high}", .outliers: "{count} 个离群值：{values}",

@@ -105,6 +105,8 @@ public struct BuiltInStrings: Sendable, Hashable {
         case meanValue
         /// The key's word for a missed day; a data table's "Date" heading.
         case missed, date
+        /// "Notes: {notes}": a chart's annotations, after its description.
+        case notes
     }
 
     /// A document's replacements for single built-in strings, written as `strings: {tip: "Hint"}`;

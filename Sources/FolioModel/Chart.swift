@@ -45,6 +45,8 @@ public struct Chart: Sendable, Hashable, Codable {
     public var legend: LegendOptions
     /// Target bands and lines drawn over the plot.
     public var thresholds: [ChartThreshold]
+    /// Notes pointing at points of a bar, line or scatter chart.
+    public var annotations: [ChartAnnotation] = []
     /// A text alternative written by the author; by default one is generated from the data.
     public var alt: String?
     /// HTML: add the data as a table in a `<details>` element under the chart.
@@ -116,6 +118,42 @@ public struct Chart: Sendable, Hashable, Codable {
         "bar", "line", "scatter", "pie", "donut", "rings", "range", "bullet", "gauge", "boxplot", "histogram", "heatmap",
     ]
 
+    /// Where annotation `annotation` points: its x position (a category's index, an x number, a date's
+    /// seconds) and its value; nil when the chart has no such x, or no value there to point at.
+    package func annotationPoint(_ annotation: ChartAnnotation) -> (x: Double, y: Double)? {
+        switch body {
+        case .bar(let bar):
+            guard let index = bar.categories.firstIndex(of: annotation.at) else { return nil }
+            let series = annotation.series.flatMap { name in bar.series.first { $0.title == name } } ?? bar.series.first
+            guard let y = annotation.y ?? series.flatMap({ index < $0.values.count ? $0.values[index] : nil }) else { return nil }
+            return (Double(index), y)
+        case .line(let line):
+            let plot = annotation.series.flatMap { name in line.plots.first { $0.title == name } } ?? line.plots.first
+            let x: Double
+            switch plot?.x ?? line.x {
+            case .categories(let names)?:
+                guard let index = names.firstIndex(of: annotation.at) else { return nil }
+                x = Double(index)
+            case .numbers?:
+                guard let number = Double(annotation.at), number.isFinite else { return nil }
+                x = number
+            case .dates?:
+                guard let seconds = ISODate.parse(annotation.at) else { return nil }
+                x = seconds
+            case nil:
+                // Values by position: `at` is the position, from 1.
+                guard let position = Int(annotation.at), position >= 1 else { return nil }
+                x = Double(position - 1)
+            }
+            if let y = annotation.y { return (x, y) }
+            guard let plot else { return nil }
+            let xs = line.xPositions(of: plot)
+            guard let index = xs.firstIndex(of: x), index < plot.values.count, let y = plot.values[index] else { return nil }
+            return (x, y)
+        default: return nil
+        }
+    }
+
     /// The family's name, as written in `kind`.
     public var kind: String {
         switch body {
@@ -133,6 +171,7 @@ public struct Chart: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case kind, title, caption, height, minHeight, keepTogether, xAxis, yAxis, secondaryYAxis, legend, thresholds, alt, dataTable, noData
+        case annotations
     }
 
     /// Decodes the value from a document, as written in JSON or YAML.
@@ -151,6 +190,7 @@ public struct Chart: Sendable, Hashable, Codable {
         alt = try c.decodeIfPresent(.alt)
         dataTable = try c.decode(.dataTable, default: false)
         noData = try c.decodeIfPresent(.noData)
+        annotations = try c.decode(.annotations, default: [])
         let kind = try c.decodeIfPresent(String.self, forKey: .kind) ?? "bar"
         switch kind {
         case "bar": body = .bar(try BarChart(from: decoder))
@@ -198,6 +238,7 @@ public struct Chart: Sendable, Hashable, Codable {
         try c.encodeIfPresent(alt, forKey: .alt)
         try c.encode(dataTable, forKey: .dataTable)
         try c.encodeIfPresent(noData, forKey: .noData)
+        if !annotations.isEmpty { try c.encode(annotations, forKey: .annotations) }
         switch body {
         case .bar(let value): try value.encode(to: encoder)
         case .line(let value): try value.encode(to: encoder)
@@ -312,6 +353,7 @@ extension Chart: BlockContent {
         var texts = [title, caption, xAxis.title, yAxis.title, secondaryYAxis?.title].compactMap { $0 }
         texts += thresholds.compactMap(\.label)
         texts += [xAxis, yAxis, secondaryYAxis ?? ChartAxis()].flatMap { ($0.ticks ?? []).compactMap(\.label) }
+        texts += annotations.map(\.text)
         switch body {
         case .bar(let bar):
             texts += bar.categories + (bar.categorySubtitles ?? []) + bar.series.map(\.title)

@@ -27,6 +27,25 @@ extension Chart {
                 }
             }
         }
+        if annotations.count > 100 { throw FolioError(path: "\(path).annotations", "has \(annotations.count) notes; at most 100") }
+        for (index, annotation) in annotations.enumerated() {
+            switch body {
+            case .bar, .line: break
+            default: throw FolioError(path: "\(path).annotations", "notes point at points of bar, line and scatter charts")
+            }
+            if let y = annotation.y { try finite(y, "\(path).annotations[\(index)].y") }
+            if annotation.text.count > 200 {
+                throw FolioError(path: "\(path).annotations[\(index)].text", "a note holds at most 200 characters")
+            }
+            if let series = annotation.series, !seriesTitles.contains(series) {
+                throw FolioError(path: "\(path).annotations[\(index)].series", "no series is titled \"\(series.prefix(40))\"")
+            }
+            guard annotationPoint(annotation) != nil else {
+                throw FolioError(
+                    path: "\(path).annotations[\(index)].at",
+                    "\"\(annotation.at.prefix(40))\" is no x of the chart with a value there; give a category, x or date it has, or y")
+            }
+        }
         switch body {
         case .bar(let bar): try bar.validate(path: path, logScale: yAxis.scale == .log)
         case .line(let line):
@@ -42,6 +61,17 @@ extension Chart {
         case .boxPlot(let boxes): try boxes.validate(path: path)
         case .histogram(let histogram): try histogram.validate(path: path)
         case .heatmap(let heatmap): try heatmap.validate(path: path)
+        }
+    }
+}
+
+extension Chart {
+    /// The titles of a bar chart's series or a line chart's plots.
+    fileprivate var seriesTitles: [String] {
+        switch body {
+        case .bar(let bar): return bar.series.map(\.title)
+        case .line(let line): return line.plots.map(\.title)
+        default: return []
         }
     }
 }
