@@ -130,6 +130,10 @@ public struct Theme: Sendable, Hashable, Codable {
         if let v = spec.tip { theme.tip = v }
         if let v = spec.alert { theme.alert = v }
         if let v = spec.threshold { theme.threshold = v }
+        for (name, colors) in spec.highlights ?? [:] {
+            guard let style = TableReport.HighlightStyle(rawValue: name) else { continue }
+            theme.highlights[style] = HighlightColors(text: colors.text, background: colors.background)
+        }
         if let logo { theme.logo = logo }
         return theme
     }

@@ -27,6 +27,22 @@ public struct ThemeSpec: Sendable, Hashable, Codable {
     public var alert: Color?
     /// Threshold lines and bands without a tint of their own.
     public var threshold: Color?
+    /// A table's highlight styles' colours, by style (`alert: {text, background}`); a style not named keeps the base theme's.
+    public var highlights: [String: HighlightSpec]?
+
+    /// A highlight style's colours: its text, and its cell's background (none: the row's own).
+    public struct HighlightSpec: Sendable, Hashable, Codable {
+        /// The text colour.
+        public var text: Color
+        /// The background, or nil for none.
+        public var background: Color?
+
+        /// `text` on `background`.
+        public init(text: Color, background: Color? = nil) {
+            self.text = text
+            self.background = background
+        }
+    }
 
     /// Theme settings; nil keeps the base theme's value.
     public init(
@@ -57,6 +73,18 @@ public struct ThemeSpec: Sendable, Hashable, Codable {
             }
         }
         if let palette, palette.isEmpty { throw FolioError(path: "\(path).palette", "the palette needs at least one colour") }
+        for (name, spec) in (highlights ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard TableReport.HighlightStyle(rawValue: name) != nil else {
+                throw FolioError(
+                    path: "\(path).highlights.\(name)",
+                    "unknown highlight style; expected one of: \(TableReport.HighlightStyle.optionNames.joined(separator: ", "))")
+            }
+            // WCAG 1.4.3: a flagged cell's words stay readable on its tint (and on the page where it has none).
+            let ground = (spec.background ?? .white).composited(over: .white)
+            if spec.text.composited(over: ground).contrast(with: ground) < 4.5 {
+                throw FolioError(path: "\(path).highlights.\(name).text", "the text needs at least 4.5:1 contrast with its background")
+            }
+        }
         if let palette, palette.count > 256 { throw FolioError(path: "\(path).palette", "at most 256 colours") }
         if let fontFamily, !ThemeSpec.isSafeFontFamily(fontFamily) {
             throw FolioError(

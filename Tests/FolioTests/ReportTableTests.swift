@@ -320,4 +320,24 @@ final class ReportTableTests: XCTestCase {
         let html = try document.html(options: TestSupport.sampleOptions)
         XCTAssertTrue(html.contains("<tfoot><tr class=\"folio-total\"><th scope=\"row\">Total</th>"), html)
     }
+
+    /// A theme names a highlight style's colours; words that would not stand out from their tint
+    /// (under 4.5:1) and styles that do not exist are refused naming the field.
+    func testAThemeGivesAHighlightStyleItsColoursReadably() throws {
+        func theme(_ yaml: String) throws -> ThemeSpec {
+            let spec = try DocumentDecoder.decode(ThemeSpec.self, from: try DocumentDecoder.tree(Data(yaml.utf8), format: .yaml))
+            try spec.validate(path: "theme")
+            return spec
+        }
+        let spec = try theme("highlights: {alert: {text: \"#7A0000\", background: \"#FFE4E4\"}}")
+        let applied = Theme.standard.applying(spec, logo: nil)
+        XCTAssertEqual(applied.highlights[.alert]?.text, Color(parsing: "#7A0000"))
+        XCTAssertEqual(applied.highlights[.warning], Theme.standard.highlights[.warning])
+        XCTAssertThrowsError(try theme("highlights: {alert: {text: \"#FF9999\", background: \"#FFE4E4\"}}")) {
+            XCTAssertEqual("\($0)", "theme.highlights.alert.text: the text needs at least 4.5:1 contrast with its background")
+        }
+        XCTAssertThrowsError(try theme("highlights: {danger: {text: \"#000000\"}}")) {
+            XCTAssertEqual("\($0)", "theme.highlights.danger: unknown highlight style; expected one of: alert, warning, good, muted")
+        }
+    }
 }

@@ -19,7 +19,7 @@ enum SpreadsheetTables {
         guard !tables.isEmpty else {
             throw FolioError(path: "elements", "the document has no table to write as a spreadsheet (xlsx and csv hold tables)")
         }
-        let colors = Theme.standard.highlights
+        let colors = Theme.standard.applying(document.theme, logo: nil).highlights
         let zone = document.metadata.timeZone.flatMap(Metadata.zone)
         return tables.enumerated().map { index, table in sheet(table, number: index + 1, colors: colors, zone: zone) }
     }
