@@ -11,24 +11,24 @@ package struct XLSXWorkbook {
     /// libxlsxwriter's entry points.
     private let api: folio_xlsx_api
 
-    /// The workbook's bytes; `title` and `author` go to its document properties.
-    package static func data(_ tables: [SheetTable], title: String, author: String?) throws -> Data {
+    /// The workbook's bytes; `title`, `author` and `created` go to its document properties.
+    package static func data(_ tables: [SheetTable], title: String, author: String?, created: Date) throws -> Data {
         guard let api = folio_xlsx()?.pointee else {
             throw FolioError(path: "", "a spreadsheet needs libxlsxwriter (Debian's libxlsxwriter4), which is not installed")
         }
-        return try XLSXWorkbook(api: api).data(tables, title: title, author: author)
+        return try XLSXWorkbook(api: api).data(tables, title: title, author: author, created: created)
     }
 
-    private func data(_ tables: [SheetTable], title: String, author: String?) throws -> Data {
+    private func data(_ tables: [SheetTable], title: String, author: String?, created: Date) throws -> Data {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-xlsx-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("workbook.xlsx").path
-        try write(tables, to: path, folder: folder.path, title: title, author: author)
+        try write(tables, to: path, folder: folder.path, title: title, author: author, created: created)
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
-    private func write(_ tables: [SheetTable], to path: String, folder: String, title: String, author: String?) throws {
+    private func write(_ tables: [SheetTable], to path: String, folder: String, title: String, author: String?, created: Date) throws {
         var options = lxw_workbook_options()
         options.constant_memory = 1
         let workbook: UnsafeMutablePointer<lxw_workbook>? = folder.withCString { directory in
@@ -44,6 +44,8 @@ package struct XLSXWorkbook {
                 var properties = lxw_doc_properties()
                 properties.title = UnsafeMutablePointer(mutating: titleText)
                 if author != nil { properties.author = UnsafeMutablePointer(mutating: authorText) }
+                // The document's date, not the clock's: the same document gives the same bytes.
+                properties.created = time_t(created.timeIntervalSince1970.rounded(.down).clamped(to: 0...4e9))
                 try check(api.workbook_set_properties(workbook, &properties), "the workbook's properties")
             }
         }
@@ -153,4 +155,8 @@ private struct FormatCache {
         made[style] = format
         return format
     }
+}
+
+extension Double {
+    fileprivate func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
 }

@@ -30,7 +30,11 @@ final class ServerIntegrationTests: XCTestCase {
                 ("format=html&html=fragment", ["--format", "html", "--html", "fragment"], "text/html; charset=utf-8"),
                 ("format=html&html=shadow", ["--format", "html", "--html", "shadow"], "text/html; charset=utf-8"),
             ]
-            for (query, arguments, type) in cases {
+            // The tables as a workbook: the same bytes (the document's date, not the clock's, inside).
+            let spreadsheets: [(query: String, arguments: [String], type: String)] =
+                sample == "charts"
+                ? [("format=xlsx", ["--format", "xlsx"], "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")] : []
+            for (query, arguments, type) in cases + spreadsheets {
                 let response = try HTTPExchange.send(
                     "POST", server.url("/v1/render?\(query)"),
                     headers: ["Content-Type: application/yaml"], body: body)

@@ -144,7 +144,9 @@ extension Document {
     /// The document's tables as an XLSX workbook (a sheet per table, written by libxlsxwriter): typed
     /// cells, the header row bold and frozen, group headers and totals bold, flagged cells coloured.
     public func xlsx() throws -> Data {
-        try XLSXWorkbook.data(SpreadsheetTables.tables(of: self), title: displayTitle(strings: builtInStrings), author: metadata.author)
+        try XLSXWorkbook.data(
+            SpreadsheetTables.tables(of: self), title: displayTitle(strings: builtInStrings), author: metadata.author,
+            created: try DocumentDate.resolve(metadata))
     }
 
     /// The document's tables as CSV files (RFC 4180, UTF-8), one per table, in order.
