@@ -13,7 +13,7 @@ final class TableFlowable: Flowable {
     let firstRowStart: [Double]?
     let lastRowEnd: [Double]?
 
-    /// The group header rows repeated over this part, "(continued)": the groups open where it begins.
+    /// The group header rows repeated over this part in one row, "(continued)": the groups open where it begins.
     let continuedGroups: [Int]
     private let continuedGroupsHeight: Double
 
@@ -24,9 +24,8 @@ final class TableFlowable: Flowable {
         self.firstRowStart = firstRowStart
         self.lastRowEnd = lastRowEnd
         continuedGroups = isFirstPart || range.isEmpty ? [] : layout.openGroups(at: range.lowerBound)
-        continuedGroupsHeight = continuedGroups.reduce(0) {
-            $0 + layout.continuedGroupCell(row: $1).metrics.height + 2 * TableLayout.paddingY
-        }
+        continuedGroupsHeight =
+            continuedGroups.isEmpty ? 0 : layout.continuedGroupCell(rows: continuedGroups).metrics.height + 2 * TableLayout.paddingY
     }
 
     private var captionLayout: ShapedText? { isFirstPart ? layout.caption : layout.continuedCaption }
@@ -147,16 +146,13 @@ final class TableFlowable: Flowable {
                 y += layout.headerHeight
                 canvas.line(from: Point(origin.x, y), to: Point(origin.x + width, y), style: StrokeStyle(color: theme.axis, width: 0.8))
             }
-            // The groups this part continues: their header rows again, as artifacts (the structure has each once).
-            for row in continuedGroups {
-                let cell = layout.continuedGroupCell(row: row)
+            // The groups this part continues, in one row, as an artifact (the structure has each header once).
+            if !continuedGroups.isEmpty {
+                let cell = layout.continuedGroupCell(rows: continuedGroups)
                 let height = cell.metrics.height + 2 * TableLayout.paddingY
                 canvas.rect(Rect(x: origin.x, y: y, width: width, height: height), color: theme.tileBackground)
                 canvas.tagged(nil) {
-                    let slot = layout.slots(ofRow: row).first ?? Table.Slot(text: "", column: 0, span: 1)
-                    let x =
-                        origin.x + layout.start(of: slot) + TableLayout.paddingX + TableLayout.groupIndent(layout.table.kind(ofRow: row))
-                    canvas.draw(cell, at: Point(x, y + TableLayout.paddingY), color: theme.text)
+                    canvas.draw(cell, at: Point(origin.x + TableLayout.paddingX, y + TableLayout.paddingY), color: theme.text)
                 }
                 y += height
                 canvas.line(from: Point(origin.x, y), to: Point(origin.x + width, y), style: StrokeStyle(color: theme.rule, width: 0.4))

@@ -286,19 +286,23 @@ final class TableLayout {
         return low > 0 ? rows[low - 1] : nil
     }
 
-    /// Group header row `row` again on a later page, saying it continues; the last few made are kept.
-    func continuedGroupCell(row: Int) -> ShapedText {
-        if let known = continuedGroups.first(where: { $0.row == row }) { return known.cell }
-        let slot = slots(ofRow: row).first ?? Table.Slot(text: "", column: 0, span: columns)
+    /// The group header rows `rows` (outermost first) again on a later page, as one row saying they
+    /// continue: "Medication: Metformin › Week of Nov 9, 2026 (continued)"; the last few made are kept.
+    func continuedGroupCell(rows: [Int]) -> ShapedText {
+        if let known = continuedGroups.first(where: { $0.rows == rows }) { return known.cell }
+        var runs: [TextRun] = []
+        for (index, row) in rows.enumerated() {
+            if index > 0 { runs.append(TextRun(" › ")) }
+            runs += cellRuns(slots(ofRow: row).first?.text ?? "")
+        }
         let cell = text.paragraph(
-            cellRuns(slot.text) + [TextRun(" (\(continuedWord))")], font: boldFont,
-            width: width(of: slot) - 2 * TableLayout.paddingX - TableLayout.groupIndent(table.kind(ofRow: row)),
+            runs + [TextRun(" (\(continuedWord))")], font: boldFont, width: (columnStarts.last ?? 0) - 2 * TableLayout.paddingX,
             alignment: table.alignment(ofColumn: 0).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
-        continuedGroups = Array((continuedGroups + [(row, cell)]).suffix(8))
+        continuedGroups = Array((continuedGroups + [(rows, cell)]).suffix(8))
         return cell
     }
 
-    private var continuedGroups: [(row: Int, cell: ShapedText)] = []
+    private var continuedGroups: [(rows: [Int], cell: ShapedText)] = []
 
     /// The most recent row's cell layouts: a row taller than a page is split and drawn on
     /// many pages, and must be shaped once, not once per page.
