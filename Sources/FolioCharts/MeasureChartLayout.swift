@@ -200,12 +200,12 @@ package struct MeasureText {
     /// The measure's value.
     package var value: String { number(measure.value) }
 
-    /// Range `index` as "name (7–8 %)" or "7–8 %".
+    /// Range `index` as "name (7–8 %)" or "7–8 %"; a word joiner after the dash keeps the span on one line.
     package func range(_ index: Int) -> String {
         let low = index == 0 ? measure.scale.low : measure.bands[index - 1]
         let span =
             number(low).replacingOccurrences(of: measure.unit.map { $0 == "%" ? "%" : "\u{00A0}" + $0 } ?? "\u{0}", with: "")
-            + "–" + number(measure.bands[index])
+            + "–\u{2060}" + number(measure.bands[index])
         guard let labels = measure.bandLabels, index < labels.count, !labels[index].isEmpty else { return span }
         return "\(labels[index]) (\(span))"
     }

@@ -16,7 +16,8 @@ package enum Sparkline {
         // As many decimals as the most precise value has (at most 3): a sparkline's words are its data.
         let decimals = min(known.map(NumberFormat.decimalsShown).max() ?? 0, 3)
         func written(_ value: Double) -> String { numbers.grouped(numbers.string(value, decimals: decimals)) }
-        return known.count == 1 ? written(last) : "\(written(last)) (\(written(low))–\(written(high)))"
+        // A word joiner after the dash keeps the range on one line in a narrow cell.
+        return known.count == 1 ? written(last) : "\(written(last)) (\(written(low))–\u{2060}\(written(high)))"
     }
 
     /// `slots` with each sparkline cell's words (its last value and range) where its author wrote none.

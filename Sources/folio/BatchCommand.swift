@@ -150,6 +150,7 @@ struct BatchCommand: ParsableCommand {
             options.html = htmlOutput.html ?? .page
             options.workers = renderWorkers.workers(timeLimit: timeLimit)
             options.fhir = try dataFormat.fhirOptions()
+            options.zone = dataFormat.zone
             options.signer = try signing.load { StandardStreams.printError("folio: warning: \($0)") }
             if emit != nil {
                 options.documentReferences = try documentType.map { try FHIRDocumentReference.DocumentType(parsing: $0) } ?? .summary

@@ -50,7 +50,7 @@ struct CheckCommand: ParsableCommand {
             let documentTemplate: DocumentTemplate
             do {
                 let read = try DocumentTemplate.read(template, regularOnly: false)
-                documentTemplate = read.template
+                documentTemplate = read.template.withDefaultZone(dataFormat.zone)
                 templateFile?.origins = read.origins
             } catch let error as FolioError {
                 throw InputFileError(error: error)

@@ -19,7 +19,10 @@ struct DataFormatOption: ParsableArguments {
     @Option(help: "FHIR data: the report period, START/END (dates, both included) or START/P7D; without it, all of the data.")
     var period: String?
 
-    @Option(help: "FHIR data: the IANA time zone whose local days the readings are counted in (default UTC).")
+    @Option(
+        help:
+            "The IANA time zone (America/New_York) the date filter and report tables show times in where the template names none; with FHIR data, also the one whose local days the readings are counted in (default UTC)."
+    )
     var zone: String?
 
     @Flag(help: "FHIR data: a record for every Patient, even one without data in the period.")
@@ -32,8 +35,11 @@ struct DataFormatOption: ParsableArguments {
     var maskIdentifiers: String?
 
     func validate() throws {
-        if dataFormat != .fhir, period != nil || zone != nil || allPatients || maskIdentifiers != nil {
-            throw ValidationError("--period, --zone, --all-patients and --mask-identifiers are for --data-format fhir")
+        if dataFormat != .fhir, period != nil || allPatients || maskIdentifiers != nil {
+            throw ValidationError("--period, --all-patients and --mask-identifiers are for --data-format fhir")
+        }
+        if let zone, Metadata.zone(zone) == nil {
+            throw ValidationError("--zone: \"\(zone.prefix(64))\" is not an IANA time zone such as Europe/Paris")
         }
     }
 

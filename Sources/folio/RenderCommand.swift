@@ -78,6 +78,10 @@ struct RenderCommand: ParsableCommand {
         if data == nil, id != nil || record != nil || dataFormat.dataFormat != .auto {
             throw ValidationError("--id, --record and --data-format choose a record of --data FILE")
         }
+        if data == nil, dataFormat.zone != nil {
+            throw ValidationError(
+                "--zone sets the zone a template's dates are shown in, with --data FILE; a document names its own (metadata.timeZone)")
+        }
         if let record, record < 1 { throw ValidationError("--record counts from 1") }
         if data == "-", input == "-" { throw ValidationError("the template and --data cannot both be standard input") }
         if input == "-", output == nil {
@@ -116,7 +120,7 @@ struct RenderCommand: ParsableCommand {
             layoutReport: layoutReport, strict: strict, lenient: lenient.lenient, passwordFile: passwordFile,
             signing: signing.files, data: data,
             fhir: dataFormat.dataFormat == .fhir ? (dataFormat.period, dataFormat.zone, dataFormat.maskedSystems) : nil,
-            patientID: id, recordNumber: record)
+            patientID: id, recordNumber: record, zone: dataFormat.zone)
     }
 
     func run() throws {

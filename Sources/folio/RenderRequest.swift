@@ -44,6 +44,8 @@ struct RenderRequest: Equatable {
     var patientID: String?
     /// The record's number (1 is the first).
     var recordNumber: Int?
+    /// The IANA zone the template's dates are shown in where it names none (`--zone`).
+    var zone: String? = nil
 
     static func == (a: RenderRequest, b: RenderRequest) -> Bool {
         a.input == b.input && a.output == b.output && a.format == b.format && a.dpi == b.dpi && a.fragment == b.fragment && a.html == b.html
@@ -51,7 +53,7 @@ struct RenderRequest: Equatable {
             && a.layoutReport == b.layoutReport && a.strict == b.strict && a.lenient == b.lenient && a.passwordFile == b.passwordFile
             && a.signing == b.signing && a.data == b.data && a.fhir?.period == b.fhir?.period && a.fhir?.zone == b.fhir?.zone
             && (a.fhir == nil) == (b.fhir == nil) && a.fhir?.masked == b.fhir?.masked && a.patientID == b.patientID
-            && a.recordNumber == b.recordNumber
+            && a.recordNumber == b.recordNumber && a.zone == b.zone
     }
 
     /// The request of `folio render ARGUMENTS` when ARGUMENTS are one of the common forms: one
@@ -173,10 +175,10 @@ struct RenderRequest: Equatable {
             do {
                 if let source {
                     let read = try DocumentTemplate.read(input, regularOnly: false)
-                    template = read.template
+                    template = read.template.withDefaultZone(zone)
                     source.origins = read.origins
                 } else {
-                    template = try DocumentTemplate(data: try read(), format: DocumentDecoder.Format(fileName: input))
+                    template = try DocumentTemplate(data: try read(), format: DocumentDecoder.Format(fileName: input)).withDefaultZone(zone)
                 }
             } catch let error as FolioError {
                 throw InputFileError(error: error)

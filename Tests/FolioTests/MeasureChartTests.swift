@@ -51,20 +51,23 @@ final class MeasureChartTests: XCTestCase {
         let chart = try chart(bullet)
         XCTAssertEqual(
             ChartDescription.describe(chart, strings: .english),
-            "Bullet chart, Plan. HbA1c 7.4% against a target of 7.0%, above the target, in the range above (7.0–8.0%). "
-                + "Steps 6,000\u{A0}steps against a target of 8,000\u{A0}steps, below the target, in the range 5,000–8,000\u{A0}steps.")
+            "Bullet chart, Plan. HbA1c 7.4% against a target of 7.0%, above the target, in the range above (7.0–\u{2060}8.0%). "
+                + "Steps 6,000\u{A0}steps against a target of 8,000\u{A0}steps, below the target, in the range 5,000–\u{2060}8,000\u{A0}steps."
+        )
         XCTAssertEqual(
             ChartDescription.describe(chart, strings: .forLanguage("fr")),
-            "Graphique à puces, Plan. HbA1c 7,4% pour un objectif de 7,0%, au-dessus de l’objectif, dans la plage above (7,0–8,0%). "
-                + "Steps 6\u{202F}000\u{A0}steps pour un objectif de 8\u{202F}000\u{A0}steps, en dessous de l’objectif, dans la plage 5\u{202F}000–8\u{202F}000\u{A0}steps."
+            "Graphique à puces, Plan. HbA1c 7,4% pour un objectif de 7,0%, au-dessus de l’objectif, dans la plage above (7,0–\u{2060}8,0%). "
+                + "Steps 6\u{202F}000\u{A0}steps pour un objectif de 8\u{202F}000\u{A0}steps, en dessous de l’objectif, dans la plage 5\u{202F}000–\u{2060}8\u{202F}000\u{A0}steps."
         )
         let table = ChartDataTable(chart, strings: .english)
         XCTAssertEqual(table.header, ["Measure", "Value", "Target", "Ranges"])
         XCTAssertEqual(
-            table.rows.first, ["HbA1c", "7.4%", "7.0%", "on target (4.0–7.0%); above (7.0–8.0%); well above (8.0–10.0%)"])
+            table.rows.first,
+            ["HbA1c", "7.4%", "7.0%", "on target (4.0–\u{2060}7.0%); above (7.0–\u{2060}8.0%); well above (8.0–\u{2060}10.0%)"])
         let gauge = try self.chart("  - {type: chart, kind: gauge, measures: [{title: Pain, value: 3, target: 3, bands: [3, 7, 10]}]}")
         XCTAssertEqual(
-            ChartDescription.describe(gauge, strings: .english), "Gauge. Pain 3 against a target of 3, on the target, in the range 0–3.")
+            ChartDescription.describe(gauge, strings: .english),
+            "Gauge. Pain 3 against a target of 3, on the target, in the range 0–\u{2060}3.")
     }
 
     /// Ranges out of order, names that do not match them, a value below the scale and numbers that

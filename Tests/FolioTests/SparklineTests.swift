@@ -26,7 +26,7 @@ final class SparklineTests: XCTestCase {
         let points = Sparkline.points([2, 4, nil, 3], in: Rect(x: 0, y: 0, width: 30, height: 10))
         XCTAssertEqual(points.map { $0?.x }, [0, 10, nil, 30])
         XCTAssertEqual(points.map { $0?.y }, [10, 0, nil, 5])
-        XCTAssertEqual(Sparkline.words([2, 4, nil, 3], numbers: .english), "3 (2–4)")
+        XCTAssertEqual(Sparkline.words([2, 4, nil, 3], numbers: .english), "3 (2–\u{2060}4)")
         XCTAssertEqual(Sparkline.words([5.25], numbers: NumberFormat(.forLanguage("fr"))), "5,25")
         XCTAssertEqual(Sparkline.words([nil], numbers: .english), "")
     }
@@ -42,7 +42,7 @@ final class SparklineTests: XCTestCase {
         XCTAssertTrue(text.contains("6,200 (4,200–8,100)"), text)
         let html = try document.html(options: TestSupport.sampleOptions)
         XCTAssertTrue(html.contains("<td><svg class=\"folio-spark\" aria-hidden=\"true\" focusable=\"false\""), html)
-        XCTAssertTrue(html.contains("</svg>7.2 (6.1–7.8)</td>"), html)
+        XCTAssertTrue(html.contains("</svg>7.2 (6.1–\u{2060}7.8)</td>"), html)
         let file = try TestSupport.temporaryFile(pdf, name: "sparklines.pdf")
         try TestSupport.assertPassesPDFUACheckers([file.path])
     }

@@ -160,4 +160,33 @@ final class TemplateFormattingTests: XCTestCase {
             XCTAssertTrue("\($0)".contains("duration needs a number"), "\($0)")
         }
     }
+
+    /// `--zone` is the clocks of a template that names none (and not of one that does), in render,
+    /// check and batch.
+    func testTheZoneOptionIsATemplatesClocksWhereItNamesNone() throws {
+        try TestSupport.integrationOnly()
+        let folder = try TestSupport.temporaryDirectory()
+        let template = folder.appendingPathComponent("t.yaml")
+        try Data("title: \"{{t | date: time}}\"\nelements: []\n".utf8).write(to: template)
+        let data = folder.appendingPathComponent("d.jsonl")
+        try Data(#"{"t": "2026-11-01T05:30:00Z"}"#.utf8 + [0x0A]).write(to: data)
+        let output = folder.appendingPathComponent("t.pdf")
+        let render = try TestSupport.run(
+            TestSupport.folioBinary.path, ["render", template.path, "--data", data.path, "--zone", "Europe/Paris", "-o", output.path])
+        XCTAssertEqual(render.status, 0, render.stderr)
+        XCTAssertEqual(try TestSupport.pdfInfo(try Data(contentsOf: output))["Title"], "6:30\u{202F}AM")
+        let batch = try TestSupport.run(
+            TestSupport.folioBinary.path,
+            [
+                "batch", template.path, "--data", data.path, "--zone", "Asia/Tokyo", "--out", folder.appendingPathComponent("out").path,
+                "--quiet",
+            ])
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        XCTAssertEqual(
+            try TestSupport.pdfInfo(try Data(contentsOf: folder.appendingPathComponent("out/record-1.pdf")))["Title"], "2:30\u{202F}PM")
+        let bad = try TestSupport.run(
+            TestSupport.folioBinary.path, ["render", template.path, "--data", data.path, "--zone", "Mars/Olympus"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("--zone: \"Mars/Olympus\" is not an IANA time zone"), bad.stderr)
+    }
 }

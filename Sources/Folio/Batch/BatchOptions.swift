@@ -37,6 +37,8 @@ public struct BatchOptions: Sendable {
     /// FHIR R4 data: how the export at `data` becomes one record per patient; nil for JSON lines,
     /// a JSON array or CSV.
     public var fhir: FHIRImportOptions?
+    /// The IANA zone the template's dates are shown in where it names none (`--zone`).
+    public var zone: String?
     /// Write a FHIR DocumentReference of this type beside each record's documents
     /// (`NAME.fhir.json`) and a transaction Bundle of them all (`bundle.json`); nil for none.
     public var documentReferences: FHIRDocumentReference.DocumentType?

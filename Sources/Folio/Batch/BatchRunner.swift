@@ -34,7 +34,9 @@ public final class BatchRunner: Sendable {
         self.options = options
         try options.workers?.validate()
         naming = try FileNaming(pattern: options.namePattern)
-        (template, templateOrigins) = try DocumentTemplate.read(options.template.path)
+        let read = try DocumentTemplate.read(options.template.path)
+        // The reader's zone where the template names none: workers are sent it in the template.
+        (template, templateOrigins) = (read.template.withDefaultZone(options.zone), read.origins)
         // Workers are sent the template as read, its includes in place.
         templateData = Data(template.tree.json.utf8)
         if options.signer != nil, !options.formats.contains(.pdf) {

@@ -118,6 +118,20 @@ public struct DocumentTemplate: Sendable {
         }
     }
 
+    /// This template with `metadata.timeZone` set to `identifier` where it names no zone of its own:
+    /// the reader's clocks given on the command line (`--zone`) for the `date` filter and report tables.
+    package func withDefaultZone(_ identifier: String?) -> DocumentTemplate {
+        guard let identifier, case .object(var members) = tree, tree["metadata"]?["timeZone"] == nil else { return self }
+        if let index = members.firstIndex(where: { $0.key == "metadata" }) {
+            guard case .object(var metadata) = members[index].value else { return self }
+            metadata.append((key: "timeZone", value: .string(identifier)))
+            members[index].value = .object(metadata)
+        } else {
+            members.append((key: "metadata", value: .object([(key: "timeZone", value: .string(identifier))])))
+        }
+        return DocumentTemplate(tree: .object(members))
+    }
+
     /// The scope a record is bound in: its values, its number, and the document's language (as
     /// the template writes it, or as the record gives it through `metadata.language: "{{…}}"`).
     private func scope(_ record: TreeValue, number: Int) -> TemplateScope {
