@@ -52,7 +52,7 @@ struct PreviewCommand: ParsableCommand {
         let settings = PreviewSettings(
             input: input, data: data, fhir: try dataFormat.fhirOptions(), record: record, theme: themePath, port: port,
             lenient: lenient.lenient,
-            loadTheme: { try ThemeOption.load(path: themePath) })
+            loadTheme: { try ThemeOption.load(path: themePath) }, zone: dataFormat.zone)
         var logger = Logger(label: "folio-preview")
         logger.logLevel = .warning
         let outcome = Locked<(any Error)?>(nil)

@@ -52,7 +52,8 @@ struct PreviewRender: Sendable {
             if let data = settings.data {
                 let template: DocumentTemplate
                 do {
-                    (template, origins) = try DocumentTemplate.read(settings.input, regularOnly: false)
+                    let read = try DocumentTemplate.read(settings.input, regularOnly: false)
+                    (template, origins) = (read.template.withDefaultZone(settings.zone), read.origins)
                 } catch let error as FolioError {
                     return failed(error, settings: settings, origins: origins, inFile: true)
                 }

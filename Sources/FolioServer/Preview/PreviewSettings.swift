@@ -21,13 +21,16 @@ public struct PreviewSettings: Sendable {
     public var lenient: Bool
     /// Reads the theme file (as `--theme` does everywhere).
     public var loadTheme: @Sendable () throws -> Theme
+    /// The IANA zone the template's dates are shown in where it names none (`--zone`).
+    public var zone: String?
 
     /// Settings for previewing `input` on `port`.
     public init(
         input: String, data: String? = nil, fhir: FHIRImportOptions? = nil, record: Int = 1, theme: String? = nil, port: Int = 8700,
         lenient: Bool = false,
-        loadTheme: @escaping @Sendable () throws -> Theme = { .standard }
+        loadTheme: @escaping @Sendable () throws -> Theme = { .standard }, zone: String? = nil
     ) {
+        self.zone = zone
         self.input = input
         self.data = data
         self.fhir = fhir
