@@ -118,7 +118,7 @@ package struct MeasureChartLayout {
         let text = context.text
         let count = measures.measures.count
         // Dials side by side, each 150 to 220 points wide; more than fit wrap to a new row.
-        let perRow = max(1, min(count, Int((width / 150).rounded(.down))))
+        let perRow = max(1, min(count, (width / 150).rounded(.down).clampedInt()))
         let cellWidth = width / Double(perRow)
         let radius = min(cellWidth * 0.38, 80)
         let thickness = max(radius * 0.22, 8)
