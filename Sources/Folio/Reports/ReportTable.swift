@@ -411,10 +411,7 @@ enum GroupKey: Hashable {
                 path: "\(path).groupBy.\(level.field)",
                 "by: \(level.by.rawValue) needs dates such as 2026-11-14, but one record has \(raw.map(ReportValue.describe) ?? "nothing")")
         }
-        var wallClock = moment.wallClock
-        if let zone, moment.hasTime {
-            wallClock = moment.instant + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(moment.instant))))
-        }
+        let wallClock = zone.map { moment.moved(to: $0) }?.wallClock ?? moment.wallClock
         self = .period(GroupKey.periodStart(wallClock: wallClock, period: level.by))
     }
 

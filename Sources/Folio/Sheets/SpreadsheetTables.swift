@@ -95,10 +95,7 @@ enum SpreadsheetTables {
     /// An ISO 8601 date or time as the wall clock of its own offset (or of `zone`).
     private static func date(_ text: String, zone: TimeZone?) -> SheetDate? {
         guard let moment = TemplateFormatting.moment(text) else { return nil }
-        var wall = moment.wallClock
-        if let zone, moment.hasTime {
-            wall = moment.instant + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(moment.instant))))
-        }
+        let wall = zone.map { moment.moved(to: $0) }?.wallClock ?? moment.wallClock
         let day = wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400
         let civil = CivilDate.date(day)
         return SheetDate(

@@ -26,6 +26,13 @@ enum TemplateFormatting {
 
         /// The instant, in seconds since 1970 (a time without an offset is read as UTC).
         var instant: Int64 { wallClock - Int64(offset ?? 0) }
+
+        /// The time as `zone`'s clocks showed it, with the zone's offset then (a date alone stays its day).
+        func moved(to zone: TimeZone) -> Moment {
+            guard hasTime else { return self }
+            let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant)))
+            return Moment(wallClock: instant + Int64(offset), offset: offset, hasTime: true)
+        }
     }
 
     /// Parses `2026-11-14`, `2026-11-14T07:30`, `2026-11-14T07:30:00.250-05:00`, `…Z`; nil for
@@ -101,8 +108,7 @@ enum TemplateFormatting {
         }
         // A date alone is a day, not an instant: it stays the day it is.
         guard moment.hasTime else { return value }
-        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(moment.instant)))
-        return .string(isoText(Moment(wallClock: moment.instant + Int64(offset), offset: offset, hasTime: true)))
+        return .string(isoText(moment.moved(to: zone)))
     }
 
     /// `date: medium` (or another style, or a pattern such as `"EEE d MMM, HH:mm"`): the day (and time)
