@@ -1,11 +1,17 @@
 /// A value of a record in a table's `records`: text, a number, true or false, nothing, a list or an
 /// object (its members in the order written), read as the data gives it.
 public enum RecordValue: Sendable, Hashable, Codable {
+    /// Nothing (`null`).
     case null
+    /// True or false.
     case bool(Bool)
+    /// A number.
     case number(Double)
+    /// Text.
     case text(String)
+    /// A list of values.
     case list([RecordValue])
+    /// An object: its members in the order written.
     case object([Member])
 
     /// One member of an object.

@@ -110,14 +110,23 @@ public struct TableReport: Sendable, Hashable {
     public struct Condition: Sendable, Hashable, Codable {
         /// How the field is compared.
         public enum Operator: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
+            /// The field equals the value.
             case equal = "=="
+            /// The field differs from the value.
             case notEqual = "!="
+            /// The field is less than the value.
             case less = "<"
+            /// The field is at most the value.
             case lessOrEqual = "<="
+            /// The field is greater than the value.
             case greater = ">"
+            /// The field is at least the value.
             case greaterOrEqual = ">="
+            /// The field's text holds the value's (ignoring case), or its list holds the value.
             case contains
+            /// The record has the field (not null).
             case present
+            /// The record lacks the field (or it is null).
             case absent
             /// One of a list of values (`value: [a, b]`).
             case oneOf = "in"
@@ -142,7 +151,10 @@ public struct TableReport: Sendable, Hashable {
     public struct SortKey: Sendable, Hashable, Codable {
         /// Ascending or descending.
         public enum Order: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
-            case ascending, descending
+            /// Smallest (earliest, first in order) first.
+            case ascending
+            /// Largest (latest) first.
+            case descending
         }
 
         /// The dotted path of the field sorted by.
@@ -173,7 +185,16 @@ public struct TableReport: Sendable, Hashable {
     public struct GroupLevel: Sendable, Hashable, Codable {
         /// What part of a date field's value groups records.
         public enum Period: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
-            case value, day, week, month, year
+            /// The value itself.
+            case value
+            /// A date's day (at its own offset, or the document's zone).
+            case day
+            /// The week from Monday.
+            case week
+            /// The calendar month.
+            case month
+            /// The calendar year.
+            case year
         }
 
         /// The dotted path of the field grouped by.
@@ -210,7 +231,16 @@ public struct TableReport: Sendable, Hashable {
     public struct Aggregate: Sendable, Hashable {
         /// What is computed over a group's values.
         public enum Function: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
-            case sum, mean, min, max, count
+            /// The numbers added.
+            case sum
+            /// Their mean.
+            case mean
+            /// The least value (numbers and dates as such).
+            case min
+            /// The greatest value.
+            case max
+            /// How many records have the field.
+            case count
         }
 
         /// The column's field.
@@ -227,7 +257,14 @@ public struct TableReport: Sendable, Hashable {
 
     /// The words and colours a highlight rule gives: the theme's named styles.
     public enum HighlightStyle: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
-        case alert, warning, good, muted
+        /// Needs attention now (the language's "Alert" by default).
+        case alert
+        /// Worth a look ("Warning").
+        case warning
+        /// As hoped ("Good").
+        case good
+        /// Set aside, such as a refused dose (needs its own word).
+        case muted
     }
 
     /// A rule that flags a cell or a whole row when its condition holds: a named style's colour and,
@@ -235,7 +272,10 @@ public struct TableReport: Sendable, Hashable {
     public struct HighlightRule: Sendable, Hashable, Codable {
         /// The cell of the condition's field, or the whole row.
         public enum Target: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {
-            case cell, row
+            /// The cell of the condition's field (or of `column`).
+            case cell
+            /// The whole row.
+            case row
         }
 
         /// The condition.
