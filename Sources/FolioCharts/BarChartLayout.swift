@@ -293,7 +293,7 @@ struct BarChartLayout {
                 (Point(plot.x + (at.x + 0.5) * groupWidth, frame.y(scale.clamped(at.y))), annotation.text)
             }
         }
-        AnnotationPainter(context: context).draw(notes, within: plot, on: canvas)
+        AnnotationPainter(context: context).draw(notes, within: plot, avoiding: marks, on: canvas)
         thresholds.drawLabels(on: canvas, frame: frame, avoiding: marks)
         // Category labels start below the plot and below any label hanging under a negative bar.
         return (frame.drawForeground(on: canvas, labelTop: lowestLabel), bar.valueLabels && (!labelsFit || totalsDropped))
@@ -401,6 +401,8 @@ struct BarChartLayout {
         }
         let extents = self.extents(scale: scale)
         let barsOffset: Double = rowGap / 2 + labelBand + (rowHeight - rowGap - labelBand - barsHeight) / 2
+        // What the notes keep clear of: bars and their value labels.
+        var marks = PlotMarks()
         for (s, series) in bar.series.enumerated() {
             canvas.beginGroup()
             let slot = Double(slotOfSeries[s])
@@ -412,14 +414,16 @@ struct BarChartLayout {
                 if let (start, end, cut) = extents[s][c] {
                     rect = Rect(x: Swift.min(x(start), x(end)), y: top, width: abs(x(end) - x(start)), height: thickness)
                     canvas.rect(rect, color: color)
+                    marks.add(rect)
                     if cut, rect.width > 14 { drawCut(on: canvas, bar: rect, atEnd: x(end), vertical: false) }
                 }
                 guard bar.valueLabels, !isStacked(s), let label = label(series: s, category: c) else { continue }
-                canvas.draw(
-                    text: text.item(
-                        label, font: context.valueFont, color: value == nil ? theme.muted : color.readable(on: .white),
-                        x: (value ?? 0) >= 0 ? rect.maxX + 3 : rect.x - 3, centerY: rect.midY,
-                        anchor: (value ?? 0) >= 0 ? .start : .end))
+                let item = text.item(
+                    label, font: context.valueFont, color: value == nil ? theme.muted : color.readable(on: .white),
+                    x: (value ?? 0) >= 0 ? rect.maxX + 3 : rect.x - 3, centerY: rect.midY,
+                    anchor: (value ?? 0) >= 0 ? .start : .end)
+                canvas.draw(text: item)
+                marks.add(item.frame)
             }
             canvas.endGroup()
         }
@@ -446,7 +450,7 @@ struct BarChartLayout {
                 return (Point(x(scale.clamped(at.y)), middle), annotation.text)
             }
         }
-        AnnotationPainter(context: context).draw(notes, within: plot, on: canvas)
+        AnnotationPainter(context: context).draw(notes, within: plot, avoiding: marks, on: canvas)
 
         var cursor = plot.maxY + 4 + lineHeight
         if let title = chart.yAxis.title {

@@ -16,22 +16,6 @@ package struct ChartDataTable: Sendable, Hashable {
     }
 
     /// Prints the numbers of one column with the decimals the whole column needs, decided once.
-    private struct ColumnFormat {
-        let format: ValueFormat?
-        let decimals: Int
-        let numbers: NumberFormat
-
-        init(_ format: ValueFormat?, values: [Double], numbers: NumberFormat) {
-            self.format = format
-            self.numbers = numbers
-            decimals = NumberFormat.decimals(for: values)
-        }
-
-        func callAsFunction(_ value: Double) -> String {
-            numbers.string(value, format: format, fallbackDecimals: decimals)
-        }
-    }
-
     /// The table for `chart`: one row per category, x position, slice or ring, headed and
     /// formatted in `strings`' language.
     package init(_ chart: Chart, strings: BuiltInStrings) {
@@ -101,7 +85,7 @@ package struct ChartDataTable: Sendable, Hashable {
             ]
             rows = boxes.groups.map { group in
                 guard let stats = BoxStatistics(group.values) else { return [group.title, "0", "", "", "", "", "", ""] }
-                let column = ColumnNumbers(values: group.values, numbers: numbers, axis: chart.yAxis)
+                let column = ColumnFormat(chart.yAxis.format, values: group.values, numbers: numbers)
                 return [
                     group.title, String(stats.count), column(stats.minimum), column.statistic(stats.lowerQuartile),
                     column.statistic(stats.median), column.statistic(stats.upperQuartile), column(stats.maximum),
@@ -114,7 +98,7 @@ package struct ChartDataTable: Sendable, Hashable {
                 rows = []
                 break
             }
-            let column = ColumnNumbers(values: (0...bins.counts.count).map(bins.lower), numbers: numbers, axis: chart.xAxis)
+            let column = ColumnFormat(chart.xAxis.format, values: (0...bins.counts.count).map(bins.lower), numbers: numbers)
             rows = bins.counts.enumerated().map { index, count in
                 ["\(column(bins.lower(index)))–\(column(bins.lower(index + 1)))", String(count)]
             }
@@ -125,7 +109,7 @@ package struct ChartDataTable: Sendable, Hashable {
                 break
             }
             let values = heatmap.valuesByDay
-            let column = ColumnNumbers(values: values.values.compactMap { $0 }, numbers: numbers, axis: chart.yAxis)
+            let column = ColumnFormat(chart.yAxis.format, values: values.values.compactMap { $0 }, numbers: numbers)
             rows = (span.first...span.last).map { day in
                 let date = numbers.dateString(Double(day) * 86_400, pattern: numbers.datePattern(skeleton: "yMMMEd"))
                 guard let value = values[day] ?? nil else { return [date, strings[.noData]] }

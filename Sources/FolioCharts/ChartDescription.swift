@@ -90,7 +90,7 @@ package enum ChartDescription {
                     parts.append("\(group.title): \(strings[.noData])")
                     continue
                 }
-                let column = ColumnNumbers(values: group.values, numbers: numbers, axis: chart.yAxis)
+                let column = ColumnFormat(chart.yAxis.format, values: group.values, numbers: numbers)
                 func written(_ value: Double) -> String { ValueUnit.appending(unit, to: column.statistic(value), format: nil) }
                 var sentence = strings.format(
                     .boxSummary,
@@ -113,7 +113,7 @@ package enum ChartDescription {
             let kind = strings[.histogram] + title
             guard let bins = HistogramBins(histogram) else { return "\(kind): \(strings[.noData])." }
             let edges = (0...bins.counts.count).map(bins.lower)
-            let column = ColumnNumbers(values: edges + [bins.width], numbers: numbers, axis: chart.xAxis)
+            let column = ColumnFormat(chart.xAxis.format, values: edges + [bins.width], numbers: numbers)
             let unit = ValueUnit.of(seriesTitle: nil, axis: chart.xAxis)
             func written(_ value: Double) -> String { ValueUnit.appending(unit, to: column(value), format: nil) }
             var summary =
@@ -161,7 +161,7 @@ package enum ChartDescription {
             let known = all.compactMap { values[$0] ?? nil }
             if !known.isEmpty {
                 let mean = known.reduce(0, +) / Double(known.count)
-                let column = ColumnNumbers(values: known, numbers: numbers, axis: chart.yAxis)
+                let column = ColumnFormat(chart.yAxis.format, values: known, numbers: numbers)
                 counts.append(strings.format(.meanValue, ["value": column.statistic(mean)]))
             }
             parts.append(counts.joined(separator: "; "))

@@ -65,7 +65,7 @@ struct DistributionChartLayout {
         let count = Double(bins.counts.count)
         let yScale = AxisScale(low: 0, high: Double(bins.counts.max() ?? 1), axis: chart.yAxis, includeZero: true)
         // Each bin's start under its left edge, and the last bin's end.
-        let written = ColumnNumbers(values: (0...bins.counts.count).map(bins.lower), numbers: context.numbers, axis: chart.xAxis)
+        let written = ColumnFormat(chart.xAxis.format, values: (0...bins.counts.count).map(bins.lower), numbers: context.numbers)
         let labels = (0...bins.counts.count).map { PlotFrame.XLabel(fraction: Double($0) / count, text: written(bins.lower($0))) }
         let frame = PlotFrame(
             context: context, width: width, plotHeight: chart.height?.points ?? 170, topPadding: 6, yScale: yScale, yAxis: chart.yAxis,
@@ -85,28 +85,5 @@ struct DistributionChartLayout {
         ThresholdPainter(thresholds: chart.thresholds, context: context).draw(on: canvas, frame: frame)
         let height = frame.drawForeground(on: canvas)
         return canvas.drawing(size: Size(width, height), description: description)
-    }
-}
-
-/// Numbers of one kind written alike: as many decimals as the most precise needs (or the axis's
-/// format), in the document's digits.
-struct ColumnNumbers {
-    let decimals: Int
-    let numbers: NumberFormat
-    let format: ValueFormat?
-
-    init(values: [Double], numbers: NumberFormat, axis: ChartAxis) {
-        decimals = NumberFormat.decimals(for: values)
-        self.numbers = numbers
-        format = axis.format
-    }
-
-    func callAsFunction(_ value: Double) -> String { numbers.string(value, format: format, fallbackDecimals: decimals) }
-
-    /// A statistic of the values (a quartile, a median) with the decimals it needs, up to two more than
-    /// the values have: 3.25 of whole numbers is 3.25, not 3.
-    func statistic(_ value: Double) -> String {
-        guard format == nil else { return self(value) }
-        return numbers.string(value, decimals: Swift.min(Swift.max(NumberFormat.decimalsShown(value), decimals), decimals + 2))
     }
 }

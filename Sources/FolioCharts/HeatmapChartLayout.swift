@@ -83,7 +83,7 @@ struct HeatmapChartLayout {
         var y = top + 7 * cell + 8
         let key = min(cell, 12)
         var x = left
-        let written = ColumnNumbers(values: [low, high], numbers: context.numbers, axis: chart.yAxis)
+        let written = ColumnFormat(chart.yAxis.format, values: [low, high], numbers: context.numbers)
         enum Mark {
             case shade(Double)
             case missed, empty

@@ -149,7 +149,7 @@ struct LineChartLayout {
             let y = plot?.axis == .secondary ? frame.secondaryY(at.y) : frame.y(at.y)
             return (Point(frame.x(xFraction(at.x)), y), annotation.text)
         }
-        AnnotationPainter(context: context).draw(notes, within: frame.plot, on: canvas)
+        AnnotationPainter(context: context).draw(notes, within: frame.plot, avoiding: marks, on: canvas)
         thresholds.drawLabels(on: canvas, frame: frame, avoiding: marks)
         let height = frame.drawForeground(on: canvas)
         return canvas.drawing(size: Size(width, height), description: description)

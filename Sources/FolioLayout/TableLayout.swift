@@ -35,6 +35,9 @@ final class TableLayout {
     let firstTotalRow: Int?
 
     static let paddingX = 5.0
+    /// Room a column keeps past its text's measured width: given exactly that width, the shaper's
+    /// rounding would break the text ("Minimum" as "Minimu-m").
+    static let roundingSlack = 0.5
     static let paddingY = 4.0
     /// Rows whose content sets the natural column widths; later rows wrap to them.
     static let sampleRows = 500
@@ -97,17 +100,29 @@ final class TableLayout {
         let headerSlots = table.header.map { slots($0, row: -1) } ?? []
         self.headerSlots = headerSlots
         for slot in headerSlots where slot.span == 1 {
-            natural[slot.column] = max(natural[slot.column], measure(slot.text, bold) + 2 * TableLayout.paddingX)
+            natural[slot.column] = max(
+                natural[slot.column], measure(slot.text, bold) + 2 * TableLayout.paddingX + TableLayout.roundingSlack)
         }
         for (index, row) in table.rows.prefix(TableLayout.sampleRows).enumerated() {
             // Subtotals and totals are bold: measured so, their sums fit as the values above them do.
             let rowFont = table.kind(ofRow: index).role == .data ? font : bold
             for slot in slots(row, row: index) where slot.span == 1 {
                 natural[slot.column] = max(
-                    natural[slot.column], measure(slot.text, rowFont) + 2 * TableLayout.paddingX + TableLayout.lead(slot))
+                    natural[slot.column],
+                    measure(slot.text, rowFont) + 2 * TableLayout.paddingX + TableLayout.lead(slot) + TableLayout.roundingSlack)
             }
         }
-        let widths = TableLayout.distribute(natural: natural, explicit: table.widths ?? [], width: width)
+        // A column is never narrower than its header's longest word (a browser's min-content): "Minimum"
+        // is not broken into "Minimu-m" to give a wide neighbour room.
+        var minimum = Array(repeating: 0.0, count: columns)
+        for slot in headerSlots where slot.span == 1 {
+            let words = RichText(slot.text).plainText.split(whereSeparator: \.isWhitespace)
+            let longest = words.map { measure(String($0), bold) }.max() ?? 0
+            minimum[slot.column] = longest + 2 * TableLayout.paddingX + TableLayout.roundingSlack
+        }
+        let widths = TableLayout.keepingWords(
+            TableLayout.distribute(natural: natural, explicit: table.widths ?? [], width: width), minimum: minimum,
+            explicit: table.widths ?? [])
         columnWidths = widths
         let starts = widths.reduce(into: [0.0]) { $0.append(($0.last ?? 0) + $1) }
         columnStarts = starts
@@ -170,6 +185,26 @@ final class TableLayout {
         let words = caption.split(whereSeparator: \.isWhitespace)
         let reminder = words.count > 5 ? words.prefix(5).joined(separator: " ") + "…" : caption
         return "\(reminder) (\(continued))"
+    }
+
+    /// `widths` with the columns of automatic width at least `minimum` wide, the room taken from the
+    /// automatic columns wider than their own minimum, in proportion to what they can spare. Where
+    /// they cannot spare enough for all, the columns short by least are widened first (a table too
+    /// wide for its page breaks the fewest words rather than overflow).
+    static func keepingWords(_ widths: [Double], minimum: [Double], explicit: [Table.ColumnWidth]) -> [Double] {
+        let automatic = widths.indices.filter { $0 >= explicit.count || explicit[$0] == .auto }
+        let short = automatic.filter { minimum[$0] - widths[$0] > 0.01 }.sorted { minimum[$0] - widths[$0] < minimum[$1] - widths[$1] }
+        let spare = automatic.reduce(0.0) { $0 + max(widths[$1] - minimum[$1], 0) }
+        guard !short.isEmpty, spare > 0.01 else { return widths }
+        var kept = widths
+        var taken = 0.0
+        for c in short where taken + minimum[c] - widths[c] <= spare {
+            taken += minimum[c] - widths[c]
+            kept[c] = minimum[c]
+        }
+        guard taken > 0 else { return widths }
+        for c in automatic where widths[c] > minimum[c] { kept[c] = widths[c] - (widths[c] - minimum[c]) / spare * taken }
+        return kept
     }
 
     /// Column widths that fill `width`: explicit points and percentages first, then the

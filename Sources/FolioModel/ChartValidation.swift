@@ -43,7 +43,8 @@ extension Chart {
             guard annotationPoint(annotation) != nil else {
                 throw FolioError(
                     path: "\(path).annotations[\(index)].at",
-                    "\"\(annotation.at.prefix(40))\" is no x of the chart with a value there; give a category, x or date it has, or y")
+                    "no point of the chart is at \"\(annotation.at.prefix(40))\": name a category, x value or date it has a value at, or give y"
+                )
             }
         }
         switch body {

@@ -63,7 +63,7 @@ final class ChartAnnotationTests: XCTestCase {
         XCTAssertThrowsError(try chart(line.replacingOccurrences(of: "2026-11-02\", text", with: "2026-12-02\", text"))) {
             XCTAssertEqual(
                 "\($0)",
-                "elements[0].annotations[0].at: \"2026-12-02\" is no x of the chart with a value there; give a category, x or date it has, or y"
+                "elements[0].annotations[0].at: no point of the chart is at \"2026-12-02\": name a category, x value or date it has a value at, or give y"
             )
         }
         XCTAssertThrowsError(

@@ -217,6 +217,12 @@ final class ReportTableTests: XCTestCase {
         XCTAssertEqual(
             error([:], records: [["medication": "A"], "B"]), "elements[0].records[1]: expected an object of fields, found \"B\"")
         XCTAssertEqual(
+            error(["groupBy": [["field": "medication", "by": "week"]]]),
+            "elements[0].records[0].medication: groupBy[0] groups by week, which needs a date such as 2026-11-14; found \"A\"")
+        XCTAssertEqual(
+            error(["crosstab": ["rows": "medication", "columns": ["field": "medication", "by": "month"]]]),
+            "elements[0].records[0].medication: crosstab.columns groups by month, which needs a date such as 2026-11-14; found \"A\"")
+        XCTAssertEqual(
             error(["columns": [["field": "dose", "format": "date: short"]]]),
             "elements[0].records[0].dose: date needs a date such as 2026-11-14 or 2026-11-14T07:30:00Z, but dose is a number")
     }

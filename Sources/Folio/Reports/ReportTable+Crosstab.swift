@@ -15,23 +15,27 @@ extension ReportTable {
             try crosstab.format.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }.map {
                 try TemplateExpression(parsing: "value | \($0)", templatePath: "\(place).format")
             }
-        let shown = records.filter { record in report.filters.allSatisfy { $0.holds(for: record) } }
+        let shown = records.indices.filter { index in report.filters.allSatisfy { $0.holds(for: records[index]) } }
 
-        // The distinct row and column values, each with the first record that has it (for its words).
-        func keys(_ level: TableReport.GroupLevel) throws -> [(key: GroupKey, record: RecordValue)] {
+        // Each shown record's row and column, made once; the distinct ones in order, each with the
+        // first record that has it (for its words).
+        func keys(_ level: TableReport.GroupLevel, _ name: String) throws -> (
+            ofRecord: [GroupKey], distinct: [(key: GroupKey, record: RecordValue)]
+        ) {
+            var ofRecord: [GroupKey] = []
             var seen: [(key: GroupKey, record: RecordValue)] = []
-            var index: [GroupKey: Int] = [:]
-            for record in shown {
-                let key = try GroupKey(level, record, path: path, zone: zone)
-                if index[key] == nil {
-                    index[key] = seen.count
-                    seen.append((key, record))
-                }
+            var known: Set<GroupKey> = []
+            for index in shown {
+                let key = try GroupKey(
+                    level, records[index].value(at: level.field), place: "\(path).records[\(index)].\(level.field)",
+                    rule: "crosstab.\(name)", zone: zone)
+                ofRecord.append(key)
+                if known.insert(key).inserted { seen.append((key, records[index])) }
             }
-            return seen.sorted { GroupKey.order($0.key, $1.key) < 0 }
+            return (ofRecord, seen.sorted { GroupKey.order($0.key, $1.key) < 0 })
         }
-        let rowKeys = try keys(crosstab.rows)
-        let columnKeys = try keys(crosstab.columns)
+        let (recordRows, rowKeys) = try keys(crosstab.rows, "rows")
+        let (recordColumns, columnKeys) = try keys(crosstab.columns, "columns")
         guard columnKeys.count + 2 <= InputLimits.tableColumns else {
             throw FolioError(
                 path: "\(place).columns",
@@ -42,13 +46,11 @@ extension ReportTable {
         let columnIndex = Dictionary(uniqueKeysWithValues: columnKeys.enumerated().map { ($1.key, $0) })
         let empty = RunningAggregate(function: crosstab.function, field: crosstab.value)
         var cells = Array(repeating: Array(repeating: empty, count: columnKeys.count + 1), count: rowKeys.count + 1)
-        for (position, record) in shown.enumerated() {
+        for (position, index) in shown.enumerated() {
             if position & 1023 == 1023 { try RenderDeadline.check() }
-            guard let row = rowIndex[try GroupKey(crosstab.rows, record, path: path, zone: zone)],
-                let column = columnIndex[try GroupKey(crosstab.columns, record, path: path, zone: zone)]
-            else { continue }
+            guard let row = rowIndex[recordRows[position]], let column = columnIndex[recordColumns[position]] else { continue }
             for (r, c) in [(row, column), (row, columnKeys.count), (rowKeys.count, column), (rowKeys.count, columnKeys.count)] {
-                cells[r][c].add(record)
+                cells[r][c].add(records[index])
             }
         }
 

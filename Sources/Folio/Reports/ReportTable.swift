@@ -63,8 +63,10 @@ struct ReportTable {
             report.filters.indices.allSatisfy { report.filters[$0].holds(filterValues[$0][index]) }
         }
         // Each record's group at each level, made once: it orders the records and starts the groups.
-        let groupKeys = try report.groupBy.map { level in
-            try fields.column(level.field).map { try GroupKey(level, $0, path: path, zone: zone) }
+        let groupKeys = try report.groupBy.enumerated().map { number, level in
+            try fields.column(level.field).enumerated().map { index, value in
+                try GroupKey(level, value, place: "\(path).records[\(index)].\(level.field)", rule: "groupBy[\(number)]", zone: zone)
+            }
         }
         let sortKeys = orderingKeys()
         if !sortKeys.isEmpty {
@@ -392,12 +394,13 @@ enum GroupKey: Hashable {
         }
     }
 
-    init(_ level: TableReport.GroupLevel, _ record: RecordValue, path: String, zone: TimeZone? = nil) throws {
-        try self.init(level, record.value(at: level.field), path: path, zone: zone)
-    }
-
-    /// The group of the value `raw` (nil: the record has none); a time's day is `zone`'s, else its own offset's.
-    init(_ level: TableReport.GroupLevel, _ raw: RecordValue?, path: String, zone: TimeZone? = nil) throws {
+    /// The group of the value `raw` (nil: the record has none); a time's day is `zone`'s, else its own
+    /// offset's. A value that is no date where a period groups is an error at `place` (the record's
+    /// field) naming `rule` (the group level).
+    init(
+        _ level: TableReport.GroupLevel, _ raw: RecordValue?, place: @autoclosure () -> String, rule: @autoclosure () -> String,
+        zone: TimeZone? = nil
+    ) throws {
         guard level.by != .value else {
             self = .other(ReportValue(raw))
             return
@@ -408,8 +411,9 @@ enum GroupKey: Hashable {
                 return
             }
             throw FolioError(
-                path: "\(path).groupBy.\(level.field)",
-                "by: \(level.by.rawValue) needs dates such as 2026-11-14, but one record has \(raw.map(ReportValue.describe) ?? "nothing")")
+                path: place(),
+                "\(rule()) groups by \(level.by.rawValue), which needs a date such as 2026-11-14; found \(raw.map(ReportValue.describe) ?? "nothing")"
+            )
         }
         let wallClock = zone.map { moment.moved(to: $0) }?.wallClock ?? moment.wallClock
         self = .period(GroupKey.periodStart(wallClock: wallClock, period: level.by))
