@@ -81,7 +81,8 @@ let package = Package(
         .target(name: "FolioCharts", dependencies: ["FolioModel", "FolioGraphics"]),
         // Input: files read within their limits and confinement, images and SVG pictures checked,
         // a document prepared (validated, themed, its files read once) for the writers.
-        .target(name: "FolioInput", dependencies: ["FolioModel", "FolioGraphics", "CBarcode", "CExpat"]),
+        // Appended PDFs are read and checked by the finishing step's qpdf (CPDFFinish).
+        .target(name: "FolioInput", dependencies: ["FolioModel", "FolioGraphics", "CBarcode", "CExpat", "CPDFFinish"]),
         // Layout: blocks into flowables, pages and page frames; no C module (text through TextShaper).
         .target(name: "FolioLayout", dependencies: ["FolioModel", "FolioGraphics", "FolioCharts", "FolioInput"]),
         // The text engine: Pango shaping and measuring (the TextShaper the PDF lays out with).

@@ -8,6 +8,7 @@
 #endif
 #include "Deflate.hh"
 #include "Finishing.hh"
+#include "ImportedDocument.hh"
 #include "PDFObjectText.hh"
 #include "PDFOutput.hh"
 #include "PDFSigning.hh"
@@ -20,6 +21,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -240,6 +242,9 @@ class DocumentWriter {
     std::string signatureMarker;
     /// The compressor for page content, also used to read it.
     Deflate deflate;
+    /// Each appended PDF's objects' numbers in the finished file (0: not written yet), by local
+    /// number: an appended PDF's fonts and images are written once however many of its pages are shown.
+    std::map<std::shared_ptr<ImportedDocument const>, std::vector<int>> importedNumbers;
 
   private:
     folio_pdf_output output;

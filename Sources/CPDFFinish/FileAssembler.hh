@@ -231,6 +231,7 @@ class FileAssembler {
             } else if (std::string_view copied = body(number); !copied.empty()) {
                 std::string changed;
                 if (size_t picture = folio_pdf_picture::placeholderNumber(copied, pictureMarker); picture > 0) {
+                    if (writeImportedPage(output, picture)) continue;
                     changed = storedPicture(picture);
                     copied = changed;
                 } else if (archival() && withoutInterpolation(copied, changed)) {
@@ -381,6 +382,35 @@ class FileAssembler {
         text += "\nendstream";
         if (archival()) withoutInterpolation(text, text);
         return text;
+    }
+
+    /// Writes, as object `output`, the Form XObject of the appended PDF's page that picture `number`
+    /// (from 1) is, and the objects of that PDF it needs that the file does not have yet; false when
+    /// the picture is no such page.
+    bool writeImportedPage(int output, size_t number) {
+        if (number > pictureCount || pictures[number - 1] == nullptr) throw std::runtime_error("a picture placeholder names no picture");
+        folio_pdf_picture const &stored = *pictures[number - 1];
+        if (!stored.imported) return false;
+        ImportedDocument const &document = *stored.imported;
+        if (stored.importedPage >= document.pages().size()) throw std::runtime_error("an appended page that was not chosen");
+        std::vector<int> &numbers = writer.importedNumbers[stored.imported];
+        if (numbers.empty()) numbers.assign(document.objectSlots(), 0);
+        ImportedDocument::Page const &page = document.pages()[stored.importedPage];
+        std::vector<int> fresh;
+        for (int local : page.closure) {
+            auto index = static_cast<size_t>(local);
+            if (local == page.form || index >= numbers.size() || numbers[index] != 0) continue;
+            numbers[index] = writer.allocate();
+            fresh.push_back(local);
+        }
+        std::string changed;
+        for (int local : fresh) {
+            std::string_view text = document.object(local);
+            if (archival() && withoutInterpolation(text, changed)) text = changed;
+            writer.writeRenumbered(numbers[static_cast<size_t>(local)], text, numbers);
+        }
+        writer.writeRenumbered(output, document.object(page.form), numbers);
+        return true;
     }
 
     /// Whether the document is PDF/A (it has an output intent's profile).

@@ -6,6 +6,7 @@
 #include "Deflate.hh"
 #include "DocumentWriter.hh"
 #include "FileAssembler.hh"
+#include "ImportedDocument.hh"
 #include "Finishing.hh"
 #include "ObjectHelpers.hh"
 #include "PDFObjectText.hh"
@@ -439,3 +440,58 @@ extern "C" folio_pdf_picture *folio_pdf_picture_create(const unsigned char *pdf,
 extern "C" size_t folio_pdf_picture_size(const folio_pdf_picture *picture) { return picture->size(); }
 
 extern "C" void folio_pdf_picture_free(folio_pdf_picture *picture) { delete picture; }
+
+struct folio_pdf_import {
+    std::shared_ptr<ImportedDocument> document;
+};
+
+extern "C" folio_pdf_import *folio_pdf_import_open(
+    const unsigned char *pdf, size_t length, size_t maximum_pages, char *message, size_t message_capacity) {
+    try {
+        auto import = std::make_unique<folio_pdf_import>();
+        import->document = std::make_shared<ImportedDocument>(std::string_view(reinterpret_cast<char const *>(pdf), length), maximum_pages);
+        return import.release();
+    } catch (std::exception const &error) {
+        copyMessage(error.what(), message, message_capacity);
+    } catch (...) {
+        copyMessage("it cannot be read", message, message_capacity);
+    }
+    return nullptr;
+}
+
+extern "C" size_t folio_pdf_import_page_count(const folio_pdf_import *import) { return import->document->pageCount(); }
+
+extern "C" int folio_pdf_import_choose(
+    folio_pdf_import *import, const size_t *pages, size_t count, int require_embedded_fonts, char *message, size_t message_capacity) {
+    try {
+        import->document->choose(std::vector<size_t>(pages, pages + count), require_embedded_fonts != 0);
+        return 0;
+    } catch (std::exception const &error) {
+        copyMessage(error.what(), message, message_capacity);
+    } catch (...) {
+        copyMessage("its pages cannot be read", message, message_capacity);
+    }
+    return 1;
+}
+
+extern "C" void folio_pdf_import_page_size(const folio_pdf_import *import, size_t index, double *width, double *height) {
+    auto const &pages = import->document->pages();
+    *width = index < pages.size() ? pages[index].width : 0;
+    *height = index < pages.size() ? pages[index].height : 0;
+}
+
+extern "C" size_t folio_pdf_import_size(const folio_pdf_import *import) { return import->document->size(); }
+
+extern "C" folio_pdf_picture *folio_pdf_import_picture(const folio_pdf_import *import, size_t index) {
+    if (index >= import->document->pages().size()) return nullptr;
+    try {
+        auto picture = std::make_unique<folio_pdf_picture>();
+        picture->imported = import->document;
+        picture->importedPage = index;
+        return picture.release();
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+extern "C" void folio_pdf_import_free(folio_pdf_import *import) { delete import; }

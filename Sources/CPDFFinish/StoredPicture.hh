@@ -7,6 +7,8 @@
 #ifndef POINTERHOLDER_TRANSITION
 #define POINTERHOLDER_TRANSITION 4
 #endif
+#include "ImportedDocument.hh"
+
 #include <qpdf/Buffer.hh>
 #include <qpdf/QPDF.hh>
 #include <qpdf/QPDFObjectHandle.hh>
@@ -21,8 +23,12 @@
 
 /// An image XObject as Cairo wrote it for a picture, and its soft mask when it has one: each
 /// dictionary's entries as PDF text (without /Length and /SMask) and its stream's bytes as written
-/// (compressed). Immutable once made, so any number of threads may write it.
+/// (compressed). Or a page of a PDF made elsewhere (`imported`), whose Form XObject stands in
+/// for the placeholder. Immutable once made, so any number of threads may write it.
 struct folio_pdf_picture {
+    /// The document whose chosen page `importedPage` (from 0) this picture shows, or none.
+    std::shared_ptr<folio_finish::ImportedDocument const> imported;
+    size_t importedPage = 0;
     std::string entries;
     std::string data;
     std::optional<std::string> maskEntries;
@@ -64,7 +70,7 @@ struct folio_pdf_picture {
     }
 
     /// The bytes this picture holds.
-    size_t size() const { return entries.size() + data.size() + (maskEntries ? maskEntries->size() : 0) + maskData.size(); }
+    size_t size() const { return (imported ? imported->size() : 0) + entries.size() + data.size() + (maskEntries ? maskEntries->size() : 0) + maskData.size(); }
 
     /// The number (from 1) of the picture a stream object's text (`text`, between `obj` and
     /// `endobj`) is the placeholder of, or 0: a JPEG (DCTDecode) whose data starts with a comment

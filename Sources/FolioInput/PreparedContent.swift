@@ -19,6 +19,7 @@ extension Block {
         switch self {
         case .image(let value): return value
         case .svg(let value): return value
+        case .pdf(let value): return value
         case .subtitle, .paragraph, .table, .chart, .message, .widgets, .pageBreak, .section, .columns, .custom, .barcode, .list:
             return nil
         }
@@ -37,6 +38,12 @@ package struct Preparation {
     package var pictures: [String: SanitizedSVG] = [:]
     /// Image files already read, by their path: a logo on every page is read once.
     package var imageFiles: [String: ImageData] = [:]
+    /// Whether every font an appended PDF's pages use must be embedded (a tagged or archival PDF).
+    package var requiresEmbeddedFonts = true
+    /// Every pdf block's chosen pages, by the block's path.
+    package var appendedPDFs: [String: ImportedPDF] = [:]
+    /// How many pages the pdf blocks so far place.
+    package var appendedPages = 0
 }
 
 extension ImageBlock: PreparedContent {

@@ -16,6 +16,8 @@ package struct PreparedDocument: Sendable {
     private let images: [String: ImageData]
     /// Every svg block's sanitised picture, by the block's path.
     private let pictures: [String: SanitizedSVG]
+    /// Every pdf block's chosen pages, by the block's path.
+    private let appendedPDFs: [String: ImportedPDF]
 
     /// Validates `document`, builds its theme over `base` and reads its images as `assets` allows.
     /// Errors name the field (`elements[3].path: …`, `theme.logo: …`).
@@ -26,6 +28,7 @@ package struct PreparedDocument: Sendable {
         var preparation = Preparation(
             assets: assets,
             columnWidth: document.page.pageSize.width - document.page.margins.left.points - document.page.margins.right.points)
+        preparation.requiresEmbeddedFonts = document.metadata.tagged || document.metadata.conformance != .accessible
         func load(_ block: Block, path: String) throws {
             guard let content = block.content else { return }
             if let prepared = block.prepared {
@@ -39,6 +42,13 @@ package struct PreparedDocument: Sendable {
         self.theme = theme
         images = preparation.images
         pictures = preparation.pictures
+        appendedPDFs = preparation.appendedPDFs
+    }
+
+    /// The chosen pages of the pdf block at `path`, read and checked when the document was prepared.
+    package func appendedPDF(at path: String) throws -> ImportedPDF {
+        guard let pdf = appendedPDFs[path] else { throw FolioError(path: path, "the PDF was not read before rendering") }
+        return pdf
     }
 
     /// The sanitised picture of the svg block at `path`, read and cleaned when the document was prepared.

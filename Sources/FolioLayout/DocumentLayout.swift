@@ -125,8 +125,19 @@ package final class DocumentLayout {
     /// Stops when the render's deadline has passed.
     package func frame(ofPage index: Int) throws -> PageFrame {
         let recorder = FrameRecorder()
+        let placements = try placements(ofPage: index)
+        if placements.count == 1, let whole = placements[0].flowable.pageSize {
+            // A whole page of an appended PDF: its own size, no running header or footer.
+            // White paper under it, outside any element (an artifact): Cairo 1.16 fails a page whose
+            // first drawing is inside a structure element (CAIRO_STATUS_TAG_ERROR at show_page).
+            recorder.rect(Rect(x: 0, y: 0, width: whole.width, height: whole.height), color: .white)
+            placements[0].flowable.draw(on: recorder, at: Point(0, 0))
+            var frame = recorder.frame
+            frame.size = whole
+            return frame
+        }
         decorations.draw(on: recorder, numbering: numbering[index])
-        for placement in try placements(ofPage: index) {
+        for placement in placements {
             try RenderDeadline.check(at: "drawing \(builder.sources[placement.source].path) on page \(index + 1)")
             placement.flowable.draw(on: recorder, at: Point(content.x, content.y + placement.y))
         }

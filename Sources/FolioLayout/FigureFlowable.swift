@@ -1,4 +1,5 @@
 import FolioGraphics
+import FolioInput
 import FolioModel
 
 /// A picture or a chart drawing with an optional title above and caption below;
@@ -10,10 +11,12 @@ final class FigureFlowable: Flowable {
         case drawing(Drawing)
         /// The markup of a sanitised SVG picture shown at `Size`, drawn by librsvg.
         case svg(markup: String, Size)
+        /// A page of an appended PDF shown at `Size`, framed.
+        case appendedPage(AppendedPage, Size)
 
         var size: Size {
             switch self {
-            case .image(_, let size), .svg(_, let size): return size
+            case .image(_, let size), .svg(_, let size), .appendedPage(_, let size): return size
             case .drawing(let drawing): return drawing.size
             }
         }
@@ -28,6 +31,8 @@ final class FigureFlowable: Flowable {
     let captionColor: Color
     /// The text alternative; nil for a decorative image, which is drawn as an Artifact.
     let alternative: String?
+    /// The colour of a rule drawn around the picture (an appended page's frame), or nil for none.
+    let frameColor: Color?
     /// The figure laid out again for a given height (a chart with a shorter plot), or nil.
     let refit: ((Double) -> FigureFlowable?)?
     /// How much shorter than its height `refit` can make it.
@@ -43,8 +48,9 @@ final class FigureFlowable: Flowable {
     init(
         content: Content, title: ShapedText?, caption: ShapedText?, frameWidth: Double, scale: Double = 1,
         textColor: Color, captionColor: Color, alternative: String?, refit: ((Double) -> FigureFlowable?)? = nil,
-        shrinkable: Double = 0
+        shrinkable: Double = 0, frameColor: Color? = nil
     ) {
+        self.frameColor = frameColor
         self.refit = refit
         self.shrinkable = refit == nil ? 0 : shrinkable
         self.content = content
@@ -75,7 +81,7 @@ final class FigureFlowable: Flowable {
         return FigureFlowable(
             content: content, title: title, caption: caption, frameWidth: frameWidth,
             scale: min(scale, room / content.size.height), textColor: textColor,
-            captionColor: captionColor, alternative: alternative)
+            captionColor: captionColor, alternative: alternative, frameColor: frameColor)
     }
 
     /// A figure with a text alternative is a `Figure` element holding its title and picture and,
@@ -118,6 +124,10 @@ final class FigureFlowable: Flowable {
             }
         case .svg(let markup, _):
             canvas.draw(svgMarkup: markup, in: Rect(x: x, y: y, width: size.width, height: size.height))
+        case .appendedPage(let page, _):
+            let rect = Rect(x: origin.x + (frameWidth - size.width) / 2, y: y, width: size.width, height: size.height)
+            canvas.draw(appendedPage: page, in: rect)
+            if let frameColor { canvas.stroke(Path.rect(rect), style: StrokeStyle(color: frameColor, width: 0.75)) }
         }
     }
 }
@@ -125,7 +135,7 @@ final class FigureFlowable: Flowable {
 extension FigureFlowable.Content {
     var isImage: Bool {
         switch self {
-        case .image, .svg: return true
+        case .image, .svg, .appendedPage: return true
         case .drawing: return false
         }
     }

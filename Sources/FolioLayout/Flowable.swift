@@ -15,6 +15,9 @@ protocol Flowable: AnyObject {
     var leastStartHeight: Double { get }
     /// Forces a new page before the following block.
     var isPageBreak: Bool { get }
+    /// Is a page of its own (a whole page of an appended PDF): starts a new page, fills it alone
+    /// without the running header and footer, and is drawn from the page's corner at `pageSize`.
+    var pageSize: Size? { get }
     /// A head that fits `available` and the rest, or nil when it cannot split there.
     func split(available: Double) -> (head: Flowable, tail: Flowable)?
     /// A split made at the top of a page when nothing else works, such as a table row taller than a page.
@@ -37,6 +40,7 @@ extension Flowable {
     var minimumHeadHeight: Double { height }
     var leastStartHeight: Double { minimumHeadHeight }
     var isPageBreak: Bool { false }
+    var pageSize: Size? { nil }
     func split(available: Double) -> (head: Flowable, tail: Flowable)? { nil }
     func forceSplit(available: Double) -> (head: Flowable, tail: Flowable)? { nil }
     func scaled(toFit height: Double) -> Flowable? { nil }

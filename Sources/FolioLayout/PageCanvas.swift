@@ -1,4 +1,5 @@
 import FolioGraphics
+import FolioInput
 import FolioModel
 
 /// What a page is drawn on: the vector `Canvas` plus shaped text, SVG pictures, the document's
@@ -11,6 +12,8 @@ package protocol PageCanvas: Canvas {
     func draw(_ text: ShapedText, at origin: Point, color: Color, visible: ClosedRange<Double>?)
     /// Draws a sanitised SVG picture's markup scaled into `rect` (its user units are CSS pixels).
     func draw(svgMarkup: String, in rect: Rect)
+    /// Draws a page of an appended PDF scaled into `rect` (its content copied as it is into the PDF).
+    func draw(appendedPage: AppendedPage, in rect: Rect)
     /// Runs `body` inside a structure element such as `P`, `H1`, `TD`; with `nil`, what `body`
     /// draws is decoration (an artifact).
     func tagged(_ tag: StructureTag?, _ body: () -> Void)

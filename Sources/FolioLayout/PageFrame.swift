@@ -1,4 +1,5 @@
 import FolioGraphics
+import FolioInput
 import FolioModel
 
 /// Everything one page shows, in drawing order: positioned shaped text, vector drawing, images
@@ -11,6 +12,7 @@ package struct PageFrame {
         case drawing(Drawing.Command)
         case text(ShapedText, at: Point, color: Color, visible: ClosedRange<Double>?)
         case svg(markup: String, in: Rect)
+        case appendedPage(AppendedPage, in: Rect)
         case beginTag(StructureTag?, language: String?)
         case beginFigure(alternative: String?)
         case beginTable(continues: Bool)
@@ -25,6 +27,8 @@ package struct PageFrame {
 
     /// The page's items, in drawing order.
     package private(set) var items: [Item] = []
+    /// The page's size when it is not the document's: a whole page of an appended PDF.
+    package var size: Size?
 
     /// An empty page.
     package init() {}
@@ -47,6 +51,7 @@ package struct PageFrame {
             case .drawing(let command): command.replay(on: canvas)
             case .text(let text, let origin, let color, let visible): canvas.draw(text, at: origin, color: color, visible: visible)
             case .svg(let markup, let rect): canvas.draw(svgMarkup: markup, in: rect)
+            case .appendedPage(let page, let rect): canvas.draw(appendedPage: page, in: rect)
             case .beginTag(let tag, let language): canvas.tagged(tag, language: language) { replay(on: canvas, from: &index) }
             case .beginFigure(let alternative): canvas.figure(alternative: alternative) { replay(on: canvas, from: &index) }
             case .beginTable(let continues): canvas.table(continues: continues) { replay(on: canvas, from: &index) }
@@ -94,7 +99,7 @@ package struct PageFrame {
                     lines.append(shown)
                     top = min(top, origin.y)
                 }
-            case .drawing, .svg, .destination, .outline:
+            case .drawing, .svg, .appendedPage, .destination, .outline:
                 continue
             }
         }
@@ -157,6 +162,7 @@ package final class FrameRecorder: PageCanvas {
         frame.append(.text(text, at: origin, color: color, visible: visible))
     }
     package func draw(svgMarkup: String, in rect: Rect) { frame.append(.svg(markup: svgMarkup, in: rect)) }
+    package func draw(appendedPage: AppendedPage, in rect: Rect) { frame.append(.appendedPage(appendedPage, in: rect)) }
     package func tagged(_ tag: StructureTag?, language: String?, _ body: () -> Void) {
         nested(.beginTag(tag, language: language), body)
     }

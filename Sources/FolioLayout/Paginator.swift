@@ -110,6 +110,12 @@ struct Paginator {
                 if !isEmptyPage { return (page, nextPage()) }
                 continue
             }
+            if flowable.pageSize != nil {
+                // A page of its own: it starts a page and ends it.
+                if !isEmptyPage { return (page, nextPage(carrying: next)) }
+                place(next, at: 0)
+                return (page, nextPage())
+            }
             let gap = y > 0 ? flowable.spaceBefore : 0
             let remaining = pageHeight - y - gap
             // Keep-with-next: this block and the start of the following one go together.

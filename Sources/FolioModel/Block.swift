@@ -1,7 +1,7 @@
 /// One element of a document's body, in reading order.
 ///
 /// In JSON and YAML each block is an object whose `type` names the case:
-/// `subtitle`, `paragraph`, `image`, `svg`, `table`, `chart`, `message`, `widgets`, `pageBreak`, `section`, `columns`, `barcode`, `list`.
+/// `subtitle`, `paragraph`, `image`, `svg`, `table`, `chart`, `message`, `widgets`, `pageBreak`, `section`, `columns`, `barcode`, `list`, `pdf`.
 public enum Block: Sendable, Hashable, Codable {
     // The kinds with large models are kept out of line (`indirect`), so a block costs what its own
     // kind needs: a paragraph or subtitle 32 bytes, not the 464 of the largest kind (a document of
@@ -23,6 +23,8 @@ public enum Block: Sendable, Hashable, Codable {
     indirect case barcode(Barcode)
     /// A bulleted or numbered list, lists nested in it.
     indirect case list(ListBlock)
+    /// Pages of a PDF made elsewhere, placed whole or framed.
+    indirect case pdf(AppendedPDF)
 
     /// The `type` names accepted in documents.
     public static let typeNames = Kind.allCases.filter { $0 != .custom }.map(\.rawValue)
@@ -62,6 +64,7 @@ public enum Block: Sendable, Hashable, Codable {
         case .custom: self = .custom(try CustomBlock(from: decoder))
         case .barcode: self = .barcode(try Barcode(from: decoder))
         case .list: self = .list(try ListBlock(from: decoder))
+        case .pdf: self = .pdf(try AppendedPDF(from: decoder))
         }
     }
 
@@ -76,7 +79,7 @@ public enum Block: Sendable, Hashable, Codable {
 extension Block {
     /// The kinds of block, by their `type` name in documents.
     public enum Kind: String, Sendable, CaseIterable {
-        case subtitle, paragraph, image, svg, table, chart, message, widgets, pageBreak, section, columns, custom, barcode, list
+        case subtitle, paragraph, image, svg, table, chart, message, widgets, pageBreak, section, columns, custom, barcode, list, pdf
 
         /// The kind a document's `type` names; `page-break` and `pagebreak` are accepted for `pageBreak`.
         public init?(typeName: String) {
@@ -105,6 +108,7 @@ extension Block {
         case .custom(let value): return value
         case .barcode(let value): return value
         case .list(let value): return value
+        case .pdf(let value): return value
         }
     }
 

@@ -408,6 +408,28 @@ final class CairoCanvas: PageCanvas {
         cairo_restore(cr)
     }
 
+    /// Draws a page of an appended PDF as a placeholder the finishing step replaces with the page's
+    /// Form XObject (its content as it is); where no placeholders are drawn (a picture of the page),
+    /// a pale panel with a frame stands for it.
+    func draw(appendedPage: AppendedPage, in rect: Rect) {
+        resumeChartSpan()
+        cairo_save(cr)
+        if let placeholder = images.placeholder(for: appendedPage) {
+            cairo_translate(cr, rect.x, rect.y)
+            cairo_scale(cr, rect.width, rect.height)
+            cairo_set_source_surface(cr, placeholder.pointer, 0, 0)
+            cairo_paint(cr)
+        } else {
+            cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+            cairo_set_source_rgb(cr, 0.95, 0.95, 0.95)
+            cairo_fill_preserve(cr)
+            cairo_set_source_rgb(cr, 0.6, 0.6, 0.6)
+            cairo_set_line_width(cr, 1)
+            cairo_stroke(cr)
+        }
+        cairo_restore(cr)
+    }
+
     /// Runs `body` with the origin moved and the scale changed.
     func transformed(translate: Point, scale: Double, _ body: () -> Void) {
         cairo_save(cr)

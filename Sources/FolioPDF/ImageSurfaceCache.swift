@@ -1,7 +1,9 @@
 import CCairoPango
 import CJPEG
+import CPDFFinish
 import CRSVG
 import FolioGraphics
+import FolioInput
 import FolioLayout
 import Foundation
 
@@ -45,6 +47,22 @@ final class ImageSurfaceCache: PictureSupport {
         }
         placeholders[image.bytes] = made
         return made
+    }
+
+    /// Each appended page's placeholder, once per render.
+    private var pagePlaceholders: [AppendedPage: CairoSurface] = [:]
+
+    /// The placeholder an appended PDF's page is drawn as (its Form XObject written in its place by
+    /// the finishing step), or nil where placeholders are not drawn.
+    func placeholder(for page: AppendedPage) -> CairoSurface? {
+        guard drawsPlaceholders else { return nil }
+        if let known = pagePlaceholders[page] { return known }
+        guard let picture = StoredPicture(folio_pdf_import_picture(page.document.pointer, page.index)),
+            let placeholder = PictureObjects.placeholder(number: storedPictures.count + 1)
+        else { return nil }
+        storedPictures.append(picture)
+        pagePlaceholders[page] = placeholder
+        return placeholder
     }
 
     /// Whether librsvg is installed to draw SVG pictures.

@@ -8,8 +8,8 @@ final class Navigation {
     var surface: OpaquePointer?
     /// The page being drawn, from 1, in the whole document.
     var page = 1
-    /// The height of a page, to turn layout coordinates (from the top) into PDF ones.
-    let pageHeight: Double
+    /// The height of the page being drawn, to turn layout coordinates (from the top) into PDF ones.
+    var pageHeight: Double
     /// Every bookmark so far, in order.
     private(set) var outlines: [PDFFinisher.Outline] = []
 

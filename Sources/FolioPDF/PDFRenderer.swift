@@ -197,11 +197,21 @@ public struct PDFRenderer {
         canvas.navigation = navigation
         canvas.tagsStructure = document.metadata.tagged
         var end = pages.lowerBound
+        var shownWidth = layout.pageSize.width
+        navigation.pageHeight = layout.pageSize.height
         while end < pages.upperBound {
             try RenderDeadline.check()
             navigation.page = end + 1
             if let label = layout.pageLabel(ofPage: end) { navigation.setPageLabel(label) }
-            try layout.frame(ofPage: end).replay(on: canvas)
+            let frame = try layout.frame(ofPage: end)
+            // A whole page of an appended PDF keeps its size; the pages after it the document's.
+            let size = frame.size ?? layout.pageSize
+            if size.height != navigation.pageHeight || size.width != shownWidth {
+                cairo_pdf_surface_set_size(surface, size.width, size.height)
+                navigation.pageHeight = size.height
+                shownWidth = size.width
+            }
+            frame.replay(on: canvas)
             layout.discardPage(end)
             cairo_show_page(cr)
             end += 1

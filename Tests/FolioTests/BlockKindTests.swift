@@ -43,6 +43,11 @@ final class BlockKindTests: XCTestCase {
         case .barcode: return .barcode(Barcode(symbology: .qr, data: "MRN-104233", caption: "Patient label"))
         case .list:
             return .list(ListBlock(ordered: true, items: [.text("Walk **ten** minutes"), .list(ListBlock(["Left leg"])), .text("Rest")]))
+        case .pdf:
+            return .pdf(
+                AppendedPDF(
+                    path: "appended/consent.pdf", alt: "Consent to share health information, signed Nov 2, 2026",
+                    title: "Consent", fit: .frame))
         }
     }
 

@@ -118,6 +118,38 @@ size_t folio_pdf_picture_size(const folio_pdf_picture *picture);
 /// Frees a picture.
 void folio_pdf_picture_free(folio_pdf_picture *picture);
 
+/// A PDF made elsewhere whose pages a document shows (a `pdf` block): read and checked once, then
+/// held as the objects its chosen pages need.
+typedef struct folio_pdf_import folio_pdf_import;
+
+/// Reads and checks `pdf` (`length` bytes): refused, with a one-line reason in `message` and NULL
+/// returned, when it is encrypted, damaged, holds JavaScript or a launch action, has no page, a loop
+/// in its page tree or more than `maximum_pages` pages.
+folio_pdf_import *folio_pdf_import_open(const unsigned char *pdf, size_t length, size_t maximum_pages, char *message, size_t message_capacity);
+
+/// How many pages the file has.
+size_t folio_pdf_import_page_count(const folio_pdf_import *import);
+
+/// Keeps pages `pages` (`count` of them, from 0, in the order to show them) and lets the parsed file
+/// go. With `require_embedded_fonts`, a page using a font that is not embedded is refused. Returns
+/// non-zero with a one-line reason in `message` when a page cannot be shown. Called once.
+int folio_pdf_import_choose(
+    folio_pdf_import *import, const size_t *pages, size_t count, int require_embedded_fonts, char *message, size_t message_capacity);
+
+/// The size (points, its rotation applied) of chosen page `index` (from 0).
+void folio_pdf_import_page_size(const folio_pdf_import *import, size_t index, double *width, double *height);
+
+/// How many bytes the chosen pages' objects hold.
+size_t folio_pdf_import_size(const folio_pdf_import *import);
+
+/// A picture showing chosen page `index` (from 0): drawn as a placeholder like any stored picture,
+/// the page's Form XObject (and the objects it needs, once per document) written in its place.
+/// NULL when there is no such page.
+folio_pdf_picture *folio_pdf_import_picture(const folio_pdf_import *import, size_t index);
+
+/// Frees an import (pictures made from it keep what they need).
+void folio_pdf_import_free(folio_pdf_import *import);
+
 /// What the finishing step needs to know about one part of the document: consecutive pages Cairo
 /// wrote into a file of their own. Each list is in drawing order and counts from the part's start.
 typedef struct folio_pdf_part {

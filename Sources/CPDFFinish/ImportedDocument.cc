@@ -1,0 +1,342 @@
+// Pages of a PDF made elsewhere: see ImportedDocument.hh.
+#define POINTERHOLDER_TRANSITION 4
+#include "ImportedDocument.hh"
+#include "ObjectHelpers.hh"
+#include "PDFObjectText.hh"
+
+#include <qpdf/Pipeline.hh>
+#include <qpdf/QPDFExc.hh>
+#include <qpdf/QPDFPageDocumentHelper.hh>
+#include <qpdf/QPDFPageObjectHelper.hh>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace folio_finish {
+
+namespace {
+
+/// The most bytes one page's content may inflate to: a page of text is tens of kilobytes, a dense
+/// chart a few megabytes; a stream that inflates past this is refused, not held.
+constexpr size_t maximumContentBytes = 64u << 20;
+
+/// The most a page may measure on a side, in points (PDF's own limit for viewers: 200 inches).
+constexpr double maximumSide = 14400;
+
+/// Collects a stream's decoded bytes and refuses more than `limit` of them.
+class BoundedSink : public Pipeline {
+  public:
+    BoundedSink(std::string &out, size_t limit) : Pipeline("bounded content", nullptr), out(out), limit(limit) {}
+    void write(unsigned char const *data, size_t length) override {
+        if (length > limit || out.size() > limit - length) throw std::length_error("content too large");
+        out.append(reinterpret_cast<char const *>(data), length);
+    }
+    void finish() override {}
+
+  private:
+    std::string &out;
+    size_t limit;
+};
+
+/// Drops every marked-content operator (BDC, BMC, EMC) and the operands before it from a content
+/// stream, keeping every other byte as it is: the page becomes one Figure of the document, and its
+/// own marks (its file's MCIDs) would point into a structure tree that is not copied.
+class MarkedContentRemover : public QPDFObjectHandle::ParserCallbacks {
+  public:
+    explicit MarkedContentRemover(std::string const &content) : content(content) {}
+    void handleObject(QPDFObjectHandle object, size_t offset, size_t length) override {
+        if (!object.isOperator()) {
+            if (operandsStart == std::string::npos) operandsStart = offset;
+            return;
+        }
+        std::string name = object.getOperatorValue();
+        size_t start = operandsStart == std::string::npos ? offset : operandsStart;
+        operandsStart = std::string::npos;
+        if (name != "BDC" && name != "BMC" && name != "EMC") return;
+        if (start > kept) result.append(content, kept, start - kept);
+        kept = offset + length;
+    }
+    void handleEOF() override {
+        if (kept < content.size()) result.append(content, kept, std::string::npos);
+    }
+    std::string result;
+
+  private:
+    std::string const &content;
+    size_t kept = 0;
+    size_t operandsStart = std::string::npos;
+};
+
+/// A dictionary's name value, or "".
+std::string nameOf(QPDFObjectHandle dictionary, char const *key) {
+    QPDFObjectHandle value = dictionary.getKey(key);
+    return value.isName() ? value.getName() : std::string();
+}
+
+/// The first warning qpdf gave, as one line.
+std::string firstWarning(QPDF &pdf) {
+    std::vector<QPDFExc> warnings = pdf.getWarnings();
+    if (warnings.empty()) return "it cannot be read";
+    std::string text = warnings.front().getMessageDetail();
+    return text.substr(0, text.find('\n'));
+}
+
+} // namespace
+
+ImportedDocument::ImportedDocument(std::string_view pdf, size_t maximumPages) : bytes(pdf) {
+    source = std::make_unique<QPDF>();
+    source->setSuppressWarnings(true);
+    // A damaged file is refused, not repaired by guessing where its objects are.
+    source->setAttemptRecovery(false);
+    try {
+        source->processMemoryFile("appended PDF", bytes.data(), bytes.size());
+    } catch (QPDFExc const &error) {
+        if (error.getErrorCode() == qpdf_e_password) throw std::runtime_error("it is encrypted: append a copy saved without a password");
+        std::string text = error.getMessageDetail();
+        throw std::runtime_error("it is not a PDF that can be read (" + text.substr(0, text.find('\n')) + ")");
+    }
+    if (source->isEncrypted()) throw std::runtime_error("it is encrypted: append a copy saved without a password");
+    if (source->anyWarnings()) throw std::runtime_error("it is damaged: " + firstWarning(*source));
+    QPDFObjectHandle root = source->getRoot();
+    if (root.hasKey("/OpenAction") || root.hasKey("/AA")) {
+        QPDFObjectHandle action = root.getKey("/OpenAction");
+        if (root.hasKey("/AA") || (action.isDictionary() && !nameOf(action, "/S").empty() && nameOf(action, "/S") != "/GoTo")) {
+            throw std::runtime_error("it runs an action when opened; append a copy without it");
+        }
+    }
+    QPDFObjectHandle names = root.getKey("/Names");
+    if (names.isDictionary() && names.hasKey("/JavaScript")) throw std::runtime_error("it holds JavaScript");
+    // Every object is looked at once, with the dictionaries and arrays written inside it: JavaScript
+    // or a launch action anywhere refuses the file, wherever it hangs (a page's annotation, a form
+    // field, an outline item).
+    for (QPDFObjectHandle object : source->getAllObjects()) {
+        std::vector<QPDFObjectHandle> pending = {object.isStream() ? object.getDict() : object};
+        while (!pending.empty()) {
+            QPDFObjectHandle value = pending.back();
+            pending.pop_back();
+            if (value.isDictionary()) {
+                std::string action = nameOf(value, "/S");
+                if (value.hasKey("/JS") || action == "/JavaScript") throw std::runtime_error("it holds JavaScript");
+                if (action == "/Launch") throw std::runtime_error("it holds an action that launches a program");
+                for (auto const &key : value.getKeys()) {
+                    QPDFObjectHandle item = value.getKey(key);
+                    if (!item.isIndirect() && (item.isDictionary() || item.isArray())) pending.push_back(item);
+                }
+            } else if (value.isArray()) {
+                for (int index = 0; index < value.getArrayNItems(); ++index) {
+                    QPDFObjectHandle item = value.getArrayItem(index);
+                    if (!item.isIndirect() && (item.isDictionary() || item.isArray())) pending.push_back(item);
+                }
+            }
+        }
+    }
+    // qpdf finds a loop in the page tree, or a page that is no dictionary, as it counts the pages.
+    std::vector<QPDFPageObjectHelper> pages;
+    try {
+        pages = QPDFPageDocumentHelper(*source).getAllPages();
+    } catch (std::exception const &error) {
+        std::string text = error.what();
+        size_t colon = text.find("): ");
+        throw std::runtime_error("it is damaged: " + (colon == std::string::npos ? text : text.substr(colon + 3)));
+    }
+    if (source->anyWarnings()) throw std::runtime_error("it is damaged: " + firstWarning(*source));
+    sourcePageCount = pages.size();
+    if (sourcePageCount == 0) throw std::runtime_error("it has no page");
+    if (sourcePageCount > maximumPages) {
+        throw std::runtime_error(
+            "it has " + std::to_string(sourcePageCount) + " pages; at most " + std::to_string(maximumPages) + " may be appended");
+    }
+}
+
+void ImportedDocument::choose(std::vector<size_t> const &indices, bool requireEmbeddedFonts) {
+    if (!source) throw std::logic_error("the pages were chosen already");
+    std::vector<QPDFPageObjectHelper> pages = QPDFPageDocumentHelper(*source).getAllPages();
+    size_t highest = source->getObjectCount() + 1;
+    std::vector<int> localNumbers(highest, 0);
+    std::vector<QPDFObjectHandle> localObjects(1);
+    objects.assign(1, std::string());
+
+    // The local number of indirect object `object`, given now when it has none.
+    auto local = [&](QPDFObjectHandle object) {
+        auto number = static_cast<size_t>(object.getObjGen().getObj());
+        if (number >= localNumbers.size()) throw std::runtime_error("an object outside the file's cross-reference table");
+        if (localNumbers[number] == 0) {
+            localNumbers[number] = static_cast<int>(localObjects.size());
+            localObjects.push_back(object);
+        }
+        return localNumbers[number];
+    };
+
+    for (size_t position = 0; position < indices.size(); ++position) {
+        size_t index = indices[position];
+        std::string pageName = "page " + std::to_string(index + 1);
+        if (index >= pages.size()) throw std::runtime_error(pageName + " does not exist: it has " + std::to_string(pages.size()));
+        QPDFPageObjectHelper page = pages[index];
+        QPDFObjectHandle box = page.getCropBox(false, false);
+        if (!box.isRectangle()) throw std::runtime_error(pageName + " has no page box");
+        QPDFObjectHandle::Rectangle rectangle = box.getArrayAsRectangle();
+        double x0 = std::min(rectangle.llx, rectangle.urx), x1 = std::max(rectangle.llx, rectangle.urx);
+        double y0 = std::min(rectangle.lly, rectangle.ury), y1 = std::max(rectangle.lly, rectangle.ury);
+        double width = x1 - x0, height = y1 - y0;
+        if (!(width >= 1 && height >= 1 && width <= maximumSide && height <= maximumSide)) {
+            throw std::runtime_error(pageName + " measures " + std::to_string(width) + " by " + std::to_string(height) + " points");
+        }
+        QPDFObjectHandle rotation = page.getAttribute("/Rotate", false);
+        long long turns = rotation.isInteger() ? ((rotation.getIntValue() % 360 + 360) % 360) / 90 : 0;
+        if (rotation.isInteger() && rotation.getIntValue() % 90 != 0) throw std::runtime_error(pageName + " is rotated by other than a right angle");
+
+        // The objects the page's resources need, each looked at once.
+        Page shown;
+        std::unordered_set<int> inClosure;
+        QPDFObjectHandle resources = page.getAttribute("/Resources", false);
+        QPDFObjectHandle group = page.getObjectHandle().getKey("/Group");
+        std::vector<QPDFObjectHandle> pending = {resources, group};
+        size_t visited = 0;
+        while (!pending.empty()) {
+            QPDFObjectHandle object = pending.back();
+            pending.pop_back();
+            if (++visited > 4'000'000) throw std::runtime_error(pageName + "'s resources are too many objects");
+            if (object.isIndirect()) {
+                int number = local(object);
+                if (!inClosure.insert(number).second) continue;
+                shown.closure.push_back(number);
+            }
+            QPDFObjectHandle dictionary = object.isStream() ? object.getDict() : object;
+            if (dictionary.isDictionary()) {
+                if (requireEmbeddedFonts && nameOf(dictionary, "/Type") == "/Font") {
+                    std::string subtype = nameOf(dictionary, "/Subtype");
+                    if (subtype != "/Type3" && subtype != "/Type0") {
+                        QPDFObjectHandle descriptor = dictionary.getKey("/FontDescriptor");
+                        bool embedded = descriptor.isDictionary() && (descriptor.hasKey("/FontFile") || descriptor.hasKey("/FontFile2") ||
+                                                                      descriptor.hasKey("/FontFile3"));
+                        if (!embedded) {
+                            std::string font = nameOf(dictionary, "/BaseFont");
+                            throw std::runtime_error(
+                                pageName + " uses the font " + (font.empty() ? "(unnamed)" : font.substr(1)) +
+                                " without embedding it; tagged and archival PDFs need every font embedded: make the PDF with its fonts embedded");
+                        }
+                    }
+                }
+                for (auto const &key : dictionary.getKeys()) {
+                    if (key == "/Parent" || key == "/StructParent" || key == "/StructParents") continue;
+                    pending.push_back(dictionary.getKey(key));
+                }
+            } else if (object.isArray()) {
+                for (int item = 0; item < object.getArrayNItems(); ++item) pending.push_back(object.getArrayItem(item));
+            }
+        }
+
+        // The page's content, decoded (bounded), its marked content taken out, compressed again.
+        std::string content;
+        std::vector<QPDFObjectHandle> streams = page.getObjectHandle().getPageContents();
+        for (QPDFObjectHandle &stream : streams) {
+            std::string decoded;
+            BoundedSink sink(decoded, maximumContentBytes - std::min(content.size(), maximumContentBytes));
+            try {
+                if (!stream.pipeStreamData(&sink, 0, qpdf_dl_all, true, false)) {
+                    throw std::runtime_error(pageName + "'s content is compressed in a way Folio cannot read");
+                }
+            } catch (std::length_error const &) {
+                throw std::runtime_error(pageName + "'s content inflates to more than 64 MB");
+            }
+            content += decoded;
+            content += '\n';
+        }
+        if (content.find("BDC") != std::string::npos || content.find("BMC") != std::string::npos) {
+            QPDF scratch;
+            scratch.emptyPDF();
+            scratch.setSuppressWarnings(true);
+            MarkedContentRemover remover(content);
+            try {
+                QPDFObjectHandle::newStream(&scratch, content).parseAsContents(&remover);
+            } catch (std::exception const &) {
+                throw std::runtime_error(pageName + "'s content cannot be read");
+            }
+            content = std::move(remover.result);
+        }
+        std::string compressed = deflate.compress(content);
+
+        // The unit square the placeholder fills shows the page's box turned as the page is shown.
+        double a = 1 / width, d = 1 / height;
+        std::string matrix;
+        // Fixed notation (PDF has no exponents), ten decimals: a page 14,400 points wide still maps
+        // to well under a thousandth of a point.
+        auto numberText = [](double value) {
+            char text[64];
+            auto written = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 10);
+            if (written.ec != std::errc()) return std::string("0");
+            std::string number(text, written.ptr);
+            while (!number.empty() && number.back() == '0') number.pop_back();
+            if (!number.empty() && number.back() == '.') number.pop_back();
+            return number == "-0" || number.empty() ? std::string("0") : number;
+        };
+        auto join = [&](std::initializer_list<double> values) {
+            std::string text = "[";
+            for (double value : values) text += " " + numberText(value);
+            return text + " ]";
+        };
+        switch (turns) {
+        case 1: matrix = join({0, -a, d, 0, -y0 * d, 1 + x0 * a}); break;
+        case 2: matrix = join({-a, 0, 0, -d, 1 + x0 * a, 1 + y0 * d}); break;
+        case 3: matrix = join({0, a, -d, 0, 1 + y0 * d, -x0 * a}); break;
+        default: matrix = join({a, 0, 0, d, -x0 * a, -y0 * d}); break;
+        }
+        shown.width = turns % 2 == 1 ? height : width;
+        shown.height = turns % 2 == 1 ? width : height;
+        std::string form = "<< /Type /XObject /Subtype /Form /FormType 1 /BBox " + join({x0, y0, x1, y1}) + " /Matrix " + matrix;
+        if (resources.isDictionary()) form += " /Resources " + resources.unparse();
+        if (group.isDictionary()) form += " /Group " + group.unparse();
+        form += " /Length " + std::to_string(compressed.size()) + " /Filter /FlateDecode >>\nstream\n";
+        form += compressed;
+        form += "\nendstream";
+        shown.form = static_cast<int>(localObjects.size());
+        localObjects.push_back(QPDFObjectHandle::newNull());
+        objects.resize(localObjects.size());
+        std::string renumbered;
+        folio_text::appendRenumbered(renumbered, form, localNumbers);
+        objects[static_cast<size_t>(shown.form)] = std::move(renumbered);
+        shown.closure.push_back(shown.form);
+        chosen.push_back(std::move(shown));
+    }
+
+    // Every object the chosen pages need, as text numbered locally.
+    objects.resize(localObjects.size());
+    for (size_t number = 1; number < localObjects.size(); ++number) {
+        QPDFObjectHandle object = localObjects[number];
+        if (object.isNull() && !objects[number].empty()) continue;
+        std::string text;
+        if (object.isStream()) {
+            QPDFObjectHandle dictionary = object.getDict().shallowCopy();
+            std::shared_ptr<Buffer> raw = object.getRawStreamData();
+            dictionary.replaceKey("/Length", QPDFObjectHandle::newInteger(static_cast<long long>(raw->getSize())));
+            dictionary.removeKey("/StructParent");
+            dictionary.removeKey("/StructParents");
+            text = dictionary.unparse() + "\nstream\n" + std::string(reinterpret_cast<char const *>(raw->getBuffer()), raw->getSize()) +
+                   "\nendstream";
+        } else if (object.isDictionary()) {
+            QPDFObjectHandle dictionary = object.shallowCopy();
+            dictionary.removeKey("/StructParent");
+            dictionary.removeKey("/StructParents");
+            text = dictionary.unparse();
+        } else if (object.isArray()) {
+            text = object.shallowCopy().unparse();
+        } else {
+            text = object.unparseResolved();
+        }
+        std::string renumbered;
+        folio_text::appendRenumbered(renumbered, text, localNumbers);
+        objects[number] = std::move(renumbered);
+    }
+    if (source->anyWarnings()) throw std::runtime_error("it is damaged: " + firstWarning(*source));
+    for (auto const &text : objects) heldBytes += text.size();
+    source.reset();
+    bytes.clear();
+    bytes.shrink_to_fit();
+}
+
+} // namespace folio_finish

@@ -1,0 +1,13 @@
+import FolioModel
+
+extension AppendedPDF: HTMLBlock {
+    /// The appended pages are the PDF's: the page says what they hold with their title as a heading
+    /// (one level below the section, as a subtitle) and their text alternative.
+    func html(in writer: inout HTMLBodyWriter, path: String) throws -> HTML {
+        var html = writer.heading(
+            level: writer.headings.subtitle,
+            attributes: " class=\"folio-subtitle\"\(writer.languageAttribute(shownTitle))", "\(writer.typeset(shownTitle))")
+        html += "<p class=\"folio-appended\">\(alt)</p>"
+        return html
+    }
+}

@@ -1,0 +1,84 @@
+import CPDFFinish
+import FolioGraphics
+import FolioModel
+import Foundation
+
+/// The chosen pages of a PDF made elsewhere (a `pdf` block), read and checked once by qpdf when the
+/// document is prepared (`folio_pdf_import`) and held as the objects those pages need, for the PDF's
+/// finishing step to write in place of each page's placeholder. Immutable once made, so shared
+/// between threads.
+package final class ImportedPDF: @unchecked Sendable, Hashable {
+    /// The import, owned (freed with this object).
+    package let pointer: OpaquePointer
+    /// Each chosen page's size in points (its rotation applied), in the order they are shown.
+    package let pageSizes: [Size]
+    /// The file's name, for messages.
+    package let name: String
+
+    /// The pages `block` chooses of the PDF `bytes`; errors name `field` and say what is wrong with
+    /// the file (encrypted, damaged, JavaScript, too many pages, a font not embedded where
+    /// `requiresEmbeddedFonts`).
+    package init(_ bytes: Data, block: AppendedPDF, field: String, pagesField: String, requiresEmbeddedFonts: Bool) throws {
+        var message = [CChar](repeating: 0, count: 512)
+        let opened = bytes.withUnsafeBytes { raw in
+            folio_pdf_import_open(
+                raw.bindMemory(to: UInt8.self).baseAddress, raw.count, AppendedPDF.maximumPages, &message, message.count)
+        }
+        guard let opened else { throw FolioError(path: field, "\(block.path) is refused: \(ImportedPDF.text(message))") }
+        pointer = opened
+        name = block.path
+        let count = folio_pdf_import_page_count(opened)
+        let chosen = try block.chosenPages(of: count, field: pagesField)
+        let failed = folio_pdf_import_choose(opened, chosen, chosen.count, requiresEmbeddedFonts ? 1 : 0, &message, message.count)
+        guard failed == 0 else { throw FolioError(path: field, "\(block.path) is refused: \(ImportedPDF.text(message))") }
+        pageSizes = (0..<chosen.count).map { index in
+            var width = 0.0
+            var height = 0.0
+            folio_pdf_import_page_size(opened, index, &width, &height)
+            return Size(width, height)
+        }
+    }
+
+    deinit { folio_pdf_import_free(pointer) }
+
+    /// How many bytes the chosen pages' objects hold.
+    package var byteCount: Int { folio_pdf_import_size(pointer) }
+
+    /// The text of a NUL-terminated message buffer.
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    package static func == (left: ImportedPDF, right: ImportedPDF) -> Bool { left === right }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// One chosen page of an appended PDF: what a page of the document draws in its place.
+package struct AppendedPage: Sendable, Hashable {
+    /// The appended PDF.
+    package let document: ImportedPDF
+    /// The page among the chosen ones, from 0.
+    package let index: Int
+    /// Its size in points.
+    package var size: Size { document.pageSizes[index] }
+
+    package init(document: ImportedPDF, index: Int) {
+        self.document = document
+        self.index = index
+    }
+}
+
+extension AppendedPDF: PreparedContent {
+    /// Reads the PDF (within `maximumBytes`, confined as images are), checks it and keeps the pages it places.
+    package func prepare(at path: String, into preparation: inout Preparation) throws {
+        let bytes = try preparation.assets.read(self.path, field: "\(path).path", limit: AppendedPDF.maximumBytes)
+        let imported = try ImportedPDF(
+            bytes, block: self, field: "\(path).path", pagesField: "\(path).pages",
+            requiresEmbeddedFonts: preparation.requiresEmbeddedFonts)
+        preparation.appendedPages += imported.pageSizes.count
+        guard preparation.appendedPages <= AppendedPDF.maximumDocumentPages else {
+            throw FolioError(path: "\(path).pages", "the document's pdf blocks place more than \(AppendedPDF.maximumDocumentPages) pages")
+        }
+        preparation.appendedPDFs[path] = imported
+    }
+}

@@ -1,0 +1,30 @@
+import FolioGraphics
+import FolioInput
+
+/// A whole page of an appended PDF: a page of the document at the appended page's own size, without
+/// the running header and footer, its content one Figure with the block's text alternative. The first
+/// page of a block carries its bookmark.
+final class AppendedPageFlowable: Flowable {
+    let page: AppendedPage
+    let alternative: String
+    /// The block's bookmark, on its first page.
+    let bookmark: (title: String, level: Int)?
+
+    init(page: AppendedPage, alternative: String, bookmark: (title: String, level: Int)?) {
+        self.page = page
+        self.alternative = alternative
+        self.bookmark = bookmark
+    }
+
+    var height: Double { page.size.height }
+    var spaceBefore: Double { 0 }
+    var pageSize: Size? { page.size }
+    var retainedBytes: Int { 256 }
+
+    func draw(on canvas: PageCanvas, at origin: Point) {
+        if let bookmark { canvas.outline(bookmark.title, level: bookmark.level, y: origin.y) }
+        canvas.figure(alternative: alternative) {
+            canvas.draw(appendedPage: page, in: Rect(x: origin.x, y: origin.y, width: page.size.width, height: page.size.height))
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import XCTest
+
+@testable import Folio
+
+/// PDFs made elsewhere placed into a document (`pdf` blocks), checked as the clinic assembling a
+/// packet and the specialist reading it would: every page counted, the appended text where it was
+/// in its own file, bookmarks reaching the appended pages, each page a Figure with its text
+/// alternative, the packet passing qpdf and both PDF/UA checkers; hostile files refused in one line
+/// naming the field, nothing written.
+final class AppendedPDFIntegrationTests: XCTestCase {
+    static let appended = TestSupport.samples.appendingPathComponent("appended")
+
+    /// Renders `document` (YAML) from a folder holding copies of the sample's appended PDFs and
+    /// `extra` files; the result of `folio render`, and the PDF when one was written.
+    private func render(_ document: String, extra: [String: Data] = [:]) throws -> (output: TestSupport.Output, pdf: Data?) {
+        let folder = try TestSupport.temporaryDirectory()
+        for name in ["lab-report.pdf", "consent.pdf"] {
+            try FileManager.default.copyItem(at: Self.appended.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        for (name, data) in extra { try data.write(to: folder.appendingPathComponent(name)) }
+        let input = folder.appendingPathComponent("packet.yaml")
+        try Data(document.utf8).write(to: input)
+        let output = folder.appendingPathComponent("packet.pdf")
+        let result = try TestSupport.run(TestSupport.folioBinary.path, ["render", input.path, "-o", output.path])
+        return (result, try? Data(contentsOf: output))
+    }
+
+    /// The patient packet sample: the summary's page, the lab report's two pages at their own size,
+    /// the consent framed on a page of the document; "Page N of M" counts all four.
+    func testPacketSampleCountsEveryPageAndPassesTheCheckers() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let output = folder.appendingPathComponent("packet.pdf")
+        let result = try TestSupport.run(
+            TestSupport.folioBinary.path,
+            ["render", TestSupport.samples.appendingPathComponent("patient-packet.yaml").path, "-o", output.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let pdf = try Data(contentsOf: output)
+        let pages = try TestSupport.pageTexts(pdf)
+        XCTAssertEqual(pages.count, 4)
+        XCTAssertTrue(pages[0].contains("Page 1 of 4"), pages[0])
+        XCTAssertTrue(pages[1].contains("Northside Laboratory — Chemistry panel"), pages[1])
+        XCTAssertTrue(pages[1].contains("Haemoglobin A1c"), pages[1])
+        XCTAssertTrue(pages[2].contains("Interpretation: HbA1c above target"), pages[2])
+        // Whole appended pages have no running header or footer of the packet.
+        XCTAssertFalse(pages[1].contains("Page 2 of 4") || pages[1].contains("Riverside Clinic"), pages[1])
+        XCTAssertTrue(pages[3].contains("I, Maria Example, agree"), pages[3])
+        XCTAssertTrue(pages[3].contains("Page 4 of 4"), pages[3])
+        let check = try TestSupport.run("qpdf", ["--check", output.path])
+        XCTAssertEqual(check.status, 0, check.text + check.stderr)
+        try TestSupport.assertPassesPDFUACheckers([output.path])
+
+        // The bookmarks reach the appended pages; each appended page is a Figure whose alternative
+        // is the block's, numbered among its pages.
+        let script = """
+            import sys, pikepdf
+            pdf = pikepdf.open(sys.argv[1])
+            pages = {page.objgen: index + 1 for index, page in enumerate(pdf.pages)}
+            with pdf.open_outline() as outline:
+                def walk(items):
+                    for item in items:
+                        print("bookmark", pages[item.destination[0].objgen], item.title)
+                        walk(item.children)
+                walk(outline.root)
+            def elements(node):
+                kids = node.get("/K")
+                if kids is None: return
+                for kid in (kids if isinstance(kids, pikepdf.Array) else [kids]):
+                    if isinstance(kid, pikepdf.Dictionary) and kid.get("/S") is not None:
+                        if kid.S == "/Figure": print("figure", str(kid.get("/Alt", "")))
+                        elements(kid)
+            elements(pdf.Root.StructTreeRoot)
+            """
+        let read = try TestSupport.run(try TestSupport.python(), ["-c", script, output.path])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        let lines = read.text.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains("bookmark 2 Laboratory report, Nov 20, 2026"), read.text)
+        XCTAssertTrue(lines.contains("bookmark 4 Consent to share health information"), read.text)
+        let figures = lines.filter { $0.hasPrefix("figure ") }
+        XCTAssertEqual(figures.filter { $0.contains("Northside Laboratory chemistry panel") }.count, 2, read.text)
+        XCTAssertTrue(figures.contains { $0.hasSuffix("Validated by Dr. J. Lee. (1/2)") }, read.text)
+        XCTAssertTrue(figures.contains { $0.hasSuffix("Validated by Dr. J. Lee. (2/2)") }, read.text)
+        XCTAssertTrue(figures.contains { $0.contains("Consent signed by Maria Example") }, read.text)
+    }
+
+    /// A whole appended page keeps its size and its text stays where its own file has it.
+    func testWholePagesKeepTheirSizeAndTheirTextWhereItWas() throws {
+        let (output, pdf) = try render(
+            """
+            title: Packet
+            elements:
+              - {type: paragraph, text: Summary first.}
+              - {type: pdf, path: lab-report.pdf, pages: "2", alt: The lab report's second page}
+              - {type: pdf, path: consent.pdf, alt: The consent form}
+            """)
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let packet = try XCTUnwrap(pdf)
+        let original = try Data(contentsOf: Self.appended.appendingPathComponent("lab-report.pdf"))
+        func box(_ words: [(text: String, xMin: Double, yMin: Double, xMax: Double)], _ word: String) -> (Double, Double)? {
+            words.first { $0.text == word }.map { ($0.xMin, $0.yMin) }
+        }
+        let placed = try XCTUnwrap(box(try TestSupport.words(packet, page: 2), "Interpretation:"))
+        let source = try XCTUnwrap(box(try TestSupport.words(original, page: 2), "Interpretation:"))
+        XCTAssertEqual(placed.0, source.0, accuracy: 0.01)
+        XCTAssertEqual(placed.1, source.1, accuracy: 0.01)
+        let file = try TestSupport.temporaryFile(packet, name: "sizes.pdf")
+        let sizes = try TestSupport.run("pdfinfo", ["-f", "1", "-l", "3", file.path]).text
+        XCTAssertTrue(sizes.contains("Page    2 size:  595.276 x 841.89 pts"), sizes)
+        XCTAssertTrue(sizes.contains("Page    3 size:  612 x 792 pts (letter)"), sizes)
+        XCTAssertEqual(try TestSupport.pageTexts(packet).count, 3)
+    }
+
+    /// A page turned by /Rotate is shown turned, at its turned size.
+    func testRotatedPagesAreShownTurned() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let rotated = folder.appendingPathComponent("rotated.pdf")
+        let made = try TestSupport.run(
+            "qpdf", ["--rotate=+90", Self.appended.appendingPathComponent("consent.pdf").path, rotated.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let (output, pdf) = try render(
+            "title: Packet\nelements:\n  - {type: pdf, path: rotated.pdf, alt: \"The consent form, turned\"}\n",
+            extra: ["rotated.pdf": try Data(contentsOf: rotated)])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let file = try TestSupport.temporaryFile(try XCTUnwrap(pdf), name: "turned.pdf")
+        let sizes = try TestSupport.run("pdfinfo", ["-f", "2", "-l", "2", file.path]).text
+        XCTAssertTrue(sizes.contains("Page    2 size:  792 x 612 pts"), sizes)
+        // Turned clockwise, the form's first line runs down the page's right side: pdftotext
+        // still reads it, and its words stand in the right half.
+        let words = try TestSupport.words(try XCTUnwrap(pdf), page: 2)
+        let consent = try XCTUnwrap(words.first { $0.text == "Consent" })
+        XCTAssertGreaterThan(consent.xMin, 396)
+    }
+
+    /// Hostile appended PDFs are refused with one line naming the field, and nothing is written.
+    func testHostilePDFsAreRefusedNamingTheField() throws {
+        let consent = Self.appended.appendingPathComponent("consent.pdf").path
+        let folder = try TestSupport.temporaryDirectory()
+        let encrypted = folder.appendingPathComponent("encrypted.pdf")
+        XCTAssertEqual(try TestSupport.run("qpdf", ["--encrypt", "user", "owner", "256", "--", consent, encrypted.path]).status, 0)
+        let ownerOnly = folder.appendingPathComponent("owner-only.pdf")
+        XCTAssertEqual(try TestSupport.run("qpdf", ["--encrypt", "", "owner", "256", "--", consent, ownerOnly.path]).status, 0)
+        let lab = try Data(contentsOf: Self.appended.appendingPathComponent("lab-report.pdf"))
+        let script = """
+            import sys, pikepdf
+            folder, consent = sys.argv[1], sys.argv[2]
+            pdf = pikepdf.open(consent)
+            pdf.Root.OpenAction = pikepdf.Dictionary(S=pikepdf.Name.JavaScript, JS=pikepdf.String("app.alert(1)"))
+            pdf.save(folder + "/open-action.pdf")
+            pdf = pikepdf.open(consent)
+            action = pikepdf.Dictionary(S=pikepdf.Name.JavaScript, JS=pikepdf.String("app.alert(1)"))
+            link = pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Link, Rect=[0, 0, 10, 10], A=action)
+            pdf.pages[0].Annots = pdf.make_indirect(pikepdf.Array([pdf.make_indirect(link)]))
+            pdf.save(folder + "/link-script.pdf")
+            pdf = pikepdf.open(consent)
+            launch = pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Link, Rect=[0, 0, 10, 10],
+                                        A=pikepdf.Dictionary(S=pikepdf.Name.Launch, F=pikepdf.String("calc.exe")))
+            pdf.pages[0].Annots = pdf.make_indirect(pikepdf.Array([pdf.make_indirect(launch)]))
+            pdf.save(folder + "/launch.pdf")
+            pdf = pikepdf.open(consent)
+            pdf.Root.Pages.Kids.append(pdf.Root.Pages)
+            pdf.Root.Pages.Count = 2
+            pdf.save(folder + "/loop.pdf")
+            many = pikepdf.new()
+            for _ in range(10000): many.add_blank_page()
+            many.save(folder + "/many.pdf")
+            """
+        let made = try TestSupport.run(try TestSupport.python(), ["-c", script, folder.path, consent])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let cases: [(name: String, data: Data, reason: String)] = [
+            ("encrypted.pdf", try Data(contentsOf: encrypted), "it is encrypted"),
+            ("owner-only.pdf", try Data(contentsOf: ownerOnly), "it is encrypted"),
+            ("truncated.pdf", lab.prefix(lab.count * 2 / 3), "it is not a PDF that can be read"),
+            ("not-a-pdf.pdf", Data("%PDF-1.7\nhello".utf8), "it is not a PDF that can be read"),
+            ("open-action.pdf", try Data(contentsOf: folder.appendingPathComponent("open-action.pdf")), "it runs an action when opened"),
+            ("link-script.pdf", try Data(contentsOf: folder.appendingPathComponent("link-script.pdf")), "it holds JavaScript"),
+            ("launch.pdf", try Data(contentsOf: folder.appendingPathComponent("launch.pdf")), "it holds an action that launches a program"),
+            ("loop.pdf", try Data(contentsOf: folder.appendingPathComponent("loop.pdf")), "it is damaged"),
+            ("many.pdf", try Data(contentsOf: folder.appendingPathComponent("many.pdf")), "it has 10000 pages; at most 2000"),
+        ]
+        for (name, data, reason) in cases {
+            let (output, pdf) = try render(
+                "title: Packet\nelements:\n  - {type: paragraph, text: Summary.}\n  - {type: pdf, path: \(name), alt: A report}\n",
+                extra: [name: data])
+            XCTAssertNotEqual(output.status, 0, name)
+            XCTAssertNil(pdf, "\(name): a PDF was written")
+            let lines = output.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, output.stderr)
+            XCTAssertTrue(output.stderr.contains("elements[1].path: \(name) is refused: \(reason)"), "\(name): \(output.stderr)")
+        }
+    }
+
+    /// A tagged document refuses a page whose font is not embedded (PDF/UA needs every font
+    /// embedded); an untagged one takes it.
+    func testFontsNotEmbeddedAreRefusedInTaggedDocuments() throws {
+        let script = """
+            import sys
+            from reportlab.pdfgen import canvas
+            page = canvas.Canvas(sys.argv[1]); page.drawString(72, 700, "Standard font"); page.showPage(); page.save()
+            """
+        let folder = try TestSupport.temporaryDirectory()
+        let path = folder.appendingPathComponent("helvetica.pdf")
+        let made = try TestSupport.run(try TestSupport.python(), ["-c", script, path.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let data = try Data(contentsOf: path)
+        let tagged = try render("title: T\nelements:\n  - {type: pdf, path: helvetica.pdf, alt: A note}\n", extra: ["helvetica.pdf": data])
+        XCTAssertTrue(
+            tagged.output.stderr.contains(
+                "elements[0].path: helvetica.pdf is refused: page 1 uses the font Helvetica without embedding it"), tagged.output.stderr)
+        XCTAssertNil(tagged.pdf)
+        let untagged = try render(
+            "title: T\nmetadata: {tagged: false}\nelements:\n  - {type: pdf, path: helvetica.pdf, alt: A note}\n",
+            extra: ["helvetica.pdf": data])
+        XCTAssertEqual(untagged.output.status, 0, untagged.output.stderr)
+        XCTAssertTrue(try TestSupport.pdfText(try XCTUnwrap(untagged.pdf)).contains("Standard font"))
+    }
+
+    /// Page ranges: pages named, ranges, open ranges; a page the file lacks or words that are no
+    /// range name the `pages` field.
+    func testPageRangesChooseAndAreChecked() throws {
+        let block = AppendedPDF(path: "lab.pdf", pages: "3, 1-2, 5-", alt: "x")
+        XCTAssertEqual(try block.chosenPages(of: 6, field: "p"), [2, 0, 1, 4, 5])
+        XCTAssertEqual(try AppendedPDF(path: "lab.pdf", alt: "x").chosenPages(of: 3, field: "p"), [0, 1, 2])
+        XCTAssertThrowsError(try AppendedPDF(path: "lab.pdf", pages: "4", alt: "x").chosenPages(of: 3, field: "elements[2].pages")) {
+            XCTAssertEqual("\($0)", "elements[2].pages: page 4 does not exist: lab.pdf has 3 pages")
+        }
+        for wrong in ["0", "3-1", "two", "1-2-3", "-2", ""] where !wrong.isEmpty {
+            XCTAssertThrowsError(try AppendedPDF(path: "lab.pdf", pages: wrong, alt: "x").validate(path: "elements[2]"), wrong) {
+                XCTAssertTrue("\($0)".hasPrefix("elements[2].pages: "), "\($0)")
+            }
+        }
+        XCTAssertThrowsError(try AppendedPDF(path: "lab.pdf", alt: " ").validate(path: "elements[2]")) {
+            XCTAssertTrue("\($0)".hasPrefix("elements[2].alt: "), "\($0)")
+        }
+    }
+}
