@@ -155,7 +155,14 @@ class DocumentWriter {
             catalog += " /StructTreeRoot " + folio_text::reference(structureRoot);
         }
         if (outlineCount > 0) catalog += " /Outlines " + folio_text::reference(writeOutlines(outlines, outlineCount));
-        if (!destinations.empty()) catalog += " /Names << /Dests " + folio_text::reference(writeDestinations()) + " >>";
+        std::string names;
+        if (!destinations.empty()) names += " /Dests " + folio_text::reference(writeDestinations());
+        if (!finishing.attachments.empty()) {
+            auto [files, associated] = writeAttachments();
+            names += " /EmbeddedFiles " + folio_text::reference(files);
+            catalog += " /AF [" + associated + " ]";
+        }
+        if (!names.empty()) catalog += " /Names <<" + names + " >>";
         if (!pageLabels.empty()) {
             std::string nums;
             // The number tree must give page 0 a label (ISO 32000-1, 12.4.2): pages before the first
@@ -385,6 +392,51 @@ class DocumentWriter {
         }
         write(root, text + " >>");
         return root;
+    }
+
+    /// The attached files: each an embedded file stream (compressed, with its MIME type, size, dates
+    /// and MD5 checksum) and a file specification with its relationship and description. The number
+    /// of the name tree listing them by name, and the references for the catalog's /AF.
+    std::pair<int, std::string> writeAttachments() {
+        std::vector<std::pair<std::string, int>> byName;
+        std::string associated;
+        static char const hex[] = "0123456789abcdef";
+        for (AttachedFile const &file : finishing.attachments) {
+            std::string checksum;
+            for (unsigned char byte : file.checksum) {
+                checksum += hex[byte >> 4];
+                checksum += hex[byte & 15];
+            }
+            std::string compressed = deflate.compress(file.bytes);
+            int stream = allocate();
+            write(stream, "<< /Type /EmbeddedFile /Subtype " + QPDFObjectHandle::newName("/" + file.mimeType).unparse() +
+                              " /Params << /Size " + std::to_string(file.bytes.size()) + " /CreationDate " + pdfText(file.date) +
+                              " /ModDate " + pdfText(file.date) + " /CheckSum <" + checksum + "> >> /Length " +
+                              std::to_string(compressed.size()) + " /Filter /FlateDecode >>\nstream\n" + compressed + "\nendstream");
+            // /F in plain bytes for old readers, /UF the name as written.
+            std::string plain = file.name;
+            for (char &byte : plain) {
+                bool kept = (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') || (byte >= '0' && byte <= '9') || byte == '.' ||
+                            byte == '_' || byte == '-';
+                if (!kept) byte = '_';
+            }
+            int specification = allocate();
+            write(specification, "<< /Type /Filespec /F " + QPDFObjectHandle::newString(plain).unparse() + " /UF " + pdfText(file.name) +
+                                     " /Desc " + pdfText(file.description) + " /AFRelationship " +
+                                     QPDFObjectHandle::newName("/" + file.relationship).unparse() + " /EF << /F " +
+                                     folio_text::reference(stream) + " /UF " + folio_text::reference(stream) + " >> >>");
+            // The name tree is sorted by the keys' bytes as written (PDFDocEncoding or UTF-16).
+            byName.emplace_back(QPDFObjectHandle::newUnicodeString(file.name).getStringValue(), specification);
+            associated += " " + folio_text::reference(specification);
+        }
+        std::sort(byName.begin(), byName.end());
+        std::string entries;
+        for (auto const &[key, specification] : byName) {
+            entries += " " + QPDFObjectHandle::newString(key).unparse() + " " + folio_text::reference(specification);
+        }
+        int tree = allocate();
+        write(tree, "<< /Names [" + entries + " ] >>");
+        return {tree, associated};
     }
 
     /// Every part's named destinations in one name tree (sorted; a name given twice keeps its first place).

@@ -8,11 +8,24 @@
 #endif
 #include "folio_pdf_finish.h"
 
+#include <array>
 #include <optional>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
 namespace folio_finish {
+
+/// A file carried inside the PDF (`folio_pdf_attachment`), copied.
+struct AttachedFile {
+    std::string name;
+    std::string mimeType;
+    std::string relationship;
+    std::string description;
+    std::string date;
+    std::array<unsigned char, 16> checksum{};
+    std::string bytes;
+};
 
 /// What `folio_pdf_finishing` asks for, copied: an assembly outlives the caller's strings.
 struct Finishing {
@@ -35,6 +48,7 @@ struct Finishing {
     /// Where the finished file is written as it is made (-1: kept in memory), and who is given its bytes.
     int outputFD = -1;
     void (*absorb)(void *, unsigned char const *, size_t) = nullptr;
+    std::vector<AttachedFile> attachments;
 
     explicit Finishing(folio_pdf_finishing const &given) {
         auto text = [](char const *value) { return value != nullptr ? std::string(value) : std::string(); };
@@ -57,6 +71,18 @@ struct Finishing {
         identify = given.identify;
         identifyContext = given.identify_context;
         if (identify == nullptr) throw std::invalid_argument("the finishing step needs a digest for the file identifier");
+        for (size_t index = 0; index < given.attachment_count && given.attachments != nullptr; ++index) {
+            folio_pdf_attachment const &file = given.attachments[index];
+            AttachedFile copy;
+            copy.name = text(file.name);
+            copy.mimeType = text(file.mime_type);
+            copy.relationship = text(file.relationship);
+            copy.description = text(file.description);
+            copy.date = text(file.date);
+            std::copy(file.checksum, file.checksum + 16, copy.checksum.begin());
+            if (file.bytes != nullptr) copy.bytes.assign(reinterpret_cast<char const *>(file.bytes), file.length);
+            attachments.push_back(std::move(copy));
+        }
         outputFD = given.output_fd;
         absorb = given.absorb;
         if (outputFD >= 0 && (userPassword || signer != nullptr || absorb == nullptr)) {

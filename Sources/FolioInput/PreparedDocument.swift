@@ -18,6 +18,8 @@ package struct PreparedDocument: Sendable {
     private let pictures: [String: SanitizedSVG]
     /// Every pdf block's chosen pages, by the block's path.
     private let appendedPDFs: [String: ImportedPDF]
+    /// The files the PDF carries (`attachments`), read, in order.
+    package let attachedFiles: [AttachedFile]
 
     /// Validates `document`, builds its theme over `base` and reads its images as `assets` allows.
     /// Errors name the field (`elements[3].path: …`, `theme.logo: …`).
@@ -43,6 +45,19 @@ package struct PreparedDocument: Sendable {
         images = preparation.images
         pictures = preparation.pictures
         appendedPDFs = preparation.appendedPDFs
+        attachedFiles = try document.attachments.enumerated().map { index, attachment in
+            let field = "attachments[\(index)]"
+            switch attachment.source {
+            case .data(let bytes): return AttachedFile(attachment: attachment, bytes: bytes)
+            case .file(let file):
+                let bytes = try assets.read(file, field: "\(field).path", limit: Attachment.maximumBytes)
+                return AttachedFile(attachment: attachment, bytes: bytes)
+            case .record:
+                throw FolioError(
+                    path: "\(field).from",
+                    "\"from: record\" attaches the data record of a template rendered with data (folio render --data, folio batch)")
+            }
+        }
     }
 
     /// The chosen pages of the pdf block at `path`, read and checked when the document was prepared.
@@ -62,4 +77,12 @@ package struct PreparedDocument: Sendable {
         guard let image = images[path] else { throw FolioError(path: path, "the image was not read before rendering") }
         return image
     }
+}
+
+/// A file the PDF carries, with its bytes.
+package struct AttachedFile: Sendable {
+    /// What is attached, and how.
+    package let attachment: Attachment
+    /// The file's bytes.
+    package let bytes: Data
 }

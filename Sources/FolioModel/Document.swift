@@ -26,6 +26,8 @@ public struct Document: Sendable, Hashable, Codable {
     public var protection: Protection?
     /// A diagonal text behind every page's content; none when nil.
     public var watermark: Watermark?
+    /// Files carried inside the PDF as associated files (the data it was made from); none by default.
+    public var attachments: [Attachment] = []
 
     /// A document with its title, running header and footer, built-in word overrides, page setup (by default the paper
     /// of the language's region, 2 cm margins), metadata, theme and blocks. `header` is a text at the left of the header line; `footer` one at the right of the footer, beside the
@@ -71,6 +73,7 @@ public struct Document: Sendable, Hashable, Codable {
         elements = try container.decode(.elements, default: [])
         protection = try container.decodeIfPresent(.protection)
         watermark = try container.decodeIfPresent(.watermark)
+        attachments = try container.decode(.attachments, default: [])
     }
 
     /// Every word Folio writes by itself in this document: its language's table with its overrides.

@@ -18,7 +18,7 @@ public struct Metadata: Sendable, Hashable, Codable {
     /// Write a tagged PDF: a structure tree of headings, paragraphs, tables and figures for
     /// assistive technology. On by default; a 100,000-row table's tree is most of its file.
     public var tagged: Bool
-    /// The PDF standards the file claims: PDF/UA-1 when tagged, and PDF/A-2u as well when archival.
+    /// The PDF standards the file claims: PDF/UA-1 when tagged, and PDF/A-2u or PDF/A-3u as well when archival.
     public var conformance: Conformance
 
     /// Which PDF standards a document's PDF is written to.
@@ -27,6 +27,18 @@ public struct Metadata: Sendable, Hashable, Codable {
         case accessible = "pdfua-1"
         /// PDF/A-2u as well: for archiving, with an sRGB output intent and every glyph mapped to Unicode.
         case archival = "pdfa-2u"
+        /// PDF/A-3u as well: PDF/A-2u that may carry files of any kind (`attachments`), such as the
+        /// FHIR Bundle a summary was made from.
+        case archivalWithData = "pdfa-3u"
+
+        /// The part of ISO 19005 (PDF/A) claimed, or nil for none.
+        public var archivalPart: Int? {
+            switch self {
+            case .accessible: return nil
+            case .archival: return 2
+            case .archivalWithData: return 3
+            }
+        }
     }
 
     /// Metadata with the given fields.

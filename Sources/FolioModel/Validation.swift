@@ -21,10 +21,27 @@ extension Document {
         try watermark?.validate(path: "watermark")
         if let protection {
             try protection.validate(path: "protection")
-            guard metadata.conformance != .archival else {
+            guard metadata.conformance.archivalPart == nil else {
                 throw FolioError(
                     path: "protection",
-                    "PDF/A (metadata.conformance: pdfa-2u) forbids encryption: leave out protection or metadata.conformance")
+                    "PDF/A (metadata.conformance: \(metadata.conformance.rawValue)) forbids encryption: leave out protection or metadata.conformance"
+                )
+            }
+        }
+        if attachments.count > Attachment.maximumCount {
+            throw FolioError(path: "attachments", "has \(attachments.count) files; at most \(Attachment.maximumCount) may be attached")
+        }
+        if !attachments.isEmpty, metadata.conformance == .archival {
+            throw FolioError(
+                path: "attachments",
+                "PDF/A-2u (metadata.conformance: pdfa-2u) carries no attached files but PDF/A ones: make it pdfa-3u, which carries any")
+        }
+        var names: Set<String> = []
+        for (index, attachment) in attachments.enumerated() {
+            try attachment.validate(path: "attachments[\(index)]")
+            guard names.insert(attachment.shownName).inserted else {
+                throw FolioError(
+                    path: "attachments[\(index)].name", "\"\(attachment.shownName)\" is attached twice: give each file its own name")
             }
         }
         try header?.validate(path: "header")

@@ -2,6 +2,7 @@ import CCairoPango
 import CPDFFinish
 import Crypto
 import FolioGraphics
+import FolioInput
 import FolioModel
 import Foundation
 
@@ -29,20 +30,20 @@ final class PDFFinisher {
 
     /// A finisher for `document`; with `outputFD`, the finished file is written to that descriptor
     /// as it is made (not for an encrypted or signed file, which are written again once whole).
-    init(document: Document, date: Date, signer: PDFSigner? = nil, outputFD: Int32 = -1) throws {
+    init(document: Document, date: Date, signer: PDFSigner? = nil, outputFD: Int32 = -1, attachments: [AttachedFile] = []) throws {
         // A long-running service outlives certificates: a signature it can no longer make validly is an error.
         if let signer, Date() >= signer.notAfter {
             throw FolioError(
                 path: "--sign-cert", "the signing certificate expired on \(ISODate.dateTime(signer.notAfter.timeIntervalSince1970))")
         }
         let metadata = document.metadata
-        let archival = metadata.conformance == .archival
+        let archival = metadata.conformance.archivalPart != nil
         let profile = archival ? try PDFFinisher.outputProfile() : Data()
         let xmp = XMPPacket(
             title: document.displayTitle(strings: document.builtInStrings), author: metadata.author, subject: metadata.subject,
             keywords: metadata.keywords,
             language: metadata.language, date: date, producer: PDFFinisher.producer,
-            claimsUniversalAccessibility: metadata.tagged, claimsArchival: archival
+            claimsUniversalAccessibility: metadata.tagged, archivalPart: metadata.conformance.archivalPart
         ).xml
         let protection = document.protection
         if protection != nil, folio_pdf_encryption_available() == 0 {
@@ -67,12 +68,18 @@ final class PDFFinisher {
             allow_annotate: protection?.allow.contains(.annotate) == true ? 1 : 0, signer: signer?.pointer,
             signing_time: Int64(Date().timeIntervalSince1970.clampedInt(.down)), signature_description: strings.pointers[5],
             identify: PDFFinisher.identify, identify_context: Unmanaged.passUnretained(digest).toOpaque(), output_fd: outputFD,
-            absorb: PDFFinisher.absorb)
-        // The assembly copies what it is given; the strings must outlive the call only.
+            absorb: PDFFinisher.absorb, attachments: nil, attachment_count: 0)
+        // The assembly copies what it is given; the strings and bytes must outlive the call only.
         let created = withExtendedLifetime(strings) {
             profile.withUnsafeBytes { profile in
                 finishing.icc_profile = archival ? profile.bindMemory(to: UInt8.self).baseAddress : nil
-                return folio_pdf_assembly_create(&finishing)
+                return PDFFinisher.withAttachments(attachments, date: date) { described in
+                    described.withUnsafeBufferPointer { described in
+                        finishing.attachments = described.baseAddress
+                        finishing.attachment_count = described.count
+                        return folio_pdf_assembly_create(&finishing)
+                    }
+                }
             }
         }
         guard let created else {
@@ -85,6 +92,54 @@ final class PDFFinisher {
     }
 
     deinit { folio_pdf_assembly_free(assembly) }
+
+    /// Runs `body` with the attached files as the finishing step takes them, pointing into strings and
+    /// bytes valid for the call: each file's name, MIME type, relationship, description, the
+    /// document's date as a PDF date, its MD5 (the embedded file's /CheckSum, ISO 32000-1 table 46)
+    /// and its bytes.
+    private static func withAttachments<Result>(
+        _ files: [AttachedFile], date: Date, _ body: ([folio_pdf_attachment]) -> Result
+    ) -> Result {
+        let stamp = "D:" + ISODate.dateTime(date.timeIntervalSince1970).prefix(19).filter(\.isNumber) + "Z"
+        let strings = CStringArray(
+            files.flatMap { file in
+                let attachment = file.attachment
+                return [
+                    attachment.shownName, attachment.shownMimeType, attachment.relationship.rawValue,
+                    attachment.description ?? attachment.shownName, stamp,
+                ]
+            })
+        return withExtendedLifetime(strings) {
+            withBytes(of: files) { buffers in
+                let described = files.indices.map { index in
+                    var entry = folio_pdf_attachment()
+                    entry.name = strings.pointers[index * 5]
+                    entry.mime_type = strings.pointers[index * 5 + 1]
+                    entry.relationship = strings.pointers[index * 5 + 2]
+                    entry.description = strings.pointers[index * 5 + 3]
+                    entry.date = strings.pointers[index * 5 + 4]
+                    withUnsafeMutableBytes(of: &entry.checksum) { checksum in
+                        checksum.copyBytes(from: Array(Insecure.MD5.hash(data: files[index].bytes)))
+                    }
+                    entry.bytes = buffers[index].bindMemory(to: UInt8.self).baseAddress
+                    entry.length = buffers[index].count
+                    return entry
+                }
+                return body(described)
+            }
+        }
+    }
+
+    /// Runs `body` with the bytes of every file, from `index` on, valid for the call.
+    private static func withBytes<Result>(
+        of files: [AttachedFile], from index: Int = 0, collected: [UnsafeRawBufferPointer] = [],
+        _ body: ([UnsafeRawBufferPointer]) -> Result
+    ) -> Result {
+        guard index < files.count else { return body(collected) }
+        return files[index].bytes.withUnsafeBytes { raw in
+            withBytes(of: files, from: index + 1, collected: collected + [raw], body)
+        }
+    }
 
     /// The SHA-256 of the finished body, taken for the file identifier and kept so that the whole
     /// file's digest continues from it (`fileDigest`) instead of reading the body a second time.

@@ -128,7 +128,8 @@ public struct PDFRenderer {
         let document = prepared.document
         let text = PangoTextEngine.forCurrentThread(rightToLeft: document.builtInStrings.isRightToLeft)
         text.setLanguage(document.metadata.language)
-        let finisher = try PDFFinisher(document: document, date: prepared.date, signer: signer, outputFD: outputFD)
+        let finisher = try PDFFinisher(
+            document: document, date: prepared.date, signer: signer, outputFD: outputFD, attachments: prepared.attachedFiles)
         // A long document's parts are finished on a second thread while the next one is drawn.
         let pipeline = PartPipeline(finisher: finisher)
         defer { pipeline.close() }

@@ -3,7 +3,7 @@ import FolioModel
 import Foundation
 
 /// The document's XMP metadata packet: Dublin Core title, author, subject and language,
-/// dates, producer, and the conformance claims (PDF/UA-1; PDF/A-2u when archival).
+/// dates, producer, and the conformance claims (PDF/UA-1; PDF/A-2u or PDF/A-3u when archival).
 /// Every value is written through `XMLText`, so no value can break out of its element.
 struct XMPPacket {
     var title: String
@@ -14,7 +14,10 @@ struct XMPPacket {
     var date: Date
     var producer: String
     var claimsUniversalAccessibility: Bool
-    var claimsArchival: Bool
+    /// The part of PDF/A claimed (2 or 3, conformance level U), or nil.
+    var archivalPart: Int?
+
+    private var claimsArchival: Bool { archivalPart != nil }
 
     /// The packet as UTF-8 XML.
     var xml: String {
@@ -53,7 +56,7 @@ struct XMPPacket {
         ]
         if claimsUniversalAccessibility { lines.append("<pdfuaid:part>1</pdfuaid:part>") }
         if claimsArchival {
-            lines += ["<pdfaid:part>2</pdfaid:part>", "<pdfaid:conformance>U</pdfaid:conformance>"]
+            lines += ["<pdfaid:part>\(archivalPart ?? 2)</pdfaid:part>", "<pdfaid:conformance>U</pdfaid:conformance>"]
             if claimsUniversalAccessibility { lines += XMPPacket.universalAccessibilitySchema }
         }
         lines += ["</rdf:Description>", "</rdf:RDF>", "</x:xmpmeta>", "<?xpacket end=\"w\"?>"]

@@ -55,6 +55,27 @@ void folio_pdf_signer_free(folio_pdf_signer *signer);
 /// (libgnutls.so.30); 0 otherwise.
 int folio_pdf_encryption_available(void);
 
+/// A file carried inside the PDF as an associated file (ISO 32000-2 14.13; PDF/A-3): an embedded
+/// file stream with its MIME type and /Params, a file specification with /AFRelationship, listed in
+/// the catalog's /AF and /Names /EmbeddedFiles. Strings are UTF-8 and NUL-terminated.
+typedef struct folio_pdf_attachment {
+    /// The file's name (/UF; /F holds it with other than ASCII letters, digits and . _ - as _).
+    const char *name;
+    /// Its MIME type, such as "application/fhir+json" (the stream's /Subtype).
+    const char *mime_type;
+    /// Data, Source, Alternative, Supplement or Unspecified.
+    const char *relationship;
+    /// What it is (/Desc).
+    const char *description;
+    /// Its creation and modification date as a PDF date, such as "D:20261116080000Z".
+    const char *date;
+    /// Its MD5 digest (/Params /CheckSum).
+    unsigned char checksum[16];
+    /// Its bytes.
+    const unsigned char *bytes;
+    size_t length;
+} folio_pdf_attachment;
+
 /// What to add to the PDF Cairo writes, for the whole document. Strings are UTF-8 and NUL-terminated.
 typedef struct folio_pdf_finishing {
     /// BCP 47 language of the document (catalog /Lang); NULL or "" leaves it out.
@@ -102,6 +123,9 @@ typedef struct folio_pdf_finishing {
     /// first bytes before `identify` is called with the rest of the body, the trailer's after.
     int output_fd;
     void (*absorb)(void *context, const unsigned char *bytes, size_t length);
+    /// Files carried inside the PDF (copied), `attachment_count` of them; NULL for none.
+    const folio_pdf_attachment *attachments;
+    size_t attachment_count;
 } folio_pdf_finishing;
 
 /// A picture's image object (and soft mask) as Cairo writes it, made once from a one-page PDF and

@@ -84,7 +84,31 @@ public struct DocumentTemplate: Sendable {
 
     /// The template's tree with `record`'s values bound in, producing at most `maximumValues` values.
     func bind(_ record: TreeValue, number: Int, maximumValues: Int) throws -> TreeValue {
-        try bind(tree, scope: scope(record, number: number), path: "", budget: BindBudget(maximumValues))
+        DocumentTemplate.attaching(
+            record, to: try bind(tree, scope: scope(record, number: number), path: "", budget: BindBudget(maximumValues)))
+    }
+
+    /// `document` (a bound tree) with each attachment `from: record` given `record` as its JSON bytes
+    /// (base64 `data`), named `record.json` and typed `application/json` unless it says otherwise.
+    static func attaching(_ record: TreeValue, to document: TreeValue) -> TreeValue {
+        guard case .object(var members) = document, let index = members.firstIndex(where: { $0.key == "attachments" }),
+            case .array(let items) = members[index].value
+        else { return document }
+        var encoded: String?
+        let attached = items.map { item -> TreeValue in
+            guard case .object(let fields) = item, fields.contains(where: { $0.key == "from" && $0.value == .string("record") }) else {
+                return item
+            }
+            let data = encoded ?? Data(record.json.utf8).base64EncodedString()
+            encoded = data
+            var result = fields.filter { $0.key != "from" }
+            result.append((key: "data", value: .string(data)))
+            if !fields.contains(where: { $0.key == "name" }) { result.append((key: "name", value: .string("record.json"))) }
+            if !fields.contains(where: { $0.key == "mimeType" }) { result.append((key: "mimeType", value: .string("application/json"))) }
+            return .object(result)
+        }
+        members[index].value = .array(attached)
+        return .object(members)
     }
 
     /// The field of the template that made the field at `path` of the document bound from
