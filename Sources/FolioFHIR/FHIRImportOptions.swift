@@ -14,6 +14,11 @@ public struct FHIRImportOptions: Sendable {
     /// Identifier systems whose values a site must not print: masked in `patient.identifiers` and
     /// `patient.identifier` (all but the last four characters; the record's `subject` keeps the value).
     public var maskedIdentifierSystems: Set<String> = []
+    /// Whether each record carries its patient's resources as read (the Patient and every resource
+    /// naming it) as the text of a FHIR `collection` Bundle, in `fhirBundle`: what `folio batch
+    /// --attach fhir` embeds in each PDF. Off by default: the index then keeps no resource whole that
+    /// a record does not show.
+    public var keepsRecordBundles = false
 
     /// `value` masked: bullets, then its last four characters when it has more than six.
     static func masked(_ value: String) -> String {

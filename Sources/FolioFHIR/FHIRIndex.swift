@@ -34,6 +34,8 @@ final class FHIRIndex {
     private(set) var keptForCompositions: [String: Int] = [:]
     private var inTransaction = false
     private var pending = 0
+    /// Each resource naming a patient as read, for the record's Bundle (`keepsRecordBundles`).
+    private let insertCompartment: SQLiteStatement
 
     /// An empty index for `options`.
     init(options: FHIRImportOptions) throws {
@@ -52,7 +54,9 @@ final class FHIRIndex {
             CREATE TABLE clinical_keys(key TEXT PRIMARY KEY, ord INTEGER);
             CREATE TABLE referable(key TEXT PRIMARY KEY, json TEXT);
             CREATE TABLE identifier_subjects(key TEXT PRIMARY KEY, system TEXT, value TEXT);
+            CREATE TABLE compartment(patient TEXT, ord INTEGER, json TEXT);
             """)
+        insertCompartment = try database.prepare("INSERT INTO compartment VALUES (?,?,?)")
         insertReading = try database.prepare("INSERT INTO readings VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
         insertDose = try database.prepare("INSERT INTO doses VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
         // A later copy of the same Patient (a newer version) wins, keeping its place in the order.
@@ -88,6 +92,7 @@ final class FHIRIndex {
         }
         try beginIfNeeded()
         order += 1
+        if options.keepsRecordBundles { try keepForBundle(resource, fullUrl: fullUrl) }
         switch FHIRResource.string(resource, "resourceType") {
         case "Patient": try addPatient(resource, fullUrl: fullUrl, place: place)
         case "Observation": try addObservation(resource, fullUrl: fullUrl, place: place)
@@ -128,6 +133,29 @@ final class FHIRIndex {
         return true
     }
 
+    /// Keeps `resource` as read for its patient's Bundle: a Patient under the key of its id (or its
+    /// full URL's URN), any other resource under the patient its patient field names.
+    private func keepForBundle(_ resource: TreeValue, fullUrl: String?) throws {
+        let key: String?
+        if let type = FHIRResource.string(resource, "resourceType"), type == "Patient" {
+            if let id = FHIRResource.string(resource, "id"), FHIRReference.isID(id) {
+                key = "Patient/\(id)"
+            } else if let fullUrl, fullUrl.hasPrefix("urn:uuid:") {
+                key = fullUrl
+            } else {
+                key = nil
+            }
+        } else {
+            let type = FHIRResource.string(resource, "resourceType") ?? ""
+            key = FHIRResource.patientKey(resource[FHIRClinicalKinds.patientField[type] ?? "subject"]).key
+        }
+        guard let key else { return }
+        insertCompartment.bind(1, key)
+        insertCompartment.bind(2, order)
+        insertCompartment.bind(3, resource.json)
+        try insertCompartment.run()
+    }
+
     /// Ends loading: each table is rewritten sorted by patient (an external sort, in bounded memory),
     /// each row with its Patient's `pord` (NULL for a patient not in the export), so one patient's rows
     /// are contiguous and are read with one index seek and a sequential scan.
@@ -139,7 +167,7 @@ final class FHIRIndex {
         }
         if inTransaction { try database.execute("COMMIT") }
         inTransaction = false
-        for table in ["readings", "doses", "clinical"] {
+        for table in ["readings", "doses", "clinical", "compartment"] {
             try database.execute(
                 """
                 CREATE TABLE \(table)_by_patient AS SELECT k.ord AS pord, r.* FROM \(table) r

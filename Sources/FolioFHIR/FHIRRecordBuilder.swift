@@ -17,6 +17,8 @@ final class FHIRRecordBuilder {
     private var period: FHIRPeriod?
     /// A known patient's readings and doses (by `pord`), and those of a patient only referred to (by key).
     private let readingsOfPatient, readingsOfStranger, dosesOfPatient, dosesOfStranger: SQLiteStatement
+    /// A patient's resources as read, for its Bundle (`keepsRecordBundles`).
+    private let resourcesOfPatient, resourcesOfStranger: SQLiteStatement
 
     init(index: FHIRIndex) throws {
         self.index = index
@@ -29,6 +31,39 @@ final class FHIRRecordBuilder {
         readingsOfStranger = try index.database.prepare("\(readings) WHERE pord IS NULL AND patient = ? ORDER BY ord")
         dosesOfPatient = try index.database.prepare("\(doses) WHERE pord = ? ORDER BY ord")
         dosesOfStranger = try index.database.prepare("\(doses) WHERE pord IS NULL AND patient = ? ORDER BY ord")
+        resourcesOfPatient = try index.database.prepare("SELECT json FROM compartment_by_patient WHERE pord = ? ORDER BY ord")
+        resourcesOfStranger = try index.database.prepare(
+            "SELECT json FROM compartment_by_patient WHERE pord IS NULL AND patient = ? ORDER BY ord")
+    }
+
+    /// The most bytes a record's Bundle may have: what a PDF may carry as one attachment.
+    static let maximumBundleBytes = Attachment.maximumBytes
+
+    /// The text of a FHIR `collection` Bundle of `subject`'s resources as read (its Patient and every
+    /// resource naming it, in the order read); nil when it would pass `maximumBundleBytes` (the
+    /// record's documents then fail alone, saying so).
+    private func bundle(of subject: FHIRRecordSubject) throws -> String? {
+        let statement: SQLiteStatement
+        switch subject {
+        case .known(let ord):
+            statement = resourcesOfPatient
+            statement.bind(1, ord)
+        case .stranger(let key):
+            statement = resourcesOfStranger
+            statement.bind(1, key)
+        }
+        defer { statement.reset() }
+        var text = #"{"resourceType":"Bundle","type":"collection","entry":["#
+        var first = true
+        while try statement.step() {
+            guard let resource = statement.text(0) else { continue }
+            text += first ? #"{"resource":"# : #",{"resource":"#
+            text += resource
+            text += "}"
+            first = false
+            guard text.utf8.count <= FHIRRecordBuilder.maximumBundleBytes else { return nil }
+        }
+        return text + "]}"
     }
 
     /// Calls `body` with each record, in the order the Patients were read, then for patients that are
@@ -268,6 +303,7 @@ final class FHIRRecordBuilder {
         members += clinicalMembers.members
         members.append(
             ("warnings", .array(warnings.list.map { .object([("reason", .string($0.reason)), ("count", .number(Double($0.count)))]) })))
+        if options.keepsRecordBundles { members.append(("fhirBundle", try bundle(of: subject).map(TreeValue.string) ?? .null)) }
         return .object(members)
     }
 

@@ -67,6 +67,12 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "fhir: a FHIR R4 DocumentReference beside each record's documents and a transaction Bundle of them all.")
     var emit: String?
 
+    @Option(
+        help:
+            "fhir: embed each patient's FHIR resources in their PDF as a FHIR Bundle (fhir-bundle.json, application/fhir+json, relationship Source; with metadata.conformance: pdfa-3u a PDF/A-3u); needs --data-format fhir."
+    )
+    var attach: String?
+
     @Option(help: "With --emit fhir: the DocumentReference type as SYSTEM|CODE[|DISPLAY] (default http://loinc.org|34133-9).")
     var documentType: String?
 
@@ -113,6 +119,9 @@ struct BatchCommand: ParsableCommand {
         _ = try shardValue()
         if let emit, emit != "fhir" { throw ValidationError("--emit takes fhir") }
         if documentType != nil, emit == nil { throw ValidationError("--document-type needs --emit fhir") }
+        if let attach, attach != "fhir" { throw ValidationError("--attach takes fhir") }
+        if attach != nil, dataFormat.dataFormat != .fhir { throw ValidationError("--attach fhir needs --data-format fhir") }
+        if attach != nil, !formats.contains(.pdf) { throw ValidationError("--attach fhir embeds the Bundle in PDFs; add pdf to --format") }
         if signing.isSigning, !formats.contains(.pdf) { throw ValidationError("--sign-key signs PDFs; add pdf to --format") }
     }
 
@@ -150,6 +159,10 @@ struct BatchCommand: ParsableCommand {
             options.html = htmlOutput.html ?? .page
             options.workers = renderWorkers.workers(timeLimit: timeLimit)
             options.fhir = try dataFormat.fhirOptions()
+            if attach != nil {
+                options.fhir?.keepsRecordBundles = true
+                options.attachesFHIR = true
+            }
             options.zone = dataFormat.zone
             options.signer = try signing.load { StandardStreams.printError("folio: warning: \($0)") }
             if emit != nil {

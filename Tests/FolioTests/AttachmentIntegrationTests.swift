@@ -160,6 +160,67 @@ final class AttachmentIntegrationTests: XCTestCase {
         }
     }
 
+    /// `folio batch --attach fhir` embeds in each patient's PDF a FHIR Bundle of exactly that
+    /// patient's resources as the export has them (fhir.resources parses it; each resource equals its
+    /// export line), beside the DocumentReference; in worker processes as in threads.
+    func testABatchAttachesEachPatientsBundle() throws {
+        try TestSupport.integrationOnly()
+        let export = TestSupport.samples.appendingPathComponent("fhir-export")
+        for inProcess in [false, true] {
+            let output = try TestSupport.temporaryDirectory()
+            let run = try TestSupport.run(
+                folio,
+                [
+                    "batch", TestSupport.root.appendingPathComponent("Templates/fhir-weekly-summary.yaml").path, "--data", export.path,
+                    "--data-format", "fhir", "--period", "2026-11-09/2026-11-15", "--zone", "America/New_York", "--emit", "fhir",
+                    "--attach", "fhir", "--out", output.path, "--quiet",
+                ] + (inProcess ? ["--in-process"] : []))
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let script = """
+                import json, os, sys, pikepdf
+                from fhir.resources.bundle import Bundle
+                folder, export = sys.argv[1], sys.argv[2]
+                lines = {}
+                for name in os.listdir(export):
+                    for line in open(os.path.join(export, name), encoding="utf-8"):
+                        if line.strip():
+                            resource = json.loads(line)
+                            lines[(resource["resourceType"], resource["id"])] = resource
+                def patient_of(resource):
+                    if resource["resourceType"] == "Patient": return resource["id"]
+                    return resource["subject"]["reference"].split("/", 1)[1]
+                for name in sorted(os.listdir(folder)):
+                    if not name.endswith(".pdf"): continue
+                    pdf = pikepdf.open(os.path.join(folder, name))
+                    attached = pdf.attachments["fhir-bundle.json"]
+                    data = attached.get_file().read_bytes()
+                    bundle = json.loads(data)
+                    Bundle(bundle)
+                    resources = [entry["resource"] for entry in bundle["entry"]]
+                    patient = name[:-4]
+                    expected = sorted(key for key, resource in lines.items() if patient_of(resource) == patient)
+                    same = all(lines[(r["resourceType"], r["id"])] == r for r in resources)
+                    print(name, attached.get_file().mime_type, str(attached.obj.AFRelationship), bundle["type"],
+                          sorted((r["resourceType"], r["id"]) for r in resources) == expected, same, len(resources))
+                """
+            let read = try TestSupport.run(try TestSupport.python(), ["-c", script, output.path, export.path])
+            XCTAssertEqual(read.status, 0, read.stderr)
+            let lines = read.text.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.count, 4, read.text)
+            for line in lines {
+                let fields = line.split(separator: " ")
+                XCTAssertEqual(fields[1], "application/fhir+json", line)
+                XCTAssertEqual(fields[2], "/Source", line)
+                XCTAssertEqual(fields[3], "collection", line)
+                XCTAssertEqual(fields[4], "True", "\(line): not exactly the patient's resources")
+                XCTAssertEqual(fields[5], "True", "\(line): a resource differs from the export's")
+                XCTAssertGreaterThan(Int(fields[6]) ?? 0, 1, line)
+            }
+        }
+        let refused = try TestSupport.run(folio, ["batch", "t.yaml", "--data", "d.jsonl", "--attach", "fhir", "--out", "o"])
+        XCTAssertTrue(refused.stderr.contains("--attach fhir needs --data-format fhir"), refused.stderr)
+    }
+
     private func sha256(_ data: Data) -> String {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }

@@ -29,11 +29,36 @@ struct BatchDocumentWriter {
     let lenient: Bool
     /// Whether each file's SHA-1 is computed: only a FHIR DocumentReference needs it.
     let attachmentHashes: Bool
+    /// Whether each PDF carries its record's FHIR Bundle (`--attach fhir`).
+    var attachesFHIR = false
+
+    /// The name of the attached Bundle in each PDF.
+    static let bundleName = "fhir-bundle.json"
 
     /// Writes `record` (number `number`) as `names` (one per format, in `formats` order).
-    func write(_ record: TreeValue, number: Int, names: [String]) throws -> [WrittenFile] {
+    func write(_ given: TreeValue, number: Int, names: [String]) throws -> [WrittenFile] {
         try RenderDeadline.check(at: "binding record \(number) to the template")
-        let bound = try template.documentForRendering(for: record, number: number, lenient: lenient)
+        var record = given
+        var bundle: Data?
+        if attachesFHIR {
+            // The Bundle rides in the record (`fhirBundle`), and is taken out before the template sees it.
+            guard case .object(let members) = given, let found = members.first(where: { $0.key == "fhirBundle" }) else {
+                throw FolioError(path: "--attach", "the record has no FHIR Bundle to attach: --attach fhir needs --data-format fhir")
+            }
+            guard case .string(let text) = found.value else {
+                throw FolioError(
+                    path: "--attach", "the patient's FHIR resources are more than \(Attachment.maximumBytes >> 20) MB: too many to attach")
+            }
+            bundle = Data(text.utf8)
+            record = .object(members.filter { $0.key != "fhirBundle" })
+        }
+        var bound = try template.documentForRendering(for: record, number: number, lenient: lenient)
+        if let bundle {
+            bound.attachments.append(
+                Attachment(
+                    source: .data(bundle), name: BatchDocumentWriter.bundleName, mimeType: "application/fhir+json", relationship: .source,
+                    description: "The patient's FHIR resources this document was made from"))
+        }
         try RenderDeadline.check(at: "checking record \(number)'s document")
         // Validated, themed and with its images read once for every format written.
         let document = try bound.prepared(options: renderOptions)

@@ -44,6 +44,9 @@ public struct BatchOptions: Sendable {
     public var documentReferences: FHIRDocumentReference.DocumentType?
     /// Sign every PDF with this key and certificate (PAdES baseline B-B); nil for none.
     public var signer: PDFSigner?
+    /// Embed each patient's FHIR resources in their PDF as a FHIR Bundle (`folio batch --attach fhir`):
+    /// needs FHIR data whose records carry it (`fhir.keepsRecordBundles`, which the runner sets).
+    public var attachesFHIR = false
 
     /// Options for a batch of `template` over `data` into `outputDirectory`.
     public init(

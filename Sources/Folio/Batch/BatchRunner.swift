@@ -49,7 +49,8 @@ public final class BatchRunner: Sendable {
         self.renderOptions = renderOptions
         writer = BatchDocumentWriter(
             template: template, renderOptions: renderOptions, formats: options.formats, outputDirectory: options.outputDirectory,
-            strictLayout: options.strictLayout, lenient: options.lenient, attachmentHashes: options.documentReferences != nil)
+            strictLayout: options.strictLayout, lenient: options.lenient, attachmentHashes: options.documentReferences != nil,
+            attachesFHIR: options.attachesFHIR)
     }
 
     /// Asks a running batch to stop after the documents being rendered; callable from any thread.

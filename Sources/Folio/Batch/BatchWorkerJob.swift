@@ -22,6 +22,7 @@ package final class BatchWorkerJob: RenderWorkerJob {
                 ("strictLayout", .bool(options.strictLayout)),
                 ("attachmentHashes", .bool(options.documentReferences != nil)),
                 ("lenient", .bool(options.lenient)),
+                ("attachesFHIR", .bool(options.attachesFHIR)),
                 ("theme", .string(theme)),
                 ("signer", renderOptions.signer.map { PDFSigner.setupValue($0.material) } ?? .null),
             ]), body: templateData)
@@ -78,7 +79,7 @@ package final class BatchWorkerJob: RenderWorkerJob {
             formats: formatNames.compactMap { OutputFormat(rawValue: $0.text) },
             outputDirectory: URL(fileURLWithPath: try string("outputDirectory")),
             strictLayout: setup["strictLayout"] == .bool(true), lenient: setup["lenient"] == .bool(true),
-            attachmentHashes: setup["attachmentHashes"] == .bool(true))
+            attachmentHashes: setup["attachmentHashes"] == .bool(true), attachesFHIR: setup["attachesFHIR"] == .bool(true))
         try BatchWorkerJob.warmUp(theme: theme, signer: renderOptions.signer)
     }
 
