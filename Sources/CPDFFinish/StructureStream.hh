@@ -213,8 +213,8 @@ class StructureStream {
                 folio_text::setEntry(element.text, "/A", "<< /O /Table" + attributes + " >>");
                 changed = true;
             }
-        } else if (role == "/Table" || role == "/L") {
-            // A table or a list split over pages: its later parts join its first. A nested list (2)
+        } else if (role == "/Table" || role == "/L" || role == "/TOC") {
+            // A table, a list or a table of contents split over pages: its later parts join its first. A nested list (2)
             // is whole: it is left as it is, and so is the table or list open around it.
             unsigned char state = tables < part->table_count ? part->table_continues[tables] : 0;
             ++tables;

@@ -28,6 +28,7 @@ extension Block {
         case .barcode(let value): return value
         case .list(let value): return value
         case .pdf(let value): return value
+        case .contents(let value): return value
         }
     }
 }

@@ -19,9 +19,13 @@ struct HTMLBodyWriter {
     /// Lays charts out for screens, with the renderer's measurer.
     let charts: ScreenChart
 
+    /// The anchor of each heading a table of contents links to, by the heading's path (none without one).
+    let contentsAnchors: [String: String]
+
     init(renderer: HTMLRenderer, prepared: PreparedDocument, strings: BuiltInStrings, ids: IDGenerator) {
         self.renderer = renderer
         self.prepared = prepared
+        contentsAnchors = prepared.document.contentsAnchors()
         self.strings = strings
         self.ids = ids
         style = StyleSheet(root: ids.prefix)
@@ -177,6 +181,9 @@ struct HTMLBodyWriter {
         ids.prefix + "-"
             + String(anchor.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
     }
+
+    /// The anchor of the heading block at `path`: its own `id`, else the one a table of contents links to.
+    func headingAnchor(_ id: String?, path: String) -> String? { id ?? contentsAnchors[path] }
 
     func anchorAttribute(_ anchor: String?) -> HTML {
         anchor.map { " id=\"\(anchorID($0))\"" } ?? ""

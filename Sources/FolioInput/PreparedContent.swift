@@ -20,7 +20,7 @@ extension Block {
         case .image(let value): return value
         case .svg(let value): return value
         case .pdf(let value): return value
-        case .subtitle, .paragraph, .table, .chart, .message, .widgets, .pageBreak, .section, .columns, .custom, .barcode, .list:
+        case .subtitle, .paragraph, .table, .chart, .message, .widgets, .pageBreak, .section, .columns, .custom, .barcode, .list, .contents:
             return nil
         }
     }

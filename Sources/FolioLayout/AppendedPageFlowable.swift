@@ -9,11 +9,14 @@ final class AppendedPageFlowable: Flowable {
     let alternative: String
     /// The block's bookmark, on its first page.
     let bookmark: (title: String, level: Int)?
+    /// The destination links to the block name (a table of contents'), on its first page.
+    let anchor: String?
 
-    init(page: AppendedPage, alternative: String, bookmark: (title: String, level: Int)?) {
+    init(page: AppendedPage, alternative: String, bookmark: (title: String, level: Int)?, anchor: String? = nil) {
         self.page = page
         self.alternative = alternative
         self.bookmark = bookmark
+        self.anchor = anchor
     }
 
     var height: Double { page.size.height }
@@ -23,6 +26,7 @@ final class AppendedPageFlowable: Flowable {
 
     func draw(on canvas: PageCanvas, at origin: Point) {
         if let bookmark { canvas.outline(bookmark.title, level: bookmark.level, y: origin.y) }
+        if let anchor { canvas.destination(anchor, at: origin) }
         canvas.figure(alternative: alternative) {
             canvas.draw(appendedPage: page, in: Rect(x: origin.x, y: origin.y, width: page.size.width, height: page.size.height))
         }

@@ -102,6 +102,10 @@ package final class DocumentLayout {
         self.decorations = decorations
         let decorationWarnings = numbering.last.map { decorations.warnings(lastPage: $0) } ?? []
         self.report = report.report(sources: builder.sources, pages: checkpoints.count, warnings: decorationWarnings + builder.warnings)
+        if document.hasContents {
+            // Each heading's page as a viewer's page box shows it: its label in a labelled section, else its number.
+            builder.contentsPages.resolve(self.report) { pageLabel(ofPage: $0) ?? String($0 + 1) }
+        }
     }
 
     /// Estimated bytes of shaped text the document holds now (at most about its residency's budget).

@@ -27,6 +27,10 @@ final class FlowableBuilder {
     private(set) var warnings: [LayoutReport.Warning] = []
     /// The document's heading scheme where the builder is: whether it has a title, whether a section has begun.
     var headings = HeadingLevels(hasTitle: false)
+    /// The anchor of each heading a table of contents links to, by the heading's path (none without one).
+    let contentsAnchors: [String: String]
+    /// The pages a table of contents shows, filled in once the document is paginated.
+    let contentsPages = ContentsPages()
 
     init(
         text: TextShaper, theme: Theme, strings: BuiltInStrings, width: Double, prepared: PreparedDocument, pictures: PictureSupport,
@@ -39,7 +43,11 @@ final class FlowableBuilder {
         self.width = width
         self.prepared = prepared
         self.pictures = pictures
+        contentsAnchors = prepared.document.contentsAnchors()
     }
+
+    /// The anchor of the heading block at `path`: its own `id`, else the one a table of contents links to.
+    func headingAnchor(_ id: String?, path: String) -> String? { id ?? contentsAnchors[path] }
 
     /// Every item of `document`, laid out at once (`ItemSource` lays a long document out as it is paginated).
     func items(for document: Document) throws -> [Paginator.Item] {

@@ -26,6 +26,9 @@ package protocol PageCanvas: Canvas {
     /// Runs `body` inside a list (`L`): `continues` when it is a later page's part of a list begun
     /// before (joined into one element), nil for a list nested in another's item (never split apart).
     func list(continues: Bool?, _ body: () -> Void)
+    /// Runs `body` inside a table of contents (`TOC`); `continues` when it is a later page's part of
+    /// one begun before (joined into one element).
+    func tableOfContents(continues: Bool, _ body: () -> Void)
     /// Runs `body` inside a table cell (`TH` or `TD`) covering `columnSpan` columns; with `nil`,
     /// what `body` draws is decoration (a header repeated on a later page).
     func tableCell(_ tag: StructureTag?, columnSpan: Int, _ body: () -> Void)

@@ -17,6 +17,7 @@ package struct PageFrame {
         case beginFigure(alternative: String?)
         case beginTable(continues: Bool)
         case beginList(continues: Bool?)
+        case beginContents(continues: Bool)
         case beginCell(StructureTag?, columnSpan: Int, language: String?, headsRow: Bool)
         case beginTransform(translate: Point, scale: Double)
         case beginChartPicture
@@ -56,6 +57,7 @@ package struct PageFrame {
             case .beginFigure(let alternative): canvas.figure(alternative: alternative) { replay(on: canvas, from: &index) }
             case .beginTable(let continues): canvas.table(continues: continues) { replay(on: canvas, from: &index) }
             case .beginList(let continues): canvas.list(continues: continues) { replay(on: canvas, from: &index) }
+            case .beginContents(let continues): canvas.tableOfContents(continues: continues) { replay(on: canvas, from: &index) }
             case .beginCell(let tag, let span, let language, let headsRow):
                 canvas.tableCell(tag, columnSpan: span, language: language, headsRow: headsRow) { replay(on: canvas, from: &index) }
             case .beginTransform(let translate, let scale):
@@ -86,7 +88,7 @@ package struct PageFrame {
                 open.append(alternative != nil || hidden)
             case .beginTag(let tag, _), .beginCell(let tag, _, _, _):
                 open.append(tag == .caption ? false : hidden)
-            case .beginTable, .beginList, .beginTransform, .beginChartPicture:
+            case .beginTable, .beginList, .beginContents, .beginTransform, .beginChartPicture:
                 open.append(hidden)
             case .end:
                 if !open.isEmpty { open.removeLast() }
@@ -169,6 +171,7 @@ package final class FrameRecorder: PageCanvas {
     package func figure(alternative: String?, _ body: () -> Void) { nested(.beginFigure(alternative: alternative), body) }
     package func table(continues: Bool, _ body: () -> Void) { nested(.beginTable(continues: continues), body) }
     package func list(continues: Bool?, _ body: () -> Void) { nested(.beginList(continues: continues), body) }
+    package func tableOfContents(continues: Bool, _ body: () -> Void) { nested(.beginContents(continues: continues), body) }
     package func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, headsRow: Bool, _ body: () -> Void) {
         nested(.beginCell(tag, columnSpan: columnSpan, language: language, headsRow: headsRow), body)
     }

@@ -24,6 +24,9 @@ package enum StructureTag: String, Sendable {
     case listItem = "LI"
     case label = "Lbl"
     case listBody = "LBody"
+    /// A table of contents and its entries.
+    case tableOfContents = "TOC"
+    case tableOfContentsItem = "TOCI"
     /// Text that shares its element with links (see the PDF exporter's text drawing).
     case span = "Span"
     /// A passage in another language while drawing: the finishing step makes it a `Span` with its

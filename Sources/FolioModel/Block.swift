@@ -1,7 +1,7 @@
 /// One element of a document's body, in reading order.
 ///
 /// In JSON and YAML each block is an object whose `type` names the case:
-/// `subtitle`, `paragraph`, `image`, `svg`, `table`, `chart`, `message`, `widgets`, `pageBreak`, `section`, `columns`, `barcode`, `list`, `pdf`.
+/// `subtitle`, `paragraph`, `image`, `svg`, `table`, `chart`, `message`, `widgets`, `pageBreak`, `section`, `columns`, `barcode`, `list`, `pdf`, `contents`.
 public enum Block: Sendable, Hashable, Codable {
     // The kinds with large models are kept out of line (`indirect`), so a block costs what its own
     // kind needs: a paragraph or subtitle 32 bytes, not the 464 of the largest kind (a document of
@@ -25,6 +25,8 @@ public enum Block: Sendable, Hashable, Codable {
     indirect case list(ListBlock)
     /// Pages of a PDF made elsewhere, placed whole or framed.
     indirect case pdf(AppendedPDF)
+    /// A printed table of contents.
+    indirect case contents(Contents)
 
     /// The `type` names accepted in documents.
     public static let typeNames = Kind.allCases.filter { $0 != .custom }.map(\.rawValue)
@@ -65,6 +67,7 @@ public enum Block: Sendable, Hashable, Codable {
         case .barcode: self = .barcode(try Barcode(from: decoder))
         case .list: self = .list(try ListBlock(from: decoder))
         case .pdf: self = .pdf(try AppendedPDF(from: decoder))
+        case .contents: self = .contents(try Contents(from: decoder))
         }
     }
 
@@ -79,7 +82,8 @@ public enum Block: Sendable, Hashable, Codable {
 extension Block {
     /// The kinds of block, by their `type` name in documents.
     public enum Kind: String, Sendable, CaseIterable {
-        case subtitle, paragraph, image, svg, table, chart, message, widgets, pageBreak, section, columns, custom, barcode, list, pdf
+        case subtitle, paragraph, image, svg, table, chart, message, widgets, pageBreak, section, columns, custom, barcode, list, pdf,
+            contents
 
         /// The kind a document's `type` names; `page-break` and `pagebreak` are accepted for `pageBreak`.
         public init?(typeName: String) {
@@ -109,6 +113,7 @@ extension Block {
         case .barcode(let value): return value
         case .list(let value): return value
         case .pdf(let value): return value
+        case .contents(let value): return value
         }
     }
 

@@ -57,6 +57,8 @@ public struct BuiltInStrings: Sendable, Hashable {
         case outsideRange
         /// What a signed PDF's invisible signature field is, for a screen reader: "Digital signature".
         case digitalSignature
+        /// The heading of a printed table of contents (a `contents` block without a title).
+        case contents
         /// The label of a table's total row.
         case total
         /// The label of a group's subtotal row.

@@ -69,6 +69,12 @@ final class CairoCanvas: PageCanvas {
         tagged(.list, body)
     }
 
+    /// Runs `body` inside a `TOC` element; `continues` as for tables.
+    func tableOfContents(continues: Bool, _ body: () -> Void) {
+        if tagsStructure { structure.splitElements.append(continues ? .continues : .starts) }
+        tagged(.tableOfContents, body)
+    }
+
     /// Runs `body` inside a `TH` or `TD`; a cell across columns is recorded for its /ColSpan.
     func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, headsRow: Bool, _ body: () -> Void) {
         if tagsStructure, tag != nil {

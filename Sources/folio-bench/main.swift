@@ -155,6 +155,15 @@ if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "reports" {
     exit(0)
 }
 
+// FOLIO_BENCH_ONLY=contents: only W2 without and with a printed table of contents.
+if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "contents" {
+    let seconds = ScalingBenchmark.contentsCost(bench: benchDirectory)
+    let ratio = seconds["w2-contents"].flatMap { with in seconds["w2"].map { with / $0 } }
+    targets.absolute("W2 (50 patients) with a table of contents, time / without", folio: ratio, c: nil, unit: "×", atMost: 1.05)
+    print(targets.printed())
+    exit(0)
+}
+
 // FOLIO_BENCH_ONLY=long: only the long documents (1,000 to 10,000 pages of paragraphs).
 if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "long" {
     let long = LongDocumentBenchmark.run(folio: binary, bench: benchDirectory)

@@ -48,6 +48,7 @@ final class BlockKindTests: XCTestCase {
                 AppendedPDF(
                     path: "appended/consent.pdf", alt: "Consent to share health information, signed Nov 2, 2026",
                     title: "Consent", fit: .frame))
+        case .contents: return .contents(Contents(title: "In this report"))
         }
     }
 

@@ -6,7 +6,9 @@ extension AppendedPDF: HTMLBlock {
     func html(in writer: inout HTMLBodyWriter, path: String) throws -> HTML {
         var html = writer.heading(
             level: writer.headings.subtitle,
-            attributes: " class=\"folio-subtitle\"\(writer.languageAttribute(shownTitle))", "\(writer.typeset(shownTitle))")
+            attributes:
+                " class=\"folio-subtitle\"\(writer.anchorAttribute(writer.headingAnchor(nil, path: path)))\(writer.languageAttribute(shownTitle))",
+            "\(writer.typeset(shownTitle))")
         html += "<p class=\"folio-appended\">\(alt)</p>"
         return html
     }

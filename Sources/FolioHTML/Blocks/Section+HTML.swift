@@ -7,7 +7,8 @@ extension Section: HTMLBlock {
         writer.headings.inSection = true
         let heading = writer.heading(
             level: writer.headings.section,
-            attributes: " class=\"folio-section-title\"\(writer.anchorAttribute(id))\(writer.languageAttribute(title))",
+            attributes:
+                " class=\"folio-section-title\"\(writer.anchorAttribute(writer.headingAnchor(id, path: path)))\(writer.languageAttribute(title))",
             "\(writer.typeset(title))")
         return "<div class=\"folio-page-break\"></div>\(heading)"
     }

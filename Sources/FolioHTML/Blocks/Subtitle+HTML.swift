@@ -5,7 +5,9 @@ extension Subtitle: HTMLBlock {
     func html(in writer: inout HTMLBodyWriter, path: String) throws -> HTML {
         writer.heading(
             level: writer.headings.subtitle,
-            attributes: " class=\"folio-subtitle\"\(writer.anchorAttribute(id))\(writer.languageAttribute(text))", "\(writer.typeset(text))"
+            attributes:
+                " class=\"folio-subtitle\"\(writer.anchorAttribute(writer.headingAnchor(id, path: path)))\(writer.languageAttribute(text))",
+            "\(writer.typeset(text))"
         )
     }
 }

@@ -15,11 +15,15 @@ extension AppendedPDF: LaidOutBlock {
         case .page:
             let level = builder.headings.outlineDepth(ofHeading: builder.headings.subtitle)
             return pages.enumerated().map { index, page in
-                AppendedPageFlowable(page: page, alternative: alternative(index), bookmark: index == 0 ? (shownTitle, level) : nil)
+                AppendedPageFlowable(
+                    page: page, alternative: alternative(index), bookmark: index == 0 ? (shownTitle, level) : nil,
+                    anchor: index == 0 ? builder.headingAnchor(nil, path: path) : nil)
             }
         case .frame:
             let heading = try builder.heading(
-                shownTitle, size: builder.theme.subtitleSize, level: builder.headings.subtitle, anchor: nil, path: path, spaceBefore: 16)
+                shownTitle, size: builder.theme.subtitleSize, level: builder.headings.subtitle,
+                anchor: builder.headingAnchor(nil, path: path), path: path,
+                spaceBefore: 16)
             let setup = builder.prepared.document.page
             let contentHeight = setup.pageSize.height - setup.margins.top.points - setup.margins.bottom.points
             // Room for the heading above the first page, and the frame's rule.

@@ -7,7 +7,8 @@ extension Section: LaidOutBlock {
         return [
             SectionFlowable(self),
             try builder.heading(
-                title, size: builder.theme.subtitleSize + 4, level: builder.headings.section, anchor: id, path: path, spaceBefore: 18),
+                title, size: builder.theme.subtitleSize + 4, level: builder.headings.section, anchor: builder.headingAnchor(id, path: path),
+                path: path, spaceBefore: 18),
         ]
     }
 }

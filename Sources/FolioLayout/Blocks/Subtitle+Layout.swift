@@ -6,7 +6,8 @@ extension Subtitle: LaidOutBlock {
     func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
         [
             try builder.heading(
-                text, size: builder.theme.subtitleSize, level: builder.headings.subtitle, anchor: id, path: path, spaceBefore: 16)
+                text, size: builder.theme.subtitleSize, level: builder.headings.subtitle, anchor: builder.headingAnchor(id, path: path),
+                path: path, spaceBefore: 16)
         ]
     }
 }
