@@ -249,6 +249,8 @@ class DocumentWriter {
     std::string signatureMarker;
     /// The compressor for page content, also used to read it.
     Deflate deflate;
+    /// How many Note elements the document has so far (each gets the /ID `note-N`).
+    int noteCount = 0;
     /// Each appended PDF's objects' numbers in the finished file (0: not written yet), by local
     /// number: an appended PDF's fonts and images are written once however many of its pages are shown.
     std::map<std::shared_ptr<ImportedDocument const>, std::vector<int>> importedNumbers;

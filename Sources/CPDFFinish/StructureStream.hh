@@ -167,6 +167,12 @@ class StructureStream {
                 changed = true;
             }
             ++figures;
+        } else if (role == "/Note") {
+            // A footnote: its label, then its text in a Span (kept: content of the Note itself would
+            // come before its label in the tree's order). PDF/UA-1 (7.9) gives every note an /ID,
+            // unique in the document (Matterhorn 19-003).
+            folio_text::setEntry(element.text, "/ID", QPDFObjectHandle::newString("note-" + std::to_string(++writer.noteCount)).unparse());
+            changed = true;
         } else if (role == "/Link") {
             // A link's text is drawn in the Span before it (Cairo marks content only in leaf
             // elements), so the Link element says what it links: the link's own words.
@@ -250,7 +256,16 @@ class StructureStream {
             if (mergesSpans && kids[index].role == "/Span") {
                 Element &span = kids[index];
                 std::string spanKids = span.text.substr(span.kidsStart, span.kidsEnd - span.kidsStart);
-                for (auto const &item : folio_text::items(spanKids)) keptItems.push_back(spanKids.substr(item.start, item.end - item.start));
+                // Its content goes to the element; elements in it (a footnote's links) are finished
+                // in their turn, so that every Link still gets its description in drawing order.
+                for (auto const &item : folio_text::items(spanKids)) {
+                    std::string kept = spanKids.substr(item.start, item.end - item.start);
+                    if (item.kind == folio_text::Item::Kind::reference) {
+                        Element inner = read(static_cast<int>(item.number));
+                        if (!inner.role.empty() && visit(inner, depth + 1, 0, false)) continue;
+                    }
+                    keptItems.push_back(std::move(kept));
+                }
                 size_t closing = 0;
                 std::vector<folio_text::Entry> spanEntries = folio_text::entries(span.text, closing);
                 if (folio_text::Entry const *page = folio_text::find(spanEntries, "/Pg")) {

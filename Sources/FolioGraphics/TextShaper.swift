@@ -12,6 +12,13 @@ package protocol ShapedText: AnyObject {
     /// The text as laid out (line breaks as the engine placed them) up to the end of line
     /// `index`, for cutting a text to its first lines.
     func text(throughLine index: Int) -> String
+    /// Each link's target and the line it starts on (a footnote citation's line, for its page).
+    var linkLines: [(url: String, line: Int)] { get }
+}
+
+extension ShapedText {
+    /// Text without links has none.
+    package var linkLines: [(url: String, line: Int)] { [] }
 }
 
 /// Shapes and measures text: single lines and wrapped rich text, as the PDF draws them.

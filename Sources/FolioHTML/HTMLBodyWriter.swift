@@ -21,11 +21,25 @@ struct HTMLBodyWriter {
 
     /// The anchor of each heading a table of contents links to, by the heading's path (none without one).
     let contentsAnchors: [String: String]
+    /// Each cited footnote's number, by its id.
+    let footnoteNumbers: [String: Int]
+    /// How often each note has been cited so far (each citation's id differs; the first is the note's way back).
+    private let citations = CitationCounter()
+
+    /// Counts each note's citations as they are written.
+    private final class CitationCounter {
+        var counts: [Int: Int] = [:]
+        func next(_ number: Int) -> Int {
+            counts[number, default: 0] += 1
+            return counts[number] ?? 1
+        }
+    }
 
     init(renderer: HTMLRenderer, prepared: PreparedDocument, strings: BuiltInStrings, ids: IDGenerator) {
         self.renderer = renderer
         self.prepared = prepared
         contentsAnchors = prepared.document.contentsAnchors()
+        footnoteNumbers = prepared.document.footnoteNumbers
         self.strings = strings
         self.ids = ids
         style = StyleSheet(root: ids.prefix)
@@ -116,7 +130,26 @@ struct HTMLBodyWriter {
             html += try self.html(for: block, path: "elements[\(index)]")
             html += "\n"
         }
-        return html
+        return html + endnotes(document)
+    }
+
+    /// The cited footnotes at the end, in number order (a web page has no page feet): each with a
+    /// link back to its first citation (DPUB-ARIA's endnotes and backlink).
+    private mutating func endnotes(_ document: Document) -> HTML {
+        guard !footnoteNumbers.isEmpty else { return "" }
+        style.add("notes") { r in
+            "\(r) sup.folio-noteref{line-height:0}\(r) sup.folio-noteref a{text-decoration:none;padding:0 .1em}\(r) .folio-notes{margin-top:1.5em;border-top:1px solid var(--folio-rule);font-size:.9em}\(r) .folio-notes a[role=doc-backlink]{text-decoration:none;margin-inline-start:.3em}"
+        }
+        let headingID = ids.next("notes")
+        var html: HTML = "<section class=\"folio-notes\" role=\"doc-endnotes\" aria-labelledby=\"\(headingID)\">"
+        html += heading(level: headings.hasTitle ? 2 : 1, attributes: " id=\"\(headingID)\"", "\(strings[.footnotes])")
+        html += "<ol>"
+        for (id, number) in footnoteNumbers.sorted(by: { $0.value < $1.value }) {
+            guard let note = document.footnotes[id] else { continue }
+            html += "<li id=\"\(anchorID("footnote-\(number)"))\"\(languageAttribute(note.plainText))>\(inline(note))"
+            html += "<a href=\"#\(anchorID("footnote-ref-\(number)"))\" role=\"doc-backlink\">\u{21A9}\u{FE0E}</a></li>"
+        }
+        return html + "</ol></section>\n"
     }
 
     /// `block` at `path` as HTML: its kind's writer, or a page break.
@@ -152,6 +185,14 @@ struct HTMLBodyWriter {
     func inline(runs: [TextRun], quotes: Bool = true) -> HTML {
         var html = HTML()
         for run in Typography.set(runs, language: strings.language, quotes: quotes) {
+            if let id = run.footnote, let number = footnoteNumbers[id] {
+                // A citation: the note's number, raised, a link to the note at the end (DPUB-ARIA's noteref).
+                let count = citations.next(number)
+                let reference = anchorID("footnote-ref-\(number)" + (count > 1 ? "-\(count)" : ""))
+                html +=
+                    "<sup class=\"folio-noteref\"><a id=\"\(reference)\" href=\"#\(anchorID("footnote-\(number)"))\" role=\"doc-noteref\">\(number)</a></sup>"
+                continue
+            }
             var piece = HTML(text: run.text).lineBreaks()
             if run.italic { piece = "<em>\(piece)</em>" }
             if run.bold { piece = "<strong>\(piece)</strong>" }

@@ -7,9 +7,12 @@ import Foundation
 /// document is prepared (`folio_pdf_import`) and held as the objects those pages need, for the PDF's
 /// finishing step to write in place of each page's placeholder. Immutable once made, so shared
 /// between threads.
-package final class ImportedPDF: @unchecked Sendable, Hashable {
-    /// The import, owned (freed with this object).
-    package let pointer: OpaquePointer
+package final class ImportedPDF: Sendable, Hashable {
+    /// The import's address (owned, freed with this object): kept as a number, as the C object never
+    /// changes once its pages are chosen and may be read from any thread.
+    private let address: UInt
+    /// The import, for the finishing step's functions (never nil: an import is made or refused whole).
+    package var pointer: OpaquePointer? { OpaquePointer(bitPattern: address) }
     /// Each chosen page's size in points (its rotation applied), in the order they are shown.
     package let pageSizes: [Size]
     /// The file's name, for messages.
@@ -25,24 +28,28 @@ package final class ImportedPDF: @unchecked Sendable, Hashable {
                 raw.bindMemory(to: UInt8.self).baseAddress, raw.count, AppendedPDF.maximumPages, &message, message.count)
         }
         guard let opened else { throw FolioError(path: field, "\(block.path) is refused: \(ImportedPDF.text(message))") }
-        pointer = opened
-        name = block.path
-        let count = folio_pdf_import_page_count(opened)
-        let chosen = try block.chosenPages(of: count, field: pagesField)
-        let failed = folio_pdf_import_choose(opened, chosen, chosen.count, requiresEmbeddedFonts ? 1 : 0, &message, message.count)
-        guard failed == 0 else { throw FolioError(path: field, "\(block.path) is refused: \(ImportedPDF.text(message))") }
+        // Freed here until this object owns it.
+        var owned: OpaquePointer? = opened
+        defer { if let owned { folio_pdf_import_free(owned) } }
+        let chosen = try block.chosenPages(of: folio_pdf_import_page_count(opened), field: pagesField)
+        guard folio_pdf_import_choose(opened, chosen, chosen.count, requiresEmbeddedFonts ? 1 : 0, &message, message.count) == 0 else {
+            throw FolioError(path: field, "\(block.path) is refused: \(ImportedPDF.text(message))")
+        }
         pageSizes = (0..<chosen.count).map { index in
             var width = 0.0
             var height = 0.0
             folio_pdf_import_page_size(opened, index, &width, &height)
             return Size(width, height)
         }
+        name = block.path
+        address = UInt(bitPattern: opened)
+        owned = nil
     }
 
-    deinit { folio_pdf_import_free(pointer) }
+    deinit { if let pointer { folio_pdf_import_free(pointer) } }
 
     /// How many bytes the chosen pages' objects hold.
-    package var byteCount: Int { folio_pdf_import_size(pointer) }
+    package var byteCount: Int { pointer.map { folio_pdf_import_size($0) } ?? 0 }
 
     /// The text of a NUL-terminated message buffer.
     private static func text(_ message: [CChar]) -> String {

@@ -15,6 +15,9 @@ final class ColumnsFlowable: Flowable {
 
     var retainedBytes: Int { columns.reduce(512) { $0 + $1.flowable.retainedBytes } }
 
+    /// The notes its columns cite.
+    var footnoteNumbers: [Int] { columns.flatMap(\.flowable.footnoteNumbers).sorted() }
+
     func scaled(toFit available: Double) -> Flowable? {
         let natural = columns.map(\.flowable.height).max() ?? 0
         guard natural > 0, available > 20 else { return nil }

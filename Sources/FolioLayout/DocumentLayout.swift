@@ -21,7 +21,7 @@ package final class DocumentLayout {
     /// The text column on every page.
     package let content: Rect
     /// Each page's contents, while the document keeps them (nil once it no longer does).
-    private var keptPages: [[Placement]]?
+    private var keptPages: [PageContent]?
     /// Where each page begins, for filling it again (nil entries once drawn).
     private var checkpoints: [Paginator.Checkpoint?]
     /// The section of each page (-1 before any section).
@@ -62,10 +62,12 @@ package final class DocumentLayout {
         builder = FlowableBuilder(
             text: shaper, theme: prepared.theme, strings: strings, width: content.width, prepared: prepared, pictures: pictures)
         items = ItemSource(document: document, builder: builder)
-        paginator = Paginator(pageHeight: content.height)
+        var paginator = Paginator(pageHeight: content.height)
+        if !document.footnotes.isEmpty { paginator.notes = try builder.footnoteFlowables() }
+        self.paginator = paginator
 
         // One pass: each page filled from where the last ended, what went where noted for the report.
-        var kept: [[Placement]]? = []
+        var kept: [PageContent]? = []
         var checkpoints: [Paginator.Checkpoint?] = []
         var sections: [Int] = []
         var report = LayoutReportCollector()
@@ -73,7 +75,7 @@ package final class DocumentLayout {
         while let checkpoint = start {
             let number = checkpoints.count + 1
             let (page, next) = try paginator.fillPage(number, from: checkpoint, item: items.item(at:)) { report.note($0) }
-            if next == nil, page.placements.isEmpty, number > 1 { break }
+            if next == nil, page.placements.isEmpty, page.notes.isEmpty, number > 1 { break }
             checkpoints.append(checkpoint)
             sections.append(page.section)
             report.note(page, number: number)
@@ -82,7 +84,7 @@ package final class DocumentLayout {
                 kept = nil
                 items.keepsEverything = false
             }
-            kept?.append(page.placements)
+            kept?.append(page)
             if let next { items.letGo(before: next.index) }
             if kept == nil, number % DocumentLayout.compactingPages == 0 { compact() }
             start = next
@@ -129,8 +131,9 @@ package final class DocumentLayout {
     /// Stops when the render's deadline has passed.
     package func frame(ofPage index: Int) throws -> PageFrame {
         let recorder = FrameRecorder()
-        let placements = try placements(ofPage: index)
-        if placements.count == 1, let whole = placements[0].flowable.pageSize {
+        let page = try content(ofPage: index)
+        let placements = page.placements
+        if placements.count == 1, page.notes.isEmpty, let whole = placements[0].flowable.pageSize {
             // A whole page of an appended PDF: its own size, no running header or footer.
             // White paper under it, outside any element (an artifact): Cairo 1.16 fails a page whose
             // first drawing is inside a structure element (CAIRO_STATUS_TAG_ERROR at show_page).
@@ -145,16 +148,42 @@ package final class DocumentLayout {
             try RenderDeadline.check(at: "drawing \(builder.sources[placement.source].path) on page \(index + 1)")
             placement.flowable.draw(on: recorder, at: Point(content.x, content.y + placement.y))
         }
-        return recorder.frame
+        drawNotes(page.notes, height: page.notesHeight, on: recorder)
+        guard !document.footnotes.isEmpty else { return recorder.frame }
+        // A note's way back lands on its first citation: on the page that sets the note, the first there.
+        let set = Set(page.notes.compactMap { ($0 as? FootnoteFlowable).flatMap { $0.continues ? nil : $0.number } })
+        var frame = recorder.frame
+        frame.removeDestinations { name in
+            guard name.hasPrefix("footnote-ref-"), let number = Int(name.dropFirst("footnote-ref-".count)) else { return false }
+            return !set.contains(number)
+        }
+        return frame
+    }
+
+    /// The page's footnotes at the foot of its text column, under a short rule (decoration).
+    private func drawNotes(_ notes: [Flowable], height: Double, on canvas: PageCanvas) {
+        guard !notes.isEmpty else { return }
+        var y = content.maxY - height
+        let ruleX = builder.strings.isRightToLeft ? content.maxX - content.width / 4 : content.x
+        canvas.tagged(nil) {
+            canvas.line(
+                from: Point(ruleX, y + 3), to: Point(ruleX + content.width / 4, y + 3),
+                style: StrokeStyle(color: builder.theme.rule, width: 0.5))
+        }
+        y += Paginator.notesRule
+        for note in notes {
+            note.draw(on: canvas, at: Point(content.x, y))
+            y += note.height + 2
+        }
     }
 
     /// What page `index` holds: as kept, or filled again from its checkpoint (the same way: the same
     /// blocks laid out the same way give the same page).
-    private func placements(ofPage index: Int) throws -> [Placement] {
+    private func content(ofPage index: Int) throws -> PageContent {
         if let keptPages { return keptPages[index] }
-        guard let checkpoint = checkpoints[index] else { return [] }
+        guard let checkpoint = checkpoints[index] else { return PageContent(section: -1) }
         items.letGo(before: checkpoint.index)
-        return try paginator.fillPage(index + 1, from: checkpoint, item: items.item(at:), warn: { _ in }).page.placements
+        return try paginator.fillPage(index + 1, from: checkpoint, item: items.item(at:), warn: { _ in }).page
     }
 
     /// Where every block went (its pages, a table's rows on each) and what rules bent.
@@ -165,7 +194,7 @@ package final class DocumentLayout {
     /// holds the pages still to draw, fewer as drawing goes on.
     package func discardPage(_ index: Int) {
         guard checkpoints.indices.contains(index) else { return }
-        keptPages?[index] = []
+        keptPages?[index] = PageContent(section: -1)
         checkpoints[index] = nil
     }
 

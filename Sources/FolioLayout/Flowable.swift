@@ -29,6 +29,8 @@ protocol Flowable: AnyObject {
     /// moving whole to the next.
     func fitted(toHeight height: Double) -> Flowable?
     func draw(on canvas: PageCanvas, at origin: Point)
+    /// The footnotes it cites (their numbers, in order), whose notes go at the foot of the page it is on.
+    var footnoteNumbers: [Int] { get }
     /// About how many bytes the flowable holds (its lines, rows, drawing commands; not shaped text,
     /// which `TextResidency` bounds): what a document keeps by keeping it.
     var retainedBytes: Int { get }
@@ -46,6 +48,7 @@ extension Flowable {
     func scaled(toFit height: Double) -> Flowable? { nil }
     func fitted(toHeight height: Double) -> Flowable? { nil }
     var retainedBytes: Int { 1024 }
+    var footnoteNumbers: [Int] { [] }
 }
 
 /// An explicit page break.

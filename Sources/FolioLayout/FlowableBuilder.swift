@@ -31,6 +31,8 @@ final class FlowableBuilder {
     let contentsAnchors: [String: String]
     /// The pages a table of contents shows, filled in once the document is paginated.
     let contentsPages = ContentsPages()
+    /// How footnote citations are drawn (the document's numbers).
+    let footnoteMarks: FootnoteMarks
 
     init(
         text: TextShaper, theme: Theme, strings: BuiltInStrings, width: Double, prepared: PreparedDocument, pictures: PictureSupport,
@@ -44,6 +46,7 @@ final class FlowableBuilder {
         self.prepared = prepared
         self.pictures = pictures
         contentsAnchors = prepared.document.contentsAnchors()
+        footnoteMarks = FootnoteMarks(numbers: prepared.document.footnoteNumbers)
     }
 
     /// The anchor of the heading block at `path`: its own `id`, else the one a table of contents links to.
@@ -149,7 +152,7 @@ final class FlowableBuilder {
         _ runs: [TextRun], width: Double, path: String, alignment: Paragraph.Alignment = .left, linkColor: Color? = nil
     ) throws -> TextBlock {
         let alignment = alignment == .justify && width < 30 * theme.bodySize ? .left : alignment
-        let set = Typography.set(runs, language: strings.language)
+        let set = Typography.set(footnoteMarks.resolved(runs), language: strings.language)
         let runs = alignment == .justify ? text.hyphenated(set, language: strings.language) : set
         let block = try TextBlock(
             runs, engine: text, font: theme.font(theme.bodySize), width: width, alignment: alignment,
@@ -167,6 +170,32 @@ final class FlowableBuilder {
     /// Notes what rule bent, for the layout report.
     func warn(_ warning: LayoutReport.Warning) {
         if !isLayingOutAgain { warnings.append(warning) }
+    }
+
+    /// Each cited footnote as set at the foot of a page, in number order: its number (a link back to
+    /// its first citation) hanging beside its text, a point larger than captions.
+    func footnoteFlowables() throws -> [FootnoteFlowable] {
+        let document = prepared.document
+        let font = theme.font(theme.smallSize + 1)
+        let byNumber = footnoteMarks.numbers.sorted { $0.value < $1.value }
+        let indent = text.lineWidth(String(repeating: "8", count: String(byNumber.count).count), font: font) + 6
+        let continued = strings[.continued]
+        let shaper = text
+        return try byNumber.compactMap { id, number -> FootnoteFlowable? in
+            guard let note = document.footnotes[id] else { return nil }
+            let label = text.wrapped(
+                [TextRun(String(number), link: "#" + FootnoteMarks.referenceAnchor(number))], font: font, width: indent, alignment: .left,
+                linkColor: theme.accent, lineSpacing: 1.25)
+            let block = try TextBlock(
+                Typography.set(note.runs, language: strings.language), engine: text, font: font, width: width - indent, alignment: .left,
+                linkColor: theme.accent, residency: residency)
+            for piece in block.pieces { checkGlyphs(piece, note.plainText, path: "footnotes.\(id)") }
+            return FootnoteFlowable(
+                number: number, label: label, text: TextFlowable(block: block, color: theme.text, spaceBefore: 2, role: .span),
+                indent: indent,
+                width: width, color: theme.text, rightToLeft: strings.isRightToLeft,
+                continuedLabel: { shaper.singleLine("\(number) (\(continued))", font: font) })
+        }
     }
 
     /// A figure's caption, small and italic, at the builder's width.

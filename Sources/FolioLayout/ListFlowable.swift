@@ -125,8 +125,23 @@ final class ListFlowable: Flowable {
         return (ListFlowable(self, range: range.lowerBound..<end), ListFlowable(self, range: end..<range.upperBound))
     }
 
+    /// The notes cited on this piece's lines.
+    var footnoteNumbers: [Int] { citations.map(\.number) }
+
+    /// The notes cited on this piece's lines, with where each line is (list coordinates).
+    private var citations: [(number: Int, x: Double, y: Double)] {
+        rows.flatMap { row in
+            row.block.footnoteLines.compactMap { note in
+                range.contains(row.firstLine + note.line) ? (note.number, row.x, row.top + row.block.lines[note.line].top) : nil
+            }
+        }
+    }
+
     func draw(on canvas: PageCanvas, at origin: Point) {
         let shift = Point(origin.x, origin.y - top)
+        for note in citations {
+            canvas.destination(FootnoteMarks.referenceAnchor(note.number), at: Point(shift.x + note.x, shift.y + note.y))
+        }
         draw(root, on: canvas, at: shift, continues: range.lowerBound > 0)
     }
 

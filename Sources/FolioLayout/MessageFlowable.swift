@@ -95,6 +95,14 @@ final class MessageFlowable: Flowable {
         let y = box.y + MessageFlowable.padding
         if showsTitle { canvas.tagged(.paragraph) { canvas.draw(title, at: Point(x, y), color: textColor) } }
         guard let body, !bodyRange.isEmpty else { return }
-        canvas.tagged(.paragraph) { body.draw(lines: bodyRange, on: canvas, at: Point(x, y + titleHeight + bodyGap), color: textColor) }
+        let bodyTop = y + titleHeight + bodyGap
+        for note in body.footnoteLines where bodyRange.contains(note.line) {
+            let lineY = bodyTop + body.lines[note.line].top - body.lines[bodyRange.lowerBound].top
+            canvas.destination(FootnoteMarks.referenceAnchor(note.number), at: Point(x, lineY))
+        }
+        canvas.tagged(.paragraph) { body.draw(lines: bodyRange, on: canvas, at: Point(x, bodyTop), color: textColor) }
     }
+
+    /// The notes cited on the body's lines this part shows.
+    var footnoteNumbers: [Int] { body?.footnoteLines.filter { bodyRange.contains($0.line) }.map(\.number) ?? [] }
 }

@@ -36,6 +36,15 @@ package struct PageFrame {
 
     mutating func append(_ item: Item) { items.append(item) }
 
+    /// The page without the destinations `drops` names, and with one of each name at most (the first).
+    mutating func removeDestinations(where drops: (String) -> Bool) {
+        var seen: Set<String> = []
+        items.removeAll { item in
+            guard case .destination(let name, _) = item else { return false }
+            return drops(name) || !seen.insert(name).inserted
+        }
+    }
+
     /// Draws the page onto `canvas`, nesting as it was recorded.
     package func replay(on canvas: PageCanvas) {
         var index = 0

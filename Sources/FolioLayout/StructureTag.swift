@@ -27,6 +27,8 @@ package enum StructureTag: String, Sendable {
     /// A table of contents and its entries.
     case tableOfContents = "TOC"
     case tableOfContentsItem = "TOCI"
+    /// A footnote, at the foot of the page that cites it (the PDF's finishing step gives it its /ID).
+    case note = "Note"
     /// Text that shares its element with links (see the PDF exporter's text drawing).
     case span = "Span"
     /// A passage in another language while drawing: the finishing step makes it a `Span` with its

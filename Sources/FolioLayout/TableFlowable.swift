@@ -58,6 +58,13 @@ final class TableFlowable: Flowable {
 
     var retainedBytes: Int { 4096 + 8 * layout.rowOffsets.count }
 
+    /// The notes the rows of this part cite (and the header's, on the first part).
+    var footnoteNumbers: [Int] {
+        guard !layout.rowFootnotes.isEmpty else { return [] }
+        let header = isFirstPart ? layout.rowFootnotes[-1] ?? [] : []
+        return header + layout.rowFootnotes.filter { range.contains($0.key) }.sorted { $0.key < $1.key }.flatMap(\.value)
+    }
+
     var minimumHeadHeight: Double { fixedHeight + (range.isEmpty ? 0 : rowHeight(range.lowerBound)) }
 
     func split(available: Double) -> (head: Flowable, tail: Flowable)? {
@@ -122,6 +129,8 @@ final class TableFlowable: Flowable {
     }
 
     func draw(on canvas: PageCanvas, at origin: Point) {
+        // A note's link back lands on the part of the table that cites it.
+        for number in footnoteNumbers { canvas.destination(FootnoteMarks.referenceAnchor(number), at: origin) }
         let theme = layout.theme
         let width = layout.columnWidths.reduce(0, +)
         var y = origin.y

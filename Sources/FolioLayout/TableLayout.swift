@@ -49,13 +49,31 @@ final class TableLayout {
 
     /// A cell's runs as drawn: its markup read, a number kept with its unit (`Typography`; quotes
     /// are left as written, as cells hold data).
-    private func cellRuns(_ cell: String) -> [TextRun] { TableLayout.cellRuns(cell, language: language) }
+    private func cellRuns(_ cell: String) -> [TextRun] { TableLayout.cellRuns(cell, language: language, footnotes: footnotes) }
 
-    private static func cellRuns(_ cell: String, language: String) -> [TextRun] {
-        Typography.set(RichText.cellRuns(cell), language: language, quotes: false)
+    private static func cellRuns(_ cell: String, language: String, footnotes: FootnoteMarks) -> [TextRun] {
+        Typography.set(footnotes.resolved(RichText.cellRuns(cell)), language: language, quotes: false)
     }
 
-    init(table: Table, width: Double, text: TextShaper, theme: Theme, strings: BuiltInStrings) throws {
+    /// How footnote citations in cells are drawn.
+    let footnotes: FootnoteMarks
+    /// The notes each row's cells cite (-1: the header), for the rows that cite any.
+    let rowFootnotes: [Int: [Int]]
+
+    init(
+        table: Table, width: Double, text: TextShaper, theme: Theme, strings: BuiltInStrings,
+        footnotes: FootnoteMarks = FootnoteMarks(numbers: [:])
+    ) throws {
+        self.footnotes = footnotes
+        var rowFootnotes: [Int: [Int]] = [:]
+        if !footnotes.numbers.isEmpty {
+            for (row, cells) in ([table.header ?? []] + table.rows).enumerated() {
+                let numbers = cells.filter { $0.contains("[^") }.flatMap { RichText($0).runs.compactMap(\.footnote) }
+                    .compactMap { footnotes.numbers[$0] }
+                if !numbers.isEmpty { rowFootnotes[row - 1] = numbers }
+            }
+        }
+        self.rowFootnotes = rowFootnotes
         rightToLeft = strings.isRightToLeft
         language = strings.language
         continuedWord = strings[.continued]
@@ -130,7 +148,7 @@ final class TableLayout {
         func cellLayout(_ slot: Table.Slot, font: FontSpec) -> ShapedText {
             // A cell's inline markup as in a paragraph; its links in the accent colour.
             text.paragraph(
-                TableLayout.cellRuns(slot.text, language: strings.language), font: font,
+                TableLayout.cellRuns(slot.text, language: strings.language, footnotes: footnotes), font: font,
                 width: starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX,
                 alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
         }
@@ -157,13 +175,14 @@ final class TableLayout {
                 if RichText.mayHoldMarkup(slot.text) {
                     // Bold runs are wider, markup characters are not drawn: measured as drawn.
                     let shaped = text.paragraph(
-                        TableLayout.cellRuns(slot.text, language: strings.language), font: bodyFont, width: room,
+                        TableLayout.cellRuns(slot.text, language: strings.language, footnotes: footnotes), font: bodyFont, width: room,
                         alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, lineSpacing: 1)
                     tallest = max(tallest, shaped.metrics.height)
                     continue
                 }
                 let height = text.wrappedHeight(
-                    TableLayout.cellRuns(slot.text, language: strings.language).first?.text ?? slot.text, font: bodyFont, width: room,
+                    TableLayout.cellRuns(slot.text, language: strings.language, footnotes: footnotes).first?.text ?? slot.text,
+                    font: bodyFont, width: room,
                     alignment: table.alignment(ofColumn: slot.column).paragraphAlignment,
                     lineSpacing: 1)
                 tallest = max(tallest, height)

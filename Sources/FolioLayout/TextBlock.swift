@@ -42,6 +42,8 @@ final class TextBlock {
     let lines: [LineSpan]
     /// The index of each piece's first line.
     private let pieceFirstLines: [Int]
+    /// The footnotes the block cites and the line of each citation, in order (none for most text).
+    let footnoteLines: [(line: Int, number: Int)]
 
     private init(pieces: [ShapedText], source: Source, engine: TextShaper, residency: TextResidency?, cost: Int) {
         var tops: [Double] = []
@@ -61,6 +63,15 @@ final class TextBlock {
         pieceTops = tops
         self.lines = lines
         pieceFirstLines = firstLines
+        var notes: [(line: Int, number: Int)] = []
+        if source.runs.contains(where: { $0.footnote != nil }) {
+            for (index, piece) in pieces.enumerated() {
+                for link in piece.linkLines {
+                    if let number = FootnoteMarks.citedNote(link.url) { notes.append((firstLines[index] + link.line, number)) }
+                }
+            }
+        }
+        footnoteLines = notes
         self.source = source
         self.engine = engine
         self.residency = residency

@@ -9,11 +9,15 @@ final class TextFlowable: Flowable {
         /// A heading at `level` of the document's `HeadingLevels`.
         case heading(level: Int)
         case paragraph
+        /// Text inside an element of its own (a footnote's, beside its label): a Span the PDF's
+        /// finishing step merges into it.
+        case span
 
         var tag: StructureTag {
             switch self {
             case .heading(let level): return .heading(level)
             case .paragraph: return .paragraph
+            case .span: return .span
             }
         }
     }
@@ -88,7 +92,14 @@ final class TextFlowable: Flowable {
         return (TextFlowable(self, range: range.lowerBound..<end), TextFlowable(self, range: end..<range.upperBound))
     }
 
+    /// The notes cited on this part's lines.
+    var footnoteNumbers: [Int] { block.footnoteLines.filter { range.contains($0.line) }.map(\.number) }
+
     func draw(on canvas: PageCanvas, at origin: Point) {
+        // Where a note's citation is, for the note's link back (the first of several is kept).
+        for note in block.footnoteLines where range.contains(note.line) {
+            canvas.destination(FootnoteMarks.referenceAnchor(note.number), at: Point(origin.x, origin.y + lines[note.line].top - top))
+        }
         if range.lowerBound == 0 {
             if let level = outlineLevel { canvas.outline(outlineText ?? "", level: level, y: origin.y) }
             if let anchor { canvas.destination(anchor, at: origin) }

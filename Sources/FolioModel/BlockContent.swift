@@ -20,6 +20,8 @@ package protocol BlockContent: Sendable, Hashable, Codable {
     var anchor: String? { get }
     /// Rich texts whose internal links must name an anchor of the document, with their field (`text`).
     var linkedTexts: [(text: RichText, field: String)] { get }
+    /// Rich texts that may cite footnotes (`[^id]`), in reading order, with their field.
+    var notedTexts: [(text: RichText, field: String)] { get }
     /// Blocks inside this one, with their field (`items[0]`): validated, prepared and searched like the others.
     var nestedBlocks: [(block: Block, field: String)] { get }
     /// Whether a block of this kind may stand in a column of `columns`.
@@ -36,6 +38,8 @@ extension BlockContent {
     package var anchor: String? { nil }
     /// Most blocks have no links to check.
     package var linkedTexts: [(text: RichText, field: String)] { [] }
+    /// The rich texts that may cite footnotes are those whose links are checked.
+    package var notedTexts: [(text: RichText, field: String)] { linkedTexts }
     /// Most blocks hold no others.
     package var nestedBlocks: [(block: Block, field: String)] { [] }
     /// Most blocks may stand in a column.

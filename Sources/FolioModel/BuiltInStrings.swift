@@ -59,6 +59,8 @@ public struct BuiltInStrings: Sendable, Hashable {
         case digitalSignature
         /// The heading of a printed table of contents (a `contents` block without a title).
         case contents
+        /// The heading of the HTML's notes (its footnotes, listed at the end).
+        case footnotes
         /// The label of a table's total row.
         case total
         /// The label of a group's subtotal row.

@@ -28,6 +28,8 @@ public struct Document: Sendable, Hashable, Codable {
     public var watermark: Watermark?
     /// Files carried inside the PDF as associated files (the data it was made from); none by default.
     public var attachments: [Attachment] = []
+    /// The text of each footnote, by the id rich text cites it with (`[^id]`); none by default.
+    public var footnotes: [String: RichText] = [:]
 
     /// A document with its title, running header and footer, built-in word overrides, page setup (by default the paper
     /// of the language's region, 2 cm margins), metadata, theme and blocks. `header` is a text at the left of the header line; `footer` one at the right of the footer, beside the
@@ -74,6 +76,7 @@ public struct Document: Sendable, Hashable, Codable {
         protection = try container.decodeIfPresent(.protection)
         watermark = try container.decodeIfPresent(.watermark)
         attachments = try container.decode(.attachments, default: [])
+        footnotes = try container.decode(.footnotes, default: [:])
     }
 
     /// Every word Folio writes by itself in this document: its language's table with its overrides.

@@ -11,6 +11,8 @@ package struct TextRun: Sendable, Hashable {
     /// The run's language when its author marked it (`[texte]{lang=fr}`): a passage a screen
     /// reader reads in that language.
     package var language: String?
+    /// The footnote this run cites (`[^id]`): written as the note's number, raised, a link to the note.
+    package var footnote: String?
 
     /// A run of `text`.
     package init(_ text: String, bold: Bool = false, italic: Bool = false, link: String? = nil, language: String? = nil) {
@@ -22,7 +24,8 @@ package struct TextRun: Sendable, Hashable {
     }
 }
 
-/// Inline text with **bold**, *italic*, `[links](https://…)`, passages in another language (`[texte]{lang=fr}`) and line breaks,
+/// Inline text with **bold**, *italic*, `[links](https://…)`, passages in another language (`[texte]{lang=fr}`),
+/// footnote citations (`[^id]`, the note in the document's `footnotes`) and line breaks,
 /// written in documents as a small Markdown subset. An address written out (`https://…` or
 /// `<https://…>`) is a link to itself.
 ///
@@ -233,6 +236,11 @@ private struct MarkupParser {
                 flush()
                 italic.toggle()
                 index += 1
+            } else if c == "[", peek(1) == "^", let note = parseFootnote() {
+                flush()
+                var run = TextRun(note, bold: bold, italic: italic)
+                run.footnote = note
+                runs.append(run)
             } else if c == "[", let link = parseLink() {
                 flush()
                 runs.append(TextRun(link.text, bold: bold, italic: italic, link: link.url))
@@ -279,6 +287,17 @@ private struct MarkupParser {
         let url = String(address).trimmingWhitespace()
         index = end + 1
         return (text, url)
+    }
+
+    /// `[^id]` (Pandoc's and GitHub's footnote citation, not followed by `(`): the id, of letters,
+    /// digits, `-` and `_`, at most 40. Advances past it; nil (and no move) when there is none here.
+    mutating func parseFootnote() -> String? {
+        let close = nextBracket[index + 1 <= chars.count ? index + 1 : chars.count]
+        guard close > index + 2, close - index <= 42, close + 1 >= chars.count || chars[close + 1] != "(" else { return nil }
+        let id = chars[(index + 2)..<close]
+        guard id.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }) else { return nil }
+        index = close + 1
+        return String(String.UnicodeScalarView(id))
     }
 
     /// `[texte]{lang=fr}` (Pandoc's bracketed span): a passage in another language, its tag a BCP 47

@@ -450,6 +450,19 @@ extension Table: BlockContent {
         }
         return texts
     }
+    /// The cells citing footnotes (`[^id]`), header first, row by row.
+    package var notedTexts: [(text: RichText, field: String)] {
+        var texts: [(text: RichText, field: String)] = []
+        for (index, cell) in (header ?? []).enumerated() where cell.contains("[^") {
+            texts.append((RichText(cell), "header[\(index)]"))
+        }
+        for (rowIndex, row) in rows.enumerated() {
+            for (index, cell) in row.enumerated() where cell.contains("[^") {
+                texts.append((RichText(cell), "rows[\(rowIndex)][\(index)]"))
+            }
+        }
+        return texts
+    }
     /// A table splits between pages: it cannot stand in a column.
     package static var standsInColumns: Bool { false }
     /// Whether `keepTogether` is true.

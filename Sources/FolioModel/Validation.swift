@@ -55,6 +55,7 @@ extension Document {
             try block.validate(path: "elements[\(index)]")
         }
         try validateInternalLinks()
+        try validateFootnotes()
     }
 }
 

@@ -242,8 +242,13 @@ package final class PangoTextEngine: TextShaper {
             }
             if run.bold { add(pango_attr_weight_new(PANGO_WEIGHT_BOLD)) }
             if run.italic { add(pango_attr_style_new(PANGO_STYLE_ITALIC)) }
+            if run.footnote != nil {
+                // A footnote's number: raised a third of the font's size, at 70 % of it.
+                add(pango_attr_rise_new(Int32(clamping: (font.size * 0.35 * Double(PANGO_SCALE)).clampedInt())))
+                add(pango_attr_scale_new(0.7))
+            }
             if let url = run.link {
-                add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE))
+                if run.footnote == nil { add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE)) }
                 if let color = linkColor {
                     func channel(_ value: Double) -> UInt16 { UInt16(clamping: (value * 65535).clampedInt()) }
                     add(pango_attr_foreground_new(channel(color.red), channel(color.green), channel(color.blue)))

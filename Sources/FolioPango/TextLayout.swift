@@ -124,6 +124,9 @@ package final class TextLayout: ShapedText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Each link's target and the line it starts on.
+    package var linkLines: [(url: String, line: Int)] { links.map { ($0.url, lineIndex(containing: $0.startByte)) } }
+
     /// Index of the first line whose text ends after `byte` (binary search).
     func lineIndex(containing byte: Int) -> Int {
         let all = lines

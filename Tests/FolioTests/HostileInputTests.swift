@@ -234,7 +234,10 @@ final class HostileInputTests: XCTestCase {
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml, lenient: true) { warnings.append("\($0)") }
         XCTAssertEqual(
             warnings,
-            [#"base: unknown key; expected one of: elements, footer, header, metadata, page, protection, strings, theme, title, watermark"#]
+            [
+                "base: unknown key; expected one of: attachments, elements, footer, footnotes, header, metadata, page, protection, "
+                    + "strings, theme, title, watermark"
+            ]
         )
         guard case .widgets(let widgets) = document.elements[0] else { return XCTFail() }
         XCTAssertEqual(widgets.items[0].title, "Steps")

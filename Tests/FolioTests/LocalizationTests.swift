@@ -52,9 +52,11 @@ final class LocalizationTests: XCTestCase {
                 let english = BuiltInStrings.english[key]
                 XCTAssertFalse(strings[key].isEmpty, "\(language).\(key)")
                 XCTAssertEqual(placeholders(strings[key]), placeholders(english), "\(language).\(key): \(strings[key])")
-                // "Total" and "Subtotal" are French, Spanish and Portuguese too; "Minimum", "Median", "Maximum" French and German.
+                // "Total" and "Subtotal" are French, Spanish and Portuguese too; "Minimum", "Median", "Maximum" French and German;
+                // "Notes" French.
                 if language != "en"
-                    && ![.category, .segment, .ring, .onePoint, .points, .total, .subtotal, .minimum, .maximum, .median].contains(key)
+                    && ![.category, .segment, .ring, .onePoint, .points, .total, .subtotal, .minimum, .maximum, .median, .footnotes]
+                        .contains(key)
                 {
                     XCTAssertNotEqual(strings[key], english, "\(language).\(key) is not translated")
                 }
