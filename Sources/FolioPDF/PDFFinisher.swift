@@ -43,7 +43,12 @@ final class PDFFinisher {
             title: document.displayTitle(strings: document.builtInStrings), author: metadata.author, subject: metadata.subject,
             keywords: metadata.keywords,
             language: metadata.language, date: date, producer: PDFFinisher.producer,
-            claimsUniversalAccessibility: metadata.tagged, archivalPart: metadata.conformance.archivalPart
+            claimsUniversalAccessibility: metadata.tagged, archivalPart: metadata.conformance.archivalPart,
+            attachments: attachments.map { file in
+                let attachment = file.attachment
+                return "\(attachment.shownName) (\(attachment.shownMimeType), \(attachment.relationship.rawValue)): "
+                    + (attachment.description ?? attachment.shownName)
+            }
         ).xml
         let protection = document.protection
         if protection != nil, folio_pdf_encryption_available() == 0 {

@@ -16,6 +16,9 @@ struct XMPPacket {
     var claimsUniversalAccessibility: Bool
     /// The part of PDF/A claimed (2 or 3, conformance level U), or nil.
     var archivalPart: Int?
+    /// The files the PDF carries (`attachments`), each described in the packet: "name (MIME type,
+    /// relationship): description".
+    var attachments: [String] = []
 
     private var claimsArchival: Bool { archivalPart != nil }
 
@@ -33,7 +36,8 @@ struct XMPPacket {
                     ? " xmlns:pdfaid=\"http://www.aiim.org/pdfa/ns/id/\""
                         + " xmlns:pdfaExtension=\"http://www.aiim.org/pdfa/ns/extension/\""
                         + " xmlns:pdfaSchema=\"http://www.aiim.org/pdfa/ns/schema#\""
-                        + " xmlns:pdfaProperty=\"http://www.aiim.org/pdfa/ns/property#\"" : "") + ">",
+                        + " xmlns:pdfaProperty=\"http://www.aiim.org/pdfa/ns/property#\"" : "")
+                + (attachments.isEmpty ? "" : " xmlns:folioaf=\"\(XMPPacket.attachmentsNamespace)\"") + ">",
             "<dc:format>application/pdf</dc:format>",
             "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">\(XMLText(title))</rdf:li></rdf:Alt></dc:title>",
             "<dc:language><rdf:Bag><rdf:li>\(XMLText(language))</rdf:li></rdf:Bag></dc:language>",
@@ -55,9 +59,18 @@ struct XMPPacket {
             "<xmp:MetadataDate>\(stamp)</xmp:MetadataDate>",
         ]
         if claimsUniversalAccessibility { lines.append("<pdfuaid:part>1</pdfuaid:part>") }
+        if !attachments.isEmpty {
+            lines.append("<folioaf:files><rdf:Bag>")
+            lines += attachments.map { "<rdf:li>\(XMLText($0))</rdf:li>" }
+            lines.append("</rdf:Bag></folioaf:files>")
+        }
         if claimsArchival {
             lines += ["<pdfaid:part>\(archivalPart ?? 2)</pdfaid:part>", "<pdfaid:conformance>U</pdfaid:conformance>"]
-            if claimsUniversalAccessibility { lines += XMPPacket.universalAccessibilitySchema }
+            // PDF/A allows only predefined XMP schemas unless the packet describes them.
+            let schemas =
+                (claimsUniversalAccessibility ? XMPPacket.universalAccessibilitySchema : [])
+                + (attachments.isEmpty ? [] : XMPPacket.attachmentsSchema)
+            if !schemas.isEmpty { lines += ["<pdfaExtension:schemas><rdf:Bag>"] + schemas + ["</rdf:Bag></pdfaExtension:schemas>"] }
         }
         lines += ["</rdf:Description>", "</rdf:RDF>", "</x:xmpmeta>", "<?xpacket end=\"w\"?>"]
         return lines.joined(separator: "\n")
@@ -65,7 +78,7 @@ struct XMPPacket {
 
     /// PDF/A allows only predefined XMP schemas unless described: this describes pdfuaid.
     private static let universalAccessibilitySchema = [
-        "<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType=\"Resource\">",
+        "<rdf:li rdf:parseType=\"Resource\">",
         "<pdfaSchema:schema>PDF/UA Universal Accessibility Schema</pdfaSchema:schema>",
         "<pdfaSchema:namespaceURI>http://www.aiim.org/pdfua/ns/id/</pdfaSchema:namespaceURI>",
         "<pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>",
@@ -75,7 +88,25 @@ struct XMPPacket {
         "<pdfaProperty:category>internal</pdfaProperty:category>",
         "<pdfaProperty:description>Indicates, which part of ISO 14289 standard is followed</pdfaProperty:description>",
         "</rdf:li></rdf:Seq></pdfaSchema:property>",
-        "</rdf:li></rdf:Bag></pdfaExtension:schemas>",
+        "</rdf:li>",
+    ]
+
+    /// The namespace of Folio's description of the files a PDF carries.
+    static let attachmentsNamespace = "http://ns.folio-reports.org/attachments/1.0/"
+
+    /// Describes folioaf, Folio's list of the attached files, for PDF/A.
+    private static let attachmentsSchema = [
+        "<rdf:li rdf:parseType=\"Resource\">",
+        "<pdfaSchema:schema>Folio attached files</pdfaSchema:schema>",
+        "<pdfaSchema:namespaceURI>\(attachmentsNamespace)</pdfaSchema:namespaceURI>",
+        "<pdfaSchema:prefix>folioaf</pdfaSchema:prefix>",
+        "<pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType=\"Resource\">",
+        "<pdfaProperty:name>files</pdfaProperty:name>",
+        "<pdfaProperty:valueType>Bag Text</pdfaProperty:valueType>",
+        "<pdfaProperty:category>external</pdfaProperty:category>",
+        "<pdfaProperty:description>The files the PDF carries as associated files: name (MIME type, relationship): description</pdfaProperty:description>",
+        "</rdf:li></rdf:Seq></pdfaSchema:property>",
+        "</rdf:li>",
     ]
 
 }

@@ -48,6 +48,13 @@ final class AttachmentIntegrationTests: XCTestCase {
         let found = try attachments(of: pdf)
         XCTAssertEqual(found["pdfaPart"] as? String, "3")
         XCTAssertEqual(found["pdfaConformance"] as? String, "U")
+        XCTAssertEqual(
+            found["xmpFiles"] as? [String],
+            [
+                "patient-bundle.fhir.json (application/fhir+json, Source): The FHIR Bundle this summary was made from",
+                "Notas del día.txt (text/plain, Supplement): Notas del día.txt",
+            ])
+        XCTAssertEqual(found["xmpDescribesSchema"] as? Bool, true)
         let files = try XCTUnwrap(found["files"] as? [[String: Any]])
         XCTAssertEqual(files.count, 2)
         let fhir = try XCTUnwrap(files.first { $0["name"] as? String == "patient-bundle.fhir.json" })

@@ -1,9 +1,10 @@
 """Prints, as JSON, what a PDF's reader finds of its attached files (pikepdf): the XMP's PDF/A part and
-conformance, and each embedded file's name, relationship, MIME type, description, size, dates, whether
+conformance, the files its XMP lists (and whether it describes their schema for PDF/A), and each embedded file's name, relationship, MIME type, description, size, dates, whether
 its /CheckSum is the MD5 of its bytes, whether the catalog's /AF lists it, the SHA-256 of its bytes and
 the bytes as text (UTF-8, replaced where they are not)."""
 import hashlib
 import json
+import re
 import sys
 
 import pikepdf
@@ -12,6 +13,10 @@ pdf = pikepdf.open(sys.argv[1])
 with pdf.open_metadata() as xmp:
     found = {"pdfaPart": xmp.get("pdfaid:part"), "pdfaConformance": xmp.get("pdfaid:conformance"), "files": []}
 associated = [spec.objgen for spec in pdf.Root.get("/AF", [])]
+packet = pdf.Root.Metadata.read_bytes().decode("utf-8") if "/Metadata" in pdf.Root else ""
+listed = re.search(r"<folioaf:files><rdf:Bag>(.*?)</rdf:Bag></folioaf:files>", packet, re.S)
+found["xmpFiles"] = re.findall(r"<rdf:li>(.*?)</rdf:li>", listed.group(1)) if listed else []
+found["xmpDescribesSchema"] = "<pdfaSchema:prefix>folioaf</pdfaSchema:prefix>" in packet
 for name, attachment in pdf.attachments.items():
     spec = attachment.obj
     embedded = attachment.get_file()
