@@ -85,9 +85,9 @@ final class DocumentationTests: XCTestCase {
         let readme = try text("README.md")
         let tour = try XCTUnwrap(readme.components(separatedBy: "## A five-minute tour").last?.components(separatedBy: "\n## ").first)
         let blocks = tour.components(separatedBy: "```sh\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
-        XCTAssertEqual(blocks.count, 5, "the tour's shell blocks")
+        XCTAssertEqual(blocks.count, 6, "the tour's shell blocks")
         let out = root.appendingPathComponent("out")
-        for name in ["tour.pdf", "tour.html", "tour-service.pdf"] {
+        for name in ["tour.pdf", "tour.html", "tour-service.pdf", "tour-packet.pdf"] {
             try? FileManager.default.removeItem(at: out.appendingPathComponent(name))
         }
         try? FileManager.default.removeItem(at: out.appendingPathComponent("tour-batch"))
@@ -117,6 +117,9 @@ final class DocumentationTests: XCTestCase {
         let written = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("tour-batch").path)
         XCTAssertEqual(written.filter { $0.hasSuffix(".pdf") }.count, 4, "\(written)")
         XCTAssertTrue(try Data(contentsOf: out.appendingPathComponent("tour-service.pdf")).starts(with: Data("%PDF-".utf8)))
+        let packet = try TestSupport.pageTexts(Data(contentsOf: out.appendingPathComponent("tour-packet.pdf")))
+        XCTAssertEqual(packet.count, 4)
+        XCTAssertTrue(packet[1].contains("Northside Laboratory"), "the appended lab report is the packet's second page")
     }
 
     /// Starts the tour's `folio preview`, waits for its page to answer with the template's pages, stops it.
