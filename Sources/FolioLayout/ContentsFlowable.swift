@@ -116,7 +116,7 @@ final class ContentsFlowable: Flowable {
             canvas.tagged(nil) {
                 canvas.line(
                     from: Point(start, baseline), to: Point(end, baseline),
-                    style: StrokeStyle(color: leaderColor, width: 0.9, dash: [0.01, 3.2], cap: .round))
+                    style: StrokeStyle(color: leaderColor, width: 0.9, dash: [0.9, 2.4]))
             }
         }
         canvas.tagged(.tableOfContentsItem) {

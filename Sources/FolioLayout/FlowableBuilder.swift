@@ -30,13 +30,15 @@ final class FlowableBuilder {
     /// The anchor of each heading a table of contents links to, by the heading's path (none without one).
     let contentsAnchors: [String: String]
     /// The pages a table of contents shows, filled in once the document is paginated.
-    let contentsPages = ContentsPages()
+    let contentsPages: ContentsPages
     /// How footnote citations are drawn (the document's numbers).
     let footnoteMarks: FootnoteMarks
 
+    /// A builder at `width`; a column's builder (`within`) shares its document's anchors, pages and
+    /// footnote numbers with the builder of the page, which found them once.
     init(
         text: TextShaper, theme: Theme, strings: BuiltInStrings, width: Double, prepared: PreparedDocument, pictures: PictureSupport,
-        residency: TextResidency = TextResidency()
+        residency: TextResidency = TextResidency(), within parent: FlowableBuilder? = nil
     ) {
         self.residency = residency
         self.text = text
@@ -45,8 +47,9 @@ final class FlowableBuilder {
         self.width = width
         self.prepared = prepared
         self.pictures = pictures
-        contentsAnchors = prepared.document.contentsAnchors()
-        footnoteMarks = FootnoteMarks(numbers: prepared.document.footnoteNumbers)
+        contentsAnchors = parent?.contentsAnchors ?? prepared.document.contentsAnchors()
+        contentsPages = parent?.contentsPages ?? ContentsPages()
+        footnoteMarks = parent?.footnoteMarks ?? FootnoteMarks(numbers: prepared.document.footnoteNumbers)
     }
 
     /// The anchor of the heading block at `path`: its own `id`, else the one a table of contents links to.

@@ -5,12 +5,12 @@
 public struct Contents: Sendable, Hashable, Codable, BlockConvertible {
     /// The heading above the list; by default the language's word ("Contents").
     public var title: String?
-    /// How deep the list goes, in bookmark levels: 1 lists the top headings (sections, or subtitles
-    /// when there are no sections), 2 (the default) the subtitles in sections too, up to 6.
+    /// How deep the list goes, in bookmark levels: 1 (the default) lists the top headings (sections,
+    /// or subtitles when there are no sections), 2 the subtitles in sections too, up to 6.
     public var depth: Int
 
     /// A table of contents titled `title` (the language's word when nil), `depth` levels deep.
-    public init(title: String? = nil, depth: Int = 2) {
+    public init(title: String? = nil, depth: Int = 1) {
         self.title = title
         self.depth = depth
     }
@@ -21,7 +21,7 @@ public struct Contents: Sendable, Hashable, Codable, BlockConvertible {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decodeIfPresent(.title)
-        depth = try container.decode(.depth, default: 2)
+        depth = try container.decode(.depth, default: 1)
     }
 
     /// Encodes the value as a document writes it.
@@ -91,10 +91,16 @@ extension Document {
         return entries
     }
 
-    /// The anchor of the heading at `path` when a table of contents links to it: its `id`, or the
-    /// one made for it; nil without a table of contents (a heading without an `id` then has no anchor).
+    /// The anchor of each heading a table of contents lists, by its path: its `id`, or the one made
+    /// for it. A heading no table of contents lists (none, or deeper than its `depth`) gets none made:
+    /// each destination costs the PDF a named destination.
     package func contentsAnchors() -> [String: String] {
-        guard hasContents else { return [:] }
-        return Dictionary(headingEntries.map { ($0.path, $0.anchor) }, uniquingKeysWith: { first, _ in first })
+        let depth = elements.reduce(0) { deepest, block in
+            if case .contents(let contents) = block { return max(deepest, contents.depth) }
+            return deepest
+        }
+        guard depth > 0 else { return [:] }
+        return Dictionary(
+            headingEntries.filter { $0.depth <= depth }.map { ($0.path, $0.anchor) }, uniquingKeysWith: { first, _ in first })
     }
 }

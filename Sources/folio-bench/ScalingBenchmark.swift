@@ -7,9 +7,9 @@ import Foundation
 enum ScalingBenchmark {
     /// The W2 document for the first `patients` records: a section per patient, each
     /// with the W1 content, and an appendix of the heart-rate samples of up to 10 patients.
-    /// `contents`: with a printed table of contents (sections and subtitles) first.
-    static func w2(records: [W1Report.Record], patients: Int, logo: Data, contents: Bool = false) -> Document {
-        var elements: [Block] = contents ? [.contents(Contents())] : []
+    /// `contentsDepth`: with a printed table of contents that deep first (none when nil).
+    static func w2(records: [W1Report.Record], patients: Int, logo: Data, contentsDepth: Int? = nil) -> Document {
+        var elements: [Block] = contentsDepth.map { [.contents(Contents(depth: $0))] } ?? []
         for record in records.prefix(patients) {
             let w1 = W1Report.document(record, logo: logo)
             elements.append(.section(Section(title: "\(record.patient.name) — \(record.patient.week)", label: record.patient.id)))
@@ -126,7 +126,10 @@ enum ScalingBenchmark {
         }
         let document =
             kind.hasPrefix("w2")
-            ? w2(records: records, patients: size, logo: logo, contents: kind == "w2-contents") : table(rows: size, tagged: kind == "table")
+            ? w2(
+                records: records, patients: size, logo: logo,
+                contentsDepth: kind == "w2-contents" ? Contents().depth : kind == "w2-contents-2" ? 2 : nil)
+            : table(rows: size, tagged: kind == "table")
         let start = Timing.now()
         let (data, pages) = try PDFRenderer().renderCountingPages(document)
         try Data(String(format: "%.4f %d %d", Timing.now() - start, pages, data.count).utf8).write(to: URL(fileURLWithPath: resultPath))
@@ -192,13 +195,14 @@ enum ScalingBenchmark {
         return (seconds, peaks)
     }
 
-    /// W2 of 50 patients without and with a printed table of contents, three times each taking
-    /// turns (the better time of each kept): render seconds by kind ("w2", "w2-contents").
+    /// W2 of 50 patients without a printed table of contents, with one of the default depth (the 50
+    /// sections) and with one two levels deep (their 400 subtitles too), three times each taking turns
+    /// (the better time of each kept): render seconds by kind ("w2", "w2-contents", "w2-contents-2").
     static func contentsCost(bench: URL) -> [String: Double] {
         var seconds: [String: Double] = [:]
-        print("W2, 50 patients, without and with a table of contents (a process each):")
+        print("W2, 50 patients, without a table of contents, with one of the sections, and of the sections and subtitles (a process each):")
         for _ in 0..<3 {
-            for kind in ["w2", "w2-contents"] {
+            for kind in ["w2", "w2-contents", "w2-contents-2"] {
                 guard let run = measure(kind: kind, size: 50, bench: bench) else { continue }
                 print(
                     String(format: "  %@: %.2f s, %d pages, peak memory %d MB", kind as NSString, run.seconds, run.pages, run.peakKB / 1024)

@@ -48,7 +48,7 @@ final class ContentsIntegrationTests: XCTestCase {
             let text = (0..<180).map { _ in words[Int(generator.next() % UInt64(words.count))] }.joined(separator: " ")
             return "  - {type: paragraph, text: \"\(text.prefix(1).uppercased() + text.dropFirst()).\"}\n"
         }
-        var yaml = "title: Ward packet\nfooter: \"Page {page} of {pages}\"\nelements:\n  - {type: contents}\n"
+        var yaml = "title: Ward packet\nfooter: \"Page {page} of {pages}\"\nelements:\n  - {type: contents, depth: 2}\n"
         for (index, name) in ["Émile Okafor", "Amal Haddad", "Noah Berg"].enumerated() {
             yaml += "  - {type: section, title: \"\(name)\", label: P\(index + 1)}\n  - {type: subtitle, text: Summary \(index + 1)}\n"
             yaml += (0..<6).map { _ in paragraph() }.joined()
@@ -98,8 +98,9 @@ final class ContentsIntegrationTests: XCTestCase {
         XCTAssertEqual(found.tocs, [70], "one TOC element holding every entry")
         XCTAssertEqual(found.links.count, 70)
 
+        // The default depth lists the top headings only.
         let (shallow, _) = try render(
-            "title: T\nelements:\n  - {type: contents, depth: 1}\n  - {type: section, title: Alpha}\n  - {type: subtitle, text: Inner}\n  - {type: section, title: Beta}\n"
+            "title: T\nelements:\n  - {type: contents}\n  - {type: section, title: Alpha}\n  - {type: subtitle, text: Inner}\n  - {type: section, title: Beta}\n"
         )
         let listed = try TestSupport.pageTexts(shallow)[0]
         XCTAssertTrue(listed.contains("Alpha") && listed.contains("Beta"), listed)
@@ -123,7 +124,7 @@ final class ContentsIntegrationTests: XCTestCase {
     /// to a heading's id.
     func testTheHTMLListLinksToEveryHeading() throws {
         let (html, _) = try render(
-            "title: T\nelements:\n  - {type: contents}\n  - {type: section, title: Alpha, id: alpha}\n  - {type: subtitle, text: Inner}\n  - {type: section, title: Beta}\n",
+            "title: T\nelements:\n  - {type: contents, depth: 2}\n  - {type: section, title: Alpha, id: alpha}\n  - {type: subtitle, text: Inner}\n  - {type: section, title: Beta}\n",
             as: "html")
         let page = String(decoding: html, as: UTF8.self)
         let nav = try XCTUnwrap(page.firstMatch(of: #/<nav class="folio-contents"[^>]*>(.*?)</nav>/#)).output.1

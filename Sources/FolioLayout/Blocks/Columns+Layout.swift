@@ -14,7 +14,7 @@ extension Columns: LaidOutBlock {
             let columnWidth = usable * fraction
             let column = FlowableBuilder(
                 text: builder.text, theme: builder.theme, strings: builder.strings, width: columnWidth, prepared: builder.prepared,
-                pictures: builder.pictures, residency: builder.residency)
+                pictures: builder.pictures, residency: builder.residency, within: builder)
             column.headings = builder.headings
             for flowable in try column.flowables(for: item, path: "\(path).items[\(index)]") {
                 placed.append((x, flowable))
