@@ -42,7 +42,8 @@ td.n {{ text-align: right }} .break {{ break-before: page }}</style></head><body
 <p>Patient: Maria Example · Born 1958-04-12 · Collected 2026-11-20 08:10 · Reported 2026-11-20 14:32</p>
 <table><tr><th>Test</th><th>Result</th><th>Unit</th><th>Reference</th><th>Flag</th></tr>{rows}</table>
 <p class=break>Interpretation: HbA1c above target; lipid profile above the secondary-prevention goal. Repeat in three months.</p>
-<p>Validated by Dr. J. Lee, clinical biochemist.</p></body></html>"""
+<p>Validated by Dr. J. Lee, clinical biochemist. Results online:
+<a href="https://northside-lab.example/results/R-4471">northside-lab.example/results/R-4471</a>.</p></body></html>"""
     HTML(string=html).write_pdf(path)
 
 

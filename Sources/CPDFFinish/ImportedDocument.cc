@@ -288,6 +288,36 @@ void ImportedDocument::choose(std::vector<size_t> const &indices, bool requireEm
         }
         shown.width = turns % 2 == 1 ? height : width;
         shown.height = turns % 2 == 1 ? width : height;
+        // The page's links to web addresses, their rectangles taken where the page shows them.
+        QPDFObjectHandle annotations = page.getObjectHandle().getKey("/Annots");
+        for (int item = 0; annotations.isArray() && item < annotations.getArrayNItems() && shown.links.size() < maximumLinks; ++item) {
+            QPDFObjectHandle annotation = annotations.getArrayItem(item);
+            if (!annotation.isDictionary() || nameOf(annotation, "/Subtype") != "/Link") continue;
+            QPDFObjectHandle action = annotation.getKey("/A");
+            if (!action.isDictionary() || nameOf(action, "/S") != "/URI" || !action.getKey("/URI").isString()) continue;
+            QPDFObjectHandle rect = annotation.getKey("/Rect");
+            if (!rect.isRectangle()) continue;
+            QPDFObjectHandle::Rectangle area = rect.getArrayAsRectangle();
+            // Each corner into the unit square as the form's matrix maps it, then from the top left.
+            double us[2], vs[2];
+            for (int corner = 0; corner < 2; ++corner) {
+                double px = corner == 0 ? area.llx : area.urx, py = corner == 0 ? area.lly : area.ury;
+                double fx = (px - x0) / width, fy = (py - y0) / height;
+                switch (turns) {
+                case 1: us[corner] = fy; vs[corner] = 1 - fx; break;
+                case 2: us[corner] = 1 - fx; vs[corner] = 1 - fy; break;
+                case 3: us[corner] = 1 - fy; vs[corner] = fx; break;
+                default: us[corner] = fx; vs[corner] = fy; break;
+                }
+            }
+            Link link;
+            link.uri = action.getKey("/URI").getStringValue();
+            link.x = std::clamp(std::min(us[0], us[1]), 0.0, 1.0);
+            link.y = std::clamp(1 - std::max(vs[0], vs[1]), 0.0, 1.0);
+            link.width = std::clamp(std::max(us[0], us[1]), 0.0, 1.0) - link.x;
+            link.height = std::clamp(1 - std::min(vs[0], vs[1]), 0.0, 1.0) - link.y;
+            if (link.width > 0 && link.height > 0 && link.uri.size() <= 2000) shown.links.push_back(std::move(link));
+        }
         std::string form = "<< /Type /XObject /Subtype /Form /FormType 1 /BBox " + join({x0, y0, x1, y1}) + " /Matrix " + matrix;
         if (resources.isDictionary()) form += " /Resources " + resources.unparse();
         if (group.isDictionary()) form += " /Group " + group.unparse();

@@ -24,20 +24,33 @@ namespace folio_finish {
 /// — once the pages to show are chosen — held as the text of the objects that draw them and nothing
 /// else: each page a Form XObject (its content, its resources, its box mapped onto the unit square,
 /// its rotation applied) standing in for a placeholder picture, with the fonts, images and patterns
-/// it uses. Annotations, forms, actions, embedded files and structure never come along; marked
-/// content in the page's own stream is taken out (the page is one Figure of the document). The
+/// it uses, and its links to web addresses (for the document to lay over the page again). Other
+/// annotations, forms, actions, embedded files and structure never come along; marked content in the
+/// page's own stream is taken out (the page is one Figure of the document). The
 /// parsed file is let go of once the pages are chosen. Immutable after that, so documents on any
 /// thread may write it.
 class ImportedDocument {
   public:
     /// One chosen page: its Form XObject (a local object number), the objects it needs (its own
     /// included; local numbers), and its size as shown (rotation applied).
+    /// A link of the page to a web address, where it is on the page as shown: `x`, `y` (from the
+    /// top left), `width` and `height` as fractions of the page's width and height.
+    struct Link {
+        std::string uri;
+        double x = 0, y = 0, width = 0, height = 0;
+    };
+
     struct Page {
         int form = 0;
         std::vector<int> closure;
         double width = 0;
         double height = 0;
+        /// Its links to web addresses (URI actions), at most `maximumLinks`; its other annotations are not kept.
+        std::vector<Link> links;
     };
+
+    /// The most links kept of one page.
+    static constexpr size_t maximumLinks = 500;
 
     /// Reads `pdf` and checks it; throws std::runtime_error with a reason a reader understands.
     /// `maximumPages` bounds the pages it may have.

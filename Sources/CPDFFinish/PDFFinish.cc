@@ -482,6 +482,22 @@ extern "C" void folio_pdf_import_page_size(const folio_pdf_import *import, size_
 
 extern "C" size_t folio_pdf_import_size(const folio_pdf_import *import) { return import->document->size(); }
 
+extern "C" size_t folio_pdf_import_link_count(const folio_pdf_import *import, size_t index) {
+    auto const &pages = import->document->pages();
+    return index < pages.size() ? pages[index].links.size() : 0;
+}
+
+extern "C" const char *folio_pdf_import_link(const folio_pdf_import *import, size_t index, size_t link, double rect[4]) {
+    auto const &pages = import->document->pages();
+    if (index >= pages.size() || link >= pages[index].links.size()) return nullptr;
+    ImportedDocument::Link const &found = pages[index].links[link];
+    rect[0] = found.x;
+    rect[1] = found.y;
+    rect[2] = found.width;
+    rect[3] = found.height;
+    return found.uri.c_str();
+}
+
 extern "C" folio_pdf_picture *folio_pdf_import_picture(const folio_pdf_import *import, size_t index) {
     if (index >= import->document->pages().size()) return nullptr;
     try {

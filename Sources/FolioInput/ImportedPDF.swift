@@ -17,6 +17,9 @@ package final class ImportedPDF: Sendable, Hashable {
     package let pageSizes: [Size]
     /// The file's name, for messages.
     package let name: String
+    /// Each chosen page's links to web addresses (http, https or mailto), where each is on the page
+    /// as a fraction of its size from the top left.
+    package let pageLinks: [[(url: String, rect: Rect)]]
 
     /// The pages `block` chooses of the PDF `bytes`; errors name `field` and say what is wrong with
     /// the file (encrypted, damaged, JavaScript, too many pages, a font not embedded where
@@ -40,6 +43,16 @@ package final class ImportedPDF: Sendable, Hashable {
             var height = 0.0
             folio_pdf_import_page_size(opened, index, &width, &height)
             return Size(width, height)
+        }
+        pageLinks = (0..<chosen.count).map { index in
+            (0..<folio_pdf_import_link_count(opened, index)).compactMap { link in
+                var rect = [0.0, 0.0, 0.0, 0.0]
+                guard let uri = folio_pdf_import_link(opened, index, link, &rect) else { return nil }
+                let url = String(cString: uri)
+                // The addresses a document's own links may have; others (javascript:, file:) are left out.
+                guard RichText.isAllowedLink(url), !url.hasPrefix("#") else { return nil }
+                return (url, Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3]))
+            }
         }
         name = block.path
         address = UInt(bitPattern: opened)
@@ -68,6 +81,17 @@ package struct AppendedPage: Sendable, Hashable {
     package let index: Int
     /// Its size in points.
     package var size: Size { document.pageSizes[index] }
+    /// Its links to web addresses, where each is when the page is drawn in `rect`.
+    package func links(in rect: Rect) -> [(url: String, rect: Rect)] {
+        document.pageLinks[index].map { link in
+            (
+                link.url,
+                Rect(
+                    x: rect.x + link.rect.x * rect.width, y: rect.y + link.rect.y * rect.height, width: link.rect.width * rect.width,
+                    height: link.rect.height * rect.height)
+            )
+        }
+    }
 
     package init(document: ImportedPDF, index: Int) {
         self.document = document

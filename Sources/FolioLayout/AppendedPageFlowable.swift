@@ -27,8 +27,18 @@ final class AppendedPageFlowable: Flowable {
     func draw(on canvas: PageCanvas, at origin: Point) {
         if let bookmark { canvas.outline(bookmark.title, level: bookmark.level, y: origin.y) }
         if let anchor { canvas.destination(anchor, at: origin) }
-        canvas.figure(alternative: alternative) {
-            canvas.draw(appendedPage: page, in: Rect(x: origin.x, y: origin.y, width: page.size.width, height: page.size.height))
+        let rect = Rect(x: origin.x, y: origin.y, width: page.size.width, height: page.size.height)
+        canvas.figure(alternative: alternative) { canvas.draw(appendedPage: page, in: rect) }
+        AppendedPageFlowable.drawLinks(of: page, in: rect, on: canvas)
+    }
+
+    /// The page's links to web addresses over it, after its Figure: a paragraph of links, each
+    /// described by its address (the page's words are the Figure's alternative, not text here).
+    static func drawLinks(of page: AppendedPage, in rect: Rect, on canvas: PageCanvas) {
+        let links = page.links(in: rect)
+        guard !links.isEmpty else { return }
+        canvas.tagged(.paragraph) {
+            for link in links { canvas.link(link.url, in: link.rect, description: link.url) }
         }
     }
 }

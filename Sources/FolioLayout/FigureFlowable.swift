@@ -92,7 +92,10 @@ final class FigureFlowable: Flowable {
             let y = origin.y + titleHeight + content.size.height * scale + FigureFlowable.gap
             canvas.tagged(.caption) { canvas.draw(caption, at: Point(origin.x, y), color: captionColor) }
         }
-        if alternative == nil {
+        if case .appendedPage(let page, _) = content {
+            canvas.figure(alternative: alternative) { drawPicture(on: canvas, at: origin) }
+            AppendedPageFlowable.drawLinks(of: page, in: appendedPageRect(at: origin), on: canvas)
+        } else if alternative == nil {
             canvas.figure(alternative: nil) { drawPicture(on: canvas, at: origin) }
             drawCaption()
         } else {
@@ -105,6 +108,12 @@ final class FigureFlowable: Flowable {
                 drawCaption()
             }
         }
+    }
+
+    /// Where an appended page is drawn, centred in the column under the title.
+    private func appendedPageRect(at origin: Point) -> Rect {
+        let size = Size(content.size.width * scale, content.size.height * scale)
+        return Rect(x: origin.x + (frameWidth - size.width) / 2, y: origin.y + titleHeight, width: size.width, height: size.height)
     }
 
     private func drawPicture(on canvas: PageCanvas, at origin: Point) {
@@ -125,7 +134,7 @@ final class FigureFlowable: Flowable {
         case .svg(let markup, _):
             canvas.draw(svgMarkup: markup, in: Rect(x: x, y: y, width: size.width, height: size.height))
         case .appendedPage(let page, _):
-            let rect = Rect(x: origin.x + (frameWidth - size.width) / 2, y: y, width: size.width, height: size.height)
+            let rect = appendedPageRect(at: origin)
             canvas.draw(appendedPage: page, in: rect)
             if let frameColor { canvas.stroke(Path.rect(rect), style: StrokeStyle(color: frameColor, width: 0.75)) }
         }

@@ -4,7 +4,8 @@ import Foundation
 /// the document: as whole pages of their own size, or scaled into the text column with a frame.
 /// Their content is copied as it is (no re-rendering); they count in "Page N of M" and in a
 /// section's numbering, get a bookmark, and each is one Figure of the document's structure with
-/// `alt` as its text alternative. A PDF that is encrypted, damaged or holds JavaScript is refused.
+/// `alt` as its text alternative; their links to web addresses stay over their words. A PDF that is
+/// encrypted, damaged or holds JavaScript is refused.
 public struct AppendedPDF: Sendable, Hashable, Codable, BlockConvertible {
     /// How the pages are placed.
     public enum Fit: String, Sendable, Hashable, Codable, CaseIterable, NamedOption {

@@ -357,6 +357,11 @@ final class CairoCanvas: PageCanvas {
         return links
     }
 
+    /// A link over `rect` with no text of its own: an annotation and its `Link` element, described as `description`.
+    func link(_ url: String, in rect: Rect, description: String) {
+        addLink(url, rect, Point(0, 0), description: description)
+    }
+
     /// A link annotation over `rect` (layout coordinates, drawn at `origin`) described as `description`.
     private func addLink(_ url: String, _ rect: Rect, _ origin: Point, description: String) {
         structure.linkDescriptions.append(description)

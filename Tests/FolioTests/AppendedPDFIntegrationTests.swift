@@ -110,6 +110,48 @@ final class AppendedPDFIntegrationTests: XCTestCase {
         XCTAssertEqual(try TestSupport.pageTexts(packet).count, 3)
     }
 
+    /// The appended pages' links to web addresses stay over their words, whole or framed (scaled):
+    /// each an annotation with the address as its description and a Link element; the checkers pass.
+    func testLinksStayOverTheirWords() throws {
+        for fit in ["page", "frame"] {
+            let (output, pdf) = try render(
+                "title: Packet\nelements:\n  - {type: pdf, path: lab-report.pdf, pages: \"2\", fit: \(fit), alt: The lab report's second page}\n"
+            )
+            XCTAssertEqual(output.status, 0, output.stderr)
+            let packet = try XCTUnwrap(pdf)
+            let file = try TestSupport.temporaryFile(packet, name: "links-\(fit).pdf")
+            let script = """
+                import sys, pikepdf
+                pdf = pikepdf.open(sys.argv[1])
+                page = pdf.pages[1]
+                height = float(page.MediaBox[3])
+                for annotation in page.get("/Annots", []):
+                    if "/A" in annotation and annotation.A.get("/S") == "/URI":
+                        x0, y0, x1, y1 = [float(v) for v in annotation.Rect]
+                        print(str(annotation.A.URI), x0, height - y1, x1, height - y0, str(annotation.get("/Contents", "")))
+                """
+            let read = try TestSupport.run(try TestSupport.python(), ["-c", script, file.path])
+            XCTAssertEqual(read.status, 0, read.stderr)
+            let links = read.text.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+            XCTAssertEqual(links.count, 2, "\(fit): \(read.text)")
+            XCTAssertTrue(links.allSatisfy { $0.first == "https://northside-lab.example/results/R-4471" && $0.last == $0.first }, read.text)
+            // Each word of the address is under one of its link's rectangles.
+            let words = try TestSupport.words(packet, page: 2).filter { $0.text.contains("R-4471") || $0.text.contains("northside-lab") }
+            XCTAssertEqual(words.count, 2, "\(words)")
+            for word in words {
+                let middle = ((word.xMin + word.xMax) / 2, word.yMin + 4)
+                let covered = links.contains { link in
+                    guard let x0 = Double(link[1]), let y0 = Double(link[2]), let x1 = Double(link[3]), let y1 = Double(link[4]) else {
+                        return false
+                    }
+                    return middle.0 >= x0 && middle.0 <= x1 && middle.1 >= y0 - 1 && middle.1 <= y1 + 1
+                }
+                XCTAssertTrue(covered, "\(fit): \(word.text) at \(middle) is under no link: \(read.text)")
+            }
+            try TestSupport.assertPassesPDFUACheckers([file.path])
+        }
+    }
+
     /// A page turned by /Rotate is shown turned, at its turned size.
     func testRotatedPagesAreShownTurned() throws {
         let folder = try TestSupport.temporaryDirectory()

@@ -166,6 +166,14 @@ void folio_pdf_import_page_size(const folio_pdf_import *import, size_t index, do
 /// How many bytes the chosen pages' objects hold.
 size_t folio_pdf_import_size(const folio_pdf_import *import);
 
+/// How many links to web addresses chosen page `index` has (its other annotations are not kept).
+size_t folio_pdf_import_link_count(const folio_pdf_import *import, size_t index);
+
+/// Link `link` of chosen page `index`: its address (NUL-terminated, valid while the import lives) and
+/// where it is on the page as shown, `rect` x, y (from the top left), width and height as fractions
+/// of the page's size. NULL when there is no such link.
+const char *folio_pdf_import_link(const folio_pdf_import *import, size_t index, size_t link, double rect[4]);
+
 /// A picture showing chosen page `index` (from 0): drawn as a placeholder like any stored picture,
 /// the page's Form XObject (and the objects it needs, once per document) written in its place.
 /// NULL when there is no such page.
