@@ -180,8 +180,8 @@ struct Paginator {
                 continue
             }
             if flowable.pageSize != nil {
-                // A page of its own: it starts a page and ends it.
-                if !isEmptyPage { return endPage(carrying: next) }
+                // A page of its own: it starts a page (not one carrying notes over) and ends it.
+                if !isEmptyPage || !page.notes.isEmpty { return endPage(carrying: next) }
                 place(next, at: 0)
                 return endPage()
             }

@@ -152,6 +152,38 @@ final class AppendedPDFIntegrationTests: XCTestCase {
         }
     }
 
+    /// A tagged PDF (one Folio made) appended whole: its own marked content is taken out (its MCIDs
+    /// would point into a structure tree that is not copied), its words stay, and the packet passes the
+    /// checkers; a long footnote carried over to the next page's foot does not share that page with
+    /// an appended page, which keeps a page of its own.
+    func testATaggedPDFAppendedLosesItsMarksButNotItsWords() throws {
+        let made = try render("title: Made by Folio\nelements:\n  - {type: paragraph, text: Tagged words to keep.}\n")
+        XCTAssertEqual(made.output.status, 0, made.output.stderr)
+        let tagged = try XCTUnwrap(made.pdf)
+        let readable = try TestSupport.readablePDF(tagged)
+        XCTAssertTrue(readable.contains("/StructTreeRoot") && readable.contains("/MCID"), "the PDF appended is tagged")
+        var generator = SeededGenerator(seed: 3)
+        let pool = ["walked", "slept", "pain", "eased", "dose", "missed", "evening", "morning"]
+        let note = (0..<900).map { _ in pool[Int(generator.next() % UInt64(pool.count))] }.joined(separator: " ")
+        let (output, pdf) = try render(
+            """
+            title: Packet
+            footnotes: {long: "\(note)."}
+            elements:
+              - {type: paragraph, text: "A claim[^long]."}
+              - {type: pdf, path: tagged.pdf, alt: A note made by Folio}
+            """, extra: ["tagged.pdf": tagged])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let packet = try XCTUnwrap(pdf)
+        let pages = try TestSupport.pageTexts(packet)
+        let appended = try XCTUnwrap(pages.firstIndex { $0.contains("Tagged words to keep.") })
+        XCTAssertFalse(pages[appended].contains("(continued)"), "the appended page shares its page with a note")
+        XCTAssertTrue(pages[..<appended].contains { $0.contains("1 (continued)") }, "the long note goes on before the appended page")
+        let file = try TestSupport.temporaryFile(packet, name: "tagged-inside.pdf")
+        XCTAssertEqual(try TestSupport.run("qpdf", ["--check", file.path]).status, 0)
+        try TestSupport.assertPassesPDFUACheckers([file.path])
+    }
+
     /// A page turned by /Rotate is shown turned, at its turned size.
     func testRotatedPagesAreShownTurned() throws {
         let folder = try TestSupport.temporaryDirectory()
