@@ -83,9 +83,9 @@ samples: deps static-cxx
 	  -addext "keyUsage=critical,digitalSignature,nonRepudiation" 2>/dev/null; }
 	.build/release/folio render Samples/weekly-summary.yaml --sign-key out/sample-signing/key.pem \
 	  --sign-cert out/sample-signing/cert.pem -o out/weekly-summary-signed.pdf
-	@# FHIR R4 in, DocumentReferences out: a week of four patients' readings from a Bulk Data export.
+	@# FHIR R4 in, DocumentReferences out, each patient's FHIR resources carried inside their PDF: a week of four patients' readings from a Bulk Data export.
 	.build/release/folio batch Templates/fhir-weekly-summary.yaml --data Samples/fhir-export --data-format fhir \
-	  --period 2026-11-09/2026-11-15 --zone America/New_York --emit fhir --out out/fhir --format pdf,html --quiet
+	  --period 2026-11-09/2026-11-15 --zone America/New_York --emit fhir --attach fhir --out out/fhir --format pdf,html --quiet
 	@# A medication administration record: a table of records grouped, totalled and flagged, as PDF, HTML and a workbook.
 	.build/release/folio render Templates/medication-log.yaml --data Samples/medication-log.json -o out/medication-log.pdf
 	.build/release/folio render Templates/medication-log.yaml --data Samples/medication-log.json -o out/medication-log.html
