@@ -43,6 +43,25 @@ class BoundedSink : public Pipeline {
     size_t limit;
 };
 
+/// Counts a stream's decoded bytes without keeping them, and refuses more than `limit` of them.
+class CountingSink : public Pipeline {
+  public:
+    CountingSink(size_t &count, size_t limit) : Pipeline("counted stream", nullptr), count(count), limit(limit) {}
+    void write(unsigned char const *, size_t length) override {
+        if (length > limit || count > limit - length) throw std::length_error("streams too large");
+        count += length;
+    }
+    void finish() override {}
+
+  private:
+    size_t &count;
+    size_t limit;
+};
+
+/// The most bytes the streams an import keeps may inflate to, all together (fonts and images are
+/// copied compressed, but each is inflated once to check that it is whole).
+constexpr size_t maximumDecodedBytes = 1024u << 20;
+
 /// Drops every marked-content operator (BDC, BMC, EMC) and the operands before it from a content
 /// stream, keeping every other byte as it is: the page becomes one Figure of the document, and its
 /// own marks (its file's MCIDs) would point into a structure tree that is not copied.
@@ -332,6 +351,24 @@ void ImportedDocument::choose(std::vector<size_t> const &indices, bool requireEm
         objects[static_cast<size_t>(shown.form)] = std::move(renumbered);
         shown.closure.push_back(shown.form);
         chosen.push_back(std::move(shown));
+    }
+
+    // Every stream the pages need inflates whole (a damaged font or image would show as missing
+    // glyphs or a broken picture): counted, not kept, and bounded all together.
+    size_t decoded = 0;
+    for (size_t number = 1; number < localObjects.size(); ++number) {
+        QPDFObjectHandle object = localObjects[number];
+        if (!object.isStream() || object.getDict().getKey("/Filter").isNull()) continue;
+        CountingSink counter(decoded, maximumDecodedBytes);
+        bool whole = false;
+        try {
+            whole = object.pipeStreamData(&counter, 0, qpdf_dl_generalized, true, false);
+        } catch (std::length_error const &) {
+            throw std::runtime_error("its fonts and pictures inflate to more than 1 GB");
+        }
+        if (!whole || source->anyWarnings()) {
+            throw std::runtime_error("it is damaged: a font or picture of its pages does not decode (" + firstWarning(*source) + ")");
+        }
     }
 
     // Every object the chosen pages need, as text numbered locally.

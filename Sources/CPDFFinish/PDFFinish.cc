@@ -18,6 +18,7 @@
 
 #include <qpdf/Buffer.hh>
 #include <qpdf/QPDF.hh>
+#include <qpdf/QPDFExc.hh>
 #include <qpdf/QPDFObjectHandle.hh>
 #include <qpdf/QPDFPageDocumentHelper.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
@@ -451,6 +452,9 @@ extern "C" folio_pdf_import *folio_pdf_import_open(
         auto import = std::make_unique<folio_pdf_import>();
         import->document = std::make_shared<ImportedDocument>(std::string_view(reinterpret_cast<char const *>(pdf), length), maximum_pages);
         return import.release();
+    } catch (QPDFExc const &error) {
+        // What qpdf met reading an object the checks asked for: said as the file's damage, without qpdf's prefix.
+        copyMessage("it is damaged: " + error.getMessageDetail(), message, message_capacity);
     } catch (std::exception const &error) {
         copyMessage(error.what(), message, message_capacity);
     } catch (...) {
@@ -466,6 +470,8 @@ extern "C" int folio_pdf_import_choose(
     try {
         import->document->choose(std::vector<size_t>(pages, pages + count), require_embedded_fonts != 0);
         return 0;
+    } catch (QPDFExc const &error) {
+        copyMessage("it is damaged: " + error.getMessageDetail(), message, message_capacity);
     } catch (std::exception const &error) {
         copyMessage(error.what(), message, message_capacity);
     } catch (...) {

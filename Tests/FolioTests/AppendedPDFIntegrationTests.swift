@@ -263,6 +263,44 @@ final class AppendedPDFIntegrationTests: XCTestCase {
         }
     }
 
+    /// Damaged copies of the sample PDFs (bytes changed, cut short, zeroed): each is refused in one line
+    /// naming the field, or appended into a PDF that qpdf finds sound; never a crash.
+    func testDamagedPDFsAreRefusedInOneLineOrAppendedSoundly() throws {
+        let sources = try ["lab-report.pdf", "consent.pdf"].map { try Data(contentsOf: Self.appended.appendingPathComponent($0)) }
+        var generator = SeededGenerator(seed: 45)
+        var refused = 0
+        for round in 0..<40 {
+            var bytes = [UInt8](sources[round % 2])
+            switch round % 4 {
+            case 0:
+                for _ in 0..<(1 + Int(generator.next() % 12)) {
+                    bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+                }
+            case 1: bytes = Array(bytes.prefix(Int(generator.next() % UInt64(bytes.count))))
+            case 2:
+                let start = Int(generator.next() % UInt64(bytes.count))
+                for index in start..<min(start + 200, bytes.count) { bytes[index] = 0 }
+            default:
+                let from = Int(generator.next() % UInt64(bytes.count - 64))
+                let to = Int(generator.next() % UInt64(bytes.count - 64))
+                bytes.replaceSubrange(to..<(to + 64), with: bytes[from..<(from + 64)])
+            }
+            let (output, pdf) = try render(
+                "title: T\nelements:\n  - {type: pdf, path: damaged.pdf, alt: A report}\n", extra: ["damaged.pdf": Data(bytes)])
+            if output.status == 0 {
+                let file = try TestSupport.temporaryFile(try XCTUnwrap(pdf), name: "sound-\(round).pdf")
+                XCTAssertEqual(try TestSupport.run("qpdf", ["--check", file.path]).status, 0, "round \(round)")
+            } else {
+                refused += 1
+                XCTAssertEqual(output.status, 1, "round \(round): \(output.stderr)")
+                XCTAssertEqual(output.stderr.split(separator: "\n").count, 1, "round \(round): \(output.stderr)")
+                XCTAssertTrue(output.stderr.contains("elements[0].path: damaged.pdf is refused: "), "round \(round): \(output.stderr)")
+                XCTAssertNil(pdf)
+            }
+        }
+        XCTAssertGreaterThan(refused, 10)
+    }
+
     /// A tagged document refuses a page whose font is not embedded (PDF/UA needs every font
     /// embedded); an untagged one takes it.
     func testFontsNotEmbeddedAreRefusedInTaggedDocuments() throws {
