@@ -437,6 +437,14 @@ final class CairoCanvas: PageCanvas {
             cairo_set_source_rgb(cr, 0.6, 0.6, 0.6)
             cairo_set_line_width(cr, 1)
             cairo_stroke(cr)
+            // Which file and page the PDF shows here, centred: "lab-report.pdf · 1/2".
+            let label = text.singleLine(
+                "\(appendedPage.document.name) · \(appendedPage.index + 1)/\(appendedPage.document.pageSizes.count)",
+                font: FontSpec(size: max(min(rect.width / 30, 18), 6)))
+            let size = label.metrics
+            draw(
+                label, at: Point(rect.x + (rect.width - size.width) / 2, rect.y + (rect.height - size.height) / 2),
+                color: Color(red: 0.35, green: 0.35, blue: 0.35), visible: nil)
         }
         cairo_restore(cr)
     }
