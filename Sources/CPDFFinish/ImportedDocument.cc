@@ -5,6 +5,7 @@
 #include "PDFObjectText.hh"
 
 #include <qpdf/Pipeline.hh>
+#include <qpdf/QPDFAcroFormDocumentHelper.hh>
 #include <qpdf/QPDFExc.hh>
 #include <qpdf/QPDFPageDocumentHelper.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
@@ -174,6 +176,31 @@ ImportedDocument::ImportedDocument(std::string_view pdf, size_t maximumPages) : 
 
 void ImportedDocument::choose(std::vector<size_t> const &indices, bool requireEmbeddedFonts) {
     if (!source) throw std::logic_error("the pages were chosen already");
+    // What the pages show through annotations — a filled form field, a signature's picture, a stamp —
+    // becomes page content first (as printed: hidden and non-printing ones are left out), so that it
+    // is not lost with the annotations, which are not copied.
+    // Its links to web addresses are read first: flattening draws a link's appearance and drops the link.
+    std::map<size_t, std::vector<std::pair<std::string, QPDFObjectHandle::Rectangle>>> webLinks;
+    {
+        std::vector<QPDFPageObjectHelper> all = QPDFPageDocumentHelper(*source).getAllPages();
+        for (size_t index : indices) {
+            if (index >= all.size() || webLinks.count(index) > 0) continue;
+            auto &links = webLinks[index];
+            QPDFObjectHandle annotations = all[index].getObjectHandle().getKey("/Annots");
+            for (int item = 0; annotations.isArray() && item < annotations.getArrayNItems() && links.size() < maximumLinks; ++item) {
+                QPDFObjectHandle annotation = annotations.getArrayItem(item);
+                if (!annotation.isDictionary() || nameOf(annotation, "/Subtype") != "/Link") continue;
+                QPDFObjectHandle action = annotation.getKey("/A");
+                if (!action.isDictionary() || nameOf(action, "/S") != "/URI" || !action.getKey("/URI").isString()) continue;
+                QPDFObjectHandle rect = annotation.getKey("/Rect");
+                if (!rect.isRectangle()) continue;
+                links.emplace_back(action.getKey("/URI").getStringValue(), rect.getArrayAsRectangle());
+            }
+        }
+    }
+    QPDFAcroFormDocumentHelper(*source).generateAppearancesIfNeeded();
+    QPDFPageDocumentHelper(*source).flattenAnnotations(an_print, an_invisible | an_hidden);
+    if (source->anyWarnings()) throw std::runtime_error("it is damaged: " + firstWarning(*source));
     std::vector<QPDFPageObjectHelper> pages = QPDFPageDocumentHelper(*source).getAllPages();
     size_t highest = source->getObjectCount() + 1;
     std::vector<int> localNumbers(highest, 0);
@@ -308,15 +335,7 @@ void ImportedDocument::choose(std::vector<size_t> const &indices, bool requireEm
         shown.width = turns % 2 == 1 ? height : width;
         shown.height = turns % 2 == 1 ? width : height;
         // The page's links to web addresses, their rectangles taken where the page shows them.
-        QPDFObjectHandle annotations = page.getObjectHandle().getKey("/Annots");
-        for (int item = 0; annotations.isArray() && item < annotations.getArrayNItems() && shown.links.size() < maximumLinks; ++item) {
-            QPDFObjectHandle annotation = annotations.getArrayItem(item);
-            if (!annotation.isDictionary() || nameOf(annotation, "/Subtype") != "/Link") continue;
-            QPDFObjectHandle action = annotation.getKey("/A");
-            if (!action.isDictionary() || nameOf(action, "/S") != "/URI" || !action.getKey("/URI").isString()) continue;
-            QPDFObjectHandle rect = annotation.getKey("/Rect");
-            if (!rect.isRectangle()) continue;
-            QPDFObjectHandle::Rectangle area = rect.getArrayAsRectangle();
+        for (auto const &[uri, area] : webLinks[index]) {
             // Each corner into the unit square as the form's matrix maps it, then from the top left.
             double us[2], vs[2];
             for (int corner = 0; corner < 2; ++corner) {
@@ -330,7 +349,7 @@ void ImportedDocument::choose(std::vector<size_t> const &indices, bool requireEm
                 }
             }
             Link link;
-            link.uri = action.getKey("/URI").getStringValue();
+            link.uri = uri;
             link.x = std::clamp(std::min(us[0], us[1]), 0.0, 1.0);
             link.y = std::clamp(1 - std::max(vs[0], vs[1]), 0.0, 1.0);
             link.width = std::clamp(std::max(us[0], us[1]), 0.0, 1.0) - link.x;

@@ -24,8 +24,9 @@ namespace folio_finish {
 /// — once the pages to show are chosen — held as the text of the objects that draw them and nothing
 /// else: each page a Form XObject (its content, its resources, its box mapped onto the unit square,
 /// its rotation applied) standing in for a placeholder picture, with the fonts, images and patterns
-/// it uses, and its links to web addresses (for the document to lay over the page again). Other
-/// annotations, forms, actions, embedded files and structure never come along; marked content in the
+/// it uses, and its links to web addresses (for the document to lay over the page again). What
+/// printable annotations show (a filled form field, a signature's picture) becomes page content
+/// first; the annotations themselves, forms, actions, embedded files and structure never come along; marked content in the
 /// page's own stream is taken out (the page is one Figure of the document). The
 /// parsed file is let go of once the pages are chosen. Immutable after that, so documents on any
 /// thread may write it.

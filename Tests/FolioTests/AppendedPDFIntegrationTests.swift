@@ -326,6 +326,30 @@ final class AppendedPDFIntegrationTests: XCTestCase {
         XCTAssertTrue(try TestSupport.pdfText(try XCTUnwrap(untagged.pdf)).contains("Standard font"))
     }
 
+    /// A filled form field (an annotation's appearance, which is not copied) is kept as page content:
+    /// the consent's filled-in name is on the appended page.
+    func testFilledFormFieldsStayOnThePage() throws {
+        let script = """
+            import sys
+            from reportlab.pdfgen import canvas
+            page = canvas.Canvas(sys.argv[1])
+            page.drawString(72, 720, "Consent form")
+            page.acroForm.textfield(name="signer", value="Maria Example", x=72, y=650, width=200, height=20, borderWidth=0)
+            page.showPage()
+            page.save()
+            """
+        let folder = try TestSupport.temporaryDirectory()
+        let path = folder.appendingPathComponent("form.pdf")
+        let made = try TestSupport.run(try TestSupport.python(), ["-c", script, path.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let (output, pdf) = try render(
+            "title: T\nmetadata: {tagged: false}\nelements:\n  - {type: pdf, path: form.pdf, alt: The filled consent form}\n",
+            extra: ["form.pdf": try Data(contentsOf: path)])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let pages = try TestSupport.pageTexts(try XCTUnwrap(pdf))
+        XCTAssertTrue(pages.last?.contains("Maria Example") == true, "\(pages)")
+    }
+
     /// Page ranges: pages named, ranges, open ranges; a page the file lacks or words that are no
     /// range name the `pages` field.
     func testPageRangesChooseAndAreChecked() throws {
