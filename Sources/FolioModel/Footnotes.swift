@@ -6,6 +6,11 @@ extension Document {
     /// The most footnotes a document may have.
     public static let maximumFootnotes = 1_000
 
+    /// Whether `id` can name a footnote: 1 to 40 letters, digits, `-` and `_` (what `[^id]` reads).
+    package static func isFootnoteID(_ id: some Collection<Unicode.Scalar>) -> Bool {
+        !id.isEmpty && id.count <= 40 && id.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+    }
+
     /// Each citation of a footnote, in reading order: the note's id and the field that cites it.
     package var footnoteCitations: [(id: String, field: String)] {
         var citations: [(id: String, field: String)] = []
@@ -34,9 +39,7 @@ extension Document {
             throw FolioError(path: "footnotes", "has \(footnotes.count) notes; at most \(Document.maximumFootnotes) are allowed")
         }
         for (id, text) in footnotes.sorted(by: { $0.key < $1.key }) {
-            guard !id.isEmpty, id.count <= 40,
-                id.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" })
-            else {
+            guard Document.isFootnoteID(id.unicodeScalars) else {
                 throw FolioError(path: "footnotes", "\"\(id)\" is not a footnote id (letters, digits, - and _, at most 40)")
             }
             if text.plainText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {

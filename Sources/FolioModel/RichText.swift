@@ -295,7 +295,7 @@ private struct MarkupParser {
         let close = nextBracket[index + 1 <= chars.count ? index + 1 : chars.count]
         guard close > index + 2, close - index <= 42, close + 1 >= chars.count || chars[close + 1] != "(" else { return nil }
         let id = chars[(index + 2)..<close]
-        guard id.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }) else { return nil }
+        guard Document.isFootnoteID(id) else { return nil }
         index = close + 1
         return String(String.UnicodeScalarView(id))
     }

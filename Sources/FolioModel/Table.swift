@@ -438,26 +438,18 @@ extension Table: BlockContent {
         ((header ?? []) + rows.flatMap { $0 }).map { RichText.mayHoldMarkup($0) ? RichText($0).plainText : $0 }
     }
     /// The cells with markup, whose internal links must name an anchor.
-    package var linkedTexts: [(text: RichText, field: String)] {
-        var texts: [(text: RichText, field: String)] = []
-        for (index, cell) in (header ?? []).enumerated() where cell.contains("](#") {
-            texts.append((RichText(cell), "header[\(index)]"))
-        }
-        for (rowIndex, row) in rows.enumerated() {
-            for (index, cell) in row.enumerated() where cell.contains("](#") {
-                texts.append((RichText(cell), "rows[\(rowIndex)][\(index)]"))
-            }
-        }
-        return texts
-    }
+    package var linkedTexts: [(text: RichText, field: String)] { cellTexts(holding: "](#") }
     /// The cells citing footnotes (`[^id]`), header first, row by row.
-    package var notedTexts: [(text: RichText, field: String)] {
+    package var notedTexts: [(text: RichText, field: String)] { cellTexts(holding: "[^") }
+
+    /// The header's and rows' cells whose text holds `marker`, read as rich text, with their fields.
+    private func cellTexts(holding marker: String) -> [(text: RichText, field: String)] {
         var texts: [(text: RichText, field: String)] = []
-        for (index, cell) in (header ?? []).enumerated() where cell.contains("[^") {
+        for (index, cell) in (header ?? []).enumerated() where cell.contains(marker) {
             texts.append((RichText(cell), "header[\(index)]"))
         }
         for (rowIndex, row) in rows.enumerated() {
-            for (index, cell) in row.enumerated() where cell.contains("[^") {
+            for (index, cell) in row.enumerated() where cell.contains(marker) {
                 texts.append((RichText(cell), "rows[\(rowIndex)][\(index)]"))
             }
         }
