@@ -62,6 +62,9 @@ let package = Package(
         // Barcodes (Debian's libzint, opened with dlopen on the first barcode; its header from
         // libzint-dev): QR, Data Matrix, Code 128, PDF417, EAN-13 as rectangles.
         .target(name: "CBarcode", linkerSettings: [.linkedLibrary("dl")]),
+        // The text of appended PDFs' pages (Debian's libpoppler-glib8, opened with dlopen when a pdf block
+        // without a text alternative first needs it).
+        .target(name: "CPageText", linkerSettings: [.linkedLibrary("dl")]),
         // SQLite (Debian's libsqlite3, its header from libsqlite3-dev): the temporary index a FHIR export
         // is sorted through by patient, loaded with dlopen when an export first needs it.
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl")]),
@@ -82,7 +85,7 @@ let package = Package(
         // Input: files read within their limits and confinement, images and SVG pictures checked,
         // a document prepared (validated, themed, its files read once) for the writers.
         // Appended PDFs are read and checked by the finishing step's qpdf (CPDFFinish).
-        .target(name: "FolioInput", dependencies: ["FolioModel", "FolioGraphics", "CBarcode", "CExpat", "CPDFFinish"]),
+        .target(name: "FolioInput", dependencies: ["FolioModel", "FolioGraphics", "CBarcode", "CExpat", "CPDFFinish", "CPageText"]),
         // Layout: blocks into flowables, pages and page frames; no C module (text through TextShaper).
         .target(name: "FolioLayout", dependencies: ["FolioModel", "FolioGraphics", "FolioCharts", "FolioInput"]),
         // The text engine: Pango shaping and measuring (the TextShaper the PDF lays out with).

@@ -1,4 +1,5 @@
 import CPDFFinish
+import CPageText
 import FolioGraphics
 import FolioModel
 import Foundation
@@ -17,6 +18,9 @@ package final class ImportedPDF: Sendable, Hashable {
     package let pageSizes: [Size]
     /// The file's name, for messages.
     package let name: String
+    /// Each chosen page's text, as it reads (white space run together), when the block gives no `alt`:
+    /// each page's text alternative. Nil when the block gives one.
+    package let pageTexts: [String]?
     /// Each chosen page's links to web addresses (http, https or mailto), where each is on the page
     /// as a fraction of its size from the top left.
     package let pageLinks: [[(url: String, rect: Rect)]]
@@ -38,6 +42,9 @@ package final class ImportedPDF: Sendable, Hashable {
         guard folio_pdf_import_choose(opened, chosen, chosen.count, requiresEmbeddedFonts ? 1 : 0, &message, message.count) == 0 else {
             throw FolioError(path: field, "\(block.path) is refused: \(ImportedPDF.text(message))")
         }
+        pageTexts =
+            try block.alt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            ? ImportedPDF.texts(of: bytes, pages: chosen, block: block, field: field) : nil
         pageSizes = (0..<chosen.count).map { index in
             var width = 0.0
             var height = 0.0
@@ -63,6 +70,37 @@ package final class ImportedPDF: Sendable, Hashable {
 
     /// How many bytes the chosen pages' objects hold.
     package var byteCount: Int { pointer.map { folio_pdf_import_size($0) } ?? 0 }
+
+    /// The most bytes of a page's text kept as its alternative.
+    static let maximumTextBytes = 20_000
+
+    /// The text of `pages` (from 0) of the PDF `bytes` (poppler-glib), white space run together; throws
+    /// naming `field` when it cannot be read or a page has none (an `alt` must then say what it shows).
+    private static func texts(of bytes: Data, pages: [Int], block: AppendedPDF, field: String) throws -> [String] {
+        var texts = [UnsafeMutablePointer<CChar>?](repeating: nil, count: pages.count)
+        let status = bytes.withUnsafeBytes { raw in
+            folio_page_texts(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, pages, pages.count, maximumTextBytes, &texts)
+        }
+        defer { folio_page_texts_free(&texts, texts.count) }
+        switch status {
+        case FOLIO_PAGE_TEXT_NO_LIBRARY:
+            throw FolioError(
+                path: field,
+                "\(block.path) has no alt, and its pages' text cannot be read (libpoppler-glib8 is not installed): give it an alt saying what its pages show"
+            )
+        case FOLIO_PAGE_TEXT_OK: break
+        default: throw FolioError(path: field, "\(block.path) is refused: its pages' text cannot be read")
+        }
+        return try texts.enumerated().map { index, text in
+            let words = text.map { String(cString: $0) }?.split(whereSeparator: \.isWhitespace).joined(separator: " ") ?? ""
+            guard !words.isEmpty else {
+                throw FolioError(
+                    path: field,
+                    "page \(pages[index] + 1) of \(block.path) has no text to read out: give the block an alt saying what its pages show")
+            }
+            return words
+        }
+    }
 
     /// The text of a NUL-terminated message buffer.
     private static func text(_ message: [CChar]) -> String {

@@ -4,7 +4,7 @@ import Foundation
 /// the document: as whole pages of their own size, or scaled into the text column with a frame.
 /// Their content is copied as it is (no re-rendering); they count in "Page N of M" and in a
 /// section's numbering, get a bookmark, and each is one Figure of the document's structure with
-/// `alt` as its text alternative; their links to web addresses stay over their words. A PDF that is
+/// `alt` (or its own text) as its text alternative; their links to web addresses stay over their words. A PDF that is
 /// encrypted, damaged or holds JavaScript is refused.
 public struct AppendedPDF: Sendable, Hashable, Codable, BlockConvertible {
     /// How the pages are placed.
@@ -20,7 +20,8 @@ public struct AppendedPDF: Sendable, Hashable, Codable, BlockConvertible {
     public var path: String
     /// The pages to place, from 1: "1-3", "2,4", "3-" (to the last); all pages by default.
     public var pages: String?
-    /// What the pages hold, for a reader who cannot see them (each page's Figure is given it).
+    /// What the pages hold, for a reader who cannot see them (each page's Figure is given it); empty:
+    /// each page's own text is its alternative, and a page without text is refused.
     public var alt: String
     /// The bookmark's title, and the heading above framed pages; by default the file's name.
     public var title: String?
@@ -28,7 +29,7 @@ public struct AppendedPDF: Sendable, Hashable, Codable, BlockConvertible {
     public var fit: Fit
 
     /// The pages `pages` of the PDF at `path`, described by `alt`.
-    public init(path: String, pages: String? = nil, alt: String, title: String? = nil, fit: Fit = .page) {
+    public init(path: String, pages: String? = nil, alt: String = "", title: String? = nil, fit: Fit = .page) {
         self.path = path
         self.pages = pages
         self.alt = alt
@@ -111,14 +112,9 @@ public struct AppendedPDF: Sendable, Hashable, Codable, BlockConvertible {
 extension AppendedPDF: BlockContent {
     /// `pdf`.
     package static let kind = Block.Kind.pdf
-    /// Checks the path, the text alternative and that `pages` reads as page ranges.
+    /// Checks the path and that `pages` reads as page ranges.
     package func validate(path: String) throws {
         if self.path.isEmpty { throw FolioError(path: "\(path).path", "the PDF's path is empty") }
-        if alt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            throw FolioError(
-                path: "\(path).alt",
-                "an appended PDF needs a text alternative saying what its pages hold (a reader who cannot see them is given it)")
-        }
         _ = try pageRanges(field: "\(path).pages")
     }
     /// Nothing of the document's own text (the pages' text is the appended file's).

@@ -5,11 +5,16 @@ import FolioModel
 extension AppendedPDF: LaidOutBlock {
     /// Whole pages (`fit: page`), each a page of its own with the block's bookmark on the first; or a
     /// heading (and bookmark) then each page framed at the column's width, shrunk to leave a page room
-    /// for the heading. Each page is a Figure whose alternative is `alt`, numbered when there are several.
+    /// for the heading. Each page is a Figure whose alternative is `alt`, numbered when there are several,
+    /// or without one the page's own text.
     func flowables(in builder: FlowableBuilder, path: String) throws -> [Flowable] {
         let imported = try builder.prepared.appendedPDF(at: path)
         let count = imported.pageSizes.count
-        func alternative(_ index: Int) -> String { count == 1 ? alt : "\(alt) (\(index + 1)/\(count))" }
+        // The block's alternative, numbered among its pages; without one, each page's own text.
+        func alternative(_ index: Int) -> String {
+            if let texts = imported.pageTexts { return texts[index] }
+            return count == 1 ? alt : "\(alt) (\(index + 1)/\(count))"
+        }
         let pages = (0..<count).map { AppendedPage(document: imported, index: $0) }
         switch fit {
         case .page:
