@@ -116,6 +116,15 @@ enum ScalingBenchmark {
             try Data(String(format: "%.4f %d %d", Timing.now() - start, size, bytes).utf8).write(to: URL(fileURLWithPath: resultPath))
             return
         }
+        if kind == "packet" {
+            // `size` parts of 200 paragraphs, each followed by one of the sample's appended PDFs, and a
+            // table of contents: what a long packet holds in memory.
+            let start = Timing.now()
+            let (data, pages) = try PDFRenderer(baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+                .renderCountingPages(packet(parts: size))
+            try Data(String(format: "%.4f %d %d", Timing.now() - start, pages, data.count).utf8).write(to: URL(fileURLWithPath: resultPath))
+            return
+        }
         if kind.hasPrefix("report-") {
             // The records read, made into rows and rendered: what a report table costs from its data.
             let tree = reportTree(rows: size, grouped: kind != "report-plain", flagged: kind == "report-flagged")
@@ -193,6 +202,36 @@ enum ScalingBenchmark {
             }
         }
         return (seconds, peaks)
+    }
+
+    /// A packet of `parts` parts, each a subtitle, 230 paragraphs (different words, so nothing repeats
+    /// as a running header) and a PDF of the sample's appended (the lab report's two pages, the
+    /// consent's one, by turns), with a table of contents first: about 27 pages a part.
+    static func packet(parts: Int) -> Document {
+        var elements: [Block] = [.contents(Contents())]
+        for part in 0..<parts {
+            elements.append(.subtitle(Subtitle("Part \(part + 1)")))
+            for paragraph in 0..<230 {
+                let words = (0..<60).map { "w\((part * 7919 + paragraph * 104_729 + $0 * 31) % 9973)" }.joined(separator: " ")
+                elements.append(.paragraph(Paragraph("Note \(paragraph + 1): \(words).")))
+            }
+            let file = part % 2 == 1 ? "lab-report.pdf" : "consent.pdf"
+            elements.append(.pdf(AppendedPDF(path: "Samples/appended/\(file)", alt: "The appended \(file) of part \(part + 1)")))
+        }
+        return Document(
+            title: "A long packet", metadata: Metadata(author: "Folio benchmark", creationDate: Date(timeIntervalSince1970: 1_763_280_000)),
+            elements: elements)
+    }
+
+    /// The packet of 20 parts (about 540 pages, 30 of them appended) in a process of its own: render
+    /// seconds and peak memory in KB.
+    static func packetRun(bench: URL) -> (seconds: Double, peakKB: Int)? {
+        guard let run = measure(kind: "packet", size: 20, bench: bench) else { return nil }
+        print(
+            String(
+                format: "A packet of 20 parts with 20 appended PDFs and a table of contents: %.2f s, %d pages, peak memory %d MB", run.seconds,
+                run.pages, run.peakKB / 1024))
+        return (run.seconds, run.peakKB)
     }
 
     /// W2 of 50 patients without a printed table of contents, with one of the default depth (the 50

@@ -155,8 +155,12 @@ if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "reports" {
     exit(0)
 }
 
-// FOLIO_BENCH_ONLY=contents: only W2 without and with a printed table of contents.
+// FOLIO_BENCH_ONLY=contents: only W2 without and with a printed table of contents, and a long packet.
 if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "contents" {
+    let packet = ScalingBenchmark.packetRun(bench: benchDirectory)
+    targets.absolute(
+        "A 540-page packet with 20 appended PDFs, peak memory", folio: packet.map { Double($0.peakKB) / 1024 }, c: nil, unit: "MB",
+        atMost: 100)
     let seconds = ScalingBenchmark.contentsCost(bench: benchDirectory)
     let ratio = seconds["w2-contents"].flatMap { with in seconds["w2"].map { with / $0 } }
     targets.absolute("W2 (50 patients) with a table of contents, time / without", folio: ratio, c: nil, unit: "×", atMost: 1.05)
