@@ -229,7 +229,8 @@ enum ScalingBenchmark {
         guard let run = measure(kind: "packet", size: 20, bench: bench) else { return nil }
         print(
             String(
-                format: "A packet of 20 parts with 20 appended PDFs and a table of contents: %.2f s, %d pages, peak memory %d MB", run.seconds,
+                format: "A packet of 20 parts with 20 appended PDFs and a table of contents: %.2f s, %d pages, peak memory %d MB",
+                run.seconds,
                 run.pages, run.peakKB / 1024))
         return (run.seconds, run.peakKB)
     }
