@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
@@ -66,35 +68,56 @@ constexpr size_t maximumDecodedBytes = 1024u << 20;
 
 /// Drops every marked-content operator (BDC, BMC, EMC) and the operands before it from a content
 /// stream, keeping every other byte as it is: the page becomes one Figure of the document, and its
-/// own marks (its file's MCIDs) would point into a structure tree that is not copied.
+/// own marks (its file's MCIDs) would point into a structure tree that is not copied. Optional content
+/// its file hides (`/OC` sections whose group is off: `hidden` says which property names are) is
+/// dropped whole, as the file shows it, since its optional-content settings are not copied either.
 class MarkedContentRemover : public QPDFObjectHandle::ParserCallbacks {
   public:
-    explicit MarkedContentRemover(std::string const &content) : content(content) {}
+    MarkedContentRemover(std::string const &content, std::function<bool(std::string const &)> hidden)
+        : content(content), hidden(std::move(hidden)) {}
     void handleObject(QPDFObjectHandle object, size_t offset, size_t length) override {
         if (!object.isOperator()) {
             if (operandsStart == std::string::npos) operandsStart = offset;
+            operands.push_back(object);
             return;
         }
         std::string name = object.getOperatorValue();
         size_t start = operandsStart == std::string::npos ? offset : operandsStart;
         operandsStart = std::string::npos;
-        if (name != "BDC" && name != "BMC" && name != "EMC") return;
+        std::vector<QPDFObjectHandle> given = std::move(operands);
+        operands.clear();
+        bool opens = name == "BDC" || name == "BMC";
+        if (skipping > 0) {
+            // Inside hidden optional content: nothing is kept until the EMC that closes it.
+            if (opens) ++skipping;
+            if (name == "EMC" && --skipping == 0) kept = offset + length;
+            return;
+        }
+        if (!opens && name != "EMC") return;
         if (start > kept) result.append(content, kept, start - kept);
         kept = offset + length;
+        if (name == "BDC" && given.size() == 2 && given[0].isName() && given[0].getName() == "/OC" && given[1].isName() &&
+            hidden(given[1].getName())) {
+            skipping = 1;
+        }
     }
     void handleEOF() override {
-        if (kept < content.size()) result.append(content, kept, std::string::npos);
+        if (skipping == 0 && kept < content.size()) result.append(content, kept, std::string::npos);
     }
     std::string result;
 
   private:
     std::string const &content;
+    std::function<bool(std::string const &)> hidden;
+    std::vector<QPDFObjectHandle> operands;
     size_t kept = 0;
     size_t operandsStart = std::string::npos;
+    int skipping = 0;
 };
 
 /// A dictionary's name value, or "".
 std::string nameOf(QPDFObjectHandle dictionary, char const *key) {
+    if (!dictionary.isDictionary()) return std::string();
     QPDFObjectHandle value = dictionary.getKey(key);
     return value.isName() ? value.getName() : std::string();
 }
@@ -297,7 +320,34 @@ void ImportedDocument::choose(std::vector<size_t> const &indices, bool requireEm
             QPDF scratch;
             scratch.emptyPDF();
             scratch.setSuppressWarnings(true);
-            MarkedContentRemover remover(content);
+            // The page's optional-content groups its file shows off (its default configuration's
+            // /OFF, or all but /ON when its base state is off); a membership dictionary is off when
+            // every group it names is.
+            QPDFObjectHandle optional = source->getRoot().getKey("/OCProperties");
+            QPDFObjectHandle configuration = optional.isDictionary() ? optional.getKey("/D") : QPDFObjectHandle::newNull();
+            std::set<QPDFObjGen> listed;
+            bool offByDefault = configuration.isDictionary() && nameOf(configuration, "/BaseState") == "/OFF";
+            QPDFObjectHandle list =
+                configuration.isDictionary() ? configuration.getKey(offByDefault ? "/ON" : "/OFF") : QPDFObjectHandle::newNull();
+            for (int item = 0; list.isArray() && item < list.getArrayNItems(); ++item) listed.insert(list.getArrayItem(item).getObjGen());
+            auto groupOff = [&](QPDFObjectHandle group) { return offByDefault != (listed.count(group.getObjGen()) > 0); };
+            QPDFObjectHandle properties = resources.isDictionary() ? resources.getKey("/Properties") : QPDFObjectHandle::newNull();
+            auto hidden = [&](std::string const &name) {
+                if (!properties.isDictionary()) return false;
+                QPDFObjectHandle group = properties.getKey(name);
+                if (!group.isDictionary()) return false;
+                if (nameOf(group, "/Type") == "/OCMD") {
+                    QPDFObjectHandle groups = group.getKey("/OCGs");
+                    if (groups.isDictionary()) return groupOff(groups);
+                    if (!groups.isArray() || groups.getArrayNItems() == 0) return false;
+                    for (int item = 0; item < groups.getArrayNItems(); ++item) {
+                        if (!groupOff(groups.getArrayItem(item))) return false;
+                    }
+                    return true;
+                }
+                return groupOff(group);
+            };
+            MarkedContentRemover remover(content, hidden);
             try {
                 QPDFObjectHandle::newStream(&scratch, content).parseAsContents(&remover);
             } catch (std::exception const &) {

@@ -390,6 +390,37 @@ final class AppendedPDFIntegrationTests: XCTestCase {
         XCTAssertTrue(pages.last?.contains("Maria Example") == true, "\(pages)")
     }
 
+    /// A layer its file hides (optional content off by default) stays hidden; a shown one shows.
+    func testHiddenLayersStayHidden() throws {
+        let script = """
+            import sys, pikepdf
+            from pikepdf import Name, Dictionary, Array
+            pdf = pikepdf.new()
+            pdf.add_blank_page(page_size=(612, 792))
+            page = pdf.pages[0]
+            font = pdf.make_indirect(Dictionary(Type=Name.Font, Subtype=Name.Type1, BaseFont=Name.Helvetica))
+            hidden = pdf.make_indirect(Dictionary(Type=Name.OCG, Name=pikepdf.String("Draft notes")))
+            shown = pdf.make_indirect(Dictionary(Type=Name.OCG, Name=pikepdf.String("Values")))
+            pdf.Root.OCProperties = Dictionary(OCGs=Array([hidden, shown]), D=Dictionary(OFF=Array([hidden]), ON=Array([shown])))
+            page.Resources = Dictionary(Font=Dictionary(F1=font), Properties=Dictionary(oc1=hidden, oc2=shown))
+            page.Contents = pdf.make_stream(
+                b"BT /F1 14 Tf 72 720 Td (Always shown) Tj ET /OC /oc1 BDC BT /F1 14 Tf 72 690 Td (Hidden draft) Tj ET EMC "
+                b"/OC /oc2 BDC BT /F1 14 Tf 72 660 Td (Layer shown) Tj ET EMC")
+            pdf.save(sys.argv[1])
+            """
+        let folder = try TestSupport.temporaryDirectory()
+        let path = folder.appendingPathComponent("layers.pdf")
+        let made = try TestSupport.run(try TestSupport.python(), ["-c", script, path.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let (output, pdf) = try render(
+            "title: T\nmetadata: {tagged: false}\nelements:\n  - {type: pdf, path: layers.pdf, alt: A page with layers}\n",
+            extra: ["layers.pdf": try Data(contentsOf: path)])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let appended = try XCTUnwrap(try TestSupport.pageTexts(try XCTUnwrap(pdf)).last)
+        XCTAssertTrue(appended.contains("Always shown") && appended.contains("Layer shown"), appended)
+        XCTAssertFalse(appended.contains("Hidden draft"), appended)
+    }
+
     /// Page ranges: pages named, ranges, open ranges; a page the file lacks or words that are no
     /// range name the `pages` field.
     func testPageRangesChooseAndAreChecked() throws {
