@@ -135,8 +135,8 @@ package final class DocumentLayout {
         let placements = page.placements
         if placements.count == 1, page.notes.isEmpty, let whole = placements[0].flowable.pageSize {
             // A whole page of an appended PDF: its own size, no running header or footer.
-            // White paper under it, outside any element (an artifact): Cairo 1.16 fails a page whose
-            // first drawing is inside a structure element (CAIRO_STATUS_TAG_ERROR at show_page).
+            // White paper under it, outside any element (an artifact): Cairo 1.16 fails a page whose only
+            // drawing is a picture painted inside a structure element (CAIRO_STATUS_TAG_ERROR at show_page).
             recorder.rect(Rect(x: 0, y: 0, width: whole.width, height: whole.height), color: .white)
             placements[0].flowable.draw(on: recorder, at: Point(0, 0))
             var frame = recorder.frame

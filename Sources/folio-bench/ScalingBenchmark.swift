@@ -188,12 +188,21 @@ enum ScalingBenchmark {
     /// The 100,000-record table of a ward's medication log ungrouped and grouped, each twice taking
     /// turns (the better time of each kept): render seconds and peak memory in KB by kind.
     static func reportTables(bench: URL) -> (seconds: [String: Double], peaks: [String: Int]) {
+        print("A ward's medication log, 100,000 records read from the document's tree to PDF (a process each):")
+        return takingTurns(["report-plain", "report-grouped", "report-flagged"], size: 100_000, rounds: 2, bench: bench)
+    }
+
+    /// `kinds` at `size`, each in a process of its own, `rounds` times taking turns (a busy machine
+    /// slows one run, not all of one kind), each printed: the better time and the highest peak memory
+    /// in KB of each kind.
+    private static func takingTurns(_ kinds: [String], size: Int, rounds: Int, bench: URL) -> (
+        seconds: [String: Double], peaks: [String: Int]
+    ) {
         var seconds: [String: Double] = [:]
         var peaks: [String: Int] = [:]
-        print("A ward's medication log, 100,000 records read from the document's tree to PDF (a process each):")
-        for _ in 0..<2 {
-            for kind in ["report-plain", "report-grouped", "report-flagged"] {
-                guard let run = measure(kind: kind, size: 100_000, bench: bench) else { continue }
+        for _ in 0..<rounds {
+            for kind in kinds {
+                guard let run = measure(kind: kind, size: size, bench: bench) else { continue }
                 print(
                     String(format: "  %@: %.2f s, %d pages, peak memory %d MB", kind as NSString, run.seconds, run.pages, run.peakKB / 1024)
                 )
@@ -239,18 +248,8 @@ enum ScalingBenchmark {
     /// sections) and with one two levels deep (their 400 subtitles too), three times each taking turns
     /// (the better time of each kept): render seconds by kind ("w2", "w2-contents", "w2-contents-2").
     static func contentsCost(bench: URL) -> [String: Double] {
-        var seconds: [String: Double] = [:]
         print("W2, 50 patients, without a table of contents, with one of the sections, and of the sections and subtitles (a process each):")
-        for _ in 0..<3 {
-            for kind in ["w2", "w2-contents", "w2-contents-2"] {
-                guard let run = measure(kind: kind, size: 50, bench: bench) else { continue }
-                print(
-                    String(format: "  %@: %.2f s, %d pages, peak memory %d MB", kind as NSString, run.seconds, run.pages, run.peakKB / 1024)
-                )
-                seconds[kind] = min(seconds[kind] ?? run.seconds, run.seconds)
-            }
-        }
-        return seconds
+        return takingTurns(["w2", "w2-contents", "w2-contents-2"], size: 50, rounds: 3, bench: bench).seconds
     }
 
     /// One child process rendering `size` of `kind`: render seconds, pages, PDF bytes and peak memory in KB.
