@@ -73,8 +73,9 @@ public enum DocumentDecoder {
     }
 
     /// The input parsed into a tree: JSON keeps its key order, YAML its scalars' types. The bytes are
-    /// consumed: YAML's are let go of once they are text (a long document is not held twice).
-    package static func tree(_ data: consuming Data, format: Format) throws -> TreeValue {
+    /// consumed: YAML's are let go of once they are text (a long document is not held twice). Its
+    /// values are counted in `budget` (which the files it includes then share).
+    package static func tree(_ data: consuming Data, format: Format, budget: TreeBudget = TreeBudget()) throws -> TreeValue {
         guard data.count <= InputLimits.documentBytes else {
             throw FolioError(path: "", "the input has \(data.count) bytes; at most \(InputLimits.documentBytes) are allowed")
         }
@@ -91,7 +92,9 @@ public enum DocumentDecoder {
             data = Data()
             guard let text = decoded else { throw FolioError(path: "", "the input is not UTF-8 text") }
             do {
-                tree = try YAMLTree.parse(text)
+                tree = try YAMLTree.parse(text, budget: budget)
+            } catch let exceeded as TreeBudget.Exceeded {
+                throw FolioError(path: "", exceeded.message)
             } catch let error as FolioError {
                 throw error
             } catch {

@@ -9,12 +9,12 @@ import Foundation
 /// mapping keys are text (a key that is not a scalar is ""); a key twice in one mapping is an
 /// error; `<<` merges the mapping (or mappings) it is given, below the mapping's own keys.
 final class YAMLEventReader {
-    /// Thrown when alias expansion spends the value budget; `YAMLTree.parse` says so.
-    struct BudgetExceeded: Error {}
-
     /// libyaml's parser, at an address of its own: it points into itself, so it is never moved.
     private let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
-    private var budget: Int
+    /// The values the input (and the files it includes) may still hold; `TreeBudget.Exceeded` when spent.
+    private let budget: TreeBudget
+    /// How deep the document starts: the nesting of the place that includes it.
+    private let startingDepth: Int
     /// Each anchor's value and how many values it holds (an alias spends that many of the budget).
     private var anchors: [String: (value: TreeValue, count: Int)] = [:]
 
@@ -33,9 +33,11 @@ final class YAMLEventReader {
         var pendingKey: (name: String, line: Int, column: Int, isMerge: Bool)?
     }
 
-    /// A reader of `bytes` (UTF-8, borrowed for the reader's life) spending at most `budget` values.
-    init(_ bytes: UnsafeBufferPointer<UInt8>, budget: Int) {
+    /// A reader of `bytes` (UTF-8, borrowed for the reader's life) spending `budget`, its document
+    /// starting `depth` levels deep.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, budget: TreeBudget, depth: Int = 0) {
         self.budget = budget
+        startingDepth = depth
         parser.initialize(to: yaml_parser_t())
         yaml_parser_initialize(parser)
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
@@ -88,15 +90,14 @@ final class YAMLEventReader {
                 }
                 try add(
                     anchored.value, count: anchored.count, to: &stack, line: line, column: column, keyText: nil, isPlainKey: false,
-                    into: &value)
+                    into: &value, repeats: true)
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
-                guard stack.count < InputLimits.nestingDepth else {
+                guard startingDepth + stack.count < InputLimits.nestingDepth else {
                     throw FolioError(
                         path: "", "the input is nested more than \(InputLimits.nestingDepth) levels deep (line \(line))",
                         position: SourcePosition(line: line, column: column))
                 }
-                budget -= 1
-                guard budget >= 0 else { throw BudgetExceeded() }
+                try budget.spend(literal: 1)
                 let isMapping = event.type == YAML_MAPPING_START_EVENT
                 let anchor = YAMLEventReader.optionalText(isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor)
                 stack.append(Frame(isMapping: isMapping, anchor: anchor))
@@ -120,15 +121,19 @@ final class YAMLEventReader {
         }
     }
 
-    /// Adds `node` (holding `count` values, `spent` of them already counted) where the innermost
-    /// open collection expects it: an item, a mapping's key (`keyText`, a merge key when it is a
-    /// plain `<<`), or a member's value; at the top, the document's value.
+    /// Adds `node` (holding `count` values, `spent` of them already counted; all of them repeats of
+    /// an anchor's when `repeats`) where the innermost open collection expects it: an item, a
+    /// mapping's key (`keyText`, a merge key when it is a plain `<<`), or a member's value; at the
+    /// top, the document's value.
     private func add(
         _ node: TreeValue, count: Int, to stack: inout [Frame], line: Int, column: Int, keyText: String?, isPlainKey: Bool,
-        into value: inout TreeValue, spent: Int = 0
+        into value: inout TreeValue, spent: Int = 0, repeats: Bool = false
     ) throws {
-        budget -= count - spent
-        guard budget >= 0 else { throw BudgetExceeded() }
+        if repeats {
+            try budget.spend(repeated: count - spent)
+        } else if count > spent {
+            try budget.spend(literal: count - spent)
+        }
         guard var frame = stack.popLast() else {
             value = node
             return

@@ -7,24 +7,18 @@ import Foundation
 /// faster than decoding YAML nodes directly, and gives the same field paths.
 package enum YAMLTree {
     /// Parses YAML text into a tree; syntax errors name the line and column (never the text there).
-    /// Nesting deeper than `InputLimits.nestingDepth`, aliases that expand past
-    /// `InputLimits.treeValues` values and keys that appear twice in one mapping are errors.
+    /// Nesting deeper than `InputLimits.nestingDepth` (counting the `depth` the document starts at,
+    /// the place that includes it), aliases that repeat more than `budget` allows (shared with the
+    /// files an input includes) and keys that appear twice in one mapping are errors.
     ///
     /// libyaml's events are read straight into the tree, one value at a time (no YAML node tree
     /// in between, which took several times the text's size: a 40 MB document peaked at 210 MB).
-    package static func parse(_ text: String) throws -> TreeValue {
-        try checkNesting(text)
-        // Without aliases a tree has fewer values than its text has bytes; aliases may repeat a little.
-        let limit = min(InputLimits.treeValues, 16 * text.utf8.count + 10_000)
+    /// A value an alias repeats is the anchor's, shared, never copied. A spent budget is thrown as
+    /// `TreeBudget.Exceeded`, for the caller to say whose budget it was.
+    package static func parse(_ text: String, budget: TreeBudget = TreeBudget(), depth: Int = 0) throws -> TreeValue {
+        try checkNesting(text, depth: depth)
         var text = text
-        return try text.withUTF8 { bytes in
-            let reader = YAMLEventReader(bytes, budget: limit)
-            do {
-                return try reader.document()
-            } catch is YAMLEventReader.BudgetExceeded {
-                throw FolioError(path: "", "YAML aliases expand the input to more than \(limit) values (16 per byte of input at most)")
-            }
-        }
+        return try text.withUTF8 { bytes in try YAMLEventReader(bytes, budget: budget, depth: depth).document() }
     }
 
     /// Rejects nesting deeper than the limit before the YAML parser, which recurses once
@@ -33,8 +27,8 @@ package enum YAMLTree {
     /// counts, wherever it stands, less every `]` and `}`; plus indentation steps and compact
     /// `- ` / `? ` entries at the start of a line. Only a text with over a hundred more opening
     /// than closing brackets could be refused without being that deep.
-    static func checkNesting(_ text: String) throws {
-        let limit = InputLimits.nestingDepth * 2
+    static func checkNesting(_ text: String, depth: Int = 0) throws {
+        let limit = (InputLimits.nestingDepth - depth) * 2
         var flow = 0
         var lineNumber = 1
         var atLineStart = true

@@ -50,6 +50,12 @@ package struct JSONTreeParser {
         try data.withUnsafeBytes { raw in try parse(raw.bindMemory(to: UInt8.self), keeping: .whole) }
     }
 
+    /// Parses one JSON value from `data` as a file included `depth` levels deep: its nesting counts
+    /// from there.
+    package static func parse(_ data: Data, depth: Int) throws -> TreeValue {
+        try data.withUnsafeBytes { raw in try parse(raw.bindMemory(to: UInt8.self), keeping: .whole, depth: depth) }
+    }
+
     /// Parses JSON bytes into a tree, keeping key order (and of the value, what `projection` keeps);
     /// errors say where, the same whatever is kept. A UTF-8 byte order mark before the value is
     /// passed over (RFC 8259, 8.1: a parser may ignore one; Windows tools write it).
@@ -57,7 +63,7 @@ package struct JSONTreeParser {
         try bytes.withUnsafeBufferPointer { try parse($0, keeping: projection) }
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, keeping projection: JSONProjection) throws -> TreeValue {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, keeping projection: JSONProjection, depth: Int = 0) throws -> TreeValue {
         var parser = JSONTreeParser(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
@@ -66,7 +72,7 @@ package struct JSONTreeParser {
         case .whole: reading = .keep
         case .members(let members): reading = .select(members)
         }
-        let value = try parser.parseValue(depth: 0, reading: reading)
+        let value = try parser.parseValue(depth: depth, reading: reading)
         parser.skipWhitespace()
         guard parser.index == bytes.count else { throw parser.error("unexpected text after the value") }
         return value

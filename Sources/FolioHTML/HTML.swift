@@ -69,13 +69,14 @@ struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable
         /// `#RRGGBB`.
         mutating func appendInterpolation(_ color: Color) { markup += color.withAlpha(1).hex }
 
-        /// A link target: an allowed URL (http, https, mailto) escaped, or `#` for anything else.
-        mutating func appendInterpolation(url: String) {
-            guard RichText.isAllowedLink(url), !url.hasPrefix("#") else {
+        /// A link target's address (http, https, mailto) escaped; an anchor of the document is written
+        /// by the body writer, with its page's scope (`#` here).
+        mutating func appendInterpolation(url target: LinkTarget) {
+            guard target.anchor == nil else {
                 markup += "#"
                 return
             }
-            MarkupEscaping.escape(url, into: &markup)
+            MarkupEscaping.escape(target.url, into: &markup)
         }
 
         /// A sanitised SVG picture (allow-listed element and attribute names, values and text

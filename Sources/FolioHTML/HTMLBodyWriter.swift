@@ -198,9 +198,9 @@ struct HTMLBodyWriter {
             if run.bold { piece = "<strong>\(piece)</strong>" }
             // The tag was checked as BCP 47 when parsed (letters, digits and hyphens only).
             if let language = run.language { piece = "<span lang=\"\(language)\">\(piece)</span>" }
-            if let link = run.link, RichText.isAllowedLink(link) {
-                if link.hasPrefix("#") {
-                    piece = "<a href=\"#\(anchorID(String(link.dropFirst())))\">\(piece)</a>"
+            if let link = run.link {
+                if let anchor = link.anchor {
+                    piece = "<a href=\"#\(anchorID(anchor))\">\(piece)</a>"
                 } else {
                     piece = "<a href=\"\(url: link)\" rel=\"noopener noreferrer\">\(piece)</a>"
                 }

@@ -23,7 +23,7 @@ package final class ImportedPDF: Sendable, Hashable {
     package let pageTexts: [String]?
     /// Each chosen page's links to web addresses (http, https or mailto), where each is on the page
     /// as a fraction of its size from the top left.
-    package let pageLinks: [[(url: String, rect: Rect)]]
+    package let pageLinks: [[(url: LinkTarget, rect: Rect)]]
 
     /// The pages `block` chooses of the PDF `bytes`; errors name `field` and say what is wrong with
     /// the file (encrypted, damaged, JavaScript, too many pages, a font not embedded where
@@ -55,10 +55,10 @@ package final class ImportedPDF: Sendable, Hashable {
             (0..<folio_pdf_import_link_count(opened, index)).compactMap { link in
                 var rect = [0.0, 0.0, 0.0, 0.0]
                 guard let uri = folio_pdf_import_link(opened, index, link, &rect) else { return nil }
-                let url = String(cString: uri)
-                // The addresses a document's own links may have; others (javascript:, file:) are left out.
-                guard RichText.isAllowedLink(url), !url.hasPrefix("#") else { return nil }
-                return (url, Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3]))
+                // The addresses a document's own links may have; others (javascript:, file:) and the
+                // source's own anchors are left out.
+                guard let target = LinkTarget(String(cString: uri)), target.anchor == nil else { return nil }
+                return (target, Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3]))
             }
         }
         name = block.path
@@ -120,7 +120,7 @@ package struct AppendedPage: Sendable, Hashable {
     /// Its size in points.
     package var size: Size { document.pageSizes[index] }
     /// Its links to web addresses, where each is when the page is drawn in `rect`.
-    package func links(in rect: Rect) -> [(url: String, rect: Rect)] {
+    package func links(in rect: Rect) -> [(url: LinkTarget, rect: Rect)] {
         document.pageLinks[index].map { link in
             (
                 link.url,

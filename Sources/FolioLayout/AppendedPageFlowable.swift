@@ -38,7 +38,7 @@ final class AppendedPageFlowable: Flowable {
         let links = page.links(in: rect)
         guard !links.isEmpty else { return }
         canvas.tagged(.paragraph) {
-            for link in links { canvas.link(link.url, in: link.rect, description: link.url) }
+            for link in links { canvas.link(link.url, in: link.rect, description: link.url.url) }
         }
     }
 }

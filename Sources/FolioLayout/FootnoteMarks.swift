@@ -25,7 +25,7 @@ struct FootnoteMarks {
             guard let id = run.footnote, let number = numbers[id] else { return run }
             var marked = run
             marked.text = String(number)
-            marked.link = "#" + FootnoteMarks.noteAnchor(number)
+            marked.link = .anchor(FootnoteMarks.noteAnchor(number))
             return marked
         }
     }

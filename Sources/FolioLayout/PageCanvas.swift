@@ -36,7 +36,7 @@ package protocol PageCanvas: Canvas {
     /// `headsRow` heads its row (a group's header, a total's label), not its column.
     func tableCell(_ tag: StructureTag?, columnSpan: Int, language: String?, headsRow: Bool, _ body: () -> Void)
     /// A link to `url` over `rect` with no text of its own (an appended page's), described as `description`.
-    func link(_ url: String, in rect: Rect, description: String)
+    func link(_ target: LinkTarget, in rect: Rect, description: String)
     /// Marks `point` as the destination of internal links to `anchor`.
     func destination(_ anchor: String, at point: Point)
     /// Adds a bookmark at `level` (0 for the title) to `y` on this page.

@@ -23,7 +23,7 @@ package struct PageFrame {
         case beginChartPicture
         case end
         case destination(String, at: Point)
-        case link(String, in: Rect, description: String)
+        case link(LinkTarget, in: Rect, description: String)
         case outline(String, level: Int, y: Double)
     }
 
@@ -74,7 +74,7 @@ package struct PageFrame {
                 canvas.transformed(translate: translate, scale: scale) { replay(on: canvas, from: &index) }
             case .beginChartPicture: canvas.chartPicture { replay(on: canvas, from: &index) }
             case .destination(let anchor, let point): canvas.destination(anchor, at: point)
-            case .link(let url, let rect, let description): canvas.link(url, in: rect, description: description)
+            case .link(let target, let rect, let description): canvas.link(target, in: rect, description: description)
             case .outline(let title, let level, let y): canvas.outline(title, level: level, y: y)
             }
         }
@@ -187,7 +187,9 @@ package final class FrameRecorder: PageCanvas {
         nested(.beginCell(tag, columnSpan: columnSpan, language: language, headsRow: headsRow), body)
     }
     package func destination(_ anchor: String, at point: Point) { frame.append(.destination(anchor, at: point)) }
-    package func link(_ url: String, in rect: Rect, description: String) { frame.append(.link(url, in: rect, description: description)) }
+    package func link(_ target: LinkTarget, in rect: Rect, description: String) {
+        frame.append(.link(target, in: rect, description: description))
+    }
     package func outline(_ title: String, level: Int, y: Double) { frame.append(.outline(title, level: level, y: y)) }
     package func transformed(translate: Point, scale: Double, _ body: () -> Void) {
         nested(.beginTransform(translate: translate, scale: scale), body)

@@ -48,6 +48,7 @@ extension Document {
             if text.runs.contains(where: { $0.footnote != nil }) {
                 throw FolioError(path: "footnotes.\(id)", "a footnote cannot cite another ([^…])")
             }
+            try text.validateLinks(path: "footnotes.\(id)")
         }
         for citation in footnoteCitations where footnotes[citation.id] == nil {
             throw FolioError(

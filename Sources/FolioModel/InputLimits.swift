@@ -30,6 +30,11 @@ public enum InputLimits {
     public static let tableColumns = 500
     /// Rows of one table (a 200,000-row table is some 8,000 pages).
     public static let tableRows = 200_000
+    /// Cells of one table (rows × columns), a table of records' too, checked before its rows are made.
+    public static let tableCells = 2_000_000
+    /// Cells of one cross-tabulation (rows × columns, totals included), checked before they are counted:
+    /// a summary a reader takes in, not a listing.
+    public static let crosstabCells = 100_000
     /// Characters in one table cell; longer text belongs in a paragraph.
     public static let tableCellScalars = 10_000
     /// Segments of a pie or donut, rings of a ring chart.

@@ -6,8 +6,11 @@ package struct TextRun: Sendable, Hashable {
     package var bold: Bool
     /// Italic.
     package var italic: Bool
-    /// Target URL when the run is a link.
-    package var link: String?
+    /// Where the run links to, when it is a link (checked: see `LinkTarget`).
+    package var link: LinkTarget?
+    /// A link target the text wrote that is no link a document may hold (`javascript:…`): the run is
+    /// plain text, and validation names the field.
+    package var rejectedLink: String?
     /// The run's language when its author marked it (`[texte]{lang=fr}`): a passage a screen
     /// reader reads in that language.
     package var language: String?
@@ -15,7 +18,7 @@ package struct TextRun: Sendable, Hashable {
     package var footnote: String?
 
     /// A run of `text`.
-    package init(_ text: String, bold: Bool = false, italic: Bool = false, link: String? = nil, language: String? = nil) {
+    package init(_ text: String, bold: Bool = false, italic: Bool = false, link: LinkTarget? = nil, language: String? = nil) {
         self.text = text
         self.bold = bold
         self.italic = italic
@@ -215,9 +218,9 @@ private struct MarkupParser {
         while index < chars.count {
             let c = chars[index]
             if !markup {
-                if c == "h" || c == "H" || c == "<", let url = parseBareURL() {
+                if c == "h" || c == "H" || c == "<", let target = parseBareURL() {
                     flush()
-                    runs.append(TextRun(url, link: url))
+                    runs.append(TextRun(target.url, link: target))
                 } else {
                     buffer.unicodeScalars.append(c)
                     index += 1
@@ -243,13 +246,15 @@ private struct MarkupParser {
                 runs.append(run)
             } else if c == "[", let link = parseLink() {
                 flush()
-                runs.append(TextRun(link.text, bold: bold, italic: italic, link: link.url))
+                var run = TextRun(link.text, bold: bold, italic: italic, link: LinkTarget(link.url))
+                if run.link == nil { run.rejectedLink = link.url }
+                runs.append(run)
             } else if c == "[", let passage = parseLanguageSpan() {
                 flush()
                 runs.append(TextRun(passage.text, bold: bold, italic: italic, language: passage.language))
-            } else if c == "h" || c == "H" || c == "<", let url = parseBareURL() {
+            } else if c == "h" || c == "H" || c == "<", let target = parseBareURL() {
                 flush()
-                runs.append(TextRun(url, bold: bold, italic: italic, link: url))
+                runs.append(TextRun(target.url, bold: bold, italic: italic, link: target))
             } else {
                 buffer.unicodeScalars.append(c)
                 index += 1
@@ -322,7 +327,7 @@ private struct MarkupParser {
     /// to itself (as in GitHub's Markdown): a reader can follow what the page shows. It ends at
     /// white space or a character no URL holds unescaped; closing punctuation and an unmatched
     /// `)` stay text. Advances past it; nil (and no move) when there is none here.
-    mutating func parseBareURL() -> String? {
+    mutating func parseBareURL() -> LinkTarget? {
         let angled = chars[index] == "<"
         let start = angled ? index + 1 : index
         if index > 0, !angled {
@@ -376,11 +381,9 @@ private struct MarkupParser {
             }
         }
         let url = String(String.UnicodeScalarView(chars[start..<end]))
-        guard url.unicodeScalars.count > (url.lowercased().hasPrefix("https") ? 8 : 7), RichText.isAllowedLink(url) else {
-            return nil
-        }
+        guard url.unicodeScalars.count > (url.lowercased().hasPrefix("https") ? 8 : 7), let target = LinkTarget(url) else { return nil }
         index = angled ? end + 1 : end
-        return url
+        return target
     }
 
     /// Whether `scalar` cannot be part of an address written out, though no space separates them:

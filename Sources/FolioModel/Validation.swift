@@ -70,9 +70,9 @@ extension Document {
         let known = anchors
         func check(_ text: RichText, _ path: String) throws {
             for run in text.runs {
-                guard let link = run.link, link.hasPrefix("#") else { continue }
-                if !known.contains(String(link.dropFirst())) {
-                    throw FolioError(path: path, "link to \"\(link)\", but no subtitle or section has id \"\(link.dropFirst())\"")
+                guard let anchor = run.link?.anchor else { continue }
+                if !known.contains(anchor) {
+                    throw FolioError(path: path, "link to \"#\(anchor)\", but no subtitle or section has id \"\(anchor)\"")
                 }
             }
         }
@@ -199,29 +199,14 @@ extension Metadata {
 }
 
 extension RichText {
-    /// The URL schemes a link may use.
-    package static let allowedSchemes = ["http", "https", "mailto"]
-
-    /// Whether `url` starts with an allowed scheme, or is an internal `#anchor`, and has
-    /// no control characters, spaces or quotes that could end it early in HTML or PDF.
-    package static func isAllowedLink(_ url: String) -> Bool {
-        guard url.utf8.count <= 8192,
-            !url.unicodeScalars.contains(where: {
-                $0.value <= 0x20 || (0x7F...0x9F).contains($0.value)
-                    || $0 == "\"" || $0 == "<" || $0 == ">" || $0 == "\\" || $0 == "`"
-            })
-        else { return false }
-        if url.hasPrefix("#") { return url.count > 1 }
-        guard let colon = url.firstIndex(of: ":") else { return false }
-        return allowedSchemes.contains(url[..<colon].lowercased())
-    }
-
+    /// Throws naming `path` for the first link target the text wrote that is no link a document may hold.
     func validateLinks(path: String) throws {
         for run in runs {
-            if let link = run.link, !RichText.isAllowedLink(link) {
+            if let link = run.rejectedLink {
                 throw FolioError(
                     path: path,
-                    "link target \"\(link)\" must be an http(s) or mailto URL, or #anchor, without spaces, quotes or control characters")
+                    "link target \"\(String(link.prefix(100)).escapingInvisibleControls)\" must be an http(s) or mailto URL, or #anchor, without spaces, quotes or control characters"
+                )
             }
         }
     }

@@ -287,7 +287,7 @@ final class CairoCanvas: PageCanvas {
             position = passage.endByte
         }
         segments.append((position..<Int(Int32.max), nil))
-        var links: [(String, Rect, String)]?
+        var links: [(LinkTarget, Rect, String)]?
         for segment in segments {
             var name = StructureTag.span.rawValue
             if let language = segment.language {
@@ -309,8 +309,8 @@ final class CairoCanvas: PageCanvas {
     @discardableResult
     private func drawLines(
         of layout: TextLayout, at origin: Point, visible: ClosedRange<Double>?, bytes: Range<Int>? = nil
-    ) -> [(String, Rect, String)] {
-        var links: [(String, Rect, String)] = []
+    ) -> [(LinkTarget, Rect, String)] {
+        var links: [(LinkTarget, Rect, String)] = []
         guard let visible else {
             cairo_move_to(cr, origin.x, origin.y)
             // Lines holding right-to-left text are drawn run by run in logical order (as they read).
@@ -358,18 +358,18 @@ final class CairoCanvas: PageCanvas {
     }
 
     /// A link over `rect` with no text of its own: an annotation and its `Link` element, described as `description`.
-    func link(_ url: String, in rect: Rect, description: String) {
-        addLink(url, rect, Point(0, 0), description: description)
+    func link(_ target: LinkTarget, in rect: Rect, description: String) {
+        addLink(target, rect, Point(0, 0), description: description)
     }
 
     /// A link annotation over `rect` (layout coordinates, drawn at `origin`) described as `description`.
-    private func addLink(_ url: String, _ rect: Rect, _ origin: Point, description: String) {
+    private func addLink(_ link: LinkTarget, _ rect: Rect, _ origin: Point, description: String) {
         structure.linkDescriptions.append(description)
         let target: String
-        if url.hasPrefix("#") {
-            target = "dest='\(Navigation.destinationName(String(url.dropFirst())))'"
+        if let anchor = link.anchor {
+            target = "dest='\(Navigation.destinationName(anchor))'"
         } else {
-            target = "uri='\(CairoCanvas.percentEncoded(url))'"
+            target = "uri='\(CairoCanvas.percentEncoded(link.url))'"
         }
         // Cairo takes the rectangle on the page, whatever transform the text is drawn under (a
         // column's move and scale): its corners are taken there from the current user space.

@@ -1,5 +1,6 @@
 import CCairoPango
 import FolioGraphics
+import FolioModel
 import Foundation
 
 /// An owned Pango layout: measured once, drawn as measured, freed on deinit. The `ShapedText`
@@ -7,7 +8,7 @@ import Foundation
 package final class TextLayout: ShapedText {
     /// A link's byte range in the layout's text.
     package struct Link {
-        package let url: String
+        package let url: LinkTarget
         package let startByte: Int
         package let endByte: Int
     }
@@ -125,7 +126,7 @@ package final class TextLayout: ShapedText {
     }
 
     /// Each link's target and the line it starts on.
-    package var linkLines: [(url: String, line: Int)] { links.map { ($0.url, lineIndex(containing: $0.startByte)) } }
+    package var linkLines: [(url: String, line: Int)] { links.map { ($0.url.url, lineIndex(containing: $0.startByte)) } }
 
     /// Index of the first line whose text ends after `byte` (binary search).
     func lineIndex(containing byte: Int) -> Int {
@@ -187,6 +188,6 @@ extension TextLayout {
                 if !words.isEmpty { return words }
             }
         }
-        return link.url
+        return link.url.url
     }
 }

@@ -65,7 +65,7 @@ final class ModelTests: XCTestCase {
             ])
         XCTAssertTrue(text.runs[1].bold)
         XCTAssertTrue(text.runs[3].italic)
-        XCTAssertEqual(text.runs[5].link, "https://example.org")
+        XCTAssertEqual(text.runs[5].link?.url, "https://example.org")
         XCTAssertEqual(RichText("a ** b").plainText, "a ** b")
     }
 
@@ -86,40 +86,40 @@ final class ModelTests: XCTestCase {
             text.runs.map(\.text),
             ["See ", "https://clinic.example/a?b=1", ". Or (", "https://x.example/wiki/Care_(medicine)", "), ", "https://y.example", "!"])
         XCTAssertEqual(
-            text.runs.compactMap(\.link),
+            text.runs.compactMap(\.link?.url),
             ["https://clinic.example/a?b=1", "https://x.example/wiki/Care_(medicine)", "https://y.example"])
-        XCTAssertEqual(RichText("[the portal](https://p.example)").runs.compactMap(\.link), ["https://p.example"])
-        XCTAssertEqual(RichText("xhttps://p.example and http:// and <https://p.example").runs.compactMap(\.link), [])
+        XCTAssertEqual(RichText("[the portal](https://p.example)").runs.compactMap(\.link?.url), ["https://p.example"])
+        XCTAssertEqual(RichText("xhttps://p.example and http:// and <https://p.example").runs.compactMap(\.link?.url), [])
         XCTAssertEqual(RichText("**https://p.example**").runs.map(\.bold), [true])
-        XCTAssertEqual(RichText("**https://p.example**").runs.compactMap(\.link), ["https://p.example"])
+        XCTAssertEqual(RichText("**https://p.example**").runs.compactMap(\.link?.url), ["https://p.example"])
         // A value bound from a record is escaped: an address in it stays text, and one bound into
         // a link's address still works.
-        XCTAssertEqual(RichText("Portal: " + RichText.escaped("https://p.example/a_b")).runs.compactMap(\.link), [])
+        XCTAssertEqual(RichText("Portal: " + RichText.escaped("https://p.example/a_b")).runs.compactMap(\.link?.url), [])
         XCTAssertEqual(RichText("Portal: " + RichText.escaped("https://p.example/a_b")).plainText, "Portal: https://p.example/a_b")
         XCTAssertEqual(
-            RichText("[the portal](" + RichText.escaped("https://p.example/a_(b)") + ")").runs.compactMap(\.link),
+            RichText("[the portal](" + RichText.escaped("https://p.example/a_(b)") + ")").runs.compactMap(\.link?.url),
             ["https://p.example/a_(b)"])
         // A table cell is plain text whose addresses are links: no other markup.
         let cell = RichText.linkingAddresses("2 * 3 [a](b) at https://p.example/x_y.")
         XCTAssertEqual(cell.map(\.text), ["2 * 3 [a](b) at ", "https://p.example/x_y", "."])
-        XCTAssertEqual(cell.compactMap(\.link), ["https://p.example/x_y"])
+        XCTAssertEqual(cell.compactMap(\.link?.url), ["https://p.example/x_y"])
         XCTAssertEqual(RichText.linkingAddresses("**x**"), [TextRun("**x**")])
         // Next to Chinese or Japanese (no spaces there), the address is found and ends at the first
         // character not its own: full-width punctuation, CJK letters, curly quotes.
-        XCTAssertEqual(RichText("请参阅https://x.example/meds了解详情。").runs.compactMap(\.link), ["https://x.example/meds"])
-        XCTAssertEqual(RichText("（https://x.example/meds）").runs.compactMap(\.link), ["https://x.example/meds"])
+        XCTAssertEqual(RichText("请参阅https://x.example/meds了解详情。").runs.compactMap(\.link?.url), ["https://x.example/meds"])
+        XCTAssertEqual(RichText("（https://x.example/meds）").runs.compactMap(\.link?.url), ["https://x.example/meds"])
         XCTAssertEqual(
-            RichText.linkingAddresses("见https://x.example/a、https://x.example/b。").compactMap(\.link),
+            RichText.linkingAddresses("见https://x.example/a、https://x.example/b。").compactMap(\.link?.url),
             [
                 "https://x.example/a", "https://x.example/b",
             ])
-        XCTAssertEqual(RichText.linkingAddresses("[用药](https://x.example/meds)）").compactMap(\.link), ["https://x.example/meds"])
-        XCTAssertEqual(RichText("“https://x.example/q”").runs.compactMap(\.link), ["https://x.example/q"])
-        XCTAssertEqual(RichText("see https://x.example/café/été").runs.compactMap(\.link), ["https://x.example/café/été"])
-        XCTAssertEqual(RichText("xhttps://x.example").runs.compactMap(\.link), [], "not inside a Latin word")
+        XCTAssertEqual(RichText.linkingAddresses("[用药](https://x.example/meds)）").compactMap(\.link?.url), ["https://x.example/meds"])
+        XCTAssertEqual(RichText("“https://x.example/q”").runs.compactMap(\.link?.url), ["https://x.example/q"])
+        XCTAssertEqual(RichText("see https://x.example/café/été").runs.compactMap(\.link?.url), ["https://x.example/café/été"])
+        XCTAssertEqual(RichText("xhttps://x.example").runs.compactMap(\.link?.url), [], "not inside a Latin word")
         // Linear: a long run of would-be addresses costs one pass.
         let long = String(repeating: "<https://a ", count: 20_000)
-        XCTAssertEqual(RichText(long).runs.compactMap(\.link).count, 0)
+        XCTAssertEqual(RichText(long).runs.compactMap(\.link?.url).count, 0)
     }
 
     func testCellsMaySpanColumns() throws {

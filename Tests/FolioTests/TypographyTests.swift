@@ -52,7 +52,7 @@ final class TypographyTests: XCTestCase {
         XCTAssertEqual(set(#"Er sagte "besser""#, "de"), "Er sagte \u{201E}besser\u{201C}")
         XCTAssertEqual(set(#"Il a dit "mieux" aujourd'hui"#, "fr"), "Il a dit \u{AB}\u{202F}mieux\u{202F}\u{BB} aujourd\u{2019}hui")
         XCTAssertEqual(set(#"5'10" tall"#, quotes: false), #"5'10" tall"#, "cells hold data: quotes as written")
-        let link = [TextRun("https://x.example/a'b", link: "https://x.example/a'b")]
+        let link = [TextRun("https://x.example/a'b", link: LinkTarget("https://x.example/a'b"))]
         XCTAssertEqual(Typography.set(link, language: "en"), link, "an address is left alone")
     }
 

@@ -26,19 +26,25 @@ struct IncludeResolver {
     private var origins: SourceOrigins
     private var includes = 0
     private var bytesLeft = InputLimits.documentBytes
+    /// The values the input and its included files may hold, shared with the input's own reading.
+    private let budget: TreeBudget
+    /// Each file read, by its real path: a file included again is not read again, and its values
+    /// count as repeats.
+    private var read: [String: (value: TreeValue, values: Int, file: File, mayInclude: Bool)] = [:]
 
     /// A resolver for the input at `shownPath` (as given on the command line), whose real path is
-    /// `realPath` and whose text is `text`.
-    init(input shownPath: String, realPath: String, text: String) {
+    /// `realPath` and whose text is `text`; the input's own values were counted in `budget`.
+    init(input shownPath: String, realPath: String, text: String, budget: TreeBudget) {
         root = (realPath as NSString).deletingLastPathComponent
         origins = SourceOrigins(input: shownPath, text: text)
         bytesLeft = max(0, InputLimits.documentBytes - text.utf8.count)
+        self.budget = budget
     }
 
     /// `tree` (the input's) with every include in place, and where each field came from.
     mutating func resolve(_ tree: TreeValue, inputRealPath: String) throws -> (tree: TreeValue, origins: SourceOrigins) {
-        let input = Chain(file: origins.input, realPath: inputRealPath, parent: nil)
-        let resolved = try resolved(tree, at: [], in: input, steps: [])
+        let input = Chain(file: origins.input, realPath: inputRealPath, parent: nil, mayInclude: true)
+        let resolved = try resolved(tree, at: [], in: input, steps: []) ?? tree
         return (resolved, origins)
     }
 
@@ -48,11 +54,14 @@ struct IncludeResolver {
         let realPath: String
         let parent: Chain?
         let depth: Int
+        /// Whether the file's text names `$include` at all (a file that does not is not walked).
+        let mayInclude: Bool
 
-        init(file: File, realPath: String, parent: Chain?) {
+        init(file: File, realPath: String, parent: Chain?, mayInclude: Bool) {
             self.file = file
             self.realPath = realPath
             self.parent = parent
+            self.mayInclude = mayInclude
             depth = (parent?.depth ?? 0) + 1
         }
 
@@ -62,52 +71,90 @@ struct IncludeResolver {
         var names: [String] { (parent?.names ?? []) + [file.shownPath] }
     }
 
-    /// `value` (at `steps` of the chain's innermost file; at `path` of the result) with its includes in place.
-    private mutating func resolved(_ value: TreeValue, at path: [Step], in chain: Chain, steps: [Step]) throws -> TreeValue {
+    /// `value` (at `steps` of the chain's innermost file; at `path` of the result) with its includes
+    /// in place; nil when it holds none, so that a subtree without includes is never copied (a value a
+    /// YAML alias repeats stays shared).
+    private mutating func resolved(_ value: TreeValue, at path: [Step], in chain: Chain, steps: [Step]) throws -> TreeValue? {
         switch value {
         case .object(let members):
             if members.contains(where: { $0.key == IncludeResolver.key }) {
                 let (included, inner) = try include(members, at: path, in: chain, steps: steps)
                 origins.note(path, from: inner.file, at: [], site: (chain.file, steps + [.key(IncludeResolver.key)]))
-                return try resolved(included, at: path, in: inner, steps: [])
+                return try resolvedInside(included, at: path, in: inner, steps: [])
             }
-            var result = members
+            var result: [(key: String, value: TreeValue)]?
             for index in members.indices {
                 let key = Step.key(members[index].key)
-                result[index].value = try resolved(members[index].value, at: path + [key], in: chain, steps: steps + [key])
+                guard let changed = try resolved(members[index].value, at: path + [key], in: chain, steps: steps + [key]) else { continue }
+                if result == nil { result = members }
+                result?[index].value = changed
             }
-            return .object(result)
+            return result.map { .object($0) }
         case .array(let items):
+            guard let first = items.firstIndex(where: { IncludeResolver.isInclude($0) }) else {
+                var result: [TreeValue]?
+                for index in items.indices {
+                    guard let changed = try resolved(items[index], at: path + [.index(index)], in: chain, steps: steps + [.index(index)])
+                    else { continue }
+                    if result == nil { result = items }
+                    result?[index] = changed
+                }
+                return result.map { .array($0) }
+            }
             var result: [TreeValue] = []
             result.reserveCapacity(items.count)
-            var moved = false
             for (index, item) in items.enumerated() {
-                guard case .object(let members) = item, members.contains(where: { $0.key == IncludeResolver.key }) else {
+                guard case .object(let members) = item, IncludeResolver.isInclude(item) else {
                     let at = path + [.index(result.count)]
-                    if moved { origins.note(at, from: chain.file, at: steps + [.index(index)], site: nil) }
-                    result.append(try resolved(item, at: at, in: chain, steps: steps + [.index(index)]))
+                    if index > first { origins.note(at, from: chain.file, at: steps + [.index(index)], site: nil) }
+                    result.append(try resolved(item, at: at, in: chain, steps: steps + [.index(index)]) ?? item)
                     continue
                 }
-                let site = (chain.file, steps + [.index(index), .key(IncludeResolver.key)])
-                let (included, inner) = try include(members, at: path + [.index(result.count)], in: chain, steps: steps + [.index(index)])
-                if case .array(let includedItems) = included {
-                    // A list's items join the including list.
-                    for (innerIndex, innerItem) in includedItems.enumerated() {
-                        let at = path + [.index(result.count)]
-                        origins.note(at, from: inner.file, at: [.index(innerIndex)], site: site)
-                        result.append(try resolved(innerItem, at: at, in: inner, steps: [.index(innerIndex)]))
-                    }
-                } else {
-                    let at = path + [.index(result.count)]
-                    origins.note(at, from: inner.file, at: [], site: site)
-                    result.append(try resolved(included, at: at, in: inner, steps: []))
-                }
-                moved = true
+                try splice(members, at: path, in: chain, steps: steps + [.index(index)], into: &result)
             }
             return .array(result)
         default:
-            return value
+            return nil
         }
+    }
+
+    /// Appends to `result` (the list at `path`) what the `$include` mapping `members` (at `steps` of
+    /// the chain's innermost file) names: a list's items, each in turn spliced in if it is an
+    /// include itself, or any other value as one item.
+    private mutating func splice(
+        _ members: [(key: String, value: TreeValue)], at path: [Step], in chain: Chain, steps: [Step], into result: inout [TreeValue]
+    ) throws {
+        let site = (chain.file, steps + [.key(IncludeResolver.key)])
+        let (included, inner) = try include(members, at: path + [.index(result.count)], in: chain, steps: steps)
+        guard case .array(let includedItems) = included else {
+            let at = path + [.index(result.count)]
+            origins.note(at, from: inner.file, at: [], site: site)
+            result.append(try resolvedInside(included, at: at, in: inner, steps: []))
+            return
+        }
+        // A list's items join the including list; an item including a list joins its items too.
+        for (innerIndex, innerItem) in includedItems.enumerated() {
+            if inner.mayInclude, case .object(let innerMembers) = innerItem, IncludeResolver.isInclude(innerItem) {
+                try splice(innerMembers, at: path, in: inner, steps: [.index(innerIndex)], into: &result)
+                continue
+            }
+            let at = path + [.index(result.count)]
+            origins.note(at, from: inner.file, at: [.index(innerIndex)], site: site)
+            result.append(try resolvedInside(innerItem, at: at, in: inner, steps: [.index(innerIndex)]))
+        }
+    }
+
+    /// A value of an included file with the includes it holds in place: walked only when the file
+    /// names the key at all.
+    private mutating func resolvedInside(_ value: TreeValue, at path: [Step], in chain: Chain, steps: [Step]) throws -> TreeValue {
+        guard chain.mayInclude else { return value }
+        return try resolved(value, at: path, in: chain, steps: steps) ?? value
+    }
+
+    /// Whether `value` is an `$include` mapping.
+    private static func isInclude(_ value: TreeValue) -> Bool {
+        guard case .object(let members) = value else { return false }
+        return members.contains { $0.key == IncludeResolver.key }
     }
 
     /// The value of the file an `$include` mapping names, and the chain with that file innermost.
@@ -154,6 +201,15 @@ struct IncludeResolver {
                 "\(chain.file.shownPath) includes \(shownPath), which includes it again (\((chain.names + [shownPath]).joined(separator: " → ")))"
             )
         }
+        if let known = read[realPath] {
+            // Included again: the same values once more, as a YAML alias repeats its anchor's.
+            do {
+                try budget.spend(repeated: known.values)
+            } catch let exceeded as TreeBudget.Exceeded {
+                throw failure("\"\(shownPath)\" is included once too often: \(exceeded.message)")
+            }
+            return (known.value, Chain(file: known.file, realPath: realPath, parent: chain, mayInclude: known.mayInclude))
+        }
         let data: Data
         do {
             data = try BoundedFile.read(
@@ -166,9 +222,19 @@ struct IncludeResolver {
         origins.noteIncluded(realPath)
         guard let text = String(validatingUTF8Bytes: data) else { throw failure("\"\(shownPath)\" is not UTF-8 text") }
         let file = File(shownPath: shownPath, text: text)
+        // The included value nests where it is included: its depth counts from there.
+        let depth = path.count
         let value: TreeValue
+        let before = budget.values
         do {
-            value = try DocumentDecoder.Format(fileName: shownPath) == .json ? JSONTreeParser.parse(data) : YAMLTree.parse(text)
+            if DocumentDecoder.Format(fileName: shownPath) == .json {
+                value = try JSONTreeParser.parse(data, depth: depth)
+                try budget.spend(literal: value.valueCount)
+            } else {
+                value = try YAMLTree.parse(text, budget: budget, depth: depth)
+            }
+        } catch let exceeded as TreeBudget.Exceeded {
+            throw failure("\"\(shownPath)\" makes the document too large: \(exceeded.message)")
         } catch let error as FolioError {
             // The included file's own syntax, at its line.
             var located = error.rephrased(
@@ -178,7 +244,9 @@ struct IncludeResolver {
             if located.position == nil { located.path = field }
             throw located
         }
-        return (value, Chain(file: file, realPath: realPath, parent: chain))
+        let mayInclude = data.range(of: Data(IncludeResolver.key.utf8)) != nil
+        read[realPath] = (value, budget.values - before, file, mayInclude)
+        return (value, Chain(file: file, realPath: realPath, parent: chain, mayInclude: mayInclude))
     }
 
     /// The path, resolved through symbolic links, of an existing file; nil (with `errno`) otherwise.

@@ -25,7 +25,8 @@ package struct SourceDocument: Sendable {
         // Only a text naming the key can include anything: others are parsed as before, not walked.
         let includes = data.range(of: Data(IncludeResolver.key.utf8)) != nil
         let text = includes ? String(validatingUTF8Bytes: data) : nil
-        let parsed = try DocumentDecoder.tree(data, format: format)
+        let budget = TreeBudget()
+        let parsed = try DocumentDecoder.tree(data, format: format, budget: budget)
         guard includes else {
             tree = parsed
             origins = SourceOrigins(input: path)
@@ -35,7 +36,7 @@ package struct SourceDocument: Sendable {
             throw FolioError(path: "", "cannot find the folder of \"\(path)\" to include files from")
         }
         defer { free(realPath) }
-        var resolver = IncludeResolver(input: path, realPath: String(cString: realPath), text: text)
+        var resolver = IncludeResolver(input: path, realPath: String(cString: realPath), text: text, budget: budget)
         (tree, origins) = try resolver.resolve(parsed, inputRealPath: String(cString: realPath))
     }
 }

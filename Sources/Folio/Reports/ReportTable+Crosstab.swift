@@ -42,6 +42,13 @@ extension ReportTable {
                 "\"\(crosstab.columns.field)\" has \(columnKeys.count) values: at most \(InputLimits.tableColumns - 2) columns; group it by a period (by: week)"
             )
         }
+        let cellCount = (rowKeys.count + 1) * (columnKeys.count + 2)
+        guard cellCount <= InputLimits.crosstabCells else {
+            throw FolioError(
+                path: "\(place).rows",
+                "\(rowKeys.count) rows by \(columnKeys.count) columns make \(cellCount) cells with the totals; a cross-tabulation holds at most \(InputLimits.crosstabCells): group the rows or columns by a period (by: week) or filter the records (where)"
+            )
+        }
         let rowIndex = Dictionary(uniqueKeysWithValues: rowKeys.enumerated().map { ($1.key, $0) })
         let columnIndex = Dictionary(uniqueKeysWithValues: columnKeys.enumerated().map { ($1.key, $0) })
         let empty = RunningAggregate(function: crosstab.function, field: crosstab.value)

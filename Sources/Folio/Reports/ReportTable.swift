@@ -53,6 +53,7 @@ struct ReportTable {
         for (index, condition) in report.filters.enumerated() where condition.op != .absent {
             try checkField(condition.field, at: "where[\(index)].field")
         }
+        try checkBounds()
         if let crosstab = report.crosstab { return try crosstabTable(crosstab) }
         try checkFields()
         let records = report.records
@@ -328,6 +329,8 @@ struct ReportTable {
             return format.grouped(format.string(Double(running.count), decimals: 0))
         case .sum, .mean:
             guard case .number(let value) = running.value else { return "" }
+            // Never "inf" or "NaN" in a total (values are bounded, so this is the last line of defence).
+            guard value.isFinite, abs(value) < 1e300 else { throw FolioError(path: place, "the \(running.function.rawValue) cannot be written as a number") }
             if let filters { return try written(.number(value), with: filters, place: place) }
             return format.grouped(format.string(value, decimals: running.shownDecimals))
         case .min, .max:

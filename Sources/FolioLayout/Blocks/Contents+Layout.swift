@@ -27,7 +27,7 @@ extension Contents: LaidOutBlock {
             let indent = Double(level) * 14
             let font = builder.theme.font(builder.theme.bodySize, bold: level == 0)
             let text = builder.text.wrapped(
-                Typography.set([TextRun(heading.text, link: "#\(heading.anchor)")], language: builder.strings.language), font: font,
+                Typography.set([TextRun(heading.text, link: .anchor(heading.anchor))], language: builder.strings.language), font: font,
                 width: max(builder.width - indent - numberRoom, 72), alignment: .left,
                 linkColor: builder.theme.text, lineSpacing: 1.1)
             builder.checkGlyphs(text, heading.text, path: path)
