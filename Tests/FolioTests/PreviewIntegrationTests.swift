@@ -25,11 +25,16 @@ final class PreviewIntegrationTests: XCTestCase {
                     usleep(20_000)
                 }
             }
-            guard let found else { throw XCTSkip("the preview did not start: \(output.value)") }
+            guard let found else { throw FolioError(path: "", "the preview did not start: \(output.value)") }
             port = found
         }
 
         func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+        /// Chooses record `number` as the preview's own page does (its fetch sends the page's Origin).
+        func choose(record number: Int) throws -> Int {
+            try HTTPExchange.send("POST", url("/record/\(number)"), headers: ["Origin: http://127.0.0.1:\(port)"]).status
+        }
 
         func state() throws -> [String: Any] { try HTTPExchange.send("GET", url("/state.json")).json }
 
@@ -97,7 +102,7 @@ final class PreviewIntegrationTests: XCTestCase {
         let first = try preview.state()
         XCTAssertEqual(first["records"] as? Int, 2)
         XCTAssertTrue(try HTTPExchange.send("GET", preview.url("/report.html")).text.contains("Hello Ana"))
-        XCTAssertEqual(try HTTPExchange.send("POST", preview.url("/record/2")).status, 204)
+        XCTAssertEqual(try preview.choose(record: 2), 204)
         let second = try preview.state(after: first["version"] as? Int ?? 0)
         XCTAssertEqual(second["record"] as? Int, 2)
         XCTAssertTrue(try HTTPExchange.send("GET", preview.url("/report.html")).text.contains("Hello Ben"))
@@ -116,7 +121,7 @@ final class PreviewIntegrationTests: XCTestCase {
         XCTAssertEqual(first["records"] as? Int, 4, "\(first)")
         XCTAssertGreaterThan(first["pages"] as? Int ?? 0, 0)
         XCTAssertNil(first["failure"])
-        XCTAssertEqual(try HTTPExchange.send("POST", preview.url("/record/3")).status, 204)
+        XCTAssertEqual(try preview.choose(record: 3), 204)
         let third = try preview.state(after: first["version"] as? Int ?? 0)
         XCTAssertEqual(third["record"] as? Int, 3)
         XCTAssertNil(third["failure"], "\(third)")
@@ -182,5 +187,43 @@ final class PreviewIntegrationTests: XCTestCase {
         XCTAssertGreaterThan(result["requests"] as? Int ?? 0, 3)
         XCTAssertEqual(result["elsewhere"] as? [String], [], "requests that left 127.0.0.1")
         XCTAssertEqual((result["violations"] as? [Any])?.count, 0, "axe-core on the preview page: \(result["violations"] ?? "")")
+    }
+
+    /// r62: the preview is the author's alone. Another site's page cannot choose its record (a browser
+    /// lets any page POST anywhere, saying where it comes from), nothing may frame it but its own page,
+    /// and the loopback names it is meant to answer to are all accepted.
+    func testOnlyThePreviewsOwnPageCanDriveIt() throws {
+        try TestSupport.integrationOnly()
+        let folder = try TestSupport.temporaryDirectory()
+        let template = folder.appendingPathComponent("card.yaml")
+        try Data("title: Card\nelements:\n  - {type: paragraph, text: \"Hello {{name}}\"}\n".utf8).write(to: template)
+        let data = folder.appendingPathComponent("people.jsonl")
+        try Data("{\"name\": \"Ana\"}\n{\"name\": \"Ben\"}\n".utf8).write(to: data)
+        let preview = try Preview([template.path, "--data", data.path])
+        let record = preview.url("/record/2")
+        for headers in [
+            ["Origin: https://evil.example"], ["Origin: null"], ["Sec-Fetch-Site: cross-site"], ["Sec-Fetch-Site: same-site"],
+            ["Origin: http://127.0.0.1:\(preview.port)", "Sec-Fetch-Site: cross-site"], ["Origin: http://127.0.0.1:1"], [],
+        ] {
+            XCTAssertEqual(try HTTPExchange.send("POST", record, headers: headers).status, 403, "\(headers)")
+        }
+        XCTAssertEqual(try preview.state()["record"] as? Int, 1, "no refused request chose a record")
+        XCTAssertEqual(try HTTPExchange.send("POST", record, headers: ["Sec-Fetch-Site: same-origin"]).status, 204)
+        // Framed by nothing but its own page: every response says so, the report frames only there.
+        for path in ["/", "/state.json", "/pages/1.png", "/preview.js", "/nothing-here"] {
+            let response = try HTTPExchange.send("GET", preview.url(path))
+            XCTAssertTrue(response.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true, "\(path): \(response.headers)")
+            XCTAssertEqual(response.headers["x-frame-options"], "DENY", path)
+        }
+        let report = try HTTPExchange.send("GET", preview.url("/report.html"))
+        XCTAssertTrue(report.headers["content-security-policy"]?.hasSuffix("frame-ancestors 'self'") == true, "\(report.headers)")
+        XCTAssertEqual(report.headers["x-frame-options"], "SAMEORIGIN")
+        // The loopback's names, with or without a port; nothing else.
+        for host in ["127.0.0.1", "localhost", "LOCALHOST:8700", "[::1]", "[::1]:\(preview.port)"] {
+            XCTAssertEqual(try HTTPExchange.send("GET", preview.url("/state.json"), headers: ["Host: \(host)"]).status, 200, host)
+        }
+        for host in ["evil.example", "127.0.0.1.evil.example", "[::1].evil.example", "[::2]", "localhost:80x", "[::1]x", "0.0.0.0"] {
+            XCTAssertEqual(try HTTPExchange.send("GET", preview.url("/state.json"), headers: ["Host: \(host)"]).status, 403, host)
+        }
     }
 }

@@ -320,3 +320,9 @@ enum TestSupport {
         return String(straight).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 }
+
+/// A test's own fixture is not what the test reads: the test fails (never skips) saying so.
+struct FixtureError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

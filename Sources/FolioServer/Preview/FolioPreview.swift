@@ -40,7 +40,9 @@ public enum FolioPreview {
     /// event stream, and choosing a record.
     static func router(_ state: PreviewState) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: FramedByNoOtherSite())
         router.add(middleware: LoopbackOnly())
+        router.add(middleware: OwnPageOnly())
         router.get("/") { _, _ in
             response(Data(PreviewPage.html.utf8), type: "text/html; charset=utf-8", policy: PreviewPage.contentSecurityPolicy)
         }
@@ -65,7 +67,9 @@ public enum FolioPreview {
         }
         router.get("/report.html") { _, _ in
             let good = state.current.good
-            return response(Data(good.html.utf8), type: "text/html; charset=utf-8", policy: good.contentSecurityPolicy)
+            // Shown in the preview's own page, in a sandboxed frame, and framed by nothing else.
+            let policy = [good.contentSecurityPolicy, "frame-ancestors 'self'"].filter { !$0.isEmpty }.joined(separator: "; ")
+            return response(Data(good.html.utf8), type: "text/html; charset=utf-8", policy: policy, framing: "SAMEORIGIN")
         }
         router.post("/record/:number") { _, context in
             guard let number = context.parameters.get("number").flatMap({ Int($0) }), number >= 1 else {
@@ -114,21 +118,80 @@ public enum FolioPreview {
         let records: Int?
     }
 
-    private static func response(_ bytes: Data, type: String, policy: String? = nil) -> Response {
+    /// A response holding `bytes` of `type`, under `policy` and `framing` (`X-Frame-Options`; without
+    /// them, framed by no page: `FramedByNoOtherSite`), never cached.
+    private static func response(_ bytes: Data, type: String, policy: String? = nil, framing: String? = nil) -> Response {
         var headers: HTTPFields = [.contentType: type, .cacheControl: "no-store", .contentLength: String(bytes.count)]
         if let noSniffing = HTTPField.Name("X-Content-Type-Options") { headers[noSniffing] = "nosniff" }
+        if let framing, let frameOptions = HTTPField.Name("X-Frame-Options") { headers[frameOptions] = framing }
         if let policy, !policy.isEmpty { headers[.contentSecurityPolicy] = policy }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
 
-/// Refuses a request whose Host is not this machine's loopback address: a web page that rebinds
-/// its own name to 127.0.0.1 cannot read the preview.
+/// Refuses a request whose Host is not this machine's loopback address (127.0.0.1, localhost or
+/// [::1], with any port): a web page that rebinds its own name to 127.0.0.1 cannot read the preview.
 private struct LoopbackOnly<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let host = request.head.authority ?? ""
-        let name = host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-        guard name == "127.0.0.1" || name == "localhost" || name == "[::1]" else { return Response(status: .forbidden) }
+        guard LoopbackOnly<Context>.isLoopback(authority: request.head.authority ?? "") else { return Response(status: .forbidden) }
+        return try await next(request, context)
+    }
+
+    /// Whether `authority` (a Host header: a name or address and an optional port) names the loopback.
+    static func isLoopback(authority: String) -> Bool {
+        let name: Substring
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return false }
+            name = authority[...close]
+            let rest = authority[authority.index(after: close)...]
+            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isASCIIDigitCharacter)) else { return false }
+        } else {
+            let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            name = parts.first ?? ""
+            guard parts.count == 1 || parts[1].allSatisfy(\.isASCIIDigitCharacter) else { return false }
+        }
+        return name == "127.0.0.1" || name.lowercased() == "localhost" || name == "[::1]"
+    }
+}
+
+extension Character {
+    /// Whether this is one of the digits 0 to 9.
+    fileprivate var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+}
+
+/// Says on every response (a refusal, a 404 too) that no other site's page may frame it, unless
+/// the route said otherwise (the report, framed by the preview's own page).
+private struct FramedByNoOtherSite<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        }
+        if response.headers[.contentSecurityPolicy] == nil { response.headers[.contentSecurityPolicy] = "frame-ancestors 'none'" }
+        if let frameOptions = HTTPField.Name("X-Frame-Options"), response.headers[frameOptions] == nil {
+            response.headers[frameOptions] = "DENY"
+        }
+        return response
+    }
+}
+
+/// Refuses (403) a request that changes the preview's state (anything but GET and HEAD) unless the
+/// browser says it comes from the preview's own page: `Sec-Fetch-Site: same-origin`, or an `Origin`
+/// naming the address the request was sent to. Another site's page — which a browser lets send a
+/// POST anywhere — cannot switch or break the author's preview; a request saying neither is refused too.
+private struct OwnPageOnly<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method == .get || request.method == .head else {
+            let site = HTTPField.Name("Sec-Fetch-Site").flatMap { request.headers[$0] }
+            let origin = HTTPField.Name("Origin").flatMap { request.headers[$0] }
+            let own = "http://" + (request.head.authority ?? "")
+            if let site, site != "same-origin" { return Response(status: .forbidden) }
+            if let origin, origin != own { return Response(status: .forbidden) }
+            guard site != nil || origin != nil else { return Response(status: .forbidden) }
+            return try await next(request, context)
+        }
         return try await next(request, context)
     }
 }
