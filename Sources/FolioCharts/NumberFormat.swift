@@ -114,8 +114,56 @@ package struct NumberFormat: Sendable {
     /// Formatters by locale and pattern (at most 64), used under the lock.
     private static let formatters = Mutex<[String: DateFormatter]>([:])
 
-    /// Seconds since 1970 printed in UTC with a `DateFormatter` pattern, in this format's locale.
+    /// Seconds since 1970 printed in UTC with a `DateFormatter` pattern, in this format's locale, in
+    /// the proleptic Gregorian calendar whatever the year (ISO 8601's, which dates are read in).
+    ///
+    /// Foundation's Gregorian calendar turns Julian before 1582-10-15 (0001-01-01 would print as
+    /// "January 3, 1"): an earlier instant is printed as the same day 400 years on, or a multiple of
+    /// 400 — the Gregorian calendar repeats every 400 years, weekdays included — with its own year
+    /// written into the pattern.
     package func dateString(_ seconds: Double, pattern: String) -> String {
+        guard seconds.isFinite, seconds < NumberFormat.firstModernSecond else { return formattedDate(seconds, pattern: pattern) }
+        let cycles = ((NumberFormat.firstModernSecond - seconds) / NumberFormat.cycleSeconds).rounded(.up)
+        let days = (seconds / 86_400).rounded(.down)
+        guard let day = Int(exactly: days) else { return formattedDate(seconds, pattern: pattern) }
+        let year = ISODate.civil(fromDays: day).0
+        return formattedDate(seconds + cycles * NumberFormat.cycleSeconds, pattern: NumberFormat.pattern(pattern, year: year))
+    }
+
+    /// 1600-01-01T00:00:00Z: from here on Foundation's calendar is the proleptic Gregorian one.
+    private static let firstModernSecond = -11_676_096_000.0
+    /// 400 Gregorian years: 146,097 days.
+    private static let cycleSeconds = 146_097.0 * 86_400
+
+    /// `pattern` with its year fields (`y`, `yy`, `yyyy`, `u`, `Y`: the week's year is the date's
+    /// but for a few days around new year) written as `year`, quoted as literal text.
+    static func pattern(_ pattern: String, year: Int) -> String {
+        var result = ""
+        var quoted = false
+        var characters = Array(pattern)[...]
+        while let character = characters.first {
+            if character == "'" {
+                quoted.toggle()
+                result.append(character)
+                characters = characters.dropFirst()
+                continue
+            }
+            guard !quoted, character == "y" || character == "u" || character == "Y" else {
+                result.append(character)
+                characters = characters.dropFirst()
+                continue
+            }
+            let width = characters.prefix { $0 == character }.count
+            characters = characters.dropFirst(width)
+            let digits = width == 2 ? String(year % 100) : String(year)
+            let padded = String(repeating: "0", count: max(0, (width == 2 ? 2 : width) - digits.count)) + digits
+            result += "'\(padded)'"
+        }
+        return result
+    }
+
+    /// Seconds since 1970 printed in UTC with a `DateFormatter` pattern, in this format's locale.
+    private func formattedDate(_ seconds: Double, pattern: String) -> String {
         let key = localeIdentifier + "\u{0}" + pattern
         return NumberFormat.formatters.withLock { formatters in
             let formatter: DateFormatter

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import FolioData
 @testable import FolioFHIR
+@testable import FolioModel
 
 /// FHIR R4 exports read into report records: the values a clinician would check, for every field.
 final class FHIRRecordTests: XCTestCase {

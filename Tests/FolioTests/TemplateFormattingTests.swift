@@ -52,6 +52,34 @@ final class TemplateFormattingTests: XCTestCase {
     }
 
     /// Times an hour apart across a change of the clocks keep their order and their true offsets.
+    /// r63: dates are printed in the proleptic Gregorian calendar they are read in (ISO 8601's),
+    /// whatever their year: Foundation's calendar alone turns Julian before 1582-10-15 (0001-01-01
+    /// printed as "January 3, 1"). Weekdays too (1582-10-04 was a Monday in the proleptic calendar).
+    func testDatesOfEveryYearInTheCalendarTheyAreReadIn() throws {
+        let cases: [(date: String, medium: String, weekday: String)] = [
+            ("0001-01-01", "Jan 1, 1", "Monday, January 1, 1"),
+            ("1000-02-29", "", ""),
+            ("1000-03-01", "Mar 1, 1000", "Saturday, March 1, 1000"),
+            ("1500-03-01", "Mar 1, 1500", "Thursday, March 1, 1500"),
+            ("1582-10-04", "Oct 4, 1582", "Monday, October 4, 1582"),
+            ("1582-10-15", "Oct 15, 1582", "Friday, October 15, 1582"),
+            ("1599-12-31", "Dec 31, 1599", "Friday, December 31, 1599"),
+            ("1600-01-01", "Jan 1, 1600", "Saturday, January 1, 1600"),
+            ("9999-12-31", "Dec 31, 9999", "Friday, December 31, 9999"),
+        ]
+        for (date, medium, weekday) in cases where !medium.isEmpty {
+            XCTAssertEqual(try bound("{{d | date: medium}}", record: #"{"d": "\#(date)"}"#), medium, date)
+            XCTAssertEqual(try bound("{{d | date: \"EEEE, MMMM d, y\"}}", record: #"{"d": "\#(date)"}"#), weekday, date)
+        }
+        // 1000 was no leap year in the Gregorian calendar (it was in the Julian).
+        XCTAssertThrowsError(try bound("{{d | date: medium}}", record: #"{"d": "1000-02-29"}"#))
+        XCTAssertEqual(try bound("{{d | date: \"dd.MM.yy\"}}", language: "de", record: #"{"d": "1005-07-04"}"#), "04.07.05")
+        XCTAssertEqual(try bound("{{d | date: long}}", language: "es", record: #"{"d": "1492-10-12"}"#), "12 de octubre de 1492")
+        XCTAssertEqual(try bound("{{d | date: long}}", language: "fr", record: #"{"d": "1515-09-13"}"#), "13 septembre 1515")
+        // A chart's dates and a table's day groups are written by the same formatter.
+        XCTAssertEqual(NumberFormat(BuiltInStrings.english).dateString(-62_135_596_800, pattern: "yyyy-MM-dd EEE"), "0001-01-01 Mon")
+    }
+
     func testZonesAroundTheDaysTheClocksChange() throws {
         let cases: [(time: String, zone: String, expected: String)] = [
             ("2026-03-08T06:30:00Z", "America/New_York", "2026-03-08T01:30:00-05:00"),

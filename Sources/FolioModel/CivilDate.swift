@@ -1,5 +1,3 @@
-import FolioInput
-import FolioModel
 import Foundation
 
 /// Proleptic Gregorian dates as day numbers (days since 1970-01-01), with `ISODate`'s calendar arithmetic.
