@@ -129,14 +129,24 @@ public struct Attachment: Sendable, Hashable, Codable {
     /// The most bytes an attachment may have.
     public static let maximumBytes = 64 * 1024 * 1024
 
-    /// Checks the name (a file name: no folders, no control characters), the MIME type's form and the description.
+    /// Checks the name (a file name, by the rules output names follow: no folders, no characters
+    /// that show it as another name), the MIME type's form and the description.
     func validate(path: String) throws {
         let name = shownName
-        guard !name.isEmpty, name.count <= 255, !name.contains("/"), !name.contains("\\"),
-            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        let shown = name.escapingInvisibleControls
+        guard !name.isEmpty, name.count <= 255, !name.unicodeScalars.contains(where: { "/\\:*?\"<>|".unicodeScalars.contains($0) }),
+            name != ".", name != "..", !name.hasPrefix(" "), !name.hasSuffix(" "), !name.hasSuffix(".")
         else {
             throw FolioError(
-                path: "\(path).name", "\"\(name)\" is not a file name (no folders or control characters, at most 255 characters)")
+                path: "\(path).name",
+                "\"\(shown)\" is not a file name (no folders, none of : * ? \" < > |, not ending in a dot or space, at most 255 characters)")
+        }
+        if let control = name.unicodeScalars.first(where: \.isInvisibleControl) {
+            let hex = String(control.value, radix: 16, uppercase: true)
+            throw FolioError(
+                path: "\(path).name",
+                "\"\(shown)\" is not a file name: it holds U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex), a control character that would show it as another name"
+            )
         }
         let type = shownMimeType
         let token = #/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/#

@@ -36,13 +36,18 @@ extension Document {
                 path: "attachments",
                 "PDF/A-2u (metadata.conformance: pdfa-2u) carries no attached files but PDF/A ones: make it pdfa-3u, which carries any")
         }
-        var names: Set<String> = []
+        // Names are one file whatever their case (as on a case-insensitive disk, and to a reader).
+        var names: [String: String] = [:]
         for (index, attachment) in attachments.enumerated() {
             try attachment.validate(path: "attachments[\(index)]")
-            guard names.insert(attachment.shownName).inserted else {
+            let key = attachment.shownName.lowercased()
+            if let earlier = names[key] {
+                let also = earlier == attachment.shownName ? "" : " (as \"\(earlier.escapingInvisibleControls)\")"
                 throw FolioError(
-                    path: "attachments[\(index)].name", "\"\(attachment.shownName)\" is attached twice: give each file its own name")
+                    path: "attachments[\(index)].name",
+                    "\"\(attachment.shownName.escapingInvisibleControls)\" is attached twice\(also): give each file its own name")
             }
+            names[key] = attachment.shownName
         }
         try header?.validate(path: "header")
         try footer?.validate(path: "footer")
