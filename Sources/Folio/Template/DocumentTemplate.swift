@@ -13,7 +13,8 @@ import Foundation
 ///   `"{{patient.week}} update for {{patient.name}}"`.
 /// - In a list, `{$each: medications, $as: m, $item: …}` repeats `$item` (or every
 ///   entry of `$items`) once per element, and `{$if: field, $item: …}` (or `$unless`)
-///   keeps it only when the field is present and not null, false or empty.
+///   keeps it only when the field is present and not null, false or empty (`$unless`: when it
+///   is not; both in one entry: when the one field is and the other is not).
 /// - Filters: `mean`, `sum`, `min`, `max`, `count`, `round: n`, `fixed: n`, `percent: n`,
 ///   `scale: k`, `thousands`, `entries`, `keys`, `values`, `default: text`, `join: sep`,
 ///   `upper`, `lower`; in the document's language: `number: n`, `unit: symbol`, `date: style`
@@ -354,9 +355,16 @@ public struct DocumentTemplate: Sendable {
                     into: &result, kind: kind, budget: budget)
             }
         }
-        if case .string(let condition)? = item["$if"] ?? item["$unless"] {
-            let value = scope.lookup(condition.trimmingCharacters(in: CharacterSet(charactersIn: "{} ")))
-            if DocumentTemplate.isPresent(value) == (item["$if"] != nil) { try append(scope) }
+        if item["$if"] != nil || item["$unless"] != nil {
+            // Both may be given: the entry is kept when the one field is present and the other is not.
+            func holds(_ key: String, present: Bool) throws -> Bool {
+                guard let condition = item[key] else { return true }
+                guard case .string(let field) = condition else {
+                    throw FolioError(path: "\(path).\(key)", "\(key) names a field, such as followUp")
+                }
+                return DocumentTemplate.isPresent(scope.lookup(field.trimmingCharacters(in: CharacterSet(charactersIn: "{} ")))) == present
+            }
+            if try holds("$if", present: true), try holds("$unless", present: false) { try append(scope) }
             return
         }
         guard case .string(let listPath)? = item["$each"] else {
