@@ -53,8 +53,12 @@ let package = Package(
         // is OpenSSL's libcrypto for signing (OpenSSLOnDemand.hh): binding libqpdf.so, GnuTLS's libraries
         // and libcrypto cost every process start 5 ms. The file identifier's digest is given by FolioPDF
         // (swift-crypto's SHA-256).
+        // FreeType (Debian's libfreetype-dev; Cairo loads libfreetype into every process already): the
+        // finishing step opens every font program an appended PDF embeds, as a viewer would.
+        .systemLibrary(name: "CFreeTypeFlags", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(
             name: "CPDFFinish",
+            dependencies: ["CFreeTypeFlags"],
             linkerSettings: [
                 .linkedLibrary(":libqpdf.a"), .linkedLibrary("jpeg"), .linkedLibrary("z"),
                 .linkedLibrary("deflate"), .linkedLibrary("dl"),

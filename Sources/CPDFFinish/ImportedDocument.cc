@@ -10,6 +10,9 @@
 #include <qpdf/QPDFPageDocumentHelper.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
 
+#include <ft2build.h>
+#include FT_FREETYPE_H
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -60,6 +63,41 @@ class CountingSink : public Pipeline {
   private:
     size_t &count;
     size_t limit;
+};
+
+/// FreeType, for the time it takes to open every font program an import keeps.
+class FontLibrary {
+  public:
+    FontLibrary() {
+        if (FT_Init_FreeType(&library) != 0) library = nullptr;
+    }
+    ~FontLibrary() {
+        if (library) FT_Done_FreeType(library);
+    }
+    FontLibrary(FontLibrary const &) = delete;
+    FontLibrary &operator=(FontLibrary const &) = delete;
+
+    /// Whether FreeType opens `program` as a font (a TrueType, OpenType, CFF or Type 1 program).
+    bool opens(std::string const &program) const {
+        if (!library || program.empty()) return false;
+        FT_Face face = nullptr;
+        FT_Error error = FT_New_Memory_Face(
+            library, reinterpret_cast<FT_Byte const *>(program.data()), static_cast<FT_Long>(program.size()), 0, &face);
+        if (error != 0 || face == nullptr) return false;
+        bool usable = face->num_glyphs > 0;
+        FT_Done_Face(face);
+        return usable;
+    }
+
+  private:
+    FT_Library library = nullptr;
+};
+
+/// A font program a chosen page uses: its stream, its font's name and the first page that uses it.
+struct FontProgram {
+    QPDFObjectHandle stream;
+    std::string font;
+    std::string page;
 };
 
 /// The most bytes the streams an import keeps may inflate to, all together (fonts and images are
@@ -115,12 +153,90 @@ class MarkedContentRemover : public QPDFObjectHandle::ParserCallbacks {
     int skipping = 0;
 };
 
+/// How many of the operators `names` (of one or two letters) a content stream holds, counted from
+/// its bytes without parsing it: an operator is a token of those bytes standing alone (a string's
+/// text that happens to read "Tj" is counted too, which only errs towards counting more).
+size_t countOperators(std::string const &content, bool textShowing) {
+    auto isDelimiter = [](unsigned char c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == 0 || c == ')' || c == ']' || c == '>' || c == '(' ||
+               c == '[' || c == '<' || c == '/' || c == '%';
+    };
+    size_t count = 0;
+    size_t size = content.size();
+    for (size_t index = 0; index < size; ++index) {
+        unsigned char c = static_cast<unsigned char>(content[index]);
+        size_t length = 0;
+        if (textShowing && c == 'T' && index + 1 < size && (content[index + 1] == 'j' || content[index + 1] == 'J')) {
+            length = 2;
+        } else if (textShowing && (c == '\'' || c == '"')) {
+            length = 1;
+        } else if (!textShowing && c == 'D' && index + 1 < size && content[index + 1] == 'o') {
+            length = 2;
+        } else {
+            continue;
+        }
+        bool startsToken = index == 0 || isDelimiter(static_cast<unsigned char>(content[index - 1]));
+        bool endsToken = index + length >= size || isDelimiter(static_cast<unsigned char>(content[index + length]));
+        if (startsToken && endsToken) ++count;
+        index += length - 1;
+    }
+    return count;
+}
+
 /// A dictionary's name value, or "".
 std::string nameOf(QPDFObjectHandle dictionary, char const *key) {
     if (!dictionary.isDictionary()) return std::string();
     QPDFObjectHandle value = dictionary.getKey(key);
     return value.isName() ? value.getName() : std::string();
 }
+
+/// How much text a page shows as a reader of its text meets it: its own text-showing operators,
+/// and for each Form XObject it draws (`Do`), that form's, counted as if every `Do` drew the form
+/// showing the most (a form drawn 1,000 times shows its text 1,000 times). Forms are counted once
+/// each and nested at most 12 deep; sums saturate.
+class TextShowingCount {
+  public:
+    /// The count for content `content` drawn with `resources`.
+    size_t of(std::string const &content, QPDFObjectHandle resources, int depth = 0) {
+        size_t own = countOperators(content, true);
+        size_t draws = countOperators(content, false);
+        if (draws == 0) return own;
+        QPDFObjectHandle xobjects = resources.isDictionary() ? resources.getKey("/XObject") : QPDFObjectHandle::newNull();
+        size_t most = 0;
+        for (std::string const &key : xobjects.isDictionary() ? xobjects.getKeys() : std::set<std::string>()) {
+            QPDFObjectHandle form = xobjects.getKey(key);
+            if (!form.isStream() || nameOf(form.getDict(), "/Subtype") != "/Form") continue;
+            most = std::max(most, ofForm(form, resources, depth + 1));
+        }
+        return saturated(own, saturatedProduct(draws, most));
+    }
+
+  private:
+    std::map<QPDFObjGen, size_t> counted;
+    static constexpr size_t ceiling = size_t(1) << 40;
+
+    size_t ofForm(QPDFObjectHandle form, QPDFObjectHandle inherited, int depth) {
+        if (depth > 12) return ceiling;
+        auto known = counted.find(form.getObjGen());
+        if (known != counted.end()) return known->second;
+        counted[form.getObjGen()] = ceiling; // a form drawing itself counts as too much
+        std::string content;
+        BoundedSink sink(content, maximumContentBytes);
+        size_t result = ceiling;
+        try {
+            if (form.pipeStreamData(&sink, 0, qpdf_dl_all, true, false)) {
+                QPDFObjectHandle own = form.getDict().getKey("/Resources");
+                result = of(content, own.isDictionary() ? own : inherited, depth);
+            }
+        } catch (std::length_error const &) {
+        }
+        counted[form.getObjGen()] = result;
+        return result;
+    }
+
+    static size_t saturated(size_t a, size_t b) { return std::min(ceiling, a + b); }
+    static size_t saturatedProduct(size_t a, size_t b) { return b != 0 && a > ceiling / b ? ceiling : std::min(ceiling, a * b); }
+};
 
 /// The first warning qpdf gave, as one line.
 std::string firstWarning(QPDF &pdf) {
@@ -241,6 +357,12 @@ void ImportedDocument::choose(std::vector<size_t> const &indices, bool requireEm
         return localNumbers[number];
     };
 
+    // How much text each page shows, forms it draws included (what reading its text costs).
+    TextShowingCount textCount;
+    // Every embedded font program the chosen pages use, once each, to be opened by FreeType.
+    std::vector<FontProgram> fontPrograms;
+    std::set<QPDFObjGen> seenPrograms;
+
     for (size_t position = 0; position < indices.size(); ++position) {
         size_t index = indices[position];
         std::string pageName = "page " + std::to_string(index + 1);
@@ -277,6 +399,12 @@ void ImportedDocument::choose(std::vector<size_t> const &indices, bool requireEm
             }
             QPDFObjectHandle dictionary = object.isStream() ? object.getDict() : object;
             if (dictionary.isDictionary()) {
+                for (char const *key : {"/FontFile", "/FontFile2", "/FontFile3"}) {
+                    QPDFObjectHandle program = dictionary.getKey(key);
+                    if (!program.isStream() || !seenPrograms.insert(program.getObjGen()).second) continue;
+                    std::string font = nameOf(dictionary, "/FontName");
+                    fontPrograms.push_back({program, font.empty() ? std::string("(unnamed)") : font.substr(1), pageName});
+                }
                 if (requireEmbeddedFonts && nameOf(dictionary, "/Type") == "/Font") {
                     std::string subtype = nameOf(dictionary, "/Subtype");
                     if (subtype != "/Type3" && subtype != "/Type0") {
@@ -315,7 +443,17 @@ void ImportedDocument::choose(std::vector<size_t> const &indices, bool requireEm
             }
             content += decoded;
             content += '\n';
+            // Bounded for the file as a whole too: pages sharing one large stream each pay for it.
+            if (content.size() > maximumFileContentBytes - std::min(contentBytes, maximumFileContentBytes)) {
+                throw std::runtime_error(
+                    "the content of its pages inflates to more than " + std::to_string(maximumFileContentBytes >> 20) +
+                    " MB in all (at " + pageName + ")");
+            }
         }
+        contentBytes += content.size();
+        size_t showing = textCount.of(content, resources);
+        mostTextShown = std::max(mostTextShown, showing);
+        textShown += showing;
         if (content.find("BDC") != std::string::npos || content.find("BMC") != std::string::npos) {
             QPDF scratch;
             scratch.emptyPDF();
@@ -437,6 +575,26 @@ void ImportedDocument::choose(std::vector<size_t> const &indices, bool requireEm
         }
         if (!whole || source->anyWarnings()) {
             throw std::runtime_error("it is damaged: a font or picture of its pages does not decode (" + firstWarning(*source) + ")");
+        }
+    }
+
+    // Every embedded font program opens as a font (FreeType reads it as viewers do): a program of
+    // random bytes would be copied into the document and draw nothing, or crash a reader's viewer.
+    FontLibrary fonts;
+    for (FontProgram const &font : fontPrograms) {
+        std::string program;
+        BoundedSink sink(program, maximumDecodedBytes);
+        bool whole = false;
+        try {
+            QPDFObjectHandle stream = font.stream;
+            whole = stream.pipeStreamData(&sink, 0, qpdf_dl_generalized, true, false);
+        } catch (std::length_error const &) {
+            throw std::runtime_error("its fonts and pictures inflate to more than 1 GB");
+        }
+        if (!whole || !fonts.opens(program)) {
+            throw std::runtime_error(
+                font.page + " uses the font " + font.font +
+                ", whose embedded program is damaged (it does not open as a font): make the PDF again with its fonts embedded whole");
         }
     }
 

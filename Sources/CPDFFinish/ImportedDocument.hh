@@ -78,6 +78,19 @@ class ImportedDocument {
     /// The bytes held.
     size_t size() const { return heldBytes; }
 
+    /// The bytes the chosen pages' content inflated to, all together.
+    size_t contentSize() const { return contentBytes; }
+
+    /// The most text-showing operators (`Tj`, `TJ`, `'`, `"`) of any one chosen page: reading a
+    /// page's text costs poppler time that grows with their square where they overlap.
+    size_t mostTextOperators() const { return mostTextShown; }
+
+    /// The text-showing operators of all the chosen pages.
+    size_t textOperators() const { return textShown; }
+
+    /// The most bytes the content of all the pages chosen of one file may inflate to.
+    static constexpr size_t maximumFileContentBytes = 128u << 20;
+
   private:
     std::unique_ptr<QPDF> source;
     std::string bytes;
@@ -86,6 +99,9 @@ class ImportedDocument {
     /// Local objects' texts (index 0 unused).
     std::vector<std::string> objects;
     size_t heldBytes = 0;
+    size_t contentBytes = 0;
+    size_t mostTextShown = 0;
+    size_t textShown = 0;
     Deflate deflate;
 };
 

@@ -488,6 +488,14 @@ extern "C" void folio_pdf_import_page_size(const folio_pdf_import *import, size_
 
 extern "C" size_t folio_pdf_import_size(const folio_pdf_import *import) { return import->document->size(); }
 
+extern "C" size_t folio_pdf_import_content_size(const folio_pdf_import *import) { return import->document->contentSize(); }
+
+extern "C" size_t folio_pdf_import_most_text_operators(const folio_pdf_import *import) {
+    return import->document->mostTextOperators();
+}
+
+extern "C" size_t folio_pdf_import_text_operators(const folio_pdf_import *import) { return import->document->textOperators(); }
+
 extern "C" size_t folio_pdf_import_link_count(const folio_pdf_import *import, size_t index) {
     auto const &pages = import->document->pages();
     return index < pages.size() ? pages[index].links.size() : 0;

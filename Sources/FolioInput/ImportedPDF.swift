@@ -42,9 +42,21 @@ package final class ImportedPDF: Sendable, Hashable {
         guard folio_pdf_import_choose(opened, chosen, chosen.count, requiresEmbeddedFonts ? 1 : 0, &message, message.count) == 0 else {
             throw FolioError(path: field, "\(block.path) is refused: \(ImportedPDF.text(message))")
         }
-        pageTexts =
-            try block.alt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-            ? ImportedPDF.texts(of: bytes, pages: chosen, block: block, field: field) : nil
+        if block.alt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            // Reading a page's text costs poppler time that grows with the square of its text
+            // operators where they overlap (20,000 on one spot: 2 s): bounded per page and in all.
+            let most = folio_pdf_import_most_text_operators(opened)
+            let all = folio_pdf_import_text_operators(opened)
+            guard most <= ImportedPDF.mostTextOperatorsPerPage, all <= ImportedPDF.mostTextOperators else {
+                throw FolioError(
+                    path: field,
+                    "\(block.path) has no alt, and its pages show text in \(all) pieces (\(most) on one page), more than Folio reads as their alternative (\(ImportedPDF.mostTextOperatorsPerPage) a page, \(ImportedPDF.mostTextOperators) in all): give the block an alt saying what its pages show"
+                )
+            }
+            pageTexts = try ImportedPDF.texts(of: bytes, pages: chosen, block: block, field: field)
+        } else {
+            pageTexts = nil
+        }
         pageSizes = (0..<chosen.count).map { index in
             var width = 0.0
             var height = 0.0
@@ -70,6 +82,12 @@ package final class ImportedPDF: Sendable, Hashable {
 
     /// How many bytes the chosen pages' objects hold.
     package var byteCount: Int { pointer.map { folio_pdf_import_size($0) } ?? 0 }
+
+    /// The most text-showing operators of one page whose text is read as its alternative (a dense
+    /// page of text has a few thousand; 5,000 on one spot take poppler 0.2 s).
+    static let mostTextOperatorsPerPage = 5_000
+    /// The most text-showing operators of all the pages whose text is read.
+    static let mostTextOperators = 40_000
 
     /// The most bytes of a page's text kept as its alternative.
     static let maximumTextBytes = 20_000

@@ -303,6 +303,68 @@ final class AppendedPDFIntegrationTests: XCTestCase {
         }
     }
 
+    /// r66: appended PDFs are checked as deeply as images are. A font program of random bytes is
+    /// refused naming the page and the font (FreeType opens every embedded program); 40 pages sharing
+    /// one 60 MB content stream are bounded for the file as a whole (13 s before); without an alt,
+    /// the text poppler would read — a page's own and its forms', however often drawn — is bounded
+    /// before it is read (over 90 s before).
+    func testAppendedPDFsAreCheckedAsDeeplyAsImages() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let script = """
+            import sys, os, zlib, pikepdf
+            from pikepdf import Name, Dictionary, Array, Stream
+            folder = sys.argv[1]
+            def font(pdf, program, name):
+                stream = Stream(pdf, program); stream.Length1 = len(program)
+                descriptor = Dictionary(Type=Name.FontDescriptor, FontName=Name("/" + name), Flags=32, FontBBox=Array([0, 0, 1000, 1000]),
+                                        ItalicAngle=0, Ascent=800, Descent=-200, CapHeight=700, StemV=80, FontFile2=stream)
+                return Dictionary(Type=Name.Font, Subtype=Name.TrueType, BaseFont=Name("/" + name), FirstChar=32, LastChar=126,
+                                  Widths=Array([500] * 95), FontDescriptor=descriptor)
+            def page(pdf, content, resources):
+                pdf.pages.append(pikepdf.Page(Dictionary(Type=Name.Page, MediaBox=Array([0, 0, 612, 792]), Contents=content, Resources=resources)))
+            dejavu = open("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "rb").read()
+            pdf = pikepdf.new()
+            page(pdf, Stream(pdf, b"BT /F1 12 Tf 72 720 Td (Results) Tj ET"), Dictionary(Font=Dictionary(F1=font(pdf, os.urandom(4000), "Random"))))
+            pdf.save(folder + "/random-font.pdf")
+            pdf = pikepdf.new()
+            line = b"BT /F1 12 Tf 72 720 Td (Results) Tj ET\\n"
+            shared = Stream(pdf, zlib.compress(line * (60_000_000 // len(line)), 9)); shared.Filter = Name.FlateDecode
+            resources = Dictionary(Font=Dictionary(F1=font(pdf, dejavu, "DejaVuSans")))
+            for _ in range(40): page(pdf, shared, resources)
+            pdf.save(folder + "/shared-content.pdf")
+            pdf = pikepdf.new()
+            form = Stream(pdf, "\\n".join(f"BT /F1 8 Tf 72 720 Td (w{i}) Tj ET" for i in range(100)).encode())
+            form.Type = Name.XObject; form.Subtype = Name.Form; form.BBox = Array([0, 0, 612, 792])
+            form.Resources = Dictionary(Font=Dictionary(F1=font(pdf, dejavu, "DejaVuSans")))
+            page(pdf, Stream(pdf, b"/Fm Do\\n" * 200), Dictionary(XObject=Dictionary(Fm=form)))
+            pdf.save(folder + "/drawn-often.pdf")
+            """
+        let made = try TestSupport.run(try TestSupport.python(), ["-c", script, folder.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let cases: [(name: String, alt: String, reason: String)] = [
+            ("random-font.pdf", ", alt: A report", "random-font.pdf is refused: page 1 uses the font Random, whose embedded program is damaged"),
+            ("shared-content.pdf", ", alt: A report", "shared-content.pdf is refused: the content of its pages inflates to more than 128 MB in all (at page 3)"),
+            ("drawn-often.pdf", "", "drawn-often.pdf has no alt, and its pages show text in 20000 pieces (20000 on one page)"),
+        ]
+        for (name, alt, reason) in cases {
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            let (output, pdf) = try render("title: Packet\nelements:\n  - {type: pdf, path: \(name)\(alt)}\n", extra: [name: data])
+            XCTAssertNotEqual(output.status, 0, name)
+            XCTAssertNil(pdf, "\(name): a PDF was written")
+            XCTAssertEqual(output.stderr.split(separator: "\n").count, 1, output.stderr)
+            XCTAssertTrue(output.stderr.contains("elements[0].path: \(reason)"), "\(name): \(output.stderr)")
+        }
+        // The same form drawn a few times is read, and its words are the page's alternative.
+        let fewer = try TestSupport.run(
+            try TestSupport.python(), ["-c", script.replacingOccurrences(of: "* 200", with: "* 2"), folder.path])
+        XCTAssertEqual(fewer.status, 0, fewer.stderr)
+        let (output, pdf) = try render(
+            "title: Packet\nelements:\n  - {type: pdf, path: drawn-often.pdf}\n",
+            extra: ["drawn-often.pdf": try Data(contentsOf: folder.appendingPathComponent("drawn-often.pdf"))])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertNotNil(pdf)
+    }
+
     /// Damaged copies of the sample PDFs (bytes changed, cut short, zeroed): each is refused in one line
     /// naming the field, or appended into a PDF that qpdf finds sound; never a crash.
     func testDamagedPDFsAreRefusedInOneLineOrAppendedSoundly() throws {

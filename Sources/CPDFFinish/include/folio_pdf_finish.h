@@ -166,6 +166,15 @@ void folio_pdf_import_page_size(const folio_pdf_import *import, size_t index, do
 /// How many bytes the chosen pages' objects hold.
 size_t folio_pdf_import_size(const folio_pdf_import *import);
 
+/// The bytes the chosen pages' content inflated to, all together.
+size_t folio_pdf_import_content_size(const folio_pdf_import *import);
+
+/// The most text-showing operators (Tj, TJ, ', ") of one chosen page.
+size_t folio_pdf_import_most_text_operators(const folio_pdf_import *import);
+
+/// The text-showing operators of all the chosen pages.
+size_t folio_pdf_import_text_operators(const folio_pdf_import *import);
+
 /// How many links to web addresses chosen page `index` has (its other annotations are not kept).
 size_t folio_pdf_import_link_count(const folio_pdf_import *import, size_t index);
 
