@@ -187,7 +187,8 @@ final class FlowableBuilder {
         return try byNumber.compactMap { id, number -> FootnoteFlowable? in
             guard let note = document.footnotes[id] else { return nil }
             let label = text.wrapped(
-                [TextRun(String(number), link: .anchor(FootnoteMarks.referenceAnchor(number)))], font: font, width: indent, alignment: .left,
+                [TextRun(String(number), link: .anchor(FootnoteMarks.referenceAnchor(number)))], font: font, width: indent,
+                alignment: .left,
                 linkColor: theme.accent, lineSpacing: 1.25)
             let block = try TextBlock(
                 Typography.set(note.runs, language: strings.language), engine: text, font: font, width: width - indent, alignment: .left,

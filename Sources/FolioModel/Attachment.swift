@@ -139,7 +139,8 @@ public struct Attachment: Sendable, Hashable, Codable {
         else {
             throw FolioError(
                 path: "\(path).name",
-                "\"\(shown)\" is not a file name (no folders, none of : * ? \" < > |, not ending in a dot or space, at most 255 characters)")
+                "\"\(shown)\" is not a file name (no folders, none of : * ? \" < > |, not ending in a dot or space, at most 255 characters)"
+            )
         }
         if let control = name.unicodeScalars.first(where: \.isInvisibleControl) {
             let hex = String(control.value, radix: 16, uppercase: true)

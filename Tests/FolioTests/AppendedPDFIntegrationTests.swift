@@ -342,8 +342,14 @@ final class AppendedPDFIntegrationTests: XCTestCase {
         let made = try TestSupport.run(try TestSupport.python(), ["-c", script, folder.path])
         XCTAssertEqual(made.status, 0, made.stderr)
         let cases: [(name: String, alt: String, reason: String)] = [
-            ("random-font.pdf", ", alt: A report", "random-font.pdf is refused: page 1 uses the font Random, whose embedded program is damaged"),
-            ("shared-content.pdf", ", alt: A report", "shared-content.pdf is refused: the content of its pages inflates to more than 128 MB in all (at page 3)"),
+            (
+                "random-font.pdf", ", alt: A report",
+                "random-font.pdf is refused: page 1 uses the font Random, whose embedded program is damaged"
+            ),
+            (
+                "shared-content.pdf", ", alt: A report",
+                "shared-content.pdf is refused: the content of its pages inflates to more than 128 MB in all (at page 3)"
+            ),
             ("drawn-often.pdf", "", "drawn-often.pdf has no alt, and its pages show text in 20000 pieces (20000 on one page)"),
         ]
         for (name, alt, reason) in cases {

@@ -154,10 +154,16 @@ final class AttachmentIntegrationTests: XCTestCase {
             ("attachments: [{path: data.json}, {path: data.json}]", "attachments[1].name: \"data.json\" is attached twice"),
             // r64: a name that reads as another (U+202E turns "a\u{202E}txt.exe" into "aexe.txt"), and two
             // names that are one file on a case-insensitive disk.
-            (#"attachments: [{path: data.json, name: "a\u202Etxt.exe"}]"#, #"attachments[0].name: "a\u{202E}txt.exe" is not a file name: it holds U+202E"#),
+            (
+                #"attachments: [{path: data.json, name: "a\u202Etxt.exe"}]"#,
+                #"attachments[0].name: "a\u{202E}txt.exe" is not a file name: it holds U+202E"#
+            ),
             (#"attachments: [{path: data.json, name: "a\u2066b.json"}]"#, "it holds U+2066"),
             (#"attachments: [{path: data.json, name: "a\u200Fb.json"}]"#, "it holds U+200F"),
-            ("attachments: [{path: data.json, name: a.txt}, {path: data.json, name: A.TXT}]", #"attachments[1].name: "A.TXT" is attached twice (as "a.txt")"#),
+            (
+                "attachments: [{path: data.json, name: a.txt}, {path: data.json, name: A.TXT}]",
+                #"attachments[1].name: "A.TXT" is attached twice (as "a.txt")"#
+            ),
             ("attachments: [{path: data.json, name: \"lab?.json\"}]", "attachments[0].name: \"lab?.json\" is not a file name"),
             ("attachments: [{path: data.json, name: \"notes.\"}]", "attachments[0].name: \"notes.\" is not a file name"),
             ("attachments: [{path: missing.json}]", "attachments[0].path: "),

@@ -90,7 +90,9 @@ final class LinkCheckTests: XCTestCase {
                 }
                 for output in HTMLRenderer.Output.allCases {
                     let html = try document.html(options: RenderOptions(baseDirectory: TestSupport.samples, html: output))
-                    for link in Self.htmlLinks(html) { XCTAssertTrue(Self.isWebOrMail(link) || link.hasPrefix("#"), "\(place.path): HTML link \(link)") }
+                    for link in Self.htmlLinks(html) {
+                        XCTAssertTrue(Self.isWebOrMail(link) || link.hasPrefix("#"), "\(place.path): HTML link \(link)")
+                    }
                 }
             } catch let error as FolioError {
                 // Refused: in one line; a refused link names the field that holds it.

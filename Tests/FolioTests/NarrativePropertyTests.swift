@@ -49,7 +49,8 @@ import Testing
             case 1: blocks.append(list(depth: 0))
             case 2:
                 // A header row in a thead, then rows.
-                blocks.append("<table><thead>\(row("th"))</thead><tbody>" + (0...next(3)).map { _ in row("td") }.joined() + "</tbody></table>")
+                blocks.append(
+                    "<table><thead>\(row("th"))</thead><tbody>" + (0...next(3)).map { _ in row("td") }.joined() + "</tbody></table>")
             case 3:
                 // No header row at all.
                 blocks.append("<table>" + (0...next(3)).map { _ in row("td") }.joined() + "</table>")

@@ -212,7 +212,8 @@ final class PreviewIntegrationTests: XCTestCase {
         // Framed by nothing but its own page: every response says so, the report frames only there.
         for path in ["/", "/state.json", "/pages/1.png", "/preview.js", "/nothing-here"] {
             let response = try HTTPExchange.send("GET", preview.url(path))
-            XCTAssertTrue(response.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true, "\(path): \(response.headers)")
+            XCTAssertTrue(
+                response.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true, "\(path): \(response.headers)")
             XCTAssertEqual(response.headers["x-frame-options"], "DENY", path)
         }
         let report = try HTTPExchange.send("GET", preview.url("/report.html"))

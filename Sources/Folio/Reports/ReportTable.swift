@@ -330,7 +330,9 @@ struct ReportTable {
         case .sum, .mean:
             guard case .number(let value) = running.value else { return "" }
             // Never "inf" or "NaN" in a total (values are bounded, so this is the last line of defence).
-            guard value.isFinite, abs(value) < 1e300 else { throw FolioError(path: place, "the \(running.function.rawValue) cannot be written as a number") }
+            guard value.isFinite, abs(value) < 1e300 else {
+                throw FolioError(path: place, "the \(running.function.rawValue) cannot be written as a number")
+            }
             if let filters { return try written(.number(value), with: filters, place: place) }
             return format.grouped(format.string(value, decimals: running.shownDecimals))
         case .min, .max:
