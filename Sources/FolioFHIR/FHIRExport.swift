@@ -65,9 +65,10 @@ package final class FHIRExport {
         try index.finishLoading()
     }
 
-    /// Calls `body` with each patient's record (see `FHIRRecordBuilder`).
-    package func forEachRecord(_ body: (TreeValue) throws -> Void) throws {
-        try FHIRRecordBuilder(index: index).forEachRecord(body)
+    /// Calls `body` with each patient's record (see `FHIRRecordBuilder`); what a person running the
+    /// export should be told about a record (an entry that names nothing) goes to `note`.
+    package func forEachRecord(_ body: (TreeValue) throws -> Void, note: (String) -> Void = { _ in }) throws {
+        try FHIRRecordBuilder(index: index).forEachRecord(body, note: note)
     }
 
     // MARK: reading
@@ -124,6 +125,8 @@ package final class FHIRExport {
                 "\(name): Bundle.type \"\(type.prefix(40))\" holds no resources to read (use collection, searchset or transaction)")
         }
         var ignored: [String: Int] = [:]
+        let first = index.order + 1
+        var subject: String?
         switch root["entry"] {
         case nil, .array?: break
         default: index.note("\(name): Bundle.entry is not an array of entries, so nothing in it was read")
@@ -140,6 +143,8 @@ package final class FHIRExport {
             // A document Bundle's first entry is its Composition: the document the record presents.
             if position == 0, type == "document", FHIRResource.string(resource, "resourceType") == "Composition" {
                 index.documentCompositions.insert(index.order)
+                subject = FHIRResource.patientKey(resource["subject"]).key
+                if let language = FHIRResource.string(root, "language") { index.documentLanguages[index.order] = language }
             }
             if !added {
                 ignored[FHIRResource.string(resource, "resourceType") ?? "?", default: 0] += 1
@@ -147,6 +152,9 @@ package final class FHIRExport {
         }
         for (type, count) in ignored.sorted(by: { $0.key < $1.key }) {
             index.note("\(name): \(count) \(type.prefix(40)) resource\(count == 1 ? "" : "s") ignored")
+        }
+        if type == "document", index.order >= first {
+            index.documents.append(.init(name: name, first: first, last: index.order, subject: subject))
         }
     }
 }

@@ -30,6 +30,10 @@ final class FHIRIndex {
     private(set) var readingBundle = false
     /// The places in the reading order of the Compositions that are a `document` Bundle's first entry.
     var documentCompositions = Set<Int64>()
+    /// The language of each `document` Bundle (its `language`), by its Composition's place in the reading order.
+    var documentLanguages: [Int64: String] = [:]
+    /// The `document` Bundles read, each kept to its Composition's subject (`keepDocumentsToTheirSubject`).
+    var documents: [DocumentBundle] = []
     /// Resources of types the record does not list, kept for a Composition that may list them, by type.
     private(set) var keptForCompositions: [String: Int] = [:]
     private var inTransaction = false
@@ -43,8 +47,11 @@ final class FHIRIndex {
         database = try SQLiteDatabase()
         try database.execute(
             """
-            CREATE TABLE patients(ord INTEGER PRIMARY KEY, id TEXT UNIQUE, name TEXT, birthDate TEXT, gender TEXT, identifier TEXT, extra TEXT);
-            CREATE TABLE patient_keys(key TEXT PRIMARY KEY, ord INTEGER);
+            CREATE TABLE patients(ord INTEGER PRIMARY KEY, id TEXT UNIQUE, name TEXT, birthDate TEXT, gender TEXT, identifier TEXT, extra TEXT,
+              first_read INTEGER);
+            CREATE TABLE patient_keys(key TEXT PRIMARY KEY, ord INTEGER, strength INTEGER);
+            CREATE TABLE left_out(pord INTEGER, patient TEXT, reason TEXT, count INTEGER);
+            CREATE TABLE skipped_patients(ord INTEGER PRIMARY KEY);
             CREATE TABLE readings(patient TEXT, ord INTEGER, rid TEXT, idents TEXT, version INTEGER, updated INTEGER, status TEXT,
               series TEXT, display TEXT, t INTEGER, dateonly INTEGER, value REAL, unit TEXT, problem TEXT);
             CREATE TABLE doses(patient TEXT, ord INTEGER, rid TEXT, idents TEXT, version INTEGER, updated INTEGER, status TEXT,
@@ -62,14 +69,21 @@ final class FHIRIndex {
         // A later copy of the same Patient (a newer version) wins, keeping its place in the order.
         upsertPatient = try database.prepare(
             """
-            INSERT INTO patients(id, name, birthDate, gender, identifier, extra) VALUES (?,?,?,?,?,?)
+            INSERT INTO patients(id, name, birthDate, gender, identifier, extra, first_read) VALUES (?,?,?,?,?,?,?)
             ON CONFLICT(id) DO UPDATE SET name=excluded.name, birthDate=excluded.birthDate, gender=excluded.gender,
             identifier=excluded.identifier, extra=excluded.extra RETURNING ord
             """)
-        // A key two different Patients claim (a shared identifier, one full URL for two ids) belongs to
-        // neither: its ord becomes -1, and what refers to it is not given to either of them.
+        // A key two different Patients claim with the same strength (a shared identifier, one full URL
+        // for two ids) belongs to neither: its ord becomes -1, and what refers to it is not given to
+        // either of them. A Patient's own id is stronger than another's full URL naming it, so no entry's
+        // full URL can take a Patient's id from it.
         insertPatientKey = try database.prepare(
-            "INSERT INTO patient_keys VALUES (?,?) ON CONFLICT(key) DO UPDATE SET ord = -1 WHERE ord != excluded.ord")
+            """
+            INSERT INTO patient_keys VALUES (?,?,?) ON CONFLICT(key) DO UPDATE SET
+              ord = CASE WHEN excluded.strength > strength THEN excluded.ord WHEN excluded.strength < strength THEN ord
+                         WHEN ord != excluded.ord THEN -1 ELSE ord END,
+              strength = max(strength, excluded.strength)
+            """)
         insertMedication = try database.prepare("INSERT OR REPLACE INTO medications VALUES (?,?,?)")
         insertClinical = try database.prepare("INSERT INTO clinical VALUES (?,?,?,?,?,?,?)")
         insertClinicalKey = try database.prepare("INSERT OR REPLACE INTO clinical_keys VALUES (?,?)")
@@ -177,6 +191,7 @@ final class FHIRIndex {
                 """)
         }
         try database.execute("CREATE INDEX clinical_ord ON clinical_by_patient(ord)")
+        try keepDocumentsToTheirSubject()
         let ambiguous = try database.prepare(
             "SELECT (SELECT count(DISTINCT ord) FROM readings_by_patient WHERE pord = -1) + (SELECT count(*) FROM doses_by_patient WHERE pord = -1)"
         )
@@ -215,23 +230,30 @@ final class FHIRIndex {
         // A Patient without an id (a transaction Bundle's new resource) is the one its full URL names:
         // `…/Patient/X` is id X; `urn:uuid:U` is a Patient of its own (stored as the URN, so it is never
         // merged with a Patient whose id is U), whose record's id is U.
+        // References resolve against an entry's full URL (FHIR's Bundle rules): a Patient is found by its
+        // id and by its full URL, the full URL's claim the weaker where it names another id (a Patient's
+        // own id always wins), the disagreement noted.
         var recordID: String
         let id: String
-        var keys: [String]
+        var keys: [(key: String, strength: Int)]
         switch (checked, fullUrl.flatMap { FHIRReference($0) }) {
-        case (let given?, _):
+        case (let given?, let url):
             id = given
             recordID = given
-            keys = ["Patient/\(given)"]
-            if let fullUrl, let key = FHIRResource.patientKey(fullUrl: fullUrl, id: given) { keys.append(key) }
+            keys = [("Patient/\(given)", 2)]
+            if let fullUrl, let key = FHIRResource.patientKey(fullUrl: fullUrl, id: given) { keys.append((key, 2)) }
+            if case .resource(type: "Patient", let urlID)? = url, urlID != given {
+                keys.append(("Patient/\(urlID)", 1))
+                note("\(place): a Patient whose full URL names Patient/\(urlID) but whose id is \(given); found by both")
+            }
         case (nil, .resource(type: "Patient", let urlID)?):
             id = urlID
             recordID = urlID
-            keys = ["Patient/\(urlID)"]
+            keys = [("Patient/\(urlID)", 2)]
         case (nil, .urn(let urn)?) where urn.hasPrefix("urn:uuid:"):
             id = urn
             recordID = String(urn.dropFirst(9))
-            keys = [urn]
+            keys = [(urn, 2)]
         default:
             note("\(place): a Patient without an id or a full URL naming it is skipped")
             return
@@ -256,7 +278,14 @@ final class FHIRIndex {
                 ("type", FHIRText.identifierType(identifier["type"]).map(TreeValue.string) ?? .null),
             ])
         }
-        let extra = TreeValue.object([("recordID", .string(recordID)), ("subject", subject), ("identifiers", .array(identifiers))])
+        // What a summary shows beyond the banner: whom to call, and the resource's language.
+        var extraMembers: [(key: String, value: TreeValue)] = [
+            ("recordID", .string(recordID)), ("subject", subject), ("identifiers", .array(identifiers)),
+        ]
+        for key in ["contact", "generalPractitioner", "language", "telecom"] {
+            if let value = resource[key] { extraMembers.append((key, value)) }
+        }
+        let extra = TreeValue.object(extraMembers)
         let name = FHIRIndex.personName(resource)
         let birthDate = FHIRResource.string(resource, "birthDate")
         let gender = FHIRResource.string(resource, "gender")
@@ -267,13 +296,15 @@ final class FHIRIndex {
         upsertPatient.bind(4, gender)
         upsertPatient.bind(5, identifier)
         upsertPatient.bind(6, extra.json)
+        upsertPatient.bind(7, order)
         // The row's place: the first copy's when a Patient comes again.
         let ord = try upsertPatient.step() ? upsertPatient.integer(0) ?? 0 : 0
         upsertPatient.reset()
-        keys += Set(FHIRResource.identifierKeys(resource)).sorted().map { "identifier:\($0)" }
-        for key in keys {
+        keys += Set(FHIRResource.identifierKeys(resource)).sorted().map { ("identifier:\($0)", 0) }
+        for (key, strength) in keys {
             insertPatientKey.bind(1, key)
             insertPatientKey.bind(2, ord)
+            insertPatientKey.bind(3, Int64(strength))
             try insertPatientKey.run()
         }
     }
@@ -282,12 +313,27 @@ final class FHIRIndex {
     static func personName(_ resource: TreeValue) -> String? {
         let names = FHIRResource.array(resource, "name")
         guard let name = names.first(where: { FHIRResource.string($0, "use") == "official" }) ?? names.first else { return nil }
-        let given = FHIRResource.array(name, "given").compactMap { value -> String? in
-            guard case .string(let text) = value, !text.isEmpty else { return nil }
-            return text
+        func parts(of name: TreeValue) -> String? {
+            let given = FHIRResource.array(name, "given").compactMap { value -> String? in
+                guard case .string(let text) = value, !text.isEmpty else { return nil }
+                return text
+            }
+            let parts = given + [FHIRResource.string(name, "family")].compactMap { $0 }
+            return parts.isEmpty ? nil : parts.joined(separator: " ")
         }
-        let parts = given + [FHIRResource.string(name, "family")].compactMap { $0 }
-        return parts.isEmpty ? FHIRResource.string(name, "text") : parts.joined(separator: " ")
+        /// A name as written: its text, else its parts.
+        func written(_ name: TreeValue) -> String? { FHIRResource.string(name, "text") ?? parts(of: name) }
+        guard let shown = parts(of: name) ?? FHIRResource.string(name, "text") else { return nil }
+        // The name in its own script is kept beside its Latin parts ("Taro Tanaka (田中 太郎)"): its
+        // text when that says something else, and the other names written in another script.
+        var others: [String] = []
+        func folded(_ text: String) -> String { String(text.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic }) }
+        func otherScript(_ text: String) -> Bool { text.unicodeScalars.contains { $0.properties.isAlphabetic && $0.value > 0x24F } }
+        for text in [FHIRResource.string(name, "text")].compactMap({ $0 }) + names.prefix(10).compactMap(written)
+        where !others.contains(text) && folded(text) != folded(shown) && otherScript(text) && !otherScript(shown) {
+            others.append(text)
+        }
+        return others.isEmpty ? shown : "\(shown) (\(others.prefix(2).joined(separator: "; ")))"
     }
 
     /// The value of the first identifier typed MR (medical record number, HL7 v2 table 0203).

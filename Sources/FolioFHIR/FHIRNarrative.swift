@@ -285,11 +285,8 @@ struct FHIRNarrative {
         func padded(_ cells: [String]) -> TreeValue {
             .array((cells + [String](repeating: "", count: width - cells.count)).map(TreeValue.string))
         }
-        if finished.rows.isEmpty, let header = finished.header {
-            // A table of one header row only: its words as a paragraph.
-            append(.object([("paragraph", .string(header.filter { !$0.isEmpty }.joined(separator: ", ")))]))
-            return
-        }
+        // A table of a header row alone is an empty table: no narrative (its section says why it is empty).
+        if finished.rows.isEmpty { return }
         var members: [(key: String, value: TreeValue)] = []
         if let header = finished.header { members.append(("header", padded(header))) }
         members.append(("rows", .array(finished.rows.map(padded))))

@@ -19,6 +19,8 @@ final class FHIRRecordBuilder {
     private let readingsOfPatient, readingsOfStranger, dosesOfPatient, dosesOfStranger: SQLiteStatement
     /// A patient's resources as read, for its Bundle (`keepsRecordBundles`).
     private let resourcesOfPatient, resourcesOfStranger: SQLiteStatement
+    /// What a patient's document Bundles held about other patients (left out), by reason.
+    private let leftOutOfPatient, leftOutOfStranger: SQLiteStatement
 
     init(index: FHIRIndex) throws {
         self.index = index
@@ -34,6 +36,10 @@ final class FHIRRecordBuilder {
         resourcesOfPatient = try index.database.prepare("SELECT json FROM compartment_by_patient WHERE pord = ? ORDER BY ord")
         resourcesOfStranger = try index.database.prepare(
             "SELECT json FROM compartment_by_patient WHERE pord IS NULL AND patient = ? ORDER BY ord")
+        leftOutOfPatient = try index.database.prepare(
+            "SELECT reason, sum(count) FROM left_out WHERE pord = ? GROUP BY reason ORDER BY reason")
+        leftOutOfStranger = try index.database.prepare(
+            "SELECT reason, sum(count) FROM left_out WHERE pord IS NULL AND patient = ? GROUP BY reason ORDER BY reason")
     }
 
     /// The most bytes a record's Bundle may have: what a PDF may carry as one attachment.
@@ -68,8 +74,12 @@ final class FHIRRecordBuilder {
 
     /// Calls `body` with each record, in the order the Patients were read, then for patients that are
     /// referred to but not in the export; only patients with data in the period unless `allPatients`.
-    func forEachRecord(_ body: (TreeValue) throws -> Void) throws {
-        let patients = try index.database.prepare("SELECT ord, id, name, birthDate, gender, identifier, extra FROM patients ORDER BY ord")
+    /// What a person running the export should be told about a record goes to `note`.
+    func forEachRecord(_ body: (TreeValue) throws -> Void, note: (String) -> Void = { _ in }) throws {
+        // A Patient a document Bundle holds beside its subject gets no record (`keepDocumentsToTheirSubject`).
+        let patients = try index.database.prepare(
+            "SELECT ord, id, name, birthDate, gender, identifier, extra FROM patients WHERE ord NOT IN (SELECT ord FROM skipped_patients) ORDER BY ord"
+        )
         while try patients.step() {
             let extra = try patients.text(6).map { try JSONTreeParser.parse(Data($0.utf8)) }
             let id = extra?["recordID"]?.text ?? patients.text(1) ?? ""
@@ -90,7 +100,10 @@ final class FHIRRecordBuilder {
                 ("identifiers", identifiers),
                 ("subject", extra?["subject"] ?? .object([("reference", .string("Patient/\(id)"))])),
             ]
-            if let record = try record(patient: patient, of: .known(patients.integer(0) ?? 0), warnings: []) { try body(record) }
+            var notices: [String] = []
+            let made = try record(patient: patient, of: .known(patients.integer(0) ?? 0), resource: extra, warnings: [], notices: &notices)
+            notices.forEach(note)
+            if let made { try body(made) }
         }
         let strangers = try index.database.prepare(
             """
@@ -122,9 +135,12 @@ final class FHIRRecordBuilder {
                 ("id", .string(id)), ("name", .null), ("birthDate", .null), ("gender", .null), ("identifier", .null),
                 ("identifiers", .array([])), ("subject", subject),
             ]
-            if let record = try record(patient: patient, of: .stranger(key), warnings: [("the Patient \(shown) is not in the export", 1)]) {
-                try body(record)
-            }
+            var notices: [String] = []
+            let made = try record(
+                patient: patient, of: .stranger(key), resource: nil, warnings: [("the Patient \(shown) is not in the export", 1)],
+                notices: &notices)
+            notices.forEach(note)
+            if let made { try body(made) }
         }
     }
 
@@ -263,16 +279,29 @@ final class FHIRRecordBuilder {
     }
 
     private func record(
-        patient: [(key: String, value: TreeValue)], of subject: FHIRRecordSubject, warnings initial: [(String, Int)]
+        patient: [(key: String, value: TreeValue)], of subject: FHIRRecordSubject, resource patientResource: TreeValue?,
+        warnings initial: [(String, Int)], notices: inout [String]
     ) throws -> TreeValue? {
         var warnings = FHIRRecordWarnings()
         for (reason, count) in initial { warnings.add(reason, count) }
+        // What its document Bundles held about other patients, left out.
+        switch subject {
+        case .known(let ord):
+            leftOutOfPatient.bind(1, ord)
+            while try leftOutOfPatient.step() { warnings.add(leftOutOfPatient.text(0) ?? "", Int(leftOutOfPatient.integer(1) ?? 0)) }
+            leftOutOfPatient.reset()
+        case .stranger(let key):
+            leftOutOfStranger.bind(1, key)
+            while try leftOutOfStranger.step() { warnings.add(leftOutOfStranger.text(0) ?? "", Int(leftOutOfStranger.integer(1) ?? 0)) }
+            leftOutOfStranger.reset()
+        }
         let readings = try copies(of: subject, dose: false)
         let doses = try copies(of: subject, dose: true)
         period = options.period ?? span(of: readings + doses)
         let series = seriesValues(readings, warnings: &warnings)
         let medications = try medicationValues(doses, warnings: &warnings)
-        let clinicalMembers = try clinical.members(of: subject, warnings: &warnings)
+        let clinicalMembers = try clinical.members(of: subject, patient: patientResource, fields: patient, warnings: &warnings)
+        notices += clinicalMembers.notices.map { "patient \(patient.first { $0.key == "id" }?.value.text ?? "?"): \($0)" }
         // Data in the period: a reading or dose, or one that could not be used (its warning must reach
         // someone), or the clinical record (problems, allergies, …).
         guard

@@ -17,6 +17,16 @@ package enum FHIRResource {
         return items
     }
 
+    /// The values at `key` as a list: its items when it is an array, itself when it is one value
+    /// (sources send a repeating element such as `interpretation` as a single object too).
+    package static func list(_ value: TreeValue?, _ key: String) -> [TreeValue] {
+        switch value?[key] {
+        case .array(let items)?: return items
+        case .object?: return value?[key].map { [$0] } ?? []
+        default: return []
+        }
+    }
+
     /// A CodeableConcept's codings as (system, code, display).
     package static func codings(_ concept: TreeValue?) -> [(system: String?, code: String, display: String?)] {
         array(concept, "coding").compactMap { coding in

@@ -14,16 +14,58 @@ enum FHIRText {
         "http://terminology.hl7.org/CodeSystem/data-absent-reason": "data absent reason",
     ]
 
-    /// A concept's words: its `text`, else the first coding's `display`, else `SYSTEM CODE` with the
-    /// system named in words where it is a common one (`SNOMED CT 73211009`), else `system|code`.
-    static func concept(_ concept: TreeValue?) -> String? {
-        if let text = FHIRResource.string(concept, "text"), !text.isEmpty { return text }
-        let codings = FHIRResource.codings(concept)
-        if let display = codings.first(where: { !($0.display ?? "").isEmpty })?.display { return display }
-        guard let first = codings.first else { return nil }
-        guard let system = first.system else { return first.code }
-        if let name = systemNames[system] { return "\(name) \(first.code)" }
-        return "\(system)|\(first.code)"
+    /// A concept's words, decided here for every coded value Folio shows: its `text`; else the
+    /// first coding's `display`, whatever else that coding lacks (a coding of a display alone is a
+    /// name); else Folio's own words for a code of a system the IPS fixes (in `words`' language);
+    /// else the code with its system named in words (`SNOMED CT 109228008`, `code 1234 of local
+    /// codes`). Never a system's URL or a `SYSTEM|CODE` pair; nil only when the concept holds no
+    /// words and no code at all.
+    static func concept(_ concept: TreeValue?, words: FHIRWords = .english) -> String? {
+        if let text = FHIRResource.string(concept, "text"), !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return text
+        }
+        let codings = FHIRResource.array(concept, "coding")
+        for coding in codings {
+            if let display = FHIRResource.string(coding, "display"), !display.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                return display
+            }
+        }
+        for coding in codings {
+            guard let code = FHIRResource.string(coding, "code") else { continue }
+            if let known = words.code(code, of: FHIRResource.string(coding, "system")) { return known }
+        }
+        for coding in codings {
+            guard let code = FHIRResource.string(coding, "code") else { continue }
+            return codeInWords(code, system: FHIRResource.string(coding, "system"))
+        }
+        return nil
+    }
+
+    /// A code Folio has no words for, with its system named in words: `SNOMED CT 109228008`, `OID
+    /// 1.2.3 code 7`, `code 12 of local codes` (a URL's last part), or the code alone.
+    static func codeInWords(_ code: String, system: String?) -> String {
+        guard let system, !system.isEmpty else { return code }
+        if let name = systemNames[system] { return "\(name) \(code)" }
+        if system.lowercased().hasPrefix("urn:oid:") { return "OID \(system.dropFirst(8)) code \(code)" }
+        // A URL (or any other text): its last part read as words, never the URL itself.
+        let parts = system.split(whereSeparator: { "/:#".contains($0) }).map(String.init)
+        let last = parts.last(where: { !$0.isEmpty && $0.lowercased() != "codesystem" && $0.lowercased() != "fhir" }) ?? ""
+        let name = last.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
+        let readable = name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || $0 == " " || ("0"..."9").contains($0))
+        }
+        guard readable, !name.isEmpty, name.count <= 60 else { return "code \(code)" }
+        return "code \(code) of \(name)"
+    }
+
+    /// A coded status as words in `words`' language: Folio's words for the code in `system` (a
+    /// status of the IPS's code systems, or a resource's own status code), else the concept's.
+    static func status(_ value: TreeValue?, system: String, words: FHIRWords) -> String? {
+        if case .string(let code)? = value { return words.code(code, of: system) ?? FHIRClinicalEntry.words(code) }
+        for coding in FHIRResource.codings(value) {
+            if let known = words.code(coding.code, of: coding.system ?? system) ?? words.code(coding.code, of: system) { return known }
+        }
+        return concept(value, words: words)
     }
 
     /// HL7 v2 table 0203's common identifier types in words.
@@ -44,19 +86,20 @@ enum FHIRText {
     }
 
     /// The words of a list of categories: each one's text or display, else its code in words.
-    static func categories(_ list: [TreeValue]) -> String? {
-        let words = list.compactMap { concept -> String? in
-            if let text = FHIRResource.string(concept, "text") { return text }
-            let codings = FHIRResource.codings(concept)
-            return codings.first(where: { $0.display != nil })?.display ?? codings.first.map { FHIRClinicalEntry.words($0.code) }
+    static func categories(_ list: [TreeValue], words: FHIRWords = .english) -> String? {
+        let texts = list.compactMap { category -> String? in
+            if let text = FHIRResource.string(category, "text") { return text }
+            let codings = FHIRResource.array(category, "coding")
+            if let display = codings.lazy.compactMap({ FHIRResource.string($0, "display") }).first { return display }
+            return FHIRResource.codings(category).first.map { FHIRClinicalEntry.words($0.code) }
         }
-        return words.isEmpty ? nil : words.joined(separator: ", ")
+        return texts.isEmpty ? nil : texts.joined(separator: words[.listSeparator])
     }
 
-    /// The words of every concept in a list, joined by ", ".
-    static func concepts(_ list: [TreeValue]) -> String? {
-        let words = list.compactMap(concept)
-        return words.isEmpty ? nil : words.joined(separator: ", ")
+    /// The words of every concept in a list, joined.
+    static func concepts(_ list: [TreeValue], words: FHIRWords = .english) -> String? {
+        let texts = list.compactMap { concept($0, words: words) }
+        return texts.isEmpty ? nil : texts.joined(separator: words[.listSeparator])
     }
 
     /// The code of a concept's coding in `system` (any system when nil).
@@ -167,28 +210,30 @@ enum FHIRText {
     }
 
     /// A Period: `2019-04-12 to 2020-01-03`, `from 2019-04-12`, `until 2020`.
-    static func period(_ period: TreeValue?, clock: ZoneClock) -> String? {
+    static func period(_ period: TreeValue?, clock: ZoneClock, words: FHIRWords = .english) -> String? {
         let start = date(FHIRResource.string(period, "start"), clock: clock)
         let end = date(FHIRResource.string(period, "end"), clock: clock)
         switch (start, end) {
-        case (let s?, let e?): return s == e ? s : "\(s) to \(e)"
-        case (let s?, nil): return "from \(s)"
-        case (nil, let e?): return "until \(e)"
+        case (let s?, let e?): return s == e ? s : words.format(.dateRange, ["start": s, "end": e])
+        case (let s?, nil): return words.format(.fromDate, ["date": s])
+        case (nil, let e?): return words.format(.untilDate, ["date": e])
         default: return nil
         }
     }
 
     /// A choice of a time (`onset[x]`, `abatement[x]`, `occurrence[x]`, `effective[x]`,
     /// `performed[x]`): a date, an age, a period, a range or a string, as words.
-    static func choice(_ resource: TreeValue, _ prefix: String, clock: ZoneClock) -> String? {
+    static func choice(_ resource: TreeValue, _ prefix: String, clock: ZoneClock, words: FHIRWords = .english) -> String? {
         if let text = FHIRResource.string(resource, "\(prefix)DateTime") ?? FHIRResource.string(resource, "\(prefix)Instant") {
             return date(text, clock: clock)
         }
-        if let age = resource["\(prefix)Age"], let text = quantity(age) { return "age \(text)" }
-        if let period = period(resource["\(prefix)Period"], clock: clock) { return period }
-        if let range = resource["\(prefix)Range"], let text = self.range(low: range["low"], high: range["high"]) { return "age \(text)" }
+        if let age = resource["\(prefix)Age"], let text = quantity(age) { return words.format(.age, ["age": text]) }
+        if let period = period(resource["\(prefix)Period"], clock: clock, words: words) { return period }
+        if let range = resource["\(prefix)Range"], let text = self.range(low: range["low"], high: range["high"]) {
+            return words.format(.age, ["age": text])
+        }
         if let text = FHIRResource.string(resource, "\(prefix)String") { return String(text.prefix(200)) }
-        if case .bool(let flag)? = resource["\(prefix)Boolean"] { return flag ? "yes" : "no" }
+        if case .bool(let flag)? = resource["\(prefix)Boolean"] { return flag ? words[.yes] : words[.no] }
         return nil
     }
 

@@ -106,6 +106,8 @@ struct CheckCommand: ParsableCommand {
                 try export.forEachRecord { record in
                     number += 1
                     check(record, number: number, place: "\(data): patient \(record.value(at: "patient.id")?.text ?? "?")")
+                } note: {
+                    StandardStreams.printError("folio: warning: --data: \($0)".escapingInvisibleControls)
                 }
             } else {
                 let reader = try RecordReader(path: data)

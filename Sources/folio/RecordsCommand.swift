@@ -39,6 +39,8 @@ struct RecordsCommand: ParsableCommand {
                         try StandardStreams.writeOutput(pending)
                         pending.removeAll(keepingCapacity: true)
                     }
+                } note: {
+                    StandardStreams.printError("folio: warning: \($0)".escapingInvisibleControls)
                 }
                 try StandardStreams.writeOutput(pending)
             } else {

@@ -75,7 +75,7 @@ final class FHIRRecordTests: XCTestCase {
         let p1 = try XCTUnwrap(records["p1"])
         XCTAssertEqual(p1.value(at: "patient.name"), .string("Ana Maria Rivera"), "the official name, given names then family")
         // A Condition without a code or status is still on the problem list, named as unnamed.
-        XCTAssertEqual(p1.value(at: "problems.0.text"), .string("Unnamed condition"))
+        XCTAssertEqual(p1.value(at: "problems.0.text"), .string("Problem with no name given"))
         XCTAssertEqual(p1.value(at: "patient.identifier"), .string("MRN-0001"))
         XCTAssertEqual(p1.value(at: "patient.birthDate"), .string("1954-03-02"))
         XCTAssertEqual(p1.value(at: "patient.gender"), .string("female"))

@@ -55,8 +55,8 @@ import Testing
                 // No header row at all.
                 blocks.append("<table>" + (0...next(3)).map { _ in row("td") }.joined() + "</table>")
             case 4:
-                // A table of one row of headers only.
-                blocks.append("<table><tr><th>\(word())</th><th></th></tr></table>")
+                // A table of one row of headers only is an empty table: its words are not the section's.
+                blocks.append("<table><tr><th>Substance</th><th></th></tr></table>")
             case 5: blocks.append("<div>\(word())<br/>\(word())</div>")
             default: blocks.append("<table><caption>\(word())</caption><tr><td>\(word())</td></tr><tr><td></td><td></td></tr></table>")
             }

@@ -357,6 +357,8 @@ public final class BatchRunner: Sendable {
                     try AtomicFile.writeAll(pending, to: fd)
                     pending.removeAll(keepingCapacity: true)
                 }
+            } note: {
+                progress?.warned(FolioError(path: "--data", $0))
             }
             try AtomicFile.writeAll(pending, to: fd)
         } catch {

@@ -38,6 +38,8 @@ package enum RecordSelection {
                     } else {
                         chosen = nil
                     }
+                } note: {
+                    note($0)
                 }
             } catch is Found {}
             if let chosen { return chosen }
