@@ -201,3 +201,19 @@ void folio_show_layout(cairo_t *cr, PangoLayout *layout) {
     pango_layout_iter_free(iter);
     cairo_move_to(cr, x0, y0);
 }
+
+size_t folio_layout_unknown_characters(PangoLayout *layout, uint32_t *characters, size_t capacity) {
+    size_t found = 0;
+    PangoLayoutIter *iter = pango_layout_get_iter(layout);
+    do {
+        PangoLayoutRun *run = pango_layout_iter_get_run_readonly(iter);
+        if (run == NULL) continue;
+        for (int index = 0; index < run->glyphs->num_glyphs && found < capacity; index++) {
+            PangoGlyph glyph = run->glyphs->glyphs[index].glyph;
+            // An unknown glyph carries the character it stands for (pango's hex box).
+            if (glyph & PANGO_GLYPH_UNKNOWN_FLAG) characters[found++] = glyph & ~PANGO_GLYPH_UNKNOWN_FLAG;
+        }
+    } while (found < capacity && pango_layout_iter_next_run(iter));
+    pango_layout_iter_free(iter);
+    return found;
+}

@@ -297,19 +297,31 @@ final class FHIRClinicalRecord {
         ]
     }
 
-    /// The allergies a summary shows on its first page: the current ones (high criticality marked)
-    /// and whether the record says anything about allergies at all.
+    /// The allergies a summary shows on its first page: the current ones (high criticality marked),
+    /// else what the document's allergy section says instead (its reason for being empty, its
+    /// narrative), and whether the record says anything about allergies at all.
     private func allergyBanner(_ allergies: [FHIRClinicalEntry], composition: Stored?, with reading: Reading) -> TreeValue {
         let current = allergies.filter(\.current)
         let shown = current.map { entry -> TreeValue in
             .object([("display", entry.value["display"] ?? .null), ("details", entry.value["details"] ?? .null)])
         }
-        let text = current.map { entry -> String in
+        var text = current.map { entry -> String in
             let display = entry.value["display"]?.textOrNil ?? ""
             return entry.value["details"]?.textOrNil.map { "\(display) — \($0)" } ?? display
         }.joined(separator: "\n")
+        var said = !allergies.isEmpty
+        if allergies.isEmpty, let composition {
+            let section = FHIRResource.array(composition.resource, "section").first {
+                FHIRText.code($0["code"], system: FHIRSeriesCatalog.loinc) == "48765-2"
+            }
+            let narrative = FHIRResource.string(section?["text"], "div").map(FHIRNarrative.plainText) ?? ""
+            if let reason = FHIRText.concept(section?["emptyReason"], words: reading.words) ?? (narrative.isEmpty ? nil : narrative) {
+                text = String(reason.prefix(500))
+                said = true
+            }
+        }
         return .object([
-            ("entries", .array(shown)), ("known", .bool(!allergies.isEmpty)), ("text", text.isEmpty ? .null : .string(text)),
+            ("entries", .array(shown)), ("known", .bool(said)), ("text", text.isEmpty ? .null : .string(text)),
             ("highCriticality", .bool(current.contains { $0.value["highCriticality"] == .bool(true) })),
         ])
     }

@@ -9,6 +9,8 @@ package protocol ShapedText: AnyObject {
     var lineExtents: [Rect] { get }
     /// Characters no installed font could draw.
     var unknownGlyphCount: Int { get }
+    /// Those characters (the first few), for naming their scripts.
+    var unknownCharacters: [Unicode.Scalar] { get }
     /// The text as laid out (line breaks as the engine placed them) up to the end of line
     /// `index`, for cutting a text to its first lines.
     func text(throughLine index: Int) -> String
@@ -17,6 +19,9 @@ package protocol ShapedText: AnyObject {
 }
 
 extension ShapedText {
+    /// An engine that cannot say which characters it could not draw says none.
+    package var unknownCharacters: [Unicode.Scalar] { [] }
+
     /// Text without links has none.
     package var linkLines: [(url: String, line: Int)] { [] }
 }

@@ -98,10 +98,14 @@ final class FlowableBuilder {
         guard missing > 0 else { return }
         let string = text()
         let sample = string.count > 60 ? String(string.prefix(57)) + "…" : string
+        let scripts = ScriptNames.names(of: layout.unknownCharacters)
+        let of = scripts.isEmpty ? "" : " of \(scripts)"
         warn(
             LayoutReport.Warning(
                 kind: .missingGlyphs, path: path,
-                message: "\(missing) character\(missing == 1 ? "" : "s") no installed font can draw, in \"\(sample)\""))
+                message:
+                    "\(missing) character\(missing == 1 ? "" : "s")\(of) no installed font can draw (drawn as boxes), in \"\(sample)\": install a font for \(scripts.isEmpty ? "them" : "it") (on Debian, fonts-noto-core and fonts-noto-cjk)"
+            ))
     }
 
     /// A heading at `level` of the document's scheme (its tag, and its bookmark at the matching depth).

@@ -342,7 +342,10 @@ public struct Table: Sendable, Hashable, Codable {
         language = try container.decodeIfPresent(.language)
         align = try container.decode(.align, default: [])
         zebra = try container.decode(.zebra, default: true)
-        caption = try container.decodeIfPresent(.caption)
+        // An empty caption (a template's value that was not there) is no caption.
+        caption = try container.decodeIfPresent(String.self, forKey: .caption).flatMap {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0
+        }
         if (try? container.decodeIfPresent(Bool.self, forKey: .continuedCaption)) != nil {
             // true (or false): the default, the caption's first words and the document language's "continued".
             continuedCaption = nil

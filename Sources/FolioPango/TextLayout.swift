@@ -116,6 +116,13 @@ package final class TextLayout: ShapedText {
     /// Characters no installed font could draw.
     package var unknownGlyphCount: Int { Int(pango_layout_get_unknown_glyphs_count(pointer)) }
 
+    /// The first 64 characters no installed font could draw, in text order.
+    package var unknownCharacters: [Unicode.Scalar] {
+        var found = [UInt32](repeating: 0, count: 64)
+        let count = folio_layout_unknown_characters(pointer, &found, found.count)
+        return found.prefix(count).compactMap(Unicode.Scalar.init)
+    }
+
     /// The laid-out text up to the end of line `index`.
     package func text(throughLine index: Int) -> String {
         let all = lines

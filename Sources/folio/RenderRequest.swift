@@ -263,6 +263,10 @@ struct RenderRequest: Equatable {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             try AtomicFile.write(try encoder.encode(report), to: URL(fileURLWithPath: path))
         }
+        // Boxes instead of letters are said whatever is asked: a reader would otherwise find them only on the page.
+        for warning in report?.warnings ?? [] where warning.kind == .missingGlyphs {
+            StandardStreams.printError("folio: warning: \(warning.path): \(warning.message)".escapingInvisibleControls)
+        }
         if strict, let warnings = report?.warnings, let first = warnings.first {
             let more = warnings.count > 1 ? " (and \(warnings.count - 1) more)" : ""
             throw FolioError(path: first.path, "layout: \(first.message)\(more)")

@@ -48,12 +48,13 @@ import Testing
             case 0: blocks.append("<p>\(word()) \(word())</p>")
             case 1: blocks.append(list(depth: 0))
             case 2:
-                // A header row in a thead, then rows.
+                // A header row in a thead, then rows (one at least with words: a table of empty rows is an empty table).
                 blocks.append(
-                    "<table><thead>\(row("th"))</thead><tbody>" + (0...next(3)).map { _ in row("td") }.joined() + "</tbody></table>")
+                    "<table><thead>\(row("th"))</thead><tbody>" + (0...next(3)).map { _ in row("td") }.joined()
+                        + "<tr><td>\(word())</td></tr></tbody></table>")
             case 3:
                 // No header row at all.
-                blocks.append("<table>" + (0...next(3)).map { _ in row("td") }.joined() + "</table>")
+                blocks.append("<table>" + (0...next(3)).map { _ in row("td") }.joined() + "<tr><td>\(word())</td></tr></table>")
             case 4:
                 // A table of one row of headers only is an empty table: its words are not the section's.
                 blocks.append("<table><tr><th>Substance</th><th></th></tr></table>")

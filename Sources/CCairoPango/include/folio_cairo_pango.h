@@ -4,6 +4,7 @@
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /// The bytes a Cairo stream surface writes, collected in C: Cairo writes a tagged PDF in millions
 /// of small pieces, too many to hand to Swift one at a time.
@@ -80,5 +81,9 @@ void folio_show_layout_line_bytes(cairo_t *cr, PangoLayoutLine *line, int start,
 /// Draws `layout` with its top-left corner at the current point, as pango_cairo_show_layout does,
 /// each line through folio_show_layout_line.
 void folio_show_layout(cairo_t *cr, PangoLayout *layout);
+
+/// Writes to `characters` (at most `capacity`) the characters of the layout's glyphs no font could
+/// draw (drawn as hex boxes), in text order; returns how many it wrote.
+size_t folio_layout_unknown_characters(PangoLayout *layout, uint32_t *characters, size_t capacity);
 
 #endif
