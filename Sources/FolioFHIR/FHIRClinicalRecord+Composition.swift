@@ -97,7 +97,7 @@ extension FHIRClinicalRecord {
         let code = FHIRText.code(section["code"], system: FHIRSeriesCatalog.loinc)
         let title =
             FHIRResource.string(section, "title") ?? code.flatMap { words.code($0, of: "loinc") }
-            ?? FHIRText.concept(section["code"], words: words) ?? words[.section]
+            ?? FHIRText.concept(section["code"], words: words, codeFallback: false) ?? words[.section]
         let isResults = code == "30954-2"
         let observations = listed.filter { $0.value["type"]?.textOrNil == "Observation" }
         let digested =

@@ -20,7 +20,7 @@ enum FHIRText {
     /// else the code with its system named in words (`SNOMED CT 109228008`, `code 1234 of local
     /// codes`). Never a system's URL or a `SYSTEM|CODE` pair; nil only when the concept holds no
     /// words and no code at all.
-    static func concept(_ concept: TreeValue?, words: FHIRWords = .english) -> String? {
+    static func concept(_ concept: TreeValue?, words: FHIRWords = .english, codeFallback: Bool = true) -> String? {
         if let text = FHIRResource.string(concept, "text"), !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             return text
         }
@@ -34,6 +34,7 @@ enum FHIRText {
             guard let code = FHIRResource.string(coding, "code") else { continue }
             if let known = words.code(code, of: FHIRResource.string(coding, "system")) { return known }
         }
+        guard codeFallback else { return nil }
         for coding in codings {
             guard let code = FHIRResource.string(coding, "code") else { continue }
             return codeInWords(code, system: FHIRResource.string(coding, "system"))
