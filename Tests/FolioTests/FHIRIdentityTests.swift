@@ -85,6 +85,10 @@ final class FHIRIdentityTests: XCTestCase {
         for (json, field) in [
             (#"{"patient":{"id":"P 1"}}"#, "patient.id"), (#"{"patient":{"id":"a/b"}}"#, "patient.id"), (#"{"x":1}"#, "patient.id"),
             (#"{"patient":{"id":"P1","subject":{"reference":"Patient/../x"}}}"#, "patient.subject"),
+            // A subject of another type is no patient's: a Group, a Practitioner, a Device.
+            (#"{"patient":{"id":"P1","subject":{"reference":"Group/g1"}}}"#, "patient.subject"),
+            (#"{"patient":{"id":"P1","subject":{"reference":"Practitioner/dr"}}}"#, "patient.subject"),
+            (#"{"patient":{"id":"P1","subject":{"reference":"https://x.example/fhir/Device/d"}}}"#, "patient.subject"),
         ] {
             XCTAssertThrowsError(try subject(json), json) { XCTAssertTrue("\($0)".hasPrefix("\(field): "), "\($0)") }
         }

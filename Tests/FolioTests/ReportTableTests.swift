@@ -145,6 +145,8 @@ final class ReportTableTests: XCTestCase {
             XCTAssertTrue(readable.contains(element), "the structure has \(element)")
         }
         XCTAssertEqual(readable.components(separatedBy: "/S /TFoot").count - 1, 1, "one foot")
+        // The independent checkers are the test venv's (make test); the structure above is checked here always.
+        guard ProcessInfo.processInfo.environment["FOLIO_UNIT_ONLY"] == nil else { return }
         let file = try TestSupport.temporaryFile(pdf, name: "report-table.pdf")
         try TestSupport.assertPassesPDFUACheckers([file.path])
     }

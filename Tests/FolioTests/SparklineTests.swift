@@ -43,6 +43,8 @@ final class SparklineTests: XCTestCase {
         let html = try document.html(options: TestSupport.sampleOptions)
         XCTAssertTrue(html.contains("<td><svg class=\"folio-spark\" aria-hidden=\"true\" focusable=\"false\""), html)
         XCTAssertTrue(html.contains("</svg>7.2 (6.1–\u{2060}7.8)</td>"), html)
+        // The independent checkers are the test venv's (make test); the structure above is checked here always.
+        guard ProcessInfo.processInfo.environment["FOLIO_UNIT_ONLY"] == nil else { return }
         let file = try TestSupport.temporaryFile(pdf, name: "sparklines.pdf")
         try TestSupport.assertPassesPDFUACheckers([file.path])
     }

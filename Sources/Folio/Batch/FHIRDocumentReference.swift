@@ -142,41 +142,27 @@ public enum FHIRDocumentReference {
     /// reference at a time: each entry is created once (`ifNoneExist` on its identifier), so posting
     /// the Bundle again adds nothing.
     static func writeTransaction(of files: [URL], to destination: URL) throws {
-        try AtomicFile.requireRegularFileOrNothing(at: destination.path)
-        let temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent("\(AtomicFile.temporaryPrefix)\(getpid())-\(destination.lastPathComponent.prefix(100))")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o666)
-        guard fd >= 0 else { throw FolioError(path: "", "cannot write \(destination.path): \(String(cString: strerror(errno)))") }
-        var isOpen = true
         do {
-            try AtomicFile.writeAll(Data("{\"resourceType\":\"Bundle\",\"type\":\"transaction\",\"entry\":[".utf8), to: fd)
-            for (position, file) in files.enumerated() {
-                let data = try BoundedFile.read(file.path, limit: 1 << 24, field: "", what: "DocumentReference", regularOnly: true)
-                let resource = try JSONTreeParser.parse(data)
-                let identifier = resource["masterIdentifier"]
-                let urn = FHIRResource.string(identifier, "value") ?? "urn:uuid:\(UUID().uuidString.lowercased())"
-                var request: [(key: String, value: TreeValue)] = [("method", .string("POST")), ("url", .string("DocumentReference"))]
-                if let system = FHIRResource.string(identifier, "system") {
-                    request.append(("ifNoneExist", .string("identifier=\(system)|\(urn)")))
+            try AtomicFile.write(to: destination) { fd in
+                try AtomicFile.writeAll(Data("{\"resourceType\":\"Bundle\",\"type\":\"transaction\",\"entry\":[".utf8), to: fd)
+                for (position, file) in files.enumerated() {
+                    let data = try BoundedFile.read(file.path, limit: 1 << 24, field: "", what: "DocumentReference", regularOnly: true)
+                    let resource = try JSONTreeParser.parse(data)
+                    let identifier = resource["masterIdentifier"]
+                    let urn = FHIRResource.string(identifier, "value") ?? "urn:uuid:\(UUID().uuidString.lowercased())"
+                    var request: [(key: String, value: TreeValue)] = [("method", .string("POST")), ("url", .string("DocumentReference"))]
+                    if let system = FHIRResource.string(identifier, "system") {
+                        request.append(("ifNoneExist", .string("identifier=\(system)|\(urn)")))
+                    }
+                    let entry = TreeValue.object([("fullUrl", .string(urn)), ("resource", resource), ("request", .object(request))])
+                    try AtomicFile.writeAll(Data(((position > 0 ? "," : "") + entry.json).utf8), to: fd)
                 }
-                let entry = TreeValue.object([("fullUrl", .string(urn)), ("resource", resource), ("request", .object(request))])
-                try AtomicFile.writeAll(Data(((position > 0 ? "," : "") + entry.json).utf8), to: fd)
-            }
-            try AtomicFile.writeAll(Data("]}\n".utf8), to: fd)
-            isOpen = false
-            guard close(fd) == 0 else {
-                throw FolioError(path: "", "cannot write \(destination.path): \(String(cString: strerror(errno)))")
+                try AtomicFile.writeAll(Data("]}\n".utf8), to: fd)
             }
         } catch {
-            if isOpen { close(fd) }
-            unlink(temporary.path)
             if let failure = error as? FolioError, failure.message.hasPrefix("cannot") { throw failure }
             throw FolioError(path: "", "cannot write \(destination.path): \((error as? FolioError)?.message ?? "\(error)")")
         }
-        guard rename(temporary.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw FolioError(path: "", "cannot write \(destination.path): \(reason)")
-        }
     }
+
 }

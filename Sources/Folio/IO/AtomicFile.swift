@@ -2,10 +2,14 @@ import CProcessSupport
 import Foundation
 
 /// Writes output files whole or not at all: the bytes go to a temporary file in the
-/// same folder (`.folio-tmp-PID-…`), which is renamed over the destination. Only a
+/// same folder (`.folio-tmp-PID-…`), which is flushed to the disk (`fsync`) and renamed over
+/// the destination, and the folder is flushed after the rename — so a reader, or the machine
+/// after a crash, sees the old file or the whole new one, never an empty or partial one. Only a
 /// regular file (or nothing) may stand at the destination: a device, folder, pipe or
 /// symbolic link there is an error, so `-o /dev/null` never replaces /dev/null.
 package enum AtomicFile {
+    /// How many files and folders were flushed to the disk (each `fsync` that succeeded).
+    package static let flushes = Locked(0)
     /// Prefix of every temporary file Folio writes.
     package static let temporaryPrefix = ".folio-tmp-"
 
@@ -35,6 +39,8 @@ package enum AtomicFile {
         var isOpen = true
         do {
             result = try produce(fd)
+            // On the disk before it takes the destination's name.
+            try flush(fd, what: destination)
             isOpen = false
             guard close(fd) == 0 else { throw FolioError(path: "", "cannot write \(destination): \(String(cString: strerror(errno)))") }
         } catch {
@@ -47,7 +53,24 @@ package enum AtomicFile {
             unlink(temporary)
             throw FolioError(path: "", "cannot write \(destination): \(reason)")
         }
+        // The rename itself on the disk: the folder's entry.
+        let directory = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            defer { close(directory) }
+            try flush(directory, what: destination)
+        }
         return result
+    }
+
+    /// `fsync`s `fd`; a disk that cannot keep the bytes is an error naming `what`. (A file system
+    /// without fsync, EINVAL, keeps them as it can.)
+    private static func flush(_ fd: Int32, what: String) throws {
+        while fsync(fd) != 0 {
+            if errno == EINTR { continue }
+            if errno == EINVAL || errno == EROFS { return }
+            throw FolioError(path: "", "cannot write \(what): \(String(cString: strerror(errno)))")
+        }
+        flushes.withLock { $0 += 1 }
     }
 
     /// Throws unless `path` names a regular file or nothing: Folio never writes over a
