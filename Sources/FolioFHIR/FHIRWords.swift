@@ -86,10 +86,4 @@ package struct FHIRWords: Sendable {
         "fr": (frenchPhrases, frenchCodes), "de": (germanPhrases, germanCodes), "es": (spanishPhrases, spanishCodes),
         "pt": (portuguesePhrases, portugueseCodes), "ar": (arabicPhrases, arabicCodes), "zh": (chinesePhrases, chineseCodes),
     ]
-
-    private init(language: String, phrases: [Key: String], codes: [String: String]) {
-        self.language = language
-        self.phrases = phrases
-        self.codes = codes
-    }
 }
