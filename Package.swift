@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "Folio", targets: ["Folio"]),
         .library(name: "FolioModel", targets: ["FolioModel"]),
+        .library(name: "FolioTemplate", targets: ["FolioTemplate"]),
+        .library(name: "FolioSheets", targets: ["FolioSheets"]),
         .executable(name: "folio", targets: ["folio"]),
     ],
     dependencies: [
@@ -89,7 +91,9 @@ let package = Package(
         // Input: files read within their limits and confinement, images and SVG pictures checked,
         // a document prepared (validated, themed, its files read once) for the writers.
         // Appended PDFs are read and checked by the finishing step's qpdf (CPDFFinish).
-        .target(name: "FolioInput", dependencies: ["FolioModel", "FolioGraphics", "CBarcode", "CExpat", "CPDFFinish", "CPageText"]),
+        .target(
+            name: "FolioInput",
+            dependencies: ["FolioModel", "FolioGraphics", "FolioFiles", "CBarcode", "CExpat", "CPDFFinish", "CPageText"]),
         // Layout: blocks into flowables, pages and page frames; no C module (text through TextShaper).
         .target(name: "FolioLayout", dependencies: ["FolioModel", "FolioGraphics", "FolioCharts", "FolioInput"]),
         // The text engine: Pango shaping and measuring (the TextShaper the PDF lays out with).
@@ -98,6 +102,7 @@ let package = Package(
             name: "FolioPDF",
             dependencies: [
                 "CCairoPango", "CJPEG", "CRSVG", "CPDFFinish", "FolioModel", "FolioGraphics", "FolioInput", "FolioLayout", "FolioPango",
+                "FolioFiles",
                 // SHA-256 for the file identifier (the trailer's /ID).
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -109,28 +114,55 @@ let package = Package(
                 // SHA-256 of the stylesheet for the Content-Security-Policy (also the batch manifest's and ETags').
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        // Data as read: the JSON tree, its parser and the record reader (JSON lines, arrays, CSV).
-        .target(name: "FolioData", dependencies: ["FolioModel", .product(name: "CSV", package: "CSV.swift")]),
-        // Tables as spreadsheets: XLSX written by libxlsxwriter, CSV by RFC 4180.
+        // Shared state and the one lock type (`Locked`) live in FolioModel, the lowest module.
+        // Files written whole or not at all (`AtomicFile`: fsync, rename, fsync of the folder), line
+        // logs and secret files: what every program that writes outputs uses.
+        .target(name: "FolioFiles", dependencies: ["FolioModel", "CProcessSupport"]),
+        // Reading: the JSON tree and its parser, YAML read with libyaml's event parser, the tree
+        // decoder, source locations, includes, and the record reader (JSON lines, arrays, CSV).
+        .target(
+            name: "FolioData",
+            dependencies: [
+                "FolioModel", "FolioFiles", .product(name: "CSV", package: "CSV.swift"),
+                // Yams brings libyaml (its CYaml module), whose event parser YAMLEventReader reads documents with.
+                .product(name: "Yams", package: "Yams"),
+            ]),
+        // Templates bound to records, tables of records made into rows, and documents decoded whole.
+        .target(name: "FolioTemplate", dependencies: ["FolioModel", "FolioGraphics", "FolioData"]),
+        // Tables as spreadsheets: XLSX written by libxlsxwriter, CSV by RFC 4180, a document's tables as typed cells.
         // libxlsxwriter (Debian's libxlsxwriter-dev) loaded with dlopen when a spreadsheet is written: it brings libcrypto.
         .target(name: "CXLSXWriter", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "FolioSheets", dependencies: ["FolioModel", "CXLSXWriter"]),
-        // FHIR R4 read into report records: the export's index (SQLite), the record builder, units, times.
-        .target(name: "FolioFHIR", dependencies: ["FolioModel", "FolioInput", "FolioData", "CSQLite"]),
+        .target(
+            name: "FolioSheets", dependencies: ["Folio", "FolioModel", "FolioGraphics", "FolioData", "FolioTemplate", "CXLSXWriter"]),
+        // FHIR R4 read into report records (the export's index in SQLite, the record builder, units,
+        // times, the words of a summary) and DocumentReferences written back.
+        .target(
+            name: "FolioFHIR",
+            dependencies: [
+                "FolioModel", "FolioData", "FolioFiles", "CSQLite",
+                // SHA-1 of each written document for its FHIR DocumentReference (Attachment.hash).
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        // The editors' JSON Schemas, made from the model by probing its decoder.
+        .target(name: "FolioSchema", dependencies: ["FolioModel", "FolioData", "FolioTemplate"]),
+        // The render API: a document to PDF, HTML or page pictures. A program wanting only a PDF
+        // imports this and builds none of the reading, templates, FHIR, spreadsheets, workers or schemas.
         .target(
             name: "Folio",
             dependencies: [
                 "FolioModel", "FolioGraphics", "FolioCharts", "FolioInput", "FolioLayout", "FolioPango", "FolioPDF", "FolioHTML",
-                "FolioData", "FolioFHIR", "FolioSheets", "CProcessSupport",
-                // Yams brings libyaml (its CYaml module), whose event parser YAMLEventReader reads documents with.
-                .product(name: "Yams", package: "Yams"),
-                // SHA-1 of each written document for its FHIR DocumentReference (Attachment.hash).
-                .product(name: "Crypto", package: "swift-crypto"),
+                "FolioFiles",
             ]),
+        // Render worker processes (spawning, their channel, memory limits, the crash report) shared by batch and service.
+        .target(name: "FolioWorkers", dependencies: ["Folio", "FolioFiles", "FolioData", "FolioTemplate", "CProcessSupport"]),
+        // One template and many records: one document each, on every core, with progress and failures.
+        .target(
+            name: "FolioBatch",
+            dependencies: ["Folio", "FolioWorkers", "FolioTemplate", "FolioData", "FolioFHIR", "FolioSheets", "FolioFiles"]),
         .target(
             name: "FolioServer",
             dependencies: [
-                "Folio",
+                "Folio", "FolioWorkers", "FolioTemplate", "FolioData", "FolioFHIR", "FolioSheets", "FolioFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -141,19 +173,28 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ], resources: [.embedInCode("openapi.yaml")]),
+        // What the fuzzer and the regression tests feed every input through.
+        .target(name: "FolioFuzzing", dependencies: ["Folio", "FolioServer", "FolioTemplate", "FolioData", "FolioFHIR"]),
         .executableTarget(
             name: "folio",
             dependencies: [
-                "Folio", "FolioServer", "CFolioStartup", "CStreamCompression",
+                "Folio", "FolioServer", "FolioBatch", "FolioWorkers", "FolioTemplate", "FolioData", "FolioFHIR", "FolioSheets",
+                "FolioSchema", "FolioFiles", "CFolioStartup", "CStreamCompression",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The benchmark measures what `folio` does: with its zlib level (and, at start-up, its
         // compressStreamsOnce).
-        .executableTarget(name: "folio-bench", dependencies: ["Folio", "FolioPango", "FolioPDF", "FolioHTML", "CStreamCompression"]),
+        .executableTarget(
+            name: "folio-bench",
+            dependencies: ["Folio", "FolioTemplate", "FolioData", "FolioFHIR", "FolioPango", "FolioPDF", "FolioHTML", "CStreamCompression"]),
+        // A program that imports only Folio to write a PDF: the proof that such a program builds none of the
+        // reading, templates, FHIR, spreadsheets, workers, schemas or fuzz harnesses (PDFOnlyProgramTests).
+        .executableTarget(name: "weekly-summary-pdf", dependencies: ["Folio"], path: "Examples/weekly-summary-pdf"),
         .testTarget(
             name: "FolioTests",
             dependencies: [
-                "Folio", "FolioLayout", "FolioPango", "FolioPDF", "FolioHTML", "FolioServer", "folio",
+                "Folio", "FolioLayout", "FolioPango", "FolioPDF", "FolioHTML", "FolioServer", "FolioBatch", "FolioWorkers", "FolioTemplate",
+                "FolioData", "FolioFHIR", "FolioSheets", "FolioSchema", "FolioFiles", "FolioFuzzing", "folio", "weekly-summary-pdf",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Yams", package: "Yams"),
             ], exclude: ["Fixtures", "Golden", "Browser"]),
@@ -164,6 +205,7 @@ let package = Package(
 
 // The libFuzzer target exists only for `make fuzz` (FOLIO_FUZZ=1): it has no main of its own.
 if ProcessInfo.processInfo.environment["FOLIO_FUZZ"] != nil {
-    package.targets.append(.executableTarget(name: "folio-fuzz", dependencies: ["Folio", "FolioServer"], path: "Fuzz/folio-fuzz"))
+    package.targets.append(
+        .executableTarget(name: "folio-fuzz", dependencies: ["FolioFuzzing", "Folio"], path: "Fuzz/folio-fuzz"))
     package.products.append(.executable(name: "folio-fuzz", targets: ["folio-fuzz"]))
 }

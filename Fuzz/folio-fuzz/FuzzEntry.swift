@@ -1,5 +1,5 @@
 import Folio
-import FolioServer
+import FolioFuzzing
 import Foundation
 
 /// The surface this run fuzzes, from FOLIO_FUZZ_SURFACE: document (the default), svg,

@@ -1,3 +1,4 @@
+import FolioFiles
 import FolioHTML
 import FolioPDF
 import FolioPango
@@ -8,17 +9,16 @@ import Foundation
 /// arguments and the document.
 package func startLoadingFonts() { PangoTextEngine.startLoadingFonts() }
 
-/// The output kinds Folio writes: a PDF, HTML, or the document's tables as an XLSX workbook or CSV.
-public enum OutputFormat: String, Sendable, CaseIterable {
-    case pdf, html, xlsx, csv
+/// What Folio renders a document as: a PDF or HTML. (A document's tables as an XLSX workbook or
+/// CSV files are FolioSheets' `OutputFormat`.)
+public enum RenderFormat: String, Sendable, CaseIterable {
+    case pdf, html
 
     /// The media type of a file of this format.
     public var mediaType: String {
         switch self {
         case .pdf: return "application/pdf"
         case .html: return "text/html"
-        case .xlsx: return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-        case .csv: return "text/csv"
         }
     }
 }
@@ -109,12 +109,12 @@ extension Document {
     }
 
     /// The document in `format` with its page count (nil for HTML, which has no pages).
-    public func renderCountingPages(as format: OutputFormat, options: RenderOptions = RenderOptions()) throws -> (data: Data, pages: Int?) {
+    public func renderCountingPages(as format: RenderFormat, options: RenderOptions = RenderOptions()) throws -> (data: Data, pages: Int?) {
         try prepared(options: options).renderCountingPages(as: format, options: options)
     }
 
     /// The document in `format`, as bytes.
-    public func render(as format: OutputFormat, options: RenderOptions = RenderOptions()) throws -> Data {
+    public func render(as format: RenderFormat, options: RenderOptions = RenderOptions()) throws -> Data {
         try renderCountingPages(as: format, options: options).data
     }
 }
@@ -123,7 +123,7 @@ extension Document {
     /// Writes the document to `url` as `format`, or as the file's extension says (`.html` or
     /// `.htm` for HTML, anything else PDF): to a temporary file in the same folder renamed into
     /// place, so a reader never sees a half-written file; only a regular file is replaced.
-    public func write(to url: URL, format: OutputFormat? = nil, options: RenderOptions = RenderOptions()) throws {
+    public func write(to url: URL, format: RenderFormat? = nil, options: RenderOptions = RenderOptions()) throws {
         let chosen = format ?? (["html", "htm"].contains(url.pathExtension.lowercased()) ? .html : .pdf)
         try AtomicFile.write(try render(as: chosen, options: options), to: url)
     }
@@ -132,7 +132,7 @@ extension Document {
     /// server's tasks and event loops keep running meanwhile (rendering is synchronous,
     /// CPU-bound work); a cancelled task is answered with `CancellationError` before rendering
     /// starts. Bound a render's time with `RenderDeadline`.
-    public func rendered(as format: OutputFormat, options: RenderOptions = RenderOptions()) async throws -> Data {
+    public func rendered(as format: RenderFormat, options: RenderOptions = RenderOptions()) async throws -> Data {
         try Task.checkCancellation()
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
@@ -182,22 +182,13 @@ extension PreparedDocument {
         return try renderer.render(self, to: fd)
     }
 
-    /// The document in `format` with its page count (nil for HTML and spreadsheets, which have no
-    /// pages); CSV holds one table (`csvTables()` gives a file per table).
-    package func renderCountingPages(as format: OutputFormat, options: RenderOptions) throws -> (data: Data, pages: Int?) {
+    /// The document in `format` with its page count (nil for HTML, which has no pages).
+    package func renderCountingPages(as format: RenderFormat, options: RenderOptions) throws -> (data: Data, pages: Int?) {
         switch format {
         case .pdf:
             let result = try pdfWithReport(options: options)
             return (result.data, result.pages)
         case .html: return (Data(try renderedHTML(options: options).html.utf8), nil)
-        case .xlsx: return (try document.xlsx(), nil)
-        case .csv:
-            let tables = try document.csvTables()
-            guard tables.count == 1, let only = tables.first else {
-                throw FolioError(
-                    path: "elements", "the document has \(tables.count) tables and a CSV file holds one: ask for xlsx, a sheet per table")
-            }
-            return (only, nil)
         }
     }
 }

@@ -1,3 +1,4 @@
+import FolioGraphics
 import FolioModel
 
 /// A chart's data as a table, for readers who cannot see the drawing.

@@ -1,3 +1,4 @@
+import FolioGraphics
 import FolioModel
 import Foundation
 

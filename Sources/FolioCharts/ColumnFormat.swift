@@ -1,3 +1,4 @@
+import FolioGraphics
 import FolioModel
 
 /// Numbers of one column (a data table's, a chart's axis or statistics) written alike: the axis's

@@ -1,5 +1,5 @@
 import FolioData
-import FolioInput
+import FolioFiles
 import FolioModel
 import Foundation
 

@@ -1,5 +1,4 @@
 import FolioData
-import FolioInput
 import FolioModel
 import Foundation
 

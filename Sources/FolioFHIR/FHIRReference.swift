@@ -1,4 +1,3 @@
-import FolioInput
 import FolioModel
 
 /// What a FHIR reference's text names, checked against FHIR R4's grammar: a resource by type and id

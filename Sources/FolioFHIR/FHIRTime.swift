@@ -1,4 +1,3 @@
-import FolioInput
 import FolioModel
 import Foundation
 

@@ -1,5 +1,4 @@
 import CSQLite
-import FolioInput
 import FolioModel
 import Foundation
 

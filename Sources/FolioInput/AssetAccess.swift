@@ -1,3 +1,4 @@
+import FolioFiles
 import FolioGraphics
 import FolioModel
 import Foundation

@@ -1,3 +1,4 @@
+import FolioModel
 import Foundation
 
 /// Reads the SVG attribute values that decide how large things are drawn: lengths with their

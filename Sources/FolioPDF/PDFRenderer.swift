@@ -1,5 +1,6 @@
 import CCairoPango
 import Crypto
+import FolioFiles
 import FolioGraphics
 import FolioInput
 import FolioLayout
@@ -99,29 +100,16 @@ public struct PDFRenderer {
         let streams = prepared.document.protection == nil && signer == nil
         var result = try renderWithReport(prepared, outputFD: streams ? fd : -1)
         if !streams {
-            try PDFRenderer.writeAll(result.data, to: fd)
+            do {
+                try AtomicFile.writeAll(result.data, to: fd)
+            } catch let error as FolioError {
+                throw FolioError(path: "", "cannot write the PDF: \(error.message)")
+            }
             if result.sha256 == nil { result.sha256 = Array(SHA256.hash(data: result.data)) }
             result.byteCount = result.data.count
             result.data = Data()
         }
         return result
-    }
-
-    /// Writes every byte of `data` to `fd`, retrying short writes.
-    private static func writeAll(_ data: Data, to fd: Int32) throws {
-        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            guard var pointer = raw.baseAddress else { return }
-            var remaining = raw.count
-            while remaining > 0 {
-                let count = Foundation.write(fd, pointer, remaining)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw FolioError(path: "", "cannot write the PDF: \(String(cString: strerror(errno)))")
-                }
-                remaining -= count
-                pointer += count
-            }
-        }
     }
 
     private func renderWithReport(_ prepared: PreparedDocument, outputFD: Int32) throws -> Result {

@@ -1,8 +1,12 @@
 import Folio
+import FolioData
+import FolioFHIR
+import FolioSheets
+import FolioTemplate
 import Foundation
 
 /// What one request asked to render, and how.
-struct RenderParameters: Sendable {
+package struct RenderParameters: Sendable {
     /// PDF or HTML.
     var format = OutputFormat.pdf
     /// HTML only: page, fragment or shadow.
@@ -16,7 +20,7 @@ struct RenderParameters: Sendable {
 
     /// The parameters in `query` (`format`, `html`, `report`, and for a FHIR body `period` and `zone`);
     /// unknown or repeated names are errors.
-    init(query: [(name: String, value: String)]) throws {
+    package init(query: [(name: String, value: String)]) throws {
         var seen = Set<String>()
         for (name, value) in query {
             guard seen.insert(name).inserted else { throw Problem.invalidRequest("query parameter \"\(name)\" is given twice") }
@@ -56,7 +60,7 @@ struct RenderParameters: Sendable {
 }
 
 /// A rendered response body and the headers that describe it.
-struct RenderedBody: Sendable {
+package struct RenderedBody: Sendable {
     /// The bytes.
     var bytes: Data
     /// `application/pdf`, `text/html; charset=utf-8` or `application/json`.
@@ -69,16 +73,26 @@ struct RenderedBody: Sendable {
 
 /// Renders documents the way the service is configured: its theme, its assets folder (or none),
 /// its page shell, its templates. Runs in a render worker process (or on a pool thread, in process).
-struct DocumentRendering: Sendable {
+package struct DocumentRendering: Sendable {
     let theme: Theme
     let assets: AssetAccess
     let pageTemplate: String?
-    let templates: TemplateLibrary
+    package let templates: TemplateLibrary
     /// Signs every PDF when set.
     let signer: PDFSigner?
 
+    /// Rendering in `theme` with images from `assets`, HTML in `pageTemplate` (nil for the built-in
+    /// shell), the service's templates, and PDFs signed by `signer` when there is one.
+    package init(theme: Theme, assets: AssetAccess, pageTemplate: String?, templates: TemplateLibrary, signer: PDFSigner?) {
+        self.theme = theme
+        self.assets = assets
+        self.pageTemplate = pageTemplate
+        self.templates = templates
+        self.signer = signer
+    }
+
     /// What `request` asks for.
-    func render(_ request: RenderRequest) throws -> RenderedBody {
+    package func render(_ request: RenderRequest) throws -> RenderedBody {
         try RenderDeadline.check(at: "reading the request's document")
         switch request.input {
         case .document(let data, let format):
@@ -144,7 +158,7 @@ struct DocumentRendering: Sendable {
                 contentSecurityPolicy: rendered.contentSecurityPolicy)
         case .xlsx, .csv:
             // The tables, typed: a workbook of a sheet each, or the one table's CSV.
-            let bytes = try document.renderCountingPages(as: parameters.format, options: options).data
+            let bytes = try document.renderInAnyFormat(as: parameters.format, options: options).data
             let type = parameters.format == .csv ? "text/csv; charset=utf-8; header=present" : parameters.format.mediaType
             return RenderedBody(bytes: bytes, contentType: type, pages: nil)
         }

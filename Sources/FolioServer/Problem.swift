@@ -1,17 +1,18 @@
 import Folio
+import FolioData
 import Foundation
 import HTTPTypes
 import Hummingbird
 
 /// An error answered with an HTTP status and an RFC 9457 problem document
 /// (`application/problem+json`: `type`, `title`, `status`, `detail`).
-struct Problem: Error, Sendable {
+package struct Problem: Error, Sendable {
     /// The HTTP status.
     var status: HTTPResponse.Status
     /// A short name of the kind of problem; the document's `type` is `urn:folio:problem:` and this.
     var kind: String
     /// What went wrong with this request, such as `elements[3].rows[2]: expected an array of strings`.
-    var detail: String
+    package var detail: String
     /// Extra response headers, such as `Retry-After` or `WWW-Authenticate`.
     var headers: HTTPFields = [:]
     /// The field an invalid document's error names, and the line and column of the request body
@@ -77,7 +78,7 @@ struct Problem: Error, Sendable {
     }
 
     /// 404: no such route or template.
-    static func notFound(_ detail: String) -> Problem {
+    package static func notFound(_ detail: String) -> Problem {
         Problem(status: .notFound, kind: "not-found", detail: detail)
     }
 
@@ -99,7 +100,7 @@ struct Problem: Error, Sendable {
     }
 
     /// 415: a body type the route does not read.
-    static func unsupportedMediaType(_ detail: String) -> Problem {
+    package static func unsupportedMediaType(_ detail: String) -> Problem {
         Problem(status: .unsupportedMediaType, kind: "unsupported-media-type", detail: detail)
     }
 

@@ -1,11 +1,16 @@
 import Folio
+import FolioData
+import FolioFHIR
+import FolioSheets
+import FolioTemplate
+import FolioWorkers
 import Foundation
 
 /// What one request asks the service to render: a document, or a template with one record,
 /// and how (`RenderParameters`). It travels to a render worker process as a `WorkerMessage`.
-struct RenderRequest: Sendable {
+package struct RenderRequest: Sendable {
     /// The input.
-    enum Input: Sendable {
+    package enum Input: Sendable {
         /// A document, JSON or YAML.
         case document(Data, DocumentDecoder.Format)
         /// The template called `name`, bound to one record (a JSON object).
@@ -61,7 +66,7 @@ struct RenderRequest: Sendable {
         }
     }
 
-    init(input: Input, parameters: RenderParameters) {
+    package init(input: Input, parameters: RenderParameters) {
         self.input = input
         self.parameters = parameters
     }

@@ -1,4 +1,6 @@
 import Folio
+import FolioFHIR
+import FolioTemplate
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -6,7 +8,7 @@ import Logging
 
 /// The render service's routes and the state they share: the worker pool, metrics, templates
 /// and whether the service is ready. `FolioServer` runs it.
-final class RenderService: Sendable {
+package final class RenderService: Sendable {
     let settings: ServerSettings
     let pool: RenderPool<RequestRenderer>
     let metrics: ServerMetrics
@@ -206,14 +208,14 @@ final class RenderService: Sendable {
     }
 
     /// The media type of a `Content-Type` value, lowercased, without parameters.
-    static func mediaType(contentType: String?) -> String? {
+    package static func mediaType(contentType: String?) -> String? {
         contentType.map {
             String($0.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         }
     }
 
     /// The document format a `POST /v1/render` body of `mediaType` is read as; 415 for any other type.
-    static func documentFormat(mediaType: String?) throws -> DocumentDecoder.Format {
+    package static func documentFormat(mediaType: String?) throws -> DocumentDecoder.Format {
         switch mediaType {
         case "application/json": return .json
         case "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml": return .yaml

@@ -1,4 +1,5 @@
 import Folio
+import FolioWorkers
 import Foundation
 import Logging
 

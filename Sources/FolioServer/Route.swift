@@ -2,7 +2,7 @@ import HTTPTypes
 
 /// A route of the service by its template, as logs and metrics name it (`/v1/templates/{name}/render`,
 /// never the raw path, so a metric's labels stay few), with the methods it answers.
-struct Route: Sendable {
+package struct Route: Sendable {
     /// The route's template, or `unmatched`.
     let name: String
     /// The methods the route answers; nil when no route has this path.
@@ -24,7 +24,7 @@ struct Route: Sendable {
     }
 
     /// A path or name from a request as a message may show it: at most 200 characters.
-    static func shown(_ text: String) -> String {
+    package static func shown(_ text: String) -> String {
         text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 }

@@ -1,4 +1,5 @@
 import Folio
+import FolioWorkers
 import Foundation
 
 /// How `folio serve` listens, what it allows and how much it spends.

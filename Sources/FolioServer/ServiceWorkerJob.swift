@@ -1,4 +1,7 @@
 import Folio
+import FolioData
+import FolioTemplate
+import FolioWorkers
 import Foundation
 
 /// A render worker's side of `folio serve`: set up with the service's theme, assets folder,

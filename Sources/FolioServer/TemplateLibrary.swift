@@ -1,4 +1,7 @@
 import Folio
+import FolioData
+import FolioFiles
+import FolioTemplate
 import Foundation
 
 /// The document templates a server renders by name, read once at start-up from one folder:

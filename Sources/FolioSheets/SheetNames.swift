@@ -1,3 +1,5 @@
+import FolioModel
+
 /// Names of a workbook's sheets, as Excel allows them: at most 31 characters (UTF-16 units), none
 /// of `[ ] : * ? / \`, not beginning or ending with an apostrophe, unique without regard to case.
 package enum SheetNames {

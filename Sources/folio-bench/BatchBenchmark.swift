@@ -1,4 +1,6 @@
 import Folio
+import FolioData
+import FolioTemplate
 import Foundation
 
 /// W3: `folio batch` over the 1,000 records of patients-1000.jsonl, PDF and HTML,

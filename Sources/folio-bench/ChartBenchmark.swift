@@ -1,6 +1,7 @@
 import Folio
 import FolioHTML
 import FolioPango
+import FolioTemplate
 import Foundation
 
 /// Times each chart family of the gallery (layout + SVG, and a one-chart PDF),

@@ -1,4 +1,7 @@
 import Folio
+import FolioData
+import FolioFHIR
+import FolioTemplate
 import Foundation
 
 /// An International Patient Summary rendered in process as `folio render Templates/patient-summary.yaml

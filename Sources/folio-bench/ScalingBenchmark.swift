@@ -1,4 +1,6 @@
 import Folio
+import FolioData
+import FolioTemplate
 import Foundation
 
 /// W2: many patients in one document plus a long appendix table, and tables of

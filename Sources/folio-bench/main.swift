@@ -1,4 +1,5 @@
 import Folio
+import FolioData
 import Foundation
 
 // Prints Folio's W1 figures: in-process PDF and HTML time per document (after

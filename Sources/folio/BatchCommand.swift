@@ -1,6 +1,9 @@
 import ArgumentParser
 import Dispatch
 import Folio
+import FolioBatch
+import FolioFHIR
+import FolioSheets
 import Foundation
 
 /// `folio batch TEMPLATE --data FILE --out DIR …`.

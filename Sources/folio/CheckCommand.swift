@@ -1,5 +1,8 @@
 import ArgumentParser
 import Folio
+import FolioData
+import FolioFHIR
+import FolioTemplate
 import Foundation
 
 /// `folio check TEMPLATE --data FILE [--data-format …] [--render]`: binds and validates a template

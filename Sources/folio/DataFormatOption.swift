@@ -1,5 +1,6 @@
 import ArgumentParser
 import Folio
+import FolioFHIR
 
 /// `--data-format` and, for FHIR data, `--period`, `--zone` and `--all-patients`: one meaning for
 /// `folio batch` and `folio records`.

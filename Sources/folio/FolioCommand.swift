@@ -1,6 +1,8 @@
 import ArgumentParser
 import Folio
+import FolioBatch
 import FolioServer
+import FolioWorkers
 import Foundation
 
 /// The `folio` command: renders reports from documents.

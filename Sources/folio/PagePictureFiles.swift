@@ -1,4 +1,5 @@
 import Folio
+import FolioFiles
 import Foundation
 
 /// Where `folio render --format png` writes each page, and its text beside it: `-o page-%d.png`

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Folio
+import FolioFiles
 import Foundation
 
 /// `--template FILE`, the HTML page shell, the same for `render` and `serve`.

@@ -1,4 +1,6 @@
 import Folio
+import FolioBatch
+import FolioFiles
 import Foundation
 
 /// Batch progress on standard error: a bar on a terminal, a line every two seconds otherwise.

@@ -1,5 +1,7 @@
 import Dispatch
 import Folio
+import FolioData
+import FolioTemplate
 import Foundation
 
 /// `folio check`'s work on each record: bound to the template, decoded and validated (and with

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Folio
+import FolioData
+import FolioFHIR
 import Foundation
 
 /// `folio records DATA [--data-format fhir --period START/END --zone ZONE]`: the records a batch

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Folio
+import FolioSheets
 import Foundation
 
 /// `folio render INPUT [-o OUTPUT] [--format pdf|html] [--fragment]`.

@@ -1,4 +1,9 @@
 import Folio
+import FolioData
+import FolioFHIR
+import FolioFiles
+import FolioTemplate
+import FolioWorkers
 import Foundation
 
 /// What one `folio render` does, as plain values: `RenderCommand` builds it from ArgumentParser's

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Folio
+import FolioWorkers
 
 /// `--memory-limit` and `--in-process`, with one meaning for `batch` and `serve`: documents are
 /// rendered in supervised worker processes, each under a memory cap, unless asked to render in

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Folio
+import FolioFiles
+import FolioSchema
 import Foundation
 
 /// `folio schema [--for document|template|theme] [-o FILE]`: the JSON Schema editors check and

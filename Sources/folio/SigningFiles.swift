@@ -1,4 +1,5 @@
 import Folio
+import FolioFiles
 import Foundation
 
 /// The files of `--sign-key`, `--sign-cert` and `--sign-chain`.

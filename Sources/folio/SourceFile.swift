@@ -1,4 +1,6 @@
 import Folio
+import FolioData
+import FolioFiles
 import Foundation
 
 /// An input file whose errors and warnings say where they are: `weekly.yaml:12:7: error:

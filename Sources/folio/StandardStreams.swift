@@ -1,4 +1,5 @@
 import Folio
+import FolioFiles
 import Foundation
 
 /// Standard output and error written with `write(2)`: a full disk or a closed pipe is

@@ -1,4 +1,5 @@
 import Folio
+import FolioFiles
 import Foundation
 
 /// Where `folio render --format csv` writes the document's tables: one table to `-o`'s name (or

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Folio
+import FolioData
+import FolioFiles
+import FolioTemplate
 import Foundation
 
 /// `--theme FILE`, the same for `render`, `batch` and `serve`.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// WCAG 2.2 AA and axe's best practices as auditors check them: axe-core 4.12 in headless
 /// Chromium (driven by selenium, `Browser/axe_check.py`; tags wcag2a … wcag22aa and

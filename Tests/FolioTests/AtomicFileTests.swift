@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioFiles
 
 /// Output files are written whole or not at all, and durably: a reader never sees a partial or an
 /// empty file, the bytes and the folder's entry are flushed to the disk before the file is called

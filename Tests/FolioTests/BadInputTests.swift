@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Every block kind with bad input gives one clear error naming the field.
 final class BadInputTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Barcodes read back by an independent decoder (zxing-cpp) from the PDF's pages and from the HTML
 /// as Chromium draws it: the same symbols, holding exactly their data.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioBatch
 @testable import FolioModel
 
 /// Runs `folio batch` as a user would, on the W1 template.

@@ -5,6 +5,7 @@ import XCTest
 @testable import FolioHTML
 @testable import FolioLayout
 @testable import FolioServer
+@testable import FolioTemplate
 
 /// A custom element for the kinds' samples.
 private struct Stamp: CustomElement {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Loads the reports in headless Chromium, standalone and embedded in a host page
 /// with hostile styles, and checks what a reader sees. Screenshots are kept in

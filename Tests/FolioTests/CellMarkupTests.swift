@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Table cells take inline markup as paragraphs do (#42): never printed raw; values bound from
 /// records into cells and list items stay literal.

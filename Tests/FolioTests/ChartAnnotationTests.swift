@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Notes at points of bar, line and scatter charts (#44): drawn with a pointer at the point they name
 /// (its category, x or date, and its value), said after the description, refused in one line where

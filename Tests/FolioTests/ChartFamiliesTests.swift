@@ -7,6 +7,7 @@ import XCTest
 @testable import Folio
 @testable import FolioCharts
 @testable import FolioHTML
+@testable import FolioTemplate
 
 /// Geometry of the pie, ring, line and range families, and their handling of bad or empty data.
 final class ChartFamiliesTests: XCTestCase {

@@ -7,6 +7,7 @@ import XCTest
 @testable import Folio
 @testable import FolioCharts
 @testable import FolioHTML
+@testable import FolioTemplate
 
 /// A measurer with fixed advances, so geometry is predictable.
 final class FixedMeasurer: TextMeasurer {

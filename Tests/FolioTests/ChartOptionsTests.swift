@@ -6,6 +6,7 @@ import XCTest
 
 @testable import Folio
 @testable import FolioHTML
+@testable import FolioTemplate
 
 /// The CareKit, ResearchKit and Core Plot chart options: value labels, missing values, hard
 /// axis ranges, tick labels, a second value axis, per-bar colours, stacks side by side, fills,

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// PDF/UA-1 and PDF/A-2u as an auditor would check them: with outloud (PyPI), a PDF/UA-1 and
 /// WCAG 2.2 checker independent of Folio whose rules map to the Matterhorn Protocol's failure

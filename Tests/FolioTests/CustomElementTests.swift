@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// A signature line, the README's custom element.
 private struct SignatureLine: CustomElement {

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Box plots and histograms (#44): the statistics a reader needs (quartiles, whiskers, outliers; the
 /// bins and their rule) computed as stated, drawn to scale and said in the description and data table.

@@ -4,6 +4,8 @@ import Testing
 import XCTest
 
 @testable import Folio
+@testable import FolioData
+@testable import FolioFHIR
 
 /// One patient per record, whatever the ids: an id FHIR does not allow is never used, text reaches
 /// the index with all its bytes, and no reference can reach another patient's key by its spelling.

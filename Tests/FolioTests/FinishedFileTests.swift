@@ -2,6 +2,9 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioBatch
+@testable import FolioData
+@testable import FolioTemplate
 
 /// Cheap checks of what a user receives, in the fast suite: the finished PDF passes qpdf's own
 /// check, a protected one is AES-256 (revision 6, never RC4 or AES-128), and a batch's manifest

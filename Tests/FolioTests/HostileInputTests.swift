@@ -2,12 +2,15 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioData
+@testable import FolioFuzzing
 @testable import FolioGraphics
 @testable import FolioHTML
 @testable import FolioLayout
 @testable import FolioPDF
 @testable import FolioPango
 @testable import FolioServer
+@testable import FolioTemplate
 
 /// The hostile corpus: inputs that once trapped, hung, exhausted memory, leaked markup or
 /// were silently misdrawn. Each must now give one error line naming the field, or render

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import Folio
 @testable import FolioPango
+@testable import FolioTemplate
 
 /// Justified text is hyphenated in the document's language (#42): no word gap of a justified
 /// line is over twice the normal space, in English, French and German (measured on the PDF's words).

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioData
+@testable import FolioTemplate
 
 /// `$include` (#43): shared parts of templates, put in place structurally, relative to the file
 /// that includes them; errors in them named at the included file's line; cycles, paths outside

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioWorkers
 
 /// One bad document fails alone: `folio batch` and `folio serve` render in worker processes, so a
 /// worker killed by a signal (as a crash in librsvg, FreeType or Cairo kills it), by its time limit

@@ -3,6 +3,8 @@ import Testing
 import XCTest
 
 @testable import Folio
+@testable import FolioBatch
+@testable import FolioData
 
 /// A batch process reads each record for its file names and id only (`JSONProjection`): it keeps
 /// those fields, and it finds every error a whole parse finds, at the same place, so a malformed

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// `keepTogether: true` moves a block whole to the next page rather than split it there; a block
 /// taller than a page still splits; a heading before it goes with it; every kind accepts it (#42).

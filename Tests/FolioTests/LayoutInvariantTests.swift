@@ -6,6 +6,7 @@ import XCTest
 @testable import FolioLayout
 @testable import FolioPDF
 @testable import FolioPango
+@testable import FolioTemplate
 
 /// Properties every layout keeps, checked on the samples and on generated documents, so a
 /// change that lets a block run off its page, leaves a line alone or misplaces text fails here.

@@ -4,9 +4,13 @@ import Testing
 import XCTest
 
 @testable import Folio
+@testable import FolioBatch
+@testable import FolioData
+@testable import FolioFuzzing
 @testable import FolioLayout
 @testable import FolioPDF
 @testable import FolioPango
+@testable import FolioTemplate
 
 /// Work that input drives is linear in its size: placeholders are filled in one pass, running
 /// texts are shaped once per render and bounded in lines, and clusters of marks are bounded.

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Every place a document can hold text — found from the model, not listed by hand — is given a
 /// `javascript:`, a `file:` and a UNC link in turn: the document is refused naming that field, or

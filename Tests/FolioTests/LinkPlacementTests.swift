@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Every link's click area lies on its words (#42): for each annotation, the words of the page
 /// under its rectangle are the link's own words, in every container and script.

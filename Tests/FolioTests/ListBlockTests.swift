@@ -4,6 +4,7 @@ import XCTest
 @testable import Folio
 @testable import FolioHTML
 @testable import FolioLayout
+@testable import FolioTemplate
 
 /// The `list` block and the Markdown lists in paragraphs: what a reader sees and hears of them.
 final class ListBlockTests: XCTestCase {

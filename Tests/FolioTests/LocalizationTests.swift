@@ -4,6 +4,7 @@ import XCTest
 @testable import Folio
 @testable import FolioCharts
 @testable import FolioModel
+@testable import FolioTemplate
 
 /// Built-in words in the document's language, its decimal separator, and right-to-left layout.
 final class LocalizationTests: XCTestCase {

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Bullet graphs and gauges (#44): a measure against its target and ranges, drawn to scale, said in
 /// words (which side of the target, which range) in every language, and in the data table.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 final class ModelTests: XCTestCase {
     func testSHA256MatchesTheStandardsVectors() {

@@ -3,6 +3,8 @@ import PropertyBased
 import Testing
 
 @testable import Folio
+@testable import FolioFHIR
+@testable import FolioTemplate
 
 /// r65: every narrative shape the FHIR reader emits renders in the stock patient summary — tables
 /// with and without a header row, header cells in the body, empty cells, spanning cells, rows of

@@ -6,6 +6,7 @@ import XCTest
 @testable import FolioGraphics
 @testable import FolioModel
 @testable import FolioPDF
+@testable import FolioWorkers
 
 /// Failures of C libraries are typed errors naming the library, what it did and its status, in
 /// this process and across a render worker's channel.

@@ -6,6 +6,7 @@ import XCTest
 @testable import FolioLayout
 @testable import FolioPDF
 @testable import FolioPango
+@testable import FolioTemplate
 
 /// PDF/UA-1: what a screen reader and an auditor's checker find in Folio's PDFs.
 final class PDFAccessibilityTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Pagination, typography, navigation and structure of the PDF, checked on
 /// purpose-built documents with poppler, qpdf and the layout report.

@@ -8,6 +8,7 @@ import XCTest
 @testable import FolioLayout
 @testable import FolioPDF
 @testable import FolioPango
+@testable import FolioTemplate
 
 /// Checks the PDF the way a reader would: with qpdf, pdffonts, pdfinfo and pdftotext.
 final class PDFOutputTests: XCTestCase {

@@ -7,6 +7,7 @@ import XCTest
 @testable import FolioLayout
 @testable import FolioPDF
 @testable import FolioPango
+@testable import FolioTemplate
 
 /// A block of fixed-height lines for exercising the paginator.
 private final class Lines: Flowable {

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import Folio
 @testable import FolioModel
+@testable import FolioTemplate
 
 /// A passage in another language says so (#42): an author's `language:` or a script that leaves no
 /// doubt, as `/Lang` on its PDF element and `lang` on its HTML element.

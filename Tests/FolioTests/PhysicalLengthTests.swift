@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Lengths mean what they say (#42): a length in HTML is as long in print as in the PDF, and page
 /// furniture stays inside the band office printers print.

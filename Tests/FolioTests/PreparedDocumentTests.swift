@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// A document is validated and its files read once, before layout: the PDF and HTML writers get
 /// bytes, never paths.

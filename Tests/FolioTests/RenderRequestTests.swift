@@ -2,6 +2,7 @@ import ArgumentParser
 import CFolioStartup
 import XCTest
 
+@testable import FolioHTML
 @testable import folio
 
 /// `folio render`'s fast path (`RenderRequest.commonForm`) accepts only what ArgumentParser accepts,

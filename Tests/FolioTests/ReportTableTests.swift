@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Tables of records (#44): filtered, sorted, grouped, totalled and flagged the same in the PDF and
 /// the HTML; totals that equal a computation made apart from Folio; rules that name a missing

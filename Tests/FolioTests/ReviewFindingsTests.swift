@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioBatch
 
 /// Blind spots a review found: each test fails when its rule is loosened or its bug comes back.
 final class ReviewFindingsTests: XCTestCase {

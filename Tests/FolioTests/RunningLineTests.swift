@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Page header and footer places (CareKit's centred header and "n / N" footer), no footer at all,
 /// and what HTML, which has no pages, shows of them.

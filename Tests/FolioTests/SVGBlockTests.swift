@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// The `svg` block: sanitised once, drawn by librsvg in the PDF and inline in HTML from the same
 /// cleaned markup; nothing that could run, load or restyle the host page survives.

@@ -2,8 +2,11 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioData
+@testable import FolioFHIR
 @testable import FolioHTML
 @testable import FolioServer
+@testable import FolioTemplate
 
 /// The hostile round's smaller findings, each as its input: secrets in messages, secret files as
 /// people write them, a page shell nested past the stack, byte order marks, EAN-13 lengths, dates

@@ -2,6 +2,9 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioData
+@testable import FolioSchema
+@testable import FolioTemplate
 
 /// The JSON Schema of documents, templates and themes (#43): made from the model's decoding, kept
 /// in `schema/`, accepted by a validator nobody here wrote for every sample and template, and in

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Signed PDFs (PAdES baseline B-B) as a recipient and an auditor would check them: pyHanko (an
 /// independent library) finds the signature intact, trusted against the test root, covering the

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioData
+@testable import FolioTemplate
 
 /// Errors say the line and column of the field they name (#43): in YAML and JSON, at a key or an
 /// item, and at the nearest enclosing field for one the text does not hold.

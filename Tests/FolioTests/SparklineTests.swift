@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// Sparklines in table cells and tiles (#44): a row's values as a small line with its last value and
 /// range in words beside it (the words, not the line, are what a screen reader reads), in both outputs.

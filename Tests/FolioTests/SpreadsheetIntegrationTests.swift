@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// The same tables as spreadsheets (#44): XLSX written by libxlsxwriter that openpyxl and
 /// LibreOffice open with numbers as numbers and dates as dates; CSV by RFC 4180; from

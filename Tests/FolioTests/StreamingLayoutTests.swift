@@ -5,6 +5,7 @@ import XCTest
 @testable import FolioLayout
 @testable import FolioPDF
 @testable import FolioPango
+@testable import FolioTemplate
 
 /// A long document keeps no page's contents: each page is paginated again from its checkpoint when
 /// it is drawn, its blocks laid out again and its text shaped again. That must give the very same

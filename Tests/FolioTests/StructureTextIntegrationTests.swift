@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// What a screen reader gets of a tagged PDF (#42): each structure element's marked content decoded
 /// through its font's ToUnicode map (`Fixtures/structure_text.py`, with pikepdf, which pdfua installs), not pdftotext's

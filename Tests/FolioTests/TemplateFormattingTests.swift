@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioData
+@testable import FolioTemplate
 
 /// Values in the reader's words (#44): `number`, `unit`, `date` in all seven built-in languages,
 /// and `zone` around the days clocks change in America/New_York and Europe/Paris.

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import Folio
 @testable import FolioCharts
+@testable import FolioTemplate
 
 /// Paths, processes and PDF tools shared by the tests.
 enum TestSupport {
@@ -139,7 +140,6 @@ enum TestSupport {
         return url
     }
 
-    /// The text of each page, as `pdftotext -layout` sees it.
     /// The PDF's objects as text, written by qpdf without object streams (Folio packs every object
     /// that is not a stream into compressed object streams) and with every stream uncompressed.
     static func readablePDF(_ pdf: Data) throws -> String {
@@ -150,6 +150,7 @@ enum TestSupport {
         return String(decoding: try Data(contentsOf: output), as: UTF8.self)
     }
 
+    /// The text of each page, as `pdftotext -layout` sees it.
     static func pageTexts(_ pdf: Data) throws -> [String] {
         let file = try temporaryFile(pdf, name: "doc.pdf")
         let text = try run("pdftotext", ["-layout", file.path, "-"]).text
@@ -158,7 +159,6 @@ enum TestSupport {
         return pages
     }
 
-    /// `pdfinfo` fields by name.
     /// The text of the whole PDF, as pdftotext reads it.
     static func pdfText(_ pdf: Data) throws -> String {
         try pageTexts(pdf).joined(separator: "\n")
@@ -191,6 +191,7 @@ enum TestSupport {
         return pixels
     }
 
+    /// `pdfinfo` fields by name.
     static func pdfInfo(_ pdf: Data) throws -> [String: String] {
         let file = try temporaryFile(pdf, name: "doc.pdf")
         var info: [String: String] = [:]

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import Folio
+@testable import FolioTemplate
 
 /// A watermark is on every page behind the content, skipped by screen readers, and printed (only)
 /// from the HTML.

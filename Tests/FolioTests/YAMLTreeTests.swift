@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import Folio
+@testable import FolioData
 
 /// How YAML's plain scalars are typed: null, booleans and numbers as YAML 1.2 writes them, the
 /// rest (words, hexadecimal, dates, versions) as strings; quoted scalars are always strings.

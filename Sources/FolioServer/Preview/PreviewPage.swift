@@ -1,3 +1,5 @@
+import FolioHTML
+
 /// The preview page: the PDF's pages as pictures beside the HTML, the layout report's warnings
 /// (each marked on its page), an error at its line with the lines around it, and a record picker.
 /// Its script and style are files of their own, served under a policy that allows nothing else;

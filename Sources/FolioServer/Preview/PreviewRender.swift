@@ -1,4 +1,8 @@
 import Folio
+import FolioData
+import FolioFHIR
+import FolioFiles
+import FolioTemplate
 import Foundation
 
 /// One render of the previewed document: its pages as pictures, its HTML, the layout report's

@@ -1,4 +1,5 @@
 import Folio
+import FolioFHIR
 import Foundation
 
 /// What `folio preview` shows and where: the document or template, its data and theme, and the port

@@ -1,4 +1,6 @@
 import Folio
+import FolioData
+import FolioFHIR
 import Foundation
 import Synchronization
 
