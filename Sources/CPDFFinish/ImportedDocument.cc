@@ -246,6 +246,390 @@ std::string firstWarning(QPDF &pdf) {
     return text.substr(0, text.find('\n'));
 }
 
+/// The links to web addresses on each chosen page (at most `maximumLinks` a page), by page index.
+using WebLinks = std::map<size_t, std::vector<std::pair<std::string, QPDFObjectHandle::Rectangle>>>;
+
+/// The links to web addresses of the pages at `indices` of `source`, read before flattening
+/// (which draws a link's appearance and drops the link).
+WebLinks webLinksOf(QPDF &source, std::vector<size_t> const &indices) {
+    WebLinks webLinks;
+    std::vector<QPDFPageObjectHelper> all = QPDFPageDocumentHelper(source).getAllPages();
+    for (size_t index : indices) {
+        if (index >= all.size() || webLinks.count(index) > 0) continue;
+        auto &links = webLinks[index];
+        QPDFObjectHandle annotations = all[index].getObjectHandle().getKey("/Annots");
+        for (int item = 0; annotations.isArray() && item < annotations.getArrayNItems() && links.size() < ImportedDocument::maximumLinks;
+             ++item) {
+            QPDFObjectHandle annotation = annotations.getArrayItem(item);
+            if (!annotation.isDictionary() || nameOf(annotation, "/Subtype") != "/Link") continue;
+            QPDFObjectHandle action = annotation.getKey("/A");
+            if (!action.isDictionary() || nameOf(action, "/S") != "/URI" || !action.getKey("/URI").isString()) continue;
+            QPDFObjectHandle rect = annotation.getKey("/Rect");
+            if (!rect.isRectangle()) continue;
+            links.emplace_back(action.getKey("/URI").getStringValue(), rect.getArrayAsRectangle());
+        }
+    }
+    return webLinks;
+}
+
+/// The local numbers of the source's indirect objects the chosen pages need, given in the order
+/// they are first met (0: none yet), and the objects by local number (slot 0 unused).
+struct LocalNumbering {
+    std::vector<int> numbers;
+    std::vector<QPDFObjectHandle> objects;
+
+    explicit LocalNumbering(size_t highest) : numbers(highest, 0), objects(1) {}
+
+    /// The local number of indirect object `object`, given now when it has none.
+    int operator()(QPDFObjectHandle object) {
+        auto number = static_cast<size_t>(object.getObjGen().getObj());
+        if (number >= numbers.size()) throw std::runtime_error("an object outside the file's cross-reference table");
+        if (numbers[number] == 0) {
+            numbers[number] = static_cast<int>(objects.size());
+            objects.push_back(object);
+        }
+        return numbers[number];
+    }
+};
+
+/// Every embedded font program the chosen pages use, once each, to be opened by FreeType.
+struct FontPrograms {
+    std::vector<FontProgram> programs;
+    std::set<QPDFObjGen> seen;
+};
+
+/// The embedded font programs `dictionary` (a font descriptor) names, added to `fonts`; with
+/// `requireEmbeddedFonts`, a font (`dictionary` a font dictionary) that embeds no program is an error.
+void noteFonts(QPDFObjectHandle dictionary, FontPrograms &fonts, bool requireEmbeddedFonts, std::string const &pageName) {
+    for (char const *key : {"/FontFile", "/FontFile2", "/FontFile3"}) {
+        QPDFObjectHandle program = dictionary.getKey(key);
+        if (!program.isStream() || !fonts.seen.insert(program.getObjGen()).second) continue;
+        std::string font = nameOf(dictionary, "/FontName");
+        fonts.programs.push_back({program, font.empty() ? std::string("(unnamed)") : font.substr(1), pageName});
+    }
+    if (!requireEmbeddedFonts || nameOf(dictionary, "/Type") != "/Font") return;
+    std::string subtype = nameOf(dictionary, "/Subtype");
+    if (subtype == "/Type3" || subtype == "/Type0") return;
+    QPDFObjectHandle descriptor = dictionary.getKey("/FontDescriptor");
+    bool embedded =
+        descriptor.isDictionary() && (descriptor.hasKey("/FontFile") || descriptor.hasKey("/FontFile2") || descriptor.hasKey("/FontFile3"));
+    if (!embedded) {
+        std::string font = nameOf(dictionary, "/BaseFont");
+        throw std::runtime_error(
+            pageName + " uses the font " + (font.empty() ? "(unnamed)" : font.substr(1)) +
+            " without embedding it; tagged and archival PDFs need every font embedded: make the PDF with its fonts embedded");
+    }
+}
+
+/// The local numbers of the indirect objects a page's `resources` and transparency `group` need
+/// (each looked at once), in the order met; the fonts they use noted in `fonts`.
+std::vector<int> resourceClosure(
+    QPDFObjectHandle resources, QPDFObjectHandle group, LocalNumbering &local, FontPrograms &fonts, bool requireEmbeddedFonts,
+    std::string const &pageName) {
+    std::vector<int> closure;
+    std::unordered_set<int> inClosure;
+    std::vector<QPDFObjectHandle> pending = {resources, group};
+    size_t visited = 0;
+    while (!pending.empty()) {
+        QPDFObjectHandle object = pending.back();
+        pending.pop_back();
+        if (++visited > 4'000'000) throw std::runtime_error(pageName + "'s resources are too many objects");
+        if (object.isIndirect()) {
+            int number = local(object);
+            if (!inClosure.insert(number).second) continue;
+            closure.push_back(number);
+        }
+        QPDFObjectHandle dictionary = object.isStream() ? object.getDict() : object;
+        if (dictionary.isDictionary()) {
+            noteFonts(dictionary, fonts, requireEmbeddedFonts, pageName);
+            for (auto const &key : dictionary.getKeys()) {
+                if (key == "/Parent" || key == "/StructParent" || key == "/StructParents") continue;
+                pending.push_back(dictionary.getKey(key));
+            }
+        } else if (object.isArray()) {
+            for (int item = 0; item < object.getArrayNItems(); ++item) pending.push_back(object.getArrayItem(item));
+        }
+    }
+    return closure;
+}
+
+/// The page's content streams decoded and joined (each bounded by `maximumContentBytes`, and the
+/// file's pages together, `filePagesSoFar` bytes before this one, by `maximumFileContentBytes`).
+std::string decodedContent(QPDFPageObjectHelper &page, std::string const &pageName, size_t filePagesSoFar) {
+    std::string content;
+    std::vector<QPDFObjectHandle> streams = page.getObjectHandle().getPageContents();
+    for (QPDFObjectHandle &stream : streams) {
+        std::string decoded;
+        BoundedSink sink(decoded, maximumContentBytes - std::min(content.size(), maximumContentBytes));
+        try {
+            if (!stream.pipeStreamData(&sink, 0, qpdf_dl_all, true, false)) {
+                throw std::runtime_error(pageName + "'s content is compressed in a way Folio cannot read");
+            }
+        } catch (std::length_error const &) {
+            throw std::runtime_error(pageName + "'s content inflates to more than 64 MB");
+        }
+        content += decoded;
+        content += '\n';
+        // Bounded for the file as a whole too: pages sharing one large stream each pay for it.
+        size_t limit = ImportedDocument::maximumFileContentBytes;
+        if (content.size() > limit - std::min(filePagesSoFar, limit)) {
+            throw std::runtime_error(
+                "the content of its pages inflates to more than " + std::to_string(limit >> 20) + " MB in all (at " + pageName + ")");
+        }
+    }
+    return content;
+}
+
+/// `content` (a page's, whose resources are `resources`) without its marked-content operators and
+/// without the optional content `source` shows off (its default configuration's /OFF, or all but
+/// /ON when its base state is off; a membership dictionary is off when every group it names is).
+std::string withoutMarkedContent(QPDF &source, std::string const &content, QPDFObjectHandle resources, std::string const &pageName) {
+    QPDF scratch;
+    scratch.emptyPDF();
+    scratch.setSuppressWarnings(true);
+    QPDFObjectHandle optional = source.getRoot().getKey("/OCProperties");
+    QPDFObjectHandle configuration = optional.isDictionary() ? optional.getKey("/D") : QPDFObjectHandle::newNull();
+    std::set<QPDFObjGen> listed;
+    bool offByDefault = configuration.isDictionary() && nameOf(configuration, "/BaseState") == "/OFF";
+    QPDFObjectHandle list = configuration.isDictionary() ? configuration.getKey(offByDefault ? "/ON" : "/OFF") : QPDFObjectHandle::newNull();
+    for (int item = 0; list.isArray() && item < list.getArrayNItems(); ++item) listed.insert(list.getArrayItem(item).getObjGen());
+    auto groupOff = [&](QPDFObjectHandle group) { return offByDefault != (listed.count(group.getObjGen()) > 0); };
+    QPDFObjectHandle properties = resources.isDictionary() ? resources.getKey("/Properties") : QPDFObjectHandle::newNull();
+    auto hidden = [&](std::string const &name) {
+        if (!properties.isDictionary()) return false;
+        QPDFObjectHandle group = properties.getKey(name);
+        if (!group.isDictionary()) return false;
+        if (nameOf(group, "/Type") == "/OCMD") {
+            QPDFObjectHandle groups = group.getKey("/OCGs");
+            if (groups.isDictionary()) return groupOff(groups);
+            if (!groups.isArray() || groups.getArrayNItems() == 0) return false;
+            for (int item = 0; item < groups.getArrayNItems(); ++item) {
+                if (!groupOff(groups.getArrayItem(item))) return false;
+            }
+            return true;
+        }
+        return groupOff(group);
+    };
+    MarkedContentRemover remover(content, hidden);
+    try {
+        QPDFObjectHandle::newStream(&scratch, content).parseAsContents(&remover);
+    } catch (std::exception const &) {
+        throw std::runtime_error(pageName + "'s content cannot be read");
+    }
+    return std::move(remover.result);
+}
+
+/// `values` as a PDF array in fixed notation (PDF has no exponents), ten decimals: a page 14,400
+/// points wide still maps to well under a thousandth of a point.
+std::string pdfArray(std::initializer_list<double> values) {
+    auto numberText = [](double value) {
+        char text[64];
+        auto written = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 10);
+        if (written.ec != std::errc()) return std::string("0");
+        std::string number(text, written.ptr);
+        while (!number.empty() && number.back() == '0') number.pop_back();
+        if (!number.empty() && number.back() == '.') number.pop_back();
+        return number == "-0" || number.empty() ? std::string("0") : number;
+    };
+    std::string text = "[";
+    for (double value : values) text += " " + numberText(value);
+    return text + " ]";
+}
+
+/// Where a page's box (from `x0`, `y0` to `x1`, `y1`) falls on its way into the unit square,
+/// turned `turns` quarter turns as the page is shown.
+struct PagePlacement {
+    double x0, y0, x1, y1, width, height;
+    long long turns;
+
+    /// The form's matrix: the unit square the placeholder fills shows the box turned.
+    std::string matrix() const {
+        double a = 1 / width, d = 1 / height;
+        switch (turns) {
+        case 1: return pdfArray({0, -a, d, 0, -y0 * d, 1 + x0 * a});
+        case 2: return pdfArray({-a, 0, 0, -d, 1 + x0 * a, 1 + y0 * d});
+        case 3: return pdfArray({0, a, -d, 0, 1 + y0 * d, -x0 * a});
+        default: return pdfArray({a, 0, 0, d, -x0 * a, -y0 * d});
+        }
+    }
+
+    /// The page's links to web addresses, their rectangles taken where the page shows them: each
+    /// corner into the unit square as the form's matrix maps it, then from the top left.
+    std::vector<ImportedDocument::Link> links(std::vector<std::pair<std::string, QPDFObjectHandle::Rectangle>> const &webLinks) const {
+        std::vector<ImportedDocument::Link> shown;
+        for (auto const &[uri, area] : webLinks) {
+            double us[2], vs[2];
+            for (int corner = 0; corner < 2; ++corner) {
+                double px = corner == 0 ? area.llx : area.urx, py = corner == 0 ? area.lly : area.ury;
+                double fx = (px - x0) / width, fy = (py - y0) / height;
+                switch (turns) {
+                case 1: us[corner] = fy; vs[corner] = 1 - fx; break;
+                case 2: us[corner] = 1 - fx; vs[corner] = 1 - fy; break;
+                case 3: us[corner] = 1 - fy; vs[corner] = fx; break;
+                default: us[corner] = fx; vs[corner] = fy; break;
+                }
+            }
+            ImportedDocument::Link link;
+            link.uri = uri;
+            link.x = std::clamp(std::min(us[0], us[1]), 0.0, 1.0);
+            link.y = std::clamp(1 - std::max(vs[0], vs[1]), 0.0, 1.0);
+            link.width = std::clamp(std::max(us[0], us[1]), 0.0, 1.0) - link.x;
+            link.height = std::clamp(1 - std::min(vs[0], vs[1]), 0.0, 1.0) - link.y;
+            if (link.width > 0 && link.height > 0 && link.uri.size() <= 2000) shown.push_back(std::move(link));
+        }
+        return shown;
+    }
+};
+
+/// The placement of `page`: its crop box (at least a point, at most `maximumSide` a side) and its
+/// rotation, a right angle.
+PagePlacement placementOf(QPDFPageObjectHelper &page, std::string const &pageName) {
+    QPDFObjectHandle box = page.getCropBox(false, false);
+    if (!box.isRectangle()) throw std::runtime_error(pageName + " has no page box");
+    QPDFObjectHandle::Rectangle rectangle = box.getArrayAsRectangle();
+    double x0 = std::min(rectangle.llx, rectangle.urx), x1 = std::max(rectangle.llx, rectangle.urx);
+    double y0 = std::min(rectangle.lly, rectangle.ury), y1 = std::max(rectangle.lly, rectangle.ury);
+    double width = x1 - x0, height = y1 - y0;
+    if (!(width >= 1 && height >= 1 && width <= maximumSide && height <= maximumSide)) {
+        throw std::runtime_error(pageName + " measures " + std::to_string(width) + " by " + std::to_string(height) + " points");
+    }
+    QPDFObjectHandle rotation = page.getAttribute("/Rotate", false);
+    long long turns = rotation.isInteger() ? ((rotation.getIntValue() % 360 + 360) % 360) / 90 : 0;
+    if (rotation.isInteger() && rotation.getIntValue() % 90 != 0) throw std::runtime_error(pageName + " is rotated by other than a right angle");
+    return {x0, y0, x1, y1, width, height, turns};
+}
+
+/// Every stream in `objects` (by local number) inflates whole (a damaged font or image would show as
+/// missing glyphs or a broken picture): counted, not kept, and bounded all together.
+void checkStreamsDecode(QPDF &source, std::vector<QPDFObjectHandle> const &objects) {
+    size_t decoded = 0;
+    for (size_t number = 1; number < objects.size(); ++number) {
+        QPDFObjectHandle object = objects[number];
+        if (!object.isStream() || object.getDict().getKey("/Filter").isNull()) continue;
+        CountingSink counter(decoded, maximumDecodedBytes);
+        bool whole = false;
+        try {
+            whole = object.pipeStreamData(&counter, 0, qpdf_dl_generalized, true, false);
+        } catch (std::length_error const &) {
+            throw std::runtime_error("its fonts and pictures inflate to more than 1 GB");
+        }
+        if (!whole || source.anyWarnings()) {
+            throw std::runtime_error("it is damaged: a font or picture of its pages does not decode (" + firstWarning(source) + ")");
+        }
+    }
+}
+
+/// Every embedded font program opens as a font (FreeType reads it as viewers do): a program of
+/// random bytes would be copied into the document and draw nothing, or crash a reader's viewer.
+void checkFontPrograms(std::vector<FontProgram> const &programs) {
+    FontLibrary fonts;
+    for (FontProgram const &font : programs) {
+        std::string program;
+        BoundedSink sink(program, maximumDecodedBytes);
+        bool whole = false;
+        try {
+            QPDFObjectHandle stream = font.stream;
+            whole = stream.pipeStreamData(&sink, 0, qpdf_dl_generalized, true, false);
+        } catch (std::length_error const &) {
+            throw std::runtime_error("its fonts and pictures inflate to more than 1 GB");
+        }
+        if (!whole || !fonts.opens(program)) {
+            throw std::runtime_error(
+                font.page + " uses the font " + font.font +
+                ", whose embedded program is damaged (it does not open as a font): make the PDF again with its fonts embedded whole");
+        }
+    }
+}
+
+/// `object` as the text of an indirect object (a stream with its raw, still compressed, data), its
+/// structure keys dropped, its references numbered locally by `numbers`.
+std::string localText(QPDFObjectHandle object, std::vector<int> const &numbers) {
+    std::string text;
+    if (object.isStream()) {
+        QPDFObjectHandle dictionary = object.getDict().shallowCopy();
+        std::shared_ptr<Buffer> raw = object.getRawStreamData();
+        dictionary.replaceKey("/Length", QPDFObjectHandle::newInteger(static_cast<long long>(raw->getSize())));
+        dictionary.removeKey("/StructParent");
+        dictionary.removeKey("/StructParents");
+        text = dictionary.unparse() + "\nstream\n" + std::string(reinterpret_cast<char const *>(raw->getBuffer()), raw->getSize()) +
+               "\nendstream";
+    } else if (object.isDictionary()) {
+        QPDFObjectHandle dictionary = object.shallowCopy();
+        dictionary.removeKey("/StructParent");
+        dictionary.removeKey("/StructParents");
+        text = dictionary.unparse();
+    } else if (object.isArray()) {
+        text = object.shallowCopy().unparse();
+    } else {
+        text = object.unparseResolved();
+    }
+    std::string renumbered;
+    folio_text::appendRenumbered(renumbered, text, numbers);
+    return renumbered;
+}
+
+/// What choosing one page reads and adds to: the source, the local numbering, the text and font
+/// counts, and the document's objects and byte counts (`ImportedDocument`'s own).
+struct PageChooser {
+    QPDF &source;
+    Deflate &deflate;
+    LocalNumbering &local;
+    std::vector<std::string> &objects;
+    TextShowingCount textCount;
+    FontPrograms fonts;
+    size_t &contentBytes;
+    size_t &mostTextShown;
+    size_t &textShown;
+    bool requireEmbeddedFonts;
+
+    /// Page `index` of `pages` as a Form XObject: its resources' objects numbered, its content
+    /// decoded (its marked content taken out) and compressed again, its box turned into the unit
+    /// square, its web links where it shows them.
+    ImportedDocument::Page choose(
+        std::vector<QPDFPageObjectHelper> &pages, size_t index,
+        std::vector<std::pair<std::string, QPDFObjectHandle::Rectangle>> const &webLinks) {
+        std::string pageName = "page " + std::to_string(index + 1);
+        if (index >= pages.size()) throw std::runtime_error(pageName + " does not exist: it has " + std::to_string(pages.size()));
+        QPDFPageObjectHelper page = pages[index];
+        PagePlacement placement = placementOf(page, pageName);
+        ImportedDocument::Page shown;
+        QPDFObjectHandle resources = page.getAttribute("/Resources", false);
+        QPDFObjectHandle group = page.getObjectHandle().getKey("/Group");
+        shown.closure = resourceClosure(resources, group, local, fonts, requireEmbeddedFonts, pageName);
+
+        std::string content = decodedContent(page, pageName, contentBytes);
+        contentBytes += content.size();
+        size_t showing = textCount.of(content, resources);
+        mostTextShown = std::max(mostTextShown, showing);
+        textShown += showing;
+        if (content.find("BDC") != std::string::npos || content.find("BMC") != std::string::npos) {
+            content = withoutMarkedContent(source, content, resources, pageName);
+        }
+        std::string compressed = deflate.compress(content);
+
+        bool turned = placement.turns % 2 == 1;
+        shown.width = turned ? placement.height : placement.width;
+        shown.height = turned ? placement.width : placement.height;
+        shown.links = placement.links(webLinks);
+        std::string form = "<< /Type /XObject /Subtype /Form /FormType 1 /BBox " +
+                           pdfArray({placement.x0, placement.y0, placement.x1, placement.y1}) +
+                           " /Matrix " + placement.matrix();
+        if (resources.isDictionary()) form += " /Resources " + resources.unparse();
+        if (group.isDictionary()) form += " /Group " + group.unparse();
+        form += " /Length " + std::to_string(compressed.size()) + " /Filter /FlateDecode >>\nstream\n";
+        form += compressed;
+        form += "\nendstream";
+        shown.form = static_cast<int>(local.objects.size());
+        local.objects.push_back(QPDFObjectHandle::newNull());
+        objects.resize(local.objects.size());
+        std::string renumbered;
+        folio_text::appendRenumbered(renumbered, form, local.numbers);
+        objects[static_cast<size_t>(shown.form)] = std::move(renumbered);
+        shown.closure.push_back(shown.form);
+        return shown;
+    }
+};
+
 } // namespace
 
 ImportedDocument::ImportedDocument(std::string_view pdf, size_t maximumPages) : bytes(pdf) {
@@ -319,312 +703,24 @@ void ImportedDocument::choose(std::vector<size_t> const &indices, bool requireEm
     // becomes page content first (as printed: hidden and non-printing ones are left out), so that it
     // is not lost with the annotations, which are not copied.
     // Its links to web addresses are read first: flattening draws a link's appearance and drops the link.
-    std::map<size_t, std::vector<std::pair<std::string, QPDFObjectHandle::Rectangle>>> webLinks;
-    {
-        std::vector<QPDFPageObjectHelper> all = QPDFPageDocumentHelper(*source).getAllPages();
-        for (size_t index : indices) {
-            if (index >= all.size() || webLinks.count(index) > 0) continue;
-            auto &links = webLinks[index];
-            QPDFObjectHandle annotations = all[index].getObjectHandle().getKey("/Annots");
-            for (int item = 0; annotations.isArray() && item < annotations.getArrayNItems() && links.size() < maximumLinks; ++item) {
-                QPDFObjectHandle annotation = annotations.getArrayItem(item);
-                if (!annotation.isDictionary() || nameOf(annotation, "/Subtype") != "/Link") continue;
-                QPDFObjectHandle action = annotation.getKey("/A");
-                if (!action.isDictionary() || nameOf(action, "/S") != "/URI" || !action.getKey("/URI").isString()) continue;
-                QPDFObjectHandle rect = annotation.getKey("/Rect");
-                if (!rect.isRectangle()) continue;
-                links.emplace_back(action.getKey("/URI").getStringValue(), rect.getArrayAsRectangle());
-            }
-        }
-    }
+    WebLinks webLinks = webLinksOf(*source, indices);
     QPDFAcroFormDocumentHelper(*source).generateAppearancesIfNeeded();
     QPDFPageDocumentHelper(*source).flattenAnnotations(an_print, an_invisible | an_hidden);
     if (source->anyWarnings()) throw std::runtime_error("it is damaged: " + firstWarning(*source));
     std::vector<QPDFPageObjectHelper> pages = QPDFPageDocumentHelper(*source).getAllPages();
-    size_t highest = source->getObjectCount() + 1;
-    std::vector<int> localNumbers(highest, 0);
-    std::vector<QPDFObjectHandle> localObjects(1);
+    LocalNumbering local(source->getObjectCount() + 1);
     objects.assign(1, std::string());
-
-    // The local number of indirect object `object`, given now when it has none.
-    auto local = [&](QPDFObjectHandle object) {
-        auto number = static_cast<size_t>(object.getObjGen().getObj());
-        if (number >= localNumbers.size()) throw std::runtime_error("an object outside the file's cross-reference table");
-        if (localNumbers[number] == 0) {
-            localNumbers[number] = static_cast<int>(localObjects.size());
-            localObjects.push_back(object);
-        }
-        return localNumbers[number];
-    };
-
-    // How much text each page shows, forms it draws included (what reading its text costs).
-    TextShowingCount textCount;
-    // Every embedded font program the chosen pages use, once each, to be opened by FreeType.
-    std::vector<FontProgram> fontPrograms;
-    std::set<QPDFObjGen> seenPrograms;
-
-    for (size_t position = 0; position < indices.size(); ++position) {
-        size_t index = indices[position];
-        std::string pageName = "page " + std::to_string(index + 1);
-        if (index >= pages.size()) throw std::runtime_error(pageName + " does not exist: it has " + std::to_string(pages.size()));
-        QPDFPageObjectHelper page = pages[index];
-        QPDFObjectHandle box = page.getCropBox(false, false);
-        if (!box.isRectangle()) throw std::runtime_error(pageName + " has no page box");
-        QPDFObjectHandle::Rectangle rectangle = box.getArrayAsRectangle();
-        double x0 = std::min(rectangle.llx, rectangle.urx), x1 = std::max(rectangle.llx, rectangle.urx);
-        double y0 = std::min(rectangle.lly, rectangle.ury), y1 = std::max(rectangle.lly, rectangle.ury);
-        double width = x1 - x0, height = y1 - y0;
-        if (!(width >= 1 && height >= 1 && width <= maximumSide && height <= maximumSide)) {
-            throw std::runtime_error(pageName + " measures " + std::to_string(width) + " by " + std::to_string(height) + " points");
-        }
-        QPDFObjectHandle rotation = page.getAttribute("/Rotate", false);
-        long long turns = rotation.isInteger() ? ((rotation.getIntValue() % 360 + 360) % 360) / 90 : 0;
-        if (rotation.isInteger() && rotation.getIntValue() % 90 != 0) throw std::runtime_error(pageName + " is rotated by other than a right angle");
-
-        // The objects the page's resources need, each looked at once.
-        Page shown;
-        std::unordered_set<int> inClosure;
-        QPDFObjectHandle resources = page.getAttribute("/Resources", false);
-        QPDFObjectHandle group = page.getObjectHandle().getKey("/Group");
-        std::vector<QPDFObjectHandle> pending = {resources, group};
-        size_t visited = 0;
-        while (!pending.empty()) {
-            QPDFObjectHandle object = pending.back();
-            pending.pop_back();
-            if (++visited > 4'000'000) throw std::runtime_error(pageName + "'s resources are too many objects");
-            if (object.isIndirect()) {
-                int number = local(object);
-                if (!inClosure.insert(number).second) continue;
-                shown.closure.push_back(number);
-            }
-            QPDFObjectHandle dictionary = object.isStream() ? object.getDict() : object;
-            if (dictionary.isDictionary()) {
-                for (char const *key : {"/FontFile", "/FontFile2", "/FontFile3"}) {
-                    QPDFObjectHandle program = dictionary.getKey(key);
-                    if (!program.isStream() || !seenPrograms.insert(program.getObjGen()).second) continue;
-                    std::string font = nameOf(dictionary, "/FontName");
-                    fontPrograms.push_back({program, font.empty() ? std::string("(unnamed)") : font.substr(1), pageName});
-                }
-                if (requireEmbeddedFonts && nameOf(dictionary, "/Type") == "/Font") {
-                    std::string subtype = nameOf(dictionary, "/Subtype");
-                    if (subtype != "/Type3" && subtype != "/Type0") {
-                        QPDFObjectHandle descriptor = dictionary.getKey("/FontDescriptor");
-                        bool embedded = descriptor.isDictionary() && (descriptor.hasKey("/FontFile") || descriptor.hasKey("/FontFile2") ||
-                                                                      descriptor.hasKey("/FontFile3"));
-                        if (!embedded) {
-                            std::string font = nameOf(dictionary, "/BaseFont");
-                            throw std::runtime_error(
-                                pageName + " uses the font " + (font.empty() ? "(unnamed)" : font.substr(1)) +
-                                " without embedding it; tagged and archival PDFs need every font embedded: make the PDF with its fonts embedded");
-                        }
-                    }
-                }
-                for (auto const &key : dictionary.getKeys()) {
-                    if (key == "/Parent" || key == "/StructParent" || key == "/StructParents") continue;
-                    pending.push_back(dictionary.getKey(key));
-                }
-            } else if (object.isArray()) {
-                for (int item = 0; item < object.getArrayNItems(); ++item) pending.push_back(object.getArrayItem(item));
-            }
-        }
-
-        // The page's content, decoded (bounded), its marked content taken out, compressed again.
-        std::string content;
-        std::vector<QPDFObjectHandle> streams = page.getObjectHandle().getPageContents();
-        for (QPDFObjectHandle &stream : streams) {
-            std::string decoded;
-            BoundedSink sink(decoded, maximumContentBytes - std::min(content.size(), maximumContentBytes));
-            try {
-                if (!stream.pipeStreamData(&sink, 0, qpdf_dl_all, true, false)) {
-                    throw std::runtime_error(pageName + "'s content is compressed in a way Folio cannot read");
-                }
-            } catch (std::length_error const &) {
-                throw std::runtime_error(pageName + "'s content inflates to more than 64 MB");
-            }
-            content += decoded;
-            content += '\n';
-            // Bounded for the file as a whole too: pages sharing one large stream each pay for it.
-            if (content.size() > maximumFileContentBytes - std::min(contentBytes, maximumFileContentBytes)) {
-                throw std::runtime_error(
-                    "the content of its pages inflates to more than " + std::to_string(maximumFileContentBytes >> 20) +
-                    " MB in all (at " + pageName + ")");
-            }
-        }
-        contentBytes += content.size();
-        size_t showing = textCount.of(content, resources);
-        mostTextShown = std::max(mostTextShown, showing);
-        textShown += showing;
-        if (content.find("BDC") != std::string::npos || content.find("BMC") != std::string::npos) {
-            QPDF scratch;
-            scratch.emptyPDF();
-            scratch.setSuppressWarnings(true);
-            // The page's optional-content groups its file shows off (its default configuration's
-            // /OFF, or all but /ON when its base state is off); a membership dictionary is off when
-            // every group it names is.
-            QPDFObjectHandle optional = source->getRoot().getKey("/OCProperties");
-            QPDFObjectHandle configuration = optional.isDictionary() ? optional.getKey("/D") : QPDFObjectHandle::newNull();
-            std::set<QPDFObjGen> listed;
-            bool offByDefault = configuration.isDictionary() && nameOf(configuration, "/BaseState") == "/OFF";
-            QPDFObjectHandle list =
-                configuration.isDictionary() ? configuration.getKey(offByDefault ? "/ON" : "/OFF") : QPDFObjectHandle::newNull();
-            for (int item = 0; list.isArray() && item < list.getArrayNItems(); ++item) listed.insert(list.getArrayItem(item).getObjGen());
-            auto groupOff = [&](QPDFObjectHandle group) { return offByDefault != (listed.count(group.getObjGen()) > 0); };
-            QPDFObjectHandle properties = resources.isDictionary() ? resources.getKey("/Properties") : QPDFObjectHandle::newNull();
-            auto hidden = [&](std::string const &name) {
-                if (!properties.isDictionary()) return false;
-                QPDFObjectHandle group = properties.getKey(name);
-                if (!group.isDictionary()) return false;
-                if (nameOf(group, "/Type") == "/OCMD") {
-                    QPDFObjectHandle groups = group.getKey("/OCGs");
-                    if (groups.isDictionary()) return groupOff(groups);
-                    if (!groups.isArray() || groups.getArrayNItems() == 0) return false;
-                    for (int item = 0; item < groups.getArrayNItems(); ++item) {
-                        if (!groupOff(groups.getArrayItem(item))) return false;
-                    }
-                    return true;
-                }
-                return groupOff(group);
-            };
-            MarkedContentRemover remover(content, hidden);
-            try {
-                QPDFObjectHandle::newStream(&scratch, content).parseAsContents(&remover);
-            } catch (std::exception const &) {
-                throw std::runtime_error(pageName + "'s content cannot be read");
-            }
-            content = std::move(remover.result);
-        }
-        std::string compressed = deflate.compress(content);
-
-        // The unit square the placeholder fills shows the page's box turned as the page is shown.
-        double a = 1 / width, d = 1 / height;
-        std::string matrix;
-        // Fixed notation (PDF has no exponents), ten decimals: a page 14,400 points wide still maps
-        // to well under a thousandth of a point.
-        auto numberText = [](double value) {
-            char text[64];
-            auto written = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 10);
-            if (written.ec != std::errc()) return std::string("0");
-            std::string number(text, written.ptr);
-            while (!number.empty() && number.back() == '0') number.pop_back();
-            if (!number.empty() && number.back() == '.') number.pop_back();
-            return number == "-0" || number.empty() ? std::string("0") : number;
-        };
-        auto join = [&](std::initializer_list<double> values) {
-            std::string text = "[";
-            for (double value : values) text += " " + numberText(value);
-            return text + " ]";
-        };
-        switch (turns) {
-        case 1: matrix = join({0, -a, d, 0, -y0 * d, 1 + x0 * a}); break;
-        case 2: matrix = join({-a, 0, 0, -d, 1 + x0 * a, 1 + y0 * d}); break;
-        case 3: matrix = join({0, a, -d, 0, 1 + y0 * d, -x0 * a}); break;
-        default: matrix = join({a, 0, 0, d, -x0 * a, -y0 * d}); break;
-        }
-        shown.width = turns % 2 == 1 ? height : width;
-        shown.height = turns % 2 == 1 ? width : height;
-        // The page's links to web addresses, their rectangles taken where the page shows them.
-        for (auto const &[uri, area] : webLinks[index]) {
-            // Each corner into the unit square as the form's matrix maps it, then from the top left.
-            double us[2], vs[2];
-            for (int corner = 0; corner < 2; ++corner) {
-                double px = corner == 0 ? area.llx : area.urx, py = corner == 0 ? area.lly : area.ury;
-                double fx = (px - x0) / width, fy = (py - y0) / height;
-                switch (turns) {
-                case 1: us[corner] = fy; vs[corner] = 1 - fx; break;
-                case 2: us[corner] = 1 - fx; vs[corner] = 1 - fy; break;
-                case 3: us[corner] = 1 - fy; vs[corner] = fx; break;
-                default: us[corner] = fx; vs[corner] = fy; break;
-                }
-            }
-            Link link;
-            link.uri = uri;
-            link.x = std::clamp(std::min(us[0], us[1]), 0.0, 1.0);
-            link.y = std::clamp(1 - std::max(vs[0], vs[1]), 0.0, 1.0);
-            link.width = std::clamp(std::max(us[0], us[1]), 0.0, 1.0) - link.x;
-            link.height = std::clamp(1 - std::min(vs[0], vs[1]), 0.0, 1.0) - link.y;
-            if (link.width > 0 && link.height > 0 && link.uri.size() <= 2000) shown.links.push_back(std::move(link));
-        }
-        std::string form = "<< /Type /XObject /Subtype /Form /FormType 1 /BBox " + join({x0, y0, x1, y1}) + " /Matrix " + matrix;
-        if (resources.isDictionary()) form += " /Resources " + resources.unparse();
-        if (group.isDictionary()) form += " /Group " + group.unparse();
-        form += " /Length " + std::to_string(compressed.size()) + " /Filter /FlateDecode >>\nstream\n";
-        form += compressed;
-        form += "\nendstream";
-        shown.form = static_cast<int>(localObjects.size());
-        localObjects.push_back(QPDFObjectHandle::newNull());
-        objects.resize(localObjects.size());
-        std::string renumbered;
-        folio_text::appendRenumbered(renumbered, form, localNumbers);
-        objects[static_cast<size_t>(shown.form)] = std::move(renumbered);
-        shown.closure.push_back(shown.form);
-        chosen.push_back(std::move(shown));
-    }
-
-    // Every stream the pages need inflates whole (a damaged font or image would show as missing
-    // glyphs or a broken picture): counted, not kept, and bounded all together.
-    size_t decoded = 0;
-    for (size_t number = 1; number < localObjects.size(); ++number) {
-        QPDFObjectHandle object = localObjects[number];
-        if (!object.isStream() || object.getDict().getKey("/Filter").isNull()) continue;
-        CountingSink counter(decoded, maximumDecodedBytes);
-        bool whole = false;
-        try {
-            whole = object.pipeStreamData(&counter, 0, qpdf_dl_generalized, true, false);
-        } catch (std::length_error const &) {
-            throw std::runtime_error("its fonts and pictures inflate to more than 1 GB");
-        }
-        if (!whole || source->anyWarnings()) {
-            throw std::runtime_error("it is damaged: a font or picture of its pages does not decode (" + firstWarning(*source) + ")");
-        }
-    }
-
-    // Every embedded font program opens as a font (FreeType reads it as viewers do): a program of
-    // random bytes would be copied into the document and draw nothing, or crash a reader's viewer.
-    FontLibrary fonts;
-    for (FontProgram const &font : fontPrograms) {
-        std::string program;
-        BoundedSink sink(program, maximumDecodedBytes);
-        bool whole = false;
-        try {
-            QPDFObjectHandle stream = font.stream;
-            whole = stream.pipeStreamData(&sink, 0, qpdf_dl_generalized, true, false);
-        } catch (std::length_error const &) {
-            throw std::runtime_error("its fonts and pictures inflate to more than 1 GB");
-        }
-        if (!whole || !fonts.opens(program)) {
-            throw std::runtime_error(
-                font.page + " uses the font " + font.font +
-                ", whose embedded program is damaged (it does not open as a font): make the PDF again with its fonts embedded whole");
-        }
-    }
+    PageChooser chooser{*source, deflate, local, objects, {}, {}, contentBytes, mostTextShown, textShown, requireEmbeddedFonts};
+    for (size_t index : indices) chosen.push_back(chooser.choose(pages, index, webLinks[index]));
+    checkStreamsDecode(*source, local.objects);
+    checkFontPrograms(chooser.fonts.programs);
 
     // Every object the chosen pages need, as text numbered locally.
-    objects.resize(localObjects.size());
-    for (size_t number = 1; number < localObjects.size(); ++number) {
-        QPDFObjectHandle object = localObjects[number];
+    objects.resize(local.objects.size());
+    for (size_t number = 1; number < local.objects.size(); ++number) {
+        QPDFObjectHandle object = local.objects[number];
         if (object.isNull() && !objects[number].empty()) continue;
-        std::string text;
-        if (object.isStream()) {
-            QPDFObjectHandle dictionary = object.getDict().shallowCopy();
-            std::shared_ptr<Buffer> raw = object.getRawStreamData();
-            dictionary.replaceKey("/Length", QPDFObjectHandle::newInteger(static_cast<long long>(raw->getSize())));
-            dictionary.removeKey("/StructParent");
-            dictionary.removeKey("/StructParents");
-            text = dictionary.unparse() + "\nstream\n" + std::string(reinterpret_cast<char const *>(raw->getBuffer()), raw->getSize()) +
-                   "\nendstream";
-        } else if (object.isDictionary()) {
-            QPDFObjectHandle dictionary = object.shallowCopy();
-            dictionary.removeKey("/StructParent");
-            dictionary.removeKey("/StructParents");
-            text = dictionary.unparse();
-        } else if (object.isArray()) {
-            text = object.shallowCopy().unparse();
-        } else {
-            text = object.unparseResolved();
-        }
-        std::string renumbered;
-        folio_text::appendRenumbered(renumbered, text, localNumbers);
-        objects[number] = std::move(renumbered);
+        objects[number] = localText(object, local.numbers);
     }
     if (source->anyWarnings()) throw std::runtime_error("it is damaged: " + firstWarning(*source));
     for (auto const &text : objects) heldBytes += text.size();

@@ -71,6 +71,67 @@ public final class BatchRunner: Sendable {
     /// duplicate file names); bad records are counted in the summary and `failures.jsonl`.
     public func run(progress: BatchProgress?) throws -> BatchSummary {
         let start = Date()
+        try prepareOutputFolder()
+        let dataPath = try options.fhir.map { try fhirRecordsPath($0, progress: progress) } ?? spooledDataPath()
+        defer { if dataPath != options.data { try? FileManager.default.removeItem(atPath: dataPath) } }
+
+        let manifestURL = options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.manifestName))
+        // A killed run may have renamed a file into place without logging it: on --resume, a record is
+        // skipped only when every one of its files exists and has its manifest line; the rest are rendered again.
+        let recordedFiles = options.resume ? BatchRunner.filesListed(in: manifestURL) : []
+        let work = BlockingQueue<DataRecord>(capacity: options.jobs * 2)
+        let results = BlockingQueue<Outcome>(capacity: options.jobs * 4)
+        let jobs = try startJobs(work: work, results: results, recordedFiles: recordedFiles)
+        /// Stops the threads, and their workers, when the batch cannot begin.
+        func abandon() {
+            work.close()
+            while case .item = results.pop() {}
+        }
+        var summary = BatchSummary()
+        let manifest: LineWriter
+        let failures: LineWriter
+        do {
+            // Nothing is written before the names are known to be unique.
+            summary.total = try checkNames(dataPath: dataPath)
+            if options.lenient, let progress {
+                for warning in try unknownKeys(dataPath: dataPath) { progress.warned(warning) }
+            }
+            // The manifest is locked while the batch runs: a second batch into the same folder (and shard) is refused.
+            manifest = try LineWriter(url: manifestURL, append: options.resume, exclusive: true)
+            failures = try LineWriter(
+                url: options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.failuresName)),
+                append: options.resume)
+        } catch {
+            abandon()
+            throw error
+        }
+        progress?.started(total: summary.total)
+        jobs.started.wait()
+        if let error = jobs.startError.value {
+            abandon()
+            throw error
+        }
+        let readerError = startReader(of: dataPath, into: work)
+        let references = collect(results, into: &summary, manifest: manifest, failures: failures, since: start, progress: progress)
+        manifest.close()
+        failures.close()
+        if let error = manifest.error ?? failures.error { throw error }
+        if options.documentReferences != nil {
+            // One transaction Bundle of every reference, in record order, for a single POST to a FHIR server.
+            try FHIRDocumentReference.writeTransaction(
+                of: references.sorted { $0.number < $1.number }.map { options.outputDirectory.appendingPathComponent($0.name) },
+                to: options.outputDirectory.appendingPathComponent(options.bundleName))
+        }
+        summary.seconds = Date().timeIntervalSince(start)
+        summary.interrupted = cancelled.value && !(options.failFast && summary.failed > 0)
+        if let error = readerError.value { throw error }
+        progress?.finished(summary)
+        return summary
+    }
+
+    /// The output folder made (a file in its place refused), and the temporary files a killed run
+    /// left in it removed (those of a running process, another shard, stay).
+    private func prepareOutputFolder() throws {
         let fileManager = FileManager.default
         var isFolder: ObjCBool = false
         if fileManager.fileExists(atPath: options.outputDirectory.path, isDirectory: &isFolder), !isFolder.boolValue {
@@ -81,23 +142,19 @@ public final class BatchRunner: Sendable {
         } catch {
             throw FolioError(path: "--out", "cannot create the folder \(options.outputDirectory.path)")
         }
-        // Temporary files left by a killed run; those of a running process (another shard) stay.
         AtomicFile.removeStaleTemporaries(in: options.outputDirectory)
-        let dataPath = try options.fhir.map { try fhirRecordsPath($0, progress: progress) } ?? spooledDataPath()
-        defer { if dataPath != options.data { try? fileManager.removeItem(atPath: dataPath) } }
+    }
 
-        let manifestURL = options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.manifestName))
-        // A killed run may have renamed a file into place without logging it: on --resume, a record is
-        // skipped only when every one of its files exists and has its manifest line; the rest are rendered again.
-        let recordedFiles = options.resume ? BatchRunner.filesListed(in: manifestURL) : []
-        let work = BlockingQueue<DataRecord>(capacity: options.jobs * 2)
-        let results = BlockingQueue<Outcome>(capacity: options.jobs * 4)
+    /// Starts the job threads: each starts its own worker process while the caller checks the data
+    /// file's names (the two overlap), then renders the records `work` gives into `results`, which
+    /// the last thread to end closes. `started` is done when every worker has started (and loaded
+    /// its fonts); `startError` holds the first that could not.
+    private func startJobs(
+        work: BlockingQueue<DataRecord>, results: BlockingQueue<Outcome>, recordedFiles: Set<String>
+    ) throws -> (started: DispatchGroup, startError: Locked<(any Error)?>) {
         let setup = try options.workers.map { _ in
             try BatchWorkerJob.setup(options: options, templateData: templateData, renderOptions: renderOptions)
         }
-        // Each thread starts its own worker process while this one checks the data file's names (the
-        // two overlap); every worker has started (and loaded its fonts) before the first record is
-        // read, and the first that cannot start fails the batch.
         let started = DispatchGroup()
         let startError = Locked<(any Error)?>(nil)
         let remaining = Locked(max(options.jobs, 1))
@@ -128,35 +185,12 @@ public final class BatchRunner: Sendable {
             thread.stackSize = 8 << 20
             thread.start()
         }
-        /// Stops the threads, and their workers, when the batch cannot begin.
-        func abandon() {
-            work.close()
-            while case .item = results.pop() {}
-        }
-        var summary = BatchSummary()
-        let manifest: LineWriter
-        let failures: LineWriter
-        do {
-            // Nothing is written before the names are known to be unique.
-            summary.total = try checkNames(dataPath: dataPath)
-            if options.lenient, let progress {
-                for warning in try unknownKeys(dataPath: dataPath) { progress.warned(warning) }
-            }
-            // The manifest is locked while the batch runs: a second batch into the same folder (and shard) is refused.
-            manifest = try LineWriter(url: manifestURL, append: options.resume, exclusive: true)
-            failures = try LineWriter(
-                url: options.outputDirectory.appendingPathComponent(options.logName(BatchRunner.failuresName)),
-                append: options.resume)
-        } catch {
-            abandon()
-            throw error
-        }
-        progress?.started(total: summary.total)
-        started.wait()
-        if let error = startError.value {
-            abandon()
-            throw error
-        }
+        return (started, startError)
+    }
+
+    /// Starts the thread that reads the records of `dataPath` (those the options select) into
+    /// `work` and closes it at the end; returns where the thread leaves a reading error.
+    private func startReader(of dataPath: String, into work: BlockingQueue<DataRecord>) -> Locked<(any Error)?> {
         let readerError = Locked<(any Error)?>(nil)
         let readerThread = Thread { [self] in
             do {
@@ -171,7 +205,17 @@ public final class BatchRunner: Sendable {
             work.close()
         }
         readerThread.start()
+        return readerError
+    }
 
+    /// Takes every outcome from `results` until the job threads end: counted in `summary`, each
+    /// written file a line of `manifest`, each failure a line of `failures` (the first stopping the
+    /// batch with --fail-fast), progress reported every 0.1 s. Returns the DocumentReference files
+    /// written or kept, by record number.
+    private func collect(
+        _ results: BlockingQueue<Outcome>, into summary: inout BatchSummary, manifest: LineWriter, failures: LineWriter,
+        since start: Date, progress: BatchProgress?
+    ) -> [(number: Int, name: String)] {
         var references: [(number: Int, name: String)] = []
         var lastReport = Date.distantPast
         loop: while true {
@@ -209,20 +253,7 @@ public final class BatchRunner: Sendable {
                 progress?.progressed(summary)
             }
         }
-        manifest.close()
-        failures.close()
-        if let error = manifest.error ?? failures.error { throw error }
-        if options.documentReferences != nil {
-            // One transaction Bundle of every reference, in record order, for a single POST to a FHIR server.
-            try FHIRDocumentReference.writeTransaction(
-                of: references.sorted { $0.number < $1.number }.map { options.outputDirectory.appendingPathComponent($0.name) },
-                to: options.outputDirectory.appendingPathComponent(options.bundleName))
-        }
-        summary.seconds = Date().timeIntervalSince(start)
-        summary.interrupted = cancelled.value && !(options.failFast && summary.failed > 0)
-        if let error = readerError.value { throw error }
-        progress?.finished(summary)
-        return summary
+        return references
     }
 
     // MARK: per record

@@ -34,140 +34,176 @@ package enum ChartDescription {
         switch chart.body {
         case .bar(let bar): return self.bar(bar, chart: chart, title: title, strings: strings, numbers: numbers)
         case .line(let line): return self.line(line, chart: chart, title: title, strings: strings, numbers: numbers)
-        case .pie(let pie):
-            let kind = strings[pie.donut ? .donutChart : .pieChart] + title
-            let percents = PieChartLayout.percentages(pie.segments.map(\.value))
-            guard percents.contains(where: { $0 > 0 }) else { return "\(kind): \(strings[.noData])." }
-            return sentences([kind, segments(pie.segments.map(\.title), percents: percents, strings: strings)])
-        case .rings(let rings):
-            let parts = rings.rings.map { "\($0.title) \(($0.value * 100).clampedInt())%" }
-            return sentences([strings[.ringChart] + title, parts.isEmpty ? strings[.noData] : parts.joined(separator: ", ")])
-        case .range(let range):
-            var parts = [strings[.rangeChart] + title + categories(range.categories, strings: strings)]
-            for plot in range.plots {
-                let values = plot.values.flatMap { $0 }
-                guard let low = values.min(), let high = values.max() else { continue }
-                let decimals = NumberFormat.decimals(for: values)
-                let unit = ValueUnit.of(seriesTitle: plot.title, axis: chart.yAxis)
-                func written(_ value: Double) -> String {
-                    ValueUnit.appending(unit, to: numbers.string(value, decimals: decimals), format: nil)
-                }
-                parts.append(strings.format(.lowHigh, ["name": plot.title, "low": written(low), "high": written(high)]))
-            }
-            // Each reading of a day is a value a threshold may highlight.
-            let readings = range.plots.map { plot in
-                (title: plot.title, values: plot.values.flatMap { $0.map(Optional.some) }, axis: chart.yAxis, secondary: false)
-            }
-            let days = range.plots.map { plot in plot.values.enumerated().flatMap { day, values in values.map { _ in day } } }
-            parts += crossings(chart, readings, strings: strings, numbers: numbers) { plot, index in
-                let day = days[plot][index]
-                return day < range.categories.count ? range.categories[day] : "#\(day + 1)"
-            }
-            return sentences(parts)
-        case .measures(let measures):
-            var parts = [strings[measures.style == .bullet ? .bulletChart : .gaugeChart] + title]
-            for measure in measures.measures {
-                let written = MeasureText(measure: measure, numbers: numbers)
-                var sentence: String
-                if let target = measure.target {
-                    sentence = strings.format(
-                        .againstTarget, ["name": measure.title, "value": written.value, "target": written.number(target)])
-                    let side: BuiltInStrings.Key = measure.value > target ? .aboveTarget : measure.value < target ? .belowTarget : .onTarget
-                    sentence += ", " + strings[side]
-                } else {
-                    sentence = "\(measure.title) \(written.value)"
-                }
-                if let band = measure.bandIndex, !measure.bands.isEmpty {
-                    sentence += ", " + strings.format(.inRange, ["range": written.range(band)])
-                }
-                parts.append(sentence)
-            }
-            return sentences(parts)
-        case .boxPlot(let boxes):
-            var parts = [strings[.boxPlot] + title]
-            let unit = ValueUnit.of(seriesTitle: nil, axis: chart.yAxis)
-            for group in boxes.groups {
-                guard let stats = BoxStatistics(group.values) else {
-                    parts.append("\(group.title): \(strings[.noData])")
-                    continue
-                }
-                let column = ColumnFormat(chart.yAxis.format, values: group.values, numbers: numbers)
-                func written(_ value: Double) -> String { ValueUnit.appending(unit, to: column.statistic(value), format: nil) }
-                var sentence = strings.format(
-                    .boxSummary,
-                    [
-                        "name": group.title, "median": written(stats.median), "lower": written(stats.lowerQuartile),
-                        "upper": written(stats.upperQuartile), "low": written(stats.lowerWhisker), "high": written(stats.upperWhisker),
-                    ])
-                sentence += ", " + strings.format(.valueCount, ["count": numbers.grouped(String(stats.count))])
-                if stats.outliers.count == 1, let only = stats.outliers.first {
-                    sentence += ", " + strings.format(.oneOutlier, ["value": written(only)])
-                } else if !stats.outliers.isEmpty {
-                    // At most ten outliers are named; the data table has them all.
-                    let named = stats.outliers.prefix(10).map(written).joined(separator: ", ") + (stats.outliers.count > 10 ? ", …" : "")
-                    sentence += ", " + strings.format(.outliers, ["count": String(stats.outliers.count), "values": named])
-                }
-                parts.append(sentence)
-            }
-            return sentences(parts)
-        case .histogram(let histogram):
-            let kind = strings[.histogram] + title
-            guard let bins = HistogramBins(histogram) else { return "\(kind): \(strings[.noData])." }
-            let edges = (0...bins.counts.count).map(bins.lower)
-            let column = ColumnFormat(chart.xAxis.format, values: edges + [bins.width], numbers: numbers)
-            let unit = ValueUnit.of(seriesTitle: nil, axis: chart.xAxis)
-            func written(_ value: Double) -> String { ValueUnit.appending(unit, to: column(value), format: nil) }
-            var summary =
-                strings.format(
-                    .histogramBins,
-                    [
-                        "count": numbers.grouped(String(histogram.values.count)), "bins": String(bins.counts.count),
-                        "width": written(bins.width), "low": column(bins.start), "high": written(bins.lower(bins.counts.count)),
-                    ]) + (bins.bySturges ? " (\(strings[.sturgesRule]))" : "")
-            if let most = bins.counts.indices.max(by: { bins.counts[$0] < bins.counts[$1] }) {
-                let range = "\(column(bins.lower(most)))–\(written(bins.lower(most + 1)))"
-                summary += ", " + strings.format(.mostIn, ["range": range, "count": String(bins.counts[most])])
-            }
-            return sentences([kind, summary])
-        case .heatmap(let heatmap):
-            let kind = strings[.heatmap] + title
-            guard let span = heatmap.span else { return "\(kind): \(strings[.noData])." }
-            let values = heatmap.valuesByDay
-            func day(_ number: Int) -> String {
-                numbers.dateString(Double(number) * 86_400, pattern: numbers.datePattern(skeleton: "MMMd"))
-            }
-            func year(_ number: Int) -> String {
-                numbers.dateString(Double(number) * 86_400, pattern: numbers.datePattern(skeleton: "yMMMd"))
-            }
-            let all = Array(span.first...span.last)
-            var parts = [
-                kind,
-                strings.format(.daySpan, ["count": numbers.grouped(String(all.count)), "first": day(span.first), "last": year(span.last)]),
-            ]
-            // The days missed and the days without data, each named (at most 31, the data table has all).
-            func listed(_ days: [Int], many: BuiltInStrings.Key, one: BuiltInStrings.Key) -> String? {
-                guard let first = days.first else { return nil }
-                if days.count == 1 { return strings.format(one, ["day": day(first)]) }
-                let names = days.prefix(31).map(day).joined(separator: ", ") + (days.count > 31 ? ", …" : "")
-                return strings.format(many, ["count": String(days.count), "days": names])
-            }
-            var counts: [String] = []
-            if let missedAt = heatmap.missedAt {
-                let missed = all.filter { if let value = values[$0] ?? nil { value <= missedAt } else { false } }
-                counts.append(listed(missed, many: .missedDays, one: .oneMissedDay) ?? strings[.noneMissed])
-            }
-            if let none = listed(all.filter { (values[$0] ?? nil) == nil }, many: .daysWithoutData, one: .oneDayWithoutData) {
-                counts.append(none)
-            }
-            let known = all.compactMap { values[$0] ?? nil }
-            if !known.isEmpty {
-                let mean = known.reduce(0, +) / Double(known.count)
-                let column = ColumnFormat(chart.yAxis.format, values: known, numbers: numbers)
-                counts.append(strings.format(.meanValue, ["value": column.statistic(mean)]))
-            }
-            parts.append(counts.joined(separator: "; "))
-            return sentences(parts)
+        case .pie(let pie): return self.pie(pie, chart: chart, title: title, strings: strings, numbers: numbers)
+        case .rings(let rings): return self.rings(rings, chart: chart, title: title, strings: strings, numbers: numbers)
+        case .range(let range): return self.range(range, chart: chart, title: title, strings: strings, numbers: numbers)
+        case .measures(let measures): return self.measures(measures, chart: chart, title: title, strings: strings, numbers: numbers)
+        case .boxPlot(let boxes): return self.boxPlot(boxes, chart: chart, title: title, strings: strings, numbers: numbers)
+        case .histogram(let histogram): return self.histogram(histogram, chart: chart, title: title, strings: strings, numbers: numbers)
+        case .heatmap(let heatmap): return self.heatmap(heatmap, chart: chart, title: title, strings: strings, numbers: numbers)
         }
+    }
+
+    /// A pie or donut chart: each segment's share.
+    private static func pie(_ pie: PieChart, chart: Chart, title: String, strings: BuiltInStrings, numbers: NumberFormat) -> String {
+        let kind = strings[pie.donut ? .donutChart : .pieChart] + title
+        let percents = PieChartLayout.percentages(pie.segments.map(\.value))
+        guard percents.contains(where: { $0 > 0 }) else { return "\(kind): \(strings[.noData])." }
+        return sentences([kind, segments(pie.segments.map(\.title), percents: percents, strings: strings)])
+    }
+
+    /// Rings: each ring's share of its whole.
+    private static func rings(_ rings: RingChart, chart: Chart, title: String, strings: BuiltInStrings, numbers: NumberFormat) -> String {
+        let parts = rings.rings.map { "\($0.title) \(($0.value * 100).clampedInt())%" }
+        return sentences([strings[.ringChart] + title, parts.isEmpty ? strings[.noData] : parts.joined(separator: ", ")])
+    }
+
+    /// A range chart: each plot's low and high, and the readings past a threshold.
+    private static func range(_ range: RangeChart, chart: Chart, title: String, strings: BuiltInStrings, numbers: NumberFormat) -> String {
+        var parts = [strings[.rangeChart] + title + categories(range.categories, strings: strings)]
+        for plot in range.plots {
+            let values = plot.values.flatMap { $0 }
+            guard let low = values.min(), let high = values.max() else { continue }
+            let decimals = NumberFormat.decimals(for: values)
+            let unit = ValueUnit.of(seriesTitle: plot.title, axis: chart.yAxis)
+            func written(_ value: Double) -> String {
+                ValueUnit.appending(unit, to: numbers.string(value, decimals: decimals), format: nil)
+            }
+            parts.append(strings.format(.lowHigh, ["name": plot.title, "low": written(low), "high": written(high)]))
+        }
+        // Each reading of a day is a value a threshold may highlight.
+        let readings = range.plots.map { plot in
+            (title: plot.title, values: plot.values.flatMap { $0.map(Optional.some) }, axis: chart.yAxis, secondary: false)
+        }
+        let days = range.plots.map { plot in plot.values.enumerated().flatMap { day, values in values.map { _ in day } } }
+        parts += crossings(chart, readings, strings: strings, numbers: numbers) { plot, index in
+            let day = days[plot][index]
+            return day < range.categories.count ? range.categories[day] : "#\(day + 1)"
+        }
+        return sentences(parts)
+    }
+
+    /// Bullets or gauges: each measure against its target and in its range.
+    private static func measures(_ measures: MeasureChart, chart: Chart, title: String, strings: BuiltInStrings, numbers: NumberFormat)
+        -> String
+    {
+        var parts = [strings[measures.style == .bullet ? .bulletChart : .gaugeChart] + title]
+        for measure in measures.measures {
+            let written = MeasureText(measure: measure, numbers: numbers)
+            var sentence: String
+            if let target = measure.target {
+                sentence = strings.format(
+                    .againstTarget, ["name": measure.title, "value": written.value, "target": written.number(target)])
+                let side: BuiltInStrings.Key = measure.value > target ? .aboveTarget : measure.value < target ? .belowTarget : .onTarget
+                sentence += ", " + strings[side]
+            } else {
+                sentence = "\(measure.title) \(written.value)"
+            }
+            if let band = measure.bandIndex, !measure.bands.isEmpty {
+                sentence += ", " + strings.format(.inRange, ["range": written.range(band)])
+            }
+            parts.append(sentence)
+        }
+        return sentences(parts)
+    }
+
+    /// Box plots: each group's median, quartiles, whiskers, count and outliers.
+    private static func boxPlot(_ boxes: BoxPlotChart, chart: Chart, title: String, strings: BuiltInStrings, numbers: NumberFormat)
+        -> String
+    {
+        var parts = [strings[.boxPlot] + title]
+        let unit = ValueUnit.of(seriesTitle: nil, axis: chart.yAxis)
+        for group in boxes.groups {
+            guard let stats = BoxStatistics(group.values) else {
+                parts.append("\(group.title): \(strings[.noData])")
+                continue
+            }
+            let column = ColumnFormat(chart.yAxis.format, values: group.values, numbers: numbers)
+            func written(_ value: Double) -> String { ValueUnit.appending(unit, to: column.statistic(value), format: nil) }
+            var sentence = strings.format(
+                .boxSummary,
+                [
+                    "name": group.title, "median": written(stats.median), "lower": written(stats.lowerQuartile),
+                    "upper": written(stats.upperQuartile), "low": written(stats.lowerWhisker), "high": written(stats.upperWhisker),
+                ])
+            sentence += ", " + strings.format(.valueCount, ["count": numbers.grouped(String(stats.count))])
+            if stats.outliers.count == 1, let only = stats.outliers.first {
+                sentence += ", " + strings.format(.oneOutlier, ["value": written(only)])
+            } else if !stats.outliers.isEmpty {
+                // At most ten outliers are named; the data table has them all.
+                let named = stats.outliers.prefix(10).map(written).joined(separator: ", ") + (stats.outliers.count > 10 ? ", …" : "")
+                sentence += ", " + strings.format(.outliers, ["count": String(stats.outliers.count), "values": named])
+            }
+            parts.append(sentence)
+        }
+        return sentences(parts)
+    }
+
+    /// A histogram: its bins, their width and the fullest one.
+    private static func histogram(_ histogram: HistogramChart, chart: Chart, title: String, strings: BuiltInStrings, numbers: NumberFormat)
+        -> String
+    {
+        let kind = strings[.histogram] + title
+        guard let bins = HistogramBins(histogram) else { return "\(kind): \(strings[.noData])." }
+        let edges = (0...bins.counts.count).map(bins.lower)
+        let column = ColumnFormat(chart.xAxis.format, values: edges + [bins.width], numbers: numbers)
+        let unit = ValueUnit.of(seriesTitle: nil, axis: chart.xAxis)
+        func written(_ value: Double) -> String { ValueUnit.appending(unit, to: column(value), format: nil) }
+        var summary =
+            strings.format(
+                .histogramBins,
+                [
+                    "count": numbers.grouped(String(histogram.values.count)), "bins": String(bins.counts.count),
+                    "width": written(bins.width), "low": column(bins.start), "high": written(bins.lower(bins.counts.count)),
+                ]) + (bins.bySturges ? " (\(strings[.sturgesRule]))" : "")
+        if let most = bins.counts.indices.max(by: { bins.counts[$0] < bins.counts[$1] }) {
+            let range = "\(column(bins.lower(most)))–\(written(bins.lower(most + 1)))"
+            summary += ", " + strings.format(.mostIn, ["range": range, "count": String(bins.counts[most])])
+        }
+        return sentences([kind, summary])
+    }
+
+    /// A calendar of daily values: its days, the days missed and without data, the mean.
+    private static func heatmap(_ heatmap: HeatmapChart, chart: Chart, title: String, strings: BuiltInStrings, numbers: NumberFormat)
+        -> String
+    {
+        let kind = strings[.heatmap] + title
+        guard let span = heatmap.span else { return "\(kind): \(strings[.noData])." }
+        let values = heatmap.valuesByDay
+        func day(_ number: Int) -> String {
+            numbers.dateString(Double(number) * 86_400, pattern: numbers.datePattern(skeleton: "MMMd"))
+        }
+        func year(_ number: Int) -> String {
+            numbers.dateString(Double(number) * 86_400, pattern: numbers.datePattern(skeleton: "yMMMd"))
+        }
+        let all = Array(span.first...span.last)
+        var parts = [
+            kind,
+            strings.format(.daySpan, ["count": numbers.grouped(String(all.count)), "first": day(span.first), "last": year(span.last)]),
+        ]
+        // The days missed and the days without data, each named (at most 31, the data table has all).
+        func listed(_ days: [Int], many: BuiltInStrings.Key, one: BuiltInStrings.Key) -> String? {
+            guard let first = days.first else { return nil }
+            if days.count == 1 { return strings.format(one, ["day": day(first)]) }
+            let names = days.prefix(31).map(day).joined(separator: ", ") + (days.count > 31 ? ", …" : "")
+            return strings.format(many, ["count": String(days.count), "days": names])
+        }
+        var counts: [String] = []
+        if let missedAt = heatmap.missedAt {
+            let missed = all.filter { if let value = values[$0] ?? nil { value <= missedAt } else { false } }
+            counts.append(listed(missed, many: .missedDays, one: .oneMissedDay) ?? strings[.noneMissed])
+        }
+        if let none = listed(all.filter { (values[$0] ?? nil) == nil }, many: .daysWithoutData, one: .oneDayWithoutData) {
+            counts.append(none)
+        }
+        let known = all.compactMap { values[$0] ?? nil }
+        if !known.isEmpty {
+            let mean = known.reduce(0, +) / Double(known.count)
+            let column = ColumnFormat(chart.yAxis.format, values: known, numbers: numbers)
+            counts.append(strings.format(.meanValue, ["value": column.statistic(mean)]))
+        }
+        parts.append(counts.joined(separator: "; "))
+        return sentences(parts)
     }
 
     /// `parts` as sentences: joined by ". " and ended by ".", without a second stop after one that

@@ -55,65 +55,13 @@ struct LineChartLayout {
             return context.noData(width: width, height: chart.height?.points ?? 120, description: description)
         }
         let canvas = RecordingCanvas()
-        let referenceValues = line.referenceLines.filter { $0.axis == .y }.map(\.value)
-        let primaryPlots = line.plots.filter { $0.axis == .primary }
         let secondaryPlots = line.plots.filter { $0.axis == .secondary }
         // A threshold that names a series on the second axis is in that axis's unit: it widens that
         // axis, not the first (a step goal of 10,000 would flatten a weight in kilograms).
         var thresholds = ThresholdPainter(thresholds: chart.thresholds, context: context)
         thresholds.secondarySeries = Set(secondaryPlots.map(\.title))
-        func limits(of threshold: ChartThreshold) -> [Double] { [threshold.value] + (threshold.upper.map { [$0] } ?? []) }
-        let thresholdValues = chart.thresholds.filter { !thresholds.isOnSecondAxis($0) }.flatMap(limits)
-        let secondaryThresholdValues = chart.thresholds.filter { thresholds.isOnSecondAxis($0) }.flatMap(limits)
-        let primaryValues = primaryPlots.flatMap { $0.values.compactMap { $0 } }
-        let yValues = (primaryValues.isEmpty ? values : primaryValues) + referenceValues + thresholdValues
-        let yScale = AxisScale(
-            low: yValues.min() ?? 0, high: yValues.max() ?? 1, axis: chart.yAxis,
-            includeZero: primaryPlots.contains(where: \.fill))
-        // Plots in another unit are measured against a second axis on the trailing side.
-        let secondaryValues = secondaryPlots.flatMap { $0.values.compactMap { $0 } } + secondaryThresholdValues
-        let secondaryAxis = chart.secondaryYAxis ?? ChartAxis()
-        let secondary: (scale: AxisScale, axis: ChartAxis)? =
-            secondaryPlots.isEmpty
-            ? nil
-            : (
-                // On the first axis's gridlines where it can be, else its own nice range.
-                AxisScale.aligned(
-                    to: yScale, low: secondaryValues.min() ?? 0, high: secondaryValues.max() ?? 1, axis: secondaryAxis,
-                    includeZero: secondaryPlots.contains(where: \.fill))
-                    ?? AxisScale(
-                        low: secondaryValues.min() ?? 0, high: secondaryValues.max() ?? 1, axis: secondaryAxis,
-                        includeZero: secondaryPlots.contains(where: \.fill)),
-                secondaryAxis
-            )
-
-        // The x axis: category slots, or a numeric / date scale with ticks.
-        let xAxis = self.xAxis
-        let labels: [PlotFrame.XLabel]
-        let xFraction: (Double) -> Double
-        var xClips = false
-        if let names = categories {
-            let count = Swift.max(names.isEmpty ? (line.plots.map(\.values.count).max() ?? 1) : names.count, 1)
-            xFraction = { (Double($0) + 0.5) / Double(count) }
-            labels = names.enumerated().map { PlotFrame.XLabel(fraction: xFraction(Double($0.offset)), text: $0.element) }
-        } else {
-            let xs = line.plots.flatMap { line.xPositions(of: $0) } + line.referenceLines.filter { $0.axis == .x }.map(\.value)
-            let timeSteps = isDate || xAxis.format == .duration
-            var lowX = xs.min() ?? 0
-            var highX = xs.max() ?? 1
-            if lowX == highX {
-                // A single x (one reading): the axis spans around it, so its point is drawn whole, in the middle.
-                let half = isDate ? 43_200 : Swift.max(0.5, abs(lowX) * 0.05)
-                lowX -= half
-                highX += half
-            }
-            let scale = AxisScale(low: lowX, high: highX, axis: xAxis, includeZero: false, isDate: timeSteps, headroom: false)
-            xFraction = scale.fraction
-            xClips = scale.clips
-            labels = zip(scale.ticks, scale.labels(axis: xAxis, numbers: context.numbers)).map {
-                PlotFrame.XLabel(fraction: scale.fraction($0), text: $1)
-            }
-        }
+        let (yScale, secondary) = valueScales(values: values, thresholds: thresholds)
+        let (labels, xFraction, xClips) = xPlacement()
         let legend = Legend(
             entries: line.plots.enumerated().compactMap {
                 $0.element.title.isEmpty
@@ -153,6 +101,61 @@ struct LineChartLayout {
         thresholds.drawLabels(on: canvas, frame: frame, avoiding: marks)
         let height = frame.drawForeground(on: canvas)
         return canvas.drawing(size: Size(width, height), description: description)
+    }
+
+    /// The value axis and, for plots in another unit, the second axis on the trailing side (on the
+    /// first axis's gridlines where it can be, else its own nice range); `values` are every plot's.
+    private func valueScales(values: [Double], thresholds: ThresholdPainter) -> (
+        yScale: AxisScale, secondary: (scale: AxisScale, axis: ChartAxis)?
+    ) {
+        let referenceValues = line.referenceLines.filter { $0.axis == .y }.map(\.value)
+        let primaryPlots = line.plots.filter { $0.axis == .primary }
+        let secondaryPlots = line.plots.filter { $0.axis == .secondary }
+        func limits(of threshold: ChartThreshold) -> [Double] { [threshold.value] + (threshold.upper.map { [$0] } ?? []) }
+        let thresholdValues = chart.thresholds.filter { !thresholds.isOnSecondAxis($0) }.flatMap(limits)
+        let secondaryThresholdValues = chart.thresholds.filter { thresholds.isOnSecondAxis($0) }.flatMap(limits)
+        let primaryValues = primaryPlots.flatMap { $0.values.compactMap { $0 } }
+        let yValues = (primaryValues.isEmpty ? values : primaryValues) + referenceValues + thresholdValues
+        let yScale = AxisScale(
+            low: yValues.min() ?? 0, high: yValues.max() ?? 1, axis: chart.yAxis,
+            includeZero: primaryPlots.contains(where: \.fill))
+        guard !secondaryPlots.isEmpty else { return (yScale, nil) }
+        let secondaryValues = secondaryPlots.flatMap { $0.values.compactMap { $0 } } + secondaryThresholdValues
+        let secondaryAxis = chart.secondaryYAxis ?? ChartAxis()
+        let secondaryScale =
+            AxisScale.aligned(
+                to: yScale, low: secondaryValues.min() ?? 0, high: secondaryValues.max() ?? 1, axis: secondaryAxis,
+                includeZero: secondaryPlots.contains(where: \.fill))
+            ?? AxisScale(
+                low: secondaryValues.min() ?? 0, high: secondaryValues.max() ?? 1, axis: secondaryAxis,
+                includeZero: secondaryPlots.contains(where: \.fill))
+        return (yScale, (secondaryScale, secondaryAxis))
+    }
+
+    /// The x axis: category slots, or a numeric or date scale with ticks; its labels, the fraction
+    /// of the plot's width an x stands at, and whether a hard range cuts points off.
+    private func xPlacement() -> (labels: [PlotFrame.XLabel], xFraction: (Double) -> Double, clips: Bool) {
+        if let names = categories {
+            let count = Swift.max(names.isEmpty ? (line.plots.map(\.values.count).max() ?? 1) : names.count, 1)
+            let xFraction = { (x: Double) in (x + 0.5) / Double(count) }
+            return (names.enumerated().map { PlotFrame.XLabel(fraction: xFraction(Double($0.offset)), text: $0.element) }, xFraction, false)
+        }
+        let xAxis = self.xAxis
+        let xs = line.plots.flatMap { line.xPositions(of: $0) } + line.referenceLines.filter { $0.axis == .x }.map(\.value)
+        let timeSteps = isDate || xAxis.format == .duration
+        var lowX = xs.min() ?? 0
+        var highX = xs.max() ?? 1
+        if lowX == highX {
+            // A single x (one reading): the axis spans around it, so its point is drawn whole, in the middle.
+            let half = isDate ? 43_200 : Swift.max(0.5, abs(lowX) * 0.05)
+            lowX -= half
+            highX += half
+        }
+        let scale = AxisScale(low: lowX, high: highX, axis: xAxis, includeZero: false, isDate: timeSteps, headroom: false)
+        let labels = zip(scale.ticks, scale.labels(axis: xAxis, numbers: context.numbers)).map {
+            PlotFrame.XLabel(fraction: scale.fraction($0), text: $1)
+        }
+        return (labels, scale.fraction, scale.clips)
     }
 
     /// Draws the reference lines and their labels; returns where the labels are.

@@ -83,61 +83,73 @@ struct PieChartLayout {
                     context.strings[.noData], font: theme.font(theme.bodySize, bold: true), color: theme.muted,
                     x: center.x, centerY: center.y, anchor: .middle))
         } else {
-            let angles = self.angles()
-            let percents = PieChartLayout.percentages(pie.segments.map(\.value))
-            var labels: [PieLabel] = []
-            for (index, segment) in pie.segments.enumerated() where segment.value > 0 {
-                let (start, end) = angles[index]
-                let mid = (start + end) / 2
-                let offset = pie.explode.contains(index) ? explodeOffset : 0
-                let c = Point(center.x + cos(mid) * offset, center.y + sin(mid) * offset)
-                canvas.beginGroup()
-                var path = Path()
-                if inner > 0 {
-                    path.arc(center: c, radius: radius, start: start, end: end)
-                    path.arc(center: c, radius: inner, start: end, end: start)
-                } else {
-                    path.move(to: c)
-                    path.arc(center: c, radius: radius, start: start, end: end)
-                }
-                path.close()
-                canvas.fill(path, color: color(ofSegment: index))
-                if pie.segments.filter({ $0.value > 0 }).count > 1 {
-                    canvas.stroke(path, style: StrokeStyle(color: .white, width: 1))
-                }
-                canvas.endGroup()
-                if pie.percentLabels {
-                    let edge = Point(c.x + cos(mid) * radius, c.y + sin(mid) * radius)
-                    let anchor = Point(c.x + cos(mid) * (radius + 12), c.y + sin(mid) * (radius + 12))
-                    labels.append(
-                        PieLabel(
-                            text: "\(percents[index])%", color: color(ofSegment: index), edge: edge,
-                            natural: anchor, right: cos(mid) >= -1e-9))
-                }
-            }
-            placeLabels(
-                labels, on: canvas, center: center, radius: radius, labelHeight: labelHeight,
+            drawSegments(
+                on: canvas, center: center, radius: radius, inner: inner, explodeOffset: explodeOffset, labelHeight: labelHeight,
                 bounds: (top, top + areaHeight))
-            if pie.donut {
-                if let title = pie.centerTitle {
-                    let font = context.centerFont
-                    let offset = pie.centerText == nil ? 0 : context.lineHeight(context.tickFont) / 2
-                    canvas.draw(
-                        text: context.text.item(
-                            title, font: font, color: theme.text, x: center.x,
-                            centerY: center.y - offset, anchor: .middle))
-                }
-                if let text = pie.centerText {
-                    let below = pie.centerTitle == nil ? 0 : context.lineHeight(context.centerFont) / 2
-                    canvas.draw(
-                        text: context.text.item(
-                            text, font: context.tickFont, color: theme.muted, x: center.x,
-                            centerY: center.y + below + 1, anchor: .middle))
-                }
-            }
+            if pie.donut { drawCenterWords(on: canvas, center: center) }
         }
         let height = legend.draw(on: canvas, below: top + areaHeight, width: width, sideX: areaWidth, centerY: center.y)
         return canvas.drawing(size: Size(width, height + 2), description: description)
+    }
+
+    /// Each segment with a value, a group each (an exploded one moved out from `center`), and its
+    /// percentage label placed beside the pie within `bounds` (top and bottom).
+    private func drawSegments(
+        on canvas: Canvas, center: Point, radius: Double, inner: Double, explodeOffset: Double, labelHeight: Double,
+        bounds: (Double, Double)
+    ) {
+        let angles = self.angles()
+        let percents = PieChartLayout.percentages(pie.segments.map(\.value))
+        var labels: [PieLabel] = []
+        for (index, segment) in pie.segments.enumerated() where segment.value > 0 {
+            let (start, end) = angles[index]
+            let mid = (start + end) / 2
+            let offset = pie.explode.contains(index) ? explodeOffset : 0
+            let c = Point(center.x + cos(mid) * offset, center.y + sin(mid) * offset)
+            canvas.beginGroup()
+            var path = Path()
+            if inner > 0 {
+                path.arc(center: c, radius: radius, start: start, end: end)
+                path.arc(center: c, radius: inner, start: end, end: start)
+            } else {
+                path.move(to: c)
+                path.arc(center: c, radius: radius, start: start, end: end)
+            }
+            path.close()
+            canvas.fill(path, color: color(ofSegment: index))
+            if pie.segments.filter({ $0.value > 0 }).count > 1 {
+                canvas.stroke(path, style: StrokeStyle(color: .white, width: 1))
+            }
+            canvas.endGroup()
+            if pie.percentLabels {
+                let edge = Point(c.x + cos(mid) * radius, c.y + sin(mid) * radius)
+                let anchor = Point(c.x + cos(mid) * (radius + 12), c.y + sin(mid) * (radius + 12))
+                labels.append(
+                    PieLabel(
+                        text: "\(percents[index])%", color: color(ofSegment: index), edge: edge,
+                        natural: anchor, right: cos(mid) >= -1e-9))
+            }
+        }
+        placeLabels(labels, on: canvas, center: center, radius: radius, labelHeight: labelHeight, bounds: bounds)
+    }
+
+    /// A donut's centre title and text in its hole.
+    private func drawCenterWords(on canvas: Canvas, center: Point) {
+        if let title = pie.centerTitle {
+            let font = context.centerFont
+            let offset = pie.centerText == nil ? 0 : context.lineHeight(context.tickFont) / 2
+            canvas.draw(
+                text: context.text.item(
+                    title, font: font, color: theme.text, x: center.x,
+                    centerY: center.y - offset, anchor: .middle))
+        }
+        if let text = pie.centerText {
+            let below = pie.centerTitle == nil ? 0 : context.lineHeight(context.centerFont) / 2
+            canvas.draw(
+                text: context.text.item(
+                    text, font: context.tickFont, color: theme.muted, x: center.x,
+                    centerY: center.y + below + 1, anchor: .middle))
+        }
     }
 
     struct PieLabel {

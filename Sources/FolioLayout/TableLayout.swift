@@ -65,15 +65,7 @@ final class TableLayout {
         footnotes: FootnoteMarks = FootnoteMarks(numbers: [:])
     ) throws {
         self.footnotes = footnotes
-        var rowFootnotes: [Int: [Int]] = [:]
-        if !footnotes.numbers.isEmpty {
-            for (row, cells) in ([table.header ?? []] + table.rows).enumerated() {
-                let numbers = cells.filter { $0.contains("[^") }.flatMap { RichText($0).runs.compactMap(\.footnote) }
-                    .compactMap { footnotes.numbers[$0] }
-                if !numbers.isEmpty { rowFootnotes[row - 1] = numbers }
-            }
-        }
-        self.rowFootnotes = rowFootnotes
+        rowFootnotes = TableLayout.footnotesByRow(of: table, footnotes: footnotes)
         rightToLeft = strings.isRightToLeft
         language = strings.language
         continuedWord = strings[.continued]
@@ -84,6 +76,57 @@ final class TableLayout {
         let bold = font.with(bold: true)
         boldFont = bold
         highlightsByRow = Dictionary(grouping: table.highlights, by: \.row)
+        (groupRows, subtotalRows, firstTotalRow) = TableLayout.groupedRows(of: table)
+        let columns = table.columnCount
+        self.columns = columns
+        let lookup = table.cellLookup
+        self.cells = lookup
+        let numbers = NumberFormat(strings)
+        self.numbers = numbers
+        let slots = { (cells: [String], row: Int) -> [Table.Slot] in
+            Sparkline.worded(Table.slots(cells, row: row, columns: columns, lookup: lookup), numbers: numbers)
+        }
+        let headerSlots = table.header.map { slots($0, -1) } ?? []
+        self.headerSlots = headerSlots
+        let widths = TableLayout.columnWidths(
+            of: table, headerSlots: headerSlots, slots: slots, width: width, text: text, font: font, bold: bold)
+        columnWidths = widths
+        let starts = widths.reduce(into: [0.0]) { $0.append(($0.last ?? 0) + $1) }
+        columnStarts = starts
+
+        func cellLayout(_ slot: Table.Slot, font: FontSpec) -> ShapedText {
+            // A cell's inline markup as in a paragraph; its links in the accent colour.
+            text.paragraph(
+                TableLayout.cellRuns(slot.text, language: strings.language, footnotes: footnotes), font: font,
+                width: starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX,
+                alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
+        }
+        let headerCells = table.header == nil ? nil : headerSlots.map { cellLayout($0, font: bold) }
+        header = headerCells
+        headerHeight = headerCells.map { ($0.map { $0.metrics.height }.max() ?? 0) + 2 * TableLayout.paddingY } ?? 0
+        rowOffsets = try TableLayout.rowOffsets(
+            of: table, starts: starts, slots: slots, text: text, font: font, bold: bold, language: strings.language, footnotes: footnotes)
+        let captionFont = theme.font(theme.smallSize + 1, italic: true)
+        caption = table.caption.map { text.paragraph([TextRun($0)], font: captionFont, width: width) }
+        // Later parts say they continue: the author's words, else the caption and the language's "continued".
+        let continued = table.continuedCaption ?? table.caption.map { TableLayout.continuedCaption(of: $0, saying: strings[.continued]) }
+        continuedCaption = continued.map { text.paragraph([TextRun($0)], font: captionFont, width: width) }
+    }
+
+    /// The notes each row's cells cite (-1: the header), for the rows that cite any.
+    private static func footnotesByRow(of table: Table, footnotes: FootnoteMarks) -> [Int: [Int]] {
+        guard !footnotes.numbers.isEmpty else { return [:] }
+        var rowFootnotes: [Int: [Int]] = [:]
+        for (row, cells) in ([table.header ?? []] + table.rows).enumerated() {
+            let numbers = cells.filter { $0.contains("[^") }.flatMap { RichText($0).runs.compactMap(\.footnote) }
+                .compactMap { footnotes.numbers[$0] }
+            if !numbers.isEmpty { rowFootnotes[row - 1] = numbers }
+        }
+        return rowFootnotes
+    }
+
+    /// The rows of each group level's headers and of its subtotals, in order, and the first total row.
+    private static func groupedRows(of table: Table) -> (groups: [[Int]], subtotals: [[Int]], firstTotal: Int?) {
         var groupRows: [[Int]] = []
         var subtotalRows: [[Int]] = []
         var firstTotalRow: Int?
@@ -99,35 +142,27 @@ final class TableLayout {
             case .total: if firstTotalRow == nil { firstTotalRow = index }
             }
         }
-        self.groupRows = groupRows
-        self.subtotalRows = subtotalRows
-        self.firstTotalRow = firstTotalRow
-        let columns = table.columnCount
-        self.columns = columns
-        let lookup = table.cellLookup
-        self.cells = lookup
-        let numbers = NumberFormat(strings)
-        self.numbers = numbers
-        func slots(_ cells: [String], row: Int) -> [Table.Slot] {
-            Sparkline.worded(Table.slots(cells, row: row, columns: columns, lookup: lookup), numbers: numbers)
-        }
+        return (groupRows, subtotalRows, firstTotalRow)
+    }
 
-        // Natural widths from the header and the first rows, then the explicit widths.
+    /// The columns' widths in `width`: natural widths from the header and the first `sampleRows`
+    /// rows (`slots` gives a row's cells), then the explicit widths, and no column narrower than
+    /// its header's longest word.
+    private static func columnWidths(
+        of table: Table, headerSlots: [Table.Slot], slots: ([String], Int) -> [Table.Slot], width: Double, text: TextShaper,
+        font: FontSpec, bold: FontSpec
+    ) -> [Double] {
+        let columns = table.columnCount
         var natural = Array(repeating: 0.0, count: columns)
         let measure = { (string: String, font: FontSpec) in string.isEmpty ? 0 : text.lineWidth(string, font: font) }
-        let headerSlots = table.header.map { slots($0, row: -1) } ?? []
-        self.headerSlots = headerSlots
         for slot in headerSlots where slot.span == 1 {
-            natural[slot.column] = max(
-                natural[slot.column], measure(slot.text, bold) + 2 * TableLayout.paddingX + TableLayout.roundingSlack)
+            natural[slot.column] = max(natural[slot.column], measure(slot.text, bold) + 2 * paddingX + roundingSlack)
         }
-        for (index, row) in table.rows.prefix(TableLayout.sampleRows).enumerated() {
+        for (index, row) in table.rows.prefix(sampleRows).enumerated() {
             // Subtotals and totals are bold: measured so, their sums fit as the values above them do.
             let rowFont = table.kind(ofRow: index).role == .data ? font : bold
-            for slot in slots(row, row: index) where slot.span == 1 {
-                natural[slot.column] = max(
-                    natural[slot.column],
-                    measure(slot.text, rowFont) + 2 * TableLayout.paddingX + TableLayout.lead(slot) + TableLayout.roundingSlack)
+            for slot in slots(row, index) where slot.span == 1 {
+                natural[slot.column] = max(natural[slot.column], measure(slot.text, rowFont) + 2 * paddingX + lead(slot) + roundingSlack)
             }
         }
         // A column is never narrower than its header's longest word (a browser's min-content): "Minimum"
@@ -136,29 +171,19 @@ final class TableLayout {
         for slot in headerSlots where slot.span == 1 {
             let words = RichText(slot.text).plainText.split(whereSeparator: \.isWhitespace)
             let longest = words.map { measure(String($0), bold) }.max() ?? 0
-            minimum[slot.column] = longest + 2 * TableLayout.paddingX + TableLayout.roundingSlack
+            minimum[slot.column] = longest + 2 * paddingX + roundingSlack
         }
-        let widths = TableLayout.keepingWords(
-            TableLayout.distribute(natural: natural, explicit: table.widths ?? [], width: width), minimum: minimum,
-            explicit: table.widths ?? [])
-        columnWidths = widths
-        let starts = widths.reduce(into: [0.0]) { $0.append(($0.last ?? 0) + $1) }
-        columnStarts = starts
+        return keepingWords(
+            distribute(natural: natural, explicit: table.widths ?? [], width: width), minimum: minimum, explicit: table.widths ?? [])
+    }
 
-        func cellLayout(_ slot: Table.Slot, font: FontSpec) -> ShapedText {
-            // A cell's inline markup as in a paragraph; its links in the accent colour.
-            text.paragraph(
-                TableLayout.cellRuns(slot.text, language: strings.language, footnotes: footnotes), font: font,
-                width: starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX,
-                alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
-        }
-        let headerCells = table.header == nil ? nil : headerSlots.map { cellLayout($0, font: bold) }
-        header = headerCells
-        headerHeight = headerCells.map { ($0.map { $0.metrics.height }.max() ?? 0) + 2 * TableLayout.paddingY } ?? 0
-
-        // Row heights, measured without keeping a layout; short single-line cells skip shaping.
+    /// `rowOffsets`: each row's height measured in its columns (from `starts`) without keeping a
+    /// layout, group headers, subtotals and totals in `bold`; short single-line cells skip shaping.
+    private static func rowOffsets(
+        of table: Table, starts: [Double], slots: ([String], Int) -> [Table.Slot], text: TextShaper, font: FontSpec, bold: FontSpec,
+        language: String, footnotes: FootnoteMarks
+    ) throws -> [Double] {
         let lineHeight = text.measure("Ag", font: font).height
-        let plainFont = font
         var offsets = [0.0]
         offsets.reserveCapacity(table.rows.count + 1)
         for (index, row) in table.rows.enumerated() {
@@ -166,35 +191,27 @@ final class TableLayout {
             var tallest = lineHeight
             // Group headers, subtotals and totals are set in bold.
             let kind = table.kind(ofRow: index)
-            let bodyFont = kind.role == .data ? plainFont : bold
-            for slot in slots(row, row: index) where !slot.text.isEmpty {
-                let room =
-                    starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX - TableLayout.groupIndent(kind)
-                    - TableLayout.lead(slot)
-                if !slot.text.contains("\n"), Double(TableLayout.widestCharacters(slot.text)) * bodyFont.size * 1.05 <= room { continue }
+            let bodyFont = kind.role == .data ? font : bold
+            for slot in slots(row, index) where !slot.text.isEmpty {
+                let room = starts[slot.column + slot.span] - starts[slot.column] - 2 * paddingX - groupIndent(kind) - lead(slot)
+                if !slot.text.contains("\n"), Double(widestCharacters(slot.text)) * bodyFont.size * 1.05 <= room { continue }
+                let alignment = table.alignment(ofColumn: slot.column).paragraphAlignment
                 if RichText.mayHoldMarkup(slot.text) {
                     // Bold runs are wider, markup characters are not drawn: measured as drawn.
                     let shaped = text.paragraph(
-                        TableLayout.cellRuns(slot.text, language: strings.language, footnotes: footnotes), font: bodyFont, width: room,
-                        alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, lineSpacing: 1)
+                        cellRuns(slot.text, language: language, footnotes: footnotes), font: bodyFont, width: room,
+                        alignment: alignment, lineSpacing: 1)
                     tallest = max(tallest, shaped.metrics.height)
                     continue
                 }
                 let height = text.wrappedHeight(
-                    TableLayout.cellRuns(slot.text, language: strings.language, footnotes: footnotes).first?.text ?? slot.text,
-                    font: bodyFont, width: room,
-                    alignment: table.alignment(ofColumn: slot.column).paragraphAlignment,
-                    lineSpacing: 1)
+                    cellRuns(slot.text, language: language, footnotes: footnotes).first?.text ?? slot.text,
+                    font: bodyFont, width: room, alignment: alignment, lineSpacing: 1)
                 tallest = max(tallest, height)
             }
-            offsets.append((offsets.last ?? 0) + tallest + 2 * TableLayout.paddingY)
+            offsets.append((offsets.last ?? 0) + tallest + 2 * paddingY)
         }
-        rowOffsets = offsets
-        let captionFont = theme.font(theme.smallSize + 1, italic: true)
-        caption = table.caption.map { text.paragraph([TextRun($0)], font: captionFont, width: width) }
-        // Later parts say they continue: the author's words, else the caption and the language's "continued".
-        let continued = table.continuedCaption ?? table.caption.map { TableLayout.continuedCaption(of: $0, saying: strings[.continued]) }
-        continuedCaption = continued.map { text.paragraph([TextRun($0)], font: captionFont, width: width) }
+        return offsets
     }
 
     /// The default caption of a table's later parts: a reminder, not the caption again. A caption of

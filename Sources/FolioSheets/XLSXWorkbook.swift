@@ -37,7 +37,7 @@ package struct XLSXWorkbook {
         }
         guard let workbook else { throw FolioError(path: "", "the spreadsheet could not be started (libxlsxwriter)") }
         var closed = false
-        defer { if !closed { api.workbook_close(workbook) } }
+        defer { if !closed { _ = api.workbook_close(workbook) } }
 
         try title.withCString { titleText in
             try (author ?? "").withCString { authorText in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Folio
+import FolioFiles
 import FolioSheets
 import Foundation
 
@@ -38,7 +39,7 @@ struct RenderCommand: ParsableCommand {
         help:
             "pdf, html, png (a picture of each page, and its text in a .txt beside it; -o page-%d.png numbers them), xlsx (the tables, a sheet each) or csv (a file per table; -o table-%d.csv numbers them). Default: from the output's extension, else pdf."
     )
-    var format: RenderFormat?
+    var format: RenderCommandFormat?
 
     @Option(help: "PNG only: pixels per inch, 18 to 600 (default 96).")
     var dpi: Double?
@@ -97,7 +98,7 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    var resolvedFormat: RenderFormat { request.resolvedFormat }
+    var resolvedFormat: RenderCommandFormat { request.resolvedFormat }
 
     @OptionGroup var lenient: LenientOption
 

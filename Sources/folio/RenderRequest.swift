@@ -16,7 +16,7 @@ struct RenderRequest: Equatable {
     /// Where to write; "-" is standard output; nil: the input's name with the format's extension.
     var output: String?
     /// pdf, html or png; nil: from the output's extension, else pdf.
-    var format: RenderFormat?
+    var format: RenderCommandFormat?
     /// PNG only: pixels per inch (nil: 96).
     var dpi: Double?
     /// HTML only: one embeddable `<div>` (the same as `html: .fragment`).
@@ -69,7 +69,7 @@ struct RenderRequest: Equatable {
     static func commonForm(_ arguments: ArraySlice<String>) -> RenderRequest? {
         var input: String?
         var output: String?
-        var format: RenderFormat?
+        var format: RenderCommandFormat?
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
@@ -88,7 +88,7 @@ struct RenderRequest: Equatable {
                 if output != nil { return nil }
                 output = value
             case "--format":
-                guard format == nil, let parsed = RenderFormat(rawValue: value) else { return nil }
+                guard format == nil, let parsed = RenderCommandFormat(rawValue: value) else { return nil }
                 format = parsed
             default:
                 return nil
@@ -99,7 +99,7 @@ struct RenderRequest: Equatable {
     }
 
     /// The format written: `format`, else from the output's extension, else pdf.
-    var resolvedFormat: RenderFormat {
+    var resolvedFormat: RenderCommandFormat {
         if let format { return format }
         if let output, output.lowercased().hasSuffix(".png") { return .png }
         if let output, output.lowercased().hasSuffix(".xlsx") { return .xlsx }
@@ -170,54 +170,7 @@ struct RenderRequest: Equatable {
                 ? try BoundedFile.readStandardInput(limit: InputLimits.documentBytes)
                 : try BoundedFile.read(input, limit: InputLimits.documentBytes, field: "", what: "input")
         }
-        let warn = { (warning: FolioError) in
-            StandardStreams.printError(source?.describe(warning, as: "warning") ?? "folio: warning: \(warning)")
-        }
-        var decoded: Document
-        if let data {
-            // A template bound to one record of the data (a FHIR patient, or a record of JSON lines or CSV).
-            let template: DocumentTemplate
-            do {
-                if let source {
-                    let read = try DocumentTemplate.read(input, regularOnly: false)
-                    template = read.template.withDefaultZone(zone)
-                    source.origins = read.origins
-                } else {
-                    template = try DocumentTemplate(data: try read(), format: DocumentDecoder.Format(fileName: input)).withDefaultZone(zone)
-                }
-            } catch let error as FolioError {
-                throw InputFileError(error: error)
-            }
-            let options = try fhir.map { given in
-                var options = try FHIRImportOptions(period: given.period, zone: given.zone)
-                options.maskedIdentifierSystems = Set(given.masked)
-                return options
-            }
-            let record = try RecordSelection.record(
-                in: data, fhir: options, id: patientID, number: recordNumber,
-                note: { StandardStreams.printError("folio: warning: --data: \($0)") })
-            // The binding's errors name the template's fields; the bound document's, fields that
-            // the template's lines made (found again only when there is an error to place).
-            let bound: TreeValue
-            do {
-                bound = try template.bind(record)
-            } catch let error as FolioError {
-                throw InputFileError(error: error)
-            }
-            source?.templateField = { template.templatePath(ofBound: $0, record: record) }
-            decoded = try DocumentDecoder.decode(Document.self, from: bound, lenient: lenient)
-        } else {
-            let format = DocumentDecoder.Format(fileName: input)
-            if let source {
-                // A file may include others: each field is then placed in the file that holds it.
-                let read = try SourceDocument.read(input)
-                source.origins = read.origins
-                decoded = try DocumentDecoder.decode(
-                    Document.self, from: read.tree, quotingHint: format == .yaml, lenient: lenient, warning: warn)
-            } else {
-                decoded = try DocumentDecoder.decodeForRendering(reading: read, format: format, lenient: lenient, warning: warn)
-            }
-        }
+        var decoded = try data.map { try boundDocument(source: source, data: $0, read: read) } ?? readDocument(source: source, read: read)
         if let passwordFile {
             // The user password from a file, so it is never in a process list; the document's other
             // protection settings (owner password, allow) stay.
@@ -243,26 +196,87 @@ struct RenderRequest: Equatable {
         options.pageTemplate = try PageShellOption.load(path: pageShellPath)
         options.signer = signer
         // Validated, themed and with its images read once, whatever is rendered from it.
-        let document = try decoded.prepared(options: options)
-        var report: LayoutReport?
+        let report = try writeRendered(try decoded.prepared(options: options), options: options)
+        try finish(report: report)
+    }
+
+    /// The template of `input` bound to the one record of `data` that the options choose (a FHIR
+    /// patient, or a record of JSON lines or CSV), decoded.
+    private func boundDocument(source: SourceFile?, data: String, read: () throws -> Data) throws -> Document {
+        let template: DocumentTemplate
+        do {
+            if let source {
+                let read = try DocumentTemplate.read(input, regularOnly: false)
+                template = read.template.withDefaultZone(zone)
+                source.origins = read.origins
+            } else {
+                template = try DocumentTemplate(data: try read(), format: DocumentDecoder.Format(fileName: input)).withDefaultZone(zone)
+            }
+        } catch let error as FolioError {
+            throw InputFileError(error: error)
+        }
+        let options = try fhir.map { given in
+            var options = try FHIRImportOptions(period: given.period, zone: given.zone)
+            options.maskedIdentifierSystems = Set(given.masked)
+            return options
+        }
+        let record = try RecordSelection.record(
+            in: data, fhir: options, id: patientID, number: recordNumber,
+            note: { StandardStreams.printError("folio: warning: --data: \($0)") })
+        // The binding's errors name the template's fields; the bound document's, fields that
+        // the template's lines made (found again only when there is an error to place).
+        let bound: TreeValue
+        do {
+            bound = try template.bind(record)
+        } catch let error as FolioError {
+            throw InputFileError(error: error)
+        }
+        source?.templateField = { template.templatePath(ofBound: $0, record: record) }
+        return try DocumentDecoder.decode(Document.self, from: bound, lenient: lenient)
+    }
+
+    /// The document of `input`, decoded; with a source to place errors in, its includes are read
+    /// too and each field placed in the file that holds it.
+    private func readDocument(source: SourceFile?, read: () throws -> Data) throws -> Document {
+        let warn = { (warning: FolioError) in
+            StandardStreams.printError(source?.describe(warning, as: "warning") ?? "folio: warning: \(warning)")
+        }
+        let format = DocumentDecoder.Format(fileName: input)
+        guard let source else {
+            return try DocumentDecoder.decodeForRendering(reading: read, format: format, lenient: lenient, warning: warn)
+        }
+        let read = try SourceDocument.read(input)
+        source.origins = read.origins
+        return try DocumentDecoder.decode(Document.self, from: read.tree, quotingHint: format == .yaml, lenient: lenient, warning: warn)
+    }
+
+    /// Writes `document` as PNG pages, a PDF (as it is made) or HTML; returns the layout report
+    /// of its pages when one was made (always for pictures and PDFs; for HTML when asked for).
+    private func writeRendered(_ document: PreparedDocument, options: RenderOptions) throws -> LayoutReport? {
         if resolvedFormat == .png {
             // A picture of each page, and its text, beside one another; none left when drawing fails.
             var files = try PagePictureFiles(pattern: outputPath)
             do {
-                report = try document.pagePictures(dpi: dpi ?? 96) { try files.write($0) }
+                return try document.pagePictures(dpi: dpi ?? 96) { try files.write($0) }
             } catch {
                 files.removeWritten()
                 throw error
             }
-        } else if resolvedFormat == .pdf {
-            // Written as it is made: a long document's file is never held in memory whole.
-            report = try writeOutput { fd in try document.writePDF(to: fd, options: options) }.report
-        } else {
-            if layoutReport != nil || strict { report = try document.pdfWithReport(signer: options.signer).report }
-            let rendered = try document.renderedHTML(options: options)
-            if csp { StandardStreams.printError("Content-Security-Policy: \(rendered.contentSecurityPolicy)") }
-            try writeOutput { fd in try AtomicFile.writeAll(Data(rendered.html.utf8), to: fd) }
         }
+        if resolvedFormat == .pdf {
+            // Written as it is made: a long document's file is never held in memory whole.
+            return try writeOutput { fd in try document.writePDF(to: fd, options: options) }.report
+        }
+        let report = layoutReport != nil || strict ? try document.pdfWithReport(signer: options.signer).report : nil
+        let rendered = try document.renderedHTML(options: options)
+        if csp { StandardStreams.printError("Content-Security-Policy: \(rendered.contentSecurityPolicy)") }
+        try writeOutput { fd in try AtomicFile.writeAll(Data(rendered.html.utf8), to: fd) }
+        return report
+    }
+
+    /// The layout report written where `--layout-report` asks, characters no font can draw said,
+    /// and with `--strict` the first of the report's warnings an error.
+    private func finish(report: LayoutReport?) throws {
         if let path = layoutReport, let report {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

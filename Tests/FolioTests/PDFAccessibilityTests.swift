@@ -227,7 +227,7 @@ final class PDFAccessibilityTests: XCTestCase {
             if let reference = labels as? String { labels = objects["obj:" + reference] }
             let labelNums = (labels as? [String: Any])?["/Nums"] as? [Any] ?? []
             for index in stride(from: 0, to: labelNums.count - 1, by: 2) {
-                var range = labelNums[index + 1]
+                var range: Any? = labelNums[index + 1]
                 if let reference = range as? String { range = objects["obj:" + reference] }
                 if let start = labelNums[index] as? Int, let range = range as? [String: Any] { labelRanges.append((start, range)) }
             }

@@ -58,33 +58,13 @@ struct ReportTable {
         let records = report.records
         // Each field read out of the records once: the rules below index arrays, not objects.
         let fields = FieldValues(records)
-        let filterValues = report.filters.map { fields.column($0.field) }
-        var shown = records.indices.filter { index in
-            report.filters.indices.allSatisfy { report.filters[$0].holds(filterValues[$0][index]) }
-        }
         // Each record's group at each level, made once: it orders the records and starts the groups.
         let groupKeys = try report.groupBy.enumerated().map { number, level in
             try fields.column(level.field).enumerated().map { index, value in
                 try GroupKey(level, value, place: "\(path).records[\(index)].\(level.field)", rule: "groupBy[\(number)]", zone: zone)
             }
         }
-        let sortKeys = orderingKeys()
-        if !sortKeys.isEmpty {
-            let columns = sortKeys.enumerated().map { index, key in
-                index < groupKeys.count ? groupKeys[index].map(\.sortValue) : fields.column(key.field).map(key.value)
-            }
-            shown.sort { left, right in
-                for (level, key) in sortKeys.enumerated() {
-                    let (a, b) = (columns[level][left], columns[level][right])
-                    // A record without the value comes last whichever the direction.
-                    if (a == .missing) != (b == .missing) { return b == .missing }
-                    let order = ReportValue.order(a, b)
-                    if order != 0 { return key.descending ? order > 0 : order < 0 }
-                }
-                return left < right
-            }
-        }
-        if let limit = report.limit, shown.count > limit { shown.removeLast(shown.count - limit) }
+        let shown = shownRecords(fields, groupKeys: groupKeys)
 
         var result = table
         result.report = nil
@@ -119,14 +99,7 @@ struct ReportTable {
             var cells = try report.columns.indices.map {
                 try cellText(column: $0, value: columnValues[$0][recordIndex], recordIndex: recordIndex)
             }
-            var flags: [(cell: Int?, style: TableReport.HighlightStyle)] = []
-            for (ruleIndex, rule) in report.highlight.enumerated() where rule.when.holds(highlightValues[ruleIndex][recordIndex]) {
-                let label = RichText.escaped(try highlightLabel(rule, index: ruleIndex))
-                let cell: Int? = rule.target == .row ? nil : highlightColumn(rule)
-                let place = cell ?? 0
-                cells[place] += cells[place].isEmpty ? "**\(label)**" : " **\(label)**"
-                flags.append((cell, rule.style))
-            }
+            let flags = try flag(&cells, recordIndex: recordIndex, highlightValues: highlightValues)
             builder.addData(cells, values: columnValues.map { $0[recordIndex] ?? .null }, flags: flags)
             for level in sums.indices { sums[level].add(recordIndex) }
             totals.add(recordIndex)
@@ -144,6 +117,51 @@ struct ReportTable {
         result.spans = builder.spans
         result.cellLanguages = []
         return result
+    }
+
+    /// The records shown, in order: those every `where` condition holds for, sorted by their
+    /// groups (`groupKeys`) and `sortBy` (a record without the value last, ties in the records'
+    /// order), at most `limit` of them.
+    private func shownRecords(_ fields: FieldValues, groupKeys: [[GroupKey]]) -> [Int] {
+        let filterValues = report.filters.map { fields.column($0.field) }
+        var shown = report.records.indices.filter { index in
+            report.filters.indices.allSatisfy { report.filters[$0].holds(filterValues[$0][index]) }
+        }
+        let sortKeys = orderingKeys()
+        if !sortKeys.isEmpty {
+            let columns = sortKeys.enumerated().map { index, key in
+                index < groupKeys.count ? groupKeys[index].map(\.sortValue) : fields.column(key.field).map(key.value)
+            }
+            shown.sort { left, right in
+                for (level, key) in sortKeys.enumerated() {
+                    let (a, b) = (columns[level][left], columns[level][right])
+                    // A record without the value comes last whichever the direction.
+                    if (a == .missing) != (b == .missing) { return b == .missing }
+                    let order = ReportValue.order(a, b)
+                    if order != 0 { return key.descending ? order > 0 : order < 0 }
+                }
+                return left < right
+            }
+        }
+        if let limit = report.limit, shown.count > limit { shown.removeLast(shown.count - limit) }
+        return shown
+    }
+
+    /// The highlight rules that hold for record `recordIndex` (`highlightValues` is each rule's
+    /// field, by record): each one's label added in bold to its cell (the first for a row's), and
+    /// its flag, in the rules' order.
+    private func flag(
+        _ cells: inout [String], recordIndex: Int, highlightValues: [[RecordValue?]]
+    ) throws -> [(cell: Int?, style: TableReport.HighlightStyle)] {
+        var flags: [(cell: Int?, style: TableReport.HighlightStyle)] = []
+        for (ruleIndex, rule) in report.highlight.enumerated() where rule.when.holds(highlightValues[ruleIndex][recordIndex]) {
+            let label = RichText.escaped(try highlightLabel(rule, index: ruleIndex))
+            let cell: Int? = rule.target == .row ? nil : highlightColumn(rule)
+            let place = cell ?? 0
+            cells[place] += cells[place].isEmpty ? "**\(label)**" : " **\(label)**"
+            flags.append((cell, rule.style))
+        }
+        return flags
     }
 
     // MARK: Fields

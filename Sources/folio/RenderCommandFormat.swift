@@ -3,7 +3,7 @@ import Folio
 
 /// What `folio render` writes: a PDF, HTML, a PNG picture of each page, or the document's tables as
 /// an XLSX workbook or CSV files.
-enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
+enum RenderCommandFormat: String, CaseIterable, ExpressibleByArgument {
     case pdf, html, png, xlsx, csv
 
     /// Whether the format holds the document's tables only.
