@@ -143,6 +143,18 @@ let package = Package(
                 // SHA-1 of each written document for its FHIR DocumentReference (Attachment.hash).
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // HTTP(S) through Debian's libcurl (libcurl4; its header from libcurl4-openssl-dev), opened with dlopen on the
+        // first request: only the commands that talk to a FHIR server use it, and a render never binds it.
+        .target(name: "CHTTPClient", linkerSettings: [.linkedLibrary("dl")]),
+        // Talking to FHIR servers: addresses checked, SMART Backend Services authorization (RS384 and ES384
+        // assertions, tokens renewed), retries, and the Bulk Data client `folio fetch` runs.
+        .target(
+            name: "FolioConnect",
+            dependencies: [
+                "FolioModel", "FolioFiles", "CHTTPClient",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         // The editors' JSON Schemas, made from the model by probing its decoder.
         .target(name: "FolioSchema", dependencies: ["FolioModel", "FolioData", "FolioTemplate"]),
         // The render API: a document to PDF, HTML or page pictures. A program wanting only a PDF
@@ -179,7 +191,7 @@ let package = Package(
             name: "folio",
             dependencies: [
                 "Folio", "FolioServer", "FolioBatch", "FolioWorkers", "FolioTemplate", "FolioData", "FolioFHIR", "FolioSheets",
-                "FolioSchema", "FolioFiles", "CFolioStartup", "CStreamCompression",
+                "FolioSchema", "FolioFiles", "FolioConnect", "CFolioStartup", "CStreamCompression",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The benchmark measures what `folio` does: with its zlib level (and, at start-up, its
@@ -194,8 +206,14 @@ let package = Package(
             name: "FolioTests",
             dependencies: [
                 "Folio", "FolioLayout", "FolioPango", "FolioPDF", "FolioHTML", "FolioServer", "FolioBatch", "FolioWorkers", "FolioTemplate",
-                "FolioData", "FolioFHIR", "FolioSheets", "FolioSchema", "FolioFiles", "FolioFuzzing", "folio", "weekly-summary-pdf",
+                "FolioData", "FolioFHIR", "FolioSheets", "FolioSchema", "FolioFiles", "FolioFuzzing", "FolioConnect", "folio",
+                "weekly-summary-pdf",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                // The FHIR test server `folio fetch` is tested against, and its checks of the client's assertions.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
             ], exclude: ["Fixtures", "Golden", "Browser"]),
         .testTarget(name: "FolioFHIRTests", dependencies: ["FolioFHIR", "FolioData", "FolioModel"], exclude: ["Fixtures"]),

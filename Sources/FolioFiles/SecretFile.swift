@@ -1,4 +1,3 @@
-import FolioFiles
 import FolioModel
 import Foundation
 

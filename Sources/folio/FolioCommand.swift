@@ -25,7 +25,7 @@ struct FolioCommand: ParsableCommand {
             """,
         subcommands: [
             RenderCommand.self, BatchCommand.self, RecordsCommand.self, CheckCommand.self, ServeCommand.self, PreviewCommand.self,
-            SchemaCommand.self,
+            SchemaCommand.self, FetchCommand.self,
         ]
     )
 

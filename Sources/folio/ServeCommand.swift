@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Folio
+import FolioFiles
 import FolioServer
 import Foundation
 import Logging

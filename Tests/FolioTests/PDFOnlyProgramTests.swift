@@ -12,10 +12,10 @@ final class PDFOnlyProgramTests: XCTestCase {
     /// symbol of it (its length, then the name).
     private static let absentModules = [
         "FolioData", "FolioTemplate", "FolioFHIR", "FolioSheets", "FolioWorkers", "FolioBatch", "FolioServer", "FolioSchema",
-        "FolioFuzzing", "Yams", "CSV", "Hummingbird", "NIOCore", "ArgumentParser",
+        "FolioFuzzing", "FolioConnect", "Yams", "CSV", "Hummingbird", "NIOCore", "ArgumentParser",
     ]
-    /// C functions of the libraries only those modules open (SQLite for FHIR, libxlsxwriter for workbooks).
-    private static let absentFunctions = ["sqlite3_open", "workbook_new"]
+    /// C functions of the libraries only those modules open (SQLite for FHIR, libxlsxwriter for workbooks, libcurl for servers).
+    private static let absentFunctions = ["sqlite3_open", "workbook_new", "curl_easy_perform"]
 
     private var example: URL { TestSupport.folioBinary.deletingLastPathComponent().appendingPathComponent("weekly-summary-pdf") }
 

@@ -4,6 +4,7 @@ import XCTest
 @testable import Folio
 @testable import FolioData
 @testable import FolioFHIR
+@testable import FolioFiles
 @testable import FolioHTML
 @testable import FolioServer
 @testable import FolioTemplate

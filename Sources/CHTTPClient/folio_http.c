@@ -1,0 +1,264 @@
+#include "folio_http.h"
+
+#include <curl/curl.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* libcurl's entry points, found with dlsym: binding libcurl (and its TLS, HTTP/2 and IDN
+   libraries) would cost every process start, and only the commands that talk to a server use it. */
+static struct {
+    CURLcode (*global_init)(long flags);
+    CURL *(*easy_init)(void);
+    CURLcode (*easy_setopt)(CURL *handle, CURLoption option, ...);
+    CURLcode (*easy_perform)(CURL *handle);
+    CURLcode (*easy_getinfo)(CURL *handle, CURLINFO info, ...);
+    void (*easy_cleanup)(CURL *handle);
+    const char *(*easy_strerror)(CURLcode code);
+    struct curl_slist *(*slist_append)(struct curl_slist *list, const char *line);
+    void (*slist_free_all)(struct curl_slist *list);
+    int available;
+    char reason[200];
+} curl;
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static volatile sig_atomic_t cancelled = 0;
+
+static void folio_load_curl(void) {
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        snprintf(curl.reason, sizeof curl.reason, "libcurl.so.4 cannot be opened (install libcurl4)");
+        return;
+    }
+    *(void **)&curl.global_init = dlsym(library, "curl_global_init");
+    *(void **)&curl.easy_init = dlsym(library, "curl_easy_init");
+    *(void **)&curl.easy_setopt = dlsym(library, "curl_easy_setopt");
+    *(void **)&curl.easy_perform = dlsym(library, "curl_easy_perform");
+    *(void **)&curl.easy_getinfo = dlsym(library, "curl_easy_getinfo");
+    *(void **)&curl.easy_cleanup = dlsym(library, "curl_easy_cleanup");
+    *(void **)&curl.easy_strerror = dlsym(library, "curl_easy_strerror");
+    *(void **)&curl.slist_append = dlsym(library, "curl_slist_append");
+    *(void **)&curl.slist_free_all = dlsym(library, "curl_slist_free_all");
+    if (!(curl.global_init && curl.easy_init && curl.easy_setopt && curl.easy_perform && curl.easy_getinfo &&
+          curl.easy_cleanup && curl.easy_strerror && curl.slist_append && curl.slist_free_all)) {
+        snprintf(curl.reason, sizeof curl.reason, "libcurl.so.4 lacks an entry point Folio needs");
+        return;
+    }
+    if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        snprintf(curl.reason, sizeof curl.reason, "libcurl could not be initialised");
+        return;
+    }
+    curl.available = 1;
+}
+
+int folio_http_available(char *reason, size_t reason_size) {
+    pthread_once(&curl_once, folio_load_curl);
+    if (!curl.available && reason != NULL && reason_size > 0) snprintf(reason, reason_size, "%s", curl.reason);
+    return curl.available;
+}
+
+void folio_http_cancel(void) { cancelled = 1; }
+
+int folio_http_is_cancelled(void) { return cancelled != 0; }
+
+/* A growing buffer, bounded. */
+typedef struct {
+    char *bytes;
+    size_t length;
+    size_t capacity;
+} buffer;
+
+static int buffer_append(buffer *into, const char *bytes, size_t length) {
+    if (into->length + length + 1 > into->capacity) {
+        size_t capacity = into->capacity ? into->capacity : 4096;
+        while (capacity < into->length + length + 1) capacity *= 2;
+        char *grown = realloc(into->bytes, capacity);
+        if (grown == NULL) return 0;
+        into->bytes = grown;
+        into->capacity = capacity;
+    }
+    memcpy(into->bytes + into->length, bytes, length);
+    into->length += length;
+    into->bytes[into->length] = 0;
+    return 1;
+}
+
+typedef struct {
+    const folio_http_request *request;
+    folio_http_response *response;
+    buffer body;
+    buffer headers;
+    int write_failed;
+    int in_line;
+} exchange;
+
+static size_t on_body(char *bytes, size_t size, size_t count, void *context) {
+    exchange *state = context;
+    size_t length = size * count;
+    if (state->response->bytes_written + length > state->request->maximum_bytes) {
+        state->response->exceeded = 1;
+        return 0;
+    }
+    if (state->request->output_fd >= 0) {
+        size_t done = 0;
+        while (done < length) {
+            ssize_t wrote = write(state->request->output_fd, bytes + done, length - done);
+            if (wrote < 0 && errno == EINTR) continue;
+            if (wrote <= 0) {
+                state->write_failed = errno ? errno : EIO;
+                return 0;
+            }
+            done += (size_t)wrote;
+        }
+    } else if (!buffer_append(&state->body, bytes, length)) {
+        state->write_failed = ENOMEM;
+        return 0;
+    }
+    state->response->bytes_written += length;
+    for (size_t index = 0; index < length; index++) {
+        char byte = bytes[index];
+        if (byte == '\n') {
+            state->in_line = 0;
+        } else if (byte != '\r' && !state->in_line) {
+            state->in_line = 1;
+            state->response->lines++;
+        }
+    }
+    return length;
+}
+
+static size_t on_header(char *bytes, size_t size, size_t count, void *context) {
+    exchange *state = context;
+    size_t length = size * count;
+    /* A status line starts the headers of a new answer (after a redirect or a 100 Continue). */
+    if (length >= 5 && memcmp(bytes, "HTTP/", 5) == 0) {
+        state->headers.length = 0;
+        if (state->headers.bytes) state->headers.bytes[0] = 0;
+        return length;
+    }
+    if (state->headers.length + length > 256 * 1024) return 0; /* headers bounded */
+    size_t kept = length;
+    while (kept > 0 && (bytes[kept - 1] == '\n' || bytes[kept - 1] == '\r')) kept--;
+    if (kept == 0) return length;
+    if (!buffer_append(&state->headers, bytes, kept) || !buffer_append(&state->headers, "\n", 1)) return 0;
+    return length;
+}
+
+static void on_interrupt(int signal_number) {
+    (void)signal_number;
+    cancelled = 1;
+}
+
+void folio_http_catch_interrupts(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
+static int on_progress(void *context, curl_off_t total_down, curl_off_t now_down, curl_off_t total_up, curl_off_t now_up) {
+    const exchange *state = context;
+    (void)total_down;
+    (void)now_down;
+    (void)total_up;
+    (void)now_up;
+    return cancelled && !state->request->despite_cancel ? 1 : 0;
+}
+
+int folio_http_perform(const folio_http_request *request, folio_http_response *response) {
+    memset(response, 0, sizeof *response);
+    if (!folio_http_available(response->error, sizeof response->error)) return -1;
+    if (cancelled && !request->despite_cancel) {
+        response->cancelled = 1;
+        snprintf(response->error, sizeof response->error, "interrupted");
+        return -1;
+    }
+    CURL *handle = curl.easy_init();
+    if (handle == NULL) {
+        snprintf(response->error, sizeof response->error, "libcurl could not start a request");
+        return -1;
+    }
+    exchange state = {.request = request, .response = response};
+    struct curl_slist *headers = NULL;
+    for (size_t index = 0; index < request->header_count; index++) {
+        struct curl_slist *grown = curl.slist_append(headers, request->headers[index]);
+        if (grown == NULL) break;
+        headers = grown;
+    }
+    /* No "Expect: 100-continue" pause before a POST's body. */
+    struct curl_slist *grown = curl.slist_append(headers, "Expect:");
+    if (grown != NULL) headers = grown;
+    const char *protocols = request->allow_plain_http ? "http,https" : "https";
+    curl.easy_setopt(handle, CURLOPT_URL, request->url);
+    curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, protocols);
+    /* A redirect goes to HTTPS only: a server's redirect never reaches plain HTTP, nor this machine's ports. */
+    curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "https");
+    curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 1L);
+    curl.easy_setopt(handle, CURLOPT_MAXREDIRS, 5L);
+    curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+    curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
+    curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request->method);
+    if (strcmp(request->method, "GET") == 0) curl.easy_setopt(handle, CURLOPT_HTTPGET, 1L);
+    if (request->body != NULL) {
+        curl.easy_setopt(handle, CURLOPT_POSTFIELDS, request->body);
+        curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
+    }
+    curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
+    curl.easy_setopt(handle, CURLOPT_WRITEDATA, &state);
+    curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
+    curl.easy_setopt(handle, CURLOPT_HEADERDATA, &state);
+    curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+    curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl.easy_setopt(handle, CURLOPT_XFERINFODATA, &state);
+    curl.easy_setopt(handle, CURLOPT_BUFFERSIZE, 256L * 1024L);
+    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, request->connect_timeout_seconds > 0 ? request->connect_timeout_seconds : 30L);
+    if (request->timeout_seconds > 0) curl.easy_setopt(handle, CURLOPT_TIMEOUT, request->timeout_seconds);
+    /* A download that stalls (under 1 byte/s for 120 s) is given up. */
+    curl.easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl.easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, 120L);
+    if (request->decompress) curl.easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "gzip, deflate");
+    if (request->ca_file != NULL) curl.easy_setopt(handle, CURLOPT_CAINFO, request->ca_file);
+    curl.easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl.easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 2L);
+    curl.easy_setopt(handle, CURLOPT_USERAGENT, "folio");
+
+    CURLcode code = curl.easy_perform(handle);
+    long status = 0;
+    curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+    response->status = status;
+    response->headers = state.headers.bytes ? state.headers.bytes : calloc(1, 1);
+    response->headers_length = state.headers.length;
+    response->body = state.body.bytes ? state.body.bytes : calloc(1, 1);
+    response->body_length = state.body.length;
+    int result = 0;
+    if (code != CURLE_OK) {
+        result = -1;
+        if ((cancelled && !request->despite_cancel) || code == CURLE_ABORTED_BY_CALLBACK) {
+            response->cancelled = 1;
+            snprintf(response->error, sizeof response->error, "interrupted");
+        } else if (response->exceeded) {
+            snprintf(response->error, sizeof response->error, "the answer is larger than %zu bytes", request->maximum_bytes);
+        } else if (state.write_failed) {
+            snprintf(response->error, sizeof response->error, "cannot write the download: %s", strerror(state.write_failed));
+        } else {
+            snprintf(response->error, sizeof response->error, "%s", curl.easy_strerror(code));
+        }
+    }
+    curl.slist_free_all(headers);
+    curl.easy_cleanup(handle);
+    return result;
+}
+
+void folio_http_response_free(folio_http_response *response) {
+    free(response->headers);
+    free(response->body);
+    response->headers = NULL;
+    response->body = NULL;
+}
