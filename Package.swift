@@ -147,11 +147,12 @@ let package = Package(
         // first request: only the commands that talk to a FHIR server use it, and a render never binds it.
         .target(name: "CHTTPClient", linkerSettings: [.linkedLibrary("dl")]),
         // Talking to FHIR servers: addresses checked, SMART Backend Services authorization (RS384 and ES384
-        // assertions, tokens renewed), retries, and the Bulk Data client `folio fetch` runs.
+        // assertions, tokens renewed), retries, the Bulk Data client `folio fetch` runs and the poster of
+        // `folio batch --post`.
         .target(
             name: "FolioConnect",
             dependencies: [
-                "FolioModel", "FolioFiles", "CHTTPClient",
+                "FolioModel", "FolioFiles", "FolioFHIR", "CHTTPClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),

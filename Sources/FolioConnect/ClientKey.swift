@@ -5,8 +5,8 @@ import Foundation
 import _CryptoExtras
 
 /// The private key a backend client signs its SMART Backend Services assertions with: RSA (RS384,
-/// 2,048 bits or more) or elliptic-curve P-384 (ES384), read from a PEM file that only its owner
-/// may read. The key never appears in a message, a log or a file Folio writes; its public half is
+/// 2,048 bits or more) or elliptic-curve P-384 (ES384), read from a PEM file no one but its owner
+/// (and its group, to read) may read or change. The key never appears in a message, a log or a file Folio writes; its public half is
 /// what `folio fetch --print-jwks` prints for the server's registration.
 package struct ClientKey: Sendable {
     /// The key's DER bytes by kind (swift-crypto's P-384 key is not Sendable: it is made again to sign).
@@ -46,9 +46,11 @@ package struct ClientKey: Sendable {
         guard stat(path, &info) == 0 else {
             throw FolioError(path: option, "cannot read \(path): \(String(cString: strerror(errno)))")
         }
-        guard info.st_mode & 0o077 == 0 else {
+        // Its owner's (and, as a Kubernetes Secret mounted for the pod's group, its group's to read): never others'.
+        guard info.st_mode & 0o027 == 0 else {
             throw FolioError(
-                path: option, "\(path) may be read by others (mode \(String(info.st_mode & 0o777, radix: 8))); make it chmod 600")
+                path: option,
+                "\(path) may be read or changed by others (mode \(String(info.st_mode & 0o777, radix: 8))); make it chmod 600 (or 640)")
         }
         let data = try BoundedFile.read(path, limit: Self.maximumFileBytes, field: option, what: "private key", regularOnly: true)
         guard let pem = String(data: data, encoding: .utf8) else {

@@ -88,7 +88,11 @@ final class FHIRClinicalRecord {
         self.subject = subject
         let resources = newest(try load(subject), warnings: &warnings).filter { stored in
             guard FHIRClinicalRecord.isEnteredInError(stored.resource) else { return true }
-            warnings.add("a \(stored.type) entered in error", 1)
+            // An Observation's status is counted where the readings are read (in the period), once.
+            if stored.type != "Observation" {
+                let article = stored.type.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
+                warnings.add("\(article) \(stored.type) entered in error", 1)
+            }
             return false
         }
         for stored in resources { byOrder[stored.order] = stored.resource }

@@ -142,6 +142,27 @@ func measureW3(into targets: inout TargetTable) {
     targets.forScale("W3 PDF, folio batch --jobs 2, signed (median of 3)", folio: signed, c: c, unit: "documents/s")
 }
 
+/// `folio fetch` beside curl, and the weekly loop, as targets (FetchBenchmark).
+func recordFetch(into targets: inout TargetTable) {
+    let fetch = FetchBenchmark.run(folio: binary, repository: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+    targets.ratio(
+        "fetch of 50,000 patients, folio fetch / curl (MB/s)", folio: fetch["fetch-mbps"], c: fetch["curl-mbps"], unit: "MB/s", atLeast: 0.5
+    )
+    targets.absolute(
+        "fetch peak memory, 50,000 patients over 5,000",
+        folio: fetch["fetch-peak-mb"].flatMap { big in fetch["fetch-small-peak-mb"].map { big / $0 } },
+        c: nil, unit: "×", atMost: 1.25)
+    targets.absolute("fetch → batch → post over batch alone, 1,000 patients", folio: fetch["loop-ratio"], c: nil, unit: "×", atMost: 1.3)
+}
+
+// FOLIO_BENCH_ONLY=fetch: only `folio fetch` beside curl and the weekly loop.
+if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "fetch" {
+    var table = TargetTable()
+    recordFetch(into: &table)
+    print(table.printed())
+    exit(0)
+}
+
 // FOLIO_BENCH_ONLY=reports: only the 100,000-record report table, ungrouped and grouped.
 if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "reports" {
     let (seconds, peaks) = ScalingBenchmark.reportTables(bench: benchDirectory)
@@ -295,6 +316,7 @@ do {
         targets.forScale("FHIR folio records, peak memory", folio: fhir["records-peak-mb"], c: nil, unit: "MB")
         targets.forScale("FHIR folio batch, peak memory", folio: fhir["batch-peak-mb"], c: nil, unit: "MB")
         targets.forScale("FHIR patient summaries batch, peak memory", folio: fhir["summary-peak-mb"], c: nil, unit: "MB")
+        recordFetch(into: &targets)
     }
     print(targets.printed())
     var usage = rusage()

@@ -2,7 +2,9 @@ import ArgumentParser
 import Dispatch
 import Folio
 import FolioBatch
+import FolioConnect
 import FolioFHIR
+import FolioFiles
 import FolioSheets
 import Foundation
 
@@ -76,6 +78,14 @@ struct BatchCommand: ParsableCommand {
     )
     var attach: String?
 
+    @Option(
+        help:
+            "With --emit fhir: post each record's DocumentReference, its documents inline, to this FHIR server (a conditional update or create, one per patient and period; see docs/fhir.md)."
+    )
+    var post: String?
+
+    @OptionGroup var server: ServerOptions
+
     @Option(help: "With --emit fhir: the DocumentReference type as SYSTEM|CODE[|DISPLAY] (default http://loinc.org|34133-9).")
     var documentType: String?
 
@@ -122,6 +132,7 @@ struct BatchCommand: ParsableCommand {
         _ = try shardValue()
         if let emit, emit != "fhir" { throw ValidationError("--emit takes fhir") }
         if documentType != nil, emit == nil { throw ValidationError("--document-type needs --emit fhir") }
+        if post != nil, emit == nil { throw ValidationError("--post needs --emit fhir") }
         if let attach, attach != "fhir" { throw ValidationError("--attach takes fhir") }
         if attach != nil, dataFormat.dataFormat != .fhir { throw ValidationError("--attach fhir needs --data-format fhir") }
         if attach != nil, !formats.contains(.pdf) { throw ValidationError("--attach fhir embeds the Bundle in PDFs; add pdf to --format") }
@@ -155,7 +166,17 @@ struct BatchCommand: ParsableCommand {
             idField: id, jobs: jobs, resume: resume,
             shard: try shardValue(), failFast: failFast)
         let summary: BatchSummary
+        var poster: DocumentPoster?
         do {
+            if let post {
+                // The server and its authorization checked before anything is rendered.
+                let address = try ServerURL(post, field: "--post")
+                let authorization = try server.authorization(base: address, neededScopes: ["system/DocumentReference.cus"])
+                _ = try authorization.header()
+                poster = DocumentPoster(
+                    session: ServerSession(base: address, authorization: authorization, connection: server.connection),
+                    folder: URL(fileURLWithPath: outputDirectory), template: (template as NSString).lastPathComponent)
+            }
             options.theme = try theme.load()
             options.strictLayout = strict
             options.lenient = lenient.lenient
@@ -191,6 +212,7 @@ struct BatchCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let failuresPath = URL(fileURLWithPath: outputDirectory).appendingPathComponent(options.logName(BatchRunner.failuresName)).path
+        let refused = summary.interrupted ? 0 : try postReferences(with: poster, options: options, failures: failuresPath)
         var line = "folio: \(summary.written) written"
         if summary.skipped > 0 { line += ", \(summary.skipped) skipped" }
         line += ", \(summary.failed) failed"
@@ -201,6 +223,42 @@ struct BatchCommand: ParsableCommand {
             StandardStreams.printError(line)
         }
         if summary.interrupted { throw ExitCode(130) }
-        if summary.failed > 0 { throw ExitCode(1) }
+        if summary.failed > 0 || refused > 0 { throw ExitCode(1) }
+    }
+
+    /// Posts the batch's references with `poster` (if any); a refusal is a line of failures.jsonl.
+    /// Returns how many the server refused.
+    private func postReferences(with poster: DocumentPoster?, options: BatchOptions, failures: String) throws -> Int {
+        guard let poster else { return 0 }
+        do {
+            let bundle = try BoundedFile.read(
+                options.outputDirectory.appendingPathComponent(options.bundleName).path, limit: 1 << 30, field: "--post",
+                what: "transaction Bundle", regularOnly: true)
+            let results = try poster.post(bundle: bundle, skipPosted: resume)
+            let refused = results.filter { $0.error != nil }
+            if !refused.isEmpty, let handle = FileHandle(forWritingAtPath: failures) ?? Self.created(failures) {
+                defer { try? handle.close() }
+                _ = try? handle.seekToEnd()
+                for result in refused {
+                    let line: [String: Any] = ["record": NSNull(), "id": result.subject, "error": result.error ?? ""]
+                    if let data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes]) {
+                        try? handle.write(contentsOf: data + Data("\n".utf8))
+                    }
+                }
+            }
+            if !quiet || !refused.isEmpty {
+                StandardStreams.printError(
+                    "folio: posted \(results.count - refused.count) DocumentReferences to \(poster.session.base.shown)"
+                        + (refused.isEmpty ? "" : ", \(refused.count) refused; see \(failures)"))
+            }
+            return refused.count
+        } catch {
+            StandardStreams.printError(StandardStreams.describe(error))
+            throw ExitCode(1)
+        }
+    }
+
+    private static func created(_ path: String) -> FileHandle? {
+        FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Folio
+import FolioConnect
 import FolioFiles
 import FolioSheets
 import Foundation
@@ -28,6 +29,16 @@ struct RenderCommand: ParsableCommand {
 
     @Option(help: "FHIR data: the Patient id of the record to render (needed when the data holds several patients).")
     var id: String?
+
+    @Option(
+        name: .customLong("fhir-server"),
+        help: "Read the record from this FHIR server (with --patient): Patient/ID/$summary, else $everything, else a search per type.")
+    var fhirServer: String?
+
+    @Option(help: "With --fhir-server: the Patient's id.")
+    var patient: String?
+
+    @OptionGroup var server: ServerOptions
 
     @Option(help: "The record to render, 1 for the first (needed when the data holds several records).")
     var record: Int?
@@ -77,10 +88,18 @@ struct RenderCommand: ParsableCommand {
         if fragment, let html, html != .fragment {
             throw ValidationError("--fragment and --html \(html.rawValue) contradict each other")
         }
-        if data == nil, id != nil || record != nil || dataFormat.dataFormat != .auto {
+        if fhirServer != nil {
+            guard patient != nil else { throw ValidationError("--fhir-server needs --patient ID") }
+            guard data == nil, id == nil, record == nil else {
+                throw ValidationError("--fhir-server reads the record: no --data, --id or --record")
+            }
+        } else if patient != nil {
+            throw ValidationError("--patient chooses the patient of --fhir-server; with --data FILE, use --id")
+        }
+        if data == nil, fhirServer == nil, id != nil || record != nil || dataFormat.dataFormat != .auto {
             throw ValidationError("--id, --record and --data-format choose a record of --data FILE")
         }
-        if data == nil, dataFormat.zone != nil {
+        if data == nil, fhirServer == nil, dataFormat.zone != nil {
             throw ValidationError(
                 "--zone sets the zone a template's dates are shown in, with --data FILE; a document names its own (metadata.timeZone)")
         }
@@ -126,7 +145,32 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        if !request.run() { throw ExitCode(1) }
+        guard let fhirServer, let patient else {
+            if !request.run() { throw ExitCode(1) }
+            return
+        }
+        var request = self.request
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "folio-record-\(getpid())-\(UUID().uuidString.prefix(8))")
+        do {
+            // The record is the patient's: a folder only this user may read, removed when the render is done.
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let address = try ServerURL(fhirServer, field: "--fhir-server")
+            let authorization = try server.authorization(base: address, neededScopes: ["system/*.rs"])
+            let session = ServerSession(base: address, authorization: authorization, connection: server.connection)
+            let file = folder.appendingPathComponent("record.json")
+            try PatientRecordFetch(session: session, patient: patient).write(to: file)
+            request.data = file.path
+            request.fhir = (dataFormat.period, dataFormat.zone, dataFormat.maskedSystems)
+            request.patientID = patient
+            if !request.run() { throw ExitCode(1) }
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            StandardStreams.printError(StandardStreams.describe(error))
+            throw ExitCode(1)
+        }
     }
 }
 

@@ -170,4 +170,71 @@ final class DeploymentManifestTests: XCTestCase {
         XCTAssertGreaterThan(Double(service["TimeoutStopSec"] ?? "") ?? 0, Double(given["--grace-period"] ?? "30") ?? 30)
         XCTAssertEqual(sections["Install"]?["WantedBy"], "multi-user.target")
     }
+
+    /// A shell command's words, its quotes taken off (enough for the manifests' own scripts).
+    private func words(_ script: String) -> [String] {
+        script.split(whereSeparator: { $0 == " " || $0 == "\n" }).map {
+            $0.replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: "'", with: "")
+        }
+    }
+
+    func testTheWeeklyCronJobFetchesThenBatchesAndPostsWithRealOptions() throws {
+        let url = deploy.appendingPathComponent("kubernetes-cronjob.yaml")
+        // Kubernetes' own schemas, offline, rejecting unknown fields.
+        let validate = try TestSupport.venvTool("kubernetes-validate", variable: "FOLIO_KUBERNETES_VALIDATE")
+        let checked = try TestSupport.run(validate, ["--strict", url.path])
+        XCTAssertEqual(checked.status, 0, checked.text + checked.stderr)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let cronJob = try XCTUnwrap(try Yams.load(yaml: text) as? [String: Any])
+        XCTAssertEqual(cronJob["kind"] as? String, "CronJob")
+        let spec = try XCTUnwrap(cronJob["spec"] as? [String: Any])
+        XCTAssertEqual(spec["schedule"] as? String, "0 5 * * 1", "Mondays at 05:00")
+        XCTAssertEqual(spec["concurrencyPolicy"] as? String, "Forbid")
+        let job = try XCTUnwrap((spec["jobTemplate"] as? [String: Any])?["spec"] as? [String: Any])
+        let pod = try XCTUnwrap((job["template"] as? [String: Any])?["spec"] as? [String: Any])
+        XCTAssertEqual(pod["restartPolicy"] as? String, "OnFailure", "a failed batch is rerun without fetching again")
+        let fetch = try XCTUnwrap((pod["initContainers"] as? [[String: Any]])?.first)
+        let fetchArguments = try XCTUnwrap(fetch["args"] as? [String])
+        XCTAssertEqual(fetchArguments.first, "fetch")
+        let fetchOptions = options(Array(fetchArguments.dropFirst(2)), flags: try flags(of: "fetch"), command: "fetch")
+        let key = try XCTUnwrap(fetchOptions["--private-key"])
+        let batch = try XCTUnwrap((pod["containers"] as? [[String: Any]])?.first)
+        let script = try XCTUnwrap((batch["args"] as? [String])?.first)
+        let batchWords = words(script).drop { $0 != "folio" }.dropFirst()
+        XCTAssertEqual(batchWords.first, "batch")
+        let batchOptions = options(Array(batchWords.dropFirst(2)), flags: try flags(of: "batch"), command: "batch")
+        XCTAssertEqual(batchOptions["--data"], fetchOptions["--out"], "the batch reads what the fetch wrote")
+        XCTAssertEqual(batchOptions["--post"], "$(FHIR_BASE)")
+        XCTAssertEqual(batchOptions["--private-key"], key)
+        XCTAssertEqual(batchOptions["--emit"], "fhir")
+        // The key comes from a Secret mounted where both steps read it, readable by the pod's group only.
+        let mounts = try XCTUnwrap(fetch["volumeMounts"] as? [[String: Any]])
+        let client = try XCTUnwrap(mounts.first { key.hasPrefix(($0["mountPath"] as? String ?? "?") + "/") })
+        let volumes = try XCTUnwrap(pod["volumes"] as? [[String: Any]])
+        let secret = try XCTUnwrap(volumes.first { $0["name"] as? String == client["name"] as? String }?["secret"] as? [String: Any])
+        XCTAssertEqual((secret["defaultMode"] as? Int).map { $0 & 0o027 }, 0, "no write by the group, nothing for others")
+        // The week the script works out is the last whole Monday-to-Sunday week.
+        let week = try TestSupport.run("/bin/sh", ["-c", #"date -d "-$(( $(date +%u) + 6 )) days" +%F"#]).text
+        let monday = try TestSupport.run("/bin/sh", ["-c", "date -d '\(week.trimmingCharacters(in: .whitespacesAndNewlines))' +%u"]).text
+        XCTAssertEqual(monday.trimmingCharacters(in: .whitespacesAndNewlines), "1")
+        XCTAssertTrue(script.contains(#"date -d "-$(( $(date +%u) + 6 )) days" +%F"#), script)
+    }
+
+    func testTheWeeklyTimerStartsTheFetchThenTheBatch() throws {
+        let timer = try String(contentsOf: deploy.appendingPathComponent("folio-weekly.timer"), encoding: .utf8)
+        XCTAssertTrue(timer.contains("OnCalendar=Mon *-*-* 05:00:00"))
+        XCTAssertTrue(timer.contains("Persistent=true"))
+        let service = try String(contentsOf: deploy.appendingPathComponent("folio-weekly.service"), encoding: .utf8)
+        let starts = service.split(separator: "\n").filter { $0.hasPrefix("ExecStart=") }.map { String($0.dropFirst(10)) }
+        XCTAssertEqual(starts.count, 2, "fetch, then batch")
+        let fetch = words(starts[0])
+        XCTAssertEqual(Array(fetch.prefix(2)), ["/usr/local/bin/folio", "fetch"])
+        let fetchOptions = options(Array(fetch.dropFirst(3)), flags: try flags(of: "fetch"), command: "fetch")
+        let batch = words(starts[1]).drop { $0 != "/usr/local/bin/folio" }.dropFirst()
+        XCTAssertEqual(batch.first, "batch")
+        let batchOptions = options(Array(batch.dropFirst(2)), flags: try flags(of: "batch"), command: "batch")
+        XCTAssertEqual(batchOptions["--data"], fetchOptions["--out"])
+        XCTAssertNotNil(batchOptions["--post"])
+        XCTAssertEqual(service.components(separatedBy: "Type=oneshot").count, 2, "one run per start: the steps in order")
+    }
 }

@@ -41,6 +41,14 @@ final class FHIRTestServer: @unchecked Sendable {
         var throttle = 0
         /// Whether requests must carry a token at all.
         var requiresAuthorization = true
+        /// The Patient operations the CapabilityStatement names (`everything`, `summary`).
+        var patientOperations: [String] = ["everything"]
+        /// What `Patient/ID/$summary` answers (a document Bundle).
+        var summaryBundle = Data()
+        /// Search results per page.
+        var pageSize = 25
+        /// Whether the CapabilityStatement offers a conditional update of DocumentReference (else only conditional create).
+        var conditionalUpdate = true
     }
 
     /// A registered client.
@@ -74,6 +82,9 @@ final class FHIRTestServer: @unchecked Sendable {
         var unauthorized = 0
         var polls = 0
         var fileAnswers: [String: Int] = [:]
+        /// DocumentReferences posted, by id (their JSON).
+        var documentReferences: [String: Data] = [:]
+        var documentRequests: [String] = []
     }
 
     var behaviour: Behaviour
@@ -104,6 +115,8 @@ final class FHIRTestServer: @unchecked Sendable {
     static let contentLocationField = HTTPField.Name.named("Content-Location")
     static let retryAfterField = HTTPField.Name.named("Retry-After")
     static let progressField = HTTPField.Name.named("X-Progress")
+    static let ifNoneExistField = HTTPField.Name.named("If-None-Exist")
+    static let locationField = HTTPField.Name.named("Location")
 
     /// Hummingbird's log, quiet: a test's stop cancels the server, which it would log as an error.
     static let quietLogger: Logger = {
@@ -122,6 +135,7 @@ final class FHIRTestServer: @unchecked Sendable {
         router.on("**", method: .get) { [self] request, _ in try await self.answer(request) }
         router.on("**", method: .post) { [self] request, _ in try await self.answer(request) }
         router.on("**", method: .delete) { [self] request, _ in try await self.answer(request) }
+        router.on("**", method: .put) { [self] request, _ in try await self.answer(request) }
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
@@ -175,6 +189,23 @@ final class FHIRTestServer: @unchecked Sendable {
             let body = request.method == .post ? String(buffer: try await request.body.collect(upTo: 1 << 20)) : ""
             return kickOff(request, path: rest, body: body)
         }
+        if rest == "metadata" {
+            let resource: [String: Any] = [
+                "type": "DocumentReference", "conditionalCreate": true, "conditionalUpdate": behaviour.conditionalUpdate,
+            ]
+            let patient: [String: Any] = [
+                "type": "Patient",
+                "operation": behaviour.patientOperations.map {
+                    ["name": $0, "definition": "http://hl7.org/fhir/OperationDefinition/Patient-\($0)"]
+                },
+            ]
+            return json(.ok, ["resourceType": "CapabilityStatement", "rest": [["mode": "server", "resource": [resource, patient]]]])
+        }
+        if rest.hasPrefix("DocumentReference") {
+            let body = try await request.body.collect(upTo: 64 << 20)
+            return documentReference(request, body: Data(buffer: body))
+        }
+        if let record = patientRecord(rest, request: request) { return record }
         if rest.hasPrefix("status/") { return status(String(rest.dropFirst(7)), method: request.method) }
         if rest.hasPrefix("files/") { return file(String(rest.dropFirst(6)), request: request) }
         if rest.hasPrefix("manifest-page/") { return manifestPage(String(rest.dropFirst(14))) }
@@ -293,6 +324,93 @@ final class FHIRTestServer: @unchecked Sendable {
         }
         state.withLock { $0.value.exports[id]?.linkGeneration += 1 }
         return manifestPage("\(id)/0")
+    }
+
+    /// A conditional update (`PUT DocumentReference?identifier=…`) or create (`POST` with `If-None-Exist`).
+    private func documentReference(_ request: Request, body: Data) -> Response {
+        guard var resource = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+            resource["resourceType"] as? String == "DocumentReference"
+        else { return outcome(.badRequest, "expected a DocumentReference") }
+        let search: String?
+        if request.method == .put {
+            guard behaviour.conditionalUpdate else { return outcome(.methodNotAllowed, "no conditional update") }
+            search = request.uri.queryParameters["identifier"].map { String($0).removingPercentEncoding ?? String($0) }
+        } else {
+            search = request.headers[Self.ifNoneExistField].flatMap {
+                $0.hasPrefix("identifier=") ? String($0.dropFirst(11)).removingPercentEncoding : nil
+            }
+        }
+        let wanted = search ?? ""
+        let found = state.withLock { box -> String? in
+            box.value.documentRequests.append("\(request.method.rawValue) \(wanted)")
+            return box.value.documentReferences.first { _, data in
+                let stored = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+                let identifiers = stored?["identifier"] as? [[String: Any]] ?? []
+                return identifiers.contains { "\($0["system"] ?? "")|\($0["value"] ?? "")" == wanted }
+            }?.key
+        }
+        if request.method == .post, let found {
+            return Response(status: .ok, headers: [Self.locationField: "\(base)/DocumentReference/\(found)"])
+        }
+        let id = found ?? UUID().uuidString.lowercased()
+        resource["id"] = id
+        let data = (try? JSONSerialization.data(withJSONObject: resource)) ?? Data()
+        state.withLock { $0.value.documentReferences[id] = data }
+        return Response(status: found == nil ? .created : .ok, headers: [Self.locationField: "\(base)/DocumentReference/\(id)/_history/1"])
+    }
+
+    /// `Patient/ID/$everything`, `Patient/ID/$summary`, `Patient?_id=ID` and `TYPE?patient=ID`, in pages.
+    private func patientRecord(_ rest: String, request: Request) -> Response? {
+        let parts = rest.split(separator: "/").map(String.init)
+        let query = request.uri.queryParameters
+        let page = query["page"].flatMap { Int(String($0)) } ?? 0
+        if parts.count == 3, parts[0] == "Patient", parts[2] == "$summary" {
+            guard behaviour.patientOperations.contains("summary") else { return outcome(.notFound, "no $summary") }
+            return Response(
+                status: .ok, headers: [.contentType: "application/fhir+json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: behaviour.summaryBundle)))
+        }
+        if parts.count == 3, parts[0] == "Patient", parts[2] == "$everything" {
+            guard behaviour.patientOperations.contains("everything") else { return outcome(.notFound, "no $everything") }
+            let lines = state.withLock { box in
+                box.value.resources.keys.sorted().flatMap { type in (box.value.resources[type] ?? []).map(\.line) }
+            }
+            return searchset(lines.filter { Self.belongs($0, to: parts[1]) }, page: page, next: "\(base)/\(rest)?page=\(page + 1)")
+        }
+        guard parts.count == 1, BulkExportRequestShape.isType(parts[0]), request.method == .get else { return nil }
+        let type = parts[0]
+        let lines = state.withLock { box in box.value.resources[type].map { $0.map(\.line) } }
+        guard let lines else { return outcome(.badRequest, "\(type) is not supported") }
+        let id = query["_id"].map(String.init) ?? query["patient"].map(String.init) ?? ""
+        let matching = lines.filter { type == "Patient" ? Self.isPatient($0, id) : Self.belongs($0, to: id) }
+        let search = query["_id"] != nil ? "_id=\(id)" : "patient=\(id)"
+        return searchset(matching, page: page, next: "\(base)/\(type)?\(search)&page=\(page + 1)")
+    }
+
+    private func searchset(_ lines: [String], page: Int, next: String) -> Response {
+        let size = behaviour.pageSize
+        let slice = lines.dropFirst(page * size).prefix(size)
+        var bundle: [String: Any] = [
+            "resourceType": "Bundle", "type": "searchset", "total": lines.count,
+            "entry": slice.compactMap { line -> [String: Any]? in
+                guard let resource = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else { return nil }
+                return [
+                    "fullUrl": "\(base)/\(resource["resourceType"] ?? "")/\(resource["id"] ?? "")", "resource": resource,
+                    "search": ["mode": "match"],
+                ]
+            },
+        ]
+        if (page + 1) * size < lines.count { bundle["link"] = [["relation": "next", "url": next]] }
+        return json(.ok, bundle)
+    }
+
+    static func isPatient(_ line: String, _ id: String) -> Bool {
+        let resource = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        return resource?["resourceType"] as? String == "Patient" && resource?["id"] as? String == id
+    }
+
+    static func belongs(_ line: String, to id: String) -> Bool {
+        isPatient(line, id) || line.contains(#""Patient/\#(id)""#)
     }
 
     /// The files of an export: (type, resources) in the manifest's order.
@@ -436,6 +554,14 @@ final class FHIRTestServer: @unchecked Sendable {
 extension HTTPField.Name {
     /// The field `name` (a valid token, else `X-Invalid`).
     static func named(_ name: String) -> HTTPField.Name { HTTPField.Name(name) ?? HTTPField.Name("X-Invalid") ?? .contentType }
+}
+
+/// A resource type's shape (an upper-case letter, then letters).
+enum BulkExportRequestShape {
+    static func isType(_ text: String) -> Bool {
+        guard let first = text.first, first.isUppercase else { return false }
+        return text.allSatisfy { $0.isASCII && $0.isLetter }
+    }
 }
 
 struct TestServerError: Error, CustomStringConvertible {
