@@ -126,6 +126,9 @@ unit: deps
 BENCH_WORKLOAD := $(CURDIR)/.build/bench-workload
 bench: deps static-cxx
 	@dpkg -s libcjson-dev >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcjson-dev; }
+	@# curl beside folio fetch, and python3 for bench/bulk_server.py (the Bulk Data server on loopback).
+	@command -v curl >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl; }
+	@command -v python3 >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3; }
 	$(RELEASE_BUILD) --product folio
 	$(RELEASE_BUILD) --product folio-bench
 	@mkdir -p .build

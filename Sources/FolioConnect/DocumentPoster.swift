@@ -21,6 +21,8 @@ package struct DocumentPoster: Sendable {
 
     /// The file that lists what was posted.
     package static let postedName = "posted.jsonl"
+    /// References posted at once.
+    package static let parallelPosts = 4
     /// The largest document posted inline (the server's limits are usually lower).
     package static let maximumDocumentBytes = 256 << 20
 
@@ -60,24 +62,51 @@ package struct DocumentPoster: Sendable {
         }
         let log = try PostedLog(url: postedURL, append: skipPosted)
         defer { log.close() }
-        var results: [Result] = []
-        for (position, entry) in entries.enumerated() {
-            guard var resource = entry["resource"] as? [String: Any] else { continue }
-            let subject = ((resource["subject"] as? [String: Any])?["reference"] as? String) ?? "a patient"
+        // Each reference as its JSON (what the posting threads may share).
+        let pending = entries.enumerated().compactMap { position, entry -> (Int, Data)? in
+            guard let resource = entry["resource"] as? [String: Any] else { return nil }
             let document = ((resource["masterIdentifier"] as? [String: Any])?["value"] as? String) ?? ""
-            if !document.isEmpty, posted.contains(document) { continue }
-            do {
-                let identifier = try identifierValue(of: resource)
-                try inlineDocuments(of: &resource)
-                resource["identifier"] = [["system": "urn:ietf:rfc:3986", "value": identifier]]
-                let id = try send(resource, identifier: identifier, conditionalUpdate: conditionalUpdate)
-                log.append(["document": document, "identifier": identifier, "id": id, "subject": subject])
-                results.append(Result(position: position, subject: subject, id: id))
-            } catch let failure as FolioError {
-                results.append(Result(position: position, subject: subject, error: failure.description))
+            guard document.isEmpty || !posted.contains(document) else { return nil }
+            return (try? JSONSerialization.data(withJSONObject: resource)).map { (position, $0) }
+        }
+        // A few at a time: each waits mostly on the server.
+        let results = Locked<[Result]>([])
+        let next = Locked(0)
+        let workers = max(1, min(Self.parallelPosts, pending.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let claimed: Int? = next.withLock { value in
+                    guard value < pending.count else { return nil }
+                    value += 1
+                    return value - 1
+                }
+                guard let index = claimed, !HTTPExchange.interrupted else { return }
+                let result = postOne(pending[index].1, position: pending[index].0, conditionalUpdate: conditionalUpdate, log: log)
+                results.withLock { $0.append(result) }
             }
         }
-        return results
+        return results.value.sorted { $0.position < $1.position }
+    }
+
+    /// Posts one reference; its outcome as a result (a refusal included).
+    private func postOne(_ json: Data, position: Int, conditionalUpdate: Bool, log: PostedLog) -> Result {
+        guard var resource = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] else {
+            return Result(position: position, subject: "a patient", error: "the batch's DocumentReference is not JSON")
+        }
+        let subject = ((resource["subject"] as? [String: Any])?["reference"] as? String) ?? "a patient"
+        let document = ((resource["masterIdentifier"] as? [String: Any])?["value"] as? String) ?? ""
+        do {
+            let identifier = try identifierValue(of: resource)
+            let documents = try inlineDocuments(of: &resource)
+            resource["identifier"] = [["system": "urn:ietf:rfc:3986", "value": identifier]]
+            let id = try send(try body(of: resource, documents: documents), identifier: identifier, conditionalUpdate: conditionalUpdate)
+            log.append(["document": document, "identifier": identifier, "id": id, "subject": subject])
+            return Result(position: position, subject: subject, id: id)
+        } catch let failure as FolioError {
+            return Result(position: position, subject: subject, error: failure.description)
+        } catch {
+            return Result(position: position, subject: subject, error: "\(error)")
+        }
     }
 
     /// Whether the server's CapabilityStatement says DocumentReference takes a conditional update.
@@ -108,10 +137,12 @@ package struct DocumentPoster: Sendable {
         return FHIRDocumentReference.uuidURN(hex)
     }
 
-    /// Each attachment's file (its `url`, a name in the batch's folder) read, checked against its
-    /// size and SHA-1, and put inline as `data`.
-    private func inlineDocuments(of resource: inout [String: Any]) throws {
-        guard var content = resource["content"] as? [[String: Any]] else { return }
+    /// Each attachment's file (its `url`, a name in the batch's folder) read and checked against its
+    /// SHA-1; its `data` is a placeholder (`folio-document-N`) the body's bytes take the place of
+    /// (base64 needs no JSON escaping, and a document's megabytes are not run through the JSON writer).
+    private func inlineDocuments(of resource: inout [String: Any]) throws -> [Data] {
+        var documents: [Data] = []
+        guard var content = resource["content"] as? [[String: Any]] else { return documents }
         for index in content.indices {
             guard var attachment = content[index]["attachment"] as? [String: Any], let name = attachment["url"] as? String else { continue }
             guard !name.contains("/"), !name.hasPrefix("."), !name.isEmpty else {
@@ -124,17 +155,30 @@ package struct DocumentPoster: Sendable {
             guard sha1 == attachment["hash"] as? String else {
                 throw FolioError(path: "content[\(index)].attachment.hash", "\(name) changed after the batch wrote it")
             }
-            attachment["data"] = data.base64EncodedString()
+            attachment["data"] = "folio-document-\(documents.count)"
+            documents.append(data)
             attachment["url"] = nil
             content[index]["attachment"] = attachment
         }
         resource["content"] = content
+        return documents
+    }
+
+    /// The JSON of `resource` with each placeholder replaced by its document in base64.
+    private func body(of resource: [String: Any], documents: [Data]) throws -> Data {
+        var body = try JSONSerialization.data(withJSONObject: resource, options: [.sortedKeys, .withoutEscapingSlashes])
+        for (index, document) in documents.enumerated() {
+            guard let range = body.range(of: Data("\"folio-document-\(index)\"".utf8)) else {
+                throw FolioError(path: "content", "the DocumentReference's documents could not be put inline")
+            }
+            body.replaceSubrange(range, with: Data("\"".utf8) + document.base64EncodedData() + Data("\"".utf8))
+        }
+        return body
     }
 
     /// Sends `resource`; returns the server's id for it. A refusal is a `FolioError` with the server's words.
-    private func send(_ resource: [String: Any], identifier: String, conditionalUpdate: Bool) throws -> String {
+    private func send(_ body: Data, identifier: String, conditionalUpdate: Bool) throws -> String {
         let search = "identifier=" + ServerAuthorization.formEncoded("urn:ietf:rfc:3986|\(identifier)")
-        let body = try JSONSerialization.data(withJSONObject: resource, options: [.sortedKeys, .withoutEscapingSlashes])
         let headers = ["Content-Type: application/fhir+json", "Accept: application/fhir+json", "Prefer: return=minimal"]
         let exchange: HTTPExchange
         if conditionalUpdate {
@@ -159,9 +203,11 @@ package struct DocumentPoster: Sendable {
 }
 
 /// `posted.jsonl`: a line for each reference the server took, flushed as it is written, so a
-/// batch stopped while posting knows on `--resume` what it posted.
-final class PostedLog {
+/// batch stopped while posting knows on `--resume` what it posted. Its lines are written under a
+/// lock, whole (the posting threads share it).
+final class PostedLog: Sendable {
     private let handle: FileHandle
+    private let lock = Locked(())
 
     init(url: URL, append: Bool) throws {
         if !append || !FileManager.default.fileExists(atPath: url.path) {
@@ -181,8 +227,10 @@ final class PostedLog {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             return
         }
-        try? handle.write(contentsOf: data + Data("\n".utf8))
-        try? handle.synchronize()
+        lock.withLock { _ in
+            try? handle.write(contentsOf: data + Data("\n".utf8))
+            try? handle.synchronize()
+        }
     }
 
     func close() { try? handle.close() }
