@@ -23,6 +23,9 @@ struct BatchDocumentWriter {
         /// The document's title (its PDF's and HTML page's) and BCP 47 language.
         var title: String = ""
         var language: String = ""
+        /// Characters no installed font can draw (`path: message` of the layout report's
+        /// missingGlyphs), said for the record on standard error: boxes instead of letters.
+        var missingGlyphs: [String] = []
     }
 
     let template: DocumentTemplate
@@ -89,15 +92,17 @@ struct BatchDocumentWriter {
                 files.append(
                     WrittenFile(
                         name: name, bytes: result.byteCount, pages: result.pages, sha256: SHA256Digest.hex(digest: digest), sha1: "",
-                        title: title, language: language))
+                        title: title, language: language, missingGlyphs: Self.missingGlyphs(in: result.report)))
                 continue
             }
             // A file a DocumentReference describes is made in memory: its SHA-1 is taken from its bytes.
             let rendered: (data: Data, pages: Int?, sha256: [UInt8]?)
+            var missing: [String] = []
             if format == .pdf {
                 let result = try document.pdfWithReport(signer: renderOptions.signer)
                 try checkLayout(result.report)
                 rendered = (result.data, result.pages, result.sha256)
+                missing = Self.missingGlyphs(in: result.report)
             } else {
                 let (data, pages) = try document.renderInAnyFormat(as: format, options: renderOptions)
                 rendered = (data, pages, nil)
@@ -109,9 +114,14 @@ struct BatchDocumentWriter {
                 WrittenFile(
                     name: name, bytes: data.count, pages: pages, sha256: digest.map(SHA256Digest.hex(digest:)) ?? SHA256Digest.hex(data),
                     sha1: attachmentHashes ? Data(Insecure.SHA1.hash(data: data)).base64EncodedString() : "",
-                    title: title, language: language))
+                    title: title, language: language, missingGlyphs: missing))
         }
         return files
+    }
+
+    /// The report's missing glyphs, each `path: message`.
+    static func missingGlyphs(in report: LayoutReport) -> [String] {
+        report.warnings.filter { $0.kind == .missingGlyphs }.map { "\($0.path): \($0.message)" }
     }
 
     /// With --strict, a layout that bent a rule fails the record, naming the block.

@@ -227,6 +227,10 @@ public final class BatchRunner: Sendable {
                 case .written(let number, let files, let reference):
                     summary.written += 1
                     if let reference { references.append((number, reference)) }
+                    // Boxes instead of letters, said for the record whatever is asked (--strict fails it instead).
+                    for message in Set(files.flatMap(\.missingGlyphs)).sorted() {
+                        progress?.warned(FolioError(path: "record \(number)", message))
+                    }
                     for file in files {
                         manifest.write(jsonObject: [
                             ("record", .number(Double(number))), ("file", .string(file.name)),

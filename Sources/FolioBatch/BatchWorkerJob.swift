@@ -62,7 +62,11 @@ package final class BatchWorkerJob: RenderWorkerJob {
             if case .number(let count)? = entry["bytes"] { bytes = count.clampedInt() } else { bytes = 0 }
             return BatchDocumentWriter.WrittenFile(
                 name: entry["name"]?.text ?? "", bytes: bytes, pages: pages, sha256: entry["sha256"]?.text ?? "",
-                sha1: entry["sha1"]?.text ?? "", title: entry["title"]?.text ?? "", language: entry["language"]?.text ?? "")
+                sha1: entry["sha1"]?.text ?? "", title: entry["title"]?.text ?? "", language: entry["language"]?.text ?? "",
+                missingGlyphs: {
+                    guard case .array(let items)? = entry["missingGlyphs"] else { return [] }
+                    return items.map(\.text)
+                }())
         }
     }
 
@@ -116,6 +120,7 @@ package final class BatchWorkerJob: RenderWorkerJob {
                                     ("name", .string(file.name)), ("bytes", .number(Double(file.bytes))),
                                     ("pages", file.pages.map { .number(Double($0)) } ?? .null), ("sha256", .string(file.sha256)),
                                     ("sha1", .string(file.sha1)), ("title", .string(file.title)), ("language", .string(file.language)),
+                                    ("missingGlyphs", .array(file.missingGlyphs.map(TreeValue.string))),
                                 ])
                             })
                     )

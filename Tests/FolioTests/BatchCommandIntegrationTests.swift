@@ -140,6 +140,31 @@ final class BatchCommandIntegrationTests: XCTestCase {
         for id in ["P1", "P3"] { XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("\(id).pdf").path)) }
     }
 
+    /// A record whose text no installed font can draw is written, and said on standard error for
+    /// that record (in worker processes and in process alike); with --strict it fails alone.
+    func testBoxesInsteadOfLettersAreSaidForTheirRecord() throws {
+        let data = try write(
+            try records(3) { index, record in
+                if index == 2 { record["notes"] = ["A note in a script no font has: \u{10FFFD}"] }
+            })
+        for extra in [[], ["--in-process"]] {
+            let out = try TestSupport.temporaryDirectory()
+            let result = try TestSupport.run(
+                folio, ["batch", template, "--data", data.path, "--out", out.path, "--name", "{{patient.id}}", "--quiet"] + extra)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let warnings = result.stderr.split(separator: "\n").filter { $0.contains("warning") }
+            XCTAssertFalse(warnings.isEmpty, "\(extra): \(result.stderr)")
+            XCTAssertTrue(warnings.allSatisfy { $0.contains("record 2") }, "\(extra): \(warnings)")
+            XCTAssertTrue(
+                warnings.contains { $0.contains("U+10FFFD") || $0.lowercased().contains("glyph") || $0.contains("font") }, "\(warnings)")
+        }
+        let strict = try TestSupport.temporaryDirectory()
+        let result = try TestSupport.run(
+            folio, ["batch", template, "--data", data.path, "--out", strict.path, "--name", "{{patient.id}}", "--quiet", "--strict"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(lines(strict.appendingPathComponent("failures.jsonl")).map { $0["record"] as? Int }, [2])
+    }
+
     func testDataThatIsNotDataIsOneErrorLine() throws {
         let out = try TestSupport.temporaryDirectory()
         var csv = Data("patient.id,patient.name\nP1,Ann".utf8)
