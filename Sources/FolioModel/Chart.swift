@@ -51,6 +51,8 @@ public struct Chart: Sendable, Hashable, Codable {
     public var alt: String?
     /// HTML: add the data as a table in a `<details>` element under the chart.
     public var dataTable: Bool
+    /// PDF: print that table under the chart too (false with `dataTable: html`).
+    public var printsDataTable = true
     /// What the chart says when it has nothing to show (and its text alternative with it),
     /// instead of the language's "No data".
     public var noData: String?
@@ -188,7 +190,9 @@ public struct Chart: Sendable, Hashable, Codable {
         legend = try c.decode(.legend, default: LegendOptions())
         thresholds = try c.decode(.thresholds, default: [])
         alt = try c.decodeIfPresent(.alt)
-        dataTable = try c.decode(.dataTable, default: false)
+        let placement = try c.decode(.dataTable, default: ChartDataTablePlacement.none)
+        dataTable = placement != .none
+        printsDataTable = placement != .html
         noData = try c.decodeIfPresent(.noData)
         annotations = try c.decode(.annotations, default: [])
         let kind = try c.decodeIfPresent(String.self, forKey: .kind) ?? "bar"
@@ -236,7 +240,8 @@ public struct Chart: Sendable, Hashable, Codable {
         try c.encode(legend, forKey: .legend)
         try c.encode(thresholds, forKey: .thresholds)
         try c.encodeIfPresent(alt, forKey: .alt)
-        try c.encode(dataTable, forKey: .dataTable)
+        try c.encode(
+            dataTable ? (printsDataTable ? ChartDataTablePlacement.everywhere : .html) : ChartDataTablePlacement.none, forKey: .dataTable)
         try c.encodeIfPresent(noData, forKey: .noData)
         if !annotations.isEmpty { try c.encode(annotations, forKey: .annotations) }
         switch body {

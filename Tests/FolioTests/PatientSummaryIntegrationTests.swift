@@ -125,4 +125,47 @@ final class PatientSummaryIntegrationTests: XCTestCase {
         let noChoice = try TestSupport.run(folio, ["render", weekly, "--data", records, "-o", out])
         XCTAssertTrue(noChoice.stderr.contains("--record: "), noChoice.stderr)
     }
+
+    /// A test measured 300 times: the PDF stays a short summary (the latest value and five earlier,
+    /// a trend chart, no printed table of readings); the HTML carries every reading in the chart's
+    /// collapsed data table, each value with its time.
+    func testTheWholeSeriesTravelsInTheHTMLNotAsPrintedRows() throws {
+        var entries: [[String: Any]] = [
+            [
+                "fullUrl": "https://example.org/fhir/Patient/p1",
+                "resource": ["resourceType": "Patient", "id": "p1", "name": [["family": "Test", "given": ["Ann"]]]],
+            ]
+        ]
+        for index in 0..<300 {
+            let observation: [String: Any] = [
+                "resourceType": "Observation", "id": "o\(index)", "status": "final",
+                "category": [["coding": [["system": "http://terminology.hl7.org/CodeSystem/observation-category", "code": "laboratory"]]]],
+                "code": ["coding": [["system": "http://loinc.org", "code": "2345-7", "display": "Glucose"]]],
+                "subject": ["reference": "Patient/p1"],
+                "effectiveDateTime": String(format: "2026-%02d-%02dT08:00:00Z", 1 + index / 28, 1 + index % 28),
+                "valueQuantity": ["value": 90 + index % 30, "unit": "mg/dL", "system": "http://unitsofmeasure.org", "code": "mg/dL"],
+            ]
+            entries.append(["fullUrl": "https://example.org/fhir/Observation/o\(index)", "resource": observation])
+        }
+        let bundle = try JSONSerialization.data(withJSONObject: ["resourceType": "Bundle", "type": "collection", "entry": entries])
+        let input = try TestSupport.temporaryFile(bundle, name: "series.json")
+        let folder = try TestSupport.temporaryDirectory()
+        for format in ["pdf", "html"] {
+            let result = try TestSupport.run(
+                folio,
+                [
+                    "render", template, "--data", input.path, "--data-format", "fhir", "-o",
+                    folder.appendingPathComponent("s.\(format)").path,
+                ])
+            XCTAssertEqual(result.status, 0, result.stderr)
+        }
+        let html = try String(contentsOf: folder.appendingPathComponent("s.html"), encoding: .utf8)
+        let details = try XCTUnwrap(html.range(of: "<details class=\"folio-chart-data\">"), "the chart's data table")
+        let rows = html[details.upperBound...].components(separatedBy: "</details>").first?.components(separatedBy: "<tr").count ?? 0
+        XCTAssertEqual(rows - 1, 301, "a header row and all 300 readings")
+        let pdf = try Data(contentsOf: folder.appendingPathComponent("s.pdf"))
+        let pages = try TestSupport.pageTexts(pdf)
+        XCTAssertLessThanOrEqual(pages.count, 3, "a summary, not 300 printed rows")
+        XCTAssertFalse(pages.joined().contains("Glucose over time: Data"), "no data table printed")
+    }
 }

@@ -65,7 +65,7 @@ extension Chart: LaidOutBlock {
                 return figure(renderer.drawing(for: shorter, width: width), refit: nil)
             } : nil
         let chartFigure = figure(drawing, refit: refit, shrinkable: natural - least)
-        guard dataTable else { return [chartFigure] }
+        guard dataTable, printsDataTable else { return [chartFigure] }
         // The data as a table under the chart, as the HTML gives it: captioned by the chart's title.
         // Long data (a session's 300 readings) would turn a two-page summary into twelve: it stays
         // in the HTML's collapsed table, and the layout report says so.
