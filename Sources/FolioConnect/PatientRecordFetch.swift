@@ -38,6 +38,31 @@ package struct PatientRecordFetch: Sendable {
         self.patient = patient
     }
 
+    /// The record of `patient` on `server` written to `record.json` in a new folder only this user may
+    /// read (the caller removes the folder); `authorization` makes the server's authorization.
+    package static func temporaryCopy(
+        server: String, patient: String, authorization: (ServerURL) throws -> ServerAuthorization, connection: ConnectionSettings
+    ) throws -> URL {
+        let address = try ServerURL(server, field: "--fhir-server")
+        let session = ServerSession(base: address, authorization: try authorization(address), connection: connection)
+        let fetch = try PatientRecordFetch(session: session, patient: patient)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "folio-record-\(getpid())-\(UUID().uuidString.prefix(8))")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw FolioError(path: "--fhir-server", "cannot make a folder for the record: \(error.localizedDescription)")
+        }
+        let file = folder.appendingPathComponent("record.json")
+        do {
+            try fetch.write(to: file)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        return file
+    }
+
     /// Reads the record and writes it to `destination` as a Bundle; returns how it was read.
     @discardableResult
     package func write(to destination: URL) throws -> (route: Route, resources: Int) {

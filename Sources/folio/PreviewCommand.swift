@@ -1,7 +1,9 @@
 import ArgumentParser
 import Dispatch
 import Folio
+import FolioConnect
 import FolioServer
+import Foundation
 import Logging
 
 /// `folio preview INPUT [--data FILE [--record N]] [--theme FILE] [--port P]`: a page on this
@@ -30,6 +32,16 @@ struct PreviewCommand: ParsableCommand {
 
     @OptionGroup var dataFormat: DataFormatOption
 
+    @Option(
+        name: .customLong("fhir-server"),
+        help: "Read the record from this FHIR server once, at the start (with --patient and --data-format fhir), as folio render does.")
+    var fhirServer: String?
+
+    @Option(help: "With --fhir-server: the Patient's id.")
+    var patient: String?
+
+    @OptionGroup var server: ServerOptions
+
     @Option(help: "The record shown first, 1 for the first (a picker on the page chooses another).")
     var record = 1
 
@@ -44,13 +56,35 @@ struct PreviewCommand: ParsableCommand {
         if record < 1 { throw ValidationError("--record counts from 1") }
         if !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
         if input == "-" { throw ValidationError("preview watches a file: give its path, not '-'") }
-        if dataFormat.dataFormat == .fhir, data == nil { throw ValidationError("--data-format fhir needs --data") }
+        if fhirServer != nil {
+            guard patient != nil, data == nil, dataFormat.dataFormat == .fhir else {
+                throw ValidationError("--fhir-server needs --patient ID and --data-format fhir, and no --data")
+            }
+        } else if patient != nil {
+            throw ValidationError("--patient chooses the patient of --fhir-server")
+        }
+        if dataFormat.dataFormat == .fhir, data == nil, fhirServer == nil {
+            throw ValidationError("--data-format fhir needs --data (or --fhir-server)")
+        }
     }
 
     func run() throws {
         let themePath = theme.theme
+        // The patient's record from the server, read once into a folder only this user may read, removed at the end.
+        var fetched: URL?
+        if let fhirServer, let patient {
+            do {
+                fetched = try PatientRecordFetch.temporaryCopy(
+                    server: fhirServer, patient: patient,
+                    authorization: { try server.authorization(base: $0, neededScopes: ["system/*.rs"]) }, connection: server.connection)
+            } catch {
+                StandardStreams.printError(StandardStreams.describe(error))
+                throw ExitCode(1)
+            }
+        }
+        defer { if let fetched { try? FileManager.default.removeItem(at: fetched.deletingLastPathComponent()) } }
         let settings = PreviewSettings(
-            input: input, data: data, fhir: try dataFormat.fhirOptions(), record: record, theme: themePath, port: port,
+            input: input, data: fetched?.path ?? data, fhir: try dataFormat.fhirOptions(), record: record, theme: themePath, port: port,
             lenient: lenient.lenient,
             loadTheme: { try ThemeOption.load(path: themePath) }, zone: dataFormat.zone)
         var logger = Logger(label: "folio-preview")

@@ -150,17 +150,12 @@ struct RenderCommand: ParsableCommand {
             return
         }
         var request = self.request
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "folio-record-\(getpid())-\(UUID().uuidString.prefix(8))")
         do {
-            // The record is the patient's: a folder only this user may read, removed when the render is done.
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let address = try ServerURL(fhirServer, field: "--fhir-server")
-            let authorization = try server.authorization(base: address, neededScopes: ["system/*.rs"])
-            let session = ServerSession(base: address, authorization: authorization, connection: server.connection)
-            let file = folder.appendingPathComponent("record.json")
-            try PatientRecordFetch(session: session, patient: patient).write(to: file)
+            let file = try PatientRecordFetch.temporaryCopy(
+                server: fhirServer, patient: patient,
+                authorization: { try server.authorization(base: $0, neededScopes: ["system/*.rs"]) }, connection: server.connection)
+            // The record is the patient's: its folder is removed when the render is done.
+            defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
             request.data = file.path
             request.fhir = (dataFormat.period, dataFormat.zone, dataFormat.maskedSystems)
             request.patientID = patient

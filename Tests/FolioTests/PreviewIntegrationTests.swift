@@ -227,4 +227,30 @@ final class PreviewIntegrationTests: XCTestCase {
             XCTAssertEqual(try HTTPExchange.send("GET", preview.url("/state.json"), headers: ["Host: \(host)"]).status, 403, host)
         }
     }
+
+    /// `folio preview --fhir-server BASE --patient ID`: the patient's record read once from the
+    /// server, its summary shown, the copy of the record removed when the preview stops.
+    func testAPatientFromTheServerIsPreviewed() throws {
+        try TestSupport.integrationOnly()
+        var behaviour = FHIRTestServer.Behaviour()
+        behaviour.requiresAuthorization = false
+        let server = try FHIRTestServer(
+            folder: TestSupport.samples.appendingPathComponent("fhir-export"), behaviour: behaviour, clients: [:])
+        try server.start()
+        defer { server.stop() }
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter {
+            $0.hasPrefix("folio-record-")
+        }
+        var preview: Preview? = try Preview([
+            TestSupport.root.appendingPathComponent("Templates/fhir-weekly-summary.yaml").path, "--fhir-server", server.base, "--patient",
+            "pat-rivera", "--data-format", "fhir", "--period", "2026-11-09/2026-11-15", "--zone", "America/New_York",
+        ])
+        let report = try HTTPExchange.send("GET", try XCTUnwrap(preview).url("/report.html")).text
+        XCTAssertTrue(report.contains("Ana Rivera"), String(report.prefix(500)))
+        preview = nil
+        let after = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter {
+            $0.hasPrefix("folio-record-")
+        }
+        XCTAssertEqual(after.subtracting(before), [], "the record's copy removed")
+    }
 }

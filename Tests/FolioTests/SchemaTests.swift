@@ -69,6 +69,41 @@ final class SchemaTests: XCTestCase {
         }
     }
 
+    /// Every YAML example of docs/ (a fragment — blocks, or a document's top-level members — made
+    /// into a template around it) passes the template schema, as an editor would check it.
+    func testEveryExampleOfTheDocsPassesTheSchema() throws {
+        try TestSupport.integrationOnly()
+        var cases: [(String, TreeValue)] = []
+        let folder = root.appendingPathComponent("docs")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.hasSuffix(".md") {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            for (index, match) in text.matches(of: #/```yaml\n(.*?)```/#.dotMatchesNewlines()).enumerated() {
+                let body = String(match.output.1)
+                // A modeline alone shows where the schema is; it is no example.
+                guard body.split(separator: "\n").contains(where: { !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace) }) else {
+                    continue
+                }
+                let value = try YAMLTree.parse(body)
+                let example: TreeValue
+                switch value {
+                case .array: example = .object([("title", .string("Example")), ("elements", value)])
+                case .object(let members):
+                    var whole = members
+                    if !members.contains(where: { $0.key == "title" }) { whole.insert(("title", .string("Example")), at: 0) }
+                    if !members.contains(where: { $0.key == "elements" }) { whole.append(("elements", .array([]))) }
+                    example = .object(whole)
+                default:
+                    XCTFail("\(name) example \(index + 1) is neither blocks nor a document's members")
+                    continue
+                }
+                cases.append(("\(name)#\(index + 1)", example))
+            }
+        }
+        XCTAssertGreaterThanOrEqual(cases.count, 3, "the docs' examples were found")
+        let verdicts = try validate(cases, subject: .template)
+        for (name, _) in cases { XCTAssertEqual(verdicts[name], "valid", "\(name) against the template schema") }
+    }
+
     /// Documents changed at random: unknown keys and words, and members of the wrong kind of value,
     /// are refused by both the schema and the decoder; a member left out is refused by both or
     /// accepted by both; and the schema never refuses what the decoder accepts.
