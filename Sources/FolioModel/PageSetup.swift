@@ -119,11 +119,19 @@ public struct PageSetup: Sendable, Hashable, Codable {
     /// Margins.
     public var margins: Margins
 
-    /// A4 portrait with 2 cm margins unless told otherwise.
-    public init(size: Size = .a4, orientation: Orientation = .portrait, margins: Margins = Margins(all: .cm(2))) {
+    /// A4 portrait with 2 cm margins unless told otherwise; without an orientation, a custom size is
+    /// the page as written (wide when its width is the larger), A4 and Letter portrait.
+    public init(size: Size = .a4, orientation: Orientation? = nil, margins: Margins = Margins(all: .cm(2))) {
         self.size = size
-        self.orientation = orientation
+        self.orientation = orientation ?? Self.asWritten(size)
         self.margins = margins
+    }
+
+    /// The orientation of `size` as written: landscape for a custom size wider than tall.
+    static func asWritten(_ size: Size) -> Orientation {
+        let (width, height) = size.points
+        if case .custom = size, width > height { return .landscape }
+        return .portrait
     }
 
     /// The page's width and height in points, orientation applied.
@@ -139,7 +147,8 @@ public struct PageSetup: Sendable, Hashable, Codable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         size = try container.decode(.size, default: .a4)
-        orientation = try container.decode(.orientation, default: .portrait)
+        // A size given as width and height is that page as written unless an orientation turns it.
+        orientation = try container.decode(.orientation, default: Self.asWritten(size))
         margins = try container.decode(.margins, default: Margins(all: .cm(2)))
     }
 }

@@ -205,6 +205,20 @@ final class PaperSizeTests: XCTestCase {
         XCTAssertEqual(Document(title: "x", metadata: Metadata(language: "en-US"), elements: []).page.size, .letter)
         XCTAssertEqual(Document(title: "x", page: PageSetup(size: .a4), metadata: Metadata(language: "en-US"), elements: []).page.size, .a4)
     }
+
+    /// A page given as width and height is that page, wide or tall, unless an orientation turns it (#59).
+    func testAPageOfWidthAndHeightIsThePageAsWritten() throws {
+        func page(_ setup: String) throws -> (width: Double, height: Double) {
+            try DocumentDecoder.decode(Data("title: x\npage: \(setup)\nelements: []\n".utf8), format: .yaml).page.pageSize
+        }
+        XCTAssertEqual(try page("{size: {width: 300, height: 120}}").width, 300)
+        XCTAssertEqual(try page("{size: {width: 300, height: 120}}").height, 120)
+        XCTAssertEqual(try page("{size: {width: 120, height: 300}}").height, 300)
+        XCTAssertEqual(try page("{size: {width: 300, height: 120}, orientation: portrait}").height, 300, "turned as asked")
+        XCTAssertEqual(try page("{size: {width: 120, height: 300}, orientation: landscape}").width, 300, "turned as asked")
+        XCTAssertEqual(try page("{size: A4, orientation: landscape}").width, 841.8898, accuracy: 0.001)
+        XCTAssertEqual(try page("{size: A4}").height, 841.8898, accuracy: 0.001)
+    }
 }
 
 /// The Swift conveniences build the same charts and tables as the full initialisers.
