@@ -10,8 +10,10 @@ package enum CSVTable {
     package static func data(_ table: SheetTable) -> Data {
         var out = ""
         out.reserveCapacity(64 * (table.rows.count + 1))
+        // Every line has the same fields (RFC 4180): a shorter row (a group's header) is filled out.
+        let width = max(table.header.count, table.rows.map(\.count).max() ?? 0)
         func line(_ fields: [String]) {
-            out += fields.map(field).joined(separator: ",")
+            out += (fields + Array(repeating: "", count: max(0, width - fields.count))).map(field).joined(separator: ",")
             out += "\r\n"
         }
         line(table.header.map(safeText))

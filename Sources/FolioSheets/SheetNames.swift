@@ -24,14 +24,19 @@ package enum SheetNames {
         }
     }
 
-    /// `text`'s first characters that fit `units` UTF-16 units.
+    /// `text` if it fits `units` UTF-16 units, else its first words that fit with "…" after them
+    /// (cut inside a word only when its first word alone is too long).
     static func cut(_ text: String, to units: Int) -> String {
+        guard text.utf16.count > units else { return text.trimmingCharacters(in: " '") }
         var result = ""
         for character in text {
-            guard result.utf16.count + character.utf16.count <= units else { break }
+            guard result.utf16.count + character.utf16.count <= units - 1 else { break }
             result.append(character)
         }
-        return result.trimmingCharacters(in: " '")
+        if let space = result.lastIndex(of: " "), result.distance(from: result.startIndex, to: space) >= result.count / 2 {
+            result = String(result[..<space])
+        }
+        return result.trimmingCharacters(in: " '") + "…"
     }
 
     /// About how many characters wide a cell shows.

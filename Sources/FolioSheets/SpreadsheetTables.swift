@@ -46,6 +46,22 @@ enum SpreadsheetTables {
                 rows.append(Array(row.prefix(columns)).map { inferred(plain($0)) })
             }
         }
+        // A cell spanning columns (a group's header, a subtotal's label) keeps the cells after it
+        // under their own columns: the columns it covers are empty cells in the sheet.
+        if !table.spans.isEmpty {
+            var spans: [Int: [Int: Int]] = [:]
+            for span in table.spans { spans[span.row, default: [:]][span.cell] = span.span }
+            for (index, row) in rows.enumerated() {
+                guard let rowSpans = spans[index] else { continue }
+                var placed: [SheetCell] = []
+                for (cell, value) in row.enumerated() {
+                    placed.append(value)
+                    let span = min(max(rowSpans[cell] ?? 1, 1), 64)
+                    if span > 1 { placed += Array(repeating: .empty, count: span - 1) }
+                }
+                rows[index] = Array(placed.prefix(max(columns, row.count)))
+            }
+        }
         let highlights = table.highlights.map { flag in
             SheetTable.Highlight(
                 row: flag.row, cell: flag.cell, text: rgb(colors[flag.style]?.text),

@@ -58,7 +58,7 @@ final class SpreadsheetIntegrationTests: XCTestCase {
             try TestSupport.python(), ["-c", script, out.appendingPathComponent("MRN-1.xlsx").path])
         XCTAssertEqual(read.status, 0, read.stderr)
         let facts = try XCTUnwrap(JSONSerialization.jsonObject(with: read.stdout) as? [String: Any], read.text + read.stderr)
-        XCTAssertEqual(facts["sheets"] as? [String], ["Administrations by medication a"])
+        XCTAssertEqual(facts["sheets"] as? [String], ["Administrations by medication…"])
         XCTAssertEqual(facts["frozen"] as? String, "A2")
         XCTAssertEqual(facts["header"] as? [String], ["Given", "Dose", "Unit", "Status", "Glucose", "Nurse"])
         XCTAssertEqual(facts["dataRows"] as? Int, administrations.count)
