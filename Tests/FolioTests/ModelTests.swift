@@ -211,11 +211,11 @@ final class PaperSizeTests: XCTestCase {
         func page(_ setup: String) throws -> (width: Double, height: Double) {
             try DocumentDecoder.decode(Data("title: x\npage: \(setup)\nelements: []\n".utf8), format: .yaml).page.pageSize
         }
-        XCTAssertEqual(try page("{size: {width: 300, height: 120}}").width, 300)
-        XCTAssertEqual(try page("{size: {width: 300, height: 120}}").height, 120)
-        XCTAssertEqual(try page("{size: {width: 120, height: 300}}").height, 300)
-        XCTAssertEqual(try page("{size: {width: 300, height: 120}, orientation: portrait}").height, 300, "turned as asked")
-        XCTAssertEqual(try page("{size: {width: 120, height: 300}, orientation: landscape}").width, 300, "turned as asked")
+        XCTAssertEqual(try page("{size: {width: 300, height: 120}, margins: 10}").width, 300)
+        XCTAssertEqual(try page("{size: {width: 300, height: 120}, margins: 10}").height, 120)
+        XCTAssertEqual(try page("{size: {width: 120, height: 300}, margins: 10}").height, 300)
+        XCTAssertEqual(try page("{size: {width: 300, height: 120}, orientation: portrait, margins: 10}").height, 300, "turned as asked")
+        XCTAssertEqual(try page("{size: {width: 120, height: 300}, orientation: landscape, margins: 10}").width, 300, "turned as asked")
         XCTAssertEqual(try page("{size: A4, orientation: landscape}").width, 841.8898, accuracy: 0.001)
         XCTAssertEqual(try page("{size: A4}").height, 841.8898, accuracy: 0.001)
     }

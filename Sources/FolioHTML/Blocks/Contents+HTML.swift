@@ -3,9 +3,10 @@ import FolioModel
 extension Contents: HTMLBlock {
     /// A `nav` named by its heading, holding nested ordered lists of links to the document's headings
     /// down to `depth` (a web page has no page numbers: the links are the way there).
+    /// Each link is a target at least 24 px high (WCAG 2.2, 2.5.8): a phone's thumb finds it.
     func html(in writer: inout HTMLBodyWriter, path: String) throws -> HTML {
         writer.style.add("contents") { r in
-            "\(r) nav.folio-contents ol{list-style:none;margin:.2em 0;padding-inline-start:0}\(r) nav.folio-contents ol ol{padding-inline-start:1.2em}\(r) nav.folio-contents li{margin:.25em 0}\(r) nav.folio-contents>ol>li>a{font-weight:600}"
+            "\(r) nav.folio-contents ol{list-style:none;margin:.2em 0;padding-inline-start:0}\(r) nav.folio-contents ol ol{padding-inline-start:1.2em}\(r) nav.folio-contents li{margin:.25em 0}\(r) nav.folio-contents>ol>li>a{font-weight:600}\(r) nav.folio-contents a{display:inline-block;min-height:24px;line-height:24px}"
         }
         let shownTitle = title ?? writer.strings[.contents]
         let headingID = writer.ids.next("contents")
