@@ -5,7 +5,7 @@ import FolioFHIR
 import FolioTemplate
 import Foundation
 
-/// `folio check TEMPLATE --data FILE [--data-format …] [--render]`: binds and validates a template
+/// `folio check TEMPLATE --data FILE [--data-format …] [--render]` (or `folio check DOCUMENT`): binds and validates a template
 /// against every record of a data file, writing nothing, so a batch of thousands is known good (or
 /// its bad records known) before it starts.
 struct CheckCommand: ParsableCommand {
@@ -24,11 +24,11 @@ struct CheckCommand: ParsableCommand {
               folio check Templates/weekly-summary.yaml --data Samples/patients.jsonl --render
             """)
 
-    @Argument(help: "The template, JSON or YAML.")
+    @Argument(help: "The template, JSON or YAML; without --data, a document, checked as folio render would read it.")
     var template: String
 
     @Option(help: "The data: JSON lines, a JSON array, CSV, or FHIR data with --data-format fhir.")
-    var data: String
+    var data: String?
 
     @OptionGroup var dataFormat: DataFormatOption
 
@@ -44,9 +44,11 @@ struct CheckCommand: ParsableCommand {
 
     func validate() throws {
         guard maxFailures >= 0 else { throw ValidationError("--max-failures cannot be negative") }
+        if data == nil, dataFormat.dataFormat == .fhir { throw ValidationError("--data-format fhir needs --data") }
     }
 
     func run() throws {
+        guard let data else { return try checkDocument() }
         var tally = CheckTally(maxFailures: maxFailures)
         let templateFile = SourceFile(template)
         do {
@@ -142,6 +144,38 @@ struct CheckCommand: ParsableCommand {
     }
 }
 
+extension CheckCommand {
+    /// `folio check DOCUMENT [--render]`: the document read, validated and prepared (its images and
+    /// files read and checked) as `folio render` would, and with `--render` laid out and drawn; an
+    /// error at its file, line and column; nothing written.
+    func checkDocument() throws {
+        var tally = CheckTally(maxFailures: maxFailures, noun: "document")
+        let source = SourceFile(template)
+        do {
+            let read = try SourceDocument.read(template)
+            source?.origins = read.origins
+            let document = try DocumentDecoder.decode(
+                Document.self, from: read.tree, quotingHint: DocumentDecoder.Format(fileName: template) == .yaml, lenient: lenient.lenient
+            ) { warning in
+                StandardStreams.printError(source?.describe(warning, as: "warning") ?? "folio: warning: \(warning)")
+            }
+            var options = RenderOptions(
+                baseDirectory: URL(fileURLWithPath: template).deletingLastPathComponent(), theme: try ThemeOption.load(path: theme.theme))
+            options.html = .page
+            let prepared = try document.prepared(options: options)
+            if render { tally.count(try prepared.pdfWithReport(signer: nil).report.warnings.map(\.kind.rawValue)) }
+            tally.passed()
+        } catch let error as FolioError {
+            StandardStreams.printError(source?.describe(error, as: "error") ?? StandardStreams.describe(error))
+            throw ExitCode(1)
+        } catch {
+            StandardStreams.printError(StandardStreams.describe(error))
+            throw ExitCode(1)
+        }
+        try StandardStreams.writeOutput(Data((tally.summary + "\n").utf8))
+    }
+}
+
 /// What `folio check` found: records checked and failed (the first failures printed as they are
 /// found), and the layout report's warnings by kind.
 struct CheckTally {
@@ -150,7 +184,13 @@ struct CheckTally {
     private(set) var failures = 0
     private var warnings: [String: Int] = [:]
 
-    init(maxFailures: Int) { self.maxFailures = maxFailures }
+    /// What is counted: records, or the one document.
+    let noun: String
+
+    init(maxFailures: Int, noun: String = "record") {
+        self.maxFailures = maxFailures
+        self.noun = noun
+    }
 
     mutating func passed() { checked += 1 }
 
@@ -165,7 +205,7 @@ struct CheckTally {
 
     /// One line: "checked 5 records: 1 failed; layout warnings: overflow 2, missingGlyph 1".
     var summary: String {
-        var text = "checked \(checked) record\(checked == 1 ? "" : "s"): \(failures == 0 ? "none" : String(failures)) failed"
+        var text = "checked \(checked) \(noun)\(checked == 1 ? "" : "s"): \(failures == 0 ? "none" : String(failures)) failed"
         if failures > maxFailures { text += " (the first \(maxFailures) shown)" }
         if !warnings.isEmpty {
             text +=

@@ -7,6 +7,27 @@ final class CheckCommandIntegrationTests: XCTestCase {
     private var folio: String { TestSupport.folioBinary.path }
     private let weekly = TestSupport.root.appendingPathComponent("Templates/weekly-summary.yaml").path
 
+    /// Without --data, a document is checked as folio render reads it (#59): its errors at their
+    /// line, its images read, nothing written.
+    func testADocumentIsCheckedWithoutData() throws {
+        let good = try TestSupport.run(folio, ["check", TestSupport.samples.appendingPathComponent("weekly-summary.yaml").path])
+        XCTAssertEqual(good.status, 0, good.stderr)
+        XCTAssertEqual(good.text, "checked 1 document: none failed\n")
+        let folder = try TestSupport.temporaryDirectory()
+        let bad = folder.appendingPathComponent("bad.yaml")
+        try Data("title: T\nelements:\n  - {type: paragraph, text: Hi}\n  - {type: table, rows: [[1, 2], 3]}\n".utf8).write(to: bad)
+        let refused = try TestSupport.run(folio, ["check", bad.path])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr, "\(bad.path):4:34: error: elements[1].rows[1]: expected an array of strings\n")
+        let image = folder.appendingPathComponent("image.yaml")
+        try Data("title: T\nelements:\n  - {type: image, path: nothere.png, alt: x}\n".utf8).write(to: image)
+        let missing = try TestSupport.run(folio, ["check", image.path, "--render"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("elements[0].path"), missing.stderr)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["bad.yaml", "image.yaml"], "nothing written")
+    }
+
     func testEveryRecordIsCheckedAndEachFailureNamedByLineAndField() throws {
         let data = TestSupport.samples.appendingPathComponent("patients.jsonl").path
         let before = try FileManager.default.contentsOfDirectory(atPath: TestSupport.samples.path)
