@@ -66,7 +66,7 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
             case UInt8(ascii: "*"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"),
                 UInt8(ascii: "\\"), UInt8(ascii: "_"):
                 return true
-            case UInt8(ascii: ":"): return !keepingAddresses
+            case UInt8(ascii: ":"), UInt8(ascii: "@"): return !keepingAddresses
             default: return false
             }
         }
@@ -101,12 +101,12 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
     public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 
     static func parse(_ source: String) -> [TextRun] {
-        // Text without a character that can begin markup or an address (`*`, `[`, `\\`, `<`, and the
-        // `:` of every `https://`) is one run of itself: it shares the source's storage instead of
+        // Text without a character that can begin markup or an address (`*`, `[`, `\\`, `<`, the
+        // `:` of every `https://` and the `@` of an e-mail address) is one run of itself: it shares the source's storage instead of
         // being copied character by character (a long document's text is held once, not twice).
         let plain = source.utf8.allSatisfy { byte in
             byte != UInt8(ascii: "*") && byte != UInt8(ascii: "[") && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "<")
-                && byte != UInt8(ascii: ":")
+                && byte != UInt8(ascii: ":") && byte != UInt8(ascii: "@")
         }
         if plain { return source.isEmpty ? [] : [TextRun(source)] }
         var parser = MarkupParser(Array(source.unicodeScalars))
@@ -126,7 +126,7 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
         var slashes = 0
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "*"), UInt8(ascii: "["), UInt8(ascii: "\\"): return true
+            case UInt8(ascii: "*"), UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "@"): return true
             case UInt8(ascii: ":"):
                 colons = 1
                 slashes = 0
@@ -144,7 +144,7 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
     /// Plain text as runs: no markup, but an address written out is a link to
     /// itself, as in rich text.
     package static func linkingAddresses(_ plain: String) -> [TextRun] {
-        guard plain.contains("://") else { return [TextRun(plain)] }
+        guard plain.contains("://") || plain.contains("@") else { return [TextRun(plain)] }
         var parser = MarkupParser(Array(plain.unicodeScalars), markup: false)
         return parser.parse()
     }
@@ -155,11 +155,13 @@ public struct RichText: Sendable, Hashable, Codable, ExpressibleByStringLiteral 
 /// parse is linear in the text's length whatever its markup.
 private struct MarkupParser {
     /// The characters a backslash keeps literal.
-    static let escapable = Set("*[]()\\_:".unicodeScalars)
+    static let escapable = Set("*[]()\\_:@".unicodeScalars)
     /// The text as Unicode scalars: every marker is ASCII, and scalars compare far faster than characters.
     let chars: [Unicode.Scalar]
     /// Whether `*`, `[…](…)` and backslashes are markup; without, only addresses become links.
     let markup: Bool
+    /// Whether the text has an `@` at all: only then is a word tried as an e-mail address.
+    private let hasAt: Bool
     var index = 0
     var runs: [TextRun] = []
     var buffer = ""
@@ -178,6 +180,7 @@ private struct MarkupParser {
     init(_ chars: [Unicode.Scalar], markup: Bool = true) {
         self.chars = chars
         self.markup = markup
+        hasAt = chars.contains("@")
         let n = chars.count
         var single = [Bool](repeating: false, count: n + 2)
         var double = [Bool](repeating: false, count: n + 2)
@@ -221,6 +224,9 @@ private struct MarkupParser {
                 if c == "h" || c == "H" || c == "<", let target = parseBareURL() {
                     flush()
                     runs.append(TextRun(target.url, link: target))
+                } else if hasAt, let (address, target) = parseBareEmail() {
+                    flush()
+                    runs.append(TextRun(address, link: target))
                 } else {
                     buffer.unicodeScalars.append(c)
                     index += 1
@@ -255,6 +261,9 @@ private struct MarkupParser {
             } else if c == "h" || c == "H" || c == "<", let target = parseBareURL() {
                 flush()
                 runs.append(TextRun(target.url, bold: bold, italic: italic, link: target))
+            } else if hasAt, let (address, target) = parseBareEmail() {
+                flush()
+                runs.append(TextRun(address, bold: bold, italic: italic, link: target))
             } else {
                 buffer.unicodeScalars.append(c)
                 index += 1
@@ -384,6 +393,39 @@ private struct MarkupParser {
         guard url.unicodeScalars.count > (url.lowercased().hasPrefix("https") ? 8 : 7), let target = LinkTarget(url) else { return nil }
         index = angled ? end + 1 : end
         return target
+    }
+
+    /// An e-mail address written out at the start of a word (`nurse@example.org`, its sentence's
+    /// full stop not part of it): the address, and a `mailto:` link to it. Each word is scanned once.
+    mutating func parseBareEmail() -> (String, LinkTarget)? {
+        func isLocal(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._%+-".unicodeScalars.contains(scalar))
+        }
+        func isDomain(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == ".")
+        }
+        guard isLocal(chars[index]), chars[index] != "." else { return nil }
+        if index > 0 {
+            let before = chars[index - 1]
+            guard before.hasWhiteSpaceProperty || "(\"'*".unicodeScalars.contains(before) || MarkupParser.endsAddress(before) else {
+                return nil
+            }
+        }
+        var at = index
+        while at < chars.count, isLocal(chars[at]) { at += 1 }
+        guard at < chars.count, chars[at] == "@", chars[at - 1] != "." else { return nil }
+        var end = at + 1
+        while end < chars.count, isDomain(chars[end]) { end += 1 }
+        while end > at + 1, chars[end - 1] == "." || chars[end - 1] == "-" { end -= 1 }
+        let domain = String(String.UnicodeScalarView(chars[(at + 1)..<end]))
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 }), (labels.last?.count ?? 0) >= 2,
+            labels.last?.allSatisfy(\.isLetter) == true, end - index <= 254
+        else { return nil }
+        let address = String(String.UnicodeScalarView(chars[index..<end]))
+        guard let target = LinkTarget("mailto:" + address) else { return nil }
+        index = end
+        return (address, target)
     }
 
     /// Whether `scalar` cannot be part of an address written out, though no space separates them:

@@ -81,6 +81,25 @@ final class ModelTests: XCTestCase {
         XCTAssertNil(RichText(RichText.escaped("[x]{lang=fr}")).runs.first { $0.language != nil })
     }
 
+    /// An e-mail address written out is a `mailto:` link to it, as a web address is (#59); a
+    /// record's value bound into text stays text.
+    func testAnEmailAddressWrittenOutIsAMailtoLink() {
+        let text = RichText("Write to nurse.lee@ward-4.example.org. Or (care+team@clinic.example), any day.")
+        XCTAssertEqual(
+            text.runs.map(\.text), ["Write to ", "nurse.lee@ward-4.example.org", ". Or (", "care+team@clinic.example", "), any day."])
+        XCTAssertEqual(
+            text.runs.compactMap(\.link?.url), ["mailto:nurse.lee@ward-4.example.org", "mailto:care+team@clinic.example"])
+        for notAnAddress in [
+            "a@b", "user@localhost", "@handle", "x@y.c", "me@.example.org", "x@example.org1", "ax.@example.org", "mail:x@example.org",
+        ] {
+            XCTAssertEqual(RichText(notAnAddress).runs.compactMap(\.link?.url), [], notAnAddress)
+        }
+        XCTAssertEqual(RichText.linkingAddresses("Ask nurse@example.org").compactMap(\.link?.url), ["mailto:nurse@example.org"])
+        XCTAssertEqual(RichText("Contact: " + RichText.escaped("ana@example.org")).runs.compactMap(\.link?.url), [])
+        XCTAssertEqual(RichText("Contact: " + RichText.escaped("ana@example.org")).plainText, "Contact: ana@example.org")
+        XCTAssertEqual(RichText("[the nurse](mailto:nurse@example.org)").runs.map(\.text), ["the nurse"])
+    }
+
     func testAnAddressWrittenOutIsALinkToItself() {
         let text = RichText("See https://clinic.example/a?b=1. Or (https://x.example/wiki/Care_(medicine)), <https://y.example>!")
         XCTAssertEqual(
