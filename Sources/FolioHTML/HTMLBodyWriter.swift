@@ -318,7 +318,8 @@ struct HTMLBodyWriter {
         }
         let highlights = Dictionary(grouping: table.highlights, by: \.row)
         let sparkNumbers = NumberFormat(strings)
-        for style in Set(table.highlights.map(\.style)) { addHighlightRule(style) }
+        // In one order whatever the process (a Set's order is not): equal documents give equal bytes.
+        for style in Set(table.highlights.map(\.style)).sorted(by: { $0.rawValue < $1.rawValue }) { addHighlightRule(style) }
         if !table.rowKinds.isEmpty { addRowKindRules() }
         // A group's header row opens a row group (its th heads it); the total rows are the foot.
         var inFoot = false

@@ -242,6 +242,32 @@ final class PDFLayoutTests: XCTestCase {
         XCTAssertEqual(a, b)
         XCTAssertTrue(try TestSupport.pdfInfo(a)["CreationDate"]?.contains("2025") == true)
     }
+
+    /// Every sample and template gives the same bytes in every process, PDF, HTML and workbook alike
+    /// (a Set's order, seeded per process, once ordered a table's highlight rules).
+    func testEveryOutputIsTheSameInEveryProcess() throws {
+        try TestSupport.integrationOnly()
+        var environment = ProcessInfo.processInfo.environment
+        environment["SOURCE_DATE_EPOCH"] = "1763280000"
+        let log = [
+            "render", TestSupport.root.appendingPathComponent("Templates/medication-log.yaml").path, "--data",
+            TestSupport.samples.appendingPathComponent("medication-log.json").path,
+        ]
+        for (arguments, format) in [
+            (log, "html"), (log, "pdf"), (log, "xlsx"),
+            (["render", TestSupport.samples.appendingPathComponent("hard-cases.yaml").path], "html"),
+        ] {
+            var outputs = Set<Data>()
+            for _ in 0..<4 {
+                let result = try TestSupport.run(
+                    TestSupport.folioBinary.path, arguments + ["--format", format, "-o", "-"], environment: environment)
+                XCTAssertEqual(result.status, 0, result.stderr)
+                outputs.insert(result.stdout)
+            }
+            XCTAssertEqual(
+                outputs.count, 1, "\(arguments.dropFirst().first ?? "") as \(format): \(outputs.count) different outputs in 4 processes")
+        }
+    }
 }
 
 /// The table cell padding, restated for geometry assertions.
