@@ -94,10 +94,11 @@ struct PageFill {
         return (page, last.carriedNotes.isEmpty ? nil : last)
     }
 
-    /// Places `item` with its top at `top`; a heading kept with the block after it, but left on an
-    /// earlier page, is a warning.
+    /// Places `item` with its top at `top`; a heading kept with what comes after it, but left on an
+    /// earlier page, is a warning. What comes after it may be of its own block (a table of contents'
+    /// heading and its list, a caption and its table): then the keep is kept when that follows on its page.
     mutating func place(_ item: Paginator.Item, at top: Double, warn: (Paginator.Warning) -> Void) {
-        if let keep = state.pendingKeep, keep.source != item.source {
+        if let keep = state.pendingKeep, keep.source != item.source || !item.flowable.keepWithNext {
             if keep.page != number {
                 warn(
                     Paginator.Warning(

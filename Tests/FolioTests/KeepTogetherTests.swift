@@ -34,6 +34,19 @@ final class KeepTogetherTests: XCTestCase {
         return (blocks[blocks.count - 2].pages, blocks[blocks.count - 1].pages)
     }
 
+    /// A table of contents before the first section keeps its heading with its own list: no
+    /// keepBroken warning (#59: --strict failed a normal packet); a subtitle left alone before a
+    /// section that starts a new page still is one.
+    func testAContentsBeforeTheFirstSectionBreaksNoKeep() throws {
+        let packet = try report(
+            "title: T\nelements:\n  - {type: contents}\n  - {type: section, title: One}\n  - {type: paragraph, text: Hello}\n"
+                + "  - {type: section, title: Two}\n  - {type: paragraph, text: World}\n")
+        XCTAssertFalse(packet.warnings.contains { $0.kind == .keepBroken }, "\(packet.warnings)")
+        let orphan = try report(
+            "title: T\nelements:\n  - {type: subtitle, text: Alone}\n  - {type: section, title: One}\n  - {type: paragraph, text: Hello}\n")
+        XCTAssertEqual(orphan.warnings.filter { $0.kind == .keepBroken }.map(\.path), ["elements[0]"])
+    }
+
     func testAKeptTableMovesWholeWithItsHeadingWhereAnotherSplits() throws {
         // Find the notes after which the table splits over pages 1 and 2.
         let lines = try XCTUnwrap(try (20...60).first { try pages(lines: $0, keep: nil).table == [1, 2] })
