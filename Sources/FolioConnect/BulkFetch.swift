@@ -140,7 +140,7 @@ package final class BulkFetch: Sendable {
                 guard Date().timeIntervalSince(started) + pause <= waitLimit else {
                     throw FolioError(
                         path: "--wait-limit",
-                        "the export was not ready after \(Int(waitLimit)) s; run folio fetch again to go on waiting (it is kept on the server)"
+                        "the export was not ready after \(waitLimit.clampedInt()) s; run folio fetch again to go on waiting (it is kept on the server)"
                     )
                 }
                 try ServerSession.pause(min(max(pause, 0.2), 3600))

@@ -86,7 +86,7 @@ package final class ServerAuthorization: Sendable {
         let now = Date()
         let claims: [String: Any] = [
             "iss": clientID, "sub": clientID, "aud": endpoint.text,
-            "exp": Int(now.timeIntervalSince1970.rounded(.down)) + 240,
+            "exp": now.timeIntervalSince1970.clampedInt(.down) + 240,
             "jti": UUID().uuidString.lowercased(),
         ]
         let assertion = try key.sign(claims: try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys]))

@@ -79,7 +79,7 @@ package final class ServerSession: Sendable {
         while left > 0 {
             if HTTPExchange.interrupted { throw FetchInterrupted() }
             let step = min(left, 0.1)
-            usleep(UInt32(step * 1_000_000))
+            usleep(UInt32(clamping: (step * 1_000_000).clampedInt()))
             left -= step
         }
         if HTTPExchange.interrupted { throw FetchInterrupted() }

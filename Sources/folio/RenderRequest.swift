@@ -138,7 +138,11 @@ struct RenderRequest: Equatable {
         // The input file, read again only to place the fields errors and warnings name.
         let source = SourceFile(input)
         do {
-            try RenderDeadline.$current.withValue(RenderActivity.deadline()) { try render(source: source) }
+            try RenderDeadline.$current.withValue(RenderActivity.deadline()) {
+                // A crash before the first block is drawn still says what was under way.
+                try RenderDeadline.check(at: "reading the document")
+                try render(source: source)
+            }
             return true
         } catch {
             // A document's field is named with the line and column that hold it; a bound template's
