@@ -94,18 +94,23 @@ final class FlowableBuilder {
 
     /// Warns when `layout` holds characters no font can draw; `string` (its text) is asked for then only.
     func checkGlyphs(_ layout: ShapedText, _ text: @autoclosure () -> String, path: String) {
+        guard layout.unknownGlyphCount > 0, let warning = Self.missingGlyphs(in: layout, text(), path: path) else { return }
+        warn(warning)
+    }
+
+    /// The warning for characters of `layout` (whose text is `string`) no font can draw, if it has any:
+    /// body text and a page's header and footer say it in the same words.
+    static func missingGlyphs(in layout: ShapedText, _ string: String, path: String) -> LayoutReport.Warning? {
         let missing = layout.unknownGlyphCount
-        guard missing > 0 else { return }
-        let string = text()
+        guard missing > 0 else { return nil }
         let sample = string.count > 60 ? String(string.prefix(57)) + "…" : string
         let scripts = ScriptNames.names(of: layout.unknownCharacters)
         let of = scripts.isEmpty ? "" : " of \(scripts)"
-        warn(
-            LayoutReport.Warning(
-                kind: .missingGlyphs, path: path,
-                message:
-                    "\(missing) character\(missing == 1 ? "" : "s")\(of) no installed font can draw (drawn as boxes), in \"\(sample)\": install a font for \(scripts.isEmpty ? "them" : "it") (on Debian, fonts-noto-core and fonts-noto-cjk)"
-            ))
+        return LayoutReport.Warning(
+            kind: .missingGlyphs, path: path,
+            message:
+                "\(missing) character\(missing == 1 ? "" : "s")\(of) no installed font can draw (drawn as boxes), in \"\(sample)\": install a font for \(scripts.isEmpty ? "them" : "it") (on Debian, fonts-noto-core and fonts-noto-cjk)"
+        )
     }
 
     /// A heading at `level` of the document's scheme (its tag, and its bookmark at the matching depth).

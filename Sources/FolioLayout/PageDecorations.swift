@@ -38,6 +38,8 @@ struct PageDecorations {
         var layouts: [Key: (layout: ShapedText, boxWidth: Double)] = [:]
         /// Paths of the places whose text was cut to `InputLimits.runningTextLines` lines.
         var cut: Set<String> = []
+        /// The places whose text holds characters no font can draw (a patient's name in boxes), by path.
+        var missingGlyphs: [String: LayoutReport.Warning] = [:]
     }
 
     /// Room between the content and the header's rule.
@@ -202,6 +204,9 @@ struct PageDecorations {
             if cut { layouts.cut.insert(path) }
             result = (wrapped, width)
         }
+        if layouts.missingGlyphs[path] == nil, let warning = FlowableBuilder.missingGlyphs(in: result.layout, clean, path: path) {
+            layouts.missingGlyphs[path] = warning
+        }
         layouts.layouts[key] = result
         return result
     }
@@ -254,6 +259,7 @@ struct PageDecorations {
                         "the footer's barcode would reach within 6 mm of the paper's edge, where office printers do not print, so it is drawn smaller; a bottom margin of \((margin.rounded(.up)).clampedInt()) mm keeps it whole"
                 ))
         }
+        warnings += layouts.missingGlyphs.keys.sorted().compactMap { layouts.missingGlyphs[$0] }
         for path in layouts.cut.sorted() {
             warnings.append(
                 LayoutReport.Warning(

@@ -145,6 +145,16 @@ final class PDFLayoutTests: XCTestCase {
         XCTAssertGreaterThan(lines.count, 1, "the Chinese paragraph should wrap")
     }
 
+    /// Boxes in a page's header or footer (a patient's name in a script no font has) are reported
+    /// as body text's are, once, naming the place.
+    func testMissingGlyphsInTheHeaderAndFooterAreReported() throws {
+        var document = Document(title: "Report", elements: [.paragraph(Paragraph("Body"))])
+        document.header = RunningLine(left: "Patient \u{10FFFD}")
+        document.footer = RunningLine(right: "Ward \u{10FFFD}")
+        let report = try document.pdfWithReport().report
+        XCTAssertEqual(report.warnings.filter { $0.kind == .missingGlyphs }.map(\.path), ["footer.right", "header.left"])
+    }
+
     func testMissingGlyphsAndImagesWithoutAltAreReported() throws {
         let document = Document(
             title: "Report",
