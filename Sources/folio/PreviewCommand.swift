@@ -32,15 +32,7 @@ struct PreviewCommand: ParsableCommand {
 
     @OptionGroup var dataFormat: DataFormatOption
 
-    @Option(
-        name: .customLong("fhir-server"),
-        help: "Read the record from this FHIR server once, at the start (with --patient and --data-format fhir), as folio render does.")
-    var fhirServer: String?
-
-    @Option(help: "With --fhir-server: the Patient's id.")
-    var patient: String?
-
-    @OptionGroup var server: ServerOptions
+    @OptionGroup var patientServer: PatientServerOption
 
     @Option(help: "The record shown first, 1 for the first (a picker on the page chooses another).")
     var record = 1
@@ -56,14 +48,14 @@ struct PreviewCommand: ParsableCommand {
         if record < 1 { throw ValidationError("--record counts from 1") }
         if !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
         if input == "-" { throw ValidationError("preview watches a file: give its path, not '-'") }
-        if fhirServer != nil {
-            guard patient != nil, data == nil, dataFormat.dataFormat == .fhir else {
+        if patientServer.fhirServer != nil {
+            guard patientServer.patient != nil, data == nil, dataFormat.dataFormat == .fhir else {
                 throw ValidationError("--fhir-server needs --patient ID and --data-format fhir, and no --data")
             }
-        } else if patient != nil {
+        } else if patientServer.patient != nil {
             throw ValidationError("--patient chooses the patient of --fhir-server")
         }
-        if dataFormat.dataFormat == .fhir, data == nil, fhirServer == nil {
+        if dataFormat.dataFormat == .fhir, data == nil, patientServer.fhirServer == nil {
             throw ValidationError("--data-format fhir needs --data (or --fhir-server)")
         }
     }
@@ -71,16 +63,12 @@ struct PreviewCommand: ParsableCommand {
     func run() throws {
         let themePath = theme.theme
         // The patient's record from the server, read once into a folder only this user may read, removed at the end.
-        var fetched: URL?
-        if let fhirServer, let patient {
-            do {
-                fetched = try PatientRecordFetch.temporaryCopy(
-                    server: fhirServer, patient: patient,
-                    authorization: { try server.authorization(base: $0, neededScopes: ["system/*.rs"]) }, connection: server.connection)
-            } catch {
-                StandardStreams.printError(StandardStreams.describe(error))
-                throw ExitCode(1)
-            }
+        let fetched: URL?
+        do {
+            fetched = try patientServer.fetchRecord()
+        } catch {
+            StandardStreams.printError(StandardStreams.describe(error))
+            throw ExitCode(1)
         }
         defer { if let fetched { try? FileManager.default.removeItem(at: fetched.deletingLastPathComponent()) } }
         let settings = PreviewSettings(

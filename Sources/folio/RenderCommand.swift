@@ -30,15 +30,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "FHIR data: the Patient id of the record to render (needed when the data holds several patients).")
     var id: String?
 
-    @Option(
-        name: .customLong("fhir-server"),
-        help: "Read the record from this FHIR server (with --patient): Patient/ID/$summary, else $everything, else a search per type.")
-    var fhirServer: String?
-
-    @Option(help: "With --fhir-server: the Patient's id.")
-    var patient: String?
-
-    @OptionGroup var server: ServerOptions
+    @OptionGroup var patientServer: PatientServerOption
 
     @Option(help: "The record to render, 1 for the first (needed when the data holds several records).")
     var record: Int?
@@ -88,18 +80,18 @@ struct RenderCommand: ParsableCommand {
         if fragment, let html, html != .fragment {
             throw ValidationError("--fragment and --html \(html.rawValue) contradict each other")
         }
-        if fhirServer != nil {
-            guard patient != nil else { throw ValidationError("--fhir-server needs --patient ID") }
+        if patientServer.fhirServer != nil {
+            guard patientServer.patient != nil else { throw ValidationError("--fhir-server needs --patient ID") }
             guard data == nil, id == nil, record == nil else {
                 throw ValidationError("--fhir-server reads the record: no --data, --id or --record")
             }
-        } else if patient != nil {
+        } else if patientServer.patient != nil {
             throw ValidationError("--patient chooses the patient of --fhir-server; with --data FILE, use --id")
         }
-        if data == nil, fhirServer == nil, id != nil || record != nil || dataFormat.dataFormat != .auto {
+        if data == nil, patientServer.fhirServer == nil, id != nil || record != nil || dataFormat.dataFormat != .auto {
             throw ValidationError("--id, --record and --data-format choose a record of --data FILE")
         }
-        if data == nil, fhirServer == nil, dataFormat.zone != nil {
+        if data == nil, patientServer.fhirServer == nil, dataFormat.zone != nil {
             throw ValidationError(
                 "--zone sets the zone a template's dates are shown in, with --data FILE; a document names its own (metadata.timeZone)")
         }
@@ -145,15 +137,13 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let fhirServer, let patient else {
+        guard let patient = patientServer.patient, patientServer.fhirServer != nil else {
             if !request.run() { throw ExitCode(1) }
             return
         }
         var request = self.request
         do {
-            let file = try PatientRecordFetch.temporaryCopy(
-                server: fhirServer, patient: patient,
-                authorization: { try server.authorization(base: $0, neededScopes: ["system/*.rs"]) }, connection: server.connection)
+            guard let file = try patientServer.fetchRecord() else { return }
             // The record is the patient's: its folder is removed when the render is done.
             defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
             request.data = file.path
