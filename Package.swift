@@ -175,8 +175,12 @@ let package = Package(
         .target(
             name: "FolioServer",
             dependencies: [
-                "Folio", "FolioWorkers", "FolioTemplate", "FolioData", "FolioFHIR", "FolioSheets", "FolioFiles",
+                "Folio", "FolioWorkers", "FolioTemplate", "FolioData", "FolioFHIR", "FolioSheets", "FolioFiles", "FolioBatch",
+                // Webhooks are sent through FolioConnect's libcurl exchange, to public addresses only.
+                "FolioConnect",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // HMAC-SHA256 of webhook signatures.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

@@ -1,6 +1,9 @@
 #define _GNU_SOURCE
 #include "folio_http.h"
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <curl/curl.h>
 #include <dlfcn.h>
@@ -100,6 +103,8 @@ typedef struct {
     int write_failed;
     int in_line;
     size_t synced;
+    int address_refused; /* a connection was refused by public_addresses_only */
+    char refused_address[64];
 } exchange;
 
 static size_t on_body(char *bytes, size_t size, size_t count, void *context) {
@@ -193,6 +198,97 @@ static int on_progress(void *context, curl_off_t total_down, curl_off_t now_down
     return cancelled && !state->request->despite_cancel ? 1 : 0;
 }
 
+/* Whether the first `prefix` bits of `a` and `b` are the same. */
+static int same_prefix(const unsigned char *a, const unsigned char *b, int prefix) {
+    int whole = prefix / 8, rest = prefix % 8;
+    if (memcmp(a, b, (size_t)whole) != 0) return 0;
+    if (rest == 0) return 1;
+    unsigned char mask = (unsigned char)(0xFF << (8 - rest));
+    return (a[whole] & mask) == (b[whole] & mask);
+}
+
+static int in_allowed(int family, const unsigned char *bytes, const folio_http_network *allowed, size_t count) {
+    for (size_t index = 0; index < count; index++) {
+        if (allowed[index].family == family && same_prefix(bytes, allowed[index].address, allowed[index].prefix)) return 1;
+    }
+    return 0;
+}
+
+/* An IPv4 address (4 bytes) that may be connected to: public or loopback, else only when allowed. */
+static int ipv4_allowed(const unsigned char *v4, const folio_http_network *allowed, size_t count) {
+    static const struct {
+        unsigned char address[4];
+        int prefix;
+    } refused[] = {
+        {{0, 0, 0, 0}, 8},       {{10, 0, 0, 0}, 8},     {{100, 64, 0, 0}, 10},  {{169, 254, 0, 0}, 16},
+        {{172, 16, 0, 0}, 12},   {{192, 0, 0, 0}, 24},   {{192, 0, 2, 0}, 24},   {{192, 88, 99, 0}, 24},
+        {{192, 168, 0, 0}, 16},  {{198, 18, 0, 0}, 15},  {{198, 51, 100, 0}, 24}, {{203, 0, 113, 0}, 24},
+        {{224, 0, 0, 0}, 4},     {{240, 0, 0, 0}, 4},
+    };
+    if (in_allowed(4, v4, allowed, count)) return 1;
+    if (v4[0] == 127) return 1;
+    for (size_t index = 0; index < sizeof refused / sizeof refused[0]; index++) {
+        if (same_prefix(v4, refused[index].address, refused[index].prefix)) return 0;
+    }
+    return 1;
+}
+
+int folio_http_address_allowed(const struct sockaddr *address, const folio_http_network *allowed, size_t allowed_count) {
+    if (address == NULL) return 0;
+    if (address->sa_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
+        return ipv4_allowed((const unsigned char *)&v4->sin_addr, allowed, allowed_count);
+    }
+    if (address->sa_family != AF_INET6) return 0;
+    const unsigned char *v6 = ((const struct sockaddr_in6 *)address)->sin6_addr.s6_addr;
+    static const unsigned char zeros[16] = {0};
+    static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+    static const unsigned char nat64[12] = {0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0};
+    /* Forms that carry an IPv4 address are judged by it: mapped, compatible, NAT64, 6to4. */
+    if (memcmp(v6, mapped, 12) == 0 || memcmp(v6, nat64, 12) == 0) return ipv4_allowed(v6 + 12, allowed, allowed_count);
+    if (memcmp(v6, zeros, 12) == 0) {
+        if (memcmp(v6 + 12, "\0\0\0\1", 4) == 0) return 1; /* ::1 */
+        if (memcmp(v6 + 12, "\0\0\0\0", 4) == 0) return in_allowed(6, v6, allowed, allowed_count); /* :: */
+        return ipv4_allowed(v6 + 12, allowed, allowed_count);
+    }
+    if (v6[0] == 0x20 && v6[1] == 0x02) return ipv4_allowed(v6 + 2, allowed, allowed_count);
+    if (in_allowed(6, v6, allowed, allowed_count)) return 1;
+    static const struct {
+        unsigned char address[16];
+        int prefix;
+    } refused[] = {
+        {{0xFC}, 7},                           /* unique local (fd00:ec2::254, a cloud's metadata, among them) */
+        {{0xFE, 0x80}, 10},                    /* link-local */
+        {{0xFE, 0xC0}, 10},                    /* site-local */
+        {{0xFF}, 8},                           /* multicast */
+        {{0x20, 0x01, 0x0D, 0xB8}, 32},        /* documentation */
+        {{0x01, 0x00, 0, 0, 0, 0, 0, 0}, 64},  /* discard */
+        {{0x20, 0x01, 0, 0}, 23},              /* IETF protocol assignments (Teredo among them) */
+    };
+    for (size_t index = 0; index < sizeof refused / sizeof refused[0]; index++) {
+        if (same_prefix(v6, refused[index].address, refused[index].prefix)) return 0;
+    }
+    return 1;
+}
+
+/* Opens a connection's socket only to an address public_addresses_only allows. */
+static curl_socket_t on_open_socket(void *context, curlsocktype purpose, struct curl_sockaddr *address) {
+    exchange *state = context;
+    (void)purpose;
+    if (!folio_http_address_allowed(&address->addr, state->request->allowed_networks, state->request->allowed_network_count)) {
+        state->address_refused = 1;
+        char text[INET6_ADDRSTRLEN] = "";
+        if (address->family == AF_INET) {
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)&address->addr)->sin_addr, text, sizeof text);
+        } else if (address->family == AF_INET6) {
+            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)&address->addr)->sin6_addr, text, sizeof text);
+        }
+        snprintf(state->refused_address, sizeof state->refused_address, "%s", text);
+        return CURL_SOCKET_BAD;
+    }
+    return socket(address->family, address->socktype, address->protocol);
+}
+
 int folio_http_perform(const folio_http_request *request, folio_http_response *response) {
     memset(response, 0, sizeof *response);
     if (!folio_http_available(response->error, sizeof response->error)) return -1;
@@ -258,6 +354,12 @@ int folio_http_perform(const folio_http_request *request, folio_http_response *r
     curl.easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 1L);
     curl.easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 2L);
     curl.easy_setopt(handle, CURLOPT_USERAGENT, "folio");
+    if (request->public_addresses_only) {
+        curl.easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+        curl.easy_setopt(handle, CURLOPT_OPENSOCKETDATA, &state);
+        curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);
+        curl.easy_setopt(handle, CURLOPT_PROXY, "");
+    }
 
     CURLcode code = curl.easy_perform(handle);
     long status = 0;
@@ -275,6 +377,10 @@ int folio_http_perform(const folio_http_request *request, folio_http_response *r
             snprintf(response->error, sizeof response->error, "interrupted");
         } else if (response->exceeded) {
             snprintf(response->error, sizeof response->error, "the answer is larger than %zu bytes", request->maximum_bytes);
+        } else if (state.address_refused) {
+            snprintf(response->error, sizeof response->error,
+                     "refused to connect to %s: a private, link-local or reserved address (allow its network with --webhook-allow)",
+                     state.refused_address);
         } else if (state.write_failed) {
             snprintf(response->error, sizeof response->error, "cannot write the download: %s", strerror(state.write_failed));
         } else {

@@ -5,16 +5,16 @@ import Foundation
 
 /// Appends JSON lines to a file, each written whole with one `write`, so an interrupted
 /// run keeps what it logged. Appending first completes a last line cut by a killed run.
-final class LineWriter {
+package final class LineWriter {
     private let fd: Int32
     private let path: String
     /// The first write error, reported when the batch ends.
-    private(set) var error: FolioError?
+    package private(set) var error: FolioError?
 
     /// Opens the file at `url`, emptied or (with `append`) kept. With `exclusive`, the file is
     /// locked for as long as this writer lives, and a file another process holds locked (another
     /// batch writing the same manifest) is an error before anything in it changes.
-    init(url: URL, append: Bool, exclusive: Bool = false) throws {
+    package init(url: URL, append: Bool, exclusive: Bool = false) throws {
         path = url.path
         try AtomicFile.requireRegularFileOrNothing(at: path)
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_APPEND | O_NOFOLLOW | O_NONBLOCK, 0o666)
@@ -53,7 +53,7 @@ final class LineWriter {
         }
     }
 
-    func write(jsonObject members: [(String, TreeValue)]) {
+    package func write(jsonObject members: [(String, TreeValue)]) {
         guard fd >= 0, error == nil else { return }
         let line = Data((TreeValue.object(members.map { (key: $0.0, value: $0.1) }).json + "\n").utf8)
         do {
@@ -64,7 +64,7 @@ final class LineWriter {
     }
 
     private var closed = false
-    func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         _ = Foundation.close(fd)

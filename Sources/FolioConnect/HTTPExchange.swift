@@ -21,6 +21,9 @@ package struct HTTPExchange: Sendable {
     package var decompress: Bool
     /// Made even after Ctrl-C (the export's cancellation).
     package var despiteInterruption = false
+    /// Connect only to the addresses this allows (checked as each connection opens); no redirects,
+    /// no proxy. Nil for servers the operator named (a FHIR server), which may be anywhere.
+    package var addressPolicy: AddressPolicy?
 
     /// A request of `method` to `url` with `headers` and `body`; answers up to `maximumBytes`.
     package init(
@@ -49,21 +52,26 @@ package struct HTTPExchange: Sendable {
                 withOptionalCString(connection.caFile) { caFile in
                     headerLines.map { UnsafePointer<CChar>($0) }.withUnsafeBufferPointer { lines in
                         withBody { bodyBytes, bodyLength in
-                            request.method = methodText
-                            request.url = urlText
-                            request.headers = lines.baseAddress
-                            request.header_count = lines.count
-                            request.body = bodyBytes
-                            request.body_length = bodyLength
-                            request.output_fd = output ?? -1
-                            request.maximum_bytes = maximumBytes
-                            request.timeout_seconds = timeoutSeconds
-                            request.connect_timeout_seconds = 30
-                            request.ca_file = caFile
-                            request.allow_plain_http = url.isPlainHTTP ? 1 : 0
-                            request.decompress = decompress ? 1 : 0
-                            request.despite_cancel = despiteInterruption ? 1 : 0
-                            return folio_http_perform(&request, &response)
+                            (addressPolicy ?? AddressPolicy()).withNetworks { networks, networkCount in
+                                request.method = methodText
+                                request.url = urlText
+                                request.headers = lines.baseAddress
+                                request.header_count = lines.count
+                                request.body = bodyBytes
+                                request.body_length = bodyLength
+                                request.output_fd = output ?? -1
+                                request.maximum_bytes = maximumBytes
+                                request.timeout_seconds = timeoutSeconds
+                                request.connect_timeout_seconds = 30
+                                request.ca_file = caFile
+                                request.allow_plain_http = url.isPlainHTTP ? 1 : 0
+                                request.decompress = decompress ? 1 : 0
+                                request.despite_cancel = despiteInterruption ? 1 : 0
+                                request.public_addresses_only = addressPolicy == nil ? 0 : 1
+                                request.allowed_networks = networks
+                                request.allowed_network_count = networkCount
+                                return folio_http_perform(&request, &response)
+                            }
                         }
                     }
                 }

@@ -2,18 +2,22 @@ import CSQLite
 import FolioModel
 import Foundation
 
-/// A private SQLite database on disk (an unnamed temporary file SQLite deletes itself, even when the
-/// process is killed, since it is unlinked as soon as it is opened), with a bounded page cache: the
-/// index a FHIR export is sorted through, so memory does not grow with the export.
+/// A SQLite database: a private one on disk (an unnamed temporary file SQLite deletes itself, even
+/// when the process is killed, since it is unlinked as soon as it is opened) with a bounded page
+/// cache, the index a FHIR export is sorted through, so memory does not grow with the export; or a
+/// durable one in a file (`folio serve`'s job store).
 ///
 /// SQLite is loaded when the first database is opened (`folio_sqlite`), so no other command pays
 /// for it at start.
-final class SQLiteDatabase {
+package final class SQLiteDatabase {
     private var handle: OpaquePointer?
     private let sqlite: folio_sqlite_api
+    /// What the database is, as its errors name it ("the FHIR index").
+    let purpose: String
 
     /// Opens a new, empty temporary database whose page cache holds at most `cacheMegabytes`.
     init(cacheMegabytes: Int = 32) throws {
+        purpose = "the FHIR index"
         guard let api = folio_sqlite() else {
             throw FolioError(
                 path: "", "cannot create the FHIR index: SQLite (libsqlite3.so.0) could not be loaded (Debian: apt install libsqlite3-0)")
@@ -27,6 +31,25 @@ final class SQLiteDatabase {
         try execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=FILE; PRAGMA cache_size=-\(cacheMegabytes * 1024)")
     }
 
+    /// Opens (or creates) the database in the file at `path`, for `purpose` ("the job store"), with
+    /// writes durable once a transaction commits (write-ahead log, synchronous FULL) and a wait of up
+    /// to `busySeconds` for another connection's lock.
+    package init(path: String, purpose: String, busySeconds: Int = 10) throws {
+        self.purpose = purpose
+        guard let api = folio_sqlite() else {
+            throw FolioError(
+                path: "", "cannot open \(purpose): SQLite (libsqlite3.so.0) could not be loaded (Debian: apt install libsqlite3-0)")
+        }
+        sqlite = api.pointee
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        guard sqlite.open_v2(path, &handle, flags, nil) == SQLITE_OK else {
+            let reason = handle.flatMap { sqlite.errmsg($0) }.map { String(cString: $0) } ?? "out of memory"
+            _ = sqlite.close(handle)
+            throw FolioError(path: "", "cannot open \(purpose) \(path): \(reason)")
+        }
+        try execute("PRAGMA busy_timeout=\(busySeconds * 1000); PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
+    }
+
     // close_v2: the connection is closed once its last statement is finalized, whatever order
     // Swift releases the database and its statements in (sqlite3_close would fail and leak it).
     deinit { _ = sqlite.close_v2(handle) }
@@ -36,12 +59,12 @@ final class SQLiteDatabase {
     static var memoryInUse: Int64 { folio_sqlite()?.pointee.memory_used() ?? 0 }
 
     /// Runs one or more statements that return no rows.
-    func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         guard sqlite.exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
             let reason = SQLiteDatabase.message(message)
             sqlite.free(message)
-            throw FolioError(path: "", "the FHIR index failed: \(reason)")
+            throw FolioError(path: "", "\(purpose) failed: \(reason)")
         }
     }
 
@@ -51,11 +74,11 @@ final class SQLiteDatabase {
     }
 
     /// A prepared statement for `sql`.
-    func prepare(_ sql: String) throws -> SQLiteStatement {
+    package func prepare(_ sql: String) throws -> SQLiteStatement {
         var statement: OpaquePointer?
         guard sqlite.prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw FolioError(path: "", "the FHIR index failed: \(SQLiteDatabase.message(sqlite.errmsg(handle)))")
+            throw FolioError(path: "", "\(purpose) failed: \(SQLiteDatabase.message(sqlite.errmsg(handle)))")
         }
-        return SQLiteStatement(statement, database: handle, sqlite: sqlite)
+        return SQLiteStatement(statement, database: handle, sqlite: sqlite, purpose: purpose)
     }
 }

@@ -19,7 +19,7 @@ public enum FolioServer {
         listening: (@Sendable (Int) -> Void)? = nil
     ) async throws {
         try settings.validate()
-        let service = RenderService(settings: settings, logger: logger)
+        let service = try RenderService(settings: settings, logger: logger)
         do {
             try service.pool.start { _ in try service.makeRenderer() }
         } catch {
@@ -64,7 +64,7 @@ public enum FolioServer {
             services: [
                 .init(service: app),
                 .init(service: ShutdownNotice(service: service, logger: logger)),
-            ],
+            ] + (service.jobs.map { [.init(service: JobsService(jobs: $0))] } ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint, .sighup],
             logger: logger)
         configuration.maximumGracefulShutdownDuration = Duration.milliseconds(Int64((settings.gracePeriod * 1000).clampedInt()))
@@ -79,6 +79,20 @@ public enum FolioServer {
             logger.warning("connections still open at exit", metadata: ["connections": .stringConvertible(connections.current)])
         }
         logger.info("stopped")
+    }
+}
+
+/// Runs the durable jobs beside the server; on shutdown stops claiming jobs (a job running stays
+/// running under its lease and is taken back by the next start).
+private struct JobsService: Service {
+    let jobs: JobService
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            await jobs.run()
+        } onGracefulShutdown: {
+            jobs.stop()
+        }
     }
 }
 

@@ -10,6 +10,10 @@ import Synchronization
 /// 503 at once. Each render runs under its `RenderDeadline`: when the deadline passes, or the
 /// request is cancelled, the caller is answered at once and the render stops at its next check.
 ///
+/// Work of a durable job (`runInBackground`) waits in a queue of its own, taken only when no
+/// request's render waits, and takes no slot: a portal's interactive renders keep their latency while
+/// jobs drain (a request waits at most for the one job render a worker is drawing).
+///
 /// Each thread owns a `Worker` made when the pool starts (for the service, the render worker
 /// process it hands its renders to), and every render on that thread is given it.
 final class RenderPool<Worker>: Sendable {
@@ -43,12 +47,39 @@ final class RenderPool<Worker>: Sendable {
 
     private struct State {
         /// Renders waiting, from `waitingStart` on (taken ones are cleared).
-        var waiting: [Job<Worker>?] = []
+        var waiting: [PoolTask<Worker>?] = []
         var waitingStart = 0
+        /// Job renders waiting, behind every request's.
+        var background: [PoolTask<Worker>?] = []
+        var backgroundStart = 0
         var running = 0
         var slotsTaken = 0
         var stopped = false
         var waitingCount: Int { waiting.count - waitingStart }
+        var backgroundCount: Int { background.count - backgroundStart }
+
+        /// The next render to run: a request's first, else a job's; nil when none waits.
+        mutating func take() -> PoolTask<Worker>? {
+            if waitingStart < waiting.count, let job = waiting[waitingStart] {
+                waiting[waitingStart] = nil
+                waitingStart += 1
+                if waitingStart > 64 && waitingStart * 2 > waiting.count {
+                    waiting.removeFirst(waitingStart)
+                    waitingStart = 0
+                }
+                return job
+            }
+            if backgroundStart < background.count, let job = background[backgroundStart] {
+                background[backgroundStart] = nil
+                backgroundStart += 1
+                if backgroundStart > 64 && backgroundStart * 2 > background.count {
+                    background.removeFirst(backgroundStart)
+                    backgroundStart = 0
+                }
+                return job
+            }
+            return nil
+        }
     }
 
     private let state = Mutex(State())
@@ -128,7 +159,17 @@ final class RenderPool<Worker>: Sendable {
     /// when the render ends); throws `RenderDeadline.Expired` when the deadline passes first,
     /// `CancellationError` when the request is cancelled or the pool stopped, or what `work` throws.
     func run<T: Sendable>(in slot: Slot, deadline: RenderDeadline, _ work: @escaping @Sendable (Worker) throws -> T) async throws -> T {
-        let job = Job<Worker>(slot: slot, deadline: deadline) { try work($0) }
+        try await run(PoolTask<Worker>(slot: slot, deadline: deadline) { try work($0) })
+    }
+
+    /// Runs `work` for a durable job on a worker thread once no request's render waits, under
+    /// `deadline`, without a slot (the job runner bounds how many it has queued); throws as `run` does.
+    func runInBackground<T: Sendable>(deadline: RenderDeadline, _ work: @escaping @Sendable (Worker) throws -> T) async throws -> T {
+        try await run(PoolTask<Worker>(slot: nil, deadline: deadline) { try work($0) })
+    }
+
+    private func run<T: Sendable>(_ job: PoolTask<Worker>) async throws -> T {
+        let slot = job.slot
         let value = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, Error>) in
                 job.setContinuation(continuation)
@@ -136,7 +177,7 @@ final class RenderPool<Worker>: Sendable {
                     job.scheduleTimeout()
                 } else {
                     job.finish(.failure(CancellationError()))
-                    slot.release()
+                    slot?.release()
                 }
             }
         } onCancel: {
@@ -147,10 +188,10 @@ final class RenderPool<Worker>: Sendable {
     }
 
     /// Queues `job` unless the pool is stopped.
-    private func enqueue(_ job: Job<Worker>) -> Bool {
+    private func enqueue(_ job: PoolTask<Worker>) -> Bool {
         let queued = state.withLock { state in
             guard !state.stopped else { return false }
-            state.waiting.append(job)
+            if job.slot == nil { state.background.append(job) } else { state.waiting.append(job) }
             onChange(state.waitingCount, state.running)
             return true
         }
@@ -161,15 +202,9 @@ final class RenderPool<Worker>: Sendable {
     private func work(_ worker: Worker) {
         while true {
             jobsWaiting.wait()
-            let job: Job<Worker>? = state.withLock { state in
+            let job: PoolTask<Worker>? = state.withLock { state in
                 // Nothing waits only once the pool is stopped and drained.
-                guard state.waitingStart < state.waiting.count, let job = state.waiting[state.waitingStart] else { return nil }
-                state.waiting[state.waitingStart] = nil
-                state.waitingStart += 1
-                if state.waitingStart > 64 && state.waitingStart * 2 > state.waiting.count {
-                    state.waiting.removeFirst(state.waitingStart)
-                    state.waitingStart = 0
-                }
+                guard let job = state.take() else { return nil }
                 state.running += 1
                 onChange(state.waitingCount, state.running)
                 return job
@@ -180,7 +215,7 @@ final class RenderPool<Worker>: Sendable {
                 return
             }
             job.execute(on: worker)
-            job.slot.release()
+            job.slot?.release()
             state.withLock { state in
                 state.running -= 1
                 onChange(state.waitingCount, state.running)
@@ -196,8 +231,9 @@ extension RenderPool where Worker == Void {
 
 /// One render waiting for, or running on, a worker; its caller is answered exactly once:
 /// by the worker, by the deadline's timer or by cancellation, whichever comes first.
-private final class Job<Worker>: Sendable {
-    let slot: RenderPool<Worker>.Slot
+private final class PoolTask<Worker>: Sendable {
+    /// The request's slot; nil for a durable job's render.
+    let slot: RenderPool<Worker>.Slot?
     let deadline: RenderDeadline
     private let work: @Sendable (Worker) throws -> any Sendable
 
@@ -211,7 +247,7 @@ private final class Job<Worker>: Sendable {
 
     private let state = Mutex(State())
 
-    init(slot: RenderPool<Worker>.Slot, deadline: RenderDeadline, work: @escaping @Sendable (Worker) throws -> any Sendable) {
+    init(slot: RenderPool<Worker>.Slot?, deadline: RenderDeadline, work: @escaping @Sendable (Worker) throws -> any Sendable) {
         self.slot = slot
         self.deadline = deadline
         self.work = work

@@ -15,18 +15,25 @@ package final class RenderService: Sendable {
     let logger: Logger
     private let rendering: DocumentRendering
     private let readiness = Locked(false)
+    /// Durable jobs; nil without `--job-dir`.
+    let jobs: JobService?
+    /// Who may call.
+    let callers: ServiceClients
 
-    init(settings: ServerSettings, logger: Logger) {
+    init(settings: ServerSettings, logger: Logger) throws {
         self.settings = settings
+        callers = settings.callers
         self.logger = logger
         metrics = ServerMetrics()
         let metrics = self.metrics
-        pool = RenderPool(workers: settings.workers, queueLimit: settings.queue) { waiting, running in
+        let pool = RenderPool<RequestRenderer>(workers: settings.workers, queueLimit: settings.queue) { waiting, running in
             metrics.pool(waiting: waiting, running: running)
         }
+        self.pool = pool
         rendering = DocumentRendering(
             theme: settings.theme, assets: settings.assets.map { .confined($0) } ?? .embeddedOnly,
             pageTemplate: settings.pageTemplate, templates: settings.templates, signer: settings.signer)
+        jobs = try settings.jobs.map { try JobService(settings: settings, jobs: $0, pool: pool, metrics: metrics, logger: logger) }
     }
 
     /// The renderer of one pool thread: its worker process started, fonts loaded and a small
@@ -38,6 +45,9 @@ package final class RenderService: Sendable {
 
     /// Marks the service ready (after the self-test) or not (shutting down).
     func setReady(_ ready: Bool) { readiness.set(ready) }
+
+    /// Whether the service is ready (self-tested, not shutting down).
+    var isReady: Bool { readiness.value }
 
     /// The routes, behind `RequestPolicy`.
     func router() -> Router<BasicRequestContext> {
@@ -53,6 +63,7 @@ package final class RenderService: Sendable {
         router.get("/v1/openapi.yaml") { _, _ in
             RenderService.response(Data(OpenAPIDocument.yaml), contentType: "application/yaml")
         }
+        addJobRoutes(to: router)
         router.get("/healthz") { [self] _, _ in json(["status": "ok"]) }
         router.get("/readyz") { [self] _, _ in
             guard readiness.value else {
@@ -80,7 +91,8 @@ package final class RenderService: Sendable {
 
     private func renderTemplate(_ request: Request, name: String) async throws -> Response {
         let parameters = try RenderParameters(query: RenderService.query(request))
-        guard TemplateLibrary.isValidName(name), settings.templates[name] != nil else {
+        let client = callers.client(authorization: request.headers[.authorization])
+        guard TemplateLibrary.isValidName(name), settings.templates[name] != nil, client?.may(render: name) ?? false else {
             throw Problem.notFound("no template \"\(Route.shown(name))\"")
         }
         switch RenderService.mediaType(request) {

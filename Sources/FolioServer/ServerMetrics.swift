@@ -10,6 +10,9 @@ import Prometheus
 /// - `folio_render_duration_seconds{format}`: time from a worker starting a render to its end (histogram).
 /// - `folio_renders_in_flight`, `folio_render_queue_depth`: renders running, renders waiting.
 /// - `folio_http_connections_open`: open client connections.
+/// - `folio_jobs{state}`: durable jobs in each state (queued, running, done, failed, cancelled).
+/// - `folio_job_records_total{outcome}`: job records written or failed.
+/// - `folio_job_queue_wait_seconds`: time from a job's acceptance to its start (histogram).
 final class ServerMetrics: Sendable {
     /// The registry `/metrics` prints.
     let registry = PrometheusCollectorRegistry()
@@ -62,6 +65,23 @@ final class ServerMetrics: Sendable {
     /// Sets the open-connections gauge.
     func connections(_ count: Int) {
         openConnections.set(count)
+    }
+
+    /// Sets the job gauges from the store's counts.
+    func jobs(_ counts: [Job.State: Int]) {
+        for state in Job.State.allCases {
+            Gauge(label: "folio_jobs", dimensions: [("state", state.rawValue)], factory: factory).record(counts[state] ?? 0)
+        }
+    }
+
+    /// Counts one job record, written or failed.
+    func jobRecord(written: Bool) {
+        Counter(label: "folio_job_records_total", dimensions: [("outcome", written ? "written" : "failed")], factory: factory).increment()
+    }
+
+    /// Records how long a job waited before it started.
+    func jobQueueWait(seconds: Double) {
+        Metrics.Timer(label: "folio_job_queue_wait_seconds", factory: factory).recordNanoseconds(Int64((seconds * 1e9).clampedInt()))
     }
 
     /// The Prometheus text exposition of every metric.

@@ -31,6 +31,12 @@ public struct ServerSettings: Sendable {
     public var gracePeriod = 30.0
     /// The bearer token clients must send; nil accepts requests without one.
     public var token: String?
+    /// The clients of `--tokens-file` (each its own token, templates and webhook secret), instead of `token`.
+    public var clients: ServiceClients?
+    /// The webhook secret of the one client of `token` (or of everyone on loopback without one).
+    public var webhookSecret: String?
+    /// Durable jobs (`POST /v1/jobs`); nil when the service takes none (no `--job-dir`).
+    public var jobs: JobSettings?
     /// Allows listening on a non-loopback address without a token.
     public var insecureNoAuth = false
     /// The only folder image paths (and theme logos) in received documents may come from;
@@ -58,6 +64,14 @@ public struct ServerSettings: Sendable {
         return name == "localhost" || name == "::1" || name == "[::1]" || name.hasPrefix("127.")
     }
 
+    /// Who may call: the clients of `--tokens-file`, the one of `--token-file`, or anyone (`anonymous`).
+    var callers: ServiceClients {
+        if let clients { return clients }
+        var callers = token.map { ServiceClients(token: $0, webhookSecret: webhookSecret) } ?? ServiceClients()
+        callers.defaultWebhookSecret = webhookSecret
+        return callers
+    }
+
     /// Checks the settings that cannot be served as given; errors name the flag.
     public func validate() throws {
         func check(_ condition: Bool, _ flag: String, _ message: String) throws {
@@ -76,15 +90,17 @@ public struct ServerSettings: Sendable {
         try check(writeTimeout > 0 && writeTimeout <= 3600, "--write-timeout", "must be more than 0 and at most 3600 seconds")
         try check(gracePeriod >= 0 && gracePeriod <= 3600, "--grace-period", "must be 0…3600 seconds")
         try check((1...1_000_000).contains(maxConnections), "--max-connections", "must be 1…1000000")
-        if let token {
-            try check(token.utf8.count >= 16, "--token-file", "the token must have at least 16 characters")
+        if let token { try ServiceClients.check(token: token, field: "--token-file") }
+        try check(token == nil || clients == nil, "--tokens-file", "give --token-file or --tokens-file, not both")
+        if let webhookSecret {
             try check(
-                token.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }, "--token-file",
-                "the token must be printable ASCII without spaces")
+                WebhookEvent.key(ofSecret: webhookSecret) != nil, "--webhook-secret-file",
+                "expected whsec_ and the base64 of at least 16 random bytes")
         }
+        try jobs?.validate()
         try workerProcesses?.validate()
         try check(
-            token != nil || isLoopback || insecureNoAuth, "--host",
+            callers.needsToken || isLoopback || insecureNoAuth, "--host",
             "listening on \(host), beyond this machine, needs --token-file (or --insecure-no-auth to allow anyone)")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Folio
+import FolioConnect
 import FolioFiles
 import FolioServer
 import Foundation
@@ -70,6 +71,36 @@ struct ServeCommand: ParsableCommand {
     )
     var tokenFile: String?
 
+    @Option(
+        help:
+            "A JSON file of clients, each with its own token, templates and webhook secret: {\"clients\": [{\"name\", \"token\", \"templates\", \"webhookSecret\"}]} (instead of --token-file; mode 600). See docs/service.md."
+    )
+    var tokensFile: String?
+
+    @Option(help: "A file holding the webhook secret (whsec_ and base64) that signs the job events of the --token-file client.")
+    var webhookSecretFile: String?
+
+    @Option(
+        help:
+            "Take durable jobs (POST /v1/jobs): their inputs and documents go in this folder, their state in jobs.sqlite there (or --job-store)."
+    )
+    var jobDir: String?
+
+    @Option(help: "Where jobs are kept: sqlite:PATH (one machine; by default jobs.sqlite in --job-dir).")
+    var jobStore: String?
+
+    @Option(help: "How long finished jobs and their documents are kept: seconds, or a number with s, m, h or d (default 7d).")
+    var jobRetention = "7d"
+
+    @Option(help: "The largest job input (records or a document), in bytes.")
+    var maxJobBytes = 1 << 30
+
+    @Option(
+        help:
+            "A private network webhooks may reach all the same (CIDR, as 10.20.0.0/16; repeatable). Private, link-local and reserved addresses are refused otherwise."
+    )
+    var webhookAllow: [String] = []
+
     @Flag(help: "Allow listening beyond loopback without a token: anyone who reaches the port may render.")
     var insecureNoAuth = false
 
@@ -116,6 +147,20 @@ struct ServeCommand: ParsableCommand {
                 settings.token = try SecretFile.read(tokenFile, option: "--token-file", what: "token file")
                     .trimmingCharacters(in: .whitespaces)
             }
+            settings.clients = try tokensFile.map { try ServiceClients(tokensFile: $0) }
+            settings.webhookSecret = try webhookSecretFile.map {
+                try SecretFile.read($0, option: "--webhook-secret-file", what: "webhook secret file").trimmingCharacters(in: .whitespaces)
+            }
+            if let jobDir {
+                var jobs = JobSettings(directory: URL(fileURLWithPath: jobDir, isDirectory: true))
+                jobs.store = jobStore
+                jobs.retentionSeconds = try ServeCommand.seconds(jobRetention, option: "--job-retention")
+                jobs.maxInputBytes = maxJobBytes
+                jobs.webhookAllowed = try webhookAllow.map { try AddressPolicy.Network($0, field: "--webhook-allow") }
+                settings.jobs = jobs
+            } else if jobStore != nil || !webhookAllow.isEmpty {
+                throw FolioError(path: jobStore != nil ? "--job-store" : "--webhook-allow", "is for jobs: give --job-dir too")
+            }
             settings.assets = try assets.map { try AssetFolder(path: $0) }
             settings.templates = try templates.map { try TemplateLibrary(directory: $0) } ?? TemplateLibrary()
             settings.theme = try theme.load()
@@ -143,5 +188,20 @@ struct ServeCommand: ParsableCommand {
             StandardStreams.printError(StandardStreams.describe(error))
             throw ExitCode(1)
         }
+    }
+
+    /// A duration as `--job-retention` takes it: seconds, or a number with s, m, h or d.
+    static func seconds(_ text: String, option: String) throws -> Double {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var number = Substring(text)
+        var unit = 1.0
+        if let last = text.last, let scale = units[last] {
+            number = text.dropLast()
+            unit = scale
+        }
+        guard let value = Double(number), value.isFinite, value >= 0 else {
+            throw FolioError(path: option, "expected seconds, or a number with s, m, h or d (as 7d), found \"\(text.prefix(64))\"")
+        }
+        return value * unit
     }
 }

@@ -1,0 +1,322 @@
+import Folio
+import FolioBatch
+import FolioData
+import FolioFHIR
+import FolioFiles
+import FolioModel
+import FolioSheets
+import Foundation
+import Logging
+
+/// Runs the store's jobs in the service's render workers, behind every request's render
+/// (`RenderPool.runInBackground`): as many jobs at once as there are workers, each with up to that
+/// many records in flight. A job is held under a lease renewed every few seconds; a server that is
+/// killed leaves its job to the next `claim` (its own restart takes it back at once), which renders
+/// only the records the manifest does not list yet, under the same file names.
+final class JobRunner: Sendable {
+    let store: any JobStore
+    let folder: JobFolder
+    private let pool: RenderPool<RequestRenderer>
+    private let settings: ServerSettings
+    private let metrics: ServerMetrics
+    private let logger: Logger
+    let owner = LeaseOwner.thisProcess()
+    /// Seconds a lease lasts; it is renewed at a third of that.
+    let leaseSeconds: Double
+    private let stopped = Locked(false)
+
+    init(
+        store: any JobStore, folder: JobFolder, pool: RenderPool<RequestRenderer>, settings: ServerSettings,
+        metrics: ServerMetrics, logger: Logger
+    ) {
+        self.store = store
+        self.folder = folder
+        self.pool = pool
+        self.settings = settings
+        self.metrics = metrics
+        self.logger = logger
+        leaseSeconds = settings.jobs?.leaseSeconds ?? 30
+    }
+
+    /// Runs `settings.workers` job loops until `stop`, each claiming the next job when it is free.
+    func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, settings.workers) {
+                group.addTask { await self.loop() }
+            }
+        }
+    }
+
+    /// Stops claiming jobs; the jobs running stop at their next record and stay for the next claim.
+    func stop() { stopped.set(true) }
+
+    private func loop() async {
+        while !stopped.value && !Task.isCancelled {
+            let now = Date().timeIntervalSince1970
+            let claimed: Job?
+            do {
+                claimed = try store.claim(owner: owner, now: now, leaseUntil: now + leaseSeconds)
+            } catch {
+                logger.error("the job store failed", metadata: ["error": .string("\(error)")])
+                claimed = nil
+            }
+            guard let job = claimed else {
+                try? await Task.sleep(nanoseconds: 200_000_000)
+                continue
+            }
+            if let started = job.started, abs(started - now) < 1e-6 {
+                metrics.jobQueueWait(seconds: max(0, started - job.created))
+            }
+            logger.info("job started", metadata: ["job": .string(job.id), "client": .string(job.client)])
+            await run(job)
+        }
+    }
+
+    /// What became of one record.
+    private enum RecordOutcome: Sendable {
+        case written(number: Int, files: [JobFolder.Document])
+        case failed(JobFolder.Failure)
+    }
+
+    /// The job's counts and whether it should stop, shared by its records and its lease.
+    private struct Progress: Sendable {
+        var total = 0
+        var written = 0
+        var failed = 0
+        var cancelRequested = false
+        var leaseLost = false
+    }
+
+    private func run(_ job: Job) async {
+        let progress = Locked(Progress())
+        let lease = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64(leaseSeconds / 3 * 1e9))
+                if Task.isCancelled { return }
+                let counts = progress.withLock { ($0.total, $0.written, $0.failed) }
+                let now = Date().timeIntervalSince1970
+                guard
+                    let renewed = try? store.renew(
+                        id: job.id, owner: owner, leaseUntil: now + leaseSeconds, total: counts.0, written: counts.1, failed: counts.2)
+                else { continue }
+                progress.withLock {
+                    $0.leaseLost = !renewed.held
+                    $0.cancelRequested = renewed.cancelRequested
+                }
+            }
+        }
+        defer { lease.cancel() }
+        var finished = job
+        do {
+            try await render(job, progress: progress)
+            let state = progress.withLock { $0 }
+            if state.leaseLost { return }
+            finished.state = state.cancelRequested ? .cancelled : .done
+            (finished.total, finished.written, finished.failed) = (state.total, state.written, state.failed)
+        } catch is CancellationError {
+            // The server is stopping: the job stays running under its lease, for the next claim.
+            logger.info("job left for the next server", metadata: ["job": .string(job.id)])
+            return
+        } catch {
+            let state = progress.withLock { $0 }
+            if state.leaseLost { return }
+            finished.state = .failed
+            finished.error = (error as? FolioError)?.description ?? "\(error)"
+            (finished.total, finished.written, finished.failed) = (state.total, state.written, state.failed)
+        }
+        finished.finished = Date().timeIntervalSince1970
+        let event = finished.webhook.flatMap { url in
+            finished.state == .cancelled ? nil : WebhookEvent.delivery(for: finished, url: url)
+        }
+        do {
+            guard try store.finish(finished, owner: owner, event: event) else { return }
+        } catch {
+            logger.error("the job store failed", metadata: ["job": .string(job.id), "error": .string("\(error)")])
+            return
+        }
+        logger.info(
+            "job finished",
+            metadata: [
+                "job": .string(job.id), "state": .string(finished.state.rawValue), "written": .stringConvertible(finished.written),
+                "failed": .stringConvertible(finished.failed),
+            ])
+    }
+
+    /// Renders every record of `job` the manifest does not list yet, up to `settings.workers` at once.
+    private func render(_ job: Job, progress: Locked<Progress>) async throws {
+        let source = try await JobRunner.detached { try self.recordsPath(of: job) }
+        let manifest = try LineWriter(url: folder.manifest(job.id), append: true)
+        let failures = try LineWriter(url: folder.failures(job.id), append: true)
+        defer {
+            manifest.close()
+            failures.close()
+        }
+        let done = Set(folder.documentsListed(job.id).map(\.number))
+        let failedBefore = folder.failuresListed(job.id)
+        let failedNumbers = Set(failedBefore.map(\.number)).subtracting(done)
+        let total = try job.input.isDocument ? 1 : JobRunner.count(records: source, format: JobRunner.recordFormat(job))
+        progress.withLock {
+            $0.total = total
+            $0.written = done.count
+            $0.failed = failedNumbers.count
+        }
+        let window = max(1, settings.workers)
+        try await withThrowingTaskGroup(of: RecordOutcome.self) { group in
+            var inFlight = 0
+            func record(_ outcome: RecordOutcome) throws {
+                do {
+                    switch outcome {
+                    case .written(let number, let files):
+                        manifest.write(jsonObject: [
+                            ("number", .number(Double(number))),
+                            (
+                                "files",
+                                .array(
+                                    files.map {
+                                        .object([
+                                            (key: "name", value: .string($0.name)), (key: "bytes", value: .number(Double($0.bytes))),
+                                            (key: "sha256", value: .string($0.sha256)),
+                                        ])
+                                    })
+                            ),
+                        ])
+                        if let error = manifest.error { throw error }
+                    case .failed(let failure):
+                        failures.write(jsonObject: [
+                            ("number", .number(Double(failure.number))), ("id", failure.id.map(TreeValue.string) ?? .null),
+                            ("error", .string(failure.error)),
+                        ])
+                        if let error = failures.error { throw error }
+                    }
+                }
+                progress.withLock {
+                    if case .written = outcome { $0.written += 1 } else { $0.failed += 1 }
+                }
+                metrics.jobRecord(written: { if case .written = outcome { return true } else { return false } }())
+            }
+            if job.input.isDocument {
+                if !done.contains(1) && !failedNumbers.contains(1) {
+                    let data = try Data(contentsOf: source)
+                    group.addTask { await self.renderRecord(job, number: 1, data: data, id: nil) }
+                }
+            } else {
+                let reader = try RecordReader(path: source.path, format: JobRunner.recordFormat(job))
+                while let next = try reader.next() {
+                    if done.contains(next.number) || failedNumbers.contains(next.number) { continue }
+                    let stop = progress.withLock { $0.cancelRequested || $0.leaseLost }
+                    if stop || stopped.value { break }
+                    if inFlight >= window, let outcome = try await group.next() {
+                        inFlight -= 1
+                        try record(outcome)
+                    }
+                    switch next.value {
+                    case .failure(let error):
+                        try record(.failed(JobFolder.Failure(number: next.number, id: nil, error: error.description)))
+                    case .success(let value):
+                        let data = next.json.map { Data($0) } ?? Data(value.json.utf8)
+                        let id = JobRunner.identifier(of: value)
+                        group.addTask { await self.renderRecord(job, number: next.number, data: data, id: id) }
+                        inFlight += 1
+                    }
+                }
+            }
+            while let outcome = try await group.next() { try record(outcome) }
+        }
+        if stopped.value { throw CancellationError() }
+    }
+
+    /// Renders one record (or the job's document) in every format of the job and writes its files.
+    private func renderRecord(_ job: Job, number: Int, data: Data, id: String?) async -> RecordOutcome {
+        var files: [JobFolder.Document] = []
+        do {
+            for format in job.formats {
+                var parameters = try RenderParameters(query: [])
+                parameters.format = OutputFormat(rawValue: format) ?? .pdf
+                parameters.html = HTMLRenderer.Output(rawValue: job.html) ?? .page
+                let input: RenderRequest.Input =
+                    switch job.input {
+                    case .documentJSON: .document(data, .json)
+                    case .documentYAML: .document(data, .yaml)
+                    default: .template(name: job.template ?? "", record: data)
+                    }
+                let request = RenderRequest(input: input, parameters: parameters)
+                let seconds = settings.timeout
+                // The record's time limit starts when a worker takes it, not while it waits behind requests.
+                let body = try await pool.runInBackground(deadline: RenderDeadline(seconds: .infinity)) { renderer in
+                    try renderer.render(request, deadline: RenderDeadline(seconds: seconds))
+                }
+                let name = job.input.isDocument ? "document.\(format)" : "record-\(number).\(format)"
+                try AtomicFile.write(body.bytes, to: folder.documents(job.id).appendingPathComponent(name))
+                files.append(JobFolder.Document(number: number, name: name, bytes: body.bytes.count, sha256: SHA256Digest.hex(body.bytes)))
+            }
+            return .written(number: number, files: files)
+        } catch is CancellationError {
+            return .failed(JobFolder.Failure(number: number, id: id, error: "the server stopped"))
+        } catch is RenderDeadline.Expired {
+            return .failed(
+                JobFolder.Failure(number: number, id: id, error: "took longer than \(SecondsText(settings.timeout)) s (--timeout)"))
+        } catch let error as FolioError {
+            return .failed(JobFolder.Failure(number: number, id: id, error: error.description))
+        } catch {
+            return .failed(JobFolder.Failure(number: number, id: id, error: "\(error)"))
+        }
+    }
+
+    /// The file the job's records (or its document) are read from: what the client sent, or for FHIR
+    /// data its records, one JSON line per patient, made again on each run (the same every time).
+    private func recordsPath(of job: Job) throws -> URL {
+        let input = folder.input(job)
+        guard job.input.isFHIR else { return input }
+        let options = try FHIRImportOptions(period: job.period, zone: job.zone, allPatients: true)
+        let export = try FHIRExport(path: input.path, options: options)
+        let records = folder.folder(job.id).appendingPathComponent("records.jsonl")
+        try AtomicFile.write(to: records) { fd in
+            var pending = Data()
+            try export.forEachRecord { record in
+                pending.append(contentsOf: (record.json + "\n").utf8)
+                if pending.count >= 1 << 16 {
+                    try AtomicFile.writeAll(pending, to: fd)
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+            try AtomicFile.writeAll(pending, to: fd)
+        }
+        return records
+    }
+
+    private static func recordFormat(_ job: Job) -> RecordReader.Format {
+        switch job.input {
+        case .jsonArray: return .jsonArray
+        case .csv: return .csv
+        default: return .jsonLines
+        }
+    }
+
+    /// How many records the file holds.
+    private static func count(records url: URL, format: RecordReader.Format) throws -> Int {
+        let reader = try RecordReader(path: url.path, format: format)
+        reader.projection = JSONProjection(keeping: [])
+        var count = 0
+        while try reader.next() != nil { count += 1 }
+        return count
+    }
+
+    /// The record's `id` or `patient.id`, as failures name it.
+    private static func identifier(of record: TreeValue) -> String? {
+        for value in [record["id"], record["patient"]?["id"]] {
+            switch value {
+            case .string(let text)?: return String(text.prefix(200))
+            case .number?: return value?.text
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// Runs blocking `work` (reading and converting files) off the cooperative threads.
+    private static func detached<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import FolioConnect
+import FolioModel
+import Foundation
+
+/// How `folio serve` keeps and runs durable jobs (`--job-dir` and the options beside it).
+public struct JobSettings: Sendable {
+    /// The folder of every job's input and documents (`--job-dir`).
+    public var directory: URL
+    /// The store: `sqlite:PATH` (`--job-store`); by default `jobs.sqlite` in `directory`.
+    public var store: String?
+    /// Seconds a finished job and its documents are kept (`--job-retention`, 7 days by default).
+    public var retentionSeconds: Double = 7 * 86_400
+    /// The largest job input, in bytes (`--max-job-bytes`).
+    public var maxInputBytes = 1 << 30
+    /// Private networks webhooks may reach all the same (`--webhook-allow CIDR`).
+    package var webhookAllowed: [AddressPolicy.Network] = []
+    /// Seconds a webhook event is retried for before it is given up (a day).
+    public var webhookRetrySeconds: Double = 86_400
+    /// Seconds a server's lease of a job lasts without being renewed.
+    public var leaseSeconds: Double = 30
+
+    /// Jobs kept in `directory`.
+    public init(directory: URL) { self.directory = directory }
+
+    /// The SQLite file of the store.
+    var storePath: String {
+        if let store, store.hasPrefix("sqlite:") { return String(store.dropFirst(7)) }
+        return directory.appendingPathComponent("jobs.sqlite").path
+    }
+
+    /// Checks the settings; errors name the option.
+    public func validate() throws {
+        if let store {
+            guard store.hasPrefix("sqlite:"), store.count > 7 else {
+                throw FolioError(
+                    path: "--job-store",
+                    store.hasPrefix("postgres")
+                        ? "PostgreSQL is not supported yet; use sqlite:PATH (one machine)" : "expected sqlite:PATH, found \"\(store)\"")
+            }
+        }
+        guard retentionSeconds >= 60, retentionSeconds <= 366 * 86_400 else {
+            throw FolioError(path: "--job-retention", "must be 60 seconds to 366 days")
+        }
+        guard maxInputBytes >= 1024, maxInputBytes <= 1 << 40 else {
+            throw FolioError(path: "--max-job-bytes", "must be 1024 bytes to 1 TB")
+        }
+        guard leaseSeconds >= 3, leaseSeconds <= 3600 else { throw FolioError(path: "--job-lease", "must be 3…3600 seconds") }
+    }
+}

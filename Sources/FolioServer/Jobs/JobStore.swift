@@ -1,0 +1,87 @@
+import Foundation
+
+/// Where `folio serve` keeps its jobs and their webhook events, durably: a job it has answered
+/// `202` for survives a crash of the server, and a job whose server died is taken over by another
+/// (or by the same one started again) without its finished records being rendered again.
+///
+/// A running job is held by one server under a lease it renews; a lease that lapses, or whose
+/// holder is known dead, frees the job for the next `claim`. `SQLiteJobStore` is the store of one
+/// machine (`--job-store sqlite:PATH`).
+protocol JobStore: Sendable {
+    /// Stores `job` (state `queued`), or returns the job its client made before with the same
+    /// `idempotencyKey` (and `false`).
+    func insert(_ job: Job) throws -> (job: Job, created: Bool)
+    /// The job `id` of `client`; nil when there is none (or another client's).
+    func job(id: String, client: String) throws -> Job?
+    /// The job `client` made with `idempotencyKey`, if any.
+    func job(idempotencyKey: String, client: String) throws -> Job?
+    /// Removes finished job `id` of `client` and its events; false when there is no such finished job.
+    func remove(id: String, client: String) throws -> Bool
+    /// Takes the oldest queued job, or a running one whose lease lapsed or whose holder died, for
+    /// `owner` until `leaseUntil`; marks it running. Nil when there is none.
+    func claim(owner: LeaseOwner, now: Double, leaseUntil: Double) throws -> Job?
+    /// Renews `owner`'s lease of job `id` and records its counts; returns whether the job is still
+    /// `owner`'s and whether its client asked to cancel it.
+    func renew(id: String, owner: LeaseOwner, leaseUntil: Double, total: Int, written: Int, failed: Int) throws
+        -> (held: Bool, cancelRequested: Bool)
+    /// Ends job `id` in `state` with its counts and, in the same transaction, queues `event` (its
+    /// webhook's); false when `owner` no longer held it.
+    func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) throws -> Bool
+    /// Cancels job `id` of `client`: a queued job at once, a running one at its next record. Nil
+    /// when there is no such job.
+    func cancel(id: String, client: String, now: Double) throws -> Job?
+    /// How many jobs are in each state.
+    func countsByState() throws -> [Job.State: Int]
+    /// Removes every job that finished before `before`, and its events; returns their ids (whose
+    /// folders the caller removes).
+    func removeFinished(before: Double) throws -> [String]
+    /// Takes up to `limit` events due at `now` for `owner` until `leaseUntil` (so no other server
+    /// sends them meanwhile).
+    func dueDeliveries(owner: LeaseOwner, now: Double, leaseUntil: Double, limit: Int) throws -> [WebhookDelivery]
+    /// Event `id` was delivered, or given up (`abandoned` with why); it is not sent again.
+    func settleDelivery(id: String, abandoned: String?) throws
+    /// Event `id` failed; it is tried again at `next`.
+    func retryDelivery(id: String, attempts: Int, next: Double, error: String) throws
+}
+
+/// A server holding a lease: its random instance id, its host and process id (so a server started
+/// again on the same machine takes back its dead predecessor's job at once, not when the lease lapses).
+struct LeaseOwner: Sendable, Equatable {
+    var instance: String
+    var host: String
+    var pid: Int32
+
+    /// The owner as stored: `host pid instance`.
+    var text: String { "\(host) \(pid) \(instance)" }
+
+    /// This process, with a new instance id.
+    static func thisProcess() -> LeaseOwner {
+        var name = [CChar](repeating: 0, count: 256)
+        let host =
+            gethostname(&name, name.count) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost"
+        return LeaseOwner(instance: JobIdentifier.make(), host: host, pid: getpid())
+    }
+
+    /// Whether the holder stored as `text` is a process of this machine that no longer runs.
+    func isDeadOnThisHost(_ text: String) -> Bool {
+        let parts = text.split(separator: " ")
+        guard parts.count == 3, parts[0] == host, let pid = Int32(parts[1]), pid > 0 else { return false }
+        if pid == self.pid { return String(parts[2]) != instance }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+}
+
+/// Unguessable identifiers: jobs', servers' and events'.
+enum JobIdentifier {
+    /// 32 lowercase hexadecimal digits from the system's random source.
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// Whether `text` could be a job id (so a path never reaches the store or the disk otherwise).
+    static func isValid(_ text: String) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}
