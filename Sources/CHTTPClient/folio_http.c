@@ -289,6 +289,49 @@ static curl_socket_t on_open_socket(void *context, curlsocktype purpose, struct 
     return socket(address->family, address->socktype, address->protocol);
 }
 
+/* Sets every option of one exchange on `handle`. */
+static void configure(CURL *handle, const folio_http_request *request, exchange *state, struct curl_slist *headers) {
+    const char *protocols = request->allow_plain_http ? "http,https" : "https";
+    curl.easy_setopt(handle, CURLOPT_URL, request->url);
+    curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, protocols);
+    /* A redirect goes to HTTPS only: a server's redirect never reaches plain HTTP, nor this machine's ports. */
+    curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "https");
+    curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 1L);
+    curl.easy_setopt(handle, CURLOPT_MAXREDIRS, 5L);
+    curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+    curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
+    curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request->method);
+    if (strcmp(request->method, "GET") == 0) curl.easy_setopt(handle, CURLOPT_HTTPGET, 1L);
+    if (request->body != NULL) {
+        curl.easy_setopt(handle, CURLOPT_POSTFIELDS, request->body);
+        curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
+    }
+    curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
+    curl.easy_setopt(handle, CURLOPT_WRITEDATA, state);
+    curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
+    curl.easy_setopt(handle, CURLOPT_HEADERDATA, state);
+    curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+    curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl.easy_setopt(handle, CURLOPT_XFERINFODATA, state);
+    curl.easy_setopt(handle, CURLOPT_BUFFERSIZE, 256L * 1024L);
+    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, request->connect_timeout_seconds > 0 ? request->connect_timeout_seconds : 30L);
+    if (request->timeout_seconds > 0) curl.easy_setopt(handle, CURLOPT_TIMEOUT, request->timeout_seconds);
+    /* A download that stalls (under 1 byte/s for 120 s) is given up. */
+    curl.easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl.easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, 120L);
+    if (request->decompress) curl.easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "gzip, deflate");
+    if (request->ca_file != NULL) curl.easy_setopt(handle, CURLOPT_CAINFO, request->ca_file);
+    curl.easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl.easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 2L);
+    curl.easy_setopt(handle, CURLOPT_USERAGENT, "folio");
+    if (request->public_addresses_only) {
+        curl.easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+        curl.easy_setopt(handle, CURLOPT_OPENSOCKETDATA, state);
+        curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);
+        curl.easy_setopt(handle, CURLOPT_PROXY, "");
+    }
+}
+
 int folio_http_perform(const folio_http_request *request, folio_http_response *response) {
     memset(response, 0, sizeof *response);
     if (!folio_http_available(response->error, sizeof response->error)) return -1;
@@ -321,45 +364,7 @@ int folio_http_perform(const folio_http_request *request, folio_http_response *r
     /* No "Expect: 100-continue" pause before a POST's body. */
     struct curl_slist *grown = curl.slist_append(headers, "Expect:");
     if (grown != NULL) headers = grown;
-    const char *protocols = request->allow_plain_http ? "http,https" : "https";
-    curl.easy_setopt(handle, CURLOPT_URL, request->url);
-    curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, protocols);
-    /* A redirect goes to HTTPS only: a server's redirect never reaches plain HTTP, nor this machine's ports. */
-    curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "https");
-    curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 1L);
-    curl.easy_setopt(handle, CURLOPT_MAXREDIRS, 5L);
-    curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
-    curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
-    curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request->method);
-    if (strcmp(request->method, "GET") == 0) curl.easy_setopt(handle, CURLOPT_HTTPGET, 1L);
-    if (request->body != NULL) {
-        curl.easy_setopt(handle, CURLOPT_POSTFIELDS, request->body);
-        curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
-    }
-    curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
-    curl.easy_setopt(handle, CURLOPT_WRITEDATA, &state);
-    curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
-    curl.easy_setopt(handle, CURLOPT_HEADERDATA, &state);
-    curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
-    curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl.easy_setopt(handle, CURLOPT_XFERINFODATA, &state);
-    curl.easy_setopt(handle, CURLOPT_BUFFERSIZE, 256L * 1024L);
-    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, request->connect_timeout_seconds > 0 ? request->connect_timeout_seconds : 30L);
-    if (request->timeout_seconds > 0) curl.easy_setopt(handle, CURLOPT_TIMEOUT, request->timeout_seconds);
-    /* A download that stalls (under 1 byte/s for 120 s) is given up. */
-    curl.easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl.easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, 120L);
-    if (request->decompress) curl.easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "gzip, deflate");
-    if (request->ca_file != NULL) curl.easy_setopt(handle, CURLOPT_CAINFO, request->ca_file);
-    curl.easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 1L);
-    curl.easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 2L);
-    curl.easy_setopt(handle, CURLOPT_USERAGENT, "folio");
-    if (request->public_addresses_only) {
-        curl.easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
-        curl.easy_setopt(handle, CURLOPT_OPENSOCKETDATA, &state);
-        curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);
-        curl.easy_setopt(handle, CURLOPT_PROXY, "");
-    }
+    configure(handle, request, &state, headers);
 
     CURLcode code = curl.easy_perform(handle);
     long status = 0;

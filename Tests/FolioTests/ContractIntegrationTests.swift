@@ -16,7 +16,8 @@ final class ContractIntegrationTests: XCTestCase {
     func testServiceConformsToItsOpenAPIDocument() throws {
         guard let schemathesis else { return XCTFail("schemathesis not found: run `make test`, which installs it into .venv") }
         let templates = TestSupport.root.appendingPathComponent("Templates").path
-        let server = try RunningServer(["--templates", templates, "--assets", templates, "--timeout", "20"])
+        let jobs = try TestSupport.temporaryDirectory().appendingPathComponent("jobs")
+        let server = try RunningServer(["--templates", templates, "--assets", templates, "--timeout", "20", "--job-dir", jobs.path])
         defer { server.stop() }
         let reports = try TestSupport.temporaryDirectory()
         // Every check but "a schema-valid request is accepted": the schema cannot say everything a
@@ -36,6 +37,7 @@ final class ContractIntegrationTests: XCTestCase {
         XCTAssertGreaterThan(requests.count, 200, "schemathesis sent too few requests")
         XCTAssertTrue(requests.contains { $0["route"] as? String == "/v1/render" && $0["status"] as? Int == 200 })
         XCTAssertTrue(requests.contains { $0["route"] as? String == "/v1/templates/{name}/render" && $0["status"] as? Int == 200 })
+        XCTAssertTrue(requests.contains { $0["route"] as? String == "/v1/jobs" && $0["status"] as? Int == 202 }, "no job was accepted")
         let failures = requests.filter { ($0["status"] as? Int ?? 0) >= 500 }
         XCTAssertTrue(failures.isEmpty, "5xx answers: \(failures)")
     }

@@ -131,18 +131,17 @@ extension RenderService {
         }
     }
 
+    /// `DELETE`: the job cancelled and removed with its documents (a running one stops at its next record).
     private func cancelJob(_ job: Job) throws -> Response {
         let service = try jobService()
-        if job.state.isFinished {
-            // A finished job's documents go at once, before their retention ends.
-            _ = try service.store.remove(id: job.id, client: job.client)
-            service.folder.remove(job.id)
-            return Response(status: .noContent)
-        }
         guard let cancelled = try service.store.cancel(id: job.id, client: job.client, now: Date().timeIntervalSince1970) else {
             throw Problem.notFound("no job \"\(job.id)\"")
         }
-        return try jsonResponse(status(of: cancelled, service: service), status: .accepted)
+        if cancelled.state != .running { service.folder.remove(job.id) }
+        if job.state.isFinished { return Response(status: .noContent) }
+        var shown = cancelled
+        shown.state = .cancelled
+        return try jsonResponse(status(of: shown, service: service), status: .accepted)
     }
 
     /// A job as `GET /v1/jobs/{id}` shows it.

@@ -130,6 +130,11 @@ final class JobRunner: Sendable {
         }
         do {
             guard try store.finish(finished, owner: owner, event: event) else { return }
+            if try store.purgeRemoved(id: job.id) {
+                folder.remove(job.id)
+                logger.info("job cancelled and removed", metadata: ["job": .string(job.id)])
+                return
+            }
         } catch {
             logger.error("the job store failed", metadata: ["job": .string(job.id), "error": .string("\(error)")])
             return
@@ -144,6 +149,9 @@ final class JobRunner: Sendable {
 
     /// Renders every record of `job` the manifest does not list yet, up to `settings.workers` at once.
     private func render(_ job: Job, progress: Locked<Progress>) async throws {
+        // What a killed server was writing when it died.
+        AtomicFile.removeStaleTemporaries(in: folder.documents(job.id))
+        AtomicFile.removeStaleTemporaries(in: folder.folder(job.id))
         let source = try await JobRunner.detached { try self.recordsPath(of: job) }
         let manifest = try LineWriter(url: folder.manifest(job.id), append: true)
         let failures = try LineWriter(url: folder.failures(job.id), append: true)

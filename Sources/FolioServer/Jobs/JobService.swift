@@ -64,7 +64,7 @@ final class JobService: Sendable {
                     logger.error("the job store failed", metadata: ["error": .string("\(error)")])
                 }
             }
-            try? await Task.sleep(nanoseconds: 2_000_000_000)
+            try? await Task.sleep(nanoseconds: 1_000_000_000)
         }
     }
 }

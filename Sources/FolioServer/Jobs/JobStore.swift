@@ -15,8 +15,6 @@ protocol JobStore: Sendable {
     func job(id: String, client: String) throws -> Job?
     /// The job `client` made with `idempotencyKey`, if any.
     func job(idempotencyKey: String, client: String) throws -> Job?
-    /// Removes finished job `id` of `client` and its events; false when there is no such finished job.
-    func remove(id: String, client: String) throws -> Bool
     /// Takes the oldest queued job, or a running one whose lease lapsed or whose holder died, for
     /// `owner` until `leaseUntil`; marks it running. Nil when there is none.
     func claim(owner: LeaseOwner, now: Double, leaseUntil: Double) throws -> Job?
@@ -27,9 +25,13 @@ protocol JobStore: Sendable {
     /// Ends job `id` in `state` with its counts and, in the same transaction, queues `event` (its
     /// webhook's); false when `owner` no longer held it.
     func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) throws -> Bool
-    /// Cancels job `id` of `client`: a queued job at once, a running one at its next record. Nil
-    /// when there is no such job.
+    /// Cancels and removes job `id` of `client` (`DELETE`): a queued or finished job at once (its
+    /// folder is the caller's to remove), a running one from its client's sight at once and from the
+    /// store when its server stops it at the next record (`purgeRemoved`). The job as it was, cancelled;
+    /// nil when there is no such job.
     func cancel(id: String, client: String, now: Double) throws -> Job?
+    /// Removes job `id` if its client removed it while it ran; true when it did (the caller removes its folder).
+    func purgeRemoved(id: String) throws -> Bool
     /// How many jobs are in each state.
     func countsByState() throws -> [Job.State: Int]
     /// Removes every job that finished before `before`, and its events; returns their ids (whose

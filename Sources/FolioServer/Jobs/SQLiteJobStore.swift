@@ -26,6 +26,7 @@ final class SQLiteJobStore: JobStore {
                 state TEXT NOT NULL, created REAL NOT NULL, started REAL, finished REAL,
                 total INTEGER NOT NULL DEFAULT 0, written INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0,
                 error TEXT, cancel_requested INTEGER NOT NULL DEFAULT 0, lease_owner TEXT, lease_until REAL,
+                removed INTEGER NOT NULL DEFAULT 0,
                 UNIQUE (client, idempotency_key));
             CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, created);
             CREATE TABLE IF NOT EXISTS deliveries (
@@ -57,7 +58,8 @@ final class SQLiteJobStore: JobStore {
     func insert(_ job: Job) throws -> (job: Job, created: Bool) {
         try transaction { database in
             if let key = job.idempotencyKey {
-                let existing = try database.prepare("SELECT \(SQLiteJobStore.columns) FROM jobs WHERE client = ?1 AND idempotency_key = ?2")
+                let existing = try database.prepare(
+                    "SELECT \(SQLiteJobStore.columns) FROM jobs WHERE client = ?1 AND idempotency_key = ?2 AND removed = 0")
                 existing.bind(1, job.client)
                 existing.bind(2, key)
                 if try existing.step() { return (try SQLiteJobStore.job(existing), false) }
@@ -89,7 +91,7 @@ final class SQLiteJobStore: JobStore {
 
     func job(id: String, client: String) throws -> Job? {
         try database.withLock { database in
-            let statement = try database.prepare("SELECT \(SQLiteJobStore.columns) FROM jobs WHERE id = ?1 AND client = ?2")
+            let statement = try database.prepare("SELECT \(SQLiteJobStore.columns) FROM jobs WHERE id = ?1 AND client = ?2 AND removed = 0")
             statement.bind(1, id)
             statement.bind(2, client)
             return try statement.step() ? try SQLiteJobStore.job(statement) : nil
@@ -98,22 +100,11 @@ final class SQLiteJobStore: JobStore {
 
     func job(idempotencyKey: String, client: String) throws -> Job? {
         try database.withLock { database in
-            let statement = try database.prepare("SELECT \(SQLiteJobStore.columns) FROM jobs WHERE client = ?1 AND idempotency_key = ?2")
+            let statement = try database.prepare(
+                "SELECT \(SQLiteJobStore.columns) FROM jobs WHERE client = ?1 AND idempotency_key = ?2 AND removed = 0")
             statement.bind(1, client)
             statement.bind(2, idempotencyKey)
             return try statement.step() ? try SQLiteJobStore.job(statement) : nil
-        }
-    }
-
-    func remove(id: String, client: String) throws -> Bool {
-        try transaction { database in
-            let statement = try database.prepare(
-                "DELETE FROM jobs WHERE id = ?1 AND client = ?2 AND state IN ('done', 'failed', 'cancelled') RETURNING id")
-            statement.bind(1, id)
-            statement.bind(2, client)
-            let removed = try statement.step()
-            statement.reset()
-            return removed
         }
     }
 
@@ -215,27 +206,43 @@ final class SQLiteJobStore: JobStore {
 
     func cancel(id: String, client: String, now: Double) throws -> Job? {
         try transaction { database in
-            let queued = try database.prepare(
-                "UPDATE jobs SET state = 'cancelled', finished = ?3 WHERE id = ?1 AND client = ?2 AND state = 'queued'")
-            queued.bind(1, id)
-            queued.bind(2, client)
-            queued.bind(3, now)
-            try queued.run()
-            let running = try database.prepare(
-                "UPDATE jobs SET cancel_requested = 1 WHERE id = ?1 AND client = ?2 AND state = 'running'")
-            running.bind(1, id)
-            running.bind(2, client)
-            try running.run()
-            let read = try database.prepare("SELECT \(SQLiteJobStore.columns) FROM jobs WHERE id = ?1 AND client = ?2")
+            let read = try database.prepare("SELECT \(SQLiteJobStore.columns) FROM jobs WHERE id = ?1 AND client = ?2 AND removed = 0")
             read.bind(1, id)
             read.bind(2, client)
-            return try read.step() ? try SQLiteJobStore.job(read) : nil
+            guard try read.step() else { return nil }
+            var job = try SQLiteJobStore.job(read)
+            read.reset()
+            if job.state == .running {
+                // Stopped at its next record by its server, which then removes it.
+                let running = try database.prepare(
+                    "UPDATE jobs SET cancel_requested = 1, removed = 1, idempotency_key = NULL WHERE id = ?1 AND state = 'running'")
+                running.bind(1, id)
+                try running.run()
+                job.cancelRequested = true
+            } else {
+                let remove = try database.prepare("DELETE FROM jobs WHERE id = ?1")
+                remove.bind(1, id)
+                try remove.run()
+                if job.state == .queued { job.state = .cancelled }
+                job.finished = job.finished ?? now
+            }
+            return job
+        }
+    }
+
+    func purgeRemoved(id: String) throws -> Bool {
+        try transaction { database in
+            let statement = try database.prepare("DELETE FROM jobs WHERE id = ?1 AND removed = 1 RETURNING id")
+            statement.bind(1, id)
+            let removed = try statement.step()
+            statement.reset()
+            return removed
         }
     }
 
     func countsByState() throws -> [Job.State: Int] {
         try database.withLock { database in
-            let statement = try database.prepare("SELECT state, COUNT(*) FROM jobs GROUP BY state")
+            let statement = try database.prepare("SELECT state, COUNT(*) FROM jobs WHERE removed = 0 GROUP BY state")
             var counts: [Job.State: Int] = [:]
             while try statement.step() {
                 if let state = statement.text(0).flatMap(Job.State.init(rawValue:)) {
