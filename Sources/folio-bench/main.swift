@@ -155,6 +155,32 @@ func recordFetch(into targets: inout TargetTable) {
     targets.absolute("fetch → batch → post over batch alone, 1,000 patients", folio: fetch["loop-ratio"], c: nil, unit: "×", atMost: 1.3)
 }
 
+/// Durable jobs beside `folio batch --jobs 2`, in the same minutes.
+func recordJobs(into targets: inout TargetTable) {
+    let data = benchDirectory.appendingPathComponent("patients-1000.jsonl")
+    let repository = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    guard let jobs = JobsBenchmark.run(folio: binary, data: data, repository: repository) else { return }
+    // The C column of these two rows is `folio batch --jobs 2`'s documents/s in the same run.
+    let batch = jobs["batchDocumentsPerSecond"]
+    targets.ratio(
+        "one 1,000-record job, documents/s (C column: folio batch --jobs 2)", folio: jobs["oneJobDocumentsPerSecond"], c: batch,
+        unit: "docs/s", atLeast: 0.9)
+    targets.ratio(
+        "1,000 one-record jobs, documents/s (C column: folio batch --jobs 2)", folio: jobs["smallJobsDocumentsPerSecond"], c: batch,
+        unit: "docs/s", atLeast: 0.9)
+    targets.forScale("one-record jobs' queue wait, p95", folio: jobs["queueWaitP95"], c: nil, unit: "s")
+    let latency = jobs["syncDrainingMedian"].flatMap { draining in jobs["syncIdleMedian"].map { draining / $0 } }
+    targets.absolute("synchronous render while a job drains over idle, median", folio: latency, c: nil, unit: "×", atMost: 1.2)
+}
+
+// FOLIO_BENCH_ONLY=jobs: only the durable jobs beside folio batch --jobs 2.
+if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "jobs" {
+    var table = TargetTable()
+    recordJobs(into: &table)
+    print(table.printed())
+    exit(0)
+}
+
 // FOLIO_BENCH_ONLY=fetch: only `folio fetch` beside curl and the weekly loop.
 if ProcessInfo.processInfo.environment["FOLIO_BENCH_ONLY"] == "fetch" {
     var table = TargetTable()
@@ -317,6 +343,7 @@ do {
         targets.forScale("FHIR folio batch, peak memory", folio: fhir["batch-peak-mb"], c: nil, unit: "MB")
         targets.forScale("FHIR patient summaries batch, peak memory", folio: fhir["summary-peak-mb"], c: nil, unit: "MB")
         recordFetch(into: &targets)
+        recordJobs(into: &targets)
     }
     print(targets.printed())
     var usage = rusage()

@@ -158,6 +158,8 @@ extension RenderService {
                 .number(job.total > 0 ? min(1, Double(job.written + job.failed) / Double(job.total)) : (job.state == .done ? 1 : 0))
             ),
             ("cancelRequested", .bool(job.cancelRequested)),
+            // Seconds from acceptance to start: the queue wait.
+            ("waited", job.started.map { .number(max(0, $0 - job.created)) } ?? .null),
         ]
         if let error = job.error { members.append(("error", .string(error))) }
         if job.state.isFinished || job.failed > 0 {

@@ -9,8 +9,8 @@ import Foundation
 import Logging
 
 /// Runs the store's jobs in the service's render workers, behind every request's render
-/// (`RenderPool.runInBackground`): as many jobs at once as there are workers, each with up to that
-/// many records in flight. A job is held under a lease renewed every few seconds; a server that is
+/// (`RenderPool.runInBackground`): twice as many jobs at once as there are workers, each with up to
+/// twice that many records in flight. A job is held under a lease renewed every few seconds; a server that is
 /// killed leaves its job to the next `claim` (its own restart takes it back at once), which renders
 /// only the records the manifest does not list yet, under the same file names.
 final class JobRunner: Sendable {
@@ -38,10 +38,11 @@ final class JobRunner: Sendable {
         leaseSeconds = settings.jobs?.leaseSeconds ?? 30
     }
 
-    /// Runs `settings.workers` job loops until `stop`, each claiming the next job when it is free.
+    /// Runs twice `settings.workers` job loops until `stop`, each claiming the next job when it is free.
     func run() async {
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<max(1, settings.workers) {
+            // Twice as many as workers: one job's bookkeeping (its store's transactions, its files) while others render.
+            for _ in 0..<(2 * max(1, settings.workers)) {
                 group.addTask { await self.loop() }
             }
         }
@@ -147,7 +148,7 @@ final class JobRunner: Sendable {
             ])
     }
 
-    /// Renders every record of `job` the manifest does not list yet, up to `settings.workers` at once.
+    /// Renders every record of `job` the manifest does not list yet, up to twice `settings.workers` at once.
     private func render(_ job: Job, progress: Locked<Progress>) async throws {
         // What a killed server was writing when it died.
         AtomicFile.removeStaleTemporaries(in: folder.documents(job.id))
@@ -168,7 +169,8 @@ final class JobRunner: Sendable {
             $0.written = done.count
             $0.failed = failedNumbers.count
         }
-        let window = max(1, settings.workers)
+        // Twice the workers: a worker that finishes a record finds the next one queued.
+        let window = 2 * max(1, settings.workers)
         try await withThrowingTaskGroup(of: RecordOutcome.self) { group in
             var inFlight = 0
             func record(_ outcome: RecordOutcome) throws {
