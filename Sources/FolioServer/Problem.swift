@@ -99,6 +99,21 @@ package struct Problem: Error, Sendable {
             detail: "the request body has more than \(limit) bytes (--max-body-bytes)", headers: [.connection: "close"])
     }
 
+    /// 413: a job's body is larger than `--max-job-bytes`.
+    static func jobTooLarge(limit: Int) -> Problem {
+        Problem(
+            status: .contentTooLarge, kind: "body-too-large",
+            detail: "the job's body has more than \(limit) bytes (--max-job-bytes)", headers: [.connection: "close"])
+    }
+
+    /// 429: the client has as many jobs queued or running as it may.
+    static func tooManyJobs(limit: Int) -> Problem {
+        Problem(
+            status: .tooManyRequests, kind: "too-many-jobs",
+            detail: "this client has \(limit) jobs queued or running (--max-jobs-per-client); retry when some have finished",
+            headers: [.retryAfter: "60"])
+    }
+
     /// 415: a body type the route does not read.
     package static func unsupportedMediaType(_ detail: String) -> Problem {
         Problem(status: .unsupportedMediaType, kind: "unsupported-media-type", detail: detail)

@@ -103,6 +103,7 @@ struct RequestPolicy<Context: RequestContext>: RouterMiddleware {
         case 401: return "unauthorized"
         case 408: return "request_timeout"
         case 413: return "body_too_large"
+        case 429: return "too_many_jobs"
         case 431: return "headers_too_large"
         case 503: return "unavailable"
         case 504: return "render_timeout"

@@ -71,7 +71,8 @@ enum JobsBenchmark {
                 Int(figures["smallJobs"] ?? 0), figures["smallJobsDocumentsPerSecond"] ?? 0, batchRate ?? 0))
         print(
             String(
-                format: "Jobs: queue wait of the one-record jobs p50 %.2f s, p95 %.2f s; synchronous render median %.1f ms idle, %.1f ms while a job drains (%d renders)",
+                format:
+                    "Jobs: queue wait of the one-record jobs p50 %.2f s, p95 %.2f s; synchronous render median %.1f ms idle, %.1f ms while a job drains (%d renders)",
                 figures["queueWaitP50"] ?? 0, figures["queueWaitP95"] ?? 0, (figures["syncIdleMedian"] ?? 0) * 1000,
                 (figures["syncDrainingMedian"] ?? 0) * 1000, Int(figures["syncDrainingCount"] ?? 0)))
         return result

@@ -95,6 +95,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest job input (records or a document), in bytes.")
     var maxJobBytes = 1 << 30
 
+    @Option(help: "Jobs one client may have queued or running at once; more are answered 429.")
+    var maxJobsPerClient = 10_000
+
     @Option(
         help:
             "A private network webhooks may reach all the same (CIDR, as 10.20.0.0/16; repeatable). Private, link-local and reserved addresses are refused otherwise."
@@ -156,6 +159,7 @@ struct ServeCommand: ParsableCommand {
                 jobs.store = jobStore
                 jobs.retentionSeconds = try ServeCommand.seconds(jobRetention, option: "--job-retention")
                 jobs.maxInputBytes = maxJobBytes
+                jobs.maxUnfinishedJobsPerClient = maxJobsPerClient
                 jobs.webhookAllowed = try webhookAllow.map { try AddressPolicy.Network($0, field: "--webhook-allow") }
                 settings.jobs = jobs
             } else if jobStore != nil || !webhookAllow.isEmpty {

@@ -49,6 +49,20 @@ final class JobStoreTests: XCTestCase {
         XCTAssertEqual(try store.job(id: first.id, client: "portal")?.state, .done)
     }
 
+    func testAClientHasAtMostItsLimitOfUnfinishedJobs() throws {
+        let store = try store()
+        _ = try store.insert(job(), limit: 2)
+        _ = try store.insert(job(), limit: 2)
+        XCTAssertThrowsError(try store.insert(job(), limit: 2)) { XCTAssertEqual(($0 as? TooManyJobs)?.limit, 2) }
+        XCTAssertTrue(try store.insert(job(client: "other"), limit: 2).created, "another client's jobs count apart")
+        // A finished job no longer counts.
+        let claimed = try XCTUnwrap(try store.claim(owner: alive, now: 1, leaseUntil: 30))
+        var done = claimed
+        (done.state, done.finished) = (.done, 2)
+        XCTAssertTrue(try store.finish(done, owner: alive, event: nil))
+        XCTAssertTrue(try store.insert(job(), limit: 2).created)
+    }
+
     func testADeadServerOfThisMachineLeavesItsJobAtOnce() throws {
         let store = try store()
         let stored = job()

@@ -122,8 +122,14 @@ extension RenderService {
             let input = service.folder.input(job)
             try await JobSubmission.receive(request.body, to: input, limit: service.settings.maxInputBytes)
             job.input = try JobSubmission.refine(job.input, file: input, fileNameIn: service.folder)
-            let (stored, created) = try service.store.insert(job)
-            if !created { service.folder.remove(job.id) }
+            let stored: Job
+            let created: Bool
+            do {
+                (stored, created) = try service.store.insert(job, limit: service.settings.maxUnfinishedJobsPerClient)
+            } catch let tooMany as TooManyJobs {
+                throw Problem.tooManyJobs(limit: tooMany.limit)
+            }
+            if created { service.runner.wake() } else { service.folder.remove(job.id) }
             return try jsonResponse(status(of: stored, service: service), status: .accepted, location: stored.id, replayed: !created)
         } catch {
             service.folder.remove(job.id)

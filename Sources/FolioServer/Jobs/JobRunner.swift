@@ -24,6 +24,8 @@ final class JobRunner: Sendable {
     /// Seconds a lease lasts; it is renewed at a third of that.
     let leaseSeconds: Double
     private let stopped = Locked(false)
+    /// Counts the jobs this server accepted: an idle loop looks for work as soon as it changes.
+    private let accepted = Locked(0)
 
     init(
         store: any JobStore, folder: JobFolder, pool: RenderPool<RequestRenderer>, settings: ServerSettings,
@@ -48,6 +50,9 @@ final class JobRunner: Sendable {
         }
     }
 
+    /// Tells the idle loops a job was just stored (another server's jobs are found within 200 ms).
+    func wake() { accepted.withLock { $0 += 1 } }
+
     /// Stops claiming jobs; the jobs running stop at their next record and stay for the next claim.
     func stop() { stopped.set(true) }
 
@@ -62,7 +67,10 @@ final class JobRunner: Sendable {
                 claimed = nil
             }
             guard let job = claimed else {
-                try? await Task.sleep(nanoseconds: 200_000_000)
+                let seen = accepted.value
+                for _ in 0..<40 where accepted.value == seen && !stopped.value {
+                    try? await Task.sleep(nanoseconds: 5_000_000)
+                }
                 continue
             }
             if let started = job.started, abs(started - now) < 1e-6 {
@@ -153,6 +161,9 @@ final class JobRunner: Sendable {
         // What a killed server was writing when it died.
         AtomicFile.removeStaleTemporaries(in: folder.documents(job.id))
         AtomicFile.removeStaleTemporaries(in: folder.folder(job.id))
+        if let template = job.template, settings.templates[template] == nil {
+            throw FolioError(path: "template", "the service has no template \"\(template)\" any more (it was removed from --templates)")
+        }
         let source = try await JobRunner.detached { try self.recordsPath(of: job) }
         let manifest = try LineWriter(url: folder.manifest(job.id), append: true)
         let failures = try LineWriter(url: folder.failures(job.id), append: true)

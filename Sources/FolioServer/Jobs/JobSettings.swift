@@ -12,6 +12,8 @@ public struct JobSettings: Sendable {
     public var retentionSeconds: Double = 7 * 86_400
     /// The largest job input, in bytes (`--max-job-bytes`).
     public var maxInputBytes = 1 << 30
+    /// Jobs a client may have queued or running at once (`--max-jobs-per-client`); beyond, 429.
+    public var maxUnfinishedJobsPerClient = 10_000
     /// Private networks webhooks may reach all the same (`--webhook-allow CIDR`).
     package var webhookAllowed: [AddressPolicy.Network] = []
     /// Seconds a webhook event is retried for before it is given up (a day).
@@ -43,6 +45,9 @@ public struct JobSettings: Sendable {
         }
         guard maxInputBytes >= 1024, maxInputBytes <= 1 << 40 else {
             throw FolioError(path: "--max-job-bytes", "must be 1024 bytes to 1 TB")
+        }
+        guard (1...1_000_000).contains(maxUnfinishedJobsPerClient) else {
+            throw FolioError(path: "--max-jobs-per-client", "must be 1…1000000")
         }
         guard leaseSeconds >= 3, leaseSeconds <= 3600 else { throw FolioError(path: "--job-lease", "must be 3…3600 seconds") }
     }

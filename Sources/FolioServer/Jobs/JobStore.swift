@@ -9,8 +9,8 @@ import Foundation
 /// machine (`--job-store sqlite:PATH`).
 protocol JobStore: Sendable {
     /// Stores `job` (state `queued`), or returns the job its client made before with the same
-    /// `idempotencyKey` (and `false`).
-    func insert(_ job: Job) throws -> (job: Job, created: Bool)
+    /// `idempotencyKey` (and `false`); throws `TooManyJobs` when its client has `limit` jobs queued or running.
+    func insert(_ job: Job, limit: Int) throws -> (job: Job, created: Bool)
     /// The job `id` of `client`; nil when there is none (or another client's).
     func job(id: String, client: String) throws -> Job?
     /// The job `client` made with `idempotencyKey`, if any.
@@ -44,6 +44,11 @@ protocol JobStore: Sendable {
     func settleDelivery(id: String, abandoned: String?) throws
     /// Event `id` failed; it is tried again at `next`.
     func retryDelivery(id: String, attempts: Int, next: Double, error: String) throws
+}
+
+/// A client has as many jobs queued or running as it may.
+struct TooManyJobs: Error {
+    let limit: Int
 }
 
 /// A server holding a lease: its random instance id, its host and process id (so a server started

@@ -129,7 +129,7 @@ enum JobSubmission {
         do {
             for try await chunk in body {
                 received += chunk.readableBytes
-                guard received <= limit else { throw Problem.bodyTooLarge(limit: limit) }
+                guard received <= limit else { throw Problem.jobTooLarge(limit: limit) }
                 try AtomicFile.writeAll(Data(chunk.readableBytesView), to: fd)
             }
         } catch let problem as Problem {

@@ -4,8 +4,8 @@ import Foundation
 import Synchronization
 
 /// The job store of one machine: a SQLite database (`--job-store sqlite:PATH`, by default
-/// `jobs.sqlite` in `--job-dir`), written ahead and synchronously, so a job is on disk before its
-/// `202` is sent. Several servers of one machine may share it (SQLite's file locks, each change in
+/// `jobs.sqlite` in `--job-dir`), written ahead, a new job flushed to the disk before its `202` is
+/// sent. Several servers of one machine may share it (SQLite's file locks, each change in
 /// an immediate transaction).
 final class SQLiteJobStore: JobStore {
     private let database: Mutex<SQLiteDatabase>
@@ -40,9 +40,14 @@ final class SQLiteJobStore: JobStore {
     }
 
     /// Runs `work` in an immediate transaction (other connections wait for it), committed when it
-    /// returns, rolled back when it throws.
-    private func transaction<T>(_ work: (SQLiteDatabase) throws -> T) throws -> T {
+    /// returns, rolled back when it throws. A `durable` transaction is on the disk when it commits
+    /// (synchronous FULL: the write-ahead log flushed, with every commit before it); the others
+    /// survive a crash of the process (the log is written before the commit returns) and are flushed
+    /// with the next durable one or checkpoint: after a power cut, a job's start or end may be lost
+    /// and the job run again from its manifest, never the job itself.
+    private func transaction<T>(durable: Bool = false, _ work: (SQLiteDatabase) throws -> T) throws -> T {
         try database.withLock { database in
+            try database.execute(durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
             try database.execute("BEGIN IMMEDIATE")
             do {
                 let value = try work(database)
@@ -55,8 +60,8 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func insert(_ job: Job) throws -> (job: Job, created: Bool) {
-        try transaction { database in
+    func insert(_ job: Job, limit: Int = 10_000) throws -> (job: Job, created: Bool) {
+        try transaction(durable: true) { database in
             if let key = job.idempotencyKey {
                 let existing = try database.prepare(
                     "SELECT \(SQLiteJobStore.columns) FROM jobs WHERE client = ?1 AND idempotency_key = ?2 AND removed = 0")
@@ -64,6 +69,11 @@ final class SQLiteJobStore: JobStore {
                 existing.bind(2, key)
                 if try existing.step() { return (try SQLiteJobStore.job(existing), false) }
             }
+            let unfinished = try database.prepare(
+                "SELECT COUNT(*) FROM jobs WHERE client = ?1 AND state IN ('queued', 'running') AND removed = 0")
+            unfinished.bind(1, job.client)
+            if try unfinished.step(), (unfinished.integer(0) ?? 0) >= Int64(limit) { throw TooManyJobs(limit: limit) }
+            unfinished.reset()
             let statement = try database.prepare(
                 """
                 INSERT INTO jobs (id, client, idempotency_key, template, input, formats, html, period, zone, webhook,
