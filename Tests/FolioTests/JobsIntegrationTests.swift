@@ -58,7 +58,8 @@ final class JobsIntegrationTests: XCTestCase {
 
     func testAJobKilledThreeTimesFinishesWithEveryRecordsDocumentExactlyOnce() throws {
         let jobDir = try TestSupport.temporaryDirectory().appendingPathComponent("jobs")
-        var server = try startServer(jobDir: jobDir)
+        // No grace period: a SIGTERM cancels the records being rendered at once.
+        var server = try startServer(jobDir: jobDir, extra: ["--grace-period", "0"])
         let count = 150
         let accepted = try submit(server, body: try records(count))
         XCTAssertEqual(accepted.status, 202, accepted.text)
@@ -66,18 +67,19 @@ final class JobsIntegrationTests: XCTestCase {
         XCTAssertEqual(accepted.headers["location"], "/v1/jobs/\(id)")
         XCTAssertEqual(id.count, 32)
         let folder = jobDir.appendingPathComponent(id)
-        for kill in 1...3 {
-            // Killed once some of the records are written, more each time.
+        for kill in 1...4 {
+            // Killed once some of the records are written, more each time; the last time stopped by
+            // SIGTERM, whose cancelled records are neither written nor failed but rendered after the restart.
             let deadline = Date().addingTimeInterval(120)
             while manifestNumbers(folder).count < kill * 10 && Date() < deadline { usleep(50_000) }
             XCTAssertLessThan(manifestNumbers(folder).count, count, "the job finished before kill \(kill)")
-            server.stop(signal: SIGKILL)
-            server = try startServer(jobDir: jobDir)
+            server.stop(signal: kill == 4 ? SIGTERM : SIGKILL)
+            server = try startServer(jobDir: jobDir, extra: ["--grace-period", "0"])
         }
         let status = try waitUntilFinished(server, id)
         XCTAssertEqual(status["state"] as? String, "done")
         XCTAssertEqual(status["written"] as? Int, count)
-        XCTAssertEqual(status["failed"] as? Int, 0)
+        XCTAssertEqual(status["failed"] as? Int, 0, "\(status["failures"] ?? "")")
         let numbers = manifestNumbers(folder)
         XCTAssertEqual(numbers.count, count, "a record was listed twice or not at all")
         XCTAssertEqual(Set(numbers), Set(1...count))

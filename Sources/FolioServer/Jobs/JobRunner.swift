@@ -85,6 +85,9 @@ final class JobRunner: Sendable {
     private enum RecordOutcome: Sendable {
         case written(number: Int, files: [JobFolder.Document])
         case failed(JobFolder.Failure)
+        /// The server stopped before the record was rendered: it is neither written nor failed, and
+        /// the next claim renders it.
+        case stopped
     }
 
     /// The job's counts and whether it should stop, shared by its records and its lease.
@@ -182,9 +185,14 @@ final class JobRunner: Sendable {
         }
         // Twice the workers: a worker that finishes a record finds the next one queued.
         let window = 2 * max(1, settings.workers)
+        var interrupted = false
         try await withThrowingTaskGroup(of: RecordOutcome.self) { group in
             var inFlight = 0
             func record(_ outcome: RecordOutcome) throws {
+                if case .stopped = outcome {
+                    interrupted = true
+                    return
+                }
                 do {
                     switch outcome {
                     case .written(let number, let files):
@@ -202,6 +210,7 @@ final class JobRunner: Sendable {
                             ),
                         ])
                         if let error = manifest.error { throw error }
+                    case .stopped: return
                     case .failed(let failure):
                         failures.write(jsonObject: [
                             ("number", .number(Double(failure.number))), ("id", failure.id.map(TreeValue.string) ?? .null),
@@ -225,7 +234,7 @@ final class JobRunner: Sendable {
                 while let next = try reader.next() {
                     if done.contains(next.number) || failedNumbers.contains(next.number) { continue }
                     let stop = progress.withLock { $0.cancelRequested || $0.leaseLost }
-                    if stop || stopped.value { break }
+                    if stop || stopped.value || interrupted || Task.isCancelled { break }
                     if inFlight >= window, let outcome = try await group.next() {
                         inFlight -= 1
                         try record(outcome)
@@ -243,7 +252,7 @@ final class JobRunner: Sendable {
             }
             while let outcome = try await group.next() { try record(outcome) }
         }
-        if stopped.value { throw CancellationError() }
+        if stopped.value || interrupted { throw CancellationError() }
     }
 
     /// Renders one record (or the job's document) in every format of the job and writes its files.
@@ -272,7 +281,7 @@ final class JobRunner: Sendable {
             }
             return .written(number: number, files: files)
         } catch is CancellationError {
-            return .failed(JobFolder.Failure(number: number, id: id, error: "the server stopped"))
+            return .stopped
         } catch is RenderDeadline.Expired {
             return .failed(
                 JobFolder.Failure(number: number, id: id, error: "took longer than \(SecondsText(settings.timeout)) s (--timeout)"))
