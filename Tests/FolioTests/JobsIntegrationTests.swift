@@ -270,4 +270,41 @@ final class JobsIntegrationTests: XCTestCase {
         XCTAssertEqual(try HTTPExchange.send("GET", server.url("/v1/jobs/../jobs.sqlite")).status, 404)
         server.stop()
     }
+
+    func testFHIRDataGivesOneSummaryPerPatient() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let server = try startServer(jobDir: folder.appendingPathComponent("jobs"))
+        // The sample export's NDJSON files as one body: four patients.
+        var ndjson = Data()
+        for name in ["Patient.ndjson", "Observation.ndjson", "MedicationAdministration.ndjson"] {
+            ndjson += try Data(contentsOf: TestSupport.samples.appendingPathComponent("fhir-export/\(name)"))
+            if ndjson.last != 0x0A { ndjson.append(0x0A) }
+        }
+        let accepted = try submit(
+            server, query: "template=fhir-weekly-summary&period=2026-11-09/2026-11-15&zone=America/New_York", body: ndjson,
+            contentType: "application/fhir+ndjson")
+        XCTAssertEqual(accepted.status, 202, accepted.text)
+        let status = try waitUntilFinished(server, try XCTUnwrap(accepted.json["id"] as? String))
+        XCTAssertEqual(status["state"] as? String, "done", "\(status)")
+        XCTAssertEqual(status["written"] as? Int, 4, "\(status)")
+        // One IPS Bundle, one patient's summary.
+        let bundle = try submit(
+            server, query: "template=patient-summary",
+            body: try Data(contentsOf: TestSupport.samples.appendingPathComponent("ips-summary.json")),
+            contentType: "application/fhir+json")
+        XCTAssertEqual(bundle.status, 202, bundle.text)
+        let ips = try waitUntilFinished(server, try XCTUnwrap(bundle.json["id"] as? String))
+        XCTAssertEqual(ips["written"] as? Int, 1, "\(ips)")
+        // A period on records that are not FHIR, a bad zone, an unknown parameter: one line each, before anything is stored.
+        XCTAssertEqual(try submit(server, query: "template=weekly-summary&period=2026-11-09/P7D", body: try records(1)).status, 400)
+        let zone = try submit(
+            server, query: "template=fhir-weekly-summary&zone=Nowhere", body: ndjson, contentType: "application/fhir+ndjson")
+        XCTAssertEqual(zone.status, 400)
+        XCTAssertTrue(zone.text.contains("zone"), zone.text)
+        XCTAssertEqual(try submit(server, query: "template=weekly-summary&colour=red", body: try records(1)).status, 400)
+        XCTAssertEqual(try submit(server, body: try records(1), contentType: "text/plain").status, 415)
+        let jobs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("jobs").path).filter { $0.count == 32 }
+        XCTAssertEqual(jobs.count, 2, "a refused job left a folder")
+        server.stop()
+    }
 }
