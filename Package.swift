@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Cairo and Pango. Their include paths come from cairo.pc and harfbuzz.pc (which name
@@ -189,6 +191,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // The job store of several servers (--job-store postgresql://…), and its TLS.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ], resources: [.embedInCode("openapi.yaml")]),
         // What the fuzzer and the regression tests feed every input through.
         .target(name: "FolioFuzzing", dependencies: ["Folio", "FolioServer", "FolioTemplate", "FolioData", "FolioFHIR"]),

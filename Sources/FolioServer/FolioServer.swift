@@ -26,6 +26,8 @@ public enum FolioServer {
             throw FolioError(path: "serve", "the start-up self-test failed: \(error)")
         }
         defer { service.pool.stop() }
+        try await service.jobs?.open()
+        defer { service.jobs?.close() }
 
         // NIO's own header limit is a backstop above ours, so ours is answered with a 431 problem document.
         let metrics = service.metrics

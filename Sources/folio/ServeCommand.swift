@@ -86,7 +86,10 @@ struct ServeCommand: ParsableCommand {
     )
     var jobDir: String?
 
-    @Option(help: "Where jobs are kept: sqlite:PATH (one machine; by default jobs.sqlite in --job-dir).")
+    @Option(
+        help:
+            "Where jobs are kept: sqlite:PATH (one machine; by default jobs.sqlite in --job-dir) or postgresql://USER@HOST[:PORT]/DATABASE (servers sharing one queue and one --job-dir; the password in PGPASSWORD)."
+    )
     var jobStore: String?
 
     @Option(help: "How long finished jobs and their documents are kept: seconds, or a number with s, m, h or d (default 7d).")

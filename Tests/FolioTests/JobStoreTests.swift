@@ -8,140 +8,67 @@ import XCTest
 /// The job store's leases, the webhook signature, address checks and the archive format: what a
 /// durable job's correctness rests on, in the fast suite.
 final class JobStoreTests: XCTestCase {
-    private func store() throws -> SQLiteJobStore {
+    private let contract = JobStoreContract {
         try SQLiteJobStore(path: try TestSupport.temporaryDirectory().appendingPathComponent("jobs.sqlite").path)
     }
 
-    private func job(client: String = "portal", key: String? = nil, created: Double = 1000) -> Job {
-        Job(
-            id: JobIdentifier.make(), client: client, idempotencyKey: key, template: "weekly-summary", input: .jsonLines, formats: ["pdf"],
-            html: "page", period: nil, zone: nil, webhook: "https://hooks.example.org/folio", traceparent: nil, state: .queued,
-            created: created, started: nil, finished: nil, total: 0, written: 0, failed: 0, error: nil, cancelRequested: false)
+    func testAJobIsClaimedByOneServerAndTakenOverOnlyWhenItsLeaseLapses() async throws {
+        try await contract.aJobIsClaimedByOneServerAndTakenOverOnlyWhenItsLeaseLapses()
     }
 
-    private let alive = LeaseOwner(instance: "a", host: "other-host", pid: 1)
-    private let second = LeaseOwner(instance: "b", host: "other-host-2", pid: 2)
-
-    func testAJobIsClaimedByOneServerAndTakenOverOnlyWhenItsLeaseLapses() throws {
-        let store = try store()
-        let first = job(created: 1000)
-        _ = try store.insert(first)
-        _ = try store.insert(job(created: 2000))
-        let claimed = try XCTUnwrap(try store.claim(owner: alive, now: 5000, leaseUntil: 5030))
-        XCTAssertEqual(claimed.id, first.id, "the oldest job first")
-        XCTAssertEqual(claimed.state, .running)
-        XCTAssertEqual(claimed.started, 5000)
-        // The second server gets the other job, not the held one.
-        XCTAssertNotEqual(try store.claim(owner: second, now: 5001, leaseUntil: 99_999)?.id, first.id)
-        XCTAssertNil(try store.claim(owner: second, now: 5002, leaseUntil: 99_999))
-        XCTAssertTrue(try store.renew(id: first.id, owner: alive, leaseUntil: 5060, total: 10, written: 3, failed: 1).held)
-        XCTAssertNil(try store.claim(owner: second, now: 5040, leaseUntil: 5070), "a renewed lease is not taken")
-        // Lapsed: the other server takes the job, keeping its first start; the first server's lease is gone.
-        let taken = try XCTUnwrap(try store.claim(owner: second, now: 5061, leaseUntil: 5091))
-        XCTAssertEqual(taken.id, first.id)
-        XCTAssertEqual(taken.started, 5000)
-        XCTAssertEqual(taken.written, 3)
-        XCTAssertFalse(try store.renew(id: first.id, owner: alive, leaseUntil: 5100, total: 10, written: 4, failed: 1).held)
-        var finished = taken
-        (finished.state, finished.finished, finished.written) = (.done, 5070, 10)
-        XCTAssertFalse(try store.finish(finished, owner: alive, event: nil), "a server that lost the lease cannot finish the job")
-        XCTAssertTrue(try store.finish(finished, owner: second, event: nil))
-        XCTAssertEqual(try store.job(id: first.id, client: "portal")?.state, .done)
+    func testAClientHasAtMostItsLimitOfUnfinishedJobs() async throws {
+        try await contract.aClientHasAtMostItsLimitOfUnfinishedJobs()
     }
 
-    func testAClientHasAtMostItsLimitOfUnfinishedJobs() throws {
-        let store = try store()
-        _ = try store.insert(job(), limit: 2)
-        _ = try store.insert(job(), limit: 2)
-        XCTAssertThrowsError(try store.insert(job(), limit: 2)) { XCTAssertEqual(($0 as? TooManyJobs)?.limit, 2) }
-        XCTAssertTrue(try store.insert(job(client: "other"), limit: 2).created, "another client's jobs count apart")
-        // A finished job no longer counts.
-        let claimed = try XCTUnwrap(try store.claim(owner: alive, now: 1, leaseUntil: 30))
-        var done = claimed
-        (done.state, done.finished) = (.done, 2)
-        XCTAssertTrue(try store.finish(done, owner: alive, event: nil))
-        XCTAssertTrue(try store.insert(job(), limit: 2).created)
+    func testADeadServerOfThisMachineLeavesItsJobAtOnce() async throws {
+        try await contract.aDeadServerOfThisMachineLeavesItsJobAtOnce()
     }
 
-    func testADeadServerOfThisMachineLeavesItsJobAtOnce() throws {
-        let store = try store()
-        let stored = job()
-        _ = try store.insert(stored)
-        let me = LeaseOwner.thisProcess()
-        // The same host, a process that is gone (pid 2^22 + 1 is above Linux's pid_max default).
-        let dead = LeaseOwner(instance: "gone", host: me.host, pid: 4_194_305)
-        XCTAssertNotNil(try store.claim(owner: dead, now: 100, leaseUntil: 10_000))
-        XCTAssertEqual(try store.claim(owner: me, now: 101, leaseUntil: 131)?.id, stored.id, "a dead holder's lease is not waited for")
-        // This process's earlier instance (a restart with the same pid, as a container's pid 1) is dead too.
-        let restarted = LeaseOwner(instance: "new", host: me.host, pid: me.pid)
-        XCTAssertEqual(try store.claim(owner: restarted, now: 102, leaseUntil: 132)?.id, stored.id)
-        XCTAssertNil(try store.claim(owner: restarted, now: 103, leaseUntil: 133), "a live holder keeps its job")
+    func testIdempotencyKeysAndJobsBelongToTheirClient() async throws {
+        try await contract.idempotencyKeysAndJobsBelongToTheirClient()
     }
 
-    func testIdempotencyKeysAndJobsBelongToTheirClient() throws {
-        let store = try store()
-        let first = try store.insert(job(key: "k1"))
-        XCTAssertTrue(first.created)
-        let again = try store.insert(job(key: "k1"))
-        XCTAssertFalse(again.created)
-        XCTAssertEqual(again.job.id, first.job.id)
-        let other = try store.insert(job(client: "other", key: "k1"))
-        XCTAssertTrue(other.created)
-        XCTAssertNil(try store.job(id: first.job.id, client: "other"))
-        XCTAssertNil(try store.cancel(id: first.job.id, client: "other", now: 1))
-        XCTAssertEqual(try store.cancel(id: first.job.id, client: "portal", now: 1)?.state, .cancelled)
-        XCTAssertNil(try store.job(id: first.job.id, client: "portal"), "a cancelled queued job is gone at once")
-        XCTAssertNil(try store.claim(owner: alive, now: 2, leaseUntil: 30).flatMap { $0.id == first.job.id ? $0 : nil })
-        XCTAssertTrue(try store.insert(job(key: "k1")).created, "a removed job's key is free again")
+    func testARunningJobIsCancelledAtItsNextRenewalThenRemovedAndFinishedJobsExpire() async throws {
+        try await contract.aRunningJobIsCancelledAtItsNextRenewalThenRemovedAndFinishedJobsExpire()
     }
 
-    func testARunningJobIsCancelledAtItsNextRenewalThenRemovedAndFinishedJobsExpire() throws {
-        let store = try store()
-        let stored = job()
-        _ = try store.insert(stored)
-        _ = try store.claim(owner: alive, now: 10, leaseUntil: 40)
-        XCTAssertEqual(try store.cancel(id: stored.id, client: "portal", now: 11)?.cancelRequested, true)
-        XCTAssertNil(try store.job(id: stored.id, client: "portal"), "its client no longer sees it")
-        XCTAssertTrue(try store.renew(id: stored.id, owner: alive, leaseUntil: 50, total: 1, written: 0, failed: 0).cancelRequested)
-        var done = stored
-        (done.state, done.finished) = (.cancelled, 20)
-        XCTAssertTrue(try store.finish(done, owner: alive, event: nil))
-        XCTAssertTrue(try store.purgeRemoved(id: stored.id))
-        XCTAssertEqual(try store.countsByState()[.cancelled] ?? 0, 0)
-        // A finished job expires after its retention.
-        let other = job()
-        _ = try store.insert(other)
-        _ = try store.claim(owner: alive, now: 30, leaseUntil: 60)
-        var finished = other
-        (finished.state, finished.finished) = (.done, 40)
-        XCTAssertTrue(try store.finish(finished, owner: alive, event: nil))
-        XCTAssertFalse(try store.purgeRemoved(id: other.id))
-        XCTAssertEqual(try store.removeFinished(before: 39), [])
-        XCTAssertEqual(try store.removeFinished(before: 41), [other.id])
+    func testAFinishedJobsEventIsStoredWithItAndRetriedUntilSettled() async throws {
+        try await contract.aFinishedJobsEventIsStoredWithItAndRetriedUntilSettled()
     }
 
-    func testAFinishedJobsEventIsStoredWithItAndRetriedUntilSettled() throws {
-        let store = try store()
-        var stored = job()
-        _ = try store.insert(stored)
-        _ = try store.claim(owner: alive, now: 10, leaseUntil: 40)
-        (stored.state, stored.finished, stored.total, stored.written) = (.done, 20, 5, 5)
-        let event = try XCTUnwrap(WebhookEvent.delivery(for: stored, url: "https://hooks.example.org/folio"))
-        XCTAssertTrue(try store.finish(stored, owner: alive, event: event))
-        let due = try store.dueDeliveries(owner: alive, now: 21, leaseUntil: 141, limit: 8)
-        XCTAssertEqual(due.map(\.id), [event.id])
-        XCTAssertEqual(
-            try store.dueDeliveries(owner: second, now: 22, leaseUntil: 142, limit: 8), [], "an event being sent is not sent twice")
-        try store.retryDelivery(id: event.id, attempts: 1, next: 30, error: "the receiver answered 503")
-        XCTAssertEqual(try store.dueDeliveries(owner: second, now: 29, leaseUntil: 149, limit: 8), [])
-        let retried = try store.dueDeliveries(owner: second, now: 30, leaseUntil: 150, limit: 8)
-        XCTAssertEqual(retried.map(\.attempts), [1])
-        XCTAssertEqual(retried.first?.body, event.body, "every attempt sends the same body")
-        try store.settleDelivery(id: event.id, abandoned: nil)
-        XCTAssertEqual(try store.dueDeliveries(owner: second, now: 10_000, leaseUntil: 10_120, limit: 8), [])
-        // Ids and counts only.
-        XCTAssertFalse(event.body.contains("records"))
-        XCTAssertTrue(event.body.contains("\"type\":\"job.done\""), event.body)
+    func testPostgreSQLLocationsAreReadLikeLibpqsAndErrorsNameTheOptionWithoutThePassword() throws {
+        let full = try PostgresLocation("postgresql://folio:p%40ss@db.example.org:6543/jobs?sslmode=verify-full&sslrootcert=/ca.pem")
+        XCTAssertEqual(full.host, "db.example.org")
+        XCTAssertEqual(full.port, 6543)
+        XCTAssertEqual(full.user, "folio")
+        XCTAssertEqual(full.password, "p@ss", "the password is percent-decoded")
+        XCTAssertEqual(full.database, "jobs")
+        XCTAssertEqual(full.encryption, .verifyFull)
+        XCTAssertEqual(full.rootCertificates, "/ca.pem")
+        XCTAssertEqual(full.shown, "db.example.org:6543/jobs")
+        let fromEnvironment = try PostgresLocation("postgres://folio@db/jobs", environment: ["PGPASSWORD": "from-env"])
+        XCTAssertEqual(fromEnvironment.password, "from-env")
+        XCTAssertEqual(fromEnvironment.port, 5432)
+        XCTAssertEqual(fromEnvironment.encryption, .prefer)
+        let socket = try PostgresLocation("postgresql://folio@/jobs?host=/run/postgresql")
+        XCTAssertEqual(socket.socketFolder, "/run/postgresql")
+        XCTAssertEqual(socket.shown, "/run/postgresql/.s.PGSQL.5432 (database jobs)")
+        for wrong in [
+            "postgresql://db.example.org/jobs", "postgresql://folio@db.example.org/", "postgresql://folio@db/jobs?sslmode=maybe",
+            "postgresql://folio@db/jobs?options=-c", "postgresql://folio@db:70000/jobs", "postgresql://folio@/jobs?host=relative",
+            "postgresql://folio:hunter2@db/jobs?sslmode=sometimes", "mysql://folio@db/jobs",
+        ] {
+            var settings = JobSettings(directory: URL(fileURLWithPath: "/tmp"))
+            settings.store = wrong
+            XCTAssertThrowsError(try settings.validate(), wrong) { error in
+                XCTAssertEqual((error as? FolioError)?.path, "--job-store", wrong)
+                XCTAssertFalse("\(error)".contains("hunter2"), "\(error)")
+            }
+        }
+        var sqlite = JobSettings(directory: URL(fileURLWithPath: "/srv/jobs"))
+        XCTAssertEqual(try sqlite.storeLocation(), .sqlite(path: "/srv/jobs/jobs.sqlite"))
+        sqlite.store = "sqlite:/var/lib/folio/jobs.db"
+        XCTAssertEqual(try sqlite.storeLocation(), .sqlite(path: "/var/lib/folio/jobs.db"))
     }
 
     func testTheSignatureIsTheStandardWebhooksOne() throws {

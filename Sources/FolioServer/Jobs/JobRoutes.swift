@@ -13,12 +13,12 @@ extension RenderService {
     func addJobRoutes(to router: Router<BasicRequestContext>) {
         router.post("/v1/jobs") { [self] request, _ in try await submitJob(request) }
         router.get("/v1/jobs/:id") { [self] request, context in
-            let job = try ownJob(request, context)
+            let job = try await ownJob(request, context)
             return try jsonResponse(status(of: job, service: try jobService()), status: .ok)
         }
-        router.delete("/v1/jobs/:id") { [self] request, context in try cancelJob(try ownJob(request, context)) }
+        router.delete("/v1/jobs/:id") { [self] request, context in try await cancelJob(try await ownJob(request, context)) }
         router.get("/v1/jobs/:id/documents") { [self] request, context in
-            let job = try ownJob(request, context)
+            let job = try await ownJob(request, context)
             let service = try jobService()
             let documents: [TreeValue] = service.folder.documentsListed(job.id).map { document in
                 .object([
@@ -30,7 +30,7 @@ extension RenderService {
             return try jsonResponse(.object([("documents", .array(documents))]), status: .ok)
         }
         router.get("/v1/jobs/:id/documents/:name") { [self] request, context in
-            let job = try ownJob(request, context)
+            let job = try await ownJob(request, context)
             let name = context.parameters.get("name") ?? ""
             let service = try jobService()
             guard let document = service.folder.documentsListed(job.id).first(where: { $0.name == name }) else {
@@ -46,7 +46,7 @@ extension RenderService {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
         }
         router.get("/v1/jobs/:id/archive") { [self] request, context in
-            let job = try ownJob(request, context)
+            let job = try await ownJob(request, context)
             let service = try jobService()
             let folder = service.folder.documents(job.id)
             let documents = service.folder.documentsListed(job.id)
@@ -87,11 +87,11 @@ extension RenderService {
     }
 
     /// The job the path names, if it is the caller's: another client's job is not found, as one that never was.
-    private func ownJob(_ request: Request, _ context: BasicRequestContext) throws -> Job {
+    private func ownJob(_ request: Request, _ context: BasicRequestContext) async throws -> Job {
         let service = try jobService()
         let id = context.parameters.get("id") ?? ""
         let client = try caller(request)
-        guard JobIdentifier.isValid(id), let job = try service.store.job(id: id, client: client.name) else {
+        guard JobIdentifier.isValid(id), let job = try await service.store.job(id: id, client: client.name) else {
             throw Problem.notFound("no job \"\(Route.shown(id))\"")
         }
         return job
@@ -110,7 +110,7 @@ extension RenderService {
                 throw Problem.invalidRequest("Idempotency-Key: expected 1…255 printable ASCII characters without spaces")
             }
             job.idempotencyKey = key
-            if let existing = try service.store.job(idempotencyKey: key, client: client.name) {
+            if let existing = try await service.store.job(idempotencyKey: key, client: client.name) {
                 return try jsonResponse(status(of: existing, service: service), status: .accepted, location: existing.id, replayed: true)
             }
         }
@@ -125,7 +125,7 @@ extension RenderService {
             let stored: Job
             let created: Bool
             do {
-                (stored, created) = try service.store.insert(job, limit: service.settings.maxUnfinishedJobsPerClient)
+                (stored, created) = try await service.store.insert(job, limit: service.settings.maxUnfinishedJobsPerClient)
             } catch let tooMany as TooManyJobs {
                 throw Problem.tooManyJobs(limit: tooMany.limit)
             }
@@ -138,9 +138,9 @@ extension RenderService {
     }
 
     /// `DELETE`: the job cancelled and removed with its documents (a running one stops at its next record).
-    private func cancelJob(_ job: Job) throws -> Response {
+    private func cancelJob(_ job: Job) async throws -> Response {
         let service = try jobService()
-        guard let cancelled = try service.store.cancel(id: job.id, client: job.client, now: Date().timeIntervalSince1970) else {
+        guard let cancelled = try await service.store.cancel(id: job.id, client: job.client, now: Date().timeIntervalSince1970) else {
             throw Problem.notFound("no job \"\(job.id)\"")
         }
         if cancelled.state != .running { service.folder.remove(job.id) }

@@ -61,7 +61,7 @@ final class JobRunner: Sendable {
             let now = Date().timeIntervalSince1970
             let claimed: Job?
             do {
-                claimed = try store.claim(owner: owner, now: now, leaseUntil: now + leaseSeconds)
+                claimed = try await store.claim(owner: owner, now: now, leaseUntil: now + leaseSeconds)
             } catch {
                 logger.error("the job store failed", metadata: ["error": .string("\(error)")])
                 claimed = nil
@@ -108,7 +108,7 @@ final class JobRunner: Sendable {
                 let counts = progress.withLock { ($0.total, $0.written, $0.failed) }
                 let now = Date().timeIntervalSince1970
                 guard
-                    let renewed = try? store.renew(
+                    let renewed = try? await store.renew(
                         id: job.id, owner: owner, leaseUntil: now + leaseSeconds, total: counts.0, written: counts.1, failed: counts.2)
                 else { continue }
                 progress.withLock {
@@ -141,8 +141,8 @@ final class JobRunner: Sendable {
             finished.state == .cancelled ? nil : WebhookEvent.delivery(for: finished, url: url)
         }
         do {
-            guard try store.finish(finished, owner: owner, event: event) else { return }
-            if try store.purgeRemoved(id: job.id) {
+            guard try await store.finish(finished, owner: owner, event: event) else { return }
+            if try await store.purgeRemoved(id: job.id) {
                 folder.remove(job.id)
                 logger.info("job cancelled and removed", metadata: ["job": .string(job.id)])
                 return

@@ -21,12 +21,25 @@ final class JobService: Sendable {
     ) throws {
         folder = JobFolder(root: settings.directory)
         try folder.prepare()
-        store = try SQLiteJobStore(path: settings.storePath)
+        switch try settings.storeLocation() {
+        case .sqlite(let path): store = try SQLiteJobStore(path: path)
+        case .postgres(let location): store = PostgresJobStore(location: location)
+        }
         self.settings = settings
         self.metrics = metrics
         self.logger = logger
         runner = JobRunner(store: store, folder: folder, pool: pool, settings: server, metrics: metrics, logger: logger)
         sender = WebhookSender(store: store, callers: server.callers, settings: settings, owner: runner.owner, logger: logger)
+    }
+
+    /// Reaches the store (a PostgreSQL server) and makes its tables; one line naming `--job-store` when it cannot.
+    func open() async throws {
+        if let store = store as? PostgresJobStore { try await store.open() }
+    }
+
+    /// Closes the store's connections.
+    func close() {
+        (store as? PostgresJobStore)?.close()
     }
 
     /// Runs the jobs, the webhooks, the job-count gauges and the removal of expired jobs until cancelled.
@@ -51,12 +64,12 @@ final class JobService: Sendable {
     private func housekeeping() async {
         var lastSweep = 0.0
         while !Task.isCancelled {
-            if let counts = try? store.countsByState() { metrics.jobs(counts) }
+            if let counts = try? await store.countsByState() { metrics.jobs(counts) }
             let now = Date().timeIntervalSince1970
             if now - lastSweep >= 60 {
                 lastSweep = now
                 do {
-                    for id in try store.removeFinished(before: now - settings.retentionSeconds) {
+                    for id in try await store.removeFinished(before: now - settings.retentionSeconds) {
                         folder.remove(id)
                         logger.info("job removed after its retention", metadata: ["job": .string(id)])
                     }

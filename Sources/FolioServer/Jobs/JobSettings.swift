@@ -6,7 +6,8 @@ import Foundation
 public struct JobSettings: Sendable {
     /// The folder of every job's input and documents (`--job-dir`).
     public var directory: URL
-    /// The store: `sqlite:PATH` (`--job-store`); by default `jobs.sqlite` in `directory`.
+    /// The store (`--job-store`): `sqlite:PATH` (one machine; by default `jobs.sqlite` in `directory`) or
+    /// `postgresql://USER@HOST[:PORT]/DATABASE` (several servers sharing one queue and one `directory`).
     public var store: String?
     /// Seconds a finished job and its documents are kept (`--job-retention`, 7 days by default).
     public var retentionSeconds: Double = 7 * 86_400
@@ -24,22 +25,27 @@ public struct JobSettings: Sendable {
     /// Jobs kept in `directory`.
     public init(directory: URL) { self.directory = directory }
 
-    /// The SQLite file of the store.
-    var storePath: String {
-        if let store, store.hasPrefix("sqlite:") { return String(store.dropFirst(7)) }
-        return directory.appendingPathComponent("jobs.sqlite").path
+    /// Where the store is.
+    enum StoreLocation: Equatable {
+        case sqlite(path: String)
+        case postgres(PostgresLocation)
+    }
+
+    /// The store `store` names.
+    func storeLocation() throws -> StoreLocation {
+        guard let store else { return .sqlite(path: directory.appendingPathComponent("jobs.sqlite").path) }
+        if store.hasPrefix("sqlite:") {
+            guard store.count > 7 else { throw FolioError(path: "--job-store", "expected sqlite:PATH, found \"\(store)\"") }
+            return .sqlite(path: String(store.dropFirst(7)))
+        }
+        if store.hasPrefix("postgres") { return .postgres(try PostgresLocation(store)) }
+        throw FolioError(
+            path: "--job-store", "expected sqlite:PATH or postgresql://USER@HOST/DATABASE, found \"\(PostgresLocation.shown(store))\"")
     }
 
     /// Checks the settings; errors name the option.
     public func validate() throws {
-        if let store {
-            guard store.hasPrefix("sqlite:"), store.count > 7 else {
-                throw FolioError(
-                    path: "--job-store",
-                    store.hasPrefix("postgres")
-                        ? "PostgreSQL is not supported yet; use sqlite:PATH (one machine)" : "expected sqlite:PATH, found \"\(store)\"")
-            }
-        }
+        _ = try storeLocation()
         guard retentionSeconds >= 60, retentionSeconds <= 366 * 86_400 else {
             throw FolioError(path: "--job-retention", "must be 60 seconds to 366 days")
         }

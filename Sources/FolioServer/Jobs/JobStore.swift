@@ -6,44 +6,44 @@ import Foundation
 ///
 /// A running job is held by one server under a lease it renews; a lease that lapses, or whose
 /// holder is known dead, frees the job for the next `claim`. `SQLiteJobStore` is the store of one
-/// machine (`--job-store sqlite:PATH`).
+/// machine (`--job-store sqlite:PATH`), `PostgresJobStore` the store of several (`--job-store postgresql://…`).
 protocol JobStore: Sendable {
     /// Stores `job` (state `queued`), or returns the job its client made before with the same
     /// `idempotencyKey` (and `false`); throws `TooManyJobs` when its client has `limit` jobs queued or running.
-    func insert(_ job: Job, limit: Int) throws -> (job: Job, created: Bool)
+    func insert(_ job: Job, limit: Int) async throws -> (job: Job, created: Bool)
     /// The job `id` of `client`; nil when there is none (or another client's).
-    func job(id: String, client: String) throws -> Job?
+    func job(id: String, client: String) async throws -> Job?
     /// The job `client` made with `idempotencyKey`, if any.
-    func job(idempotencyKey: String, client: String) throws -> Job?
+    func job(idempotencyKey: String, client: String) async throws -> Job?
     /// Takes the oldest queued job, or a running one whose lease lapsed or whose holder died, for
     /// `owner` until `leaseUntil`; marks it running. Nil when there is none.
-    func claim(owner: LeaseOwner, now: Double, leaseUntil: Double) throws -> Job?
+    func claim(owner: LeaseOwner, now: Double, leaseUntil: Double) async throws -> Job?
     /// Renews `owner`'s lease of job `id` and records its counts; returns whether the job is still
     /// `owner`'s and whether its client asked to cancel it.
-    func renew(id: String, owner: LeaseOwner, leaseUntil: Double, total: Int, written: Int, failed: Int) throws
+    func renew(id: String, owner: LeaseOwner, leaseUntil: Double, total: Int, written: Int, failed: Int) async throws
         -> (held: Bool, cancelRequested: Bool)
     /// Ends job `id` in `state` with its counts and, in the same transaction, queues `event` (its
     /// webhook's); false when `owner` no longer held it.
-    func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) throws -> Bool
+    func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) async throws -> Bool
     /// Cancels and removes job `id` of `client` (`DELETE`): a queued or finished job at once (its
     /// folder is the caller's to remove), a running one from its client's sight at once and from the
     /// store when its server stops it at the next record (`purgeRemoved`). The job as it was, cancelled;
     /// nil when there is no such job.
-    func cancel(id: String, client: String, now: Double) throws -> Job?
+    func cancel(id: String, client: String, now: Double) async throws -> Job?
     /// Removes job `id` if its client removed it while it ran; true when it did (the caller removes its folder).
-    func purgeRemoved(id: String) throws -> Bool
+    func purgeRemoved(id: String) async throws -> Bool
     /// How many jobs are in each state.
-    func countsByState() throws -> [Job.State: Int]
+    func countsByState() async throws -> [Job.State: Int]
     /// Removes every job that finished before `before`, and its events; returns their ids (whose
     /// folders the caller removes).
-    func removeFinished(before: Double) throws -> [String]
+    func removeFinished(before: Double) async throws -> [String]
     /// Takes up to `limit` events due at `now` for `owner` until `leaseUntil` (so no other server
     /// sends them meanwhile).
-    func dueDeliveries(owner: LeaseOwner, now: Double, leaseUntil: Double, limit: Int) throws -> [WebhookDelivery]
+    func dueDeliveries(owner: LeaseOwner, now: Double, leaseUntil: Double, limit: Int) async throws -> [WebhookDelivery]
     /// Event `id` was delivered, or given up (`abandoned` with why); it is not sent again.
-    func settleDelivery(id: String, abandoned: String?) throws
+    func settleDelivery(id: String, abandoned: String?) async throws
     /// Event `id` failed; it is tried again at `next`.
-    func retryDelivery(id: String, attempts: Int, next: Double, error: String) throws
+    func retryDelivery(id: String, attempts: Int, next: Double, error: String) async throws
 }
 
 /// A client has as many jobs queued or running as it may.

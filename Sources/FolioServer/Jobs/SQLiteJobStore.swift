@@ -60,7 +60,7 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func insert(_ job: Job, limit: Int = 10_000) throws -> (job: Job, created: Bool) {
+    func insert(_ job: Job, limit: Int = 10_000) async throws -> (job: Job, created: Bool) {
         try transaction(durable: true) { database in
             if let key = job.idempotencyKey {
                 let existing = try database.prepare(
@@ -99,7 +99,7 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func job(id: String, client: String) throws -> Job? {
+    func job(id: String, client: String) async throws -> Job? {
         try database.withLock { database in
             let statement = try database.prepare("SELECT \(SQLiteJobStore.columns) FROM jobs WHERE id = ?1 AND client = ?2 AND removed = 0")
             statement.bind(1, id)
@@ -108,7 +108,7 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func job(idempotencyKey: String, client: String) throws -> Job? {
+    func job(idempotencyKey: String, client: String) async throws -> Job? {
         try database.withLock { database in
             let statement = try database.prepare(
                 "SELECT \(SQLiteJobStore.columns) FROM jobs WHERE client = ?1 AND idempotency_key = ?2 AND removed = 0")
@@ -118,7 +118,7 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func claim(owner: LeaseOwner, now: Double, leaseUntil: Double) throws -> Job? {
+    func claim(owner: LeaseOwner, now: Double, leaseUntil: Double) async throws -> Job? {
         try transaction { database in
             // A running job whose holder is gone first (it was accepted earliest), then the oldest queued one.
             let running = try database.prepare("SELECT id, lease_owner, lease_until FROM jobs WHERE state = 'running' ORDER BY created")
@@ -152,7 +152,7 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func renew(id: String, owner: LeaseOwner, leaseUntil: Double, total: Int, written: Int, failed: Int) throws
+    func renew(id: String, owner: LeaseOwner, leaseUntil: Double, total: Int, written: Int, failed: Int) async throws
         -> (held: Bool, cancelRequested: Bool)
     {
         try transaction { database in
@@ -174,7 +174,7 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) throws -> Bool {
+    func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) async throws -> Bool {
         try transaction { database in
             let statement = try database.prepare(
                 """
@@ -214,7 +214,7 @@ final class SQLiteJobStore: JobStore {
         try statement.run()
     }
 
-    func cancel(id: String, client: String, now: Double) throws -> Job? {
+    func cancel(id: String, client: String, now: Double) async throws -> Job? {
         try transaction { database in
             let read = try database.prepare("SELECT \(SQLiteJobStore.columns) FROM jobs WHERE id = ?1 AND client = ?2 AND removed = 0")
             read.bind(1, id)
@@ -240,7 +240,7 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func purgeRemoved(id: String) throws -> Bool {
+    func purgeRemoved(id: String) async throws -> Bool {
         try transaction { database in
             let statement = try database.prepare("DELETE FROM jobs WHERE id = ?1 AND removed = 1 RETURNING id")
             statement.bind(1, id)
@@ -250,7 +250,7 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func countsByState() throws -> [Job.State: Int] {
+    func countsByState() async throws -> [Job.State: Int] {
         try database.withLock { database in
             let statement = try database.prepare("SELECT state, COUNT(*) FROM jobs WHERE removed = 0 GROUP BY state")
             var counts: [Job.State: Int] = [:]
@@ -263,7 +263,7 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func removeFinished(before: Double) throws -> [String] {
+    func removeFinished(before: Double) async throws -> [String] {
         try transaction { database in
             let statement = try database.prepare(
                 "DELETE FROM jobs WHERE state IN ('done', 'failed', 'cancelled') AND finished < ?1 RETURNING id")
@@ -274,7 +274,7 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func dueDeliveries(owner: LeaseOwner, now: Double, leaseUntil: Double, limit: Int) throws -> [WebhookDelivery] {
+    func dueDeliveries(owner: LeaseOwner, now: Double, leaseUntil: Double, limit: Int) async throws -> [WebhookDelivery] {
         try transaction { database in
             let statement = try database.prepare(
                 """
@@ -300,7 +300,7 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func settleDelivery(id: String, abandoned: String?) throws {
+    func settleDelivery(id: String, abandoned: String?) async throws {
         try transaction { database in
             let statement = try database.prepare(
                 "UPDATE deliveries SET settled = 1, attempts = attempts + 1, last_error = ?2, lease_owner = NULL, lease_until = NULL WHERE id = ?1"
@@ -311,7 +311,7 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func retryDelivery(id: String, attempts: Int, next: Double, error: String) throws {
+    func retryDelivery(id: String, attempts: Int, next: Double, error: String) async throws {
         try transaction { database in
             let statement = try database.prepare(
                 """

@@ -29,7 +29,7 @@ final class WebhookSender: Sendable {
     func run() async {
         while !stopped.value && !Task.isCancelled {
             let now = Date().timeIntervalSince1970
-            let due = (try? store.dueDeliveries(owner: owner, now: now, leaseUntil: now + 120, limit: 8)) ?? []
+            let due = (try? await store.dueDeliveries(owner: owner, now: now, leaseUntil: now + 120, limit: 8)) ?? []
             if due.isEmpty {
                 try? await Task.sleep(nanoseconds: 250_000_000)
                 continue
@@ -37,12 +37,11 @@ final class WebhookSender: Sendable {
             await withTaskGroup(of: Void.self) { group in
                 for delivery in due {
                     group.addTask {
-                        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                            Thread.detachNewThread {
-                                self.deliver(delivery)
-                                continuation.resume()
-                            }
+                        // libcurl's exchange blocks its thread: one of its own, not the concurrency pool's.
+                        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Attempt, Never>) in
+                            Thread.detachNewThread { continuation.resume(returning: self.attempt(delivery)) }
                         }
+                        await self.record(outcome, of: delivery)
                     }
                 }
             }
@@ -58,25 +57,25 @@ final class WebhookSender: Sendable {
         case giveUp(String)
     }
 
-    private func deliver(_ delivery: WebhookDelivery) {
-        let outcome = attempt(delivery)
+    /// Stores what became of `delivery`'s attempt: settled, or due again later.
+    private func record(_ outcome: Attempt, of delivery: WebhookDelivery) async {
         let attempts = delivery.attempts + 1
         let now = Date().timeIntervalSince1970
         do {
             switch outcome {
             case .delivered:
-                try store.settleDelivery(id: delivery.id, abandoned: nil)
+                try await store.settleDelivery(id: delivery.id, abandoned: nil)
                 logger.info("webhook delivered", metadata: ["job": .string(delivery.job), "event": .string(delivery.id)])
             case .giveUp(let reason):
-                try store.settleDelivery(id: delivery.id, abandoned: reason)
+                try await store.settleDelivery(id: delivery.id, abandoned: reason)
                 logger.warning("webhook given up", metadata: ["job": .string(delivery.job), "reason": .string(reason)])
             case .retry(let reason, let after):
                 let next = now + WebhookSender.delay(afterAttempt: attempts, retryAfter: after)
                 if next - delivery.created > settings.webhookRetrySeconds {
-                    try store.settleDelivery(id: delivery.id, abandoned: "still failing after \(attempts) attempts: \(reason)")
+                    try await store.settleDelivery(id: delivery.id, abandoned: "still failing after \(attempts) attempts: \(reason)")
                     logger.warning("webhook given up", metadata: ["job": .string(delivery.job), "reason": .string(reason)])
                 } else {
-                    try store.retryDelivery(id: delivery.id, attempts: attempts, next: next, error: reason)
+                    try await store.retryDelivery(id: delivery.id, attempts: attempts, next: next, error: reason)
                     logger.info(
                         "webhook will be tried again",
                         metadata: ["job": .string(delivery.job), "attempts": .stringConvertible(attempts), "reason": .string(reason)])
