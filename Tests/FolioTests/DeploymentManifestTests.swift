@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import Yams
 
+@testable import FolioServer
+
 /// The systemd unit and the Kubernetes manifests in deploy/: well-formed, and saying only what
 /// `folio serve` understands.
 final class DeploymentManifestTests: XCTestCase {
@@ -236,5 +238,99 @@ final class DeploymentManifestTests: XCTestCase {
         XCTAssertEqual(batchOptions["--data"], fetchOptions["--out"])
         XCTAssertNotNil(batchOptions["--post"])
         XCTAssertEqual(service.components(separatedBy: "Type=oneshot").count, 2, "one run per start: the steps in order")
+    }
+
+    /// The job-running pods: Kubernetes' schemas, `folio serve`'s options, one store and one job
+    /// folder shared by every pod, PostgreSQL's Service, user and password those of the store's URL,
+    /// and both autoscalers aimed at the Deployment with one pod per `2 × --workers` jobs.
+    func testTheJobRunningDeploymentSharesOnePostgreSQLQueueAndScalesOnIt() throws {
+        let url = deploy.appendingPathComponent("kubernetes-jobs.yaml")
+        let validate = try TestSupport.venvTool("kubernetes-validate", variable: "FOLIO_KUBERNETES_VALIDATE")
+        let checked = try TestSupport.run(validate, ["--strict", url.path])
+        XCTAssertEqual(checked.status, 0, checked.text + checked.stderr)
+        let documents = try Yams.load_all(yaml: try String(contentsOf: url, encoding: .utf8)).compactMap { $0 as? [String: Any] }
+        func document(_ kind: String, _ name: String) throws -> [String: Any] {
+            try XCTUnwrap(
+                documents.first { $0["kind"] as? String == kind && ($0["metadata"] as? [String: Any])?["name"] as? String == name },
+                "\(kind) \(name)")
+        }
+        let deployment = try document("Deployment", "folio-jobs")
+        let pod = try XCTUnwrap(((deployment["spec"] as? [String: Any])?["template"] as? [String: Any])?["spec"] as? [String: Any])
+        let container = try XCTUnwrap((pod["containers"] as? [[String: Any]])?.first)
+        let arguments = try XCTUnwrap(container["args"] as? [String])
+        XCTAssertEqual(arguments.first, "serve")
+        let given = options(arguments, flags: try serveFlags())
+        var settings = JobSettings(directory: URL(fileURLWithPath: try XCTUnwrap(given["--job-dir"])))
+        settings.store = given["--job-store"]
+        XCTAssertNoThrow(try settings.validate())
+        guard case .postgres(let store) = try settings.storeLocation() else { return XCTFail("the pods share a PostgreSQL store") }
+        XCTAssertNil(store.password, "the password is not on the command line")
+        let environment = try XCTUnwrap(container["env"] as? [[String: Any]])
+        let password = try XCTUnwrap(environment.first { $0["name"] as? String == "PGPASSWORD" }?["valueFrom"] as? [String: Any])
+        // The store's address is PostgreSQL's Service, its user, database and password the server's own.
+        let postgresService = try document("Service", store.host)
+        let servicePort = try XCTUnwrap(((postgresService["spec"] as? [String: Any])?["ports"] as? [[String: Any]])?.first)
+        XCTAssertEqual(servicePort["port"] as? Int, store.port)
+        let statefulSet = try document("StatefulSet", "folio-postgres")
+        let postgresPod = try XCTUnwrap(
+            ((statefulSet["spec"] as? [String: Any])?["template"] as? [String: Any])?["spec"] as? [String: Any])
+        let postgres = try XCTUnwrap((postgresPod["containers"] as? [[String: Any]])?.first)
+        let postgresEnvironment = try XCTUnwrap(postgres["env"] as? [[String: Any]])
+        func value(_ name: String) -> Any? {
+            postgresEnvironment.first { $0["name"] as? String == name }.flatMap { $0["value"] ?? $0["valueFrom"] }
+        }
+        XCTAssertEqual(value("POSTGRES_USER") as? String, store.user)
+        XCTAssertEqual(value("POSTGRES_DB") as? String, store.database)
+        XCTAssertEqual(
+            ((value("POSTGRES_PASSWORD") as? [String: Any])?["secretKeyRef"] as? [String: String]),
+            password["secretKeyRef"] as? [String: String], "the server and PostgreSQL read one password")
+        XCTAssertEqual(
+            (postgresPod["containers"] as? [[String: Any]])?.first.flatMap { ($0["ports"] as? [[String: Any]])?.first?["name"] as? String },
+            servicePort["targetPort"] as? String)
+        // The job folder is one ReadWriteMany volume every pod mounts; every mount exists.
+        let mounts = try XCTUnwrap(container["volumeMounts"] as? [[String: Any]])
+        let jobMount = try XCTUnwrap(mounts.first { $0["mountPath"] as? String == given["--job-dir"] }, "--job-dir is mounted")
+        let volumes = try XCTUnwrap(pod["volumes"] as? [[String: Any]])
+        for mount in mounts {
+            XCTAssertTrue(volumes.contains { $0["name"] as? String == mount["name"] as? String }, "\(mount)")
+        }
+        let jobVolume = try XCTUnwrap(volumes.first { $0["name"] as? String == jobMount["name"] as? String })
+        let claimName = try XCTUnwrap((jobVolume["persistentVolumeClaim"] as? [String: Any])?["claimName"] as? String)
+        let claim = try document("PersistentVolumeClaim", claimName)
+        XCTAssertEqual((claim["spec"] as? [String: Any])?["accessModes"] as? [String], ["ReadWriteMany"])
+        let tokens = try XCTUnwrap(given["--tokens-file"])
+        XCTAssertTrue(mounts.contains { tokens.hasPrefix(($0["mountPath"] as? String ?? "?") + "/") }, "--tokens-file is mounted")
+        let grace = try XCTUnwrap(pod["terminationGracePeriodSeconds"] as? Int)
+        XCTAssertGreaterThan(Double(grace), 5 + (Double(given["--grace-period"] ?? "30") ?? 30))
+        // Both autoscalers: the Deployment, one pod per 2 × --workers jobs queued or running.
+        let perPod = 2 * (Int(given["--workers"] ?? "") ?? 0)
+        let autoscaler = try document("HorizontalPodAutoscaler", "folio-jobs")
+        let autoscalerSpec = try XCTUnwrap(autoscaler["spec"] as? [String: Any])
+        XCTAssertEqual((autoscalerSpec["scaleTargetRef"] as? [String: Any])?["name"] as? String, "folio-jobs")
+        let metric = try XCTUnwrap((autoscalerSpec["metrics"] as? [[String: Any]])?.first?["external"] as? [String: Any])
+        XCTAssertEqual((metric["target"] as? [String: Any])?["averageValue"] as? String, String(perPod))
+        let keda = try XCTUnwrap(
+            try Yams.load(yaml: try String(contentsOf: deploy.appendingPathComponent("kubernetes-jobs-keda.yaml"), encoding: .utf8))
+                as? [String: Any])
+        XCTAssertEqual(keda["apiVersion"] as? String, "keda.sh/v1alpha1")
+        XCTAssertEqual(keda["kind"] as? String, "ScaledObject")
+        let kedaSpec = try XCTUnwrap(keda["spec"] as? [String: Any])
+        XCTAssertEqual((kedaSpec["scaleTargetRef"] as? [String: Any])?["name"] as? String, "folio-jobs")
+        XCTAssertEqual(kedaSpec["minReplicaCount"] as? Int, autoscalerSpec["minReplicas"] as? Int)
+        XCTAssertEqual(kedaSpec["maxReplicaCount"] as? Int, autoscalerSpec["maxReplicas"] as? Int)
+        let trigger = try XCTUnwrap((kedaSpec["triggers"] as? [[String: Any]])?.first)
+        XCTAssertEqual(trigger["type"] as? String, "prometheus")
+        let triggerSettings = try XCTUnwrap(trigger["metadata"] as? [String: String])
+        XCTAssertEqual(triggerSettings["threshold"], String(perPod))
+        XCTAssertEqual(Set(triggerSettings.keys), ["serverAddress", "query", "threshold"], "fields KEDA's prometheus scaler reads")
+        // The query names the gauge folio serve exports, and the states it has.
+        let query = try XCTUnwrap(triggerSettings["query"])
+        XCTAssertTrue(query.hasPrefix("max("), "every pod reports the whole queue: the max, not the sum")
+        let metrics = try String(
+            contentsOf: TestSupport.root.appendingPathComponent("Sources/FolioServer/ServerMetrics.swift"), encoding: .utf8)
+        XCTAssertTrue(metrics.contains(#"Gauge(label: "folio_jobs", dimensions: [("state", state.rawValue)]"#))
+        XCTAssertTrue(query.contains(#"folio_jobs{state=~"queued|running"}"#), query)
+        XCTAssertNotNil(Job.State(rawValue: "queued"))
+        XCTAssertNotNil(Job.State(rawValue: "running"))
     }
 }
