@@ -159,18 +159,22 @@ func recordFetch(into targets: inout TargetTable) {
 func recordJobs(into targets: inout TargetTable) {
     let data = benchDirectory.appendingPathComponent("patients-1000.jsonl")
     let repository = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    guard let jobs = JobsBenchmark.run(folio: binary, data: data, repository: repository) else { return }
-    // The C column of these two rows is `folio batch --jobs 2`'s documents/s in the same run.
-    let batch = jobs["batchDocumentsPerSecond"]
-    targets.ratio(
-        "one 1,000-record job, documents/s (C column: folio batch --jobs 2)", folio: jobs["oneJobDocumentsPerSecond"], c: batch,
-        unit: "docs/s", atLeast: 0.9)
-    targets.ratio(
-        "1,000 one-record jobs, documents/s (C column: folio batch --jobs 2)", folio: jobs["smallJobsDocumentsPerSecond"], c: batch,
-        unit: "docs/s", atLeast: 0.9)
-    targets.forScale("one-record jobs' queue wait, p95", folio: jobs["queueWaitP95"], c: nil, unit: "s")
-    let latency = jobs["syncDrainingMedian"].flatMap { draining in jobs["syncIdleMedian"].map { draining / $0 } }
-    targets.absolute("synchronous render while a job drains over idle, median", folio: latency, c: nil, unit: "×", atMost: 1.2)
+    for postgres in [false, true] {
+        guard let jobs = JobsBenchmark.run(folio: binary, data: data, repository: repository, postgres: postgres) else { continue }
+        let store = postgres ? "PostgreSQL" : "SQLite"
+        // The C column of these two rows is `folio batch --jobs 2`'s documents/s in the same run.
+        let batch = jobs["batchDocumentsPerSecond"]
+        targets.ratio(
+            "\(store): one 1,000-record job, documents/s (C column: folio batch --jobs 2)", folio: jobs["oneJobDocumentsPerSecond"],
+            c: batch, unit: "docs/s", atLeast: 0.9)
+        targets.ratio(
+            "\(store): 1,000 one-record jobs, documents/s (C column: folio batch --jobs 2)",
+            folio: jobs["smallJobsDocumentsPerSecond"], c: batch, unit: "docs/s", atLeast: 0.9)
+        targets.forScale("\(store): one-record jobs' queue wait, p95", folio: jobs["queueWaitP95"], c: nil, unit: "s")
+        let latency = jobs["syncDrainingMedian"].flatMap { draining in jobs["syncIdleMedian"].map { draining / $0 } }
+        targets.absolute(
+            "\(store): synchronous render while a job drains over idle, median", folio: latency, c: nil, unit: "×", atMost: 1.2)
+    }
 }
 
 // FOLIO_BENCH_ONLY=jobs: only the durable jobs beside folio batch --jobs 2.
