@@ -28,7 +28,7 @@ final class TestPostgres: Sendable {
         guard let made = mkdtemp(&template) else { throw TestPostgresError("cannot make a temporary folder") }
         folder = URL(fileURLWithPath: String(cString: made))
         chmod(folder.path, 0o755)
-        port = try TestPostgres.freePort()
+        port = try TestSupport.freePort()
         let passwordFile = folder.appendingPathComponent("password")
         try Data(password.utf8).write(to: passwordFile)
         if let runAs {
@@ -91,24 +91,6 @@ final class TestPostgres: Sendable {
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             throw TestPostgresError("\(command.joined(separator: " ")) failed: \(text)")
         }
-    }
-
-    /// A loopback port no one listens on now.
-    private static func freePort() throws -> Int {
-        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard bound else { throw TestPostgresError("cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

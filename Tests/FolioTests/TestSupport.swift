@@ -118,6 +118,27 @@ enum TestSupport {
         return Output(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errorData.value, as: UTF8.self))
     }
 
+    /// No loopback port could be bound.
+    struct NoFreePort: Error {}
+
+    /// A loopback port no one listens on now.
+    static func freePort() throws -> Int {
+        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        guard bound else { throw NoFreePort() }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     /// One folder per test process for every temporary file, removed when the process exits.
     static let scratch: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tests-\(getpid())")

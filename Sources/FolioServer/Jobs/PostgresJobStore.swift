@@ -15,8 +15,8 @@ final class PostgresJobStore: JobStore {
     private let connections: Task<Void, Never>
     private let logger = Logger(label: "folio.jobs.postgres")
     private let location: PostgresLocation
-    /// Where the server is, for errors (never the password).
-    let shownAddress: String
+    /// The advisory lock one server holds while it makes the tables (any number no other lock uses).
+    private static let schemaLock: Int64 = 4_242_001
 
     private static let columns = """
         id, client, idempotency_key, template, input, formats, html, period, zone, webhook, traceparent, state,
@@ -29,7 +29,6 @@ final class PostgresJobStore: JobStore {
         client = PostgresClient(configuration: location.configuration(), backgroundLogger: Logger(label: "folio.jobs.postgres.pool"))
         let client = client
         connections = Task { await client.run() }
-        shownAddress = location.shown
     }
 
     deinit { connections.cancel() }
@@ -45,14 +44,14 @@ final class PostgresJobStore: JobStore {
             try await first.close()
             try await transaction { connection in
                 // One server at a time makes the tables (CREATE … IF NOT EXISTS races with itself).
-                try await connection.query("SELECT pg_advisory_xact_lock(4242001)", logger: logger)
+                try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresJobStore.schemaLock))", logger: logger)
                 for statement in PostgresJobStore.schema {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
             }
         } catch {
             throw FolioError(
-                path: "--job-store", "cannot use the PostgreSQL database at \(shownAddress): \(PostgresJobStore.reason(error))")
+                path: "--job-store", "cannot use the PostgreSQL database at \(location.shown): \(PostgresJobStore.reason(error))")
         }
     }
 
@@ -94,13 +93,8 @@ final class PostgresJobStore: JobStore {
         try await transaction { connection in
             // A client's jobs are counted and inserted one submission at a time, across servers.
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(job.client)))", logger: logger)
-            if let key = job.idempotencyKey,
-                let existing = try await first(
-                    connection,
-                    "SELECT \(unescaped: PostgresJobStore.columns) FROM folio_jobs WHERE client = \(job.client) AND idempotency_key = \(key) AND NOT removed"
-                )
-            {
-                return (try PostgresJobStore.job(existing), false)
+            if let key = job.idempotencyKey, let existing = try await self.job(idempotencyKey: key, client: job.client, on: connection) {
+                return (existing, false)
             }
             let unfinished = try await first(
                 connection,
@@ -130,12 +124,15 @@ final class PostgresJobStore: JobStore {
     }
 
     func job(idempotencyKey: String, client: String) async throws -> Job? {
-        try await onConnection { connection in
-            try await self.first(
-                connection,
-                "SELECT \(unescaped: PostgresJobStore.columns) FROM folio_jobs WHERE client = \(client) AND idempotency_key = \(idempotencyKey) AND NOT removed"
-            ).map(PostgresJobStore.job)
-        }
+        try await onConnection { connection in try await self.job(idempotencyKey: idempotencyKey, client: client, on: connection) }
+    }
+
+    /// The client's job submitted with `idempotencyKey`, read on `connection` (in its transaction, if any).
+    private func job(idempotencyKey: String, client: String, on connection: PostgresConnection) async throws -> Job? {
+        try await first(
+            connection,
+            "SELECT \(unescaped: PostgresJobStore.columns) FROM folio_jobs WHERE client = \(client) AND idempotency_key = \(idempotencyKey) AND NOT removed"
+        ).map(PostgresJobStore.job)
     }
 
     func claim(owner: LeaseOwner, now: Double, leaseUntil: Double) async throws -> Job? {
@@ -346,11 +343,21 @@ final class PostgresJobStore: JobStore {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
             switch error.code {
-            case .connectionError: return "cannot connect\(error.underlying.map { ": \($0)" } ?? "")"
+            case .connectionError: return "cannot connect\(error.underlying.map { ": \(connectionFailure($0))" } ?? "")"
             case .serverClosedConnection: return "the server closed the connection"
             default: return "\(error.code)"
             }
         }
         return "\(error)"
+    }
+
+    /// What NIO's connection error says, in words: its errno's text ("connection refused") when it
+    /// has one, else its first line.
+    private static func connectionFailure(_ error: any Error) -> String {
+        let text = "\(error)"
+        if let match = text.firstMatch(of: #/errno: (\d+)/#), let code = Int32(match.output.1) {
+            return String(cString: strerror(code)).lowercased()
+        }
+        return String(text.prefix { $0 != "\n" }.prefix(200))
     }
 }

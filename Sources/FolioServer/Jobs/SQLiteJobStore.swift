@@ -62,12 +62,8 @@ final class SQLiteJobStore: JobStore {
 
     func insert(_ job: Job, limit: Int = 10_000) async throws -> (job: Job, created: Bool) {
         try transaction(durable: true) { database in
-            if let key = job.idempotencyKey {
-                let existing = try database.prepare(
-                    "SELECT \(SQLiteJobStore.columns) FROM jobs WHERE client = ?1 AND idempotency_key = ?2 AND removed = 0")
-                existing.bind(1, job.client)
-                existing.bind(2, key)
-                if try existing.step() { return (try SQLiteJobStore.job(existing), false) }
+            if let key = job.idempotencyKey, let existing = try SQLiteJobStore.job(idempotencyKey: key, client: job.client, in: database) {
+                return (existing, false)
             }
             let unfinished = try database.prepare(
                 "SELECT COUNT(*) FROM jobs WHERE client = ?1 AND state IN ('queued', 'running') AND removed = 0")
@@ -109,13 +105,16 @@ final class SQLiteJobStore: JobStore {
     }
 
     func job(idempotencyKey: String, client: String) async throws -> Job? {
-        try database.withLock { database in
-            let statement = try database.prepare(
-                "SELECT \(SQLiteJobStore.columns) FROM jobs WHERE client = ?1 AND idempotency_key = ?2 AND removed = 0")
-            statement.bind(1, client)
-            statement.bind(2, idempotencyKey)
-            return try statement.step() ? try SQLiteJobStore.job(statement) : nil
-        }
+        try database.withLock { database in try SQLiteJobStore.job(idempotencyKey: idempotencyKey, client: client, in: database) }
+    }
+
+    /// The client's job submitted with `idempotencyKey`, read in `database` (in its transaction, if any).
+    private static func job(idempotencyKey: String, client: String, in database: SQLiteDatabase) throws -> Job? {
+        let statement = try database.prepare(
+            "SELECT \(SQLiteJobStore.columns) FROM jobs WHERE client = ?1 AND idempotency_key = ?2 AND removed = 0")
+        statement.bind(1, client)
+        statement.bind(2, idempotencyKey)
+        return try statement.step() ? try SQLiteJobStore.job(statement) : nil
     }
 
     func claim(owner: LeaseOwner, now: Double, leaseUntil: Double) async throws -> Job? {
