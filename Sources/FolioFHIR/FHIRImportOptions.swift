@@ -25,11 +25,22 @@ public struct FHIRImportOptions: Sendable {
         return "••••" + (kept.isEmpty ? "" : " " + kept)
     }
 
-    /// Options for `period` (`START/END`; nil for all of the data) in the IANA `zone` (nil: days are
-    /// counted in UTC, and a clinical record's times are shown as their source wrote them); errors
-    /// name `--period` or `--zone`.
-    public init(period text: String?, zone given: String? = nil, allPatients: Bool = false) throws {
-        let zone = given ?? "UTC"
+    /// Options for `period` (`START/END`, or `last-week` for the Monday-to-Sunday week before today's
+    /// in `zone`; nil for all of the data) in the IANA `zone` (nil: days are counted in UTC, and a
+    /// clinical record's times are shown as their source wrote them); errors name `--period` or `--zone`.
+    /// `now` (seconds since 1970) is when "today" is.
+    public init(
+        period given: String?, zone givenZone: String? = nil, allPatients: Bool = false, now: Int64 = FHIRImportOptions.currentSeconds
+    ) throws {
+        let zone = givenZone ?? "UTC"
+        var text = given
+        if given == FHIRPeriod.lastWeekName {
+            guard let timeZone = TimeZone(identifier: zone) else {
+                throw FolioError(path: "--zone", "\"\(zone.prefix(64))\" is not an IANA time zone, such as UTC or America/New_York")
+            }
+            let local = now + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(now))))
+            text = FHIRPeriod.week(before: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400).text
+        }
         let period = try text.map { try FHIRPeriod(parsing: $0, field: "--period") }
         self.period = period
         // Offsets precomputed from two days before to two days after the period (zones are within ±14 h);
@@ -39,22 +50,25 @@ public struct FHIRImportOptions: Sendable {
         guard var clock = ZoneClock(identifier: zone, from: from, to: to) else {
             throw FolioError(path: "--zone", "\"\(zone.prefix(64))\" is not an IANA time zone, such as UTC or America/New_York")
         }
-        clock.showsTimesAsWritten = given == nil
+        clock.showsTimesAsWritten = givenZone == nil
         self.clock = clock
         self.allPatients = allPatients
         periodText = text
     }
 
-    /// The day ages are counted to when there is no period: `SOURCE_DATE_EPOCH`'s day when it is
-    /// set (reproducible builds), else today.
-    let referenceDay: Int64 = {
+    /// Now, in seconds since 1970: `SOURCE_DATE_EPOCH` when it is set (reproducible builds), else the clock's.
+    public static var currentSeconds: Int64 {
         if let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text),
             (0...253_402_300_799).contains(seconds)
         {
-            return seconds / 86_400
+            return seconds
         }
-        return Int64(exactly: (Date().timeIntervalSince1970 / 86_400).rounded(.down)) ?? 0
-    }()
+        return Int64(exactly: Date().timeIntervalSince1970.rounded(.down)) ?? 0
+    }
+
+    /// The day ages are counted to when there is no period: `SOURCE_DATE_EPOCH`'s day when it is
+    /// set (reproducible builds), else today.
+    let referenceDay: Int64 = FHIRImportOptions.currentSeconds / 86_400
 
     /// The period as it was given (`2026-11-09/2026-11-15`), or nil for all of the data.
     public let periodText: String?

@@ -35,6 +35,20 @@ public struct FHIRPeriod: Sendable, Hashable {
         self.last = last
     }
 
+    /// What `--period` takes for the whole week before the current one, Monday to Sunday.
+    public static let lastWeekName = "last-week"
+
+    /// The Monday-to-Sunday week before the one holding local day `today` (days since 1970-01-01).
+    public static func week(before today: Int64) -> FHIRPeriod {
+        // 1970-01-01 was a Thursday: (day + 3) mod 7 counts days since the last Monday.
+        let sinceMonday = ((today + 3) % 7 + 7) % 7
+        let monday = today - sinceMonday - 7
+        return FHIRPeriod(first: monday, last: monday + 6)
+    }
+
+    /// `START/END`, as `--period` takes it.
+    public var text: String { "\(CivilDate.text(first))/\(CivilDate.text(last))" }
+
     /// The days `first` to `last` (day numbers since 1970-01-01).
     init(first: Int64, last: Int64) {
         self.first = first

@@ -17,7 +17,10 @@ struct DataFormatOption: ParsableArguments {
             """)
     var dataFormat: Format = .auto
 
-    @Option(help: "FHIR data: the report period, START/END (dates, both included) or START/P7D; without it, all of the data.")
+    @Option(
+        help:
+            "FHIR data: the report period, START/END (dates, both included), START/P7D, or last-week (Monday to Sunday before this week, in --zone); without it, all of the data."
+    )
     var period: String?
 
     @Option(

@@ -229,6 +229,27 @@ final class FHIRRecordTests: XCTestCase {
         XCTAssertLessThan(grown, 1 << 16, "60 exports left SQLite holding \(grown) more bytes: an index outlived its export")
     }
 
+    /// `--period last-week`: the Monday-to-Sunday week before today's, today counted in the zone.
+    func testLastWeekIsTheMondayToSundayBeforeTodaysWeekInTheZone() throws {
+        // Every day of the week of Monday 2026-11-16 gives the week of Monday 2026-11-09.
+        for offset in Int64(0)...6 {
+            let today = CivilDate.days(year: 2026, month: 11, day: 16) + offset
+            XCTAssertEqual(FHIRPeriod.week(before: today).text, "2026-11-09/2026-11-15", "\(CivilDate.text(today))")
+        }
+        XCTAssertEqual(FHIRPeriod.week(before: CivilDate.days(year: 2027, month: 1, day: 3)).text, "2026-12-21/2026-12-27")
+        XCTAssertEqual(FHIRPeriod.week(before: CivilDate.days(year: 1970, month: 1, day: 1)).text, "1969-12-22/1969-12-28")
+        // Monday 03:00 UTC is still Sunday evening in New York.
+        let mondayMorning = CivilDate.days(year: 2026, month: 11, day: 16) * 86_400 + 3 * 3_600
+        let utc = try FHIRImportOptions(period: "last-week", zone: "UTC", now: mondayMorning)
+        XCTAssertEqual(utc.periodText, "2026-11-09/2026-11-15")
+        let newYork = try FHIRImportOptions(period: "last-week", zone: "America/New_York", now: mondayMorning)
+        XCTAssertEqual(newYork.periodText, "2026-11-02/2026-11-08")
+        XCTAssertEqual(newYork.period?.dayCount, 7)
+        XCTAssertThrowsError(try FHIRImportOptions(period: "last-week", zone: "Mars/Olympus", now: mondayMorning)) {
+            XCTAssertTrue("\($0)".hasPrefix("--zone: "), "\($0)")
+        }
+    }
+
     func testBadPeriodsZonesAndBundlesAreOneLineNamingTheField() throws {
         XCTAssertThrowsError(try FHIRImportOptions(period: "2026-11-15/2026-11-09")) {
             XCTAssertEqual("\($0)", "--period: the period ends before it starts")
