@@ -3,8 +3,8 @@
 #   make test      runs the test suite
 # Both install the Debian packages they need when missing (run as root on Debian 12).
 
-APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libfreetype-dev libjpeg62-turbo-dev libpng-dev librsvg2-2 libqpdf-dev zlib1g-dev libgnutls28-dev libexpat1-dev libdeflate-dev libsqlite3-dev libxlsxwriter-dev libzint-dev libcurl4-openssl-dev libpoppler-glib8 libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-fr hyphen-de hyphen-es hyphen-it hyphen-pt-pt hyphen-nl libssl-dev openssl colord-data fonts-dejavu-core fonts-noto-core fonts-noto-cjk poppler-utils qpdf
-TEST_APT_PACKAGES := python3-venv default-jre-headless postgresql
+APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libfreetype-dev libjpeg62-turbo-dev libpng-dev librsvg2-2 libqpdf-dev zlib1g-dev libgnutls28-dev libexpat1-dev libdeflate-dev libsqlite3-dev libxlsxwriter-dev libzint-dev libcurl4-openssl-dev libpoppler-glib8 libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-fr hyphen-de hyphen-es hyphen-it hyphen-pt-pt hyphen-nl libssl-dev openssl colord-data fonts-dejavu-core fonts-dejavu-extra fonts-noto-core fonts-noto-cjk poppler-utils qpdf
+TEST_APT_PACKAGES := python3-venv default-jre-headless postgresql strace
 VENV := .venv
 # Release builds, tuned for a process's start (README, Performance):
 # - the Swift runtime and Foundation linked statically: no time binding their ~35,000 symbols
@@ -23,7 +23,7 @@ RELEASE_BUILD := swift build -c release --static-swift-stdlib \
   -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
   -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xswiftc -L$(STATIC_CXX)
 
-.PHONY: samples test unit lint format bench bench-serve deps test-deps clean fuzz docs static-cxx
+.PHONY: samples test unit lint format bench bench-serve deps test-deps clean fuzz docs static-cxx image
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -57,6 +57,8 @@ test-deps: deps
 	@command -v soffice >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libreoffice-calc-nogui; }
 	@# Debian's PostgreSQL server: the job store's tests start one of their own (initdb in a temporary folder, loopback only).
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+	@# strace: the image's test records which files folio opens.
+	@command -v strace >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace; }
 	@python3 -c "import venv, ensurepip" 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
 	@[ -f $(VALIDATOR_STAMP) ] || { rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV)/bin/pip install -q $(PIP_PACKAGES) && touch $(VALIDATOR_STAMP); }
 
@@ -97,6 +99,18 @@ samples: deps static-cxx
 	@# A patient summary from an International Patient Summary Bundle (HL7's IPS example of all sections).
 	.build/release/folio render Templates/patient-summary.yaml --data Samples/ips-summary.json --data-format fhir -o out/ips-summary.pdf
 	.build/release/folio render Templates/patient-summary.yaml --data Samples/ips-summary.json --data-format fhir -o out/ips-summary.html
+
+# The OCI image archive (docs/image.md): the stripped release binary, the Debian 12 packages of
+# deploy/image/packages with their dependencies, a non-root user and nothing else. Reproducible: the
+# same binary and mirror content give the same digest (every time is the last commit's).
+IMAGE := out/folio-image.tar
+IMAGE_TAG := 1.0.0
+IMAGE_TOOLS := mmdebstrap umoci fontconfig binutils
+image: deps static-cxx
+	@missing=""; for p in $(IMAGE_TOOLS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+	$(RELEASE_BUILD) --product folio
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || echo 0) deploy/image/build.sh .build/release/folio $(IMAGE_TAG) $(IMAGE)
 
 # Formatting is checked by the toolchain's swift-format against .swift-format; `make format` fixes it.
 SWIFT_SOURCES := Sources Tests Fuzz Examples Package.swift

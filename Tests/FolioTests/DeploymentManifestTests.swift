@@ -201,10 +201,15 @@ final class DeploymentManifestTests: XCTestCase {
         let fetchOptions = options(Array(fetchArguments.dropFirst(2)), flags: try flags(of: "fetch"), command: "fetch")
         let key = try XCTUnwrap(fetchOptions["--private-key"])
         let batch = try XCTUnwrap((pod["containers"] as? [[String: Any]])?.first)
-        let script = try XCTUnwrap((batch["args"] as? [String])?.first)
-        let batchWords = words(script).drop { $0 != "folio" }.dropFirst()
-        XCTAssertEqual(batchWords.first, "batch")
-        let batchOptions = options(Array(batchWords.dropFirst(2)), flags: try flags(of: "batch"), command: "batch")
+        XCTAssertNil(batch["command"], "the image's entry point, folio: the image has no shell")
+        let batchArguments = try XCTUnwrap(batch["args"] as? [String])
+        XCTAssertEqual(batchArguments.first, "batch")
+        let batchOptions = options(Array(batchArguments.dropFirst(2)), flags: try flags(of: "batch"), command: "batch")
+        // Last week in the clinic's zone, each summary named by its week, so weeks share the folder.
+        XCTAssertEqual(batchOptions["--period"], "last-week")
+        XCTAssertEqual(batchOptions["--zone"], "America/New_York")
+        XCTAssertEqual(batchOptions["--name"]?.hasPrefix("{{period.start}}-"), true)
+        XCTAssertNotNil(batchOptions["--resume"])
         XCTAssertEqual(batchOptions["--data"], fetchOptions["--out"], "the batch reads what the fetch wrote")
         XCTAssertEqual(batchOptions["--post"], "$(FHIR_BASE)")
         XCTAssertEqual(batchOptions["--private-key"], key)
@@ -215,11 +220,6 @@ final class DeploymentManifestTests: XCTestCase {
         let volumes = try XCTUnwrap(pod["volumes"] as? [[String: Any]])
         let secret = try XCTUnwrap(volumes.first { $0["name"] as? String == client["name"] as? String }?["secret"] as? [String: Any])
         XCTAssertEqual((secret["defaultMode"] as? Int).map { $0 & 0o027 }, 0, "no write by the group, nothing for others")
-        // The week the script works out is the last whole Monday-to-Sunday week.
-        let week = try TestSupport.run("/bin/sh", ["-c", #"date -d "-$(( $(date +%u) + 6 )) days" +%F"#]).text
-        let monday = try TestSupport.run("/bin/sh", ["-c", "date -d '\(week.trimmingCharacters(in: .whitespacesAndNewlines))' +%u"]).text
-        XCTAssertEqual(monday.trimmingCharacters(in: .whitespacesAndNewlines), "1")
-        XCTAssertTrue(script.contains(#"date -d "-$(( $(date +%u) + 6 )) days" +%F"#), script)
     }
 
     func testTheWeeklyTimerStartsTheFetchThenTheBatch() throws {
@@ -232,7 +232,8 @@ final class DeploymentManifestTests: XCTestCase {
         let fetch = words(starts[0])
         XCTAssertEqual(Array(fetch.prefix(2)), ["/usr/local/bin/folio", "fetch"])
         let fetchOptions = options(Array(fetch.dropFirst(3)), flags: try flags(of: "fetch"), command: "fetch")
-        let batch = words(starts[1]).drop { $0 != "/usr/local/bin/folio" }.dropFirst()
+        let batch = words(starts[1]).dropFirst()
+        XCTAssertEqual(words(starts[1]).first, "/usr/local/bin/folio", "no shell between systemd and folio")
         XCTAssertEqual(batch.first, "batch")
         let batchOptions = options(Array(batch.dropFirst(2)), flags: try flags(of: "batch"), command: "batch")
         XCTAssertEqual(batchOptions["--data"], fetchOptions["--out"])
