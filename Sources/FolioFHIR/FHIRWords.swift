@@ -18,7 +18,7 @@ package struct FHIRWords: Sendable {
 
     /// The words of the language `tag` names (`fr-CA` is French), English when Folio has none.
     package static func forLanguage(_ tag: String?) -> FHIRWords {
-        let primary = tag?.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? "en"
+        let primary = tag.map(Metadata.primaryLanguage(of:)) ?? "en"
         guard primary != "en", let table = FHIRWords.tables[primary] else { return .english }
         return FHIRWords(language: primary, phrases: table.phrases, codes: table.codes)
     }

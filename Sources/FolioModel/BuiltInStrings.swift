@@ -191,7 +191,7 @@ public struct BuiltInStrings: Sendable, Hashable {
     /// The strings for a BCP 47 tag such as `fr-CA`: by its primary subtag, English when unknown.
     /// Hebrew, Persian and Urdu have no table yet but are still laid out right to left.
     package static func forLanguage(_ tag: String) -> BuiltInStrings {
-        let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? "en"
+        let primary = Metadata.primaryLanguage(of: tag)
         switch primary {
         case "fr": return french
         case "de": return german

@@ -20,7 +20,7 @@ package enum PassageLanguage {
         // Japanese text mixes kana with Chinese characters.
         if let kana = counts["ja"], kana > 0 { best = ("ja", kana + (counts["zh"] ?? 0)) }
         guard let best, Double(best.count) >= 0.6 * Double(letters) else { return nil }
-        let primary = documentLanguage.split(separator: "-").first.map { $0.lowercased() } ?? ""
+        let primary = Metadata.primaryLanguage(of: documentLanguage)
         if primary == best.language { return nil }
         // Chinese characters are also Japanese and Korean text's; Arabic script is also Persian's and Urdu's.
         if best.language == "zh", ["ja", "ko"].contains(primary) { return nil }

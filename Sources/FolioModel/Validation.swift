@@ -201,6 +201,11 @@ extension Metadata {
         return !scalars.isEmpty && scalars.count <= 35 && scalars.first != "-"
             && scalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
+
+    /// The primary subtag of a language tag, in lower case: `fr` for `fr-CA`, `pt` for `pt_BR`.
+    package static func primaryLanguage(of tag: String) -> String {
+        tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+    }
 }
 
 extension RichText {

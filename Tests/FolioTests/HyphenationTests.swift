@@ -67,6 +67,52 @@ final class HyphenationTests: XCTestCase {
         }
     }
 
+    /// Each word a justified line of `pdf` ends in a hyphen, joined to the rest of it on the next line,
+    /// with where it broke: ("trattamento", 4) for "trat-" then "tamento".
+    private func brokenWords(_ pdf: Data) throws -> [(word: String, at: Int)] {
+        let words = try TestSupport.words(pdf)
+        return zip(words, words.dropFirst()).compactMap { word, next in
+            guard next.yMin > word.yMin + 1, let last = word.text.last, "-\u{2010}\u{AD}".contains(last) else { return nil }
+            let head = word.text.dropLast().reversed().prefix { $0.isLetter }.reversed()
+            let tail = next.text.prefix { $0.isLetter }
+            return head.isEmpty || tail.isEmpty ? nil : (String(head + tail), head.count)
+        }
+    }
+
+    /// Justified text breaks its words only where its own language's patterns allow: a document in
+    /// a language with no built-in words (Italian, Dutch), a region's patterns (British English), and
+    /// a paragraph whose `language` differs from the document's. Before, all of them were broken by
+    /// English's patterns.
+    func testWordsBreakByTheirParagraphsLanguage() throws {
+        try TestSupport.integrationOnly()  // loads several dictionaries
+        let italian = String(
+            repeating:
+                "La fisioterapista raccomanda esercizi di rafforzamento muscolare e una riabilitazione individualizzata, con valutazioni multidimensionali settimanali e documentazione particolareggiata; ",
+            count: 3)
+        let dutch =
+            "In de afgelopen week heeft de patiënte het grootste deel van het behandelingsprogramma afgerond. De pijnklachten bereikten halverwege de week een hoogtepunt na een lange nachtdienst en namen in het weekend af toen de rekoefeningen werden hervat. De therapietrouw bleef op vijf van de zeven dagen boven de drempelwaarde van het behandelteam; de twee vergeten avonddoseringen vielen samen met langdurige afspraken, en er is een automatische herinnering ingesteld."
+        let french = HyphenationTests.paragraphs[1].text
+        let cases: [(document: String, paragraph: String?, patterns: String, text: String)] = [
+            ("it", nil, "it", italian), ("nl-NL", nil, "nl", dutch), ("en", "fr", "fr", french), ("de", "it-IT", "it", italian),
+        ]
+        for (document, paragraph, patterns, text) in cases {
+            let dictionary = try XCTUnwrap(Hyphenator.forLanguage(patterns), "\(patterns): make installs its dictionary")
+            let own = paragraph.map { ", language: \($0)" } ?? ""
+            let yaml = "metadata: {language: \(document)}\nelements:\n  - {type: paragraph, align: justify\(own), text: \"\(text)\"}"
+            let pdf = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml).pdf(options: TestSupport.sampleOptions)
+            let broken = try brokenWords(pdf)
+            XCTAssertFalse(broken.isEmpty, "\(document)/\(paragraph ?? "-"): a justified paragraph this long hyphenates somewhere")
+            for (word, at) in broken {
+                let allowed = dictionary.hyphenated(word).split(separator: "\u{AD}").dropLast().reduce(into: [Int]()) {
+                    $0.append(($0.last ?? 0) + $1.count)
+                }
+                XCTAssertTrue(
+                    allowed.contains(at),
+                    "\(document)/\(paragraph ?? "-"): \(word) broken after \(at) letters, where \(patterns)'s patterns allow \(allowed)")
+            }
+        }
+    }
+
     func testBreakPointsFollowTheLanguageAndLeaveShortWordsAndAddressesAlone() throws {
         try TestSupport.integrationOnly()  // loads every dictionary
         let english = try XCTUnwrap(Hyphenator.forLanguage("en-US"))

@@ -7,10 +7,12 @@ extension Paragraph: LaidOutBlock {
             let spaceBefore: Double = index == 0 ? 6 : 3
             switch part {
             case .text(let text):
+                // Said, hyphenated and punctuated in the paragraph's own language where it has one.
+                let passageLanguage = language ?? PassageLanguage.of(text.plainText, documentLanguage: builder.strings.language)
                 return TextFlowable(
-                    block: try builder.textBlock(text.runs, width: builder.width, path: path, alignment: align),
-                    color: builder.theme.text, spaceBefore: spaceBefore,
-                    language: language ?? PassageLanguage.of(text.plainText, documentLanguage: builder.strings.language))
+                    block: try builder.textBlock(
+                        text.runs, width: builder.width, path: path, alignment: align, language: passageLanguage),
+                    color: builder.theme.text, spaceBefore: spaceBefore, language: passageLanguage)
             case .list(let list):
                 return try list.flowable(in: builder, path: path, spaceBefore: spaceBefore)
             }
