@@ -74,12 +74,14 @@ awk -v wanted="$(echo "$packages" | tr ',' ' ')" -v left_out="$left_out" -v kept
   }' "$work/available"
 LC_ALL=C sort -o "$work/kept" "$work/kept"
 
-# What the packages not kept unpacked is taken out again (a file another kept package also holds
-# stays), then their folders that are left empty.
+# What the packages not kept unpacked is taken out again (a file another kept package also holds,
+# or one deploy/image/kept-files names, stays), then their folders that are left empty.
 for list in "$work"/files/*; do
   name=$(basename "$list")
   grep -qxF "$name" "$work/kept" && cat "$list"
-done | LC_ALL=C sort -u > "$work/kept-files"
+done > "$work/kept-files"
+sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' -e 's|^/|./|' "$here/kept-files" >> "$work/kept-files"
+LC_ALL=C sort -u -o "$work/kept-files" "$work/kept-files"
 for list in "$work"/files/*; do
   name=$(basename "$list")
   grep -qxF "$name" "$work/kept" || cat "$list"
