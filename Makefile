@@ -4,7 +4,7 @@
 # Both install the Debian packages they need when missing (run as root on Debian 12).
 
 APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libfreetype-dev libjpeg62-turbo-dev libpng-dev librsvg2-2 libqpdf-dev zlib1g-dev libgnutls28-dev libexpat1-dev libdeflate-dev libsqlite3-dev libxlsxwriter-dev libzint-dev libcurl4-openssl-dev libpoppler-glib8 libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-fr hyphen-de hyphen-es hyphen-it hyphen-pt-pt hyphen-nl libssl-dev openssl colord-data fonts-dejavu-core fonts-dejavu-extra fonts-noto-core fonts-noto-cjk poppler-utils qpdf
-TEST_APT_PACKAGES := python3-venv default-jre-headless postgresql strace
+TEST_APT_PACKAGES := python3-venv default-jre-headless postgresql
 VENV := .venv
 # Release builds, tuned for a process's start (README, Performance):
 # - the Swift runtime and Foundation linked statically: no time binding their ~35,000 symbols
@@ -57,8 +57,6 @@ test-deps: deps
 	@command -v soffice >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libreoffice-calc-nogui; }
 	@# Debian's PostgreSQL server: the job store's tests start one of their own (initdb in a temporary folder, loopback only).
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
-	@# strace: the image's test records which files folio opens.
-	@command -v strace >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace; }
 	@python3 -c "import venv, ensurepip" 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
 	@[ -f $(VALIDATOR_STAMP) ] || { rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV)/bin/pip install -q $(PIP_PACKAGES) && touch $(VALIDATOR_STAMP); }
 
