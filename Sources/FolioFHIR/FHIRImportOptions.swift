@@ -25,6 +25,11 @@ public struct FHIRImportOptions: Sendable {
         return "••••" + (kept.isEmpty ? "" : " " + kept)
     }
 
+    /// The error for a `--zone` that names no IANA time zone.
+    private static func unknownZone(_ zone: String) -> FolioError {
+        FolioError(path: "--zone", "\"\(zone.prefix(64))\" is not an IANA time zone, such as UTC or America/New_York")
+    }
+
     /// Options for `period` (`START/END`, or `last-week` for the Monday-to-Sunday week before today's
     /// in `zone`; nil for all of the data) in the IANA `zone` (nil: days are counted in UTC, and a
     /// clinical record's times are shown as their source wrote them); errors name `--period` or `--zone`.
@@ -36,7 +41,7 @@ public struct FHIRImportOptions: Sendable {
         var text = given
         if given == FHIRPeriod.lastWeekName {
             guard let timeZone = TimeZone(identifier: zone) else {
-                throw FolioError(path: "--zone", "\"\(zone.prefix(64))\" is not an IANA time zone, such as UTC or America/New_York")
+                throw Self.unknownZone(zone)
             }
             let local = now + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(now))))
             text = FHIRPeriod.week(before: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400).text
@@ -47,9 +52,7 @@ public struct FHIRImportOptions: Sendable {
         // for all of the data, from 1900 to 2100 (other instants ask the system).
         let from = period.map { ($0.first - 2) * 86_400_000 } ?? CivilDate.days(year: 1900, month: 1, day: 1) * 86_400_000
         let to = period.map { ($0.last + 3) * 86_400_000 } ?? CivilDate.days(year: 2100, month: 1, day: 1) * 86_400_000
-        guard var clock = ZoneClock(identifier: zone, from: from, to: to) else {
-            throw FolioError(path: "--zone", "\"\(zone.prefix(64))\" is not an IANA time zone, such as UTC or America/New_York")
-        }
+        guard var clock = ZoneClock(identifier: zone, from: from, to: to) else { throw Self.unknownZone(zone) }
         clock.showsTimesAsWritten = givenZone == nil
         self.clock = clock
         self.allPatients = allPatients
