@@ -156,19 +156,20 @@ final class FlowableBuilder {
     }
 
     /// Body text of any length (paragraphs, message text) as a block of stacked layouts; justified
-    /// text is hyphenated in its `language` (the document's `metadata.language` when nil), so its lines need not stretch their spaces,
-    /// and set ragged in a measure under 30 ems (a column), where too few spaces share a line's
-    /// slack (as the HTML does on narrow screens).
+    /// text is hyphenated in its `language` (the document's `metadata.language` when nil), so its
+    /// lines need not stretch their spaces, and set ragged in a measure under 30 ems (a column),
+    /// where too few spaces share a line's slack (as the HTML does on narrow screens).
     /// `linkColor`: the links' colour where the text stands on a tint (a message), else the theme's accent.
     func textBlock(
         _ runs: [TextRun], width: Double, path: String, alignment: Paragraph.Alignment = .left, linkColor: Color? = nil,
         language: String? = nil
     ) throws -> TextBlock {
         let alignment = alignment == .justify && width < 30 * theme.bodySize ? .left : alignment
-        // The whole tag chooses the patterns (en-GB's, pt-PT's), also of languages with no built-in words.
-        let language = language ?? prepared.document.metadata.language
-        let set = Typography.set(footnoteMarks.resolved(runs), language: Metadata.primaryLanguage(of: language))
-        let runs = alignment == .justify ? text.hyphenated(set, language: language) : set
+        // Set as the HTML sets it (the document's built-in language); hyphenated by the whole tag,
+        // which chooses the patterns (en-GB's, pt-PT's), also of languages with no built-in words.
+        let set = Typography.set(footnoteMarks.resolved(runs), language: strings.language)
+        let hyphenation = language ?? prepared.document.metadata.language
+        let runs = alignment == .justify ? text.hyphenated(set, language: hyphenation) : set
         let block = try TextBlock(
             runs, engine: text, font: theme.font(theme.bodySize), width: width, alignment: alignment,
             linkColor: linkColor ?? theme.accent, residency: residency)

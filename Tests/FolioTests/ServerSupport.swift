@@ -10,10 +10,15 @@ final class RunningServer: Sendable {
     let port: Int
     private let logBox = Locked("")
 
-    /// Starts `folio serve --port 0` with `arguments` and waits until it logs that it listens.
-    init(_ arguments: [String], environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
-        process.executableURL = TestSupport.folioBinary
-        process.arguments = ["serve", "--port", "0"] + arguments
+    /// Starts `folio serve --port 0` with `arguments` and waits until it logs that it listens; with a
+    /// `launcher` (a command and its arguments that end by running folio with the rest), folio is
+    /// run by it, as the image's test runs it inside the image.
+    init(
+        _ arguments: [String], environment: [String: String] = [:], launcher: [String] = [], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? TestSupport.folioBinary
+        process.arguments = launcher.dropFirst() + ["serve", "--port", "0"] + arguments
         var env = ProcessInfo.processInfo.environment
         env["SOURCE_DATE_EPOCH"] = "1763280000"
         for (key, value) in environment { env[key] = value }

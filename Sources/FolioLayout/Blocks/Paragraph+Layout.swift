@@ -7,7 +7,7 @@ extension Paragraph: LaidOutBlock {
             let spaceBefore: Double = index == 0 ? 6 : 3
             switch part {
             case .text(let text):
-                // Said, hyphenated and punctuated in the paragraph's own language where it has one.
+                // Read and hyphenated in the paragraph's own language where it has one.
                 let passageLanguage = language ?? PassageLanguage.of(text.plainText, documentLanguage: builder.strings.language)
                 return TextFlowable(
                     block: try builder.textBlock(
