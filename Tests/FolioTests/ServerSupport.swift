@@ -11,8 +11,8 @@ final class RunningServer: Sendable {
     private let logBox = Locked("")
 
     /// Starts `folio serve --port 0` with `arguments` and waits until it logs that it listens; with a
-    /// `launcher` (a command and its arguments that end by running folio with the rest), folio is
-    /// run by it, as the image's test runs it inside the image.
+    /// `launcher` (a command and its arguments that end by running folio with the rest, such as one
+    /// that runs it inside an unpacked root file system), folio is run by it.
     init(
         _ arguments: [String], environment: [String: String] = [:], launcher: [String] = [], file: StaticString = #filePath,
         line: UInt = #line
