@@ -313,8 +313,9 @@ final class CairoCanvas: PageCanvas {
         var links: [(LinkTarget, Rect, String)] = []
         guard let visible else {
             cairo_move_to(cr, origin.x, origin.y)
-            // Lines holding right-to-left text are drawn run by run in logical order (as they read).
-            if layout.hasRightToLeftText { folio_show_layout(cr, layout.pointer) } else { pango_cairo_show_layout(cr, layout.pointer) }
+            // Line by line: those holding right-to-left text run by run in logical order (as they
+            // read), those whose text Pango would give otherwise than as the words with it mended.
+            folio_show_layout(cr, layout.pointer)
             for link in layout.links {
                 let description = layout.description(of: link)
                 for r in layout.rects(startByte: link.startByte, endByte: link.endByte) {

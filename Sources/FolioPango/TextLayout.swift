@@ -32,23 +32,6 @@ package final class TextLayout: ShapedText {
 
     deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
 
-    /// Whether the text holds letters written right to left (Hebrew, Arabic, Syriac, Thaana, N'Ko and
-    /// their presentation forms): the PDF then draws each line's runs in logical order. Found once.
-    package private(set) lazy var hasRightToLeftText: Bool = {
-        guard let text = pango_layout_get_text(pointer) else { return false }
-        var index = 0
-        var previous: UInt8 = 0
-        while text[index] != 0 {
-            let byte = UInt8(bitPattern: text[index])
-            // Lead bytes of U+0590–U+07FF; U+FB1D–U+FDFF and U+FE70–U+FEFF (presentation forms).
-            if (0xD6...0xDF).contains(byte) { return true }
-            if previous == 0xEF, (0xAC...0xB7).contains(byte) || (0xB9...0xBB).contains(byte) { return true }
-            previous = byte
-            index += 1
-        }
-        return false
-    }()
-
     /// Logical width, height and first baseline in points (computed once; call
     /// `invalidateMetrics` after changing the layout's width).
     package var metrics: TextMetrics {

@@ -88,4 +88,49 @@ final class StructureTextIntegrationTests: XCTestCase {
         let text = try TestSupport.pdfText(try document.pdf())
         XCTAssertTrue(text.contains("12600") && text.contains("10,000"), "the value label or tick is not drawn: \(text)")
     }
+
+    func testWrappedTextReadsAsItsWordsWithNoSoftHyphenButWhereALineBreaks() throws {
+        // Justified text carries soft hyphens at every break point of its words; only those a line
+        // breaks at may reach the reader (as U+00AD, which says the hyphen is the line's). A link or
+        // a bold word that ends a line keeps the space after it, so the words either side stay apart.
+        try TestSupport.integrationOnly()
+        let words = [
+            "Medication", "adherence", "stayed", "above", "the", "threshold", "on", "five", "of", "seven", "days;",
+            "the", "physiotherapist", "recommended", "strengthening", "exercises", "and", "a", "reminder",
+        ]
+        var pieces: [String] = []
+        var expected: [String] = []
+        for index in 0..<120 {
+            let word = words[index % words.count]
+            switch index % 7 {
+            case 2: pieces.append("[\(word)](https://example.org/\(index))")
+            case 5: pieces.append("**\(word)**")
+            default: pieces.append(word)
+            }
+            expected.append(word)
+        }
+        let paragraph = pieces.joined(separator: " ")
+        for width in [300, 333, 377, 420] {
+            let yaml = """
+                page: {size: {width: \(width + 72), height: 1200}, margins: 36}
+                elements:
+                  - {type: paragraph, align: justify, text: "\(paragraph)"}
+                  - {type: paragraph, text: "\(paragraph)"}
+                """
+            let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
+            let pdf = try document.pdf()
+            let found = try elements(pdf).filter { $0.type == "/P" }
+            XCTAssertEqual(found.count, 2, "width \(width)")
+            // The lines the page shows ending in a hyphen: the justified paragraph's broken words.
+            let broken = try TestSupport.pdfText(pdf).split(whereSeparator: \.isNewline).filter { line in
+                line.last.map { "\u{AD}-\u{2010}".contains($0) } ?? false
+            }.count
+            XCTAssertGreaterThan(broken, 0, "width \(width): no word broken")
+            for (index, element) in found.enumerated() {
+                XCTAssertEqual(element.text.replacingOccurrences(of: "\u{AD}", with: ""), expected.joined(separator: " "), "width \(width)")
+                let hyphens = element.text.filter { $0 == "\u{AD}" }.count
+                XCTAssertEqual(hyphens, index == 0 ? broken : 0, "width \(width): soft hyphens where no line breaks: \(element.text)")
+            }
+        }
+    }
 }

@@ -73,6 +73,9 @@ void folio_glib_messages_capture(void (*sink)(const char *text, size_t length, i
 /// baseline), but a line holding right-to-left text has its runs drawn in logical order, each at
 /// its place: the PDF's content then reads as the text does ("the pain 10.4 mmol/L today"), not
 /// run by run from the left. Each run's colour and underline (links) are drawn as Pango would.
+/// The text given with the glyphs is the words: a soft hyphen the line does not break at is left
+/// out (Pango gives it as a lone U+00AD), and a space the line wraps at after a change of style
+/// (a link's end) is kept (Pango gives a run of it none), so the words either side stay apart.
 void folio_show_layout_line(cairo_t *cr, PangoLayoutLine *line);
 /// Draws the runs of `line` whose text starts within bytes [start, end) (a passage the caller tags
 /// on its own), where the line places them, from the current point (the line's start on its baseline).
