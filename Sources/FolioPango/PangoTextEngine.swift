@@ -156,8 +156,41 @@ package final class PangoTextEngine: TextShaper {
     func line(_ text: String, font: FontSpec) -> TextLayout {
         let layout = TextLayout(context: context)
         pango_layout_set_font_description(layout.pointer, fontDescription(font))
-        pango_layout_set_text(layout.pointer, text.replacingDisallowedCharacters, -1)
+        setText(text.replacingDisallowedCharacters, of: layout.pointer)
         return layout
+    }
+
+    /// Sets a plain text of a layout (one of its own or a measuring one used again): its Chinese
+    /// characters shaped as Chinese where the document's language does not choose their forms.
+    private func setText(_ text: String, of layout: OpaquePointer) {
+        pango_layout_set_text(layout, text, -1)
+        let attributes = language.isEmpty ? chineseLanguage(text) : nil
+        if attributes != nil || pango_layout_get_attributes(layout) != nil {
+            pango_layout_set_attributes(layout, attributes)
+            if let attributes { pango_attr_list_unref(attributes) }
+        }
+    }
+
+    /// Attributes shaping the Chinese characters of `text` in Chinese (`ChineseCharacters`), or nil
+    /// when it has none. Only for documents whose language leaves the forms to fontconfig.
+    private func chineseLanguage(_ text: String) -> OpaquePointer? {
+        let ranges = ChineseCharacters.ranges(in: text)
+        guard !ranges.isEmpty else { return nil }
+        let attributes = pango_attr_list_new()
+        addChinese(ranges, to: attributes)
+        return attributes
+    }
+
+    /// Adds to `attributes` Chinese as the language of each of the byte `ranges`.
+    private func addChinese(_ ranges: [Range<Int>], to attributes: OpaquePointer?) {
+        // Simplified Chinese: the forms of Chinese characters in a document that does not say which.
+        let chinese = pango_language_from_string("zh-cn")
+        for range in ranges {
+            guard let attribute = pango_attr_language_new(chinese) else { continue }
+            attribute.pointee.start_index = UInt32(clamping: range.lowerBound)
+            attribute.pointee.end_index = UInt32(clamping: range.upperBound)
+            pango_attr_list_insert(attributes, attribute)
+        }
     }
 
     /// `text` ready for Pango: characters it cannot take (NUL, controls, noncharacters) replaced by
@@ -256,12 +289,20 @@ package final class PangoTextEngine: TextShaper {
                 links.append(TextLayout.Link(url: url, startByte: offset, endByte: offset + length))
             }
             if let language = run.language {
-                // Shaped in its language (its glyph forms, its hyphens), and tagged with it in the PDF.
-                add(pango_attr_language_new(pango_language_from_string(language)))
+                // Shaped in its language (its glyph forms: fontconfig's tag, zh-tw for zh-Hant), and
+                // tagged with it in the PDF.
+                add(pango_attr_language_new(pango_language_from_string(PangoTextEngine.fontLanguage(language))))
                 passages.append(TextLayout.Passage(language: language, startByte: offset, endByte: offset + length))
             }
             text += runText
             offset += length
+        }
+        if language.isEmpty {
+            // Passages in a language of their own keep its forms.
+            let ranges = ChineseCharacters.ranges(in: text).filter { range in
+                !passages.contains { $0.startByte < range.upperBound && range.lowerBound < $0.endByte }
+            }
+            addChinese(ranges, to: attributes)
         }
         pango_layout_set_text(pointer, text, -1)
         pango_layout_set_attributes(pointer, attributes)
@@ -326,7 +367,7 @@ package final class PangoTextEngine: TextShaper {
             layout = line("", font: font)
             lineMeasurers.keep(layout, for: font)
         }
-        pango_layout_set_text(layout.pointer, text.replacingDisallowedCharacters, -1)
+        setText(text.replacingDisallowedCharacters, of: layout.pointer)
         layout.invalidateMetrics()
         let width = layout.metrics.width
         widthCache.keep(width, for: key)
@@ -349,7 +390,7 @@ package final class PangoTextEngine: TextShaper {
             configure(layout.pointer, font: font, width: width, alignment: alignment, lineSpacing: lineSpacing)
             wrapMeasurers.keep(layout, for: key)
         }
-        pango_layout_set_text(layout.pointer, PangoTextEngine.prepared(text), -1)
+        setText(PangoTextEngine.prepared(text), of: layout.pointer)
         layout.invalidateMetrics()
         return layout.metrics.height
     }

@@ -165,4 +165,33 @@ final class CJKFormsIntegrationTests: XCTestCase {
             XCTAssertTrue(fonts.contains(font), "\(language): \(fonts)")
         }
     }
+
+    func testChineseInADocumentOfAnotherLanguageIsSetInChineseForms() throws {
+        // fontconfig lists the Japanese face first: an English or Arabic report quoting a Chinese
+        // patient got Japanese forms. Chinese text anywhere (a paragraph, a cell, a heading, a chart
+        // label, beside English words) is set in Chinese forms; Japanese (with kana) keeps its own,
+        // and so does a passage whose language is given.
+        try TestSupport.integrationOnly()
+        func fonts(_ yaml: String) throws -> String {
+            let pdf = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml).pdf()
+            return try TestSupport.run("pdffonts", [try TestSupport.temporaryFile(pdf, name: "cjk.pdf").path]).text
+        }
+        for language in ["en", "ar", "de-CH"] {
+            for element in [
+                "{type: paragraph, text: \"骨 直 角 化 写 门 海 今 令\"}",
+                "{type: paragraph, text: \"Her daughter wrote: 妈妈今天睡得很好，直到早上。\"}",
+                "{type: subtitle, text: \"出院 直 骨\"}",
+                "{type: table, header: [Name, 备注], rows: [[王伟, 骨折直角]]}",
+                "{type: chart, kind: bar, title: 疼痛, categories: [周一, 周二], series: [{title: 直, values: [1, 2]}]}",
+            ] {
+                let found = try fonts("metadata: {language: \(language)}\nelements:\n  - \(element)")
+                XCTAssertTrue(found.contains("CJKsc"), "\(language) \(element): \(found)")
+                XCTAssertFalse(found.contains("CJKjp"), "\(language) \(element): \(found)")
+            }
+        }
+        let japanese = try fonts("elements:\n  - {type: paragraph, text: \"骨が直角に折れました。\"}")
+        XCTAssertTrue(japanese.contains("CJKjp") && !japanese.contains("CJKsc"), japanese)
+        let given = try fonts("elements:\n  - {type: paragraph, text: \"Quoted: [骨 直 角]{lang=zh-Hant}\"}")
+        XCTAssertTrue(given.contains("CJKtc") && !given.contains("CJKsc"), given)
+    }
 }
