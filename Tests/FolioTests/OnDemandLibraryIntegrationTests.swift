@@ -51,12 +51,7 @@ final class OnDemandLibraryIntegrationTests: XCTestCase {
             "title: Picture\nelements:\n  - {type: svg, alt: A dot, svg: '<svg width=\"10\" height=\"10\"><circle r=\"5\"/></svg>'}\n",
             "svg.yaml")
         let protected = try write("title: Protected\nprotection: {userPassword: secret}\nelements: []\n", "protected.yaml")
-        let key = folder.appendingPathComponent("key.pem").path
-        let certificate = folder.appendingPathComponent("cert.pem").path
-        let made = try TestSupport.run(
-            "openssl",
-            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=Test"])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        let (key, certificate) = try TestSupport.selfSignedCertificate(in: folder)
         let output = folder.appendingPathComponent("out.pdf").path
         let cases: [(soname: String, arguments: [String], error: String)] = [
             (

@@ -121,6 +121,18 @@ enum TestSupport {
     /// No loopback port could be bound.
     struct NoFreePort: Error {}
 
+    /// A throw-away self-signed certificate for `localhost` and its key, made by openssl in
+    /// `folder`: their paths.
+    static func selfSignedCertificate(in folder: URL) throws -> (key: String, certificate: String) {
+        let key = folder.appendingPathComponent("tls-key.pem").path
+        let certificate = folder.appendingPathComponent("tls-cert.pem").path
+        let made = try run(
+            "openssl",
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=localhost"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        return (key, certificate)
+    }
+
     /// A loopback port no one listens on now.
     static func freePort() throws -> Int {
         let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
