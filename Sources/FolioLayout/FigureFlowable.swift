@@ -85,12 +85,15 @@ final class FigureFlowable: Flowable {
     }
 
     /// A figure with a text alternative is a `Figure` element holding its title and picture and,
-    /// last, its `Caption` (readable text); one without is decoration, its caption still text.
+    /// last, its `Caption` (readable text); one without is decoration, its caption still text: a
+    /// paragraph (a `Caption` belongs to a figure or table, and none is there).
     func draw(on canvas: PageCanvas, at origin: Point) {
         func drawCaption() {
             guard let caption else { return }
             let y = origin.y + titleHeight + content.size.height * scale + FigureFlowable.gap
-            canvas.tagged(.caption) { canvas.draw(caption, at: Point(origin.x, y), color: captionColor) }
+            canvas.tagged(alternative == nil ? .paragraph : .caption) {
+                canvas.draw(caption, at: Point(origin.x, y), color: captionColor)
+            }
         }
         if case .appendedPage(let page, _) = content {
             canvas.figure(alternative: alternative) { drawPicture(on: canvas, at: origin) }

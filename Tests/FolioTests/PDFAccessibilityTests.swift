@@ -126,6 +126,28 @@ final class PDFAccessibilityTests: XCTestCase {
 
     /// The structure elements under `key` (an object key or a reference), depth first in
     /// document order, with their object values.
+    func testACaptionBelongsToItsFigureOrTableAndADecorativeImagesCaptionIsAParagraph() throws {
+        // An image without alt is decoration (an Artifact): its caption is still read, but as a
+        // paragraph, not as a Caption of nothing (PDF/UA: a Caption is a Figure's or Table's child).
+        let pdf = try render(
+            """
+            elements:
+              - {type: image, path: logo.png, width: 3cm, caption: "The ward's logo, decoration"}
+              - {type: image, path: logo.png, width: 3cm, alt: Riverside Care logo, caption: "The logo, described"}
+              - {type: table, header: [Name], rows: [[A]], caption: Medications}
+              - {type: chart, kind: bar, title: Pain, categories: [Mon], series: [{title: Pain, values: [3]}], dataTable: true}
+            """)
+        let objects = try objects(pdf)
+        let captions = structureElements(objects).filter { $0.value["/S"] as? String == "/Caption" }
+        XCTAssertEqual(captions.count, 3, "the described image's, the table's and the chart's data table's")
+        for caption in captions {
+            let parent = try XCTUnwrap(objects["obj:" + (try XCTUnwrap(caption.value["/P"] as? String))] as? [String: Any])
+            XCTAssertTrue(["/Figure", "/Table"].contains(parent["/S"] as? String ?? ""), "a Caption in \(parent["/S"] ?? "nothing")")
+        }
+        let text = try TestSupport.pdfText(pdf)
+        XCTAssertTrue(text.contains("The ward's logo, decoration"), text)
+    }
+
     private func preorder(_ reference: String, in objects: [String: Any]) -> [[String: Any]] {
         let key = reference.hasPrefix("obj:") ? reference : "obj:" + reference
         guard let node = objects[key] as? [String: Any] else { return [] }
