@@ -83,7 +83,10 @@ struct LineChartLayout {
         // What the threshold labels keep clear of: every line and its points, the reference lines' labels.
         var marks = PlotMarks()
         for label in referenceLabels { marks.add(label) }
-        for (index, plot) in line.plots.enumerated() {
+        // Dashed plots (an expected curve, a target) are drawn over solid ones, which would hide them.
+        let drawingOrder = line.plots.indices.filter { !line.plots[$0].dashed } + line.plots.indices.filter { line.plots[$0].dashed }
+        for index in drawingOrder {
+            let plot = line.plots[index]
             canvas.beginGroup()
             drawPlot(
                 plot, color: color(ofPlot: index), on: canvas, frame: frame, xFraction: xFraction,

@@ -99,6 +99,27 @@ final class ChartOptionsTests: XCTestCase {
             15_000)
     }
 
+    func testADashedPlotIsDrawnOverTheSolidOnesItWouldBeHiddenUnder() throws {
+        // The weekly summary's heart rate: an "Expected" dashed curve listed first was hidden under "Actual".
+        let expected = Color(red: 0.55, green: 0.55, blue: 0.6)
+        let actual = Color(red: 0.9, green: 0.28, blue: 0.3)
+        let chart = Chart.line(
+            LineChart(
+                x: .numbers([0, 1, 2, 3]),
+                plots: [
+                    LinePlot(title: "Expected", values: [70, 80, 90, 100], tint: expected, dashed: true),
+                    LinePlot(title: "Actual", values: [71, 79, 91, 99], tint: actual),
+                    LinePlot(title: "Resting", values: [60, 60, 61, 60]),
+                ]))
+        let strokes = renderer.drawing(for: chart, width: 400).commands.compactMap { command -> StrokeStyle? in
+            if case .stroke(_, let style) = command, style.width == 1.3 { return style } else { return nil }
+        }
+        XCTAssertEqual(strokes.count, 3)
+        XCTAssertEqual(strokes.last?.color, expected, "the dashed plot is drawn last")
+        XCTAssertEqual(strokes.last?.dash, [5, 3])
+        XCTAssertEqual(strokes.first?.color, actual, "the solid plots keep their order")
+    }
+
     func testAClippedLineChartDrawsItsPlotsInsideAClip() throws {
         let chart = Chart.line(
             LineChart(x: .numbers([1, 2, 3, 4]), plots: [LinePlot(title: "G", values: [1, 9, 3, 4])]),
