@@ -32,10 +32,11 @@ package protocol TextShaper: TextMeasurer {
     /// One line of plain text.
     func singleLine(_ text: String, font: FontSpec) -> ShapedText
     /// Rich text wrapped at `width` points, aligned as asked (`justify` stretches every line
-    /// but the last), links in `linkColor`, lines `lineSpacing` apart (1 is the font's own).
+    /// but the last), links in `linkColor`, lines `lineSpacing` apart (1 is the font's own), set in
+    /// `direction` (the start of its lines, where `left` alignment puts them; nil: its first letter's).
     func wrapped(
         _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment, linkColor: Color?,
-        lineSpacing: Double
+        lineSpacing: Double, direction: TextDirection?
     ) -> ShapedText
     /// The width of `text` on one unwrapped line, without keeping a layout (a table's columns).
     func lineWidth(_ text: String, font: FontSpec) -> Double
@@ -52,12 +53,13 @@ extension TextShaper {
 }
 
 extension TextShaper {
-    /// Rich text wrapped at `width`, left-aligned unless asked, lines 1.25 apart.
+    /// Rich text wrapped at `width`, left-aligned (at its lines' start) unless asked, lines 1.25
+    /// apart, in `direction` (nil: its first letter's).
     package func paragraph(
         _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment = .left, linkColor: Color? = nil,
-        lineSpacing: Double = 1.25
+        lineSpacing: Double = 1.25, direction: TextDirection? = nil
     ) -> ShapedText {
-        wrapped(runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing)
+        wrapped(runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing, direction: direction)
     }
 }
 

@@ -164,9 +164,27 @@ struct HTMLBodyWriter {
 
     /// ` lang="…"` on an element whose text is in another language than the report's: the author's
     /// `language`, else the one its script leaves no doubt about (`PassageLanguage`); else nothing.
-    func languageAttribute(_ text: String, language: String? = nil) -> HTML {
+    /// With `setsDirection`, also ` dir="…"` where that language runs the other way than the report
+    /// (the PDF's rule, `TextDirection.ofPassage`): other elements run the report's way, whatever
+    /// letter they start with.
+    func languageAttribute(_ text: String, language: String? = nil, setsDirection: Bool = true) -> HTML {
         guard let found = language ?? PassageLanguage.of(text, documentLanguage: strings.language) else { return "" }
-        return " lang=\"\(found)\""
+        guard setsDirection, TextDirection.of(language: found) != documentDirection else { return " lang=\"\(found)\"" }
+        return " lang=\"\(found)\"" + directionAttribute(TextDirection.of(language: found))
+    }
+
+    /// The report's direction.
+    var documentDirection: TextDirection { strings.isRightToLeft ? .rightToLeft : .leftToRight }
+
+    /// The direction `text` runs: its language's where its script leaves no doubt, else the report's.
+    func direction(of text: String) -> TextDirection {
+        TextDirection.ofPassage(
+            language: PassageLanguage.of(text, documentLanguage: strings.language), documentRightToLeft: strings.isRightToLeft)
+    }
+
+    /// ` dir="rtl"` or ` dir="ltr"`.
+    func directionAttribute(_ direction: TextDirection) -> HTML {
+        direction == .rightToLeft ? " dir=\"rtl\"" : " dir=\"ltr\""
     }
 
     /// Plain `text` (a title, a heading) set in the report's language, as the PDF sets it (`Typography`).
@@ -208,13 +226,6 @@ struct HTMLBodyWriter {
             html += piece
         }
         return html
-    }
-
-    /// ` dir="rtl"` on an element of a right-to-left document whose text has no direction of its own
-    /// (digits, "51%"): each paragraph otherwise takes its direction from its first strong character, and
-    /// one without any would start on the left. The PDF resolves such text the same way (Pango's base direction).
-    func neutralDirection(_ text: String) -> HTML {
-        strings.isRightToLeft && TextDirection.of(text) == nil ? " dir=\"rtl\"" : ""
     }
 
     /// The element id of an author's anchor, under this report's prefix so reports on one page never collide.
@@ -280,7 +291,7 @@ struct HTMLBodyWriter {
         let columns = table.columnCount
         let lookup = table.cellLookup
         func cellAttributes(_ slot: Table.Slot) -> HTML {
-            cellClass(slot.column) + (slot.span > 1 ? " colspan=\"\(slot.span)\"" : "") + neutralDirection(slot.text)
+            cellClass(slot.column) + (slot.span > 1 ? " colspan=\"\(slot.span)\"" : "")
                 + languageAttribute(slot.text, language: slot.language)
         }
         // The wrapper scrolls a wide table sideways; keyboard users reach it by Tab (WCAG 2.1.1), and

@@ -107,7 +107,7 @@ public struct HTMLRenderer {
         let body = try writer.body(document)
         let css = HTMLStyle.css(theme: theme, root: id, sheet: writer.style)
         let root: HTML =
-            "<div class=\"folio\" id=\"\(id)\" lang=\"\(document.metadata.language)\"\(strings.isRightToLeft ? " dir=\"rtl\"" : HTML())>\n\(body)</div>\n"
+            "<div class=\"folio\" id=\"\(id)\" lang=\"\(document.metadata.language)\" dir=\"\(strings.isRightToLeft ? "rtl" : "ltr")\">\n\(body)</div>\n"
         let style: HTML = "<style>\(css)</style>"
         switch output {
         case .fragment:

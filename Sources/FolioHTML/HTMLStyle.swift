@@ -29,8 +29,8 @@ enum HTMLStyle {
             \(r) h1{display:block;font-size:\(number: theme.titleSize / theme.bodySize)em;line-height:1.2;margin:0 0 .6em;font-weight:700;color:var(--folio-text);text-wrap:balance}
             \(r) .folio-subtitle,\(r) .folio-section-title{display:block;font-size:\(number: theme.subtitleSize / theme.bodySize)em;line-height:1.25;margin:1.6em 0 .5em;font-weight:700;color:var(--folio-text);break-after:avoid;text-wrap:balance}
             \(r) p{display:block;margin:.4em 0;color:var(--folio-text)}
-            \(bidi){unicode-bidi:plaintext;text-align:start}
-            \(r) [dir=rtl]{unicode-bidi:isolate}
+            \(bidi){text-align:start}
+            \(r) [dir]{unicode-bidi:isolate}
             \(r) a{color:var(--folio-accent);text-decoration:underline}
             \(r) strong{font-weight:700}
             \(r) em{font-style:italic}

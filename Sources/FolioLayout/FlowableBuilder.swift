@@ -124,7 +124,7 @@ final class FlowableBuilder {
         func layout(_ width: Double) throws -> TextBlock {
             try TextBlock(
                 runs, engine: text, font: theme.font(size, bold: true), width: width, alignment: .left, linkColor: nil,
-                lineSpacing: 1.1, chunked: false, residency: residency)
+                lineSpacing: 1.1, chunked: false, direction: direction(of: string), residency: residency)
         }
         var block = try layout(width)
         let lines = block.lines.count
@@ -148,11 +148,19 @@ final class FlowableBuilder {
         _ runs: [TextRun], width: Double, size: Double? = nil, bold: Bool = false, path: String,
         alignment: Paragraph.Alignment = .left
     ) -> ShapedText {
+        let plain = runs.map(\.text).joined()
         let layout = text.paragraph(
             Typography.set(runs, language: strings.language), font: theme.font(size ?? theme.bodySize, bold: bold), width: width,
-            alignment: alignment, linkColor: theme.accent)
-        checkGlyphs(layout, runs.map(\.text).joined(), path: path)
+            alignment: alignment, linkColor: theme.accent, direction: direction(of: plain))
+        checkGlyphs(layout, plain, path: path)
         return layout
+    }
+
+    /// The direction text is set in: its `language`'s (else the one its script leaves no doubt
+    /// about), else the document's, whatever letter it starts with (`TextDirection.ofPassage`).
+    func direction(of text: String, language: String? = nil) -> TextDirection {
+        TextDirection.ofPassage(
+            language: language ?? PassageLanguage.of(text, documentLanguage: strings.language), documentRightToLeft: strings.isRightToLeft)
     }
 
     /// Body text of any length (paragraphs, message text) as a block of stacked layouts; justified
@@ -160,9 +168,10 @@ final class FlowableBuilder {
     /// lines need not stretch their spaces, and set ragged in a measure under 30 ems (a column),
     /// where too few spaces share a line's slack (as the HTML does on narrow screens).
     /// `linkColor`: the links' colour where the text stands on a tint (a message), else the theme's accent.
+    /// Set in `direction`, else in its language's or the document's (`direction(of:language:)`).
     func textBlock(
         _ runs: [TextRun], width: Double, path: String, alignment: Paragraph.Alignment = .left, linkColor: Color? = nil,
-        language: String? = nil
+        language: String? = nil, direction: TextDirection? = nil
     ) throws -> TextBlock {
         let alignment = alignment == .justify && width < 30 * theme.bodySize ? .left : alignment
         // Set as the HTML sets it (the document's built-in language); hyphenated by the whole tag,
@@ -172,7 +181,8 @@ final class FlowableBuilder {
         let runs = alignment == .justify ? text.hyphenated(set, language: hyphenation) : set
         let block = try TextBlock(
             runs, engine: text, font: theme.font(theme.bodySize), width: width, alignment: alignment,
-            linkColor: linkColor ?? theme.accent, residency: residency)
+            linkColor: linkColor ?? theme.accent, direction: direction ?? self.direction(of: set.map(\.text).joined(), language: language),
+            residency: residency)
         for piece in block.pieces { checkGlyphs(piece, runs.map(\.text).joined(), path: path) }
         return block
     }
@@ -202,10 +212,10 @@ final class FlowableBuilder {
             let label = text.wrapped(
                 [TextRun(String(number), link: .anchor(FootnoteMarks.referenceAnchor(number)))], font: font, width: indent,
                 alignment: .left,
-                linkColor: theme.accent, lineSpacing: 1.25)
+                linkColor: theme.accent, lineSpacing: 1.25, direction: nil)
             let block = try TextBlock(
                 Typography.set(note.runs, language: strings.language), engine: text, font: font, width: width - indent, alignment: .left,
-                linkColor: theme.accent, residency: residency)
+                linkColor: theme.accent, direction: direction(of: note.plainText), residency: residency)
             for piece in block.pieces { checkGlyphs(piece, note.plainText, path: "footnotes.\(id)") }
             return FootnoteFlowable(
                 number: number, label: label, text: TextFlowable(block: block, color: theme.text, spaceBefore: 2, role: .span),
@@ -217,6 +227,8 @@ final class FlowableBuilder {
 
     /// A figure's caption, small and italic, at the builder's width.
     func caption(_ string: String?) -> ShapedText? {
-        string.map { text.paragraph([TextRun($0)], font: theme.font(theme.smallSize + 1, italic: true), width: width) }
+        string.map {
+            text.paragraph([TextRun($0)], font: theme.font(theme.smallSize + 1, italic: true), width: width, direction: direction(of: $0))
+        }
     }
 }

@@ -99,18 +99,24 @@ final class TableLayout {
             text.paragraph(
                 TableLayout.cellRuns(slot.text, language: strings.language, footnotes: footnotes), font: font,
                 width: starts[slot.column + slot.span] - starts[slot.column] - 2 * TableLayout.paddingX,
-                alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
+                alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1,
+                direction: TableLayout.direction(of: slot, documentLanguage: strings.language, rightToLeft: strings.isRightToLeft))
         }
         let headerCells = table.header == nil ? nil : headerSlots.map { cellLayout($0, font: bold) }
         header = headerCells
         headerHeight = headerCells.map { ($0.map { $0.metrics.height }.max() ?? 0) + 2 * TableLayout.paddingY } ?? 0
         rowOffsets = try TableLayout.rowOffsets(
-            of: table, starts: starts, slots: slots, text: text, font: font, bold: bold, language: strings.language, footnotes: footnotes)
+            of: table, starts: starts, slots: slots, text: text, font: font, bold: bold, language: strings.language,
+            rightToLeft: strings.isRightToLeft, footnotes: footnotes)
         let captionFont = theme.font(theme.smallSize + 1, italic: true)
-        caption = table.caption.map { text.paragraph([TextRun($0)], font: captionFont, width: width) }
+        caption = table.caption.map {
+            text.paragraph([TextRun($0)], font: captionFont, width: width, direction: TableLayout.direction(of: $0, strings: strings))
+        }
         // Later parts say they continue: the author's words, else the caption and the language's "continued".
         let continued = table.continuedCaption ?? table.caption.map { TableLayout.continuedCaption(of: $0, saying: strings[.continued]) }
-        continuedCaption = continued.map { text.paragraph([TextRun($0)], font: captionFont, width: width) }
+        continuedCaption = continued.map {
+            text.paragraph([TextRun($0)], font: captionFont, width: width, direction: TableLayout.direction(of: $0, strings: strings))
+        }
     }
 
     /// The notes each row's cells cite (-1: the header), for the rows that cite any.
@@ -181,7 +187,7 @@ final class TableLayout {
     /// layout, group headers, subtotals and totals in `bold`; short single-line cells skip shaping.
     private static func rowOffsets(
         of table: Table, starts: [Double], slots: ([String], Int) -> [Table.Slot], text: TextShaper, font: FontSpec, bold: FontSpec,
-        language: String, footnotes: FootnoteMarks
+        language: String, rightToLeft: Bool, footnotes: FootnoteMarks
     ) throws -> [Double] {
         let lineHeight = text.measure("Ag", font: font).height
         var offsets = [0.0]
@@ -200,7 +206,8 @@ final class TableLayout {
                     // Bold runs are wider, markup characters are not drawn: measured as drawn.
                     let shaped = text.paragraph(
                         cellRuns(slot.text, language: language, footnotes: footnotes), font: bodyFont, width: room,
-                        alignment: alignment, lineSpacing: 1)
+                        alignment: alignment, lineSpacing: 1,
+                        direction: direction(of: slot, documentLanguage: language, rightToLeft: rightToLeft))
                     tallest = max(tallest, shaped.metrics.height)
                     continue
                 }
@@ -357,6 +364,19 @@ final class TableLayout {
         return low > 0 ? rows[low - 1] : nil
     }
 
+    /// The direction a cell is set in: its language's (given, or found by its script), else the
+    /// document's, whatever letter it starts with (`TextDirection.ofPassage`).
+    static func direction(of slot: Table.Slot, documentLanguage: String, rightToLeft: Bool) -> TextDirection {
+        TextDirection.ofPassage(
+            language: slot.language ?? PassageLanguage.of(slot.text, documentLanguage: documentLanguage), documentRightToLeft: rightToLeft)
+    }
+
+    /// The direction a caption is set in, likewise.
+    private static func direction(of caption: String, strings: BuiltInStrings) -> TextDirection {
+        TextDirection.ofPassage(
+            language: PassageLanguage.of(caption, documentLanguage: strings.language), documentRightToLeft: strings.isRightToLeft)
+    }
+
     /// The group header rows `rows` (outermost first) again on a later page, as one row saying they
     /// continue: "Medication: Metformin › Week of Nov 9, 2026 (continued)"; the last few made are kept.
     func continuedGroupCell(rows: [Int]) -> ShapedText {
@@ -368,7 +388,10 @@ final class TableLayout {
         }
         let cell = text.paragraph(
             runs + [TextRun(" (\(continuedWord))")], font: boldFont, width: (columnStarts.last ?? 0) - 2 * TableLayout.paddingX,
-            alignment: table.alignment(ofColumn: 0).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
+            alignment: table.alignment(ofColumn: 0).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1,
+            direction: slots(ofRow: rows.last ?? 0).first.map {
+                TableLayout.direction(of: $0, documentLanguage: language, rightToLeft: rightToLeft)
+            })
         continuedGroups = Array((continuedGroups + [(rows, cell)]).suffix(8))
         return cell
     }
@@ -389,7 +412,8 @@ final class TableLayout {
             text.paragraph(
                 cellRuns(slot.text), font: rowFont,
                 width: width(of: slot) - 2 * TableLayout.paddingX - TableLayout.groupIndent(kind) - TableLayout.lead(slot),
-                alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1)
+                alignment: table.alignment(ofColumn: slot.column).paragraphAlignment, linkColor: theme.accent, lineSpacing: 1,
+                direction: TableLayout.direction(of: slot, documentLanguage: language, rightToLeft: rightToLeft))
         }
         recentRow = (index, cells)
         return cells

@@ -18,6 +18,8 @@ final class TextBlock {
         let alignment: Paragraph.Alignment
         let linkColor: Color?
         let lineSpacing: Double
+        /// The direction its lines are set in (nil: each piece's first letter's).
+        let direction: TextDirection?
         /// Whether long text is cut into pieces (`TextChunks`); a heading is one layout.
         let chunked: Bool
 
@@ -87,10 +89,11 @@ final class TextBlock {
     /// kept as `residency` allows. Stops between pieces when the render's deadline has passed.
     convenience init(
         _ runs: [TextRun], engine: TextShaper, font: FontSpec, width: Double, alignment: Paragraph.Alignment, linkColor: Color?,
-        lineSpacing: Double = 1.25, chunked: Bool = true, residency: TextResidency?
+        lineSpacing: Double = 1.25, chunked: Bool = true, direction: TextDirection? = nil, residency: TextResidency?
     ) throws {
         let source = Source(
-            runs: runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing, chunked: chunked)
+            runs: runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing,
+            direction: direction, chunked: chunked)
         let bytes = runs.reduce(0) { $0 + $1.text.utf8.count }
         let pieces = try source.chunks.map {
             try RenderDeadline.check()
@@ -104,7 +107,7 @@ final class TextBlock {
     private static func shape(_ runs: [TextRun], as source: Source, engine: TextShaper) -> ShapedText {
         engine.paragraph(
             runs, font: source.font, width: source.width, alignment: source.alignment, linkColor: source.linkColor,
-            lineSpacing: source.lineSpacing)
+            lineSpacing: source.lineSpacing, direction: source.direction)
     }
 
     /// The stacked layouts, top to bottom: those kept, or the text shaped again as it was first

@@ -189,7 +189,8 @@ public struct BuiltInStrings: Sendable, Hashable {
     package static let languages = ["en", "fr", "de", "es", "pt", "ar", "zh"]
 
     /// The strings for a BCP 47 tag such as `fr-CA`: by its primary subtag, English when unknown.
-    /// Hebrew, Persian and Urdu have no table yet but are still laid out right to left.
+    /// Hebrew, Persian, Urdu and the other right-to-left languages have no table yet but are still
+    /// laid out right to left.
     package static func forLanguage(_ tag: String) -> BuiltInStrings {
         let primary = Metadata.primaryLanguage(of: tag)
         switch primary {
@@ -199,7 +200,7 @@ public struct BuiltInStrings: Sendable, Hashable {
         case "pt": return portuguese
         case "ar": return arabic
         case "zh": return chinese
-        case "he", "iw", "fa", "ur", "yi":
+        case _ where TextDirection.rightToLeftLanguages.contains(primary):
             return BuiltInStrings(
                 language: primary, decimalSeparator: ".", isRightToLeft: true, localeIdentifier: "en_US_POSIX", table: english.table)
         default: return english

@@ -13,6 +13,22 @@ package enum TextDirection: Sendable, Hashable {
         return nil
     }
 
+    /// The languages written right to left, by primary subtag: Arabic, Hebrew (and its old code),
+    /// Persian, Urdu, Yiddish, Pashto, Sindhi, Uyghur, Dhivehi, Central Kurdish.
+    package static let rightToLeftLanguages: Set<String> = ["ar", "he", "iw", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb"]
+
+    /// The direction `language` (a BCP 47 tag) is written in.
+    package static func of(language: String) -> TextDirection {
+        rightToLeftLanguages.contains(Metadata.primaryLanguage(of: language)) ? .rightToLeft : .leftToRight
+    }
+
+    /// The direction a paragraph, list item or cell is set in: its own language's (given, or found
+    /// by its script: `PassageLanguage`) where it has one, else its document's, whatever letter it
+    /// starts with ("Metformin 500 ملغ" in an Arabic report runs right to left).
+    package static func ofPassage(language: String?, documentRightToLeft: Bool) -> TextDirection {
+        language.map { of(language: $0) } ?? (documentRightToLeft ? .rightToLeft : .leftToRight)
+    }
+
     /// Whether `scalar` belongs to a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko,
     /// Samaritan, Mandaic and their presentation forms and supplements).
     static func isRightToLeft(_ scalar: Unicode.Scalar) -> Bool {

@@ -36,6 +36,7 @@ package final class PangoTextEngine: TextShaper {
         let alignment: Paragraph.Alignment
         let linkColor: Color?
         let lineSpacing: Double
+        let direction: TextDirection?
     }
     /// The most lines (and widths) kept; beyond them the cache starts again (a long table's cells
     /// are each measured once and would otherwise all be kept).
@@ -75,6 +76,7 @@ package final class PangoTextEngine: TextShaper {
 
     deinit {
         g_object_unref(UnsafeMutableRawPointer(context))
+        if let madeOppositeContext { g_object_unref(UnsafeMutableRawPointer(madeOppositeContext)) }
     }
 
     /// The language text is shaped in (fontconfig's tag, such as `zh-tw`), set per document.
@@ -95,6 +97,7 @@ package final class PangoTextEngine: TextShaper {
         let original = defaultLanguage
         self.language = language
         pango_context_set_language(context, language.isEmpty ? original : pango_language_from_string(language))
+        if let madeOppositeContext { pango_context_set_language(madeOppositeContext, pango_context_get_language(context)) }
         lineCache.removeAll()
         widthCache.removeAll()
         paragraphCache.removeAll()
@@ -236,27 +239,51 @@ package final class PangoTextEngine: TextShaper {
     /// Wrapped rich text at `width` points; `justify` stretches every line but the last.
     package func wrapped(
         _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment, linkColor: Color?,
-        lineSpacing: Double
+        lineSpacing: Double, direction: TextDirection?
     ) -> ShapedText {
         let bytes = runs.reduce(0) { $0 + $1.text.utf8.count }
         guard bytes <= PangoTextEngine.cachedParagraphLongest else {
-            return paragraphLayout(runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing)
+            return paragraphLayout(
+                runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing, direction: direction)
         }
-        let key = ParagraphKey(runs: runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing)
+        let key = ParagraphKey(
+            runs: runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing, direction: direction
+        )
         if let kept = paragraphCache[key] { return kept }
-        let layout = paragraphLayout(runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing)
+        let layout = paragraphLayout(
+            runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing, direction: direction)
         paragraphCache.keep(layout, for: key, cost: bytes)
         return layout
     }
 
-    /// Wrapped rich text at `width` points as a Pango layout.
+    /// The context of layouts set in the direction opposite to the engine's, once one was made.
+    private var madeOppositeContext: OpaquePointer?
+
+    /// The context of layouts set in the direction opposite to the engine's: made on first use, with
+    /// the engine's settings and language.
+    private var oppositeContext: OpaquePointer? {
+        if let madeOppositeContext { return madeOppositeContext }
+        let opposite = pango_font_map_create_context(pango_context_get_font_map(context))
+        pango_context_set_base_dir(opposite, rightToLeft ? PANGO_DIRECTION_LTR : PANGO_DIRECTION_RTL)
+        folio_configure_context(opposite)
+        pango_context_set_language(opposite, pango_context_get_language(context))
+        madeOppositeContext = opposite
+        return opposite
+    }
+
+    /// Wrapped rich text at `width` points as a Pango layout, in `direction` (nil: its first letter's).
     func paragraphLayout(
         _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment,
-        linkColor: Color? = nil, lineSpacing: Double = 1.25
+        linkColor: Color? = nil, lineSpacing: Double = 1.25, direction: TextDirection? = nil
     ) -> TextLayout {
-        let layout = TextLayout(context: context)
+        // A direction given is the layout's whatever its text (Pango's base direction, not its first
+        // letter's): the engine's context for its own, the opposite one for the other.
+        let rightToLeft = direction.map { $0 == .rightToLeft } ?? self.rightToLeft
+        let opposite = rightToLeft != self.rightToLeft
+        let layout = TextLayout(context: opposite ? (oppositeContext ?? context) : context)
         let pointer = layout.pointer
-        configure(pointer, font: font, width: width, alignment: alignment, lineSpacing: lineSpacing)
+        if direction != nil { pango_layout_set_auto_dir(pointer, 0) }
+        configure(pointer, font: font, width: width, alignment: alignment, lineSpacing: lineSpacing, rightToLeft: rightToLeft)
         var text = ""
         var links: [TextLayout.Link] = []
         var passages: [TextLayout.Passage] = []
@@ -315,8 +342,13 @@ package final class PangoTextEngine: TextShaper {
         return layout
     }
 
-    /// Sets a layout's font, wrapping width, alignment and line spacing.
-    private func configure(_ pointer: OpaquePointer, font: FontSpec, width: Double, alignment: Paragraph.Alignment, lineSpacing: Double) {
+    /// Sets a layout's font, wrapping width, alignment (by the start and end of lines of
+    /// `rightToLeft`'s direction, the engine's unless given) and line spacing.
+    private func configure(
+        _ pointer: OpaquePointer, font: FontSpec, width: Double, alignment: Paragraph.Alignment, lineSpacing: Double,
+        rightToLeft: Bool? = nil
+    ) {
+        let rightToLeft = rightToLeft ?? self.rightToLeft
         pango_layout_set_font_description(pointer, fontDescription(font))
         pango_layout_set_width(pointer, Int32(min(max(width, 1), 100_000) * Double(PANGO_SCALE)))
         pango_layout_set_wrap(pointer, PANGO_WRAP_WORD_CHAR)

@@ -22,10 +22,12 @@ private final class FontRecordingShaper: TextShaper {
     }
 
     func wrapped(
-        _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment, linkColor: Color?, lineSpacing: Double
+        _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment, linkColor: Color?, lineSpacing: Double,
+        direction: TextDirection?
     ) -> ShapedText {
         fonts.insert(font)
-        return engine.wrapped(runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing)
+        return engine.wrapped(
+            runs, font: font, width: width, alignment: alignment, linkColor: linkColor, lineSpacing: lineSpacing, direction: direction)
     }
 
     func lineWidth(_ text: String, font: FontSpec) -> Double {

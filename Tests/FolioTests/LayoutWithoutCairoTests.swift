@@ -36,7 +36,8 @@ private final class FixedShaper: TextShaper {
     }
     func singleLine(_ text: String, font: FontSpec) -> ShapedText { FixedText(lines: [text], size: font.size) }
     func wrapped(
-        _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment, linkColor: Color?, lineSpacing: Double
+        _ runs: [TextRun], font: FontSpec, width: Double, alignment: Paragraph.Alignment, linkColor: Color?, lineSpacing: Double,
+        direction: TextDirection?
     ) -> ShapedText {
         FixedText(lines: FixedShaper.wrap(runs.map(\.text).joined(), size: font.size, width: width), size: font.size)
     }

@@ -136,8 +136,73 @@ final class LocalizationTests: XCTestCase {
         let html = try document.html()
         XCTAssertTrue(html.contains("<html lang=\"ar\" dir=\"rtl\">"))
         XCTAssertTrue(html.contains("lang=\"ar\" dir=\"rtl\">"))
-        XCTAssertTrue(html.contains("<td dir=\"rtl\">12.5</td>"), "a number in a right-to-left table starts at the right")
-        XCTAssertTrue(html.contains("<td>Alpha</td>"), "Latin text keeps its own direction")
+        // Cells run the report's way (right to left) whatever they start with, by inheriting it.
+        XCTAssertTrue(html.contains("<td>12.5</td>"), "a number in a right-to-left table starts at the right")
+        XCTAssertTrue(html.contains("<td>Alpha</td>"), "Latin text in a cell runs the report's way")
+        XCTAssertFalse(html.contains("plaintext"), "no element takes its direction from its first letter")
+    }
+
+    func testParagraphsItemsAndCellsRunTheDocumentsWayOrTheirLanguagesNotTheirFirstLetters() throws {
+        // #59: in an Arabic report a list item or cell starting with a drug's Latin name was set flush
+        // left, 400 pt from its bullet, and read left to right; in PDF and HTML alike.
+        let yaml = """
+            metadata: {language: ar}
+            page: {margins: 50}
+            elements:
+              - type: list
+                items: ["Metformin 500 ملغ مرتين يوميا", "الراحة بعد التمرين"]
+              - {type: table, header: [الدواء, الجرعة], rows: [[Metformin, 500 ملغ], [الأسبرين, 81 ملغ]]}
+              - {type: paragraph, text: "Metformin هو الدواء الأساسي"}
+              - {type: paragraph, language: en, text: "Written in English by the nurse"}
+            """
+        let document = try document(yaml)
+        let pdf = try document.pdf()
+        let words = try TestSupport.words(pdf)
+        let right = try XCTUnwrap(TestSupport.pdfInfo(pdf)["Page size"].flatMap { Double($0.split(separator: " ")[0]) }) - 50
+        func word(_ text: String, _ occurrence: Int = 0) throws -> (xMin: Double, xMax: Double) {
+            let found = words.filter { $0.text == text }
+            XCTAssertGreaterThan(found.count, occurrence, "\(text) not drawn")
+            return (found[occurrence].xMin, found[occurrence].xMax)
+        }
+        let bullets = words.filter { $0.text == "•" }
+        XCTAssertEqual(bullets.count, 2)
+        for bullet in bullets { XCTAssertGreaterThan(bullet.xMin, right - 20, "bullets hang at the right") }
+        // The item starting with Latin starts beside its bullet, at the right, as the Arabic one does.
+        XCTAssertGreaterThan(try word("Metformin").xMax, right - 40, "the Latin-led item starts at its bullet")
+        XCTAssertLessThan(try word("Metformin").xMax, bullets[0].xMin)
+        // In the table's first column (on the right), the Latin name ends at the column's right edge.
+        XCTAssertGreaterThan(try word("Metformin", 1).xMax, right - 15, "the Latin cell starts at its column's right")
+        // The paragraph starting with Latin runs from the right margin; the English one from the left.
+        XCTAssertGreaterThan(try word("Metformin", 2).xMax, right - 5)
+        XCTAssertLessThan(try word("Written").xMin, 55, "a paragraph in English runs left to right")
+        let html = try document.html()
+        XCTAssertTrue(html.contains("<li>Metformin 500"), "the item runs the list's way: \(html)")
+        XCTAssertTrue(html.contains("<td>Metformin</td>"))
+        XCTAssertTrue(html.contains("<p>Metformin هو"))
+        XCTAssertTrue(html.contains("<p lang=\"en\" dir=\"ltr\">Written"))
+        XCTAssertFalse(html.contains("plaintext"))
+    }
+
+    func testAnArabicParagraphInAnEnglishReportRunsRightToLeftAndAMixedOneTheReportsWay() throws {
+        let yaml = """
+            page: {margins: 50}
+            elements:
+              - {type: paragraph, text: "سُجلت قيمة 10.4 ملمول/لتر ظهر يوم السبت"}
+              - {type: paragraph, text: "مرحبا is how the patient greets the team every morning"}
+            """
+        let document = try document(yaml)
+        let pdf = try document.pdf()
+        let words = try TestSupport.words(pdf)
+        let right = try XCTUnwrap(TestSupport.pdfInfo(pdf)["Page size"].flatMap { Double($0.split(separator: " ")[0]) }) - 50
+        // The two paragraphs' lines, top to bottom (the page number is the last line).
+        let lines = Dictionary(grouping: words) { ($0.yMin * 2).rounded() }.sorted { $0.key < $1.key }.map(\.value)
+        XCTAssertGreaterThanOrEqual(lines.count, 2)
+        XCTAssertGreaterThan(lines[0].map(\.xMax).max() ?? 0, right - 5, "the Arabic paragraph runs from the right")
+        XCTAssertGreaterThan(lines[0].map(\.xMin).min() ?? 0, 100, "and is not set from the left")
+        XCTAssertLessThan(lines[1].map(\.xMin).min() ?? 999, 55, "the English one from the left, Arabic first or not")
+        let html = try document.html()
+        XCTAssertTrue(html.contains("<p lang=\"ar\" dir=\"rtl\">سُجلت"), html)
+        XCTAssertTrue(html.contains("<p>مرحبا is how"), html)
     }
 
     func testTextDirectionFollowsTheFirstStrongCharacter() {

@@ -38,7 +38,8 @@ final class PassageLanguageTests: XCTestCase {
         let document = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml)
         let html = try document.html()
         for fragment in [
-            #"<h1 class="folio-subtitle" lang="ar">"#, #"<p lang="ar">"#, #"<p lang="fr">"#, #"<td lang="zh">"#, #"<li lang="ko">"#,
+            #"<h1 class="folio-subtitle" lang="ar" dir="rtl">"#, #"<p lang="ar" dir="rtl">"#, #"<p lang="fr">"#, #"<td lang="zh">"#,
+            #"<li lang="ko">"#,
             #"<td lang="fr-CA">Prenez"#, #"<td lang="es">Tome"#, #"She wrote <span lang="fr">« je dors mieux »</span> on Monday"#,
         ] {
             XCTAssertTrue(html.contains(fragment), "\(fragment) not in \(html)")

@@ -7,11 +7,13 @@ extension ListBlock: HTMLBlock {
         writer.style.add("list") { r in
             "\(r) ul,\(r) ol{margin:.3em 0 .6em;padding-inline-start:1.7em}\(r) li{margin:.15em 0}\(r) li>ul,\(r) li>ol{margin:.15em 0 .2em}\(r) li.folio-list-only{list-style:none}"
         }
-        // A list runs the way its text does (as in the PDF): an Arabic list in an English report
-        // hangs its markers on the right.
-        let direction = texts.lazy.compactMap { TextDirection.of($0.plainText) }.first
-        guard let direction, direction == .rightToLeft, !writer.strings.isRightToLeft else { return html(with: writer) }
-        return "<div dir=\"rtl\">\(html(with: writer))</div>"
+        // A list runs the way its items' language does where they agree, else the report's (as in
+        // the PDF): an Arabic list in an English report hangs its markers on the right.
+        let directions = Set(texts.map { writer.direction(of: $0.plainText) })
+        guard directions.count == 1, let direction = directions.first, direction != writer.documentDirection else {
+            return html(with: writer)
+        }
+        return "<div\(writer.directionAttribute(direction))>\(html(with: writer))</div>"
     }
 
     /// The list's markup; nested lists by the same writer.
@@ -22,7 +24,7 @@ extension ListBlock: HTMLBlock {
             switch item {
             case .text(let text):
                 if itemOpen { html += "</li>" }
-                html += "<li\(writer.neutralDirection(text.plainText))\(writer.languageAttribute(text.plainText))>\(writer.inline(text))"
+                html += "<li\(writer.languageAttribute(text.plainText, setsDirection: false))>\(writer.inline(text))"
                 itemOpen = true
             case .list(let nested):
                 if !itemOpen { html += "<li class=\"folio-list-only\">" }

@@ -10,7 +10,7 @@ extension Paragraph: HTMLBlock {
             case .text(let text):
                 let plain = text.plainText
                 html +=
-                    "<p\(alignment)\(writer.neutralDirection(plain))\(writer.languageAttribute(plain, language: language))>\(writer.inline(text))</p>"
+                    "<p\(alignment)\(writer.languageAttribute(plain, language: language))>\(writer.inline(text))</p>"
             case .list(let list):
                 html += try list.html(in: &writer, path: path)
             }

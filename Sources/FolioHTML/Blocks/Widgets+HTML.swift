@@ -9,9 +9,9 @@ extension Widgets: HTMLBlock {
         for (index, item) in items.enumerated() {
             let tint = writer.style.tintClass(item.tint ?? writer.theme.seriesColor(index + 1))
             html += "<li class=\"folio-widget \(tint)\">"
-            html += "<p class=\"folio-widget-title\"\(writer.neutralDirection(item.title))>\(item.title)</p>"
-            html += "<p class=\"folio-widget-value\"\(writer.neutralDirection(item.value))>\(item.value)</p>"
-            if let detail = item.detail { html += "<p class=\"folio-widget-detail\"\(writer.neutralDirection(detail))>\(detail)</p>" }
+            html += "<p class=\"folio-widget-title\">\(item.title)</p>"
+            html += "<p class=\"folio-widget-value\">\(item.value)</p>"
+            if let detail = item.detail { html += "<p class=\"folio-widget-detail\">\(detail)</p>" }
             if let values = item.sparkline {
                 let words = Sparkline.words(values, numbers: NumberFormat(writer.strings))
                 html +=

@@ -29,7 +29,7 @@ extension Contents: LaidOutBlock {
             let text = builder.text.wrapped(
                 Typography.set([TextRun(heading.text, link: .anchor(heading.anchor))], language: builder.strings.language), font: font,
                 width: max(builder.width - indent - numberRoom, 72), alignment: .left,
-                linkColor: builder.theme.text, lineSpacing: 1.1)
+                linkColor: builder.theme.text, lineSpacing: 1.1, direction: builder.direction(of: heading.text))
             builder.checkGlyphs(text, heading.text, path: path)
             let gap = level == 0 && !entries.isEmpty ? 6.0 : 3.0
             y += entries.isEmpty ? 0 : gap

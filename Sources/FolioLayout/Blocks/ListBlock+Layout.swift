@@ -45,16 +45,20 @@ private struct ListLayout {
         // Deep nesting in a narrow column stops indenting where the text would get too narrow.
         let start = min(indent, max(0, width * 0.5 - gutter))
         let textWidth = max(width - start - gutter, 1)
-        // The list runs the way its text does (an Arabic list in an English report hangs its labels
-        // on the right, beside its right-aligned text); text without letters runs the document's way.
-        let direction = list.texts.lazy.compactMap { TextDirection.of($0.plainText) }.first
+        // The list runs the way its items' language does where they agree (an Arabic list in an
+        // English report hangs its labels on the right, beside its right-aligned text), else the
+        // document's way, whatever letter an item starts with ("Metformin 500 ملغ" in an Arabic
+        // report); its items are set that way too.
+        let directions = Set(list.texts.map { builder.direction(of: $0.plainText) })
+        let direction = directions.count == 1 ? directions.first : nil
         let rightToLeft = direction.map { $0 == .rightToLeft } ?? builder.strings.isRightToLeft
+        let itemDirection: TextDirection = rightToLeft ? .rightToLeft : .leftToRight
         var entries: [ListFlowable.Entry] = []
         for (index, item) in list.items.enumerated() {
             let itemPath = "\(path).items[\(index)]"
             switch item {
             case .text(let text):
-                let block = try builder.textBlock(text.runs, width: textWidth, path: itemPath)
+                let block = try builder.textBlock(text.runs, width: textWidth, path: itemPath, direction: itemDirection)
                 let label = shaped[index]
                 let labelWidth = label?.metrics.width ?? 0
                 // Numbers end at the gutter's edge; bullets stand at its start.
