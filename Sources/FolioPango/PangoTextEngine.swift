@@ -55,9 +55,10 @@ package final class PangoTextEngine: TextShaper {
         let font: FontSpec
     }
 
-    /// Creates an engine on this thread's default Pango font map. Each paragraph takes its direction
-    /// from its first strong character, so an Arabic paragraph runs, and is aligned, from its start;
-    /// `rightToLeft` makes right to left the direction of text that has none of its own.
+    /// Creates an engine on this thread's default Pango font map for a document written in
+    /// `rightToLeft`'s direction: wrapped text runs the direction it is given (layout gives a
+    /// paragraph its document's or its language's), other text its first strong character's, and
+    /// text with none of its own (numbers) the document's.
     package init(rightToLeft: Bool = false) {
         self.rightToLeft = rightToLeft
         // This thread's default font map; the first engine of a process that started loading fonts
