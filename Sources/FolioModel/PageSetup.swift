@@ -96,13 +96,11 @@ public struct PageSetup: Sendable, Hashable, Codable {
 
         /// Decodes the value from a document, as written in JSON or YAML.
         public init(from decoder: Decoder) throws {
-            if let single = try? decoder.singleValueContainer(),
-                (try? single.decode(String.self)) != nil || (try? single.decode(Double.self)) != nil
-            {
-                self.init(all: try single.decode(Length.self))
+            // A mapping of sides, else one length for all (its error, if any, says what a length is).
+            guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
+                self.init(all: try decoder.singleValueContainer().decode(Length.self))
                 return
             }
-            let container = try decoder.container(keyedBy: CodingKeys.self)
             let fallback = Length.cm(2)
             self.init(
                 top: try container.decodeIfPresent(Length.self, forKey: .top) ?? fallback,

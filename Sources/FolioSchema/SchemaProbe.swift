@@ -216,7 +216,9 @@ final class SchemaProbe {
         try T(from: ProbeDecoder(probe: self, frame: Frame(), refused: [], presets: [:], word: 0, fixedWord: word))
     }
 
-    /// The schema and a value of a type read as one JSON value.
+    /// The schema and a value of a type read as one JSON value. A length and a colour carry the
+    /// patterns `Length(parsing:)` and `Color(parsing:)` accept, so an editor flags "3cn" and "#3E63D"
+    /// as `folio render` does; a table column's width is a length, a percentage or `auto`.
     static func primitive(_ type: Any.Type) -> (schema: SchemaNode, value: Any)? {
         switch type {
         case is String.Type: return (.string, "x")
@@ -224,9 +226,21 @@ final class SchemaProbe {
         case is Float.Type: return (.number, Float(1))
         case is Int.Type: return (.integer, 1)
         case is Bool.Type: return (.boolean, false)
+        case is Length.Type: return (.anyOf([.number, .pattern(lengthPattern)]), Length(points: 1))
+        case is Color.Type: return (.pattern(colorPattern), Color.black)
+        case is Table.ColumnWidth.Type:
+            let forms: [SchemaNode] = [.number, .pattern(lengthPattern), .pattern(percentPattern), .pattern(#"^\s*auto\s*$"#)]
+            return (.anyOf(forms), Table.ColumnWidth.auto)
         default: return nil
         }
     }
+
+    /// A length written as text: a number of points, or of mm, cm, in or pt (any case), spaces around.
+    static let lengthPattern = #"^[ \t]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t]*([mMcC][mM]|[iI][nN]|[pP][tT])?[ \t]*$"#
+    /// A share of a table's width: a number and `%`.
+    static let percentPattern = #"^\s*[+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?%\s*$"#
+    /// A colour: 3, 6 or 8 hexadecimal digits (RGB, RRGGBB, RRGGBBAA), after an optional #.
+    static let colorPattern = #"^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$"#
 
     /// `ChartAxis` for `FolioModel.ChartAxis`; a nested type is named with its parent (`Table.Cell`).
     static func definitionName(_ type: Any.Type) -> String {
@@ -499,9 +513,14 @@ private struct ProbeSingleValueContainer: SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if let primitive = SchemaProbe.primitive(type) {
-            try decoder.ask(
-                primitive.schema == .string
-                    ? .string : primitive.schema == .boolean ? .boolean : primitive.schema == .integer ? .integer : .number)
+            switch primitive.schema {
+            case .string: try decoder.ask(.string)
+            case .boolean: try decoder.ask(.boolean)
+            case .integer: try decoder.ask(.integer)
+            case .number: try decoder.ask(.number)
+            // A length or a colour: its own schema, patterns included.
+            default: try decoder.ask(.value(primitive.schema))
+            }
             if type == String.self, let word = decoder.wordAnswer as? T { return word }
             guard let value = primitive.value as? T else {
                 throw DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: ""))

@@ -154,6 +154,46 @@ final class SchemaTests: XCTestCase {
         XCTAssertGreaterThan(Double(otherKind.both) / Double(otherKind.total), 0.9, "\(otherKind)")
     }
 
+    /// Lengths and colours: what an author mistypes is refused by the schema (an editor underlines
+    /// it) as `folio render` refuses it, and every form Folio reads passes both.
+    func testTheSchemaFlagsTheLengthsAndColoursFolioRefuses() throws {
+        try TestSupport.integrationOnly()
+        func document(margins: TreeValue, tint: TreeValue) -> TreeValue {
+            .object([
+                ("page", .object([("margins", margins)])),
+                (
+                    "elements",
+                    .array([
+                        .object([("type", .string("message")), ("title", .string("Note")), ("text", .string("Read it")), ("tint", tint)])
+                    ])
+                ),
+            ])
+        }
+        let lengths: [(TreeValue, Bool)] = [
+            (.number(36), true), (.string("2cm"), true), (.string("20 mm"), true), (.string("1IN"), true), (.string("12pt"), true),
+            (.string("12"), true), (.string(" 1.5cm "), true), (.string(".5in"), true),
+            (.string("3cn"), false), (.string("2 cm cm"), false), (.string("cm"), false), (.string("2c m"), false),
+            (.string("12px"), false), (.string("1,5cm"), false),
+        ]
+        let colours: [(TreeValue, Bool)] = [
+            (.string("#3E63DD"), true), (.string("3E63DD"), true), (.string("#abc"), true), (.string("#3E63DD80"), true),
+            (.string("#3E63D"), false), (.string("#GGGGGG"), false), (.string("blue"), false), (.string("#3E63DD8"), false),
+        ]
+        var cases: [(String, TreeValue, Bool)] = []
+        for (index, (length, valid)) in lengths.enumerated() {
+            cases.append(("length\(index)", document(margins: length, tint: .string("#3E63DD")), valid))
+        }
+        for (index, (colour, valid)) in colours.enumerated() {
+            cases.append(("colour\(index)", document(margins: .number(36), tint: colour), valid))
+        }
+        let verdicts = try validate(cases.map { ($0.0, $0.1) }, subject: .document)
+        for (id, document, valid) in cases {
+            let decoded = (try? DocumentDecoder.decode(Document.self, from: document)) != nil
+            XCTAssertEqual(decoded, valid, "\(id): folio \(decoded ? "reads" : "refuses") \(document.json)")
+            XCTAssertEqual(verdicts[id] == "valid", valid, "\(id): the schema says \(verdicts[id] ?? "?") of \(document.json)")
+        }
+    }
+
     /// Python jsonschema's verdict on each case against the schema in the repository.
     private func validate(_ cases: [(String, TreeValue)], subject: DocumentSchema.Subject) throws -> [String: String] {
         let file = try TestSupport.temporaryDirectory().appendingPathComponent("cases.jsonl")
