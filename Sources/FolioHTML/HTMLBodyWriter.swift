@@ -192,6 +192,48 @@ struct HTMLBodyWriter {
         Typography.set([TextRun(text)], language: strings.language).map(\.text).joined()
     }
 
+    /// `text` escaped, with each run of numbers joined by hyphens or dashes (a date such as
+    /// 2026-11-01, a range 6.1–7.8) in a `folio-nowrap` span: browsers break lines after a hyphen
+    /// between digits, so a narrow cell showed "2026-" over "11-01". Pango does not: the PDF agrees.
+    static func keepingNumbersWhole(_ text: String) -> HTML {
+        // Most text has no hyphen or dash (U+2010–U+2013 start with 0xE2): escaped as it is.
+        guard text.utf8.contains(where: { $0 == 0x2D || $0 == 0xE2 }) else { return HTML(text: text) }
+        let scalars = Array(text.unicodeScalars)
+        func isDigit(_ index: Int) -> Bool { index >= 0 && index < scalars.count && ("0"..."9").contains(scalars[index]) }
+        func isJoiner(_ index: Int) -> Bool { ["-", "\u{2010}", "\u{2011}", "\u{2013}"].contains(scalars[index]) }
+        var html = HTML()
+        var plainStart = 0
+        var index = 0
+        while index < scalars.count {
+            guard isDigit(index), !isDigit(index - 1) else {
+                index += 1
+                continue
+            }
+            // A number, then joiner-number pairs (decimal points and commas inside numbers too).
+            var end = index
+            var joined = false
+            while true {
+                while isDigit(end)
+                    || (end + 1 < scalars.count && [".", ","].contains(scalars[end]) && isDigit(end + 1) && isDigit(end - 1))
+                {
+                    end += 1
+                }
+                guard end + 1 < scalars.count, isJoiner(end), isDigit(end + 1) else { break }
+                joined = true
+                end += 1
+            }
+            if joined {
+                html += HTML(text: String(String.UnicodeScalarView(scalars[plainStart..<index])))
+                html += "<span class=\"folio-nowrap\">\(String(String.UnicodeScalarView(scalars[index..<end])))</span>"
+                plainStart = end
+            }
+            index = end
+        }
+        if plainStart == 0 { return HTML(text: text) }
+        html += HTML(text: String(String.UnicodeScalarView(scalars[plainStart...])))
+        return html
+    }
+
     /// Inline runs as `<strong>`, `<em>`, `<a>` and `<br>`; every character escaped.
     func inline(_ text: RichText) -> HTML { inline(runs: text.runs) }
 
@@ -211,7 +253,7 @@ struct HTMLBodyWriter {
                     "<sup class=\"folio-noteref\"><a id=\"\(reference)\" href=\"#\(anchorID("footnote-\(number)"))\" role=\"doc-noteref\">\(number)</a></sup>"
                 continue
             }
-            var piece = HTML(text: run.text).lineBreaks()
+            var piece = HTMLBodyWriter.keepingNumbersWhole(run.text).lineBreaks()
             if run.italic { piece = "<em>\(piece)</em>" }
             if run.bold { piece = "<strong>\(piece)</strong>" }
             // The tag was checked as BCP 47 when parsed (letters, digits and hyphens only).

@@ -33,6 +33,7 @@ enum HTMLStyle {
             \(r) [dir]{unicode-bidi:isolate}
             \(r) a{color:var(--folio-accent);text-decoration:underline}
             \(r) strong{font-weight:700}
+            \(r) .folio-nowrap{white-space:nowrap}
             \(r) em{font-style:italic}
             \(r) figure{display:block;margin:1em 0;break-inside:avoid}
             \(r) figcaption{display:block;font-size:.85em;font-style:italic;color:var(--folio-muted);margin-top:.3em}

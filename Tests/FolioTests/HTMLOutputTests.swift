@@ -406,6 +406,17 @@ final class HTMLOutputTests: XCTestCase {
         XCTAssertTrue(html.contains(".folio-table-wrap:focus-visible,#"), html)
         XCTAssertTrue(html.contains(" a:focus-visible{outline:2px solid var(--folio-accent)"), html)
     }
+
+    func testNumbersJoinedByHyphensStayOnOneLine() {
+        // A browser breaks after a hyphen between digits: a narrow cell showed "2026-" over "11-01".
+        XCTAssertEqual(
+            HTMLBodyWriter.keepingNumbersWhole("Started 2026-11-01, range 6.1–7.8, MRN 12-345").description,
+            #"Started <span class="folio-nowrap">2026-11-01</span>, range <span class="folio-nowrap">6.1–7.8</span>, MRN <span class="folio-nowrap">12-345</span>"#
+        )
+        XCTAssertEqual(HTMLBodyWriter.keepingNumbersWhole("well-being, 5 - 3, -4, 7-").description, "well-being, 5 - 3, -4, 7-")
+        XCTAssertEqual(
+            HTMLBodyWriter.keepingNumbersWhole("<b>1-2</b>").description, #"&lt;b&gt;<span class="folio-nowrap">1-2</span>&lt;/b&gt;"#)
+    }
 }
 
 extension String {
