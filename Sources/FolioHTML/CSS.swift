@@ -35,6 +35,18 @@ struct CSS: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable 
         mutating func appendInterpolation(number: Double) { SVGNumber.write(number, into: &text) }
         /// `#RRGGBB`.
         mutating func appendInterpolation(_ color: Color) { text += color.hex }
+        /// `color` as a translucent colour that looks the same over white (`rgba(…)`): what lies
+        /// under it (a table's scroll shadow) shows through.
+        mutating func appendInterpolation(overWhite color: Color) {
+            // The least alpha that can make the colour over white: each channel c = 1 - a + a·c′.
+            let alpha = min(max(1 - min(color.red, color.green, color.blue), 0), 1)
+            func channel(_ value: Double) -> Int {
+                alpha == 0 ? 255 : (min(max((value - (1 - alpha)) / alpha, 0), 1) * 255).clampedInt()
+            }
+            text += "rgba(\(channel(color.red)),\(channel(color.green)),\(channel(color.blue)),"
+            SVGNumber.write((alpha * 1000).rounded() / 1000, into: &text)
+            text += ")"
+        }
 
         /// A class name or id, every character outside `[A-Za-z0-9_-]` and non-ASCII letters escaped.
         mutating func appendInterpolation(identifier: String) {

@@ -6,6 +6,18 @@ import FolioModel
 /// styles: the first rule reverts whatever the host set on the report's elements
 /// (SVG contents keep their own attributes), the rest restyle them.
 enum HTMLStyle {
+    /// A table wider than its column scrolls sideways, and says so where browsers hide scroll bars
+    /// (phones): a shadow at the edge beyond which more of it is hidden. The shadows stay at the
+    /// box's edges; white covers scroll with the table and hide a shadow where its end is in view,
+    /// so a table that fits has none (Lea Verou's scroll shadows; valid CSS, no script). The table's
+    /// tints are translucent (`overWhite`), so the shadows show through them.
+    static let scrollShadows: CSS = """
+        background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left center/2.5em 100% no-repeat local,\
+        linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right center/2.5em 100% no-repeat local,\
+        linear-gradient(to right,rgba(0,0,0,.16),rgba(0,0,0,0)) left center/1em 100% no-repeat scroll,\
+        linear-gradient(to left,rgba(0,0,0,.16),rgba(0,0,0,0)) right center/1em 100% no-repeat scroll,#fff
+        """
+
     /// The CSS for a report whose root element has id `root`, with the rules its blocks added (`sheet`).
     static func css(theme: Theme, root id: String, sheet: StyleSheet) -> CSS {
         let r: CSS = "#\(identifier: id)"
@@ -14,8 +26,8 @@ enum HTMLStyle {
         var css: CSS = """
             \(r),\(r) :not(svg *){all:revert;box-sizing:border-box}
             \(r){--folio-text:\(theme.text);--folio-muted:\(theme.muted);--folio-accent:\(theme.accent);\
-            --folio-rule:\(theme.rule);--folio-tile:\(theme.tileBackground);--folio-thead:\(theme.tableHeaderBackground);\
-            --folio-zebra:\(theme.zebraBackground);--folio-font:\(string: theme.fontFamily),system-ui,sans-serif;\
+            --folio-rule:\(theme.rule);--folio-tile:\(theme.tileBackground);--folio-thead:\(overWhite: theme.tableHeaderBackground);\
+            --folio-zebra:\(overWhite: theme.zebraBackground);--folio-font:\(string: theme.fontFamily),system-ui,sans-serif;\
             display:block;font-family:var(--folio-font);font-size:\(number: theme.bodySize * 1.4)px;line-height:1.45;\
             color:var(--folio-text);background:#fff;max-width:52em;margin:0 auto;padding:1.5em;text-align:start;overflow-wrap:anywhere;\
             letter-spacing:normal;word-spacing:normal;text-transform:none;text-indent:0;text-shadow:none;font-style:normal;\
@@ -43,7 +55,7 @@ enum HTMLStyle {
             \(r) .folio-figure-title{font-size:1.15em;font-weight:700;margin:0 0 .3em}
             \(r) .folio-chart-data summary{display:list-item;cursor:pointer;color:var(--folio-accent);font-size:.85em;margin-top:.3em}
             \(r) .folio-chart-data .folio-table-wrap{max-height:20em;overflow:auto}
-            \(r) .folio-table-wrap{display:block;overflow-x:auto;margin:1em 0}
+            \(r) .folio-table-wrap{display:block;overflow-x:auto;margin:1em 0;\(scrollShadows)}
             \(r) .folio-table-wrap:focus-visible,\(r) a:focus-visible{outline:2px solid var(--folio-accent);outline-offset:2px}
             \(r) table{display:table;border-collapse:collapse;width:100%;font-size:.95em}
             \(r) caption{display:table-caption;caption-side:top;text-align:start;font-style:italic;font-size:.85em;color:var(--folio-muted);padding-bottom:.3em}

@@ -173,4 +173,64 @@ final class BrowserIntegrationTests: XCTestCase {
             }
         }
     }
+
+    func testATableThatScrollsOnAPhoneShowsAShadowAtItsHiddenEdge() throws {
+        // Phones hide scroll bars: a table cut at the screen's edge gave no sign that more of it
+        // was there. The edge beyond which it continues is shaded (the right in English, the left
+        // in Arabic, where it scrolls the other way); a table that fits is not.
+        let wide = "[Medication, Dose, Notes, Prescriber, Pharmacy, Started, Review, Reason]"
+        let row = "[Metformin, 500 mg, With meals and water, Dr Okafor, Riverside Pharmacy, 2026-11-01, 2026-12-01, Type 2 diabetes]"
+        for (language, hiddenOnTheRight) in [("en", true), ("ar", false)] {
+            let yaml = """
+                metadata: {language: \(language)}
+                elements:
+                  - {type: table, header: \(wide), rows: [\(row), \(row), \(row)]}
+                  - {type: table, header: [Day, Steps], rows: [[Mon, "4,200"], [Tue, "8,800"], [Wed, "5,100"]]}
+                """
+            let fragment = try DocumentDecoder.decode(Data(yaml.utf8), format: .yaml).html(options: RenderOptions(html: .fragment))
+            let folder = try TestSupport.temporaryDirectory()
+            let page = folder.appendingPathComponent("tables.html")
+            try Data(
+                """
+                <!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+                <meta name="viewport" content="width=device-width, initial-scale=1"><title>Portal</title></head>
+                <body style="margin:0">\(fragment)<pre id="result"></pre><script>
+                const boxes = [...document.querySelectorAll('.folio-table-wrap')].map(w => {
+                  const r = w.getBoundingClientRect();
+                  return [Math.round(r.left), Math.round(r.top), Math.round(r.right), Math.round(r.bottom), w.scrollWidth > w.clientWidth + 1 ? 1 : 0];
+                });
+                document.getElementById('result').textContent = 'BOXES:' + JSON.stringify(boxes) + ':END';
+                </script></body></html>
+                """.utf8
+            ).write(to: page)
+            // 500 px: the narrowest window headless Chromium lays out a page for --dump-dom in (it
+            // widens a narrower one), and the screenshot is taken at the same width.
+            let dom = try browser(["--window-size=500,900", "--dump-dom", page.path]).text
+            let found = try XCTUnwrap(dom.firstMatch(of: /BOXES:(\[.*\]):END/)?.output.1)
+            let boxes = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(found.utf8)) as? [[Int]])
+            XCTAssertEqual(boxes.map { $0[4] }, [1, 0], "\(language): the wide table scrolls on a phone, the narrow one fits")
+            let shot = folder.appendingPathComponent("tables.png")
+            _ = try browser(["--window-size=500,900", "--screenshot=\(shot.path)", page.path])
+            // The median brightness of a column of pixels just inside each box's left and right edges.
+            let script = """
+                import json, sys
+                from PIL import Image
+                image = Image.open(sys.argv[1]).convert("L")
+                result = []
+                for left, top, right, bottom, _ in json.loads(sys.argv[2]):
+                    def median(x):
+                        values = sorted(image.getpixel((x, y)) for y in range(top + 2, bottom - 2))
+                        return values[len(values) // 2]
+                    result.append([median(left + 1), median(right - 2)])
+                print(json.dumps(result))
+                """
+            let measured = try TestSupport.run(try TestSupport.python(), ["-c", script, shot.path, String(found)])
+            XCTAssertEqual(measured.status, 0, measured.stderr)
+            let edges = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(measured.stdout)) as? [[Int]])
+            let (hidden, shown) = hiddenOnTheRight ? (edges[0][1], edges[0][0]) : (edges[0][0], edges[0][1])
+            XCTAssertLessThan(hidden, 235, "\(language): the edge the wide table continues beyond is shaded: \(edges)")
+            XCTAssertGreaterThan(shown, 238, "\(language): its other edge is not: \(edges)")
+            XCTAssertGreaterThan(edges[1].min() ?? 0, 238, "\(language): a table that fits is not shaded: \(edges)")
+        }
+    }
 }
