@@ -256,7 +256,13 @@ final class IsolationIntegrationTests: XCTestCase {
         let output = input.deletingLastPathComponent().appendingPathComponent("slow.pdf")
         let render = try RunningFolio(["render", input.path, "-o", output.path])
         let process = render.process
-        usleep(1_500_000)
+        // Mid-render: once its temporary output exists (a fixed wait could end before a loaded
+        // machine had the process reading its input, before the crash handler was in place).
+        let folder = output.deletingLastPathComponent().path
+        wait(seconds: 30) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.hasPrefix(".folio-tmp-") }
+        }
+        XCTAssertTrue(process.isRunning, "the render ended before it could be crashed: make the input longer")
         kill(process.processIdentifier, SIGSEGV)
         let stderr = render.finish()
         XCTAssertEqual(process.terminationReason, .exit, "no death by signal")
