@@ -118,14 +118,31 @@ static inline int folio_is_soft_hyphen(const char *text, int index) {
     return (unsigned char)text[index] == 0xC2 && (unsigned char)text[index + 1] == 0xAD;
 }
 
-/// Whether the soft hyphen at `cluster` (bytes from the run's start) is drawn as nothing: a break
-/// not taken, whose only glyphs are empty (wide only by the line's letter spacing). One a line
-/// breaks at is drawn as a hyphen.
-static int folio_soft_hyphen_hidden(PangoGlyphString *glyphs, int cluster) {
-    for (int index = 0; index < glyphs->num_glyphs; index++) {
-        if (glyphs->log_clusters[index] == cluster && glyphs->glyphs[index].glyph != PANGO_GLYPH_EMPTY) return 0;
+/// Which bytes of `run` start a soft hyphen drawn as nothing (a break not taken: its glyphs are
+/// all empty, wide only by the line's letter spacing; one a line breaks at is drawn as a hyphen):
+/// a mask of the run's length (freed by the caller), or NULL when there is none. One pass over the
+/// bytes and one over the glyphs.
+static char *folio_hidden_soft_hyphens(const char *text, PangoGlyphItem *run) {
+    int length = run->item->length;
+    const char *source = text + run->item->offset;
+    int any = 0;
+    for (int index = 0; index + 1 < length && !any; index++) any = folio_is_soft_hyphen(source, index);
+    if (!any) return NULL;
+    /* drawn[i]: a glyph that is not empty stands for the character at byte i. */
+    char *drawn = g_new0(char, length);
+    for (int index = 0; index < run->glyphs->num_glyphs; index++) {
+        int cluster = run->glyphs->log_clusters[index];
+        if (cluster >= 0 && cluster < length && run->glyphs->glyphs[index].glyph != PANGO_GLYPH_EMPTY) drawn[cluster] = 1;
     }
-    return 1;
+    int hidden = 0;
+    for (int index = 0; index < length; index++) {
+        int soft = index + 1 < length && folio_is_soft_hyphen(source, index) && !drawn[index];
+        drawn[index] = (char)soft;
+        hidden |= soft;
+    }
+    if (hidden) return drawn;
+    g_free(drawn);
+    return NULL;
 }
 
 /// Whether the run's text is spaces only, all drawn as nothing: the space a line wraps at, in a
@@ -143,10 +160,9 @@ static int folio_run_is_hidden_space(const char *text, PangoGlyphItem *run) {
 
 /// Whether `run` holds a soft hyphen the line does not break at (which Pango gives Cairo as a lone U+00AD).
 static int folio_run_has_hidden_soft_hyphen(const char *text, PangoGlyphItem *run) {
-    for (int index = 0; index + 1 < run->item->length; index++) {
-        if (folio_is_soft_hyphen(text, run->item->offset + index) && folio_soft_hyphen_hidden(run->glyphs, index)) return 1;
-    }
-    return 0;
+    char *hidden = folio_hidden_soft_hyphens(text, run);
+    g_free(hidden);
+    return hidden != NULL;
 }
 
 /// Whether Pango would give Cairo other text than the words of `run`: a soft hyphen where the line
@@ -160,13 +176,13 @@ static int folio_run_needs_own_text(const char *text, PangoGlyphItem *run) {
 /// `spaces` spaces (the line's wrapping space, in a run of its own after this one) are added to it
 /// with a zero-wide space glyph. (Cairo draws nothing, text included, for glyphs without ink alone.)
 static void folio_show_run_text(cairo_t *cr, const char *text, PangoGlyphItem *run, int spaces) {
-    int hidden = folio_run_has_hidden_soft_hyphen(text, run);
+    char *hidden = folio_hidden_soft_hyphens(text, run);
     hb_codepoint_t space = 0;
     if (spaces > 0) {
         hb_font_t *font = pango_font_get_hb_font(run->item->analysis.font);
         if (font == NULL || !hb_font_get_nominal_glyph(font, ' ', &space)) spaces = 0;
     }
-    if (!hidden && spaces == 0) {
+    if (hidden == NULL && spaces == 0) {
         pango_cairo_show_glyph_item(cr, text, run);
         return;
     }
@@ -180,7 +196,7 @@ static void folio_show_run_text(cairo_t *cr, const char *text, PangoGlyphItem *r
     int used = 0, removed = 0;
     for (int index = 0; index < length; index++) {
         kept[index] = used;
-        if (index + 1 < length && folio_is_soft_hyphen(source, index) && folio_soft_hyphen_hidden(run->glyphs, index)) {
+        if (hidden != NULL && hidden[index]) {
             kept[index + 1] = used;
             index++;
             removed++;
@@ -197,7 +213,7 @@ static void folio_show_run_text(cairo_t *cr, const char *text, PangoGlyphItem *r
         PangoGlyphInfo glyph = glyphs->glyphs[index];
         /* The empty glyph of a soft hyphen left out goes with it, its advance (letter spacing)
            kept by the glyph before it, so every glyph stays where Pango put it. */
-        if (cluster + 1 < length && folio_is_soft_hyphen(source, cluster) && folio_soft_hyphen_hidden(run->glyphs, cluster)) {
+        if (hidden != NULL && cluster >= 0 && cluster < length && hidden[cluster]) {
             if (count > 0) glyphs->glyphs[count - 1].geometry.width += glyph.geometry.width;
             else carried += glyph.geometry.width;
             continue;
@@ -230,6 +246,7 @@ static void folio_show_run_text(cairo_t *cr, const char *text, PangoGlyphItem *r
     if (count > 0) pango_cairo_show_glyph_item(cr, words, copy);
     g_free(words);
     g_free(kept);
+    g_free(hidden);
     pango_glyph_item_free(copy);
 }
 

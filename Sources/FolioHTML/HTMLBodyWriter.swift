@@ -178,8 +178,7 @@ struct HTMLBodyWriter {
 
     /// The direction `text` runs: its language's where its script leaves no doubt, else the report's.
     func direction(of text: String) -> TextDirection {
-        TextDirection.ofPassage(
-            language: PassageLanguage.of(text, documentLanguage: strings.language), documentRightToLeft: strings.isRightToLeft)
+        TextDirection.ofPassage(text, documentLanguage: strings.language, documentRightToLeft: strings.isRightToLeft)
     }
 
     /// ` dir="rtl"` or ` dir="ltr"`.

@@ -159,8 +159,7 @@ final class FlowableBuilder {
     /// The direction text is set in: its `language`'s (else the one its script leaves no doubt
     /// about), else the document's, whatever letter it starts with (`TextDirection.ofPassage`).
     func direction(of text: String, language: String? = nil) -> TextDirection {
-        TextDirection.ofPassage(
-            language: language ?? PassageLanguage.of(text, documentLanguage: strings.language), documentRightToLeft: strings.isRightToLeft)
+        TextDirection.ofPassage(text, language: language, documentLanguage: strings.language, documentRightToLeft: strings.isRightToLeft)
     }
 
     /// Body text of any length (paragraphs, message text) as a block of stacked layouts; justified

@@ -367,14 +367,12 @@ final class TableLayout {
     /// The direction a cell is set in: its language's (given, or found by its script), else the
     /// document's, whatever letter it starts with (`TextDirection.ofPassage`).
     static func direction(of slot: Table.Slot, documentLanguage: String, rightToLeft: Bool) -> TextDirection {
-        TextDirection.ofPassage(
-            language: slot.language ?? PassageLanguage.of(slot.text, documentLanguage: documentLanguage), documentRightToLeft: rightToLeft)
+        TextDirection.ofPassage(slot.text, language: slot.language, documentLanguage: documentLanguage, documentRightToLeft: rightToLeft)
     }
 
     /// The direction a caption is set in, likewise.
     private static func direction(of caption: String, strings: BuiltInStrings) -> TextDirection {
-        TextDirection.ofPassage(
-            language: PassageLanguage.of(caption, documentLanguage: strings.language), documentRightToLeft: strings.isRightToLeft)
+        TextDirection.ofPassage(caption, documentLanguage: strings.language, documentRightToLeft: strings.isRightToLeft)
     }
 
     /// The group header rows `rows` (outermost first) again on a later page, as one row saying they

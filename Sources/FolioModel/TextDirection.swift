@@ -22,11 +22,15 @@ package enum TextDirection: Sendable, Hashable {
         rightToLeftLanguages.contains(Metadata.primaryLanguage(of: language)) ? .rightToLeft : .leftToRight
     }
 
-    /// The direction a paragraph, list item or cell is set in: its own language's (given, or found
-    /// by its script: `PassageLanguage`) where it has one, else its document's, whatever letter it
-    /// starts with ("Metformin 500 ملغ" in an Arabic report runs right to left).
-    package static func ofPassage(language: String?, documentRightToLeft: Bool) -> TextDirection {
-        language.map { of(language: $0) } ?? (documentRightToLeft ? .rightToLeft : .leftToRight)
+    /// The direction a paragraph, list item or cell of `text` is set in: its own `language`'s, or
+    /// the one its script leaves no doubt about (`PassageLanguage`), else its document's, whatever
+    /// letter it starts with ("Metformin 500 ملغ" in an Arabic report runs right to left). The one
+    /// rule of the PDF and the HTML.
+    package static func ofPassage(
+        _ text: String, language: String? = nil, documentLanguage: String, documentRightToLeft: Bool
+    ) -> TextDirection {
+        (language ?? PassageLanguage.of(text, documentLanguage: documentLanguage)).map { of(language: $0) }
+            ?? (documentRightToLeft ? .rightToLeft : .leftToRight)
     }
 
     /// Whether `scalar` belongs to a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko,
