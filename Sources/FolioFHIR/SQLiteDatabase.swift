@@ -14,6 +14,10 @@ package final class SQLiteDatabase {
     private let sqlite: folio_sqlite_api
     /// What the database is, as its errors name it ("the FHIR index").
     let purpose: String
+    /// Statements `cached` keeps prepared, by their SQL.
+    private var statements: [String: SQLiteStatement] = [:]
+    /// The cached statements handed out since `resetCachedStatements()`.
+    private var statementsHandedOut: [SQLiteStatement] = []
 
     /// Opens a new, empty temporary database whose page cache holds at most `cacheMegabytes`.
     init(cacheMegabytes: Int = 32) throws {
@@ -71,6 +75,36 @@ package final class SQLiteDatabase {
     /// SQLite's error message at `text`, or "unknown error" when there is none.
     static func message(_ text: UnsafePointer<CChar>?) -> String {
         text.map { String(cString: $0) } ?? "unknown error"
+    }
+
+    /// The statement for `sql`, prepared the first time and kept (SQLite parses and plans it once,
+    /// not on every call), reset and without bindings. The caller resets what it was given with
+    /// `resetCachedStatements()` when it is done (before its transaction ends), so no statement
+    /// holds a read open between calls.
+    package func cached(_ sql: String) throws -> SQLiteStatement {
+        let statement: SQLiteStatement
+        if let kept = statements[sql] {
+            kept.reset()
+            statement = kept
+        } else {
+            statement = try prepare(sql)
+            statements[sql] = statement
+        }
+        statementsHandedOut.append(statement)
+        return statement
+    }
+
+    /// Runs the cached statement `sql`, which returns no rows (`BEGIN`, `COMMIT`, a `PRAGMA`).
+    package func run(cached sql: String) throws {
+        let statement = try cached(sql)
+        while try statement.step() {}
+        statement.reset()
+    }
+
+    /// Resets every statement `cached` handed out since the last call.
+    package func resetCachedStatements() {
+        for statement in statementsHandedOut { statement.reset() }
+        statementsHandedOut.removeAll(keepingCapacity: true)
     }
 
     /// A prepared statement for `sql`.

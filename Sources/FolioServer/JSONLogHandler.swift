@@ -31,7 +31,7 @@ package struct JSONLogHandler: LogHandler {
         var fields = self.metadata
         if let explicit = event.metadata { fields.merge(explicit) { $1 } }
         if let error = event.error { fields["error"] = .string(String(describing: error)) }
-        var text = "{\"time\":\(JSONLogHandler.quoted(JSONLogHandler.timestamp())),\"level\":\"\(level.rawValue)\""
+        var text = "{\"time\":\(JSONLogHandler.quoted(UTCTimestamp.now())),\"level\":\"\(level.rawValue)\""
         text += ",\"message\":\(JSONLogHandler.quoted(message.description))"
         for key in fields.keys.sorted() {
             guard let value = fields[key] else { continue }
@@ -60,17 +60,6 @@ package struct JSONLogHandler: LogHandler {
             if written <= 0 { return }
             offset += written
         }
-    }
-
-    private static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(now.tv_nsec / 1_000_000))
     }
 
     private static func json(_ value: Logger.Metadata.Value) -> String {

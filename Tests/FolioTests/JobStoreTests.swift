@@ -167,4 +167,33 @@ final class JobStoreTests: XCTestCase {
         XCTAssertTrue(JobSubmission.isValidTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
         XCTAssertFalse(JobSubmission.isValidTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\r\nX: y"))
     }
+
+    func testJobIdentifiersAreRandomHexOfSixteenBytes() {
+        let identifiers = (0..<1000).map { _ in JobIdentifier.make() }
+        XCTAssertTrue(identifiers.allSatisfy(JobIdentifier.isValid))
+        XCTAssertEqual(Set(identifiers).count, 1000)
+        // Every hex digit turns up in every place (the bytes are not all drawn from one place of a word).
+        for place in 0..<32 {
+            let digits = Set(identifiers.map { $0.utf8[$0.utf8.index($0.utf8.startIndex, offsetBy: place)] })
+            XCTAssertEqual(digits.count, 16, "place \(place)")
+        }
+    }
+
+    func testTimesAreWrittenInUTCAsISO8601() {
+        XCTAssertEqual(UTCTimestamp.text(0), "1970-01-01T00:00:00Z")
+        XCTAssertEqual(UTCTimestamp.text(1_796_310_306.75), "2026-12-03T15:05:06Z")
+        XCTAssertEqual(UTCTimestamp.text(951_825_600), "2000-02-29T12:00:00Z")
+        XCTAssertEqual(UTCTimestamp.text(-1), "1969-12-31T23:59:59Z")
+        // A time that is not a number is the epoch, not a trap.
+        XCTAssertEqual(UTCTimestamp.text(.infinity), "1970-01-01T00:00:00Z")
+        XCTAssertEqual(UTCTimestamp.text(.nan), "1970-01-01T00:00:00Z")
+        let now = UTCTimestamp.now()
+        XCTAssertEqual(now.count, 24, now)
+        XCTAssertTrue(now.hasSuffix("Z") && now.dropLast().split(separator: ".").last?.count == 3, now)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        for seconds in stride(from: -2_000_000_000.0, to: 4_000_000_000, by: 7_654_321.5) {
+            XCTAssertEqual(UTCTimestamp.text(seconds), formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down))))
+        }
+    }
 }

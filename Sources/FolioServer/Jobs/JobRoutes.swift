@@ -155,9 +155,9 @@ extension RenderService {
         var members: [(key: String, value: TreeValue)] = [
             ("id", .string(job.id)), ("state", .string(job.state.rawValue)),
             ("template", job.template.map(TreeValue.string) ?? .null), ("formats", .array(job.formats.map(TreeValue.string))),
-            ("created", .string(JobSubmission.timestamp(job.created))),
-            ("started", job.started.map { .string(JobSubmission.timestamp($0)) } ?? .null),
-            ("finished", job.finished.map { .string(JobSubmission.timestamp($0)) } ?? .null),
+            ("created", .string(UTCTimestamp.text(job.created))),
+            ("started", job.started.map { .string(UTCTimestamp.text($0)) } ?? .null),
+            ("finished", job.finished.map { .string(UTCTimestamp.text($0)) } ?? .null),
             ("total", .number(Double(job.total))), ("written", .number(Double(job.written))), ("failed", .number(Double(job.failed))),
             (
                 "progress",

@@ -73,11 +73,13 @@ final class JobRunner: Sendable {
                 }
                 continue
             }
-            if let started = job.started, abs(started - now) < 1e-6 {
+            // A job started by this claim has never run: it has no documents, manifest or leftovers yet.
+            let firstRun = job.started.map { abs($0 - now) < 1e-6 } ?? false
+            if firstRun, let started = job.started {
                 metrics.jobQueueWait(seconds: max(0, started - job.created))
             }
             logger.info("job started", metadata: ["job": .string(job.id), "client": .string(job.client)])
-            await run(job)
+            await run(job, firstRun: firstRun)
         }
     }
 
@@ -99,7 +101,7 @@ final class JobRunner: Sendable {
         var leaseLost = false
     }
 
-    private func run(_ job: Job) async {
+    private func run(_ job: Job, firstRun: Bool) async {
         let progress = Locked(Progress())
         let lease = Task {
             while !Task.isCancelled {
@@ -120,7 +122,7 @@ final class JobRunner: Sendable {
         defer { lease.cancel() }
         var finished = job
         do {
-            try await render(job, progress: progress)
+            try await render(job, firstRun: firstRun, progress: progress)
             let state = progress.withLock { $0 }
             if state.leaseLost { return }
             finished.state = state.cancelRequested ? .cancelled : .done
@@ -159,23 +161,30 @@ final class JobRunner: Sendable {
             ])
     }
 
-    /// Renders every record of `job` the manifest does not list yet, up to twice `settings.workers` at once.
-    private func render(_ job: Job, progress: Locked<Progress>) async throws {
-        // What a killed server was writing when it died.
-        AtomicFile.removeStaleTemporaries(in: folder.documents(job.id))
-        AtomicFile.removeStaleTemporaries(in: folder.folder(job.id))
+    /// Renders every record of `job` the manifest does not list yet, up to twice `settings.workers` at
+    /// once. A `firstRun` (the job's first claim) has nothing on the disk to clean up or skip, so neither
+    /// its folders nor its lists are read. (Were a claim's commit lost with the power, the job's second
+    /// first run renders every record again under the same names; the manifest's last line for a name wins.)
+    private func render(_ job: Job, firstRun: Bool, progress: Locked<Progress>) async throws {
+        if !firstRun {
+            // What a killed server was writing when it died.
+            AtomicFile.removeStaleTemporaries(in: folder.documents(job.id))
+            AtomicFile.removeStaleTemporaries(in: folder.folder(job.id))
+        }
         if let template = job.template, settings.templates[template] == nil {
             throw FolioError(path: "template", "the service has no template \"\(template)\" any more (it was removed from --templates)")
         }
-        let source = try await JobRunner.detached { try self.recordsPath(of: job) }
+        // FHIR data is converted to records first, off the cooperative threads; other input is read as it is.
+        let source = job.input.isFHIR ? try await JobRunner.detached { try self.recordsPath(of: job) } : folder.input(job)
         let manifest = try LineWriter(url: folder.manifest(job.id), append: true)
-        let failures = try LineWriter(url: folder.failures(job.id), append: true)
+        // Opened at the first failure: most jobs have none, and need no empty file.
+        var failures: LineWriter?
         defer {
             manifest.close()
-            failures.close()
+            failures?.close()
         }
-        let done = Set(folder.documentsListed(job.id).map(\.number))
-        let failedBefore = folder.failuresListed(job.id)
+        let done = firstRun ? [] : Set(folder.documentsListed(job.id).map(\.number))
+        let failedBefore = firstRun ? [] : folder.failuresListed(job.id)
         let failedNumbers = Set(failedBefore.map(\.number)).subtracting(done)
         let total = try job.input.isDocument ? 1 : JobRunner.count(records: source, format: JobRunner.recordFormat(job))
         progress.withLock {
@@ -212,11 +221,13 @@ final class JobRunner: Sendable {
                         if let error = manifest.error { throw error }
                     case .stopped: return
                     case .failed(let failure):
-                        failures.write(jsonObject: [
+                        let writer = try failures ?? LineWriter(url: folder.failures(job.id), append: true)
+                        failures = writer
+                        writer.write(jsonObject: [
                             ("number", .number(Double(failure.number))), ("id", failure.id.map(TreeValue.string) ?? .null),
                             ("error", .string(failure.error)),
                         ])
-                        if let error = failures.error { throw error }
+                        if let error = writer.error { throw error }
                     }
                 }
                 progress.withLock {

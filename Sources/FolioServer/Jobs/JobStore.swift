@@ -1,3 +1,4 @@
+import FolioHTML
 import Foundation
 
 /// Where `folio serve` keeps its jobs and their webhook events, durably: a job it has answered
@@ -83,8 +84,10 @@ struct LeaseOwner: Sendable, Equatable {
 enum JobIdentifier {
     /// 32 lowercase hexadecimal digits from the system's random source.
     static func make() -> String {
+        // Two draws of the system's source (one per 64 bits, not one per byte).
         var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let halves = [generator.next(), generator.next()]
+        return SHA256Digest.hex(digest: halves.flatMap { half in (0..<8).map { UInt8(truncatingIfNeeded: half >> (8 * $0)) } })
     }
 
     /// Whether `text` could be a job id (so a path never reaches the store or the disk otherwise).

@@ -169,11 +169,4 @@ enum JobSubmission {
         }
         return .jsonLines
     }
-
-    /// An ISO 8601 time in UTC, to the second.
-    static func timestamp(_ seconds: Double) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: Date(timeIntervalSince1970: seconds))
-    }
 }

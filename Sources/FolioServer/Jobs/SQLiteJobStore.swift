@@ -47,14 +47,30 @@ final class SQLiteJobStore: JobStore {
     /// and the job run again from its manifest, never the job itself.
     private func transaction<T>(durable: Bool = false, _ work: (SQLiteDatabase) throws -> T) throws -> T {
         try database.withLock { database in
-            try database.execute(durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
-            try database.execute("BEGIN IMMEDIATE")
+            try database.run(cached: durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
+            try database.run(cached: "BEGIN IMMEDIATE")
             do {
                 let value = try work(database)
-                try database.execute("COMMIT")
+                database.resetCachedStatements()
+                try database.run(cached: "COMMIT")
                 return value
             } catch {
-                try? database.execute("ROLLBACK")
+                database.resetCachedStatements()
+                try? database.run(cached: "ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Runs `work` (reads) with the database to itself, outside a transaction.
+    private func reading<T>(_ work: (SQLiteDatabase) throws -> T) throws -> T {
+        try database.withLock { database in
+            do {
+                let value = try work(database)
+                database.resetCachedStatements()
+                return value
+            } catch {
+                database.resetCachedStatements()
                 throw error
             }
         }
@@ -65,12 +81,12 @@ final class SQLiteJobStore: JobStore {
             if let key = job.idempotencyKey, let existing = try SQLiteJobStore.job(idempotencyKey: key, client: job.client, in: database) {
                 return (existing, false)
             }
-            let unfinished = try database.prepare(
+            let unfinished = try database.cached(
                 "SELECT COUNT(*) FROM jobs WHERE client = ?1 AND state IN ('queued', 'running') AND removed = 0")
             unfinished.bind(1, job.client)
             if try unfinished.step(), (unfinished.integer(0) ?? 0) >= Int64(limit) { throw TooManyJobs(limit: limit) }
             unfinished.reset()
-            let statement = try database.prepare(
+            let statement = try database.cached(
                 """
                 INSERT INTO jobs (id, client, idempotency_key, template, input, formats, html, period, zone, webhook,
                     traceparent, state, created)
@@ -96,8 +112,8 @@ final class SQLiteJobStore: JobStore {
     }
 
     func job(id: String, client: String) async throws -> Job? {
-        try database.withLock { database in
-            let statement = try database.prepare("SELECT \(SQLiteJobStore.columns) FROM jobs WHERE id = ?1 AND client = ?2 AND removed = 0")
+        try reading { database in
+            let statement = try database.cached("SELECT \(SQLiteJobStore.columns) FROM jobs WHERE id = ?1 AND client = ?2 AND removed = 0")
             statement.bind(1, id)
             statement.bind(2, client)
             return try statement.step() ? try SQLiteJobStore.job(statement) : nil
@@ -105,12 +121,12 @@ final class SQLiteJobStore: JobStore {
     }
 
     func job(idempotencyKey: String, client: String) async throws -> Job? {
-        try database.withLock { database in try SQLiteJobStore.job(idempotencyKey: idempotencyKey, client: client, in: database) }
+        try reading { database in try SQLiteJobStore.job(idempotencyKey: idempotencyKey, client: client, in: database) }
     }
 
     /// The client's job submitted with `idempotencyKey`, read in `database` (in its transaction, if any).
     private static func job(idempotencyKey: String, client: String, in database: SQLiteDatabase) throws -> Job? {
-        let statement = try database.prepare(
+        let statement = try database.cached(
             "SELECT \(SQLiteJobStore.columns) FROM jobs WHERE client = ?1 AND idempotency_key = ?2 AND removed = 0")
         statement.bind(1, client)
         statement.bind(2, idempotencyKey)
@@ -120,7 +136,7 @@ final class SQLiteJobStore: JobStore {
     func claim(owner: LeaseOwner, now: Double, leaseUntil: Double) async throws -> Job? {
         try transaction { database in
             // A running job whose holder is gone first (it was accepted earliest), then the oldest queued one.
-            let running = try database.prepare("SELECT id, lease_owner, lease_until FROM jobs WHERE state = 'running' ORDER BY created")
+            let running = try database.cached("SELECT id, lease_owner, lease_until FROM jobs WHERE state = 'running' ORDER BY created")
             var chosen: String?
             while try running.step() {
                 let holder = running.text(1) ?? ""
@@ -131,11 +147,11 @@ final class SQLiteJobStore: JobStore {
             }
             running.reset()
             if chosen == nil {
-                let queued = try database.prepare("SELECT id FROM jobs WHERE state = 'queued' ORDER BY created, id LIMIT 1")
+                let queued = try database.cached("SELECT id FROM jobs WHERE state = 'queued' ORDER BY created, id LIMIT 1")
                 if try queued.step() { chosen = queued.text(0) }
             }
             guard let chosen else { return nil }
-            let update = try database.prepare(
+            let update = try database.cached(
                 """
                 UPDATE jobs SET state = 'running', started = COALESCE(started, ?2), lease_owner = ?3, lease_until = ?4
                 WHERE id = ?1 RETURNING \(SQLiteJobStore.columns)
@@ -155,7 +171,7 @@ final class SQLiteJobStore: JobStore {
         -> (held: Bool, cancelRequested: Bool)
     {
         try transaction { database in
-            let statement = try database.prepare(
+            let statement = try database.cached(
                 """
                 UPDATE jobs SET lease_until = ?3, total = ?4, written = ?5, failed = ?6
                 WHERE id = ?1 AND lease_owner = ?2 AND state = 'running' RETURNING cancel_requested
@@ -175,7 +191,7 @@ final class SQLiteJobStore: JobStore {
 
     func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) async throws -> Bool {
         try transaction { database in
-            let statement = try database.prepare(
+            let statement = try database.cached(
                 """
                 UPDATE jobs SET state = ?3, finished = ?4, total = ?5, written = ?6, failed = ?7, error = ?8,
                     lease_owner = NULL, lease_until = NULL
@@ -197,7 +213,7 @@ final class SQLiteJobStore: JobStore {
     }
 
     private static func insert(_ event: WebhookDelivery, into database: SQLiteDatabase) throws {
-        let statement = try database.prepare(
+        let statement = try database.cached(
             """
             INSERT INTO deliveries (id, job, client, url, body, traceparent, created, next_attempt)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
@@ -215,7 +231,7 @@ final class SQLiteJobStore: JobStore {
 
     func cancel(id: String, client: String, now: Double) async throws -> Job? {
         try transaction { database in
-            let read = try database.prepare("SELECT \(SQLiteJobStore.columns) FROM jobs WHERE id = ?1 AND client = ?2 AND removed = 0")
+            let read = try database.cached("SELECT \(SQLiteJobStore.columns) FROM jobs WHERE id = ?1 AND client = ?2 AND removed = 0")
             read.bind(1, id)
             read.bind(2, client)
             guard try read.step() else { return nil }
@@ -223,13 +239,13 @@ final class SQLiteJobStore: JobStore {
             read.reset()
             if job.state == .running {
                 // Stopped at its next record by its server, which then removes it.
-                let running = try database.prepare(
+                let running = try database.cached(
                     "UPDATE jobs SET cancel_requested = 1, removed = 1, idempotency_key = NULL WHERE id = ?1 AND state = 'running'")
                 running.bind(1, id)
                 try running.run()
                 job.cancelRequested = true
             } else {
-                let remove = try database.prepare("DELETE FROM jobs WHERE id = ?1")
+                let remove = try database.cached("DELETE FROM jobs WHERE id = ?1")
                 remove.bind(1, id)
                 try remove.run()
                 if job.state == .queued { job.state = .cancelled }
@@ -241,7 +257,7 @@ final class SQLiteJobStore: JobStore {
 
     func purgeRemoved(id: String) async throws -> Bool {
         try transaction { database in
-            let statement = try database.prepare("DELETE FROM jobs WHERE id = ?1 AND removed = 1 RETURNING id")
+            let statement = try database.cached("DELETE FROM jobs WHERE id = ?1 AND removed = 1 RETURNING id")
             statement.bind(1, id)
             let removed = try statement.step()
             statement.reset()
@@ -250,8 +266,8 @@ final class SQLiteJobStore: JobStore {
     }
 
     func countsByState() async throws -> [Job.State: Int] {
-        try database.withLock { database in
-            let statement = try database.prepare("SELECT state, COUNT(*) FROM jobs WHERE removed = 0 GROUP BY state")
+        try reading { database in
+            let statement = try database.cached("SELECT state, COUNT(*) FROM jobs WHERE removed = 0 GROUP BY state")
             var counts: [Job.State: Int] = [:]
             while try statement.step() {
                 if let state = statement.text(0).flatMap(Job.State.init(rawValue:)) {
@@ -264,7 +280,7 @@ final class SQLiteJobStore: JobStore {
 
     func removeFinished(before: Double) async throws -> [String] {
         try transaction { database in
-            let statement = try database.prepare(
+            let statement = try database.cached(
                 "DELETE FROM jobs WHERE state IN ('done', 'failed', 'cancelled') AND finished < ?1 RETURNING id")
             statement.bind(1, before)
             var removed: [String] = []
@@ -275,7 +291,7 @@ final class SQLiteJobStore: JobStore {
 
     func dueDeliveries(owner: LeaseOwner, now: Double, leaseUntil: Double, limit: Int) async throws -> [WebhookDelivery] {
         try transaction { database in
-            let statement = try database.prepare(
+            let statement = try database.cached(
                 """
                 UPDATE deliveries SET lease_owner = ?1, lease_until = ?3
                 WHERE id IN (SELECT id FROM deliveries WHERE settled = 0 AND next_attempt <= ?2
@@ -301,7 +317,7 @@ final class SQLiteJobStore: JobStore {
 
     func settleDelivery(id: String, abandoned: String?) async throws {
         try transaction { database in
-            let statement = try database.prepare(
+            let statement = try database.cached(
                 "UPDATE deliveries SET settled = 1, attempts = attempts + 1, last_error = ?2, lease_owner = NULL, lease_until = NULL WHERE id = ?1"
             )
             statement.bind(1, id)
@@ -312,7 +328,7 @@ final class SQLiteJobStore: JobStore {
 
     func retryDelivery(id: String, attempts: Int, next: Double, error: String) async throws {
         try transaction { database in
-            let statement = try database.prepare(
+            let statement = try database.cached(
                 """
                 UPDATE deliveries SET attempts = ?2, next_attempt = ?3, last_error = ?4, lease_owner = NULL, lease_until = NULL
                 WHERE id = ?1

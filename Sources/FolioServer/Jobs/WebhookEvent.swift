@@ -10,15 +10,13 @@ enum WebhookEvent {
     /// The event that job `job` ended (`job.done` or `job.failed`), to be sent to `url`.
     static func delivery(for job: Job, url: String) -> WebhookDelivery? {
         guard job.state == .done || job.state == .failed, let finished = job.finished else { return nil }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
         let data: [(key: String, value: TreeValue)] = [
             ("id", .string(job.id)), ("state", .string(job.state.rawValue)), ("template", job.template.map(TreeValue.string) ?? .null),
             ("total", .number(Double(job.total))), ("written", .number(Double(job.written))), ("failed", .number(Double(job.failed))),
         ]
         let body = TreeValue.object([
             ("type", .string(job.state == .done ? "job.done" : "job.failed")),
-            ("timestamp", .string(formatter.string(from: Date(timeIntervalSince1970: finished)))),
+            ("timestamp", .string(UTCTimestamp.text(finished))),
             ("data", .object(data)),
         ]).json
         return WebhookDelivery(
