@@ -22,10 +22,15 @@ public enum FolioServer {
         let service = try RenderService(settings: settings, logger: logger)
         do {
             try service.pool.start { _ in try service.makeRenderer() }
+            try service.jobPool?.start { _ in try service.makeRenderer(forJobs: true) }
         } catch {
+            service.pool.stop()
             throw FolioError(path: "serve", "the start-up self-test failed: \(error)")
         }
-        defer { service.pool.stop() }
+        defer {
+            service.pool.stop()
+            service.jobPool?.stop()
+        }
         try await service.jobs?.open()
         defer { service.jobs?.close() }
 

@@ -10,9 +10,9 @@ import Synchronization
 /// 503 at once. Each render runs under its `RenderDeadline`: when the deadline passes, or the
 /// request is cancelled, the caller is answered at once and the render stops at its next check.
 ///
-/// Work of a durable job (`runInBackground`) waits in a queue of its own, taken only when no
-/// request's render waits, and takes no slot: a portal's interactive renders keep their latency while
-/// jobs drain (a request waits at most for the one job render a worker is drawing).
+/// Work without a slot (`runInBackground`: a durable job's records, which the job runner bounds)
+/// waits in a queue of its own, taken only when no slotted render waits. The service runs jobs in a
+/// pool of their own (`RenderService.jobPool`), whose workers render at a lower CPU priority.
 ///
 /// Each thread owns a `Worker` made when the pool starts (for the service, the render worker
 /// process it hands its renders to), and every render on that thread is given it.

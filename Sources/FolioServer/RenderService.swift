@@ -11,6 +11,8 @@ import Logging
 package final class RenderService: Sendable {
     let settings: ServerSettings
     let pool: RenderPool<RequestRenderer>
+    /// The render workers of durable jobs (as many as `pool`'s, at a lower CPU priority); nil without `--job-dir`.
+    let jobPool: RenderPool<RequestRenderer>?
     let metrics: ServerMetrics
     let logger: Logger
     private let rendering: DocumentRendering
@@ -33,14 +35,21 @@ package final class RenderService: Sendable {
         rendering = DocumentRendering(
             theme: settings.theme, assets: settings.assets.map { .confined($0) } ?? .embeddedOnly,
             pageTemplate: settings.pageTemplate, templates: settings.templates, signer: settings.signer)
-        jobs = try settings.jobs.map { try JobService(settings: settings, jobs: $0, pool: pool, metrics: metrics, logger: logger) }
+        // Jobs render in workers of their own: a request never waits for a job's render to end, and takes
+        // the CPU from one at once.
+        let jobPool = settings.jobs.map { _ in RenderPool<RequestRenderer>(workers: settings.workers, queueLimit: 0) }
+        self.jobPool = jobPool
+        jobs = try settings.jobs.map { jobSettings in
+            try JobService(
+                settings: settings, jobs: jobSettings, pool: jobPool ?? pool, metrics: metrics, logger: logger)
+        }
     }
 
     /// The renderer of one pool thread: its worker process started, fonts loaded and a small
     /// document rendered to PDF and HTML (or, in process, that self-test run on the thread),
     /// before the service says it is ready; throws what starting or the self-test throws.
-    func makeRenderer() throws -> RequestRenderer {
-        try RequestRenderer(settings: settings, rendering: rendering, logger: logger)
+    func makeRenderer(forJobs: Bool = false) throws -> RequestRenderer {
+        try RequestRenderer(settings: settings, rendering: rendering, logger: logger, forJobs: forJobs)
     }
 
     /// Marks the service ready (after the self-test) or not (shutting down).

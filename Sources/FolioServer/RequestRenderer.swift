@@ -21,12 +21,19 @@ final class RequestRenderer {
     private var process: RenderWorkerProcess?
 
     /// A renderer for `settings`, its worker process started (fonts loaded, a test document drawn)
-    /// or, in process, the self-test run on this thread; throws when either fails.
-    init(settings: ServerSettings, rendering: DocumentRendering, logger: Logger) throws {
+    /// or, in process, the self-test run on this thread; throws when either fails. A renderer of
+    /// durable jobs (`forJobs`) renders at a lower CPU priority (`RequestRenderer.jobNiceness`):
+    /// its worker process, or in process this thread.
+    init(settings: ServerSettings, rendering: DocumentRendering, logger: Logger, forJobs: Bool = false) throws {
         self.rendering = rendering
         self.logger = logger
-        workers = settings.workerProcesses
-        if let workers = settings.workerProcesses {
+        var processes = settings.workerProcesses
+        if forJobs {
+            processes?.niceness = RequestRenderer.jobNiceness
+            if processes == nil { RenderWorker.lowerPriority(by: RequestRenderer.jobNiceness) }
+        }
+        workers = processes
+        if let workers = processes {
             let setup = try ServiceWorkerJob.setup(settings)
             self.setup = setup
             process = try RenderWorkerProcess(settings: workers, setup: setup)
@@ -37,6 +44,10 @@ final class RequestRenderer {
     }
 
     deinit { process?.terminate() }
+
+    /// How much lower a job render's CPU priority is than a request's (`nice` 10: about a tenth of a
+    /// core's time when both want the same core).
+    static let jobNiceness: Int32 = 10
 
     /// What `request` asks for, rendered under `deadline`: throws what the render throws,
     /// `RenderDeadline.Expired` past the deadline, `CancellationError` when the request went away,

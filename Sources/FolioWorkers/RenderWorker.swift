@@ -15,11 +15,24 @@ package protocol RenderWorkerJob: AnyObject {
     func answer(_ request: WorkerMessage) -> WorkerMessage
 }
 
-/// The worker side of a render worker process (`folio __render-worker MEMORY-LIMIT`): its channel
+/// The worker side of a render worker process (`folio __render-worker MEMORY-LIMIT NICENESS`): its channel
 /// is file descriptor 3, its page shared with the supervisor descriptor 4. It limits its own
 /// memory, takes its setup, says it is ready, then answers one request at a time, each under a
 /// deadline whose activity it records in the shared page, until the supervisor closes the channel.
 package enum RenderWorker {
+    /// Lowers the calling thread's CPU priority by `niceness` (clamped to 0…19; Linux keeps a
+    /// nice value per thread, and a thread inherits its creator's). An unprivileged process may
+    /// raise its nice value, never lower it back: the supervisor starts a worker for each priority.
+    package static func lowerPriority(by niceness: Int32) {
+        let step = min(19, max(0, niceness))
+        guard step > 0 else { return }
+        let thisThread = __priority_which_t(PRIO_PROCESS.rawValue)
+        errno = 0
+        let current = getpriority(thisThread, 0)
+        guard errno == 0 else { return }
+        _ = setpriority(thisThread, 0, min(19, current + step))
+    }
+
     /// Runs this process as a render worker for `jobs`; never returns.
     package static func main(arguments: [String], jobs: [any RenderWorkerJob.Type]) -> Never {
         // The supervisor decides when a worker ends (it closes the channel, or kills it): a Ctrl-C
@@ -28,6 +41,8 @@ package enum RenderWorker {
         signal(SIGTERM, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
+        // First, while this is the process's only thread: the threads made later inherit it.
+        lowerPriority(by: arguments.dropFirst(3).first.flatMap { Int32($0) } ?? 0)
         let memoryLimit = arguments.dropFirst(2).first.flatMap { UInt64($0) } ?? 0
         if let page = folio_shared_page_map(4) { folio_activity_use_page(page) }
         if folio_limit_memory(memoryLimit) != 0 {

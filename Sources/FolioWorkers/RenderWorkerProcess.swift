@@ -72,7 +72,7 @@ package final class RenderWorkerProcess {
             if pageFD >= 0 { close(pageFD) }
             throw FolioError(path: "", "cannot start a render worker: \(reason)")
         }
-        let arguments = [settings.executable.path, WorkerSettings.workerArgument, String(settings.memoryLimit)]
+        let arguments = [settings.executable.path, WorkerSettings.workerArgument, String(settings.memoryLimit), String(settings.niceness)]
         // A worker's crash is reported by its supervisor: no Swift backtrace (which takes seconds) on the way.
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"

@@ -14,6 +14,10 @@ public struct WorkerSettings: Sendable {
     public var memoryLimit: UInt64
     /// Seconds one document may take; a worker still drawing a second after it is stopped and replaced.
     public var timeLimit: Double
+    /// How much lower than a normal process's a worker's CPU priority is (its `nice`, 0…19): 0 for
+    /// a service's request renders, more for its durable jobs, so that the server's own threads and
+    /// a request's render take a core from a job's render at once.
+    package var niceness: Int32 = 0
     /// What one piece of work is called in failures ("the record needs more than 512 MB"): a batch's
     /// record, a service's document.
     package var workName = "document"

@@ -35,7 +35,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free port (logged as \"listening\").")
     var port = 8080
 
-    @Option(help: "Render worker processes (threads with --in-process); one per core by default.")
+    @Option(
+        help:
+            "Render worker processes (threads with --in-process); one per core by default. With --job-dir, as many again render jobs, at a lower CPU priority."
+    )
     var workers = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "Renders that may wait for a worker; beyond them requests get 503 with Retry-After.")

@@ -34,19 +34,7 @@ final class IsolationIntegrationTests: XCTestCase {
 
     /// The render workers (`folio __render-worker`) whose parent is `parent`.
     private func workers(of parent: pid_t) -> [(pid: pid_t, cpuTicks: Int)] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { name -> (pid_t, Int)? in
-            guard let pid = pid_t(name),
-                let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                let command = try? String(contentsOfFile: "/proc/\(name)/cmdline", encoding: .utf8),
-                command.contains(WorkerSettings.workerArgument),
-                let close = stat.lastIndex(of: ")")
-            else { return nil }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            // After the command: state, ppid, …; utime and stime are fields 14 and 15 of the whole line.
-            guard fields.count > 13, pid_t(fields[1]) == parent else { return nil }
-            return (pid, (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0))
-        }
+        TestSupport.renderWorkers(of: parent).map { ($0.pid, $0.cpuTicks) }
     }
 
     /// Waits until `condition` holds (at most `seconds`).

@@ -271,6 +271,37 @@ final class JobsIntegrationTests: XCTestCase {
         server.stop()
     }
 
+    func testJobRecordsRenderInWorkersOfTheirOwnAtALowerPriorityThanRequests() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let server = try startServer(jobDir: folder.appendingPathComponent("jobs"), extra: ["--workers", "2"])
+        let serverPID = server.process.processIdentifier
+        let before = TestSupport.renderWorkers(of: serverPID)
+        XCTAssertEqual(before.count, 4, "two request workers and two job workers: \(before)")
+        // Relative to the thread that started them (Dispatch gives its threads nice values of their own).
+        let requestNice = before.map(\.nice).min() ?? 0
+        let forRequests = before.filter { $0.nice == requestNice }
+        let forJobs = before.filter { $0.nice == min(19, requestNice + 10) }
+        XCTAssertEqual(forRequests.count, 2, "\(before)")
+        XCTAssertEqual(forJobs.count, 2, "\(before)")
+        let job = try submit(server, body: try records(60))
+        let id = try XCTUnwrap(job.json["id"] as? String)
+        // A request is answered while the job drains.
+        let record = try records(1)
+        let rendered = try HTTPExchange.send(
+            "POST", server.url("/v1/templates/weekly-summary/render"), headers: ["Content-Type: application/json"], body: record)
+        XCTAssertEqual(rendered.status, 200, rendered.text)
+        let done = try waitUntilFinished(server, id)
+        XCTAssertEqual(done["written"] as? Int, 60, "\(done)")
+        let after = Dictionary(uniqueKeysWithValues: TestSupport.renderWorkers(of: serverPID).map { ($0.pid, $0.cpuTicks) })
+        let jobTicks = forJobs.map { (after[$0.pid] ?? 0) - $0.cpuTicks }.reduce(0, +)
+        let requestTicks = forRequests.map { (after[$0.pid] ?? 0) - $0.cpuTicks }.reduce(0, +)
+        // Sixty documents take about sixty ticks (10 ms each); the one request one or two.
+        XCTAssertGreaterThan(
+            jobTicks, 5 * max(1, requestTicks),
+            "the job's records were drawn by the job workers (\(jobTicks) ticks against \(requestTicks))")
+        server.stop()
+    }
+
     func testFHIRDataGivesOneSummaryPerPatient() throws {
         let folder = try TestSupport.temporaryDirectory()
         let server = try startServer(jobDir: folder.appendingPathComponent("jobs"))

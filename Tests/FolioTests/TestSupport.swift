@@ -1,3 +1,4 @@
+import FolioWorkers
 import Foundation
 import XCTest
 
@@ -7,6 +8,24 @@ import XCTest
 
 /// Paths, processes and PDF tools shared by the tests.
 enum TestSupport {
+    /// The render workers (`folio __render-worker`) whose parent is `parent`, from /proc: each one's
+    /// nice value and the CPU ticks (user + system) it has used.
+    static func renderWorkers(of parent: pid_t) -> [(pid: pid_t, nice: Int, cpuTicks: Int)] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { name -> (pid: pid_t, nice: Int, cpuTicks: Int)? in
+            guard let pid = pid_t(name),
+                let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let command = try? String(contentsOfFile: "/proc/\(name)/cmdline", encoding: .utf8),
+                command.contains(WorkerSettings.workerArgument),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // After the command: state (field 3 of the line), ppid (4), …, utime (14), stime (15), …, nice (19).
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 16, pid_t(fields[1]) == parent else { return nil }
+            return (pid, Int(fields[16]) ?? 0, (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0))
+        }
+    }
+
     /// The package's root folder.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

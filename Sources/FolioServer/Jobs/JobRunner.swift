@@ -8,8 +8,8 @@ import FolioSheets
 import Foundation
 import Logging
 
-/// Runs the store's jobs in the service's render workers, behind every request's render
-/// (`RenderPool.runInBackground`): twice as many jobs at once as there are workers, each with up to
+/// Runs the store's jobs in the service's job workers (`RenderService.jobPool`, at a lower CPU priority
+/// than requests' workers): twice as many jobs at once as there are workers, each with up to
 /// twice that many records in flight. A job is held under a lease renewed every few seconds; a server that is
 /// killed leaves its job to the next `claim` (its own restart takes it back at once), which renders
 /// only the records the manifest does not list yet, under the same file names.
@@ -143,8 +143,10 @@ final class JobRunner: Sendable {
             finished.state == .cancelled ? nil : WebhookEvent.delivery(for: finished, url: url)
         }
         do {
-            guard try await store.finish(finished, owner: owner, event: event) else { return }
-            if try await store.purgeRemoved(id: job.id) {
+            switch try await store.finish(finished, owner: owner, event: event) {
+            case .notHeld: return
+            case .finished: break
+            case .removed:
                 folder.remove(job.id)
                 logger.info("job cancelled and removed", metadata: ["job": .string(job.id)])
                 return
@@ -282,7 +284,7 @@ final class JobRunner: Sendable {
                     }
                 let request = RenderRequest(input: input, parameters: parameters)
                 let seconds = settings.timeout
-                // The record's time limit starts when a worker takes it, not while it waits behind requests.
+                // The record's time limit starts when a worker takes it, not while it waits for one.
                 let body = try await pool.runInBackground(deadline: RenderDeadline(seconds: .infinity)) { renderer in
                     try renderer.render(request, deadline: RenderDeadline(seconds: seconds))
                 }

@@ -24,15 +24,14 @@ protocol JobStore: Sendable {
     func renew(id: String, owner: LeaseOwner, leaseUntil: Double, total: Int, written: Int, failed: Int) async throws
         -> (held: Bool, cancelRequested: Bool)
     /// Ends job `id` in `state` with its counts and, in the same transaction, queues `event` (its
-    /// webhook's); false when `owner` no longer held it.
-    func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) async throws -> Bool
+    /// webhook's); a job its client removed while it ran (`cancel`) is removed from the store instead
+    /// (`.removed`: the caller removes its folder).
+    func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) async throws -> JobFinish
     /// Cancels and removes job `id` of `client` (`DELETE`): a queued or finished job at once (its
     /// folder is the caller's to remove), a running one from its client's sight at once and from the
-    /// store when its server stops it at the next record (`purgeRemoved`). The job as it was, cancelled;
-    /// nil when there is no such job.
+    /// store when its server stops it at the next record and `finish`es it. The job as it was,
+    /// cancelled; nil when there is no such job.
     func cancel(id: String, client: String, now: Double) async throws -> Job?
-    /// Removes job `id` if its client removed it while it ran; true when it did (the caller removes its folder).
-    func purgeRemoved(id: String) async throws -> Bool
     /// How many jobs are in each state.
     func countsByState() async throws -> [Job.State: Int]
     /// Removes every job that finished before `before`, and its events; returns their ids (whose
@@ -81,6 +80,17 @@ struct LeaseOwner: Sendable, Equatable {
 }
 
 /// Unguessable identifiers: jobs', servers' and events'.
+/// What `JobStore.finish` did.
+enum JobFinish: Equatable, Sendable {
+    /// The job is finished as asked.
+    case finished
+    /// Its client had removed it while it ran: it is gone from the store.
+    case removed
+    /// The server no longer held the job (another took it over): nothing changed.
+    case notHeld
+}
+
+/// Job ids: random, and checked before one names a folder or reaches a store.
 enum JobIdentifier {
     /// 32 lowercase hexadecimal digits from the system's random source.
     static func make() -> String {

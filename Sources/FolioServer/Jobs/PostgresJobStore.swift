@@ -15,6 +15,8 @@ final class PostgresJobStore: JobStore {
     private let connections: Task<Void, Never>
     private let logger = Logger(label: "folio.jobs.postgres")
     private let location: PostgresLocation
+    /// When `claim` last looked for abandoned running jobs (seconds since 1970).
+    private let lastAbandonedSearch = Locked(-Double.infinity)
     /// The advisory lock one server holds while it makes the tables (any number no other lock uses).
     private static let schemaLock: Int64 = 4_242_001
 
@@ -96,18 +98,20 @@ final class PostgresJobStore: JobStore {
             if let key = job.idempotencyKey, let existing = try await self.job(idempotencyKey: key, client: job.client, on: connection) {
                 return (existing, false)
             }
-            let unfinished = try await first(
+            // Counted and inserted in one statement, under the client's lock.
+            let inserted = try await first(
                 connection,
-                "SELECT COUNT(*) FROM folio_jobs WHERE client = \(job.client) AND state IN ('queued', 'running') AND NOT removed")
-            if let unfinished, try unfinished.decode(Int64.self) >= Int64(limit) { throw TooManyJobs(limit: limit) }
-            try await connection.query(
                 """
                 INSERT INTO folio_jobs (id, client, idempotency_key, template, input, formats, html, period, zone, webhook,
                     traceparent, state, created)
-                VALUES (\(job.id), \(job.client), \(job.idempotencyKey), \(job.template), \(job.input.rawValue),
+                SELECT \(job.id), \(job.client), \(job.idempotencyKey), \(job.template), \(job.input.rawValue),
                     \(job.formats.joined(separator: ",")), \(job.html), \(job.period), \(job.zone), \(job.webhook),
-                    \(job.traceparent), 'queued', \(job.created))
-                """, logger: logger)
+                    \(job.traceparent), 'queued', \(job.created)
+                WHERE (SELECT COUNT(*) FROM folio_jobs WHERE client = \(job.client) AND state IN ('queued', 'running') AND NOT removed)
+                    < \(Int64(limit))
+                RETURNING id
+                """)
+            if inserted == nil { throw TooManyJobs(limit: limit) }
             var stored = job
             stored.state = .queued
             return (stored, true)
@@ -136,9 +140,32 @@ final class PostgresJobStore: JobStore {
     }
 
     func claim(owner: LeaseOwner, now: Double, leaseUntil: Double) async throws -> Job? {
+        // Running jobs whose holder is gone are looked for first, at most once a second (and at this
+        // server's first claim, so its restart takes its own jobs back at once): a lease lasts far longer.
+        let lookForAbandoned = lastAbandonedSearch.withLock { last in
+            guard now - last >= 1 || now < last else { return false }
+            last = now
+            return true
+        }
+        if lookForAbandoned, let job = try await claimAbandoned(owner: owner, now: now, leaseUntil: leaseUntil) { return job }
+        // The oldest queued job, in one statement (its own transaction): rows another server is taking are skipped.
+        return try await onConnection { connection in
+            try await self.first(
+                connection,
+                """
+                UPDATE folio_jobs SET state = 'running', started = COALESCE(started, \(now)), lease_owner = \(owner.text),
+                    lease_until = \(leaseUntil)
+                WHERE state = 'queued' AND id = (
+                    SELECT id FROM folio_jobs WHERE state = 'queued' ORDER BY created, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                RETURNING \(unescaped: PostgresJobStore.columns)
+                """
+            ).map(PostgresJobStore.job)
+        }
+    }
+
+    /// Takes a running job whose lease lapsed or whose holder on this host died (the one accepted earliest).
+    private func claimAbandoned(owner: LeaseOwner, now: Double, leaseUntil: Double) async throws -> Job? {
         try await transaction { connection in
-            // A running job whose holder is gone first (it was accepted earliest), then the oldest queued one;
-            // rows another server is taking are skipped, not waited for.
             var chosen: String?
             let running = try await connection.query(
                 """
@@ -148,11 +175,6 @@ final class PostgresJobStore: JobStore {
                 """, logger: logger)
             for try await (id, holder, until) in running.decode((String, String?, Double?).self) {
                 if chosen == nil, (until ?? 0) < now || owner.isDeadOnThisHost(holder ?? "") { chosen = id }
-            }
-            if chosen == nil {
-                let queued = try await first(
-                    connection, "SELECT id FROM folio_jobs WHERE state = 'queued' ORDER BY created, id LIMIT 1 FOR UPDATE SKIP LOCKED")
-                chosen = try queued?.decode(String.self)
             }
             guard let chosen else { return nil }
             return try await first(
@@ -182,26 +204,37 @@ final class PostgresJobStore: JobStore {
         }
     }
 
-    func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) async throws -> Bool {
-        try await transaction { connection in
-            let row = try await first(
-                connection,
-                """
-                UPDATE folio_jobs SET state = \(job.state.rawValue), finished = \(job.finished), total = \(Int64(job.total)),
-                    written = \(Int64(job.written)), failed = \(Int64(job.failed)), error = \(job.error),
-                    lease_owner = NULL, lease_until = NULL
-                WHERE id = \(job.id) AND lease_owner = \(owner.text) AND state = 'running' RETURNING id
-                """)
-            guard row != nil else { return false }
-            if let event {
-                try await connection.query(
-                    """
-                    INSERT INTO folio_deliveries (id, job, client, url, body, traceparent, created, next_attempt)
-                    VALUES (\(event.id), \(event.job), \(event.client), \(event.url), \(event.body), \(event.traceparent),
-                        \(event.created), \(event.nextAttempt))
-                    """, logger: logger)
+    func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) async throws -> JobFinish {
+        let update: PostgresQuery = """
+            UPDATE folio_jobs SET state = \(job.state.rawValue), finished = \(job.finished), total = \(Int64(job.total)),
+                written = \(Int64(job.written)), failed = \(Int64(job.failed)), error = \(job.error),
+                lease_owner = NULL, lease_until = NULL
+            WHERE id = \(job.id) AND lease_owner = \(owner.text) AND state = 'running' RETURNING removed
+            """
+        guard let event else {
+            // One statement, its own transaction: one round trip for the usual end of a job. A removed
+            // job's row is deleted after it (were the server to die between the two, the row, hidden
+            // from its client, would go with the finished jobs after their retention).
+            return try await onConnection { connection in
+                guard let row = try await self.first(connection, update) else { return .notHeld }
+                guard try row.decode(Bool.self) else { return .finished }
+                try await connection.query("DELETE FROM folio_jobs WHERE id = \(job.id) AND removed", logger: self.logger)
+                return .removed
             }
-            return true
+        }
+        return try await transaction { connection in
+            guard let row = try await first(connection, update) else { return .notHeld }
+            if try row.decode(Bool.self) {
+                try await connection.query("DELETE FROM folio_jobs WHERE id = \(job.id)", logger: logger)
+                return .removed
+            }
+            try await connection.query(
+                """
+                INSERT INTO folio_deliveries (id, job, client, url, body, traceparent, created, next_attempt)
+                VALUES (\(event.id), \(event.job), \(event.client), \(event.url), \(event.body), \(event.traceparent),
+                    \(event.created), \(event.nextAttempt))
+                """, logger: logger)
+            return .finished
         }
     }
 
@@ -226,12 +259,6 @@ final class PostgresJobStore: JobStore {
                 job.finished = job.finished ?? now
             }
             return job
-        }
-    }
-
-    func purgeRemoved(id: String) async throws -> Bool {
-        try await onConnection { connection in
-            try await self.first(connection, "DELETE FROM folio_jobs WHERE id = \(id) AND removed RETURNING id") != nil
         }
     }
 

@@ -189,13 +189,13 @@ final class SQLiteJobStore: JobStore {
         }
     }
 
-    func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) async throws -> Bool {
+    func finish(_ job: Job, owner: LeaseOwner, event: WebhookDelivery?) async throws -> JobFinish {
         try transaction { database in
             let statement = try database.cached(
                 """
                 UPDATE jobs SET state = ?3, finished = ?4, total = ?5, written = ?6, failed = ?7, error = ?8,
                     lease_owner = NULL, lease_until = NULL
-                WHERE id = ?1 AND lease_owner = ?2 AND state = 'running' RETURNING id
+                WHERE id = ?1 AND lease_owner = ?2 AND state = 'running' RETURNING removed
                 """)
             statement.bind(1, job.id)
             statement.bind(2, owner.text)
@@ -205,10 +205,17 @@ final class SQLiteJobStore: JobStore {
             statement.bind(6, Int64(job.written))
             statement.bind(7, Int64(job.failed))
             statement.bind(8, job.error)
-            guard try statement.step() else { return false }
+            guard try statement.step() else { return .notHeld }
+            let removed = statement.integer(0) == 1
             statement.reset()
+            if removed {
+                let remove = try database.cached("DELETE FROM jobs WHERE id = ?1")
+                remove.bind(1, job.id)
+                try remove.run()
+                return .removed
+            }
             if let event { try SQLiteJobStore.insert(event, into: database) }
-            return true
+            return .finished
         }
     }
 
@@ -252,16 +259,6 @@ final class SQLiteJobStore: JobStore {
                 job.finished = job.finished ?? now
             }
             return job
-        }
-    }
-
-    func purgeRemoved(id: String) async throws -> Bool {
-        try transaction { database in
-            let statement = try database.cached("DELETE FROM jobs WHERE id = ?1 AND removed = 1 RETURNING id")
-            statement.bind(1, id)
-            let removed = try statement.step()
-            statement.reset()
-            return removed
         }
     }
 
