@@ -4,7 +4,6 @@
 # Both install the Debian packages they need when missing (run as root on Debian 12).
 
 APT_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev libfreetype-dev libjpeg62-turbo-dev libpng-dev librsvg2-2 libqpdf-dev zlib1g-dev libgnutls28-dev libexpat1-dev libdeflate-dev libsqlite3-dev libxlsxwriter-dev libzint-dev libcurl4-openssl-dev libpoppler-glib8 libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-fr hyphen-de hyphen-es hyphen-it hyphen-pt-pt hyphen-nl libssl-dev openssl colord-data fonts-dejavu-core fonts-dejavu-extra fonts-noto-core fonts-noto-cjk poppler-utils qpdf
-TEST_APT_PACKAGES := python3-venv default-jre-headless postgresql
 VENV := .venv
 # Release builds, tuned for a process's start (README, Performance):
 # - the Swift runtime and Foundation linked statically: no time binding their ~35,000 symbols
