@@ -98,15 +98,6 @@ public struct PageSetup: Sendable, Hashable, Codable {
         public init(from decoder: Decoder) throws {
             // A mapping of sides, else one length for all (its error, if any, says what a length is).
             guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
-                if (try? decoder.unkeyedContainer()) != nil {
-                    throw DecodingError.typeMismatch(
-                        Margins.self,
-                        DecodingError.Context(
-                            codingPath: decoder.codingPath,
-                            debugDescription:
-                                "expected one length for every side (12, \"2cm\") or a mapping such as {top: 2cm, right: 1.5cm, bottom: 2cm, left: 1.5cm}, not a list"
-                        ))
-                }
                 self.init(all: try decoder.singleValueContainer().decode(Length.self))
                 return
             }
