@@ -35,13 +35,15 @@ package final class RenderService: Sendable {
         rendering = DocumentRendering(
             theme: settings.theme, assets: settings.assets.map { .confined($0) } ?? .embeddedOnly,
             pageTemplate: settings.pageTemplate, templates: settings.templates, signer: settings.signer)
-        // Jobs render in workers of their own: a request never waits for a job's render to end, and takes
-        // the CPU from one at once.
-        let jobPool = settings.jobs.map { _ in RenderPool<RequestRenderer>(workers: settings.workers, queueLimit: 0) }
-        self.jobPool = jobPool
-        jobs = try settings.jobs.map { jobSettings in
-            try JobService(
-                settings: settings, jobs: jobSettings, pool: jobPool ?? pool, metrics: metrics, logger: logger)
+        if let jobSettings = settings.jobs {
+            // Jobs render in workers of their own: a request never waits for a job's render to end, and
+            // takes the CPU from one at once.
+            let jobPool = RenderPool<RequestRenderer>(workers: settings.workers, queueLimit: 0)
+            self.jobPool = jobPool
+            jobs = try JobService(settings: settings, jobs: jobSettings, pool: jobPool, metrics: metrics, logger: logger)
+        } else {
+            jobPool = nil
+            jobs = nil
         }
     }
 
